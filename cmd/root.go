@@ -1,0 +1,135 @@
+// Package cmd is harpe's command line: one file per subcommand, each with an
+// options struct, a constructor that binds flags to it, and a run function.
+// Commands parse flags, open inputs, call a package under pkg/, and format
+// the result; the work itself lives in the library.
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// version is stamped at release with
+// -ldflags "-X github.com/harpe-dev/harpe/cmd.version=v1.2.3".
+var version = "dev"
+
+// Version reports the stamped version, or the module version the binary was
+// built from, or "dev".
+func Version() string {
+	if version != "dev" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return version
+}
+
+// IO holds the streams a command reads and writes. Nothing below Main touches
+// os.Stdin, os.Stdout or os.Stderr directly.
+type IO struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+	// ErrIsTerminal switches on progress reports, which go to Err.
+	ErrIsTerminal bool
+}
+
+// app is what every subcommand shares: the streams, the run's context and
+// the configuration layers.
+type app struct {
+	io         IO
+	ctx        context.Context
+	configFile string
+	// lookupEnv reads HARPE_* variables; os.LookupEnv outside tests.
+	lookupEnv func(string) (string, bool)
+}
+
+// Main runs harpe with args (without the program name) and returns the exit
+// status. It is the only function that looks at the process itself: signals
+// and whether stderr is a terminal.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	streams := IO{In: stdin, Out: stdout, Err: stderr}
+	if f, ok := stderr.(*os.File); ok {
+		streams.ErrIsTerminal = term.IsTerminal(int(f.Fd()))
+	}
+	return Run(ctx, args, streams, os.LookupEnv)
+}
+
+// Run is Main without the process: it executes one command line against the
+// given streams and environment lookup and returns the exit status.
+func Run(ctx context.Context, args []string, streams IO, lookupEnv func(string) (string, bool)) int {
+	a := &app{io: streams, ctx: ctx, lookupEnv: lookupEnv}
+	root := newRootCmd(a)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if ctx.Err() != nil {
+		fmt.Fprintln(streams.Err, "harpe: interrupted")
+		return ExitInterrupted
+	}
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(streams.Err, "harpe: %v\n", ee.err)
+		}
+		if ee.usageOf != nil {
+			fmt.Fprintf(streams.Err, "Run '%s --help' for usage.\n", ee.usageOf.CommandPath())
+		}
+		return ee.code
+	}
+	// Errors cobra makes itself (unknown command, wrong number of args) are
+	// usage errors.
+	fmt.Fprintf(streams.Err, "harpe: %v\n", err)
+	return ExitUsage
+}
+
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "harpe",
+		Short: "Choose what goes into each model call, under a token budget",
+		Long: `harpe decides what goes into each call to a language model under a token
+budget. It reads context items (JSONL) or a saved conversation transcript on
+standard input or from files, and writes a report or the selected items.
+
+Configuration: flags beat HARPE_* environment variables (HARPE_BUDGET,
+HARPE_SYNTHESIZE_BUDGET), which beat harpe.yaml (in the current directory,
+then the user config directory; --config names another), which beats the
+defaults.`,
+		Version:           Version(),
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: true},
+		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
+			return a.applyConfig(c)
+		},
+	}
+	root.SetVersionTemplate("harpe {{.Version}}\n")
+	root.SetIn(a.io.In)
+	// Help and --version text goes to stdout; errors never reach cobra's
+	// writers because the root silences them.
+	root.SetOut(a.io.Out)
+	root.SetErr(a.io.Err)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &exitError{code: ExitUsage, err: err, usageOf: c}
+	})
+	root.PersistentFlags().StringVar(&a.configFile, "config", "", "read configuration from `FILE` instead of harpe.yaml")
+
+	root.AddCommand(
+	// Subcommands, one constructor per file in this package.
+	)
+	return root
+}

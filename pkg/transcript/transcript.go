@@ -1,0 +1,98 @@
+// Package transcript reads saved conversations in the formats agent
+// harnesses write and turns each into one message model.
+//
+// # Model
+//
+// A [Transcript] is one conversation: its [Message] values in order, each
+// with a role, its text, the tool calls it makes or the call it answers, a
+// timestamp and the provider usage recorded for it. A turn is a user message
+// and everything up to the next user message; messages before the first
+// user message (the system part) are in turn 0.
+package transcript
+
+import "time"
+
+// Roles of a message.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+)
+
+// Transcript is one saved conversation.
+type Transcript struct {
+	// Format names the format it was read from ("harpe", "openai",
+	// "anthropic", "claude-code", "codex", "gemini", "gemini-cli",
+	// "sharegpt").
+	Format string
+	// ID names the conversation when the format has several per file
+	// (ShareGPT), else "".
+	ID string
+	// Messages in conversation order; Messages[i].Index == i.
+	Messages []Message
+	// Turns is the number of turns (user prompts that open a turn).
+	Turns int
+	// Skipped counts the records that were read but are not messages, by
+	// kind ("progress", "file-history-snapshot", …), so nothing is lost
+	// silently.
+	Skipped map[string]int
+	// Unpaired lists tool calls with no result and results with no call.
+	Unpaired []Unpaired
+	// Compactions lists the message indices where the harness compacted its
+	// own context: what the provider saw from there on is the message at
+	// that index (the summary) plus what follows.
+	Compactions []int
+}
+
+// Message is one thing a context window keeps or drops: a system prompt, a
+// user prompt, an assistant reply or tool call, or a tool result.
+type Message struct {
+	Index int
+	Role  string
+	// Name is the speaker or tool name when the format records one.
+	Name string
+	// Text is the message's text: text blocks joined by "\n". Tool-call
+	// arguments are in ToolCalls, not here; a tool result's output is here.
+	Text string
+	// ToolCalls are the calls an assistant message makes.
+	ToolCalls []ToolCall
+	// ToolCallID is, for a tool result, the id of the call it answers.
+	ToolCallID string
+	// Images counts image blocks, which are billed as a fixed cost.
+	Images int
+	// Timestamp is when the message was written; zero when not recorded.
+	Timestamp time.Time
+	// InputTokens is the provider-reported prompt size of the model call
+	// that produced this message (cached parts included), set on the first
+	// message of that call only; nil when not recorded.
+	InputTokens *int
+	// Call groups the messages one model response produced (Claude Code
+	// writes one response as several records sharing message.id); "" when
+	// every assistant message is its own call.
+	Call string
+	// Turn is the 1-based turn the message belongs to; 0 for the system part
+	// before the first user prompt.
+	Turn int
+	// Aborted marks messages of a turn the user aborted: they stay in the
+	// transcript but are dropped from the context.
+	Aborted bool
+	// Meta marks messages that are part of the record but were not typed
+	// by a person or model as conversation: injected context, a harness
+	// compaction summary. They still count as context.
+	Meta bool
+}
+
+// ToolCall is one call an assistant message makes.
+type ToolCall struct {
+	ID        string
+	Name      string
+	Arguments string // the arguments as the provider sent them (JSON text)
+}
+
+// Unpaired is a tool call without a result, or a result without a call.
+type Unpaired struct {
+	Message    int    // index of the message holding the call or result
+	ToolCallID string // the call id
+	Kind       string // "call" (no result) or "result" (no call)
+}
