@@ -1,0 +1,142 @@
+// Package jsonl holds helpers for JSON Lines input: reading lines of any
+// length with their numbers, and rewriting one field of an object line while
+// keeping every other byte as it came in.
+package jsonl
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Reader reads lines of any length, counting them from 1.
+type Reader struct {
+	br   *bufio.Reader
+	line int
+	buf  []byte
+}
+
+// NewReader returns a Reader on r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, 256<<10)}
+}
+
+// Next returns the next line without its "\n" (or "\r\n") and its 1-based
+// number. The slice is valid until the next call. At the end it returns
+// io.EOF; a last line without a newline is returned first.
+func (r *Reader) Next() ([]byte, int, error) {
+	r.buf = r.buf[:0]
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		r.buf = append(r.buf, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF {
+			if len(r.buf) == 0 {
+				return nil, r.line, io.EOF
+			}
+			r.line++
+			return r.buf, r.line, nil
+		}
+		if err != nil {
+			return nil, r.line, err
+		}
+		r.line++
+		line := r.buf[:len(r.buf)-1]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		return line, r.line, nil
+	}
+}
+
+// SetField returns a copy of the JSON object line with key set to the JSON
+// value val. An existing key keeps its place and only its value changes;
+// a new key is added at the end. Every other byte stays as it was.
+func SetField(line []byte, key string, val []byte) ([]byte, error) {
+	start, end, found, err := fieldSpan(line, key)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(line)+len(key)+len(val)+4)
+	if found {
+		out = append(out, line[:start]...)
+		out = append(out, val...)
+		return append(out, line[end:]...), nil
+	}
+	// Insert before the closing brace.
+	closing := bytes.LastIndexByte(line, '}')
+	body := bytes.TrimSpace(line[:closing])
+	kq, _ := json.Marshal(key)
+	out = append(out, line[:closing]...)
+	if len(body) > 1 { // more than "{"
+		out = append(out, ',')
+	}
+	out = append(out, kq...)
+	out = append(out, ':')
+	out = append(out, val...)
+	return append(out, line[closing:]...), nil
+}
+
+// fieldSpan finds the byte span of the value of key at the top level of the
+// object in line. When the key occurs more than once, the last one wins, as
+// encoding/json decodes it.
+func fieldSpan(line []byte, key string) (start, end int, found bool, err error) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return 0, 0, false, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return 0, 0, false, errors.New("not a JSON object")
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return 0, 0, false, err
+		}
+		k, _ := tok.(string)
+		// After the key, InputOffset is just past the key's closing quote;
+		// the value starts after the colon and any white space.
+		off := int(dec.InputOffset())
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return 0, 0, false, err
+		}
+		if k != key {
+			continue
+		}
+		vEnd := int(dec.InputOffset())
+		vStart := off
+		for vStart < vEnd && (line[vStart] == ' ' || line[vStart] == '\t' || line[vStart] == ':' || line[vStart] == '\r' || line[vStart] == '\n') {
+			vStart++
+		}
+		start, end, found = vStart, vEnd, true
+	}
+	if _, err := dec.Token(); err != nil {
+		return 0, 0, false, err
+	}
+	if rest := bytes.TrimSpace(line[dec.InputOffset():]); len(rest) != 0 {
+		return 0, 0, false, errors.New("text after the JSON object")
+	}
+	if found {
+		return start, end, true, nil
+	}
+	return 0, 0, false, nil
+}
+
+// String encodes s as a JSON string value without HTML escaping.
+func String(s string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		panic(fmt.Sprintf("jsonl: encoding a string: %v", err))
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}

@@ -1,0 +1,67 @@
+package jsonl
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestSetField(t *testing.T) {
+	tests := []struct {
+		name, line, key, val, want string
+	}{
+		{"replace keeps order and spacing", `{"id": "a", "content": "hi", "x": 1}`, "content", `"bye"`, `{"id": "a", "content": "bye", "x": 1}`},
+		{"replace number", `{"token_count":3,"content":"x"}`, "token_count", `7`, `{"token_count":7,"content":"x"}`},
+		{"add at end", `{"content":"x"}`, "token_count", `2`, `{"content":"x","token_count":2}`},
+		{"add to empty object", `{}`, "a", `1`, `{"a":1}`},
+		{"add keeps trailing space", `{"content":"x"} `, "n", `1`, `{"content":"x","n":1} `},
+		{"nested key untouched", `{"meta":{"content":"inner"},"content":"outer"}`, "content", `"new"`, `{"meta":{"content":"inner"},"content":"new"}`},
+		{"last duplicate wins", `{"content":"a","content":"b"}`, "content", `"c"`, `{"content":"a","content":"c"}`},
+		{"escaped key text", `{"c\u006fntent":"a"}`, "content", `"z"`, `{"c\u006fntent":"z"}`},
+		{"value after newline-free spaces", `{"content" :  "a"}`, "content", `"z"`, `{"content" :  "z"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := SetField([]byte(tt.line), tt.key, []byte(tt.val))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSetFieldRejects(t *testing.T) {
+	for _, line := range []string{`[1,2]`, `"s"`, `{"a":`, `{"a":1}}`} {
+		if _, err := SetField([]byte(line), "a", []byte("1")); err == nil {
+			t.Errorf("SetField(%s): no error", line)
+		}
+	}
+}
+
+func TestReaderLongLinesAndEndings(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	in := "a\r\n" + long + "\n\nlast"
+	r := NewReader(strings.NewReader(in))
+	want := []string{"a", long, "", "last"}
+	for i, w := range want {
+		line, n, err := r.Next()
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if n != i+1 || string(line) != w {
+			t.Fatalf("line %d: got n=%d len=%d", i+1, n, len(line))
+		}
+	}
+	if _, _, err := r.Next(); err != io.EOF {
+		t.Fatalf("want EOF, got %v", err)
+	}
+}
+
+func TestString(t *testing.T) {
+	if got := string(String(`<a> & "b"`)); got != `"<a> & \"b\""` {
+		t.Errorf("got %s", got)
+	}
+}
