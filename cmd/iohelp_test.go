@@ -1,0 +1,148 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+func TestWriteYAML(t *testing.T) {
+	type inner struct {
+		ID     string  `json:"id"`
+		Tokens int     `json:"tokens"`
+		Note   *string `json:"note"`
+	}
+	v := struct {
+		Policy string   `json:"policy"`
+		Flag   bool     `json:"over_budget"`
+		Num    string   `json:"num"`
+		Bool   string   `json:"bool"`
+		Kept   []inner  `json:"kept"`
+		Empty  []string `json:"empty"`
+	}{"lowest_priority", false, "12", "true", []inner{{"sys", 9, nil}}, []string{}}
+	var buf bytes.Buffer
+	if err := writeYAML(&buf, v); err != nil {
+		t.Fatal(err)
+	}
+	// Worked by hand: block style, field order as in the JSON form, strings
+	// that would read back as numbers or booleans quoted.
+	want := `policy: lowest_priority
+over_budget: false
+num: "12"
+bool: "true"
+kept:
+  - id: sys
+    tokens: 9
+    note: null
+empty: []
+`
+	if buf.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)
+	}
+}
+
+func TestRenderTableFits80Columns(t *testing.T) {
+	long := strings.Repeat("word ", 40)
+	var buf bytes.Buffer
+	err := renderTable(&buf, []string{"id", "tokens", "note"},
+		[][]string{{"a", "1", "short"}, {"b", "22", long}}, []string{"total", "23", ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
+		if n := len([]rune(line)); n > 80 {
+			t.Errorf("line %d is %d columns: %q", i+1, n, line)
+		}
+	}
+	if !strings.Contains(buf.String(), "total") {
+		t.Errorf("footer missing:\n%s", buf.String())
+	}
+}
+
+func TestConfigValues(t *testing.T) {
+	tests := []struct {
+		name string
+		in   any
+		want []string
+	}{
+		{"scalar", 2048, []string{"2048"}},
+		{"bool", true, []string{"true"}},
+		{"list", []any{"a=1", "b=2"}, []string{"a=1", "b=2"}},
+		{"map in key order", map[string]any{"tool": "10%", "history": 500}, []string{"history=500", "tool=10%"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := configValues(tt.in)
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestConfigLayers checks flags > HARPE_<CMD>_<FLAG> > HARPE_<FLAG> >
+// harpe.yaml (<cmd>.<flag>, then <flag>) > defaults on a probe command.
+func TestConfigLayers(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "harpe.yaml")
+	if err := os.WriteFile(cfg, []byte("budget: 100\nprobe:\n  reserve: 7\ncap:\n  tool: 10%\n  history: 50\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"defaults and file", nil, nil, "budget=100 reserve=7 cap=history=50,tool=10%"},
+		{"generic env beats file", nil, map[string]string{"HARPE_BUDGET": "200"}, "budget=200 reserve=7 cap=history=50,tool=10%"},
+		{"command env beats generic env", nil, map[string]string{"HARPE_BUDGET": "200", "HARPE_PROBE_BUDGET": "300", "HARPE_RESERVE": "1"}, "budget=300 reserve=1 cap=history=50,tool=10%"},
+		{"flag beats all", []string{"--budget", "5", "--cap", "x=1"}, map[string]string{"HARPE_BUDGET": "200"}, "budget=5 reserve=7 cap=x=1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			a := &app{io: IO{Out: &out, Err: &errb}, ctx: context.Background(),
+				lookupEnv: func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }}
+			root := newRootCmd(a)
+			var budget, reserve int
+			var caps []string
+			probe := &cobra.Command{Use: "probe", RunE: func(c *cobra.Command, _ []string) error {
+				_, err := c.OutOrStdout().Write([]byte(""))
+				return err
+			}}
+			probe.Flags().IntVar(&budget, "budget", 0, "")
+			probe.Flags().IntVar(&reserve, "reserve", 0, "")
+			probe.Flags().StringSliceVar(&caps, "cap", nil, "")
+			root.AddCommand(probe)
+			root.SetArgs(append([]string{"--config", cfg, "probe"}, tt.args...))
+			if err := root.Execute(); err != nil {
+				t.Fatal(err)
+			}
+			got := "budget=" + itoa(budget) + " reserve=" + itoa(reserve) + " cap=" + strings.Join(caps, ",")
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestConfigBadValueNamesSource(t *testing.T) {
+	a := &app{io: IO{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}, ctx: context.Background(),
+		lookupEnv: func(string) (string, bool) { return "", false }}
+	root := newRootCmd(a)
+	root.AddCommand(&cobra.Command{Use: "probe", RunE: func(*cobra.Command, []string) error { return nil }})
+	root.SetArgs([]string{"--config", filepath.Join(t.TempDir(), "none.yaml"), "probe"})
+	err := root.Execute()
+	if err == nil || !strings.Contains(err.Error(), "none.yaml") {
+		t.Fatalf("want an error naming the missing config file, got %v", err)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
