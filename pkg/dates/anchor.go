@@ -191,16 +191,16 @@ func ParseUnix(s string) (Date, error) {
 
 // monthName reads a month name, full or short ("sept" too), any case.
 func monthName(s string) (time.Month, bool) {
-	s = strings.TrimSuffix(strings.ToLower(s), ".")
-	if len(s) < 3 {
+	s = strings.TrimSuffix(s, ".")
+	if len(s) < 3 || len(s) > 9 {
 		return 0, false
 	}
-	if s == "sept" {
+	if strings.EqualFold(s, "sept") {
 		return time.September, true
 	}
 	for m := time.January; m <= time.December; m++ {
-		full := strings.ToLower(m.String())
-		if s == full || s == full[:3] {
+		full := m.String()
+		if strings.EqualFold(s, full) || strings.EqualFold(s, full[:3]) {
 			return m, true
 		}
 	}
@@ -210,19 +210,19 @@ func monthName(s string) (time.Month, bool) {
 // weekdayName reads a weekday name, full or short ("tues", "thurs" too),
 // any case.
 func weekdayName(s string) (time.Weekday, bool) {
-	s = strings.TrimSuffix(strings.ToLower(s), ".")
-	if len(s) < 3 {
+	s = strings.TrimSuffix(s, ".")
+	if len(s) < 3 || len(s) > 9 {
 		return 0, false
 	}
-	switch s {
-	case "tues":
+	switch {
+	case strings.EqualFold(s, "tues"):
 		return time.Tuesday, true
-	case "thurs":
+	case strings.EqualFold(s, "thurs"):
 		return time.Thursday, true
 	}
 	for d := time.Sunday; d <= time.Saturday; d++ {
-		full := strings.ToLower(d.String())
-		if s == full || s == full[:3] {
+		full := d.String()
+		if strings.EqualFold(s, full) || strings.EqualFold(s, full[:3]) {
 			return d, true
 		}
 	}

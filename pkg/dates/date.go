@@ -36,7 +36,28 @@ func DateOf(t time.Time) Date {
 
 // String writes the date as YYYY-MM-DD.
 func (d Date) String() string {
-	return fmt.Sprintf("%04d-%02d-%02d", d.Year, int(d.Month), d.Day)
+	return string(d.appendTo(make([]byte, 0, 10)))
+}
+
+// appendTo appends the date as YYYY-MM-DD to b.
+func (d Date) appendTo(b []byte) []byte {
+	b = appendDigits(b, d.Year, 4)
+	b = append(b, '-')
+	b = appendDigits(b, int(d.Month), 2)
+	b = append(b, '-')
+	return appendDigits(b, d.Day, 2)
+}
+
+// appendDigits appends n (≥ 0) in decimal, zero-padded to width digits.
+func appendDigits(b []byte, n, width int) []byte {
+	var buf [20]byte
+	i := len(buf)
+	for n > 0 || len(buf)-i < width {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(b, buf[i:]...)
 }
 
 // IsZero reports whether d is the zero Date (not a calendar day).

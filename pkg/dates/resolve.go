@@ -1,7 +1,6 @@
 package dates
 
 import (
-	"fmt"
 	"strings"
 	"time"
 	"unicode"
@@ -36,16 +35,25 @@ type Span struct {
 // Label is the annotation text for the span, without the parentheses:
 // "2023-05-19", "2023-05-13 to 2023-05-14", "2023-04" or "2022".
 func (s Span) Label() string {
+	return string(s.appendLabel(nil))
+}
+
+// appendLabel appends the label to b.
+func (s Span) appendLabel(b []byte) []byte {
 	switch s.Precision {
 	case Year:
-		return fmt.Sprintf("%04d", s.First.Year)
+		return appendDigits(b, s.First.Year, 4)
 	case Month:
-		return fmt.Sprintf("%04d-%02d", s.First.Year, int(s.First.Month))
+		b = appendDigits(b, s.First.Year, 4)
+		b = append(b, '-')
+		return appendDigits(b, int(s.First.Month), 2)
 	}
-	if s.First == s.Last {
-		return s.First.String()
+	b = s.First.appendTo(b)
+	if s.First != s.Last {
+		b = append(b, " to "...)
+		b = s.Last.appendTo(b)
 	}
-	return s.First.String() + " to " + s.Last.String()
+	return b
 }
 
 // Annotate returns text with " (LABEL)" written right after each phrase
@@ -58,12 +66,13 @@ func Annotate(text string, saidOn Date) (string, []Span) {
 		return text, nil
 	}
 	var b strings.Builder
-	b.Grow(len(text) + len(spans)*26)
+	b.Grow(len(text) + len(spans)*27)
+	var label [32]byte
 	last := 0
 	for _, s := range spans {
 		b.WriteString(text[last:s.End])
 		b.WriteString(" (")
-		b.WriteString(s.Label())
+		b.Write(s.appendLabel(label[:0]))
 		b.WriteByte(')')
 		last = s.End
 	}
@@ -92,13 +101,15 @@ func Find(text string, saidOn Date) []Span {
 		for end < len(text) && isAlnum(text[end]) {
 			end++
 		}
-		if startsPhrase[lower(c)] && wordStart(text, i) {
-			if s, ok := match(text, i, saidOn); ok {
-				if !dated(text, s.End) {
-					spans = append(spans, s)
+		if n := end - i; (n < len(startsPhrase[0]) && startsPhrase[lower(c)][n]) || (n < 5 && isDigit(c)) || end < len(text) && text[end] == '-' {
+			if wordStart(text, i) {
+				if s, ok := match(text, i, saidOn); ok {
+					if !dated(text, s.End) {
+						spans = append(spans, s)
+					}
+					i = s.End
+					continue
 				}
-				i = s.End
-				continue
 			}
 		}
 		i = end
@@ -106,17 +117,15 @@ func Find(text string, saidOn Date) []Span {
 	return spans
 }
 
-// startsPhrase holds the lowercase first bytes of every phrase, so most
-// words are passed over without a lookup.
-var startsPhrase = func() (t [256]bool) {
+// startsPhrase[c][n] is true when a phrase may start with a word of n
+// letters whose first letter is c (lowercase), so most words are passed
+// over without a lookup.
+var startsPhrase = func() (t [256][10]bool) {
 	for w, info := range words {
 		switch info.w {
 		case wToday, wTonight, wYesterday, wTomorrow, wThis, wThe, wDay, wLast, wNext, wA, wCouple, wNumber, wTens:
-			t[w[0]] = true
+			t[w[0]][len(w)] = true
 		}
-	}
-	for c := '0'; c <= '9'; c++ {
-		t[c] = true
 	}
 	return t
 }()
@@ -155,8 +164,9 @@ const (
 )
 
 type wordInfo struct {
-	w word
-	n int
+	w      word
+	n      int
+	plural bool // "days", "weeks", "months", "years"
 }
 
 // words maps each lowercase word to what it is. Plurals of units map to
@@ -164,10 +174,10 @@ type wordInfo struct {
 var words = map[string]wordInfo{
 	"today": {w: wToday}, "tonight": {w: wTonight}, "yesterday": {w: wYesterday}, "tomorrow": {w: wTomorrow},
 	"this": {w: wThis}, "morning": {w: wMorning}, "afternoon": {w: wAfternoon}, "evening": {w: wEvening},
-	"night": {w: wNight}, "the": {w: wThe}, "day": {w: wDay}, "days": {w: wDay}, "before": {w: wBefore},
-	"after": {w: wAfter}, "last": {w: wLast}, "next": {w: wNext}, "week": {w: wWeek}, "weeks": {w: wWeek},
-	"weekend": {w: wWeekend}, "month": {w: wMonth}, "months": {w: wMonth}, "year": {w: wYear},
-	"years": {w: wYear}, "ago": {w: wAgo}, "a": {w: wA, n: 1}, "an": {w: wA, n: 1},
+	"night": {w: wNight}, "the": {w: wThe}, "day": {w: wDay}, "days": {w: wDay, plural: true}, "before": {w: wBefore},
+	"after": {w: wAfter}, "last": {w: wLast}, "next": {w: wNext}, "week": {w: wWeek}, "weeks": {w: wWeek, plural: true},
+	"weekend": {w: wWeekend}, "month": {w: wMonth}, "months": {w: wMonth, plural: true}, "year": {w: wYear},
+	"years": {w: wYear, plural: true}, "ago": {w: wAgo}, "a": {w: wA, n: 1}, "an": {w: wA, n: 1},
 	"couple": {w: wCouple, n: 2}, "of": {w: wOf},
 	"monday": {w: wWeekday, n: int(time.Monday)}, "tuesday": {w: wWeekday, n: int(time.Tuesday)},
 	"wednesday": {w: wWeekday, n: int(time.Wednesday)}, "thursday": {w: wWeekday, n: int(time.Thursday)},
@@ -334,7 +344,7 @@ func match(text string, i int, on Date) (Span, bool) {
 // matchRelative reads "this …", "last …" and "next …".
 func matchRelative(text string, i int, s *scanner, first word, on Date) (Span, bool) {
 	w2, _, e2, ok := s.next()
-	if !ok || (first != wThis && determinerBefore(text, i)) {
+	if !ok || w2.plural || (first != wThis && determinerBefore(text, i)) {
 		return Span{}, false
 	}
 	mon := on.monday()
@@ -494,7 +504,10 @@ func wordStart(text string, i int) bool {
 	if (c == '.' || c == ',') && isDigit(text[i]) && i >= 2 && isDigit(text[i-2]) {
 		return false // the decimals of "1.5 years ago"
 	}
-	if c == '-' || c == '\'' || c == '_' {
+	if c == '_' {
+		return false
+	}
+	if c == '-' || c == '\'' {
 		return i < 2 || !joins(text, i-1)
 	}
 	if c < utf8.RuneSelf {
@@ -527,7 +540,10 @@ func wordEnd(text string, k int) bool {
 		return true
 	}
 	c := text[k]
-	if c == '-' || c == '_' {
+	if c == '_' {
+		return false
+	}
+	if c == '-' {
 		if k+1 >= len(text) {
 			return true
 		}
@@ -569,6 +585,9 @@ func dated(text string, k int) bool {
 		}
 	} else if j == k {
 		return false
+	}
+	if len(text)-j > 4 && strings.EqualFold(text[j:j+4], "the ") {
+		j += 4
 	}
 	return writtenDateAt(text, j)
 }
@@ -635,14 +654,19 @@ func writtenDateAt(text string, j int) bool {
 	case n == 4:
 		return p+5 < len(text) && text[p] == '-' && isDigit(text[p+1]) && isDigit(text[p+2]) && text[p+3] == '-' && isDigit(text[p+4])
 	case n == 1 || n == 2:
-		rest := strings.ToLower(text[p:min(len(text), p+12)])
-		for _, suf := range []string{"st", "nd", "rd", "th"} {
-			if strings.HasPrefix(rest, suf) {
-				rest = rest[2:]
-				break
+		rest := text[p:min(len(text), p+16)]
+		if len(rest) >= 2 && isLetter(rest[0]) && isLetter(rest[1]) {
+			switch lower(rest[0]) {
+			case 's', 'n', 'r', 't':
+				if suf := string([]byte{lower(rest[0]), lower(rest[1])}); suf == "st" || suf == "nd" || suf == "rd" || suf == "th" {
+					rest = rest[2:]
+				}
 			}
 		}
-		rest = strings.TrimPrefix(strings.TrimLeft(rest, " "), "of ")
+		rest = strings.TrimLeft(rest, " ")
+		if len(rest) >= 3 && strings.EqualFold(rest[:3], "of ") {
+			rest = rest[3:]
+		}
 		q := 0
 		for q < len(rest) && isLetter(rest[q]) {
 			q++
@@ -676,7 +700,14 @@ func isWordRune(r rune) bool {
 	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r))
 }
 
-func isAlnum(c byte) bool { return isLetter(c) || isDigit(c) }
+func isAlnum(c byte) bool { return alnum[c] }
+
+var alnum = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = isLetter(byte(c)) || isDigit(byte(c))
+	}
+	return t
+}()
 
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
