@@ -173,7 +173,7 @@ func runDates(a *app, opts *datesOptions) error {
 		}
 		text := string(data)
 		if opts.format == "json" && !utf8.ValidString(text) {
-			return inputError(fmt.Errorf("%s: invalid UTF-8 at byte %d; --format json needs UTF-8 text (the text format copies any bytes)", name, invalidAt(data)))
+			return inputError(fmt.Errorf("%s: invalid UTF-8 at byte offset %d; --format json needs UTF-8 text (the text format copies any bytes)", name, invalidAt(data)))
 		}
 		out, spans := dates.Annotate(text, def)
 		texts = append(texts, datesText{File: name, SaidOn: def.String(), Spans: spansJSON(spans), Text: out})
@@ -278,7 +278,7 @@ func dateItem(line []byte, def dates.Date, haveDef bool) ([]byte, datesItem, err
 	item := datesItem{Spans: []datesSpan{}}
 	if !utf8.Valid(line) {
 		at := invalidAt(line)
-		return nil, item, &lineError{col: at + 1, msg: fmt.Sprintf("invalid UTF-8 at byte %d of the line", at)}
+		return nil, item, &lineError{col: at + 1, msg: fmt.Sprintf("invalid UTF-8 at byte offset %d of the line", at)}
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(line, &fields); err != nil {
