@@ -396,6 +396,9 @@ func matchRelative(text string, i int, s *scanner, first word, on Date) (Span, b
 // matchAgo reads "N days/weeks/months/years ago" with N in digits, in
 // words (one … twenty, up to ninety-nine), "a", "an", "a couple (of)".
 func matchAgo(text string, i int, s *scanner, w1 wordInfo, on Date) (Span, bool) {
+	if rangeBefore(text, i) {
+		return Span{}, false
+	}
 	n := w1.n
 	switch w1.w {
 	case wA:
@@ -477,21 +480,52 @@ func span(text string, i, end int, first, last Date, p Precision) (Span, bool) {
 // determinerBefore reports whether the word before position i is one of
 // the determiners.
 func determinerBefore(text string, i int) bool {
+	w, _ := wordBefore(text, i)
+	return determiners[strings.ToLower(w)]
+}
+
+// rangeBefore reports whether "N or", "N to" or "<unit> to" comes before
+// position i, as in "two or three weeks ago" or "a week to ten days ago":
+// a vague span, left alone.
+func rangeBefore(text string, i int) bool {
+	w, j := wordBefore(text, i)
+	if !strings.EqualFold(w, "or") && !strings.EqualFold(w, "to") {
+		return false
+	}
+	n, _ := wordBefore(text, j)
+	if n == "" {
+		return false
+	}
+	if isDigit(n[0]) {
+		return true
+	}
+	info, ok := words[strings.ToLower(n)]
+	switch info.w {
+	case wNumber, wTens, wA, wDay, wWeek, wMonth, wYear:
+		return ok
+	}
+	return false
+}
+
+// wordBefore returns the word (up to 6 letters, digits or apostrophes)
+// that ends just before the white space before position i, and where it
+// starts; "" when there is none.
+func wordBefore(text string, i int) (string, int) {
 	j := i
 	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t' || text[j-1] == '\n' || text[j-1] == '\r') {
 		j--
 	}
 	if j == i {
-		return false
+		return "", i
 	}
 	k := j
-	for k > 0 && (isAlnum(text[k-1]) || text[k-1] == '\'') && j-k < 6 {
+	for k > 0 && (isAlnum(text[k-1]) || text[k-1] == '\'') && j-k < 7 {
 		k--
 	}
-	if k == j || j-k > 5 {
-		return false
+	if k == j || j-k > 6 || !wordStart(text, k) {
+		return "", i
 	}
-	return determiners[strings.ToLower(text[k:j])]
+	return text[k:j], k
 }
 
 // wordStart reports whether a word may start at i: the text before it is
@@ -504,11 +538,13 @@ func wordStart(text string, i int) bool {
 	if (c == '.' || c == ',') && isDigit(text[i]) && i >= 2 && isDigit(text[i-2]) {
 		return false // the decimals of "1.5 years ago"
 	}
-	if c == '_' {
-		return false
-	}
-	if c == '-' || c == '\'' {
-		return i < 2 || !joins(text, i-1)
+	switch c {
+	case '_', '/', '\\', '@', '#', '=', '&', '~', '$', '%':
+		return false // part of a name, a path or a URL
+	case '.':
+		return !joins(text, i-1) // "www.today.com", "1.5 years ago"
+	case '-', '\'':
+		return !joins(text, i-1)
 	}
 	if c < utf8.RuneSelf {
 		return !isAlnum(c)
@@ -518,6 +554,15 @@ func wordStart(text string, i int) bool {
 		return !joins(text, i-3)
 	}
 	return !isWordRune(r)
+}
+
+// startsWord reports whether a letter or digit starts at k.
+func startsWord(text string, k int) bool {
+	if text[k] < utf8.RuneSelf {
+		return isAlnum(text[k])
+	}
+	r, _ := utf8.DecodeRuneInString(text[k:])
+	return isWordRune(r)
 }
 
 // joins reports whether the character before position j is part of a word.
@@ -540,8 +585,11 @@ func wordEnd(text string, k int) bool {
 		return true
 	}
 	c := text[k]
-	if c == '_' {
-		return false
+	switch c {
+	case '_', '/', '\\', '@', '=', '&':
+		return false // part of a name, a path or a URL
+	case '.':
+		return k+1 >= len(text) || !startsWord(text, k+1) // "today.txt"
 	}
 	if c == '-' {
 		if k+1 >= len(text) {

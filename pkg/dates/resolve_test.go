@@ -106,6 +106,10 @@ func TestAnnotateByHand(t *testing.T) {
 		{"this month", "2023-05-20", "this month", "this month (2023-05)"},
 		{"this year", "2023-05-20", "this year", "this year (2023)"},
 		{"empty text", "2023-05-20", "", ""},
+		{"or after a phrase", "2023-05-20", "yesterday or two days ago", "yesterday (2023-05-19) or two days ago (2023-05-18)"},
+		{"sentence end", "2023-05-20", "It was today.", "It was today (2023-05-20)."},
+		{"ellipsis", "2023-05-20", "today...tomorrow", "today (2023-05-20)...tomorrow (2023-05-21)"},
+		{"list with slashes spaced", "2023-05-20", "today / tomorrow", "today (2023-05-20) / tomorrow (2023-05-21)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkAnnotate(t, tt.saidOn, tt.in, tt.want) })
@@ -167,6 +171,18 @@ func TestLeftAlone(t *testing.T) {
 		{"agone", "two days agone"},
 		{"paragraph break inside", "last\n\nweek"},
 		{"comma inside", "last, week"},
+		{"url path", "https://example.com/today/news"},
+		{"url host", "www.yesterday.com"},
+		{"file name", "open today.txt"},
+		{"hashtag", "#yesterday"},
+		{"email", "me@today"},
+		{"query", "?when=yesterday&x=1"},
+		{"windows path", `C:\today\notes`},
+		// Ranges of numbers are vague.
+		{"two or three weeks", "two or three weeks ago"},
+		{"2 or 3 days", "2 or 3 days ago"},
+		{"five to six years", "five to six years ago"},
+		{"a to two", "a week to two weeks ago"},
 		// Determiners turn the phrase into a stretch of time.
 		{"the last week", "in the last week"},
 		{"the last month", "over the last month"},
