@@ -89,6 +89,7 @@ func Find(text string, saidOn Date) []Span {
 		return nil
 	}
 	var spans []Span
+	var parens parenIndex
 	i := 0
 	for i < len(text) {
 		c := text[i]
@@ -104,7 +105,7 @@ func Find(text string, saidOn Date) []Span {
 		if n := end - i; (n < len(startsPhrase[0]) && startsPhrase[lower(c)][n]) || (n < 5 && isDigit(c)) || end < len(text) && text[end] == '-' {
 			if wordStart(text, i) {
 				if s, ok := match(text, i, saidOn); ok {
-					if !dated(text, s.End) {
+					if !dated(text, s.End, &parens) {
 						spans = append(spans, s)
 					}
 					i = s.End
@@ -492,7 +493,7 @@ func rangeBefore(text string, i int) bool {
 	if !strings.EqualFold(w, "or") && !strings.EqualFold(w, "to") {
 		return false
 	}
-	n, _ := wordBefore(text, j)
+	n, _ := wordBefore(text, skipDateBefore(text, j))
 	if n == "" {
 		return false
 	}
@@ -505,6 +506,25 @@ func rangeBefore(text string, i int) bool {
 		return ok
 	}
 	return false
+}
+
+// skipDateBefore returns where a parenthesised date that ends, after
+// white space, just before position j starts ("this week (2023-05-15 to
+// 2023-05-21) to"), so an earlier annotation does not change what a phrase
+// reads before it; j when there is none.
+func skipDateBefore(text string, j int) int {
+	k := j
+	for k > 0 && (text[k-1] == ' ' || text[k-1] == '\t') {
+		k--
+	}
+	if k == 0 || text[k-1] != ')' {
+		return j
+	}
+	open := strings.LastIndexByte(text[:k-1], '(')
+	if open < 0 || strings.ContainsAny(text[open+1:k-1], "()\n") || !looksLikeDate(text[open+1:k-1]) {
+		return j
+	}
+	return open
 }
 
 // wordBefore returns the word (up to 6 letters, digits or apostrophes)
@@ -590,6 +610,8 @@ func wordEnd(text string, k int) bool {
 		return false // part of a name, a path or a URL
 	case '.':
 		return k+1 >= len(text) || !startsWord(text, k+1) // "today.txt"
+	case '\'':
+		return apostropheEnds(text, k+1)
 	}
 	if c == '-' {
 		if k+1 >= len(text) {
@@ -606,25 +628,34 @@ func wordEnd(text string, k int) bool {
 		return !isAlnum(c)
 	}
 	r, _ := utf8.DecodeRuneInString(text[k:])
+	if r == '\u2019' {
+		return apostropheEnds(text, k+3)
+	}
 	return !isWordRune(r)
+}
+
+// apostropheEnds reports whether a word ends before an apostrophe whose
+// next byte is at k: when no letter follows it, or only the "s" of a
+// possessive.
+func apostropheEnds(text string, k int) bool {
+	if k >= len(text) || !startsWord(text, k) {
+		return true
+	}
+	return (text[k] == 's' || text[k] == 'S') && (k+1 >= len(text) || !startsWord(text, k+1))
 }
 
 // dated reports whether a date already follows the phrase ending at k: a
 // parenthesised date such as an earlier annotation, "(May 19)" or
 // "(Friday)", or, after a comma or a space, a written date such as
 // "2023-05-19", "19 May" or "May 19".
-func dated(text string, k int) bool {
+func dated(text string, k int, parens *parenIndex) bool {
 	j := k
 	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
 		j++
 	}
 	if j < len(text) && text[j] == '(' {
-		close := strings.IndexByte(text[j+1:min(len(text), j+64)], ')')
-		if close < 0 {
-			return false
-		}
-		inner := text[j+1 : j+1+close]
-		return strings.IndexByte(inner, '(') < 0 && looksLikeDate(inner)
+		close := parens.closing(text, j)
+		return close > 0 && looksLikeDate(text[j+1:close])
 	}
 	if j < len(text) && text[j] == ',' {
 		j++
@@ -638,6 +669,41 @@ func dated(text string, k int) bool {
 		j += 4
 	}
 	return writtenDateAt(text, j)
+}
+
+// parenIndex finds the parenthesis that closes an opening one on the same
+// line, nested pairs included. It is built on first use, in one pass, so
+// a long line with many unclosed parentheses costs no more than one scan.
+type parenIndex struct {
+	built bool
+	close map[int]int
+}
+
+// closing returns the position of the ")" that closes the "(" at open, or
+// -1 when the line ends first.
+func (p *parenIndex) closing(text string, open int) int {
+	if !p.built {
+		p.built = true
+		p.close = map[int]int{}
+		var stack []int
+		for i := 0; i < len(text); i++ {
+			switch text[i] {
+			case '(':
+				stack = append(stack, i)
+			case ')':
+				if n := len(stack); n > 0 {
+					p.close[stack[n-1]] = i
+					stack = stack[:n-1]
+				}
+			case '\n':
+				stack = stack[:0]
+			}
+		}
+	}
+	if c, ok := p.close[open]; ok {
+		return c
+	}
+	return -1
 }
 
 // looksLikeDate reports whether s, the inside of parentheses, names a date:
