@@ -15,7 +15,8 @@
 //
 //   - today, tonight, this morning/afternoon/evening → D
 //   - yesterday, last night → D−1; the day before yesterday → D−2
-//   - tomorrow → D+1; the day after tomorrow → D+2
+//   - tomorrow → D+1; the day after tomorrow → D+2 (yesterday and
+//     tomorrow may take morning, afternoon, evening or night)
 //   - N days ago, N weeks ago (7N days) → one day
 //   - N months ago, N years ago → the same day of the month, clamped to the
 //     month's end (a month before 31 March 2023 is 28 February 2023)
@@ -37,7 +38,10 @@
 // days ago, several weeks ago, recently, a while ago, the other day. "last",
 // "next" and "this" after a determiner ("in the last week", "my last year
 // at school") mean a stretch of time or an ordinal and are left alone.
-// Words are never broken: yesterdays, lastly and agony hold no phrase. A
+// So are ranges ("two or three weeks ago") and units other than days,
+// weeks, months and years ("an hour ago"). Words are never broken:
+// yesterdays, lastly and agony hold no phrase, nor do file names, paths and
+// URLs (today.txt, https://example.com/today). A
 // phrase already followed by a date, such as an earlier annotation,
 // "(May 19)" or ", 19 May", is left alone, so annotating twice changes
 // nothing.

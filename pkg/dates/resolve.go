@@ -83,7 +83,8 @@ func Annotate(text string, saidOn Date) (string, []Span) {
 // Find returns the relative phrases of text that name one day or one span
 // counted from saidOn, in text order. Phrases that could mean more than one
 // date, vague ones, and phrases already followed by a date are not
-// returned; see the package documentation for the list.
+// returned; see the package documentation for the list. An invalid saidOn
+// (such as the zero Date) finds nothing.
 func Find(text string, saidOn Date) []Span {
 	if !saidOn.valid() {
 		return nil
