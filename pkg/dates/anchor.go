@@ -48,7 +48,7 @@ func (e *AnchorError) Error() string {
 const (
 	reWeekday = `(?P<wd>monday|mon|tuesday|tues|tue|wednesday|wed|thursday|thurs|thu|friday|fri|saturday|sat|sunday|sun)\.?`
 	reMonth   = `(?P<mon>january|jan|february|feb|march|mar|april|apr|may|june|jun|july|jul|august|aug|september|sept|sep|october|oct|november|nov|december|dec)\.?`
-	reZone    = `(?P<z>z|utc|gmt|[+-]\d{2}(?::?\d{2})?|[a-z]{3,5})`
+	reZone    = `(?:(?P<z>z|(?:utc|gmt)?[+-]\d{2}(?::?\d{2})?|[a-z]{3,5})(?: \([a-z .]+\))?)`
 	reTime    = `(?P<h>\d{1,2}):(?P<mi>\d{2})(?::(?P<s>\d{2})(?:[.,]\d{1,9})?)?(?: ?(?P<ap>[ap])\.?m\.?)?(?: ?` + reZone + `)?`
 	reOrdinal = `(?:st|nd|rd|th)?`
 )
@@ -154,7 +154,7 @@ func anchorDate(get func(string) string) (Date, error) {
 		if sec > 60 {
 			return Date{}, fmt.Errorf("second %d is out of range 0-60", sec)
 		}
-		if z := get("z"); len(z) >= 3 && (z[0] == '+' || z[0] == '-') {
+		if z := strings.TrimLeft(get("z"), "utcgm"); len(z) >= 3 && (z[0] == '+' || z[0] == '-') {
 			digits := strings.ReplaceAll(z[1:], ":", "")
 			zh, _ := strconv.Atoi(digits[:2])
 			zm := 0

@@ -59,6 +59,8 @@ func TestParseAnchor(t *testing.T) {
 		{"rfc 2822 GMT", "Sat, 20 May 2023 02:21:00 GMT", "2023-05-20"},
 		{"ctime", "Mon May  8 13:56:00 2023", "2023-05-08"},
 		{"date(1)", "Mon May 8 13:56:00 UTC 2023", "2023-05-08"},
+		{"javascript Date", "Sat May 20 2023 02:21:00 GMT+0200 (Central European Summer Time)", "2023-05-20"},
+		{"utc offset", "2023-05-20 02:21 UTC+02:00", "2023-05-20"},
 		// Unix time, in UTC.
 		{"unix seconds", "1683554160", "2023-05-08"},
 		{"unix seconds last second of a day", "1684627199", "2023-05-20"},
@@ -97,6 +99,7 @@ func TestParseAnchorErrors(t *testing.T) {
 		{"minute 60", "2023-05-20 10:60", "minute 60 is out of range 0-59"},
 		{"second 61", "2023-05-20T10:00:61Z", "second 61 is out of range 0-60"},
 		{"13 pm", "13:56 pm on 8 May, 2023", "hour 13 is out of range 1-12 for am/pm"},
+		{"zone gmt+25", "Sat May 20 2023 02:21:00 GMT+2500", "zone offset +2500 is out of range"},
 		{"zone 25", "2023-05-20T10:00:00+25:00", "zone offset +25:00 is out of range"},
 		{"unknown month", "8 Mai 2023", "not a timestamp in any accepted format"},
 		{"two-digit year", "8 May 23", "not a timestamp in any accepted format"},
