@@ -11,12 +11,12 @@ import (
 type Precision int
 
 const (
-	// Days shows full dates: one day, or a first and a last day.
-	Days Precision = iota
-	// Month shows the year and month (last month → 2023-04).
-	Month
-	// Year shows the year (last year → 2022).
-	Year
+	// PrecisionDay shows full dates: one day, or a first and a last day.
+	PrecisionDay Precision = iota
+	// PrecisionMonth shows the year and month (last month → 2023-04).
+	PrecisionMonth
+	// PrecisionYear shows the year (last year → 2022).
+	PrecisionYear
 )
 
 // Span is one relative phrase found in a text, with the days it names.
@@ -41,9 +41,9 @@ func (s Span) Label() string {
 // appendLabel appends the label to b.
 func (s Span) appendLabel(b []byte) []byte {
 	switch s.Precision {
-	case Year:
+	case PrecisionYear:
 		return appendDigits(b, s.First.Year, 4)
-	case Month:
+	case PrecisionMonth:
 		b = appendDigits(b, s.First.Year, 4)
 		b = append(b, '-')
 		return appendDigits(b, int(s.First.Month), 2)
@@ -291,7 +291,8 @@ func readCompound(text string, j int) (wordInfo, int, bool) {
 	return wordInfo{w: wNumber, n: tens.n + unit.n}, end, true
 }
 
-// match tries every phrase that starts at i and returns the longest.
+// match reads the phrase that starts at i, if any, with its optional
+// parts (the "the" of "the day before yesterday", "yesterday morning").
 func match(text string, i int, on Date) (Span, bool) {
 	w1, _, e1, ok := readWord(text, i)
 	if !ok {
@@ -301,7 +302,7 @@ func match(text string, i int, on Date) (Span, bool) {
 		}
 	}
 	s := &scanner{text: text, pos: e1}
-	day := func(d Date, end int) (Span, bool) { return span(text, i, end, d, d, Days) }
+	day := func(d Date, end int) (Span, bool) { return span(text, i, end, d, d, PrecisionDay) }
 	switch w1.w {
 	case wToday, wTonight:
 		return day(on, e1)
@@ -354,9 +355,9 @@ func matchRelative(text string, i int, s *scanner, first word, on Date) (Span, b
 	case wThis:
 		switch w2.w {
 		case wMorning, wAfternoon, wEvening:
-			return span(text, i, e2, on, on, Days)
+			return span(text, i, e2, on, on, PrecisionDay)
 		case wWeek:
-			return span(text, i, e2, mon, mon.AddDays(6), Days)
+			return span(text, i, e2, mon, mon.AddDays(6), PrecisionDay)
 		case wMonth:
 			return monthSpan(text, i, e2, on)
 		case wYear:
@@ -365,11 +366,11 @@ func matchRelative(text string, i int, s *scanner, first word, on Date) (Span, b
 	case wLast:
 		switch w2.w {
 		case wNight:
-			return span(text, i, e2, on.AddDays(-1), on.AddDays(-1), Days)
+			return span(text, i, e2, on.AddDays(-1), on.AddDays(-1), PrecisionDay)
 		case wWeek:
-			return span(text, i, e2, mon.AddDays(-7), mon.AddDays(-1), Days)
+			return span(text, i, e2, mon.AddDays(-7), mon.AddDays(-1), PrecisionDay)
 		case wWeekend:
-			return span(text, i, e2, mon.AddDays(-2), mon.AddDays(-1), Days)
+			return span(text, i, e2, mon.AddDays(-2), mon.AddDays(-1), PrecisionDay)
 		case wMonth:
 			return monthSpan(text, i, e2, on.AddMonths(-1))
 		case wYear:
@@ -380,12 +381,12 @@ func matchRelative(text string, i int, s *scanner, first word, on Date) (Span, b
 				back = 7
 			}
 			d := on.AddDays(-back)
-			return span(text, i, e2, d, d, Days)
+			return span(text, i, e2, d, d, PrecisionDay)
 		}
 	case wNext:
 		switch w2.w {
 		case wWeek:
-			return span(text, i, e2, mon.AddDays(7), mon.AddDays(13), Days)
+			return span(text, i, e2, mon.AddDays(7), mon.AddDays(13), PrecisionDay)
 		case wMonth:
 			return monthSpan(text, i, e2, on.AddMonths(1))
 		case wYear:
@@ -450,18 +451,18 @@ func matchAgo(text string, i int, s *scanner, w1 wordInfo, on Date) (Span, bool)
 	default:
 		return Span{}, false
 	}
-	return span(text, i, ea, d, d, Days)
+	return span(text, i, ea, d, d, PrecisionDay)
 }
 
 // monthSpan is the whole month holding d.
 func monthSpan(text string, i, end int, d Date) (Span, bool) {
 	first := Date{d.Year, d.Month, 1}
-	return span(text, i, end, first, Date{d.Year, d.Month, daysIn(d.Year, d.Month)}, Month)
+	return span(text, i, end, first, Date{d.Year, d.Month, daysIn(d.Year, d.Month)}, PrecisionMonth)
 }
 
 // yearSpan is the whole year y.
 func yearSpan(text string, i, end int, y int) (Span, bool) {
-	return span(text, i, end, Date{y, time.January, 1}, Date{y, time.December, 31}, Year)
+	return span(text, i, end, Date{y, time.January, 1}, Date{y, time.December, 31}, PrecisionYear)
 }
 
 // span builds the Span for text[i:end], taking in a possessive "'s" that

@@ -271,9 +271,9 @@ func TestSpanLabel(t *testing.T) {
 	}{
 		{"day", Span{First: Date{2023, 5, 19}, Last: Date{2023, 5, 19}}, "2023-05-19"},
 		{"range", Span{First: Date{2023, 5, 13}, Last: Date{2023, 5, 14}}, "2023-05-13 to 2023-05-14"},
-		{"month", Span{First: Date{2023, 4, 1}, Last: Date{2023, 4, 30}, Precision: Month}, "2023-04"},
-		{"year", Span{First: Date{2022, 1, 1}, Last: Date{2022, 12, 31}, Precision: Year}, "2022"},
-		{"early year", Span{First: Date{33, 1, 1}, Last: Date{33, 12, 31}, Precision: Year}, "0033"},
+		{"month", Span{First: Date{2023, 4, 1}, Last: Date{2023, 4, 30}, Precision: PrecisionMonth}, "2023-04"},
+		{"year", Span{First: Date{2022, 1, 1}, Last: Date{2022, 12, 31}, Precision: PrecisionYear}, "2022"},
+		{"early year", Span{First: Date{33, 1, 1}, Last: Date{33, 12, 31}, Precision: PrecisionYear}, "0033"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
