@@ -17,9 +17,10 @@
 //   - yesterday, last night → D−1; the day before yesterday → D−2
 //   - tomorrow → D+1; the day after tomorrow → D+2 (yesterday and
 //     tomorrow may take morning, afternoon, evening or night)
-//   - N days ago, N weeks ago (7N days) → one day
+//   - N days ago, N weeks ago (7N days) → one day; also wk(s), fortnight(s)
 //   - N months ago, N years ago → the same day of the month, clamped to the
-//     month's end (a month before 31 March 2023 is 28 February 2023)
+//     month's end (a month before 31 March 2023 is 28 February 2023); also
+//     mo(s), yr(s), decade(s)
 //   - last week, this week, next week → Monday to Sunday
 //   - last weekend → Saturday and Sunday of the week before D's week, so on
 //     a Saturday or Sunday it is the weekend before the current one

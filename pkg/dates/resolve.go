@@ -179,7 +179,12 @@ var words = map[string]wordInfo{
 	"night": {w: wNight}, "the": {w: wThe}, "day": {w: wDay}, "days": {w: wDay, plural: true}, "before": {w: wBefore},
 	"after": {w: wAfter}, "last": {w: wLast}, "next": {w: wNext}, "week": {w: wWeek}, "weeks": {w: wWeek, plural: true},
 	"weekend": {w: wWeekend}, "month": {w: wMonth}, "months": {w: wMonth, plural: true}, "year": {w: wYear},
-	"years": {w: wYear, plural: true}, "ago": {w: wAgo}, "a": {w: wA, n: 1}, "an": {w: wA, n: 1},
+	"years": {w: wYear, plural: true}, "ago": {w: wAgo},
+	// Short and other units, read only in "N … ago".
+	"wk": {w: wWeek, n: 1}, "wks": {w: wWeek, n: 1, plural: true}, "mo": {w: wMonth, n: 1},
+	"mos": {w: wMonth, n: 1, plural: true}, "yr": {w: wYear, n: 1}, "yrs": {w: wYear, n: 1, plural: true},
+	"fortnight": {w: wWeek, n: 2}, "fortnights": {w: wWeek, n: 2, plural: true},
+	"decade": {w: wYear, n: 10}, "decades": {w: wYear, n: 10, plural: true}, "a": {w: wA, n: 1}, "an": {w: wA, n: 1},
 	"couple": {w: wCouple, n: 2}, "of": {w: wOf},
 	"monday": {w: wWeekday, n: int(time.Monday)}, "tuesday": {w: wWeekday, n: int(time.Tuesday)},
 	"wednesday": {w: wWeekday, n: int(time.Wednesday)}, "thursday": {w: wWeekday, n: int(time.Thursday)},
@@ -256,10 +261,10 @@ func readWord(text string, j int) (info wordInfo, digits int, end int, ok bool) 
 		}
 		return wordInfo{w: wNumber, n: n}, k - j, k, true
 	}
-	if k-j > 9 {
+	if k-j > 10 {
 		return wordInfo{}, 0, 0, false
 	}
-	var buf [9]byte
+	var buf [10]byte
 	for p := j; p < k; p++ {
 		buf[p-j] = lower(text[p])
 	}
@@ -350,6 +355,9 @@ func matchRelative(text string, i int, s *scanner, first word, on Date) (Span, b
 	if !ok || w2.plural || (first != wThis && determinerBefore(text, i)) {
 		return Span{}, false
 	}
+	if w2.n != 0 && w2.w != wWeekday {
+		return Span{}, false // "last decade", "next fortnight", "last yr"
+	}
 	mon := on.monday()
 	switch first {
 	case wThis:
@@ -437,6 +445,9 @@ func matchAgo(text string, i int, s *scanner, w1 wordInfo, on Date) (Span, bool)
 	ago, _, ea, ok := s.next()
 	if !ok || ago.w != wAgo {
 		return Span{}, false
+	}
+	if unit.n > 1 {
+		n *= unit.n // a fortnight is two weeks, a decade ten years
 	}
 	var d Date
 	switch unit.w {

@@ -102,6 +102,13 @@ func TestAnnotateByHand(t *testing.T) {
 			"Yesterday I ran; last Sunday I rested; 2 years ago I started.",
 			"Yesterday (2023-05-19) I ran; last Sunday (2023-05-14) I rested; 2 years ago (2021-05-20) I started."},
 		{"ninety-nine days", "2023-05-20", "ninety-nine days ago", "ninety-nine days ago (2023-02-10)"},
+		// Short and other units after a number (hand: 14 days before 20 May is 6 May).
+		{"a fortnight ago", "2023-05-20", "a fortnight ago", "a fortnight ago (2023-05-06)"},
+		{"two fortnights ago", "2023-05-20", "two fortnights ago", "two fortnights ago (2023-04-22)"},
+		{"wks", "2023-05-20", "2 wks ago", "2 wks ago (2023-05-06)"},
+		{"yrs", "2023-05-20", "3 yrs ago", "3 yrs ago (2020-05-20)"},
+		{"a decade ago", "2023-05-20", "a decade ago", "a decade ago (2013-05-20)"},
+		{"mos", "2023-05-20", "6 mos ago", "6 mos ago (2022-11-20)"},
 		{"this afternoon", "2023-05-20", "this afternoon", "this afternoon (2023-05-20)"},
 		{"this month", "2023-05-20", "this month", "this month (2023-05)"},
 		{"this year", "2023-05-20", "this year", "this year (2023)"},
@@ -152,6 +159,9 @@ func TestLeftAlone(t *testing.T) {
 		{"years before year 1", "5000 years ago"},
 		{"unit without ago", "two weeks later"},
 		{"two weeks from now", "two weeks from now"},
+		{"last decade", "the music of last decade"},
+		{"last fortnight", "last fortnight"},
+		{"next yr", "next yr"},
 		// False friends: never break words.
 		{"yesterdays", "all our yesterdays"},
 		{"lastly", "lastly, we left"},
