@@ -76,7 +76,7 @@ A file named "anchor" must be given as ./anchor.
 	f.StringVar(&opts.saidOn, "said-on", "", "the day the text was said, as `YYYY-MM-DD`")
 	f.StringVar(&opts.anchor, "anchor", "", "the day the text was said, from a session `TIMESTAMP` (see harpe dates anchor)")
 	f.BoolVar(&opts.jsonl, "jsonl", false, "read context items and date each one's content by its own timestamp")
-	f.StringVar(&opts.format, "format", "text", "output `format`: text (the annotated input) or json (spans and text)")
+	f.StringVar(&opts.format, "format", "text", "output `FORMAT`: text (the annotated input) or json (spans and text)")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	c.AddCommand(newDatesAnchorCmd(a))
 	return c
@@ -379,9 +379,9 @@ func newDatesAnchorCmd(a *app) *cobra.Command {
 		Use:   "anchor [TEXT…]",
 		Short: "Print the calendar day each session timestamp names",
 		Long: `harpe dates anchor prints the calendar day (YYYY-MM-DD) each session
-timestamp names, one a line, in the timestamp's own offset: 2023-05-20T23:30
--07:00 is 2023-05-20, not the next day it is in UTC. Unix time, which has no
-offset, is read in UTC. With no TEXT, it reads one timestamp a line from
+timestamp names, one a line, in the timestamp's own offset:
+2023-05-20T23:30:00-07:00 is 2023-05-20, not the next day it is in UTC. Unix
+time, which has no offset, is read in UTC. With no TEXT, it reads one timestamp a line from
 standard input (blank lines skipped).
 
 Accepted formats, by example:
@@ -401,7 +401,7 @@ that does not match the date is an error. --format json writes
 			return runDatesAnchor(a, opts)
 		},
 	}
-	c.Flags().StringVar(&opts.format, "format", "text", "output `format`: text (one date a line) or json")
+	c.Flags().StringVar(&opts.format, "format", "text", "output `FORMAT`: text (one date a line) or json")
 	return c
 }
 
