@@ -105,7 +105,7 @@ func Find(text string, saidOn Date) []Span {
 		}
 		if n := end - i; (n < len(startsPhrase[0]) && startsPhrase[lower(c)][n]) || (n < 5 && isDigit(c)) || end < len(text) && text[end] == '-' {
 			if wordStart(text, i) {
-				if s, ok := match(text, i, saidOn); ok {
+				if s, ok := match(text, i, saidOn, &parens); ok {
 					if !dated(text, s.End, &parens) {
 						spans = append(spans, s)
 					}
@@ -332,7 +332,7 @@ func readCompound(text string, j int) (wordInfo, int, bool) {
 
 // match reads the phrase that starts at i, if any, with its optional
 // parts (the "the" of "the day before yesterday", "yesterday morning").
-func match(text string, i int, on Date) (Span, bool) {
+func match(text string, i int, on Date, parens *parenIndex) (Span, bool) {
 	w1, _, e1, ok := readWord(text, i)
 	if !ok {
 		// "twenty-one": the hyphen joins the words, so readWord refused it.
@@ -378,7 +378,7 @@ func match(text string, i int, on Date) (Span, bool) {
 	case wThis, wLast, wNext:
 		return matchRelative(text, i, s, w1.w, on)
 	case wA, wNumber, wTens, wCouple:
-		return matchAgo(text, i, s, w1, on)
+		return matchAgo(text, i, s, w1, on, parens)
 	}
 	return Span{}, false
 }
@@ -440,8 +440,8 @@ func matchRelative(text string, i int, s *scanner, first word, on Date) (Span, b
 
 // matchAgo reads "N days/weeks/months/years ago" with N in digits, in
 // words (one … twenty, up to ninety-nine), "a", "an", "a couple (of)".
-func matchAgo(text string, i int, s *scanner, w1 wordInfo, on Date) (Span, bool) {
-	if rangeBefore(text, i) {
+func matchAgo(text string, i int, s *scanner, w1 wordInfo, on Date, parens *parenIndex) (Span, bool) {
+	if rangeBefore(text, i, parens) {
 		return Span{}, false
 	}
 	n := w1.n
@@ -535,12 +535,12 @@ func determinerBefore(text string, i int) bool {
 // rangeBefore reports whether "N or", "N to" or "<unit> to" comes before
 // position i, as in "two or three weeks ago" or "a week to ten days ago":
 // a vague span, left alone.
-func rangeBefore(text string, i int) bool {
+func rangeBefore(text string, i int, parens *parenIndex) bool {
 	w, j := wordBefore(text, i)
 	if !strings.EqualFold(w, "or") && !strings.EqualFold(w, "to") {
 		return false
 	}
-	n, _ := wordBefore(text, skipDateBefore(text, j))
+	n, _ := wordBefore(text, skipDateBefore(text, j, parens))
 	if n == "" {
 		return false
 	}
@@ -559,7 +559,7 @@ func rangeBefore(text string, i int) bool {
 // white space, just before position j starts ("this week (2023-05-15 to
 // 2023-05-21) to"), so an earlier annotation does not change what a phrase
 // reads before it; j when there is none.
-func skipDateBefore(text string, j int) int {
+func skipDateBefore(text string, j int, parens *parenIndex) int {
 	k := j
 	for k > 0 && (text[k-1] == ' ' || text[k-1] == '\t') {
 		k--
@@ -567,11 +567,10 @@ func skipDateBefore(text string, j int) int {
 	if k == 0 || text[k-1] != ')' {
 		return j
 	}
-	open := strings.LastIndexByte(text[:k-1], '(')
-	if open < 0 || strings.ContainsAny(text[open+1:k-1], "()\n") || !looksLikeDate(text[open+1:k-1]) {
-		return j
+	if open, ok := parens.openOf(text, k-1); ok && parens.groups[open].date {
+		return open
 	}
-	return open
+	return j
 }
 
 // wordBefore returns the word (up to 6 letters, digits or apostrophes)
@@ -701,8 +700,7 @@ func dated(text string, k int, parens *parenIndex) bool {
 		j++
 	}
 	if j < len(text) && text[j] == '(' {
-		close := parens.closing(text, j)
-		return close > 0 && looksLikeDate(text[j+1:close])
+		return parens.dated(text, j)
 	}
 	if j < len(text) && text[j] == ',' {
 		j++
@@ -718,90 +716,142 @@ func dated(text string, k int, parens *parenIndex) bool {
 	return writtenDateAt(text, j)
 }
 
-// parenIndex finds the parenthesis that closes an opening one on the same
-// line, nested pairs included. It is built on first use, in one pass, so
-// a long line with many unclosed parentheses costs no more than one scan.
+// parenIndex knows, for each parenthesised group that closes on its own
+// line, where it closes and whether it holds a date: a run of four digits
+// (a year), numbers written as 5/19 or 19.5.23, a weekday name, a month
+// name with a number, or a month name alone. Nested groups count toward
+// the groups around them, so an annotation written inside a group never
+// changes whether the group is a date. The index is built on first use in
+// one pass, so any number of groups costs one scan of the text.
 type parenIndex struct {
-	built bool
-	close map[int]int
+	built  bool
+	groups map[int]parenGroup // by the position of "("
+	opens  map[int]int        // the position of "(" by that of ")"
 }
 
-// closing returns the position of the ")" that closes the "(" at open, or
-// -1 when the line ends first.
-func (p *parenIndex) closing(text string, open int) int {
-	if !p.built {
-		p.built = true
-		p.close = map[int]int{}
-		var stack []int
-		for i := 0; i < len(text); i++ {
-			switch text[i] {
-			case '(':
-				stack = append(stack, i)
-			case ')':
-				if n := len(stack); n > 0 {
-					p.close[stack[n-1]] = i
-					stack = stack[:n-1]
-				}
-			case '\n':
-				stack = stack[:0]
+type parenGroup struct {
+	close int
+	date  bool
+}
+
+// dateSigns are the parts of a date found in a stretch of text.
+type dateSigns struct {
+	year, numeric, weekday, month, digit bool
+}
+
+func (d *dateSigns) add(e dateSigns) {
+	d.year = d.year || e.year
+	d.numeric = d.numeric || e.numeric
+	d.weekday = d.weekday || e.weekday
+	d.month = d.month || e.month
+	d.digit = d.digit || e.digit
+}
+
+func (p *parenIndex) build(text string) {
+	p.built = true
+	p.groups = map[int]parenGroup{}
+	p.opens = map[int]int{}
+	type frame struct {
+		open, seg int // the "(", and where the text not in an inner group resumes
+		signs     dateSigns
+		nested    bool
+	}
+	var stack []frame
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '(':
+			if n := len(stack); n > 0 {
+				stack[n-1].signs.add(signsOf(text[stack[n-1].seg:i]))
+				stack[n-1].nested = true
 			}
+			stack = append(stack, frame{open: i, seg: i + 1})
+		case ')':
+			n := len(stack)
+			if n == 0 {
+				continue
+			}
+			f := stack[n-1]
+			stack = stack[:n-1]
+			f.signs.add(signsOf(text[f.seg:i]))
+			g := f.signs
+			date := g.year || g.numeric || g.weekday || (g.month && g.digit)
+			if !f.nested {
+				if _, ok := monthName(strings.TrimSpace(text[f.open+1 : i])); ok {
+					date = true
+				}
+			}
+			p.groups[f.open] = parenGroup{close: i, date: date}
+			p.opens[i] = f.open
+			if n > 1 {
+				stack[n-2].signs.add(f.signs)
+				stack[n-2].seg = i + 1
+			}
+		case '\n':
+			stack = stack[:0]
 		}
 	}
-	if c, ok := p.close[open]; ok {
-		return c
-	}
-	return -1
 }
 
-// looksLikeDate reports whether s, the inside of parentheses, names a date:
-// it has a run of four digits (a year), numbers written as 5/19 or 19.5.23,
-// a month name with a number or alone, or a weekday name.
-func looksLikeDate(s string) bool {
-	if _, ok := monthName(strings.TrimSpace(s)); ok {
-		return true
+// dated reports whether the "(" at open starts a group that closes on its
+// line and holds a date.
+func (p *parenIndex) dated(text string, open int) bool {
+	if !p.built {
+		p.build(text)
 	}
+	return p.groups[open].date
+}
+
+// openOf returns the "(" that the ")" at close closes.
+func (p *parenIndex) openOf(text string, close int) (int, bool) {
+	if !p.built {
+		p.build(text)
+	}
+	open, ok := p.opens[close]
+	return open, ok
+}
+
+// signsOf finds the parts of a date in s, which holds no parentheses.
+func signsOf(s string) dateSigns {
+	var d dateSigns
 	run := 0
 	for p := 0; p < len(s); p++ {
-		if !isDigit(s[p]) {
-			run = 0
+		c := s[p]
+		if isDigit(c) {
+			d.digit = true
+			run++
+			if run >= 4 {
+				d.year = true
+			}
+			if p+2 < len(s) && !isDigit(s[p+1]) && isDigit(s[p+2]) {
+				sep := s[p+1]
+				if sep == '/' {
+					d.numeric = true
+				}
+				q := p + 2
+				for q < len(s) && isDigit(s[q]) {
+					q++
+				}
+				if (sep == '-' || sep == '.') && q+1 < len(s) && s[q] == sep && isDigit(s[q+1]) {
+					d.numeric = true
+				}
+			}
 			continue
 		}
-		run++
-		if run == 4 {
-			return true
-		}
-		if p+2 < len(s) && !isDigit(s[p+1]) && isDigit(s[p+2]) {
-			sep := s[p+1]
-			if sep == '/' {
-				return true
-			}
-			q := p + 2
-			for q < len(s) && isDigit(s[q]) {
+		run = 0
+		if isLetter(c) && (p == 0 || !isLetter(s[p-1])) {
+			q := p
+			for q < len(s) && isLetter(s[q]) {
 				q++
 			}
-			if (sep == '-' || sep == '.') && q+1 < len(s) && s[q] == sep && isDigit(s[q+1]) {
-				return true
+			if _, ok := weekdayName(s[p:q]); ok {
+				d.weekday = true
+			}
+			if _, ok := monthName(s[p:q]); ok {
+				d.month = true
 			}
 		}
 	}
-	for p := 0; p < len(s); {
-		if !isLetter(s[p]) {
-			p++
-			continue
-		}
-		q := p
-		for q < len(s) && isLetter(s[q]) {
-			q++
-		}
-		if _, ok := weekdayName(s[p:q]); ok {
-			return true
-		}
-		if _, ok := monthName(s[p:q]); ok && (writtenDateAt(s, p) || hasDigit(s)) {
-			return true
-		}
-		p = q
-	}
-	return false
+	return d
 }
 
 // writtenDateAt reports whether a written date starts at j: YYYY-MM-DD,

@@ -422,3 +422,26 @@ func FuzzAnnotate(f *testing.F) {
 		}
 	})
 }
+
+// TestManyParentheses: inputs whose parentheses would make a naive scan
+// quadratic (each phrase looking through a long group or far back for a
+// "(") take one pass; this runs in milliseconds, and for minutes if the
+// index regresses. The output is checked against the rule, built by hand.
+func TestManyParentheses(t *testing.T) {
+	const n = 20000
+	on := Date{2023, 5, 20}
+	nested := strings.Repeat("yesterday (", n) + strings.Repeat(")", n)
+	out, spans := Annotate(nested, on)
+	// No group holds a date in the input, so every phrase is annotated; on
+	// the second run each phrase is followed by its own annotation.
+	if len(spans) != n {
+		t.Fatalf("nested: %d spans, want %d", len(spans), n)
+	}
+	if again, _ := Annotate(out, on); again != out {
+		t.Fatal("nested: second run changed the text")
+	}
+	flat := strings.Repeat("a) to 2 days ago ", n)
+	if got, _ := Annotate(flat, on); got != strings.Repeat("a) to 2 days ago (2023-05-18) ", n) {
+		t.Fatal("flat: unexpected output")
+	}
+}
