@@ -139,11 +139,11 @@ type datesText struct {
 
 // datesItem is the JSON output for one item with --jsonl.
 type datesItem struct {
-	File   string      `json:"file"`
-	Line   int         `json:"line"`
-	ID     *string     `json:"id"`
-	SaidOn *string     `json:"said_on"`
-	Spans  []datesSpan `json:"spans"`
+	File   string          `json:"file"`
+	Line   int             `json:"line"`
+	ID     json.RawMessage `json:"id"`
+	SaidOn *string         `json:"said_on"`
+	Spans  []datesSpan     `json:"spans"`
 }
 
 func spansJSON(spans []dates.Span) []datesSpan {
@@ -236,6 +236,9 @@ func runDatesJSONL(a *app, opts *datesOptions, def dates.Date, haveDef bool) err
 				return inputError(fmt.Errorf("%s:%d%v", name, n, err))
 			}
 			item.File, item.Line = name, n
+			if item.ID == nil {
+				item.ID = jsonl.String(fmt.Sprintf("L%d", n)) // SPEC §2: id defaults to L<line>
+			}
 			items = append(items, item)
 			out.Write(newLine)
 			out.WriteByte('\n')
@@ -296,10 +299,7 @@ func dateItem(line []byte, def dates.Date, haveDef bool) ([]byte, datesItem, err
 		return nil, item, &lineError{msg: "not a JSON object, got null"}
 	}
 	if raw, ok := fields["id"]; ok {
-		var id string
-		if json.Unmarshal(raw, &id) == nil {
-			item.ID = &id
-		}
+		item.ID = raw
 	}
 	raw, ok := fields["content"]
 	if !ok {
