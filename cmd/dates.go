@@ -1,0 +1,458 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
+	"github.com/harpe-dev/harpe/pkg/dates"
+	"github.com/spf13/cobra"
+)
+
+// datesOptions are the flags of harpe dates.
+type datesOptions struct {
+	saidOn string
+	anchor string
+	jsonl  bool
+	format string
+	output string
+	files  []string
+}
+
+func newDatesCmd(a *app) *cobra.Command {
+	opts := &datesOptions{}
+	c := &cobra.Command{
+		Use:   "dates [FILE…]",
+		Short: "Write the calendar date next to relative date phrases",
+		Long: `harpe dates copies text through and writes the calendar date next to each
+relative phrase ("yesterday", "three weeks ago", "last weekend", "last
+month"), counted from the day the text was said, so a model that sees a
+remembered turn out of its conversation can still place it in time:
+
+  yesterday (2023-05-19)   last week (2023-05-08 to 2023-05-14)
+  last month (2023-04)     last year (2022)
+
+Phrases that could mean more than one date ("next Friday", "in two weeks",
+"this Friday") and vague ones ("a few days ago", "recently") are left as
+they are, and so is a phrase already followed by a date: running the
+command twice changes nothing the second time.
+
+The day the text was said is --said-on YYYY-MM-DD, or --anchor with a
+session timestamp in any format "harpe dates anchor" reads. With --jsonl the
+input is context items and each item's "content" is dated by the item's own
+"timestamp" (RFC 3339, another anchor format, or Unix seconds); --said-on or
+--anchor then only dates items without a timestamp, and without them such
+items pass through unchanged. Only "content" is rewritten; every other byte
+of the line stays as it came in.
+
+--format json writes, for each input, the spans found (byte offsets into the
+input, and always full days: "date" is the first day, "end_date" the last)
+and the annotated text.
+
+A file named "anchor" must be given as ./anchor.
+` + exitStatusHelp,
+		Example: `  harpe dates --said-on 2023-05-20 notes.txt
+  harpe dates --anchor '1:56 pm on 8 May, 2023' session.txt
+  harpe dates --jsonl items.jsonl -o dated.jsonl
+  harpe dates anchor '2023/05/20 (Sat) 02:21'`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.files = args
+			if err := checkFormat(opts.format, "text", "json"); err != nil {
+				return err
+			}
+			return runDates(a, opts)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&opts.saidOn, "said-on", "", "the day the text was said, as `YYYY-MM-DD`")
+	f.StringVar(&opts.anchor, "anchor", "", "the day the text was said, from a session `TIMESTAMP` (see harpe dates anchor)")
+	f.BoolVar(&opts.jsonl, "jsonl", false, "read context items and date each one's content by its own timestamp")
+	f.StringVar(&opts.format, "format", "text", "output `FORMAT`: text (the annotated input) or json (spans and text)")
+	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
+	c.AddCommand(newDatesAnchorCmd(a))
+	return c
+}
+
+// isoDate is the one form --said-on takes.
+var isoDate = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})$`)
+
+// parseSaidOn reads --said-on.
+func parseSaidOn(s string) (dates.Date, error) {
+	const hint = "; accepted: YYYY-MM-DD such as 2023-05-20 (a session timestamp goes in --anchor)"
+	m := isoDate.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return dates.Date{}, usageErrorf("--said-on: %q is not a date%s", s, hint)
+	}
+	y, _ := strconv.Atoi(m[1])
+	mo, _ := strconv.Atoi(m[2])
+	d, _ := strconv.Atoi(m[3])
+	date, err := dates.NewDate(y, time.Month(mo), d)
+	if err != nil {
+		return dates.Date{}, usageErrorf("--said-on: %q: %v%s", s, err, hint)
+	}
+	return date, nil
+}
+
+// defaultDate returns the day given by --said-on or --anchor, if any.
+func (o *datesOptions) defaultDate() (dates.Date, bool, error) {
+	switch {
+	case o.saidOn != "" && o.anchor != "":
+		return dates.Date{}, false, usageErrorf("--said-on and --anchor: give one, not both")
+	case o.saidOn != "":
+		d, err := parseSaidOn(o.saidOn)
+		return d, err == nil, err
+	case o.anchor != "":
+		d, err := dates.ParseAnchor(o.anchor)
+		if err != nil {
+			return dates.Date{}, false, usageErrorf("--anchor: %v", err)
+		}
+		return d, true, nil
+	}
+	return dates.Date{}, false, nil
+}
+
+// datesSpan is one span of the JSON output.
+type datesSpan struct {
+	Start   int    `json:"start"`
+	End     int    `json:"end"`
+	Phrase  string `json:"phrase"`
+	Date    string `json:"date"`
+	EndDate string `json:"end_date"`
+}
+
+// datesText is the JSON output for one text input.
+type datesText struct {
+	File   string      `json:"file"`
+	SaidOn string      `json:"said_on"`
+	Spans  []datesSpan `json:"spans"`
+	Text   string      `json:"text"`
+}
+
+// datesItem is the JSON output for one item with --jsonl.
+type datesItem struct {
+	File   string          `json:"file"`
+	Line   int             `json:"line"`
+	ID     json.RawMessage `json:"id"`
+	SaidOn *string         `json:"said_on"`
+	Spans  []datesSpan     `json:"spans"`
+}
+
+func spansJSON(spans []dates.Span) []datesSpan {
+	out := make([]datesSpan, len(spans))
+	for i, s := range spans {
+		out[i] = datesSpan{Start: s.Start, End: s.End, Phrase: s.Phrase, Date: s.First.String(), EndDate: s.Last.String()}
+	}
+	return out
+}
+
+func runDates(a *app, opts *datesOptions) error {
+	def, haveDef, err := opts.defaultDate()
+	if err != nil {
+		return err
+	}
+	if opts.jsonl {
+		return runDatesJSONL(a, opts, def, haveDef)
+	}
+	if !haveDef {
+		return usageErrorf("--said-on: required: the day the text was said (YYYY-MM-DD), or --anchor TIMESTAMP, or --jsonl to date items by their timestamp")
+	}
+	var texts []datesText
+	err = a.eachInput(opts.files, func(name string, r io.Reader) error {
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return inputError(fmt.Errorf("%s: %w", name, err))
+		}
+		text := string(data)
+		if opts.format == "json" && !utf8.ValidString(text) {
+			return inputError(fmt.Errorf("%s: invalid UTF-8 at byte offset %d; --format json needs UTF-8 text (the text format copies any bytes)", name, invalidAt(data)))
+		}
+		out, spans := dates.Annotate(text, def)
+		texts = append(texts, datesText{File: name, SaidOn: def.String(), Spans: spansJSON(spans), Text: out})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return a.writeOutput(opts.output, func(w io.Writer) error {
+		for _, t := range texts {
+			var err error
+			if opts.format == "json" {
+				err = writeJSON(w, t)
+			} else {
+				_, err = io.WriteString(w, t.Text)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// invalidAt returns the offset of the first byte that is not valid UTF-8.
+func invalidAt(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+func runDatesJSONL(a *app, opts *datesOptions, def dates.Date, haveDef bool) error {
+	var out bytes.Buffer
+	var items []datesItem
+	err := a.eachInput(opts.files, func(name string, r io.Reader) error {
+		rd := jsonl.NewReader(r)
+		for {
+			line, n, err := rd.Next()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return inputError(fmt.Errorf("%s: %w", name, err))
+			}
+			if err := a.ctx.Err(); err != nil {
+				return err
+			}
+			if len(bytes.TrimSpace(line)) == 0 {
+				out.Write(line)
+				out.WriteByte('\n')
+				continue
+			}
+			newLine, item, err := dateItem(line, def, haveDef)
+			if err != nil {
+				return inputError(fmt.Errorf("%s:%d%v", name, n, err))
+			}
+			item.File, item.Line = name, n
+			if item.ID == nil {
+				item.ID = jsonl.String(fmt.Sprintf("L%d", n)) // SPEC §2: id defaults to L<line>
+			}
+			items = append(items, item)
+			out.Write(newLine)
+			out.WriteByte('\n')
+		}
+	})
+	if err != nil {
+		return err
+	}
+	return a.writeOutput(opts.output, func(w io.Writer) error {
+		if opts.format == "json" {
+			if items == nil {
+				items = []datesItem{}
+			}
+			return writeJSON(w, struct {
+				Items []datesItem `json:"items"`
+			}{items})
+		}
+		_, err := w.Write(out.Bytes())
+		return err
+	})
+}
+
+// lineError is an error in one JSONL line; its text starts with ":" and
+// the column when there is one, so the caller prefixes "file:line".
+type lineError struct {
+	col int
+	msg string
+}
+
+func (e *lineError) Error() string {
+	if e.col > 0 {
+		return fmt.Sprintf(":%d: %s", e.col, e.msg)
+	}
+	return ": " + e.msg
+}
+
+// dateItem annotates the content of one item line and returns the line to
+// write (the input line itself when nothing changes).
+func dateItem(line []byte, def dates.Date, haveDef bool) ([]byte, datesItem, error) {
+	item := datesItem{Spans: []datesSpan{}}
+	if !utf8.Valid(line) {
+		at := invalidAt(line)
+		return nil, item, &lineError{col: at + 1, msg: fmt.Sprintf("invalid UTF-8 at byte offset %d of the line", at)}
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(line, &fields); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return nil, item, &lineError{col: max(1, int(se.Offset)), msg: "invalid JSON: " + se.Error()}
+		case errors.As(err, &te):
+			return nil, item, &lineError{msg: "not a JSON object, got " + te.Value}
+		}
+		return nil, item, &lineError{msg: "invalid JSON: " + err.Error()}
+	}
+	if fields == nil {
+		return nil, item, &lineError{msg: "not a JSON object, got null"}
+	}
+	if raw, ok := fields["id"]; ok {
+		item.ID = raw
+	}
+	raw, ok := fields["content"]
+	if !ok {
+		return nil, item, &lineError{msg: `"content" is required`}
+	}
+	var content string
+	if err := json.Unmarshal(raw, &content); err != nil || raw[0] != '"' {
+		return nil, item, &lineError{msg: fmt.Sprintf(`"content" must be a string, got %s`, jsonKind(raw))}
+	}
+	day, have := def, haveDef
+	if ts, ok := fields["timestamp"]; ok && string(ts) != "null" {
+		d, err := itemTimestamp(ts)
+		if err != nil {
+			return nil, item, &lineError{msg: err.Error()}
+		}
+		day, have = d, true
+	}
+	if !have {
+		return line, item, nil
+	}
+	s := day.String()
+	item.SaidOn = &s
+	annotated, spans := dates.Annotate(content, day)
+	item.Spans = spansJSON(spans)
+	if len(spans) == 0 {
+		return line, item, nil
+	}
+	newLine, err := jsonl.SetField(line, "content", jsonl.String(annotated))
+	if err != nil {
+		return nil, item, &lineError{msg: err.Error()}
+	}
+	return newLine, item, nil
+}
+
+// itemTimestamp reads an item's "timestamp": a string in any anchor
+// format, or a number of Unix seconds.
+func itemTimestamp(raw json.RawMessage) (dates.Date, error) {
+	switch raw[0] {
+	case '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return dates.Date{}, err
+		}
+		d, err := dates.ParseAnchor(s)
+		if err != nil {
+			return dates.Date{}, fmt.Errorf(`"timestamp": %v`, err)
+		}
+		return d, nil
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		d, err := dates.ParseUnix(string(raw))
+		if err != nil {
+			return dates.Date{}, fmt.Errorf(`"timestamp": %v; a number is Unix seconds (or milliseconds)`, err)
+		}
+		return d, nil
+	}
+	return dates.Date{}, fmt.Errorf(`"timestamp" must be an RFC 3339 string or Unix seconds, got %s`, jsonKind(raw))
+}
+
+// jsonKind names the type of a JSON value for messages, quoting short ones.
+func jsonKind(raw json.RawMessage) string {
+	kind := map[byte]string{'"': "a string", '{': "an object", '[': "an array", 't': "true", 'f': "false", 'n': "null"}[raw[0]]
+	if kind == "" {
+		kind = "the number " + string(raw)
+	}
+	return kind
+}
+
+// datesAnchorOptions are the flags of harpe dates anchor.
+type datesAnchorOptions struct {
+	format string
+	inputs []string
+}
+
+func newDatesAnchorCmd(a *app) *cobra.Command {
+	opts := &datesAnchorOptions{}
+	c := &cobra.Command{
+		Use:   "anchor [TEXT…]",
+		Short: "Print the calendar day each session timestamp names",
+		Long: `harpe dates anchor prints the calendar day (YYYY-MM-DD) each session
+timestamp names, one a line, in the timestamp's own offset:
+2023-05-20T23:30:00-07:00 is 2023-05-20, not the next day it is in UTC. Unix
+time, which has no offset, is read in UTC. With no TEXT, it reads one timestamp a line from
+standard input (blank lines skipped).
+
+Accepted formats, by example:
+  ` + strings.Join(dates.AnchorFormats, "\n  ") + `
+
+Month and weekday names may be full or short, in any letter case; a weekday
+that does not match the date is an error. --format json writes
+[{"input": "…", "date": "2023-05-20"}].
+` + exitStatusHelp,
+		Example: `  harpe dates anchor '2023/05/20 (Sat) 02:21' '1:56 pm on 8 May, 2023'`,
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.inputs = args
+			if err := checkFormat(opts.format, "text", "json"); err != nil {
+				return err
+			}
+			return runDatesAnchor(a, opts)
+		},
+	}
+	c.Flags().StringVar(&opts.format, "format", "text", "output `FORMAT`: text (one date a line) or json")
+	return c
+}
+
+type anchorResult struct {
+	Input string `json:"input"`
+	Date  string `json:"date"`
+}
+
+func runDatesAnchor(a *app, opts *datesAnchorOptions) error {
+	var results []anchorResult
+	if len(opts.inputs) > 0 {
+		for i, s := range opts.inputs {
+			d, err := dates.ParseAnchor(s)
+			if err != nil {
+				return usageErrorf("anchor %d: %v", i+1, err)
+			}
+			results = append(results, anchorResult{s, d.String()})
+		}
+	} else {
+		rd := jsonl.NewReader(a.io.In)
+		for {
+			line, n, err := rd.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return inputError(fmt.Errorf("%s: %w", stdinName, err))
+			}
+			s := strings.TrimSpace(string(line))
+			if s == "" {
+				continue
+			}
+			d, err := dates.ParseAnchor(s)
+			if err != nil {
+				return inputError(fmt.Errorf("%s:%d: %v", stdinName, n, err))
+			}
+			results = append(results, anchorResult{s, d.String()})
+		}
+	}
+	return a.writeOutput("", func(w io.Writer) error {
+		if opts.format == "json" {
+			if results == nil {
+				results = []anchorResult{}
+			}
+			return writeJSON(w, results)
+		}
+		for _, r := range results {
+			if _, err := fmt.Fprintln(w, r.Date); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,56 @@
+// Package dates writes calendar dates next to relative date phrases, so a
+// remembered turn can be placed in time out of its conversation.
+//
+// When an agent recalls a turn from weeks ago, "yesterday" in that turn no
+// longer means yesterday. [Annotate] resolves each relative phrase against
+// the day the text was said and writes the date right after it:
+//
+//	I called her yesterday (2023-05-19) and again last week (2023-05-08 to 2023-05-14).
+//
+// # Phrases
+//
+// Said on a day D, these phrases are resolved (any letter case, words
+// separated by white space with at most one line break, numbers in digits
+// or words):
+//
+//   - today, tonight, this morning/afternoon/evening → D
+//   - yesterday, last night → D−1; the day before yesterday → D−2
+//   - tomorrow → D+1; the day after tomorrow → D+2 (yesterday and
+//     tomorrow may take morning, afternoon, evening or night)
+//   - N days ago, N weeks ago (7N days) → one day; also wk(s), fortnight(s)
+//   - N months ago, N years ago → the same day of the month, clamped to the
+//     month's end (a month before 31 March 2023 is 28 February 2023); also
+//     mo(s), yr(s), decade(s)
+//   - last week, this week, next week → Monday to Sunday
+//   - last weekend → Saturday and Sunday of the week before D's week, so on
+//     a Saturday or Sunday it is the weekend before the current one
+//   - last/this/next month → the month (annotated 2023-04)
+//   - last/this/next year → the year (annotated 2022)
+//   - last Monday … last Sunday → the most recent such day strictly before D
+//
+// N is 1 to 9999 in digits, or a, an, one … nineteen, twenty … ninety and
+// their compounds (twenty-one, thirty two), or a couple (of) for 2.
+// A possessive ("yesterday's") is part of the phrase.
+//
+// # Left alone
+//
+// Phrases that could mean more than one date are not touched: next Friday,
+// this Friday, in two weeks, next weekend, last May; nor vague ones: a few
+// days ago, several weeks ago, recently, a while ago, the other day. "last",
+// "next" and "this" after a determiner ("in the last week", "my last year
+// at school") mean a stretch of time or an ordinal and are left alone.
+// So are ranges ("two or three weeks ago") and units other than days,
+// weeks, months and years ("an hour ago"). Words are never broken:
+// yesterdays, lastly and agony hold no phrase, nor do file names, paths and
+// URLs (today.txt, https://example.com/today). A
+// phrase already followed by a date, such as an earlier annotation,
+// "(May 19)" or ", 19 May", is left alone, so annotating twice changes
+// nothing.
+//
+// # Anchors
+//
+// [ParseAnchor] reads the day a session timestamp names, in the
+// timestamp's own offset, from the formats of [AnchorFormats]: RFC 3339,
+// "2023/05/20 (Sat) 02:21", "1:56 pm on 8 May, 2023", RFC 2822, Unix time
+// and others.
+package dates

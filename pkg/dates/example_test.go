@@ -1,0 +1,36 @@
+package dates_test
+
+import (
+	"fmt"
+
+	"github.com/harpe-dev/harpe/pkg/dates"
+)
+
+func ExampleAnnotate() {
+	saidOn, _ := dates.ParseAnchor("2023/05/20 (Sat) 02:21")
+	out, _ := dates.Annotate("I ran yesterday and three weeks ago; next Friday we race.", saidOn)
+	fmt.Println(out)
+	// Output:
+	// I ran yesterday (2023-05-19) and three weeks ago (2023-04-29); next Friday we race.
+}
+
+func ExampleFind() {
+	spans := dates.Find("We met last weekend, not last month.", dates.Date{Year: 2023, Month: 5, Day: 20})
+	for _, s := range spans {
+		fmt.Printf("%d-%d %q %s to %s, shown as %s\n", s.Start, s.End, s.Phrase, s.First, s.Last, s.Label())
+	}
+	// Output:
+	// 7-19 "last weekend" 2023-05-13 to 2023-05-14, shown as 2023-05-13 to 2023-05-14
+	// 25-35 "last month" 2023-04-01 to 2023-04-30, shown as 2023-04
+}
+
+func ExampleParseAnchor() {
+	for _, s := range []string{"1:56 pm on 8 May, 2023", "2023-05-20T23:30:00-07:00", "1683554160"} {
+		d, err := dates.ParseAnchor(s)
+		fmt.Println(d, err)
+	}
+	// Output:
+	// 2023-05-08 <nil>
+	// 2023-05-20 <nil>
+	// 2023-05-08 <nil>
+}

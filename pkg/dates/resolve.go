@@ -1,0 +1,715 @@
+package dates
+
+import (
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Precision says how much of a date an annotation shows.
+type Precision int
+
+const (
+	// PrecisionDay shows full dates: one day, or a first and a last day.
+	PrecisionDay Precision = iota
+	// PrecisionMonth shows the year and month (last month → 2023-04).
+	PrecisionMonth
+	// PrecisionYear shows the year (last year → 2022).
+	PrecisionYear
+)
+
+// Span is one relative phrase found in a text, with the days it names.
+type Span struct {
+	// Start and End are the byte offsets of the phrase in the text.
+	Start, End int
+	// Phrase is text[Start:End], as written (a possessive "'s" included).
+	Phrase string
+	// First and Last are the first and last day the phrase names; they are
+	// equal for a single day.
+	First, Last Date
+	// Precision is how the inline annotation shows the days.
+	Precision Precision
+}
+
+// Label is the annotation text for the span, without the parentheses:
+// "2023-05-19", "2023-05-13 to 2023-05-14", "2023-04" or "2022".
+func (s Span) Label() string {
+	return string(s.appendLabel(nil))
+}
+
+// appendLabel appends the label to b.
+func (s Span) appendLabel(b []byte) []byte {
+	switch s.Precision {
+	case PrecisionYear:
+		return appendDigits(b, s.First.Year, 4)
+	case PrecisionMonth:
+		b = appendDigits(b, s.First.Year, 4)
+		b = append(b, '-')
+		return appendDigits(b, int(s.First.Month), 2)
+	}
+	b = s.First.appendTo(b)
+	if s.First != s.Last {
+		b = append(b, " to "...)
+		b = s.Last.appendTo(b)
+	}
+	return b
+}
+
+// Annotate returns text with " (LABEL)" written right after each phrase
+// that [Find] resolves, and those spans. Every other byte is copied as it
+// is, so removing the annotations gives text back, and annotating the
+// result again changes nothing.
+func Annotate(text string, saidOn Date) (string, []Span) {
+	spans := Find(text, saidOn)
+	if len(spans) == 0 {
+		return text, nil
+	}
+	var b strings.Builder
+	b.Grow(len(text) + len(spans)*27)
+	var label [32]byte
+	last := 0
+	for _, s := range spans {
+		b.WriteString(text[last:s.End])
+		b.WriteString(" (")
+		b.Write(s.appendLabel(label[:0]))
+		b.WriteByte(')')
+		last = s.End
+	}
+	b.WriteString(text[last:])
+	return b.String(), spans
+}
+
+// Find returns the relative phrases of text that name one day or one span
+// counted from saidOn, in text order. Phrases that could mean more than one
+// date, vague ones, and phrases already followed by a date are not
+// returned; see the package documentation for the list. An invalid saidOn
+// (such as the zero Date) finds nothing.
+func Find(text string, saidOn Date) []Span {
+	if !saidOn.valid() {
+		return nil
+	}
+	var spans []Span
+	var parens parenIndex
+	i := 0
+	for i < len(text) {
+		c := text[i]
+		if !isAlnum(c) {
+			i++
+			continue
+		}
+		// i starts a run of ASCII letters and digits.
+		end := i + 1
+		for end < len(text) && isAlnum(text[end]) {
+			end++
+		}
+		if n := end - i; (n < len(startsPhrase[0]) && startsPhrase[lower(c)][n]) || (n < 5 && isDigit(c)) || end < len(text) && text[end] == '-' {
+			if wordStart(text, i) {
+				if s, ok := match(text, i, saidOn, &parens); ok {
+					if !dated(text, s.End, &parens) {
+						spans = append(spans, s)
+					}
+					i = s.End
+					continue
+				}
+			}
+		}
+		i = end
+	}
+	return spans
+}
+
+// startsPhrase[c][n] is true when a phrase may start with a word of n
+// letters whose first letter is c (lowercase), so most words are passed
+// over without a lookup.
+var startsPhrase = func() (t [256][10]bool) {
+	for w, info := range words {
+		switch info.w {
+		case wToday, wTonight, wYesterday, wTomorrow, wThis, wThe, wDay, wLast, wNext, wA, wCouple, wNumber, wTens:
+			t[w[0]][len(w)] = true
+		}
+	}
+	return t
+}()
+
+// word is a word the phrases are made of.
+type word uint8
+
+const (
+	wNone word = iota
+	wToday
+	wTonight
+	wYesterday
+	wTomorrow
+	wThis
+	wMorning
+	wAfternoon
+	wEvening
+	wNight
+	wThe
+	wDay
+	wBefore
+	wAfter
+	wLast
+	wNext
+	wWeek
+	wWeekend
+	wMonth
+	wYear
+	wAgo
+	wA
+	wCouple
+	wOf
+	wWeekday // Monday … Sunday; the day is in wordInfo.n
+	wNumber  // one … nineteen, and the tens; the value is in wordInfo.n
+	wTens    // twenty … ninety, which a unit word may follow
+)
+
+type wordInfo struct {
+	w      word
+	n      int
+	plural bool // "days", "weeks", "months", "years"
+}
+
+// words maps each lowercase word to what it is. Plurals of units map to
+// the unit.
+var words = map[string]wordInfo{
+	"today": {w: wToday}, "tonight": {w: wTonight}, "yesterday": {w: wYesterday}, "tomorrow": {w: wTomorrow},
+	"this": {w: wThis}, "morning": {w: wMorning}, "afternoon": {w: wAfternoon}, "evening": {w: wEvening},
+	"night": {w: wNight}, "the": {w: wThe}, "day": {w: wDay}, "days": {w: wDay, plural: true}, "before": {w: wBefore},
+	"after": {w: wAfter}, "last": {w: wLast}, "next": {w: wNext}, "week": {w: wWeek}, "weeks": {w: wWeek, plural: true},
+	"weekend": {w: wWeekend}, "month": {w: wMonth}, "months": {w: wMonth, plural: true}, "year": {w: wYear},
+	"years": {w: wYear, plural: true}, "ago": {w: wAgo},
+	// Short and other units, read only in "N … ago".
+	"wk": {w: wWeek, n: 1}, "wks": {w: wWeek, n: 1, plural: true}, "mo": {w: wMonth, n: 1},
+	"mos": {w: wMonth, n: 1, plural: true}, "yr": {w: wYear, n: 1}, "yrs": {w: wYear, n: 1, plural: true},
+	"fortnight": {w: wWeek, n: 2}, "fortnights": {w: wWeek, n: 2, plural: true},
+	"decade": {w: wYear, n: 10}, "decades": {w: wYear, n: 10, plural: true}, "a": {w: wA, n: 1}, "an": {w: wA, n: 1},
+	"couple": {w: wCouple, n: 2}, "of": {w: wOf},
+	"monday": {w: wWeekday, n: int(time.Monday)}, "tuesday": {w: wWeekday, n: int(time.Tuesday)},
+	"wednesday": {w: wWeekday, n: int(time.Wednesday)}, "thursday": {w: wWeekday, n: int(time.Thursday)},
+	"friday": {w: wWeekday, n: int(time.Friday)}, "saturday": {w: wWeekday, n: int(time.Saturday)},
+	"sunday": {w: wWeekday, n: int(time.Sunday)},
+	"one":    {w: wNumber, n: 1}, "two": {w: wNumber, n: 2}, "three": {w: wNumber, n: 3}, "four": {w: wNumber, n: 4},
+	"five": {w: wNumber, n: 5}, "six": {w: wNumber, n: 6}, "seven": {w: wNumber, n: 7}, "eight": {w: wNumber, n: 8},
+	"nine": {w: wNumber, n: 9}, "ten": {w: wNumber, n: 10}, "eleven": {w: wNumber, n: 11}, "twelve": {w: wNumber, n: 12},
+	"thirteen": {w: wNumber, n: 13}, "fourteen": {w: wNumber, n: 14}, "fifteen": {w: wNumber, n: 15},
+	"sixteen": {w: wNumber, n: 16}, "seventeen": {w: wNumber, n: 17}, "eighteen": {w: wNumber, n: 18},
+	"nineteen": {w: wNumber, n: 19},
+	"twenty":   {w: wTens, n: 20}, "thirty": {w: wTens, n: 30}, "forty": {w: wTens, n: 40}, "fifty": {w: wTens, n: 50},
+	"sixty": {w: wTens, n: 60}, "seventy": {w: wTens, n: 70}, "eighty": {w: wTens, n: 80}, "ninety": {w: wTens, n: 90},
+}
+
+// wordTable is words in an open-addressing hash table, which reads a word
+// faster than the map: the scan looks up every word that may start a
+// phrase.
+var wordTable = func() (t [512]struct {
+	key  string
+	info wordInfo
+}) {
+	for w, info := range words {
+		h := wordHash([]byte(w))
+		for t[h].key != "" {
+			h = (h + 1) % uint(len(t))
+		}
+		t[h].key, t[h].info = w, info
+	}
+	return t
+}()
+
+func wordHash(w []byte) uint {
+	return (uint(len(w))*31 + uint(w[0])*131 + uint(w[len(w)-1])*17 + uint(w[len(w)/2])*7) % 512
+}
+
+// lookup finds the lowercase word w.
+func lookup(w []byte) (wordInfo, bool) {
+	if len(w) == 0 {
+		return wordInfo{}, false
+	}
+	for h := wordHash(w); wordTable[h].key != ""; h = (h + 1) % uint(len(wordTable)) {
+		if wordTable[h].key == string(w) {
+			return wordTable[h].info, true
+		}
+	}
+	return wordInfo{}, false
+}
+
+// determiners before "last", "next" or "this" turn a calendar phrase into
+// a stretch of time or an ordinal: "in the last week" (the past seven
+// days), "my last week at work", "the last Friday of the month".
+var determiners = map[string]bool{
+	"the": true, "this": true, "that": true, "these": true, "those": true, "every": true, "each": true,
+	"my": true, "our": true, "your": true, "his": true, "her": true, "their": true, "its": true, "whose": true,
+	"one's": true, "first": true, "very": true,
+}
+
+// scanner reads the words of one phrase.
+type scanner struct {
+	text string
+	pos  int // just after the last word read
+}
+
+// next reads the word after the white space at s.pos. The white space must
+// be there (words are separated) and hold at most one line break. It
+// returns the word, its value, and whether there was one; s.pos moves past
+// it only when the caller accepts it with s.pos = end.
+func (s *scanner) next() (info wordInfo, digits int, end int, ok bool) {
+	j := s.pos
+	breaks := 0
+	for j < len(s.text) {
+		c := s.text[j]
+		if c == ' ' || c == '\t' || c == '\r' {
+			j++
+		} else if c == '\n' {
+			breaks++
+			j++
+		} else if c == 0xC2 && j+1 < len(s.text) && s.text[j+1] == 0xA0 { // no-break space
+			j += 2
+		} else {
+			break
+		}
+	}
+	if j == s.pos || breaks > 1 {
+		return wordInfo{}, 0, 0, false
+	}
+	return readWord(s.text, j)
+}
+
+// readWord reads the word starting at j: a run of ASCII letters (a known
+// word) or of digits (a number), ending at a word boundary.
+func readWord(text string, j int) (info wordInfo, digits int, end int, ok bool) {
+	k := j
+	for k < len(text) && isAlnum(text[k]) {
+		k++
+	}
+	if k == j || !wordEnd(text, k) {
+		return wordInfo{}, 0, 0, false
+	}
+	if isDigit(text[j]) {
+		n := 0
+		for p := j; p < k; p++ {
+			if !isDigit(text[p]) || p-j >= 4 {
+				return wordInfo{}, 0, 0, false
+			}
+			n = n*10 + int(text[p]-'0')
+		}
+		return wordInfo{w: wNumber, n: n}, k - j, k, true
+	}
+	if k-j > 10 {
+		return wordInfo{}, 0, 0, false
+	}
+	var buf [10]byte
+	for p := j; p < k; p++ {
+		buf[p-j] = lower(text[p])
+	}
+	info, ok = lookup(buf[:k-j])
+	return info, 0, k, ok
+}
+
+// readCompound reads a number such as "twenty-one" starting at j.
+func readCompound(text string, j int) (wordInfo, int, bool) {
+	k := j
+	for k < len(text) && isLetter(text[k]) {
+		k++
+	}
+	if k-j > 7 || k+1 >= len(text) || text[k] != '-' || !isLetter(text[k+1]) {
+		return wordInfo{}, 0, false
+	}
+	var buf [7]byte
+	for p := j; p < k; p++ {
+		buf[p-j] = lower(text[p])
+	}
+	tens, ok := lookup(buf[:k-j])
+	if !ok || tens.w != wTens {
+		return wordInfo{}, 0, false
+	}
+	unit, _, end, ok := readWord(text, k+1)
+	if !ok || unit.w != wNumber || unit.n > 9 {
+		return wordInfo{}, 0, false
+	}
+	return wordInfo{w: wNumber, n: tens.n + unit.n}, end, true
+}
+
+// match reads the phrase that starts at i, if any, with its optional
+// parts (the "the" of "the day before yesterday", "yesterday morning").
+func match(text string, i int, on Date, parens *parenIndex) (Span, bool) {
+	w1, _, e1, ok := readWord(text, i)
+	if !ok {
+		// "twenty-one": the hyphen joins the words, so readWord refused it.
+		if w1, e1, ok = readCompound(text, i); !ok {
+			return Span{}, false
+		}
+	}
+	s := &scanner{text: text, pos: e1}
+	day := func(d Date, end int) (Span, bool) { return span(text, i, end, d, d, PrecisionDay) }
+	switch w1.w {
+	case wToday, wTonight:
+		return day(on, e1)
+	case wYesterday, wTomorrow:
+		d := on.AddDays(-1)
+		if w1.w == wTomorrow {
+			d = on.AddDays(1)
+		}
+		if w2, _, e2, ok := s.next(); ok && (w2.w == wMorning || w2.w == wAfternoon || w2.w == wEvening || w2.w == wNight) {
+			return day(d, e2)
+		}
+		return day(d, e1)
+	case wThe, wDay:
+		if w1.w == wThe {
+			w2, _, e2, ok := s.next()
+			if !ok || w2.w != wDay {
+				return Span{}, false
+			}
+			s.pos = e2
+		}
+		w3, _, e3, ok := s.next()
+		if !ok || (w3.w != wBefore && w3.w != wAfter) {
+			return Span{}, false
+		}
+		s.pos = e3
+		w4, _, e4, ok := s.next()
+		switch {
+		case ok && w3.w == wBefore && w4.w == wYesterday:
+			return day(on.AddDays(-2), e4)
+		case ok && w3.w == wAfter && w4.w == wTomorrow:
+			return day(on.AddDays(2), e4)
+		}
+		return Span{}, false
+	case wThis, wLast, wNext:
+		return matchRelative(text, i, s, w1.w, on)
+	case wA, wNumber, wTens, wCouple:
+		return matchAgo(text, i, s, w1, on, parens)
+	}
+	return Span{}, false
+}
+
+// matchRelative reads "this …", "last …" and "next …".
+func matchRelative(text string, i int, s *scanner, first word, on Date) (Span, bool) {
+	w2, _, e2, ok := s.next()
+	if !ok || w2.plural || (first != wThis && determinerBefore(text, i)) {
+		return Span{}, false
+	}
+	if w2.n != 0 && w2.w != wWeekday {
+		return Span{}, false // "last decade", "next fortnight", "last yr"
+	}
+	mon := on.monday()
+	switch first {
+	case wThis:
+		switch w2.w {
+		case wMorning, wAfternoon, wEvening:
+			return span(text, i, e2, on, on, PrecisionDay)
+		case wWeek:
+			return span(text, i, e2, mon, mon.AddDays(6), PrecisionDay)
+		case wMonth:
+			return monthSpan(text, i, e2, on)
+		case wYear:
+			return yearSpan(text, i, e2, on.Year)
+		}
+	case wLast:
+		switch w2.w {
+		case wNight:
+			return span(text, i, e2, on.AddDays(-1), on.AddDays(-1), PrecisionDay)
+		case wWeek:
+			return span(text, i, e2, mon.AddDays(-7), mon.AddDays(-1), PrecisionDay)
+		case wWeekend:
+			return span(text, i, e2, mon.AddDays(-2), mon.AddDays(-1), PrecisionDay)
+		case wMonth:
+			return monthSpan(text, i, e2, on.AddMonths(-1))
+		case wYear:
+			return yearSpan(text, i, e2, on.Year-1)
+		case wWeekday:
+			back := (int(on.Weekday()) - w2.n + 7) % 7
+			if back == 0 {
+				back = 7
+			}
+			d := on.AddDays(-back)
+			return span(text, i, e2, d, d, PrecisionDay)
+		}
+	case wNext:
+		switch w2.w {
+		case wWeek:
+			return span(text, i, e2, mon.AddDays(7), mon.AddDays(13), PrecisionDay)
+		case wMonth:
+			return monthSpan(text, i, e2, on.AddMonths(1))
+		case wYear:
+			return yearSpan(text, i, e2, on.Year+1)
+		}
+	}
+	return Span{}, false
+}
+
+// matchAgo reads "N days/weeks/months/years ago" with N in digits, in
+// words (one … twenty, up to ninety-nine), "a", "an", "a couple (of)".
+func matchAgo(text string, i int, s *scanner, w1 wordInfo, on Date, parens *parenIndex) (Span, bool) {
+	if rangeBefore(text, i, parens) {
+		return Span{}, false
+	}
+	n := w1.n
+	switch w1.w {
+	case wA:
+		// "a couple of days ago" or "a day ago".
+		if w2, _, e2, ok := s.next(); ok && w2.w == wCouple {
+			s.pos = e2
+			n = 2
+			if w3, _, e3, ok := s.next(); ok && w3.w == wOf {
+				s.pos = e3
+			}
+		}
+	case wCouple:
+		if w2, _, e2, ok := s.next(); ok && w2.w == wOf {
+			s.pos = e2
+		} else {
+			return Span{}, false
+		}
+	case wTens:
+		// "twenty one"; "twenty-one" was read as one word.
+		if u, digits, e, ok := s.next(); ok && digits == 0 && u.w == wNumber && u.n <= 9 {
+			n += u.n
+			s.pos = e
+		}
+	}
+	if n < 1 {
+		return Span{}, false
+	}
+	unit, _, eu, ok := s.next()
+	if !ok {
+		return Span{}, false
+	}
+	s.pos = eu
+	ago, _, ea, ok := s.next()
+	if !ok || ago.w != wAgo {
+		return Span{}, false
+	}
+	if unit.n > 1 {
+		n *= unit.n // a fortnight is two weeks, a decade ten years
+	}
+	var d Date
+	switch unit.w {
+	case wDay:
+		d = on.AddDays(-n)
+	case wWeek:
+		d = on.AddDays(-7 * n)
+	case wMonth:
+		d = on.AddMonths(-n)
+	case wYear:
+		d = on.AddMonths(-12 * n)
+	default:
+		return Span{}, false
+	}
+	return span(text, i, ea, d, d, PrecisionDay)
+}
+
+// monthSpan is the whole month holding d.
+func monthSpan(text string, i, end int, d Date) (Span, bool) {
+	first := Date{d.Year, d.Month, 1}
+	return span(text, i, end, first, Date{d.Year, d.Month, daysIn(d.Year, d.Month)}, PrecisionMonth)
+}
+
+// yearSpan is the whole year y.
+func yearSpan(text string, i, end int, y int) (Span, bool) {
+	return span(text, i, end, Date{y, time.January, 1}, Date{y, time.December, 31}, PrecisionYear)
+}
+
+// span builds the Span for text[i:end], taking in a possessive "'s" that
+// follows, when the phrase ends at a word boundary and its days exist.
+func span(text string, i, end int, first, last Date, p Precision) (Span, bool) {
+	if !first.valid() || !last.valid() {
+		return Span{}, false
+	}
+	for _, poss := range []string{"'s", "\u2019s"} {
+		if strings.HasPrefix(text[end:], poss) && wordEnd(text, end+len(poss)) {
+			end += len(poss)
+			break
+		}
+	}
+	return Span{Start: i, End: end, Phrase: text[i:end], First: first, Last: last, Precision: p}, true
+}
+
+// determinerBefore reports whether the word before position i is one of
+// the determiners.
+func determinerBefore(text string, i int) bool {
+	w, _ := wordBefore(text, i)
+	return determiners[strings.ToLower(w)]
+}
+
+// rangeBefore reports whether "N or", "N to" or "<unit> to" comes before
+// position i, as in "two or three weeks ago" or "a week to ten days ago":
+// a vague span, left alone.
+func rangeBefore(text string, i int, parens *parenIndex) bool {
+	w, j := wordBefore(text, i)
+	if !strings.EqualFold(w, "or") && !strings.EqualFold(w, "to") {
+		return false
+	}
+	n, _ := wordBefore(text, skipDateBefore(text, j, parens))
+	if n == "" {
+		return false
+	}
+	if isDigit(n[0]) {
+		return true
+	}
+	info, ok := words[strings.ToLower(n)]
+	switch info.w {
+	case wNumber, wTens, wA, wDay, wWeek, wMonth, wYear:
+		return ok
+	}
+	return false
+}
+
+// skipDateBefore returns where a parenthesised date that ends, after
+// white space, just before position j starts ("this week (2023-05-15 to
+// 2023-05-21) to"), so an earlier annotation does not change what a phrase
+// reads before it; j when there is none.
+func skipDateBefore(text string, j int, parens *parenIndex) int {
+	k := j
+	for k > 0 && (text[k-1] == ' ' || text[k-1] == '\t') {
+		k--
+	}
+	if k == 0 || text[k-1] != ')' {
+		return j
+	}
+	if open, ok := parens.openOf(text, k-1); ok && parens.groups[open].date {
+		return open
+	}
+	return j
+}
+
+// wordBefore returns the word (up to 6 letters, digits or apostrophes)
+// that ends just before the white space before position i, and where it
+// starts; "" when there is none.
+func wordBefore(text string, i int) (string, int) {
+	j := i
+	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t' || text[j-1] == '\n' || text[j-1] == '\r') {
+		j--
+	}
+	if j == i {
+		return "", i
+	}
+	k := j
+	for k > 0 && (isAlnum(text[k-1]) || text[k-1] == '\'') && j-k < 7 {
+		k--
+	}
+	if k == j || j-k > 6 || !wordStart(text, k) {
+		return "", i
+	}
+	return text[k:j], k
+}
+
+// wordStart reports whether a word may start at i: the text before it is
+// not a letter, digit or mark, nor a hyphen or apostrophe joined to one.
+func wordStart(text string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	c := text[i-1]
+	if (c == '.' || c == ',') && isDigit(text[i]) && i >= 2 && isDigit(text[i-2]) {
+		return false // the decimals of "1.5 years ago"
+	}
+	switch c {
+	case '_', '/', '\\', '@', '#', '=', '&', '~', '$', '%':
+		return false // part of a name, a path or a URL
+	case '.':
+		return !joins(text, i-1) // "www.today.com", "1.5 years ago"
+	case '-', '\'':
+		return !joins(text, i-1)
+	}
+	if c < utf8.RuneSelf {
+		return !isAlnum(c)
+	}
+	r, _ := utf8.DecodeLastRuneInString(text[:i])
+	if r == '\u2019' {
+		return !joins(text, i-3)
+	}
+	return !isWordRune(r)
+}
+
+// startsWord reports whether a letter or digit starts at k.
+func startsWord(text string, k int) bool {
+	if text[k] < utf8.RuneSelf {
+		return isAlnum(text[k])
+	}
+	r, _ := utf8.DecodeRuneInString(text[k:])
+	return isWordRune(r)
+}
+
+// joins reports whether the character before position j is part of a word.
+func joins(text string, j int) bool {
+	if j <= 0 {
+		return false
+	}
+	c := text[j-1]
+	if c < utf8.RuneSelf {
+		return isAlnum(c) || c == '_'
+	}
+	r, _ := utf8.DecodeLastRuneInString(text[:j])
+	return isWordRune(r)
+}
+
+// wordEnd reports whether a word may end at k: what follows is not a
+// letter, digit or mark, nor a hyphen joined to one ("last-minute").
+func wordEnd(text string, k int) bool {
+	if k >= len(text) {
+		return true
+	}
+	c := text[k]
+	switch c {
+	case '_', '/', '\\', '@', '=', '&':
+		return false // part of a name, a path or a URL
+	case '.':
+		return k+1 >= len(text) || !startsWord(text, k+1) // "today.txt"
+	case '\'':
+		return apostropheEnds(text, k+1)
+	}
+	if c == '-' {
+		if k+1 >= len(text) {
+			return true
+		}
+		n := text[k+1]
+		if n < utf8.RuneSelf {
+			return !isAlnum(n) && n != '_'
+		}
+		r, _ := utf8.DecodeRuneInString(text[k+1:])
+		return !isWordRune(r)
+	}
+	if c < utf8.RuneSelf {
+		return !isAlnum(c)
+	}
+	r, _ := utf8.DecodeRuneInString(text[k:])
+	if r == '\u2019' {
+		return apostropheEnds(text, k+3)
+	}
+	return !isWordRune(r)
+}
+
+// apostropheEnds reports whether a word ends before an apostrophe whose
+// next byte is at k: when no letter follows it, or only the "s" of a
+// possessive.
+func apostropheEnds(text string, k int) bool {
+	if k >= len(text) || !startsWord(text, k) {
+		return true
+	}
+	return (text[k] == 's' || text[k] == 'S') && (k+1 >= len(text) || !startsWord(text, k+1))
+}
+
+func isWordRune(r rune) bool {
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r))
+}
+
+func isAlnum(c byte) bool { return alnum[c] }
+
+var alnum = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = isLetter(byte(c)) || isDigit(byte(c))
+	}
+	return t
+}()
+
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
