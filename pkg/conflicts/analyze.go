@@ -1,0 +1,490 @@
+package conflicts
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// token is one word or punctuation mark of a text.
+type token struct {
+	start, end int    // byte span in the text (a contraction's parts share it)
+	low        string // lower-cased form, "n't" for a negated contraction
+	upper      bool   // the word starts with an upper-case letter
+	punct      bool
+}
+
+// tokenize splits text into words and the punctuation that matters for
+// sentences and clauses. Contractions are split ("don't" → "do", "n't").
+func tokenize(text string) []token {
+	var toks []token
+	i := 0
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case isWordRune(r):
+			j := i + size
+			for j < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[j:])
+				if isWordRune(r2) {
+					j += s2
+					continue
+				}
+				// An apostrophe or a decimal point inside a word.
+				if (r2 == '\'' || r2 == '’' || r2 == '.' && unicode.IsDigit(r)) && j+s2 < len(text) {
+					r3, _ := utf8.DecodeRuneInString(text[j+s2:])
+					if isWordRune(r3) && (r2 != '.' || unicode.IsDigit(r3)) {
+						j += s2
+						continue
+					}
+				}
+				break
+			}
+			toks = appendWord(toks, text, i, j)
+			i = j
+		case r == '\n' || strings.ContainsRune(".!?;:,()\"“”—–[]", r):
+			low := string(r)
+			if r == '\n' {
+				low = "."
+			}
+			toks = append(toks, token{start: i, end: i + size, low: low, punct: true})
+			i += size
+		default:
+			i += size
+		}
+	}
+	return toks
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'
+}
+
+// appendWord appends the word text[i:j], split when it is a contraction.
+func appendWord(toks []token, text string, i, j int) []token {
+	w := text[i:j]
+	first, _ := utf8.DecodeRuneInString(w)
+	upper := unicode.IsUpper(first)
+	low := strings.ToLower(strings.ReplaceAll(w, "’", "'"))
+	add := func(s string) { toks = append(toks, token{start: i, end: j, low: s, upper: upper}) }
+	if low == "cannot" {
+		add("can")
+		add("not")
+		return toks
+	}
+	if strings.HasSuffix(low, "n't") && len(low) > 3 {
+		base := low[:len(low)-3]
+		switch base {
+		case "ca":
+			base = "can"
+		case "wo":
+			base = "will"
+		case "sha":
+			base = "shall"
+		case "ai":
+			base = "is"
+		}
+		add(base)
+		add("n't")
+		return toks
+	}
+	for _, suf := range []string{"'s", "'re", "'m", "'ve", "'ll", "'d"} {
+		if strings.HasSuffix(low, suf) && len(low) > len(suf) {
+			add(low[:len(low)-len(suf)])
+			if suf == "'ve" {
+				suf = "have" // the same word as "have", as in "haven't"
+			}
+			add(suf)
+			return toks
+		}
+	}
+	add(low)
+	return toks
+}
+
+// sentence is a run of tokens up to a full stop, question mark,
+// exclamation mark or line break.
+type sentence struct {
+	toks     []token
+	question bool
+}
+
+func sentences(toks []token) []sentence {
+	var out []sentence
+	start := 0
+	for i, t := range toks {
+		if t.punct && (t.low == "." || t.low == "!" || t.low == "?" || t.low == ";") {
+			if i > start {
+				out = append(out, sentence{toks: toks[start:i], question: t.low == "?"})
+			}
+			start = i + 1
+		}
+	}
+	if start < len(toks) {
+		out = append(out, sentence{toks: toks[start:]})
+	}
+	return out
+}
+
+// determiners may follow an auxiliary that opens a question ("Is the ...").
+var determiners = setOf(`the a an this that these those my your our his her
+their its there any`)
+
+// isQuestion tells a question by its mark or by its opening words: a
+// wh-word, or an auxiliary followed (after an optional "not") by a subject.
+func (s sentence) isQuestion() bool {
+	if s.question {
+		return true
+	}
+	w := words(s.toks)
+	if len(w) == 0 {
+		return false
+	}
+	if whWords[w[0].low] {
+		return true
+	}
+	if _, aux := frames[w[0].low]; !aux || strings.HasPrefix(w[0].low, "'") {
+		return false
+	}
+	k := 1
+	if k < len(w) && (w[k].low == "n't" || w[k].low == "not") {
+		k++
+	}
+	if k >= len(w) {
+		return false
+	}
+	_, pron := persons[w[k].low]
+	return pron || determiners[w[k].low] || w[k].upper
+}
+
+// isHedged tells a conditional or uncertain sentence ("if it doesn't
+// rain", "maybe", "in case").
+func (s sentence) isHedged() bool {
+	w := words(s.toks)
+	for i, t := range w {
+		if t.low == "may" && t.upper && i > 0 {
+			continue // the month
+		}
+		if hedges[t.low] {
+			return true
+		}
+		if t.low == "in" && i+1 < len(w) && w[i+1].low == "case" {
+			return true
+		}
+	}
+	return false
+}
+
+func words(toks []token) []token {
+	out := make([]token, 0, len(toks))
+	for _, t := range toks {
+		if !t.punct {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// clauses splits a sentence at commas and similar marks, at words such as
+// "but" and "because", and at "and"/"or"/"so" when a new subject, an
+// auxiliary or a negation follows ("I'm vegetarian and never eat meat").
+func clauses(toks []token) [][]token {
+	var out [][]token
+	start := 0
+	cut := func(i, next int) {
+		if i > start {
+			out = append(out, toks[start:i])
+		}
+		start = next
+	}
+	for i, t := range toks {
+		switch {
+		case t.punct:
+			cut(i, i+1)
+		case clauseBreaks[t.low]:
+			cut(i, i+1)
+		case (t.low == "and" || t.low == "or" || t.low == "so") && i+1 < len(toks):
+			n := toks[i+1].low
+			_, pron := persons[n]
+			_, aux := frames[n]
+			if pron || aux || negators[n] {
+				cut(i, i+1)
+			}
+		}
+	}
+	cut(len(toks), len(toks))
+	return out
+}
+
+// clause is what one clause asserts once its negation cues are set aside.
+type clause struct {
+	text     int      // index of the text it comes from
+	sent     [2]int   // byte span of its sentence
+	keys     []int32  // content keys, sorted, unique
+	seq      []elem   // content keys and pronouns in order
+	surface  []string // surface form of each key, parallel to keys
+	negative bool
+	cue      string
+	frame    string
+}
+
+// elem is one element of a clause's sequence: a content key, or a pronoun
+// (key -1) naming a grammatical person.
+type elem struct {
+	key    int32
+	person string
+}
+
+// analyzer turns clauses into keys, interning them.
+type analyzer struct {
+	ids   map[string]int32
+	names []string
+	weak  map[string]bool
+}
+
+func newAnalyzer() *analyzer {
+	a := &analyzer{ids: map[string]int32{}, weak: map[string]bool{}}
+	for w := range weakWords {
+		a.weak[stem(w)] = true
+	}
+	return a
+}
+
+func (a *analyzer) intern(k string) int32 {
+	if id, ok := a.ids[k]; ok {
+		return id
+	}
+	id := int32(len(a.names))
+	a.ids[k] = id
+	a.names = append(a.names, k)
+	return id
+}
+
+// analyze reads one clause. ok is false when the clause asserts nothing
+// that can be lined up: no content word, or only weak ones.
+func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, ok bool) {
+	negs, flips := 0, 0
+	var cue, changeCue string
+	isCue := make([]bool, len(toks))
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		next := ""
+		if i+1 < len(toks) {
+			next = toks[i+1].low
+		}
+		switch {
+		case t.low == "not" && (next == "only" || next == "just"),
+			t.low == "no" && (next == "doubt" || next == "matter" || next == "problem"):
+			isCue[i], isCue[i+1] = true, true
+			i++
+		case t.low == "no" && next == "longer":
+			isCue[i], isCue[i+1] = true, true
+			negs++
+			changeCue = "no longer"
+			i++
+		case t.low == "no" && next == "one":
+			isCue[i], isCue[i+1] = true, true
+			negs++
+			if cue == "" {
+				cue = "no one"
+			}
+			i++
+		case t.low == "any" && next == "more":
+			isCue[i], isCue[i+1] = true, true
+			changeCue = "any more"
+			i++
+		case t.low == "anymore":
+			isCue[i] = true
+			changeCue = "anymore"
+		case (t.low == "gave" || t.low == "give" || t.low == "given" || t.low == "giving") && next == "up" && i+2 < len(toks):
+			isCue[i], isCue[i+1] = true, true
+			negs++
+			changeCue = t.low + " up"
+			i++
+		case changeVerbs[t.low] && (possessives[next] || len(next) > 4 && strings.HasSuffix(next, "ing")):
+			isCue[i] = true
+			negs++
+			changeCue = t.low
+		case negators[t.low]:
+			isCue[i] = true
+			negs++
+			if cue == "" {
+				cue = text[t.start:t.end]
+				if t.low != "n't" {
+					cue = t.low
+				}
+			}
+		}
+	}
+	if changeCue != "" {
+		cue = changeCue
+	}
+	seen := map[int32]bool{}
+	hasFunction := false
+	allWeak := true
+	for i, t := range toks {
+		if isCue[i] {
+			continue
+		}
+		if c.frame == "" {
+			if f, aux := frames[t.low]; aux {
+				c.frame = f
+			} else if t.low == "used" && i+1 < len(toks) && toks[i+1].low == "to" {
+				c.frame = "past"
+			}
+		}
+		if p, pron := persons[t.low]; pron {
+			c.seq = append(c.seq, elem{key: -1, person: p})
+			hasFunction = true
+			continue
+		}
+		key, flip, content := a.key(t, t.start == sentStart, afterBe(toks, isCue, i))
+		if !content {
+			hasFunction = true
+			continue
+		}
+		if flip {
+			flips++
+			if cue == "" && negs == 0 {
+				cue = t.low
+			}
+		}
+		if c.frame == "" {
+			c.frame = verbFrame(t.low)
+		}
+		if !a.weak[key] {
+			allWeak = false
+		}
+		id := a.intern(key)
+		c.seq = append(c.seq, elem{key: id})
+		if !seen[id] {
+			seen[id] = true
+			c.keys = append(c.keys, id)
+			c.surface = append(c.surface, t.low)
+		}
+	}
+	if len(c.keys) == 0 || allWeak || !hasFunction && len(c.keys) < 2 {
+		return c, false
+	}
+	if c.frame == "" {
+		c.frame = "pres"
+	}
+	c.negative = (negs > 0) != (flips%2 == 1)
+	if c.negative && cue == "" {
+		return c, false
+	}
+	if !c.negative {
+		cue = ""
+	}
+	c.cue = cue
+	sortKeys(&c)
+	return c, true
+}
+
+// key returns the matching key of a word, whether it is an antonym that
+// flips the clause, and whether it is a content word at all.
+//
+// An antonym that is an adjective flips the clause only as its predicate,
+// after a form of "be" ("the room was empty"), not inside a noun phrase
+// ("the function handles empty input").
+func (a *analyzer) key(t token, first, afterBe bool) (key string, flip, content bool) {
+	w := t.low
+	if stopwords[w] {
+		return "", false, false
+	}
+	if n, ok := numberWords[w]; ok {
+		return n, false, true
+	}
+	if w[0] >= '0' && w[0] <= '9' {
+		return w, false, true
+	}
+	if timeWords[w] {
+		return strings.TrimSuffix(w, "s"), false, true
+	}
+	if t.upper && !first {
+		return w, false, true // a name: kept exact
+	}
+	if pos, ok := antonyms[w]; ok && (!adjectives[w] || afterBe) {
+		return stem(pos), true, true
+	}
+	return stem(w), false, true
+}
+
+// verbFrame guesses the frame of a clause without an auxiliary from its
+// first content word: a past form makes it past.
+func verbFrame(w string) string {
+	if irr, ok := irregular[w]; ok {
+		if irr.past {
+			return "past"
+		}
+		return ""
+	}
+	if len(w) > 4 && strings.HasSuffix(w, "ed") {
+		return "past"
+	}
+	return ""
+}
+
+// stem reduces a word to a light stem: irregular forms to their base, then
+// plural and verb endings off, then a final "e" and a doubled consonant.
+// It only has to map the forms of one word to one key, not to a real word.
+func stem(w string) string {
+	if irr, ok := irregular[w]; ok {
+		w = irr.base
+	}
+	n := len(w)
+	switch {
+	case n > 4 && strings.HasSuffix(w, "ies"):
+		w = w[:n-3] + "y"
+	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
+		!strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:n-1]
+	}
+	n = len(w)
+	switch {
+	case n > 5 && strings.HasSuffix(w, "ing"):
+		w = w[:n-3]
+	case n > 4 && strings.HasSuffix(w, "ied"):
+		w = w[:n-3] + "y"
+	case n > 4 && strings.HasSuffix(w, "ed"):
+		w = w[:n-2]
+	}
+	n = len(w)
+	if n > 3 && w[n-1] == 'e' {
+		w = w[:n-1]
+		n--
+	}
+	if n > 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeioulsz", rune(w[n-1])) {
+		w = w[:n-1]
+	}
+	return w
+}
+
+func sortKeys(c *clause) {
+	// Insertion sort: clauses have a handful of keys.
+	for i := 1; i < len(c.keys); i++ {
+		for j := i; j > 0 && c.keys[j] < c.keys[j-1]; j-- {
+			c.keys[j], c.keys[j-1] = c.keys[j-1], c.keys[j]
+			c.surface[j], c.surface[j-1] = c.surface[j-1], c.surface[j]
+		}
+	}
+}
+
+// beForms are the forms of "be" an adjective predicate follows.
+var beForms = setOf(`am is are was were be been being 's 're 'm`)
+
+// adverbs may stand between a form of "be" and its adjective.
+var adverbs = setOf(`still now really very already currently actually also
+just always never completely totally quite`)
+
+// afterBe reports whether toks[i] follows a form of "be", skipping cues and
+// adverbs ("is not really empty").
+func afterBe(toks []token, isCue []bool, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		if isCue[j] || adverbs[toks[j].low] {
+			continue
+		}
+		return beForms[toks[j].low]
+	}
+	return false
+}
