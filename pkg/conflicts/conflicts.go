@@ -88,8 +88,12 @@ func FindStats(texts []string, opts Options) ([]Pair, Stats) {
 	}
 
 	type key struct{ s, d int }
+	type found struct {
+		s, d  int32
+		score float64
+	}
 	best := map[key]int{}
-	var out []Pair
+	var hits []found
 	for di := range all {
 		d := &all[di]
 		if !d.negative {
@@ -115,20 +119,24 @@ func FindStats(texts []string, opts Options) ([]Pair, Stats) {
 				continue
 			}
 			st.Compared++
-			p, ok := match(texts, s, d, an)
-			if !ok || p.Score < minScore {
+			score, ok := lineUp(s, d)
+			if !ok || score < minScore {
 				continue
 			}
 			k := key{s.text, d.text}
 			if i, seen := best[k]; seen {
-				if p.Score > out[i].Score {
-					out[i] = p
+				if score > hits[i].score {
+					hits[i] = found{si, int32(di), score}
 				}
 				continue
 			}
-			best[k] = len(out)
-			out = append(out, p)
+			best[k] = len(hits)
+			hits = append(hits, found{si, int32(di), score})
 		}
+	}
+	out := make([]Pair, len(hits))
+	for i, h := range hits {
+		out[i] = pairOf(texts, &all[h.s], &all[h.d], h.score)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Denial != out[j].Denial {
@@ -160,37 +168,39 @@ func appendClauses(all []clause, an *analyzer, ti int, text string) []clause {
 	return all
 }
 
-// match lines up statement s and denial d and scores them.
-func match(texts []string, s, d *clause, an *analyzer) (Pair, bool) {
+// lineUp decides whether statement s and denial d conflict, and scores
+// them.
+func lineUp(s, d *clause) (float64, bool) {
 	// The denial may say less than the statement ("I don't live in Boston"
 	// against "I live in Boston with my wife"), never more: denying "coffee
 	// with sugar" does not deny "coffee".
 	if !subset(d.keys, s.keys) {
-		return Pair{}, false
+		return 0, false
 	}
 	if len(d.keys) == 1 && len(s.keys) != 1 {
-		return Pair{}, false
+		return 0, false
 	}
-	if s.frame != d.frame {
-		return Pair{}, false
+	if s.frame != d.frame || !sameSubject(s, d) {
+		return 0, false
 	}
-	if !sameSubject(s, d) {
-		return Pair{}, false
-	}
+	score := 2 * float64(len(d.keys)) / float64(len(s.keys)+len(d.keys))
+	return math.Round(score*100) / 100, true
+}
+
+// pairOf describes a conflict found between statement s and denial d.
+func pairOf(texts []string, s, d *clause, score float64) Pair {
 	shared := make([]string, 0, len(d.keys))
 	done := map[int32]bool{}
 	for _, e := range s.seq {
 		if e.key < 0 || done[e.key] {
 			continue
 		}
-		if i, ok := slices.BinarySearch(d.keys, e.key); ok {
-			_ = i
+		if _, ok := slices.BinarySearch(d.keys, e.key); ok {
 			done[e.key] = true
 			j, _ := slices.BinarySearch(s.keys, e.key)
 			shared = append(shared, s.surface[j])
 		}
 	}
-	score := 2 * float64(len(d.keys)) / float64(len(s.keys)+len(d.keys))
 	return Pair{
 		Statement:         s.text,
 		Denial:            d.text,
@@ -198,8 +208,8 @@ func match(texts []string, s, d *clause, an *analyzer) (Pair, bool) {
 		DenialSentence:    strings.TrimSpace(maskNotes(texts[d.text])[d.sent[0]:d.sent[1]]),
 		Cue:               d.cue,
 		Shared:            shared,
-		Score:             math.Round(score*100) / 100,
-	}, true
+		Score:             score,
+	}
 }
 
 // sameSubject checks what comes before the first shared word: the

@@ -140,7 +140,7 @@ var irregular = map[string]struct {
 	base string
 	past bool
 }{
-	"went": {"go", true}, "gone": {"go", false}, "ran": {"run", true},
+	"went": {"go", true}, "goes": {"go", false}, "gone": {"go", false}, "ran": {"run", true},
 	"ate": {"eat", true}, "eaten": {"eat", false}, "saw": {"see", true},
 	"seen": {"see", false}, "took": {"take", true}, "taken": {"take", false},
 	"made": {"make", true}, "got": {"get", true}, "gotten": {"get", false},
