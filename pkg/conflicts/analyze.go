@@ -1,6 +1,7 @@
 package conflicts
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -18,6 +19,13 @@ type token struct {
 // sentences and clauses. Contractions are split ("don't" → "do", "n't").
 func tokenize(text string) []token {
 	var toks []token
+	scanTokens(text, func(t token) { toks = append(toks, t) })
+	return toks
+}
+
+// scanTokens calls emit for each token of text in order, holding none of
+// them, so a text of any size is read in memory proportional to one token.
+func scanTokens(text string, emit func(token)) {
 	i := 0
 	for i < len(text) {
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -40,37 +48,36 @@ func tokenize(text string) []token {
 				}
 				break
 			}
-			toks = appendWord(toks, text, i, j)
+			emitWord(emit, text, i, j)
 			i = j
 		case r == '\n' || strings.ContainsRune(".!?;:,()\"“”—–[]", r):
 			low := string(r)
 			if r == '\n' {
 				low = "."
 			}
-			toks = append(toks, token{start: i, end: i + size, low: low, punct: true})
+			emit(token{start: i, end: i + size, low: low, punct: true})
 			i += size
 		default:
 			i += size
 		}
 	}
-	return toks
 }
 
 func isWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'
 }
 
-// appendWord appends the word text[i:j], split when it is a contraction.
-func appendWord(toks []token, text string, i, j int) []token {
+// emitWord emits the word text[i:j], split when it is a contraction.
+func emitWord(emit func(token), text string, i, j int) {
 	w := text[i:j]
 	first, _ := utf8.DecodeRuneInString(w)
 	upper := unicode.IsUpper(first)
 	low := strings.ToLower(strings.ReplaceAll(w, "’", "'"))
-	add := func(s string) { toks = append(toks, token{start: i, end: j, low: s, upper: upper}) }
+	add := func(s string) { emit(token{start: i, end: j, low: s, upper: upper}) }
 	if low == "cannot" {
 		add("can")
 		add("not")
-		return toks
+		return
 	}
 	if strings.HasSuffix(low, "n't") && len(low) > 3 {
 		base := low[:len(low)-3]
@@ -86,7 +93,7 @@ func appendWord(toks []token, text string, i, j int) []token {
 		}
 		add(base)
 		add("n't")
-		return toks
+		return
 	}
 	for _, suf := range []string{"'s", "'re", "'m", "'ve", "'ll", "'d"} {
 		if strings.HasSuffix(low, suf) && len(low) > len(suf) {
@@ -95,11 +102,10 @@ func appendWord(toks []token, text string, i, j int) []token {
 				suf = "have" // the same word as "have", as in "haven't"
 			}
 			add(suf)
-			return toks
+			return
 		}
 	}
 	add(low)
-	return toks
 }
 
 // sentence is a run of tokens up to a full stop, question mark,
@@ -109,21 +115,28 @@ type sentence struct {
 	question bool
 }
 
-func sentences(toks []token) []sentence {
-	var out []sentence
-	start := 0
-	for i, t := range toks {
-		if t.punct && (t.low == "." || t.low == "!" || t.low == "?" || t.low == ";") {
-			if i > start {
-				out = append(out, sentence{toks: toks[start:i], question: t.low == "?"})
-			}
-			start = i + 1
+// isSentenceEnd tells the tokens that end a sentence.
+func isSentenceEnd(t token) bool {
+	return t.punct && (t.low == "." || t.low == "!" || t.low == "?" || t.low == ";")
+}
+
+// eachSentence calls fn for each sentence of text, reusing one buffer: the
+// tokens passed to fn are valid only during the call.
+func eachSentence(text string, fn func(sentence)) {
+	var buf []token
+	scanTokens(text, func(t token) {
+		if !isSentenceEnd(t) {
+			buf = append(buf, t)
+			return
 		}
+		if len(buf) > 0 {
+			fn(sentence{toks: buf, question: t.low == "?"})
+		}
+		buf = buf[:0]
+	})
+	if len(buf) > 0 {
+		fn(sentence{toks: buf})
 	}
-	if start < len(toks) {
-		out = append(out, sentence{toks: toks[start:]})
-	}
-	return out
 }
 
 // determiners may follow an auxiliary that opens a question ("Is the ...").
@@ -217,33 +230,64 @@ func clauses(toks []token) [][]token {
 }
 
 // clause is what one clause asserts once its negation cues are set aside.
+// Clauses are kept for every sentence of every text, so they are small:
+// keys and sequences live in shared chunks, and the surface forms of the
+// words are found again only for the pairs reported.
 type clause struct {
-	text     int      // index of the text it comes from
-	sent     [2]int   // byte span of its sentence
-	keys     []int32  // content keys, sorted, unique
-	seq      []elem   // content keys and pronouns in order
-	surface  []string // surface form of each key, parallel to keys
-	negative bool
+	text     int     // index of the text it comes from
+	sent     [2]int  // byte span of its sentence
+	keys     []int32 // content keys, sorted, unique
+	seq      []elem  // content keys and pronouns in order
 	cue      string
-	frame    string
+	index    int32 // the clause's position in its sentence
+	frame    uint8
+	negative bool
 }
 
 // elem is one element of a clause's sequence: a content key, or a pronoun
 // (key -1) naming a grammatical person.
 type elem struct {
 	key    int32
-	person string
+	person uint8
 }
 
 // analyzer turns clauses into keys, interning them.
 type analyzer struct {
-	ids   map[string]int32
-	names []string
-	weak  map[string]bool
+	ids    map[string]int32
+	names  []string
+	weak   map[string]bool
+	frames map[string]uint8
+	// Scratch space for the clause being read; surface is parallel to keys.
+	keys    []int32
+	seq     []elem
+	surface []string
+	isCue   []bool
+	// Chunks that clauses' keys and sequences are copied into.
+	keyChunk []int32
+	seqChunk []elem
+}
+
+// chunk is how many elements a chunk holds.
+const chunk = 1 << 14
+
+// keep copies the scratch keys and sequence into the chunks.
+func (a *analyzer) keep(c *clause) {
+	if len(a.keyChunk)+len(a.keys) > cap(a.keyChunk) {
+		a.keyChunk = make([]int32, 0, max(chunk, len(a.keys)))
+	}
+	n := len(a.keyChunk)
+	a.keyChunk = append(a.keyChunk, a.keys...)
+	c.keys = a.keyChunk[n:len(a.keyChunk):len(a.keyChunk)]
+	if len(a.seqChunk)+len(a.seq) > cap(a.seqChunk) {
+		a.seqChunk = make([]elem, 0, max(chunk, len(a.seq)))
+	}
+	n = len(a.seqChunk)
+	a.seqChunk = append(a.seqChunk, a.seq...)
+	c.seq = a.seqChunk[n:len(a.seqChunk):len(a.seqChunk)]
 }
 
 func newAnalyzer() *analyzer {
-	a := &analyzer{ids: map[string]int32{}, weak: map[string]bool{}}
+	a := &analyzer{ids: map[string]int32{}, weak: map[string]bool{}, frames: map[string]uint8{"": 0}}
 	for w := range weakWords {
 		a.weak[stem(w)] = true
 	}
@@ -260,12 +304,18 @@ func (a *analyzer) intern(k string) int32 {
 	return id
 }
 
-// analyze reads one clause. ok is false when the clause asserts nothing
-// that can be lined up: no content word, or only weak ones.
+// analyze reads one clause into the scratch keys, sequence and surface.
+// ok is false when the clause asserts nothing that can be lined up: no
+// content word, or only weak ones. The clause's keys and seq point at the
+// scratch space until [analyzer.keep] copies them.
 func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, ok bool) {
 	negs, flips := 0, 0
 	var cue, changeCue string
-	isCue := make([]bool, len(toks))
+	a.keys, a.seq, a.surface = a.keys[:0], a.seq[:0], a.surface[:0]
+	a.isCue = slices.Grow(a.isCue[:0], len(toks))[:len(toks)]
+	clear(a.isCue)
+	isCue := a.isCue
+	frame := ""
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		next := ""
@@ -319,22 +369,21 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 	if changeCue != "" {
 		cue = changeCue
 	}
-	seen := map[int32]bool{}
 	hasFunction := false
 	allWeak := true
 	for i, t := range toks {
 		if isCue[i] {
 			continue
 		}
-		if c.frame == "" {
+		if frame == "" {
 			if f, aux := frames[t.low]; aux {
-				c.frame = f
+				frame = f
 			} else if t.low == "used" && i+1 < len(toks) && toks[i+1].low == "to" {
-				c.frame = "past"
+				frame = "past"
 			}
 		}
 		if p, pron := persons[t.low]; pron {
-			c.seq = append(c.seq, elem{key: -1, person: p})
+			a.seq = append(a.seq, elem{key: -1, person: p})
 			hasFunction = true
 			continue
 		}
@@ -349,26 +398,31 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 				cue = t.low
 			}
 		}
-		if c.frame == "" {
-			c.frame = verbFrame(t.low)
+		if frame == "" {
+			frame = verbFrame(t.low)
 		}
 		if !a.weak[key] {
 			allWeak = false
 		}
 		id := a.intern(key)
-		c.seq = append(c.seq, elem{key: id})
-		if !seen[id] {
-			seen[id] = true
-			c.keys = append(c.keys, id)
-			c.surface = append(c.surface, t.low)
+		a.seq = append(a.seq, elem{key: id})
+		if !slices.Contains(a.keys, id) {
+			a.keys = append(a.keys, id)
+			a.surface = append(a.surface, t.low)
 		}
 	}
-	if len(c.keys) == 0 || allWeak || !hasFunction && len(c.keys) < 2 {
+	if len(a.keys) == 0 || allWeak || !hasFunction && len(a.keys) < 2 {
 		return c, false
 	}
-	if c.frame == "" {
-		c.frame = "pres"
+	if frame == "" {
+		frame = "pres"
 	}
+	fc, known := a.frames[frame]
+	if !known {
+		fc = uint8(len(a.frames))
+		a.frames[frame] = fc
+	}
+	c.frame = fc
 	c.negative = (negs > 0) != (flips%2 == 1)
 	if c.negative && cue == "" {
 		return c, false
@@ -377,7 +431,8 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 		cue = ""
 	}
 	c.cue = cue
-	sortKeys(&c)
+	a.sortKeys()
+	c.keys, c.seq = a.keys, a.seq
 	return c, true
 }
 
@@ -460,12 +515,13 @@ func stem(w string) string {
 	return w
 }
 
-func sortKeys(c *clause) {
+// sortKeys sorts the scratch keys, keeping surface parallel.
+func (a *analyzer) sortKeys() {
 	// Insertion sort: clauses have a handful of keys.
-	for i := 1; i < len(c.keys); i++ {
-		for j := i; j > 0 && c.keys[j] < c.keys[j-1]; j-- {
-			c.keys[j], c.keys[j-1] = c.keys[j-1], c.keys[j]
-			c.surface[j], c.surface[j-1] = c.surface[j-1], c.surface[j]
+	for i := 1; i < len(a.keys); i++ {
+		for j := i; j > 0 && a.keys[j] < a.keys[j-1]; j-- {
+			a.keys[j], a.keys[j-1] = a.keys[j-1], a.keys[j]
+			a.surface[j], a.surface[j-1] = a.surface[j-1], a.surface[j]
 		}
 	}
 }

@@ -136,7 +136,7 @@ func FindStats(texts []string, opts Options) ([]Pair, Stats) {
 	}
 	out := make([]Pair, len(hits))
 	for i, h := range hits {
-		out[i] = pairOf(texts, &all[h.s], &all[h.d], h.score)
+		out[i] = pairOf(texts, an, &all[h.s], &all[h.d], h.score)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Denial != out[j].Denial {
@@ -150,21 +150,23 @@ func FindStats(texts []string, opts Options) ([]Pair, Stats) {
 // appendClauses analyzes one text and appends its clauses.
 func appendClauses(all []clause, an *analyzer, ti int, text string) []clause {
 	text = maskNotes(text)
-	for _, s := range sentences(tokenize(text)) {
+	eachSentence(text, func(s sentence) {
 		if s.isQuestion() || s.isHedged() {
-			continue
+			return
 		}
 		span := [2]int{s.toks[0].start, s.toks[len(s.toks)-1].end}
-		for _, ct := range clauses(s.toks) {
+		for ci, ct := range clauses(s.toks) {
 			c, ok := an.analyze(text, ct, s.toks[0].start)
 			if !ok {
 				continue
 			}
+			an.keep(&c)
 			c.text = ti
 			c.sent = span
+			c.index = int32(ci)
 			all = append(all, c)
 		}
-	}
+	})
 	return all
 }
 
@@ -188,7 +190,12 @@ func lineUp(s, d *clause) (float64, bool) {
 }
 
 // pairOf describes a conflict found between statement s and denial d.
-func pairOf(texts []string, s, d *clause, score float64) Pair {
+func pairOf(texts []string, an *analyzer, s, d *clause, score float64) Pair {
+	// A sentence never starts or ends inside a note, so masking the
+	// sentence alone blanks the same notes as masking the whole text.
+	sSent := maskNotes(texts[s.text][s.sent[0]:s.sent[1]])
+	dSent := maskNotes(texts[d.text][d.sent[0]:d.sent[1]])
+	surface := an.surfaceOf(sSent, s.index)
 	shared := make([]string, 0, len(d.keys))
 	done := map[int32]bool{}
 	for _, e := range s.seq {
@@ -197,19 +204,36 @@ func pairOf(texts []string, s, d *clause, score float64) Pair {
 		}
 		if _, ok := slices.BinarySearch(d.keys, e.key); ok {
 			done[e.key] = true
-			j, _ := slices.BinarySearch(s.keys, e.key)
-			shared = append(shared, s.surface[j])
+			shared = append(shared, surface[e.key])
 		}
 	}
 	return Pair{
 		Statement:         s.text,
 		Denial:            d.text,
-		StatementSentence: strings.TrimSpace(maskNotes(texts[s.text])[s.sent[0]:s.sent[1]]),
-		DenialSentence:    strings.TrimSpace(maskNotes(texts[d.text])[d.sent[0]:d.sent[1]]),
+		StatementSentence: strings.TrimSpace(sSent),
+		DenialSentence:    strings.TrimSpace(dSent),
 		Cue:               d.cue,
 		Shared:            shared,
 		Score:             score,
 	}
+}
+
+// surfaceOf reads clause ci of sentence again and returns the surface form
+// of each of its keys.
+func (a *analyzer) surfaceOf(sentence string, ci int32) map[int32]string {
+	var toks []token
+	scanTokens(sentence, func(t token) { toks = append(toks, t) })
+	out := map[int32]string{}
+	cl := clauses(toks)
+	if int(ci) >= len(cl) {
+		return out
+	}
+	if _, ok := a.analyze(sentence, cl[ci], 0); ok {
+		for i, k := range a.keys {
+			out[k] = a.surface[i]
+		}
+	}
+	return out
 }
 
 // sameSubject checks what comes before the first shared word: the
@@ -217,10 +241,10 @@ func pairOf(texts []string, s, d *clause, score float64) Pair {
 // sister lives in Boston" against "I don't live in Boston"), and pronouns
 // there must name the same person ("I" against "she").
 func sameSubject(s, d *clause) bool {
-	var sp, dp string
+	var sp, dp uint8
 	for _, e := range s.seq {
 		if e.key < 0 {
-			if sp == "" {
+			if sp == 0 {
 				sp = e.person
 			}
 			continue
@@ -234,11 +258,11 @@ func sameSubject(s, d *clause) bool {
 		if e.key >= 0 {
 			break
 		}
-		if dp == "" {
+		if dp == 0 {
 			dp = e.person
 		}
 	}
-	return sp == "" || dp == "" || sp == dp
+	return sp == 0 || dp == 0 || sp == dp
 }
 
 // subset reports whether every element of a (sorted) is in b (sorted).

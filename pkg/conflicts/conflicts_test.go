@@ -245,3 +245,25 @@ func FuzzFind(f *testing.F) {
 }
 
 func blank(n int) string { return strings.Repeat(" ", n) }
+
+func TestHugeText(t *testing.T) {
+	// 20 MB of chat in one text, with the denial at its very end.
+	var b strings.Builder
+	for b.Len() < 20<<20 {
+		b.WriteString("We talked about the weather and the game last night. ")
+	}
+	b.WriteString("I no longer live in Boston")
+	huge := b.String()
+	got := Find([]string{"I live in Boston.", huge}, Options{})
+	if len(got) != 1 || got[0].Denial != 1 || got[0].DenialSentence != "I no longer live in Boston" {
+		t.Fatalf("Find = %+v, want the denial at the end of the huge text", got)
+	}
+}
+
+func TestInvalidUTF8(t *testing.T) {
+	// Invalid bytes are not letters: they separate words and match nothing.
+	got := Find([]string{"I live in \xffBoston.", "I don't live in Boston\xfe."}, Options{})
+	if len(got) != 1 || strings.Join(got[0].Shared, " ") != "live boston" {
+		t.Fatalf("Find = %+v, want one pair sharing live, boston", got)
+	}
+}

@@ -23,15 +23,17 @@ var possessives = map[string]bool{
 	"my": true, "our": true, "your": true, "his": true, "her": true, "their": true,
 }
 
-// persons maps pronouns and possessives to the grammatical person they name.
-var persons = map[string]string{
-	"i": "1s", "me": "1s", "my": "1s", "mine": "1s", "myself": "1s",
-	"we": "1p", "us": "1p", "our": "1p", "ours": "1p", "ourselves": "1p",
-	"you": "2", "your": "2", "yours": "2", "yourself": "2",
-	"he": "3m", "him": "3m", "his": "3m", "himself": "3m",
-	"she": "3f", "her": "3f", "hers": "3f", "herself": "3f",
-	"they": "3p", "them": "3p", "their": "3p", "theirs": "3p", "themselves": "3p",
-	"it": "3n", "its": "3n", "itself": "3n",
+// persons maps pronouns and possessives to the grammatical person they
+// name: 1 first singular, 2 first plural, 3 second, 4 to 7 third (he, she,
+// they, it).
+var persons = map[string]uint8{
+	"i": 1, "me": 1, "my": 1, "mine": 1, "myself": 1,
+	"we": 2, "us": 2, "our": 2, "ours": 2, "ourselves": 2,
+	"you": 3, "your": 3, "yours": 3, "yourself": 3,
+	"he": 4, "him": 4, "his": 4, "himself": 4,
+	"she": 5, "her": 5, "hers": 5, "herself": 5,
+	"they": 6, "them": 6, "their": 6, "theirs": 6, "themselves": 6,
+	"it": 7, "its": 7, "itself": 7,
 }
 
 // frames maps auxiliaries and modals to the time or mood they put a clause
