@@ -103,10 +103,10 @@ type conflictPair struct {
 
 func runConflicts(a *app, opts *conflictsOptions) error {
 	var texts []conflictText
-	// lineText is a slot per input line, blank lines included, so that
+	// lines has a slot per input line, blank lines included, so that
 	// --annotate writes every line back.
 	var lines []int // index into texts, or -1 for a blank line
-	var raws [][]byte
+	var raws [][]byte // the lines as read, with --annotate
 	seen := map[string]string{}
 	several := len(opts.args) > 1
 	err := a.eachInput(opts.args, func(name string, r io.Reader) error {
@@ -119,8 +119,11 @@ func runConflicts(a *app, opts *conflictsOptions) error {
 			if err != nil {
 				return inputError(fmt.Errorf("%s: %w", name, err))
 			}
-			raw := bytes.Clone(line)
-			raws = append(raws, raw)
+			var raw []byte // kept only to write the line back
+			if opts.annotate {
+				raw = bytes.Clone(line)
+				raws = append(raws, raw)
+			}
 			defID := "L" + strconv.Itoa(n)
 			if several {
 				defID = name + ":" + defID
