@@ -105,7 +105,7 @@ func runConflicts(a *app, opts *conflictsOptions) error {
 	var texts []conflictText
 	// lines has a slot per input line, blank lines included, so that
 	// --annotate writes every line back.
-	var lines []int // index into texts, or -1 for a blank line
+	var lines []int   // index into texts, or -1 for a blank line
 	var raws [][]byte // the lines as read, with --annotate
 	seen := map[string]string{}
 	several := len(opts.args) > 1
