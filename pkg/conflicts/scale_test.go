@@ -264,3 +264,14 @@ func BenchmarkFind1kTurns(b *testing.B) {
 		Find(texts, Options{})
 	}
 }
+
+// BenchmarkAllPairs10kTurns is the quadratic scan the index avoids, for
+// comparison with BenchmarkFind10kTurns (run it with -benchtime=1x).
+func BenchmarkAllPairs10kTurns(b *testing.B) {
+	texts := chatTurns(10000)
+	var compared int
+	for b.Loop() {
+		_, compared = allPairs(texts, DefaultMinScore)
+	}
+	b.ReportMetric(float64(compared), "compared/op")
+}
