@@ -239,7 +239,11 @@ func conflictsTable(w io.Writer, rep conflictReport) error {
 			strconv.FormatFloat(p.Score, 'f', 2, 64),
 		})
 	}
-	footer := []string{"", "", "", fmt.Sprintf("%d pairs in %d texts", len(rep.Pairs), rep.Texts), ""}
+	noun := "pairs"
+	if len(rep.Pairs) == 1 {
+		noun = "pair"
+	}
+	footer := []string{"", "", "", fmt.Sprintf("%d %s in %d texts", len(rep.Pairs), noun, rep.Texts), ""}
 	return renderTable(w, []string{"DENIAL", "DENIES", "CUE", "SHARED", "SCORE"}, rows, footer)
 }
 
