@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -172,9 +173,19 @@ func runConflicts(a *app, opts *conflictsOptions) error {
 	pairs := conflicts.Find(contents, conflicts.Options{MinScore: minScore})
 
 	if opts.annotate {
+		// One note per statement sentence: when the same sentence was
+		// stated several times, the note names the last time (pairs come
+		// in statement order within a denial).
 		notes := make([][]string, len(texts))
+		quoted := make([][]string, len(texts))
 		for _, p := range pairs {
-			notes[p.Denial] = append(notes[p.Denial], conflicts.Note(p.StatementSentence, texts[p.Statement].date))
+			n := conflicts.Note(p.StatementSentence, texts[p.Statement].date)
+			if i := slices.Index(quoted[p.Denial], p.StatementSentence); i >= 0 {
+				notes[p.Denial][i] = n
+				continue
+			}
+			quoted[p.Denial] = append(quoted[p.Denial], p.StatementSentence)
+			notes[p.Denial] = append(notes[p.Denial], n)
 		}
 		var out bytes.Buffer
 		for li, ti := range lines {
