@@ -244,12 +244,19 @@ type clause struct {
 	negative bool
 }
 
-// elem is one element of a clause's sequence: a content key, or a pronoun
-// (key -1) naming a grammatical person.
+// elem is one element of a clause's sequence: a content key, a pronoun
+// (key [keyPronoun], person its grammatical person) or a quantifier (key
+// [keyQuantifier], person its class).
 type elem struct {
 	key    int32
 	person uint8
 }
+
+// Keys of the elements of a sequence that are not content words.
+const (
+	keyPronoun    = -1
+	keyQuantifier = -2
+)
 
 // analyzer turns clauses into keys, interning them.
 type analyzer struct {
@@ -372,6 +379,9 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 	hasFunction := false
 	allWeak := true
 	for i, t := range toks {
+		if q := quantifiers[t.low]; q != 0 && !(t.low == "no" && (i+1 >= len(toks) || toks[i+1].low != "one")) {
+			a.seq = append(a.seq, elem{key: keyQuantifier, person: q})
+		}
 		if isCue[i] {
 			continue
 		}
@@ -383,7 +393,7 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 			}
 		}
 		if p, pron := persons[t.low]; pron {
-			a.seq = append(a.seq, elem{key: -1, person: p})
+			a.seq = append(a.seq, elem{key: keyPronoun, person: p})
 			hasFunction = true
 			continue
 		}

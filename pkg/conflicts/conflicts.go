@@ -238,15 +238,23 @@ func (a *analyzer) surfaceOf(sentence string, ci int32) map[int32]string {
 
 // sameSubject checks what comes before the first shared word: the
 // statement may not have a content word there that the denial lacks ("My
-// sister lives in Boston" against "I don't live in Boston"), and pronouns
-// there must name the same person ("I" against "she").
+// sister lives in Boston" against "I don't live in Boston"), the first
+// pronouns, when both have one, must name the same person ("I" against
+// "she"), and both must use the same classes of quantifier ("the bug"
+// against "the other bug", "the lab is open" against "nobody is in the
+// lab").
 func sameSubject(s, d *clause) bool {
 	var sp, dp uint8
+	var sq, dq uint8 // quantifier classes seen, as bits
 	for _, e := range s.seq {
-		if e.key < 0 {
+		switch e.key {
+		case keyPronoun:
 			if sp == 0 {
 				sp = e.person
 			}
+			continue
+		case keyQuantifier:
+			sq |= 1 << e.person
 			continue
 		}
 		if _, ok := slices.BinarySearch(d.keys, e.key); !ok {
@@ -258,11 +266,13 @@ func sameSubject(s, d *clause) bool {
 		if e.key >= 0 {
 			break
 		}
-		if dp == 0 {
+		if e.key == keyQuantifier {
+			dq |= 1 << e.person
+		} else if dp == 0 {
 			dp = e.person
 		}
 	}
-	return sp == 0 || dp == 0 || sp == dp
+	return sq == dq && (sp == 0 || dp == 0 || sp == dp)
 }
 
 // subset reports whether every element of a (sorted) is in b (sorted).

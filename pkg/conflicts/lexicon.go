@@ -36,6 +36,21 @@ var persons = map[string]uint8{
 	"it": 7, "its": 7, "itself": 7,
 }
 
+// quantifiers maps the words that pick out who or what a clause is about
+// without naming it to a class: 1 people (someone, nobody), 2 things
+// (something, nothing), 3 amounts (every, all, none), 4 others (other,
+// another). "no" counts only in "no one". Before the first shared word, two
+// clauses must use the same classes: "nobody is in the lab" is not about
+// the lab as "the lab is open" is, nor is "not every phone" "my phone".
+var quantifiers = map[string]uint8{
+	"someone": 1, "somebody": 1, "anyone": 1, "anybody": 1, "everyone": 1,
+	"everybody": 1, "nobody": 1, "no": 1,
+	"something": 2, "anything": 2, "everything": 2, "nothing": 2,
+	"some": 3, "all": 3, "every": 3, "each": 3, "any": 3, "many": 3,
+	"most": 3, "several": 3, "few": 3, "none": 3,
+	"other": 4, "another": 4,
+}
+
 // frames maps auxiliaries and modals to the time or mood they put a clause
 // in. Two clauses are compared only when their frames agree, so "I lived in
 // Boston" does not conflict with "I don't live in Boston".
