@@ -47,8 +47,10 @@
 //     in Boston", nor "I used to smoke" with "I stopped smoking";
 //   - they have the same subject: S has no content word of its own before
 //     the first shared one ("My sister lives in Boston" against "I don't
-//     live in Boston"), and the first pronouns, when both have one, name the
-//     same person;
+//     live in Boston"), the first pronouns, when both have one, name the
+//     same person, and the quantifiers there are of the same kinds ("the
+//     bug" against "the other bug", "the lab is open" against "nobody is in
+//     the lab");
 //   - the score, 2·|D| / (|S| + |D|), is at least [Options.MinScore]
 //     (default [DefaultMinScore], 0.5).
 //
