@@ -260,9 +260,15 @@ func BenchmarkFind10kTurns(b *testing.B) {
 
 func BenchmarkFind1kTurns(b *testing.B) {
 	texts := chatTurns(1000)
+	var st Stats
+	var n int
 	for b.Loop() {
-		Find(texts, Options{})
+		var pairs []Pair
+		pairs, st = FindStats(texts, Options{})
+		n = len(pairs)
 	}
+	b.ReportMetric(float64(st.Compared), "compared/op")
+	b.ReportMetric(float64(n), "pairs/op")
 }
 
 // BenchmarkAllPairs10kTurns is the quadratic scan the index avoids, for
