@@ -73,8 +73,8 @@ var hedges = map[string]bool{
 	"until": true,
 }
 
-// questionStarts open a question even without a question mark when followed
-// by a subject ("Do you ...", "Why don't ...").
+// whWords open a question even without a question mark ("Why don't the
+// tests pass").
 var whWords = map[string]bool{
 	"what": true, "why": true, "how": true, "where": true, "who": true,
 	"whom": true, "whose": true, "which": true,
@@ -100,7 +100,7 @@ will would can could shall should must may might ought
 someone somebody something everyone everybody everything anyone anybody
 anything one ones yes yeah ok okay please thanks thank oh well hi hello
 again ever always often usually sometimes anyway else instead though
-to-do etc i.e e.g`)
+etc`)
 
 // weakWords are verbs of knowing and saying that, alone, make a clause too
 // thin to contradict anything ("I don't know", "I think so").

@@ -181,7 +181,6 @@ func allPairs(texts []string, minScore float64) ([]Pair, int) {
 	}
 	type key struct{ s, d int }
 	best := map[key]Pair{}
-	_ = reflect.DeepEqual
 	compared := 0
 	for di := range all {
 		if !all[di].negative {
