@@ -39,19 +39,20 @@ func newConflictsCmd(a *app) *cobra.Command {
 Input is context items (JSONL with "content", and optionally "id" and
 "timestamp"), or one text per line with --lines. The report lists each pair
 with the statement, the denial, the negation cue, the content words they
-share and a score from 0.5 to 1 (2 x shared words / words of both); ids are
-the items' "id", else L<line>.
+share and a score up to 1 (2 x shared words / words of both; pairs under
+--min-score are dropped); ids are the items' "id", else L<line>.
 
 Precision comes first: questions, conditionals ("if it doesn't rain"),
 texts that are negated the same way, texts about different subjects, and
-denials that say more than the statement are not reported. It is
-experimental: read docs/conflicts.md for the rules and measured precision.
+denials that say more than the statement are not reported. The command is
+experimental.
 
 --annotate writes the input back instead, every line as it came in except
 that each denial's content gets a note naming the statement it contradicts
 and the statement's date when it has a timestamp:
   I no longer live in Boston. [note: conflicts with "I live in Boston" (2023-05-01)]
-Running --annotate on its own output changes nothing.` + exitStatusHelp,
+Running --annotate on its own output changes nothing.
+` + exitStatusHelp,
 		Example: `  harpe conflicts items.jsonl
   harpe conflicts --lines --format table notes.txt
   harpe conflicts --annotate -o annotated.jsonl items.jsonl`,
