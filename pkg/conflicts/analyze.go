@@ -25,7 +25,24 @@ func tokenize(text string) []token {
 
 // scanTokens calls emit for each token of text in order, holding none of
 // them, so a text of any size is read in memory proportional to one token.
+//
+// Words inside parentheses are asides, not assertions ("(sent to the
+// model)"), and are not emitted; the parentheses themselves are.
 func scanTokens(text string, emit func(token)) {
+	depth := 0
+	inner := emit
+	emit = func(t token) {
+		switch {
+		case t.punct && t.low == "(":
+			depth++
+			inner(t)
+		case t.punct && t.low == ")":
+			depth = max(depth-1, 0)
+			inner(t)
+		case depth == 0 || t.punct && (t.low == "." || t.low == "!" || t.low == "?"):
+			inner(t)
+		}
+	}
 	i := 0
 	for i < len(text) {
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -378,9 +395,12 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 	}
 	hasFunction := false
 	allWeak := true
+	deictic := false  // "it", "this" … before the first content word
+	fragment := false // the clause opens with a past participle
 	for i, t := range toks {
 		if q := quantifiers[t.low]; q != 0 && !(t.low == "no" && (i+1 >= len(toks) || toks[i+1].low != "one")) {
 			a.seq = append(a.seq, elem{key: keyQuantifier, person: q})
+			hasFunction = true // "nobody", "someone": a subject
 		}
 		if isCue[i] {
 			continue
@@ -391,6 +411,9 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 			} else if t.low == "used" && i+1 < len(toks) && toks[i+1].low == "to" {
 				frame = "past"
 			}
+		}
+		if len(a.keys) == 0 && deictics[t.low] {
+			deictic = true
 		}
 		if p, pron := persons[t.low]; pron {
 			a.seq = append(a.seq, elem{key: keyPronoun, person: p})
@@ -408,6 +431,9 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 				cue = t.low
 			}
 		}
+		if len(a.keys) == 0 && !hasFunction && verbFrame(t.low) == "past" {
+			fragment = true
+		}
 		if frame == "" {
 			frame = verbFrame(t.low)
 		}
@@ -421,7 +447,7 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 			a.surface = append(a.surface, t.low)
 		}
 	}
-	if len(a.keys) == 0 || allWeak || !hasFunction && len(a.keys) < 2 {
+	if len(a.keys) == 0 || allWeak || !hasFunction && len(a.keys) < 2 || deictic || fragment {
 		return c, false
 	}
 	if frame == "" {

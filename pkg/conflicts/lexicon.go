@@ -51,6 +51,11 @@ var quantifiers = map[string]uint8{
 	"other": 4, "another": 4,
 }
 
+// deictics point at something the reader must already know. Across texts
+// they rarely point at the same thing ("It works." … "It doesn't work."), so
+// a clause whose subject is one of them states nothing that can be lined up.
+var deictics = setOf(`it its this that these those`)
+
 // frames maps auxiliaries and modals to the time or mood they put a clause
 // in. Two clauses are compared only when their frames agree, so "I lived in
 // Boston" does not conflict with "I don't live in Boston".
