@@ -347,7 +347,7 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 			next = toks[i+1].low
 		}
 		switch {
-		case t.low == "not" && (next == "only" || next == "just"),
+		case (t.low == "not" || t.low == "n't") && partials[next],
 			t.low == "no" && (next == "doubt" || next == "matter" || next == "problem"):
 			isCue[i], isCue[i+1] = true, true
 			i++

@@ -137,6 +137,22 @@ func TestFind(t *testing.T) {
 			},
 		},
 		{
+			name:  "partial negation is no denial",
+			texts: []string{"Uber is cheaper than a taxi.", "Uber isn't always cheaper.", "Uber is not necessarily cheaper."},
+		},
+		{
+			name:  "deictic subjects point at different things",
+			texts: []string{"It works on Linux.", "It doesn't work on Linux.", "This is passed to the model.", "This is not passed to the model."},
+		},
+		{
+			name:  "asides in parentheses",
+			texts: []string{"Messages go to the model (sent to the model).", "Routing state stays local (not sent to the model)."},
+		},
+		{
+			name:  "fragments opening with a participle",
+			texts: []string{"Sent to the model.", "Not sent to the model."},
+		},
+		{
 			name:  "empty input",
 			texts: nil,
 		},

@@ -13,13 +13,17 @@
 // subject, an auxiliary or a negation follows). Questions (a question mark,
 // or an opening such as "Do you" or "Why") and conditional or hedged
 // sentences ("if", "unless", "when", "maybe", "might" …) are set aside
-// whole: they neither state nor deny.
+// whole: they neither state nor deny. So are asides in parentheses, clauses
+// whose subject is "it", "this", "that", "these" or "those" (across texts
+// they seldom point at the same thing), and fragments that open with a past
+// participle ("sent to the model").
 //
 // A clause is negative when it holds a negation cue: not, n't, never, no,
 // none, nobody, nothing, nowhere, neither, nor, without, cannot, no longer,
 // no one, gave up, and stopped or quit before a verb in -ing or a possessive
 // ("stopped smoking", "quit my job"). "anymore" marks a negation as a change
-// of state and names the cue. "not only", "no doubt" and "no matter" are not
+// of state and names the cue. "not only", "not always", "not necessarily"
+// (and a few more partial negations), "no doubt" and "no matter" are not
 // cues. A few state antonyms count as a negation of their opposite
 // ("closed" reads as "not open", "hate" as "not like"), so "not closed"
 // agrees with "open"; an adjective antonym counts only after a form of "be".

@@ -11,6 +11,12 @@ var negators = map[string]bool{
 	"nor": true, "without": true,
 }
 
+// partials follow "not" in a negation that denies only part of a claim ("not
+// always", "not necessarily") or none of it ("not only", "not just"): such
+// a clause is not a denial.
+var partials = setOf(`only just always necessarily entirely completely
+exactly quite`)
+
 // changeVerbs end a state ("I stopped smoking", "I quit my job"). They are
 // cues only when followed by a verb in -ing or a possessive, so "I stopped by
 // the office" is not a denial.

@@ -128,3 +128,6 @@ func TestFresh(t *testing.T) { checkTable(t, "fresh.tsv", 0.9, 0.8) }
 
 // The second fresh set was written after the last rule change and run once.
 func TestFresh2(t *testing.T) { checkTable(t, "fresh2.tsv", 0.9, 0.8) }
+
+// The third fresh set was written after the last rule change and run once.
+func TestFresh3(t *testing.T) { checkTable(t, "fresh3.tsv", 0.85, 0.7) }
