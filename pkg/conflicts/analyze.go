@@ -26,20 +26,26 @@ func tokenize(text string) []token {
 // scanTokens calls emit for each token of text in order, holding none of
 // them, so a text of any size is read in memory proportional to one token.
 //
-// Words inside parentheses are asides, not assertions ("(sent to the
-// model)"), and are not emitted; the parentheses themselves are.
+// Words inside parentheses closed within the sentence are asides, not
+// assertions ("(sent to the model)"), and are not emitted; the parentheses
+// themselves are. A "(" left open, as in ":(", hides nothing.
 func scanTokens(text string, emit func(token)) {
 	depth := 0
 	inner := emit
 	emit = func(t token) {
 		switch {
 		case t.punct && t.low == "(":
-			depth++
+			if closes(text[t.end:]) {
+				depth++
+			}
 			inner(t)
 		case t.punct && t.low == ")":
 			depth = max(depth-1, 0)
 			inner(t)
-		case depth == 0 || t.punct && (t.low == "." || t.low == "!" || t.low == "?"):
+		case t.punct && (t.low == "." || t.low == "!" || t.low == "?"):
+			depth = 0
+			inner(t)
+		case depth == 0:
 			inner(t)
 		}
 	}
@@ -78,6 +84,12 @@ func scanTokens(text string, emit func(token)) {
 			i += size
 		}
 	}
+}
+
+// closes reports whether a ")" comes in s before the sentence ends.
+func closes(s string) bool {
+	i := strings.IndexAny(s, ").!?\n")
+	return i >= 0 && s[i] == ')'
 }
 
 func isWordRune(r rune) bool {

@@ -149,6 +149,12 @@ func TestFind(t *testing.T) {
 			texts: []string{"Messages go to the model (sent to the model).", "Routing state stays local (not sent to the model)."},
 		},
 		{
+			name:  "an open parenthesis hides nothing",
+			texts: []string{"I live in Boston.", "Sad news :( I no longer live in Boston."},
+			want: []Pair{{Statement: 0, Denial: 1, StatementSentence: "I live in Boston", DenialSentence: "Sad news :( I no longer live in Boston",
+				Cue: "no longer", Shared: []string{"live", "boston"}, Score: 1}},
+		},
+		{
 			name:  "fragments opening with a participle",
 			texts: []string{"Sent to the model.", "Not sent to the model."},
 		},
