@@ -131,6 +131,7 @@ defaults.`,
 	root.AddCommand(
 		// Subcommands, one constructor per file in this package.
 		newDatesCmd(a),
+		newConflictsCmd(a),
 	)
 	return root
 }

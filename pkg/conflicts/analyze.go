@@ -1,0 +1,594 @@
+package conflicts
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// token is one word or punctuation mark of a text.
+type token struct {
+	start, end int    // byte span in the text (a contraction's parts share it)
+	low        string // lower-cased form, "n't" for a negated contraction
+	upper      bool   // the word starts with an upper-case letter
+	punct      bool
+}
+
+// tokenize splits text into words and the punctuation that matters for
+// sentences and clauses. Contractions are split ("don't" → "do", "n't").
+func tokenize(text string) []token {
+	var toks []token
+	scanTokens(text, func(t token) { toks = append(toks, t) })
+	return toks
+}
+
+// scanTokens calls emit for each token of text in order, holding none of
+// them, so a text of any size is read in memory proportional to one token.
+//
+// Words inside parentheses closed within the sentence are asides, not
+// assertions ("(sent to the model)"), and are not emitted; the parentheses
+// themselves are. A "(" left open, as in ":(", hides nothing.
+func scanTokens(text string, emit func(token)) {
+	depth := 0
+	inner := emit
+	emit = func(t token) {
+		switch {
+		case t.punct && t.low == "(":
+			if closes(text[t.end:]) {
+				depth++
+			}
+			inner(t)
+		case t.punct && t.low == ")":
+			depth = max(depth-1, 0)
+			inner(t)
+		case t.punct && (t.low == "." || t.low == "!" || t.low == "?"):
+			depth = 0
+			inner(t)
+		case depth == 0:
+			inner(t)
+		}
+	}
+	i := 0
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case isWordRune(r):
+			j := i + size
+			for j < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[j:])
+				if isWordRune(r2) {
+					j += s2
+					continue
+				}
+				// An apostrophe or a decimal point inside a word.
+				if (r2 == '\'' || r2 == '’' || r2 == '.' && unicode.IsDigit(r)) && j+s2 < len(text) {
+					r3, _ := utf8.DecodeRuneInString(text[j+s2:])
+					if isWordRune(r3) && (r2 != '.' || unicode.IsDigit(r3)) {
+						j += s2
+						continue
+					}
+				}
+				break
+			}
+			emitWord(emit, text, i, j)
+			i = j
+		case r == '\n' || strings.ContainsRune(".!?;:,()\"“”—–[]", r):
+			low := string(r)
+			if r == '\n' {
+				low = "."
+			}
+			emit(token{start: i, end: i + size, low: low, punct: true})
+			i += size
+		default:
+			i += size
+		}
+	}
+}
+
+// closes reports whether a ")" comes in s before the sentence ends.
+func closes(s string) bool {
+	i := strings.IndexAny(s, ").!?\n")
+	return i >= 0 && s[i] == ')'
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'
+}
+
+// emitWord emits the word text[i:j], split when it is a contraction.
+func emitWord(emit func(token), text string, i, j int) {
+	w := text[i:j]
+	first, _ := utf8.DecodeRuneInString(w)
+	upper := unicode.IsUpper(first)
+	low := strings.ToLower(strings.ReplaceAll(w, "’", "'"))
+	add := func(s string) { emit(token{start: i, end: j, low: s, upper: upper}) }
+	if low == "cannot" {
+		add("can")
+		add("not")
+		return
+	}
+	if strings.HasSuffix(low, "n't") && len(low) > 3 {
+		base := low[:len(low)-3]
+		switch base {
+		case "ca":
+			base = "can"
+		case "wo":
+			base = "will"
+		case "sha":
+			base = "shall"
+		case "ai":
+			base = "is"
+		}
+		add(base)
+		add("n't")
+		return
+	}
+	for _, suf := range []string{"'s", "'re", "'m", "'ve", "'ll", "'d"} {
+		if strings.HasSuffix(low, suf) && len(low) > len(suf) {
+			add(low[:len(low)-len(suf)])
+			if suf == "'ve" {
+				suf = "have" // the same word as "have", as in "haven't"
+			}
+			add(suf)
+			return
+		}
+	}
+	add(low)
+}
+
+// sentence is a run of tokens up to a full stop, question mark,
+// exclamation mark or line break.
+type sentence struct {
+	toks     []token
+	question bool
+}
+
+// isSentenceEnd tells the tokens that end a sentence.
+func isSentenceEnd(t token) bool {
+	return t.punct && (t.low == "." || t.low == "!" || t.low == "?" || t.low == ";")
+}
+
+// eachSentence calls fn for each sentence of text, reusing one buffer: the
+// tokens passed to fn are valid only during the call.
+func eachSentence(text string, fn func(sentence)) {
+	var buf []token
+	scanTokens(text, func(t token) {
+		if !isSentenceEnd(t) {
+			buf = append(buf, t)
+			return
+		}
+		if len(buf) > 0 {
+			fn(sentence{toks: buf, question: t.low == "?"})
+		}
+		buf = buf[:0]
+	})
+	if len(buf) > 0 {
+		fn(sentence{toks: buf})
+	}
+}
+
+// determiners may follow an auxiliary that opens a question ("Is the ...").
+var determiners = setOf(`the a an this that these those my your our his her
+their its there any`)
+
+// isQuestion tells a question by its mark or by its opening words: a
+// wh-word, or an auxiliary followed (after an optional "not") by a subject.
+func (s sentence) isQuestion() bool {
+	if s.question {
+		return true
+	}
+	w := words(s.toks)
+	if len(w) == 0 {
+		return false
+	}
+	if whWords[w[0].low] {
+		return true
+	}
+	if _, aux := frames[w[0].low]; !aux || strings.HasPrefix(w[0].low, "'") {
+		return false
+	}
+	k := 1
+	if k < len(w) && (w[k].low == "n't" || w[k].low == "not") {
+		k++
+	}
+	if k >= len(w) {
+		return false
+	}
+	_, pron := persons[w[k].low]
+	return pron || determiners[w[k].low] || w[k].upper
+}
+
+// isHedged tells a conditional or uncertain sentence ("if it doesn't
+// rain", "maybe", "in case").
+func (s sentence) isHedged() bool {
+	w := words(s.toks)
+	for i, t := range w {
+		if t.low == "may" && t.upper && i > 0 {
+			continue // the month
+		}
+		if hedges[t.low] {
+			return true
+		}
+		if t.low == "in" && i+1 < len(w) && w[i+1].low == "case" {
+			return true
+		}
+	}
+	return false
+}
+
+func words(toks []token) []token {
+	out := make([]token, 0, len(toks))
+	for _, t := range toks {
+		if !t.punct {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// clauses splits a sentence at commas and similar marks, at words such as
+// "but" and "because", and at "and"/"or"/"so" when a new subject, an
+// auxiliary or a negation follows ("I'm vegetarian and never eat meat").
+func clauses(toks []token) [][]token {
+	var out [][]token
+	start := 0
+	cut := func(i, next int) {
+		if i > start {
+			out = append(out, toks[start:i])
+		}
+		start = next
+	}
+	for i, t := range toks {
+		switch {
+		case t.punct:
+			cut(i, i+1)
+		case clauseBreaks[t.low]:
+			cut(i, i+1)
+		case (t.low == "and" || t.low == "or" || t.low == "so") && i+1 < len(toks):
+			n := toks[i+1].low
+			_, pron := persons[n]
+			_, aux := frames[n]
+			if pron || aux || negators[n] {
+				cut(i, i+1)
+			}
+		}
+	}
+	cut(len(toks), len(toks))
+	return out
+}
+
+// clause is what one clause asserts once its negation cues are set aside.
+// Clauses are kept for every sentence of every text, so they are small:
+// keys and sequences live in shared chunks, and the surface forms of the
+// words are found again only for the pairs reported.
+type clause struct {
+	text     int     // index of the text it comes from
+	sent     [2]int  // byte span of its sentence
+	keys     []int32 // content keys, sorted, unique
+	seq      []elem  // content keys and pronouns in order
+	cue      string
+	index    int32 // the clause's position in its sentence
+	frame    uint8
+	negative bool
+}
+
+// elem is one element of a clause's sequence: a content key, a pronoun
+// (key [keyPronoun], person its grammatical person) or a quantifier (key
+// [keyQuantifier], person its class).
+type elem struct {
+	key    int32
+	person uint8
+}
+
+// Keys of the elements of a sequence that are not content words.
+const (
+	keyPronoun    = -1
+	keyQuantifier = -2
+)
+
+// analyzer turns clauses into keys, interning them.
+type analyzer struct {
+	ids    map[string]int32
+	names  []string
+	weak   map[string]bool
+	frames map[string]uint8
+	// Scratch space for the clause being read; surface is parallel to keys.
+	keys    []int32
+	seq     []elem
+	surface []string
+	isCue   []bool
+	// Chunks that clauses' keys and sequences are copied into.
+	keyChunk []int32
+	seqChunk []elem
+}
+
+// chunk is how many elements a chunk holds.
+const chunk = 1 << 14
+
+// keep copies the scratch keys and sequence into the chunks.
+func (a *analyzer) keep(c *clause) {
+	if len(a.keyChunk)+len(a.keys) > cap(a.keyChunk) {
+		a.keyChunk = make([]int32, 0, max(chunk, len(a.keys)))
+	}
+	n := len(a.keyChunk)
+	a.keyChunk = append(a.keyChunk, a.keys...)
+	c.keys = a.keyChunk[n:len(a.keyChunk):len(a.keyChunk)]
+	if len(a.seqChunk)+len(a.seq) > cap(a.seqChunk) {
+		a.seqChunk = make([]elem, 0, max(chunk, len(a.seq)))
+	}
+	n = len(a.seqChunk)
+	a.seqChunk = append(a.seqChunk, a.seq...)
+	c.seq = a.seqChunk[n:len(a.seqChunk):len(a.seqChunk)]
+}
+
+func newAnalyzer() *analyzer {
+	a := &analyzer{ids: map[string]int32{}, weak: map[string]bool{}, frames: map[string]uint8{"": 0}}
+	for w := range weakWords {
+		a.weak[stem(w)] = true
+	}
+	return a
+}
+
+func (a *analyzer) intern(k string) int32 {
+	if id, ok := a.ids[k]; ok {
+		return id
+	}
+	id := int32(len(a.names))
+	a.ids[k] = id
+	a.names = append(a.names, k)
+	return id
+}
+
+// analyze reads one clause into the scratch keys, sequence and surface.
+// ok is false when the clause asserts nothing that can be lined up: no
+// content word, or only weak ones. The clause's keys and seq point at the
+// scratch space until [analyzer.keep] copies them.
+func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, ok bool) {
+	negs, flips := 0, 0
+	var cue, changeCue string
+	a.keys, a.seq, a.surface = a.keys[:0], a.seq[:0], a.surface[:0]
+	a.isCue = slices.Grow(a.isCue[:0], len(toks))[:len(toks)]
+	clear(a.isCue)
+	isCue := a.isCue
+	frame := ""
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		next := ""
+		if i+1 < len(toks) {
+			next = toks[i+1].low
+		}
+		switch {
+		case (t.low == "not" || t.low == "n't") && partials[next],
+			t.low == "no" && (next == "doubt" || next == "matter" || next == "problem"):
+			isCue[i], isCue[i+1] = true, true
+			i++
+		case t.low == "no" && next == "longer":
+			isCue[i], isCue[i+1] = true, true
+			negs++
+			changeCue = "no longer"
+			i++
+		case t.low == "no" && next == "one":
+			isCue[i], isCue[i+1] = true, true
+			negs++
+			if cue == "" {
+				cue = "no one"
+			}
+			i++
+		case t.low == "any" && next == "more":
+			isCue[i], isCue[i+1] = true, true
+			changeCue = "any more"
+			i++
+		case t.low == "anymore":
+			isCue[i] = true
+			changeCue = "anymore"
+		case (t.low == "gave" || t.low == "give" || t.low == "given" || t.low == "giving") && next == "up" && i+2 < len(toks):
+			isCue[i], isCue[i+1] = true, true
+			negs++
+			changeCue = t.low + " up"
+			i++
+		case changeVerbs[t.low] && (possessives[next] || len(next) > 4 && strings.HasSuffix(next, "ing")):
+			isCue[i] = true
+			negs++
+			changeCue = t.low
+		case negators[t.low]:
+			isCue[i] = true
+			negs++
+			if cue == "" {
+				cue = text[t.start:t.end]
+				if t.low != "n't" {
+					cue = t.low
+				}
+			}
+		}
+	}
+	if changeCue != "" {
+		cue = changeCue
+	}
+	hasFunction := false
+	allWeak := true
+	deictic := false  // "it", "this" … before the first content word
+	fragment := false // the clause opens with a past participle
+	for i, t := range toks {
+		if q := quantifiers[t.low]; q != 0 && !(t.low == "no" && (i+1 >= len(toks) || toks[i+1].low != "one")) {
+			a.seq = append(a.seq, elem{key: keyQuantifier, person: q})
+			hasFunction = true // "nobody", "someone": a subject
+		}
+		if isCue[i] {
+			continue
+		}
+		if frame == "" {
+			if f, aux := frames[t.low]; aux {
+				frame = f
+			} else if t.low == "used" && i+1 < len(toks) && toks[i+1].low == "to" {
+				frame = "past"
+			}
+		}
+		if len(a.keys) == 0 && deictics[t.low] {
+			deictic = true
+		}
+		if p, pron := persons[t.low]; pron {
+			a.seq = append(a.seq, elem{key: keyPronoun, person: p})
+			hasFunction = true
+			continue
+		}
+		key, flip, content := a.key(t, t.start == sentStart, afterBe(toks, isCue, i))
+		if !content {
+			hasFunction = true
+			continue
+		}
+		if flip {
+			flips++
+			if cue == "" && negs == 0 {
+				cue = t.low
+			}
+		}
+		if len(a.keys) == 0 && !hasFunction && verbFrame(t.low) == "past" {
+			fragment = true
+		}
+		if frame == "" {
+			frame = verbFrame(t.low)
+		}
+		if !a.weak[key] {
+			allWeak = false
+		}
+		id := a.intern(key)
+		a.seq = append(a.seq, elem{key: id})
+		if !slices.Contains(a.keys, id) {
+			a.keys = append(a.keys, id)
+			a.surface = append(a.surface, t.low)
+		}
+	}
+	if len(a.keys) == 0 || allWeak || !hasFunction && len(a.keys) < 2 || deictic || fragment {
+		return c, false
+	}
+	if frame == "" {
+		frame = "pres"
+	}
+	fc, known := a.frames[frame]
+	if !known {
+		fc = uint8(len(a.frames))
+		a.frames[frame] = fc
+	}
+	c.frame = fc
+	c.negative = (negs > 0) != (flips%2 == 1)
+	if c.negative && cue == "" {
+		return c, false
+	}
+	if !c.negative {
+		cue = ""
+	}
+	c.cue = cue
+	a.sortKeys()
+	c.keys, c.seq = a.keys, a.seq
+	return c, true
+}
+
+// key returns the matching key of a word, whether it is an antonym that
+// flips the clause, and whether it is a content word at all.
+//
+// An antonym that is an adjective flips the clause only as its predicate,
+// after a form of "be" ("the room was empty"), not inside a noun phrase
+// ("the function handles empty input").
+func (a *analyzer) key(t token, first, afterBe bool) (key string, flip, content bool) {
+	w := t.low
+	if stopwords[w] {
+		return "", false, false
+	}
+	if n, ok := numberWords[w]; ok {
+		return n, false, true
+	}
+	if w[0] >= '0' && w[0] <= '9' {
+		return w, false, true
+	}
+	if timeWords[w] {
+		return strings.TrimSuffix(w, "s"), false, true
+	}
+	if t.upper && !first {
+		return w, false, true // a name: kept exact
+	}
+	if pos, ok := antonyms[w]; ok && (!adjectives[w] || afterBe) {
+		return stem(pos), true, true
+	}
+	return stem(w), false, true
+}
+
+// verbFrame guesses the frame of a clause without an auxiliary from its
+// first content word: a past form makes it past.
+func verbFrame(w string) string {
+	if irr, ok := irregular[w]; ok {
+		if irr.past {
+			return "past"
+		}
+		return ""
+	}
+	if len(w) > 4 && strings.HasSuffix(w, "ed") {
+		return "past"
+	}
+	return ""
+}
+
+// stem reduces a word to a light stem: irregular forms to their base, then
+// plural and verb endings off, then a final "e" and a doubled consonant.
+// It only has to map the forms of one word to one key, not to a real word.
+func stem(w string) string {
+	if irr, ok := irregular[w]; ok {
+		w = irr.base
+	}
+	n := len(w)
+	switch {
+	case n > 4 && strings.HasSuffix(w, "ies"):
+		w = w[:n-3] + "y"
+	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
+		!strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:n-1]
+	}
+	n = len(w)
+	switch {
+	case n > 5 && strings.HasSuffix(w, "ing"):
+		w = w[:n-3]
+	case n > 4 && strings.HasSuffix(w, "ied"):
+		w = w[:n-3] + "y"
+	case n > 4 && strings.HasSuffix(w, "ed"):
+		w = w[:n-2]
+	}
+	n = len(w)
+	if n > 3 && w[n-1] == 'e' {
+		w = w[:n-1]
+		n--
+	}
+	if n > 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeioulsz", rune(w[n-1])) {
+		w = w[:n-1]
+	}
+	return w
+}
+
+// sortKeys sorts the scratch keys, keeping surface parallel.
+func (a *analyzer) sortKeys() {
+	// Insertion sort: clauses have a handful of keys.
+	for i := 1; i < len(a.keys); i++ {
+		for j := i; j > 0 && a.keys[j] < a.keys[j-1]; j-- {
+			a.keys[j], a.keys[j-1] = a.keys[j-1], a.keys[j]
+			a.surface[j], a.surface[j-1] = a.surface[j-1], a.surface[j]
+		}
+	}
+}
+
+// beForms are the forms of "be" an adjective predicate follows.
+var beForms = setOf(`am is are was were be been being 's 're 'm`)
+
+// adverbs may stand between a form of "be" and its adjective.
+var adverbs = setOf(`still now really very already currently actually also
+just always never completely totally quite`)
+
+// afterBe reports whether toks[i] follows a form of "be", skipping cues and
+// adverbs ("is not really empty").
+func afterBe(toks []token, isCue []bool, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		if isCue[j] || adverbs[toks[j].low] {
+			continue
+		}
+		return beForms[toks[j].low]
+	}
+	return false
+}

@@ -1,0 +1,33 @@
+package conflicts_test
+
+import (
+	"fmt"
+
+	"github.com/harpe-dev/harpe/pkg/conflicts"
+)
+
+func ExampleFind() {
+	texts := []string{
+		"I live in Boston with my wife.",
+		"My sister doesn't live in Boston.",
+		"Do you still live in Boston?",
+		"I no longer live in Boston.",
+	}
+	for _, p := range conflicts.Find(texts, conflicts.Options{}) {
+		fmt.Printf("%d denies %d: cue %q, shared %v, score %.2f\n",
+			p.Denial, p.Statement, p.Cue, p.Shared, p.Score)
+	}
+	// Output:
+	// 3 denies 0: cue "no longer", shared [live boston], score 0.80
+}
+
+func ExampleNote() {
+	denial := "I no longer live in Boston."
+	note := conflicts.Note("I live in Boston with my wife.", "2023-05-01")
+	fmt.Println(conflicts.Annotate(denial, []string{note}))
+	// Annotating again changes nothing.
+	fmt.Println(conflicts.Annotate(conflicts.Annotate(denial, []string{note}), []string{note}))
+	// Output:
+	// I no longer live in Boston. [note: conflicts with "I live in Boston with my wife." (2023-05-01)]
+	// I no longer live in Boston. [note: conflicts with "I live in Boston with my wife." (2023-05-01)]
+}
