@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
@@ -189,38 +190,136 @@ func writeFormatted(w io.Writer, format string, v any) error {
 	return writeJSON(w, v)
 }
 
-// renderTable draws a table that fits an 80-column terminal: cells wrap
-// when the widest row would not fit. footer may be nil.
+// tableWidth is the terminal width tables are made to fit.
+const tableWidth = 80
+
+// renderTable draws a table that fits an 80-column terminal. Columns keep
+// their natural width when the table fits; otherwise the widest columns are
+// narrowed just enough and their cells wrapped at spaces (a word longer
+// than its column is cut). footer may be nil.
 func renderTable(w io.Writer, header []string, rows [][]string, footer []string) error {
-	opts := []tablewriter.Option{
+	widths := columnWidths(header, rows, footer)
+	wrap := func(cells []string) []any {
+		out := make([]any, len(cells))
+		for i, c := range cells {
+			if i < len(widths) {
+				c = wrapCell(c, widths[i])
+			}
+			out[i] = c
+		}
+		return out
+	}
+	t := tablewriter.NewTable(w,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
 			Symbols: tw.NewSymbols(tw.StyleASCII),
 		})),
-		tablewriter.WithMaxWidth(80),
 		tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithFooterAutoFormat(tw.Off),
-		tablewriter.WithRowAutoWrap(tw.WrapBreak),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithFooterAutoWrap(tw.WrapNone),
 		tablewriter.WithHeaderAlignment(tw.AlignLeft),
 		tablewriter.WithRowAlignment(tw.AlignLeft),
 		tablewriter.WithFooterAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft}),
-	}
-	t := tablewriter.NewTable(w, opts...)
-	hdr := make([]any, len(header))
-	for i, h := range header {
-		hdr[i] = h
-	}
-	t.Header(hdr...)
+	)
+	t.Header(wrap(header)...)
 	for _, r := range rows {
-		if err := t.Append(r); err != nil {
+		if err := t.Append(wrap(r)...); err != nil {
 			return err
 		}
 	}
 	if footer != nil {
-		ft := make([]any, len(footer))
-		for i, f := range footer {
-			ft[i] = f
-		}
-		t.Footer(ft...)
+		t.Footer(wrap(footer)...)
 	}
 	return t.Render()
+}
+
+// columnWidths returns each column's width: its widest cell, unless the
+// table would then be wider than tableWidth, in which case the widest
+// columns are capped at the largest width that makes it fit.
+func columnWidths(header []string, rows [][]string, footer []string) []int {
+	widths := make([]int, len(header))
+	measure := func(cells []string) {
+		for i, c := range cells {
+			if i >= len(widths) {
+				break
+			}
+			for _, line := range strings.Split(c, "\n") {
+				widths[i] = max(widths[i], utf8.RuneCountInString(line))
+			}
+		}
+	}
+	measure(header)
+	for _, r := range rows {
+		measure(r)
+	}
+	measure(footer)
+	// Borders and padding: "| " before each column, " |" after the last,
+	// " | " between.
+	room := tableWidth - (3*len(widths) + 1)
+	total := 0
+	for _, w := range widths {
+		total += w
+	}
+	if total <= room {
+		return widths
+	}
+	// Find the largest cap whose capped total fits.
+	lo, hi := 1, 0
+	for _, w := range widths {
+		hi = max(hi, w)
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		sum := 0
+		for _, w := range widths {
+			sum += min(w, mid)
+		}
+		if sum <= room {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	for i := range widths {
+		widths[i] = min(widths[i], lo)
+	}
+	return widths
+}
+
+// wrapCell wraps s at spaces so no line is longer than width runes; a word
+// longer than width is cut.
+func wrapCell(s string, width int) string {
+	if width <= 0 || utf8.RuneCountInString(s) <= width && !strings.Contains(s, "\n") {
+		return s
+	}
+	var b strings.Builder
+	for li, para := range strings.Split(s, "\n") {
+		if li > 0 {
+			b.WriteByte('\n')
+		}
+		lineLen := 0
+		for wi, word := range strings.Fields(para) {
+			wl := utf8.RuneCountInString(word)
+			if wi > 0 {
+				if lineLen+1+wl <= width {
+					b.WriteByte(' ')
+					lineLen++
+				} else {
+					b.WriteByte('\n')
+					lineLen = 0
+				}
+			}
+			for wl > width-lineLen && lineLen == 0 && wl > width {
+				r := []rune(word)
+				b.WriteString(string(r[:width]))
+				b.WriteByte('\n')
+				word = string(r[width:])
+				wl -= width
+			}
+			b.WriteString(word)
+			lineLen += wl
+		}
+	}
+	return b.String()
 }

@@ -146,3 +146,38 @@ func TestConfigBadValueNamesSource(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestRenderTableKeepsNaturalWidthWhenItFits(t *testing.T) {
+	var buf bytes.Buffer
+	if err := renderTable(&buf, []string{"statement", "denial"}, [][]string{{"I live in Boston with my sister", "I no longer live in Boston"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Worked by hand: 2 + 31 + 3 + 26 + 2 = 64 columns, no wrapping.
+	want := `+---------------------------------+----------------------------+
+| statement                       | denial                     |
++---------------------------------+----------------------------+
+| I live in Boston with my sister | I no longer live in Boston |
++---------------------------------+----------------------------+
+`
+	if buf.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)
+	}
+}
+
+func TestWrapCell(t *testing.T) {
+	tests := []struct {
+		in    string
+		width int
+		want  string
+	}{
+		{"short", 10, "short"},
+		{"one two three", 7, "one two\nthree"},
+		{"abcdefghij", 4, "abcd\nefgh\nij"},
+		{"a\nbb cc", 2, "a\nbb\ncc"},
+	}
+	for _, tt := range tests {
+		if got := wrapCell(tt.in, tt.width); got != tt.want {
+			t.Errorf("wrapCell(%q, %d) = %q, want %q", tt.in, tt.width, got, tt.want)
+		}
+	}
+}
