@@ -62,7 +62,10 @@ func (r *ItemReader) Read(in io.Reader, name string) error {
 			continue
 		}
 		var it Item
-		lerr := parseItem(line, &it, r.opts.DefaultPriority)
+		// The item's own copy of the line is parsed, so that decoded strings
+		// can share its memory (see parser.shared).
+		raw := bytes.Clone(line)
+		lerr := parseItem(raw, &it, r.opts.DefaultPriority, true)
 		if lerr == nil {
 			if it.ID == "" {
 				it.ID = "L" + strconv.Itoa(r.lineBase+no)
@@ -81,7 +84,7 @@ func (r *ItemReader) Read(in io.Reader, name string) error {
 		}
 		r.ids[it.ID] = place{name, no}
 		it.Line = no
-		it.Raw = bytes.Clone(line)
+		it.Raw = raw
 		r.items = append(r.items, it)
 	}
 }
