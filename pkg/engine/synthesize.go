@@ -270,7 +270,10 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 	}
 
 	n := len(items)
-	tokens := make([]int, n)
+	// One allocation for the per-item numbers: sizes, candidate numbers
+	// and the candidates' member lists.
+	scratch := make([]int, 3*n)
+	tokens, cand, members := scratch[:n:n], scratch[n:2*n:2*n], scratch[2*n:2*n]
 	dec := make([]decision, n)
 	rep := &Report{
 		Policy:    policyName,
@@ -311,13 +314,16 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 		}
 	}
 	if newest != nil {
-		t := newest.UTC()
-		rep.ReferenceTime = &t
+		if newest.Location() == time.UTC {
+			rep.ReferenceTime = newest
+		} else {
+			t := newest.UTC()
+			rep.ReferenceTime = &t
+		}
 	}
 
 	// (3) the always-kept items, and every member of a group that has one.
 	// cand maps each undecided item to its candidate; groups share one.
-	cand := make([]int, n)
 	var groupCand map[string]int
 	if hasGroups {
 		groupCand = make(map[string]int)
@@ -356,7 +362,6 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 		nc++
 	}
 	cands := make([]Candidate, nc)
-	members := make([]int, 0, n)
 	if !hasGroups {
 		for i, c := range cand {
 			if c >= 0 {
