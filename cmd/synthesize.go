@@ -228,7 +228,7 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 	rep.Skipped = reader.Skipped()
 
 	writeReport := func(w io.Writer) error { return writeSynthesisReport(w, o.format, rep) }
-	if o.emit != "report" && o.report != "" {
+	if o.report != "" {
 		if err := writeFileAtomic(o.report, writeReport); err != nil {
 			return err
 		}

@@ -275,7 +275,15 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 	scratch := make([]int, 3*n)
 	tokens, cand, members := scratch[:n:n], scratch[n:2*n:2*n], scratch[2*n:2*n]
 	dec := make([]decision, n)
-	rep := &Report{
+	// The report, the problem and the options the policy sees share one
+	// allocation.
+	st := &struct {
+		rep  Report
+		prob Problem
+		opts Options
+	}{opts: opts}
+	rep := &st.rep
+	*rep = Report{
 		Policy:    policyName,
 		Tokenizer: counter.Name(),
 		Budget: BudgetReport{
@@ -397,7 +405,8 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 
 	// (4) the ceiling, then the policy.
 	ceiling := available + budget.SafetyMargin
-	prob := &Problem{Items: items, Tokens: tokens, Candidates: cands, Caps: caps, Options: &opts}
+	prob := &st.prob
+	*prob = Problem{Items: items, Tokens: tokens, Candidates: cands, Caps: caps, Options: &st.opts}
 	var outcomes []Outcome
 	switch {
 	case alwaysKept <= available:
