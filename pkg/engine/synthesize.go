@@ -374,7 +374,7 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 		for i, c := range cand {
 			if c >= 0 {
 				members = append(members, i)
-				cands[c] = Candidate{Members: members[len(members)-1:], Tokens: tokens[i]}
+				cands[c] = Candidate{Members: members[len(members)-1 : len(members) : len(members)], Tokens: tokens[i]}
 			}
 		}
 	} else {
@@ -399,7 +399,7 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 			}
 		}
 		for c := range nc {
-			cands[c].Members = members[start[c]:start[c+1]]
+			cands[c].Members = members[start[c]:start[c+1]:start[c+1]]
 		}
 	}
 
