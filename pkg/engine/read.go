@@ -46,7 +46,8 @@ func NewItemReader(opts ReadOptions) *ItemReader {
 // Read reads every line of in, named name in messages. Blank lines are
 // skipped. The first bad line stops it with a [*LineError], unless
 // SkipInvalid is set; a read error is returned as it is, prefixed with the
-// name.
+// name. After an error the items read so far stay available, but the line
+// count of later inputs is no longer that of one stream.
 func (r *ItemReader) Read(in io.Reader, name string) error {
 	jr := jsonl.NewReader(in)
 	for {
