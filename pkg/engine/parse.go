@@ -88,6 +88,9 @@ func parseItemFields(line []byte, it *Item, defaultPriority int, shared bool) *L
 	}
 	p := parser{b: line, shared: shared}
 	p.ws()
+	if p.i == len(p.b) { // the caller skips blank lines; this is a guard
+		return syntaxError(line, p.i)
+	}
 	if p.b[p.i] != '{' {
 		if json.Valid(line) {
 			return &LineError{Msg: "not a JSON object (found " + kindOf(p.b[p.i]) + ")"}
