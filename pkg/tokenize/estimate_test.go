@@ -55,6 +55,11 @@ func TestEstimateTokens(t *testing.T) {
 		{"ogham space mark", "a\u1680b", 2},
 		{"narrow no-break and math spaces", "a\u202fb\u205fc", 3},
 		{"en quad to hair space", "a\u2000b\u200ac", 3},
+		// All 25 White_Space code points: no piece; 25/4 = 6.
+		{"every white space alone", allSpaces, 6},
+		// The 26 letters a-z with one of the spaces between each pair:
+		// 26 pieces (hex runs of 1 only); 51/4 = 12.
+		{"every white space between letters", interleave("abcdefghijklmnopqrstuvwxyz", allSpaces), 26},
 		// Not White_Space: zero width space, Mongolian vowel separator
 		// (no longer a space since Unicode 6.3), BOM. Each is a piece.
 		{"zero width space", "a\u200bb", 3},
@@ -99,6 +104,24 @@ func TestEstimateTokens(t *testing.T) {
 	if Estimate.Name() != "estimate" {
 		t.Errorf("Name() = %q", Estimate.Name())
 	}
+}
+
+// allSpaces holds every code point with the Unicode White_Space property.
+const allSpaces = "\t\n\v\f\r \u0085\u00a0\u1680" +
+	"\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" +
+	"\u2028\u2029\u202f\u205f\u3000"
+
+// interleave puts the runes of sep between the runes of s.
+func interleave(s, sep string) string {
+	seps := []rune(sep)
+	var b strings.Builder
+	for i, r := range []rune(s) {
+		if i > 0 {
+			b.WriteRune(seps[(i-1)%len(seps)])
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func TestNew(t *testing.T) {
