@@ -132,6 +132,9 @@ defaults.`,
 		// Subcommands, one constructor per file in this package.
 		newDatesCmd(a),
 		newConflictsCmd(a),
+		newSynthesizeCmd(a),
+		newFitCmd(a),
+	// Subcommands, one constructor per file in this package.
 	)
 	return root
 }
