@@ -1,0 +1,631 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// Every expected selection below was worked out by hand; the comment on
+// each case shows the arithmetic.
+func TestSolveKnapsackWorked(t *testing.T) {
+	tests := []struct {
+		name     string
+		sizes    []int
+		values   []float64
+		capacity int
+		want     []bool
+	}{
+		{
+			// Greedy by importance takes A (6) and then nothing fits:
+			// utility 6. B+C fill 10 tokens for utility 10.
+			name:     "two small beat one large",
+			sizes:    []int{6, 5, 5},
+			values:   []float64{6, 5, 5},
+			capacity: 10,
+			want:     []bool{false, true, true},
+		},
+		{
+			// Any two of three equal items are optimal; the first two win.
+			name:     "equal items tie by input order",
+			sizes:    []int{3, 3, 3},
+			values:   []float64{1, 1, 1},
+			capacity: 6,
+			want:     []bool{true, true, false},
+		},
+		{
+			// {0,1}: 0.1+0.2 = 0.3 in 4 tokens; {2}: 0.3 in 4 tokens. In
+			// float64 0.1+0.2 > 0.3, on the decimal grid they tie, and the
+			// selection with candidate 0 wins.
+			name:     "decimal tie 0.1+0.2 = 0.3, pair first",
+			sizes:    []int{2, 2, 4},
+			values:   []float64{0.1, 0.2, 0.3},
+			capacity: 4,
+			want:     []bool{true, true, false},
+		},
+		{
+			// The same tie with the single item first: it wins, although
+			// 0.1+0.2 is the larger float64 sum.
+			name:     "decimal tie 0.3 = 0.1+0.2, single first",
+			sizes:    []int{4, 2, 2},
+			values:   []float64{0.3, 0.1, 0.2},
+			capacity: 4,
+			want:     []bool{true, false, false},
+		},
+		{
+			// Classic textbook case: capacity 50; (10,60) (20,100) (30,120).
+			// Best is 20+30 = 50 tokens for 220 (10+20 gives 160, 10+30
+			// gives 180).
+			name:     "textbook 50",
+			sizes:    []int{10, 20, 30},
+			values:   []float64{60, 100, 120},
+			capacity: 50,
+			want:     []bool{false, true, true},
+		},
+		{
+			// A zero-value candidate that fits costs nothing: the tie rule
+			// takes it.
+			name:     "zero value taken when it fits",
+			sizes:    []int{2, 2},
+			values:   []float64{1, 0},
+			capacity: 4,
+			want:     []bool{true, true},
+		},
+		{
+			// Zero-size candidates are always taken; size 5 > capacity 3.
+			name:     "zero size always, oversize never",
+			sizes:    []int{0, 5, 0},
+			values:   []float64{0, 9, 3},
+			capacity: 3,
+			want:     []bool{true, false, true},
+		},
+		{
+			name:     "negative and non-finite values never taken",
+			sizes:    []int{1, 1, 1, 1},
+			values:   []float64{-0.5, math.NaN(), math.Inf(1), 2},
+			capacity: 10,
+			want:     []bool{false, false, false, true},
+		},
+		{
+			name:     "capacity zero",
+			sizes:    []int{1, 0},
+			values:   []float64{5, 1},
+			capacity: 0,
+			want:     []bool{false, true},
+		},
+		{
+			name:     "no candidates",
+			sizes:    []int{},
+			values:   []float64{},
+			capacity: 10,
+			want:     []bool{},
+		},
+		{
+			// 1/3 ×3 and 1 are equal in reals but on the nine-digit grid
+			// 3 × 333333333 < 1000000000: the single item wins although it
+			// comes last. This is the documented price of a fixed grid.
+			name:     "thirds lose to one by a grid unit",
+			sizes:    []int{1, 1, 1, 3},
+			values:   []float64{1.0 / 3, 1.0 / 3, 1.0 / 3, 1},
+			capacity: 3,
+			want:     []bool{false, false, false, true},
+		},
+		{
+			// Largest 1e9 → grid unit 1: 1e-3 and 2e-3 both count as 0, so
+			// {0,1} and {0,2} tie and input order picks 1, although 2 is
+			// worth more in reals.
+			name:     "utility below the grid",
+			sizes:    []int{5, 1, 1},
+			values:   []float64{1e9, 1e-3, 2e-3},
+			capacity: 6,
+			want:     []bool{true, true, false},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, solver := solveKnapsack(tc.sizes, tc.values, tc.capacity, 0)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("take = %v, want %v", got, tc.want)
+			}
+			if solver != knapsackExactDP {
+				t.Errorf("solver = %q, want %q", solver, knapsackExactDP)
+			}
+		})
+	}
+}
+
+func TestSolveKnapsackFallback(t *testing.T) {
+	// sizes 4,5,2,1 values 8,6,1,0.1 capacity 8; total 12 > 8, so the
+	// exact solver needs 4 × 9 = 36 cells.
+	sizes := []int{4, 5, 2, 1}
+	values := []float64{8, 6, 1, 0.1}
+	tests := []struct {
+		name     string
+		maxCells int
+		want     []bool
+		solver   string
+	}{
+		// Densities 2, 1.2, 0.5, 0.1: take 0 (room 4); 1 (5 tokens) does
+		// not fit, stop. Largest remaining first: 1 no, 2 yes (room 2),
+		// 3 yes (room 1).
+		{"below the limit", 35, []bool{true, false, true, true}, knapsackDensityGreedy},
+		// Exact: {0,2,3} = 9.1 in 7 tokens; {1,2,3} = 7.1; {0,1} is 9 tokens.
+		{"at the limit", 36, []bool{true, false, true, true}, knapsackExactDP},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, solver := solveKnapsack(sizes, values, 8, tc.maxCells)
+			if !slices.Equal(got, tc.want) || solver != tc.solver {
+				t.Errorf("got %v %s, want %v %s", got, solver, tc.want, tc.solver)
+			}
+		})
+	}
+}
+
+func TestDensityGreedyWorked(t *testing.T) {
+	tests := []struct {
+		name     string
+		sizes    []int
+		values   []float64
+		capacity int
+		want     []bool
+	}{
+		{
+			// Densities 3, 1, 1, 0.9 (ties 1 and 2 by input order).
+			// Phase 1: 0 (room 6), 1 (room 3), 2 needs 4 > 3: stop.
+			// Phase 2 by size: 2 (4) no, 3 (3) yes: room 0.
+			name:     "stop then fill by size",
+			sizes:    []int{2, 3, 4, 3},
+			values:   []float64{6, 3, 4, 2.7},
+			capacity: 8,
+			want:     []bool{true, true, false, true},
+		},
+		{
+			// Greedy by density is not optimal: density 1.5 (size 2) first
+			// leaves 8 tokens where 10 were wanted. 0 (room 8); 1 (size 10)
+			// does not fit, stop; fill: 1 no. Exact takes {1} = 10 > 3.
+			name:     "greedy below optimum",
+			sizes:    []int{2, 10},
+			values:   []float64{3, 10},
+			capacity: 10,
+			want:     []bool{true, false},
+		},
+		{
+			// Zero size first, whatever its value.
+			name:     "zero size",
+			sizes:    []int{3, 0, 3},
+			values:   []float64{3, 0, 3},
+			capacity: 3,
+			want:     []bool{true, true, false},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, solver := solveKnapsack(tc.sizes, tc.values, tc.capacity, 1)
+			if !slices.Equal(got, tc.want) || solver != knapsackDensityGreedy {
+				t.Errorf("got %v %s, want %v density_greedy", got, solver, tc.want)
+			}
+		})
+	}
+}
+
+func TestSolveKnapsackCapsWorked(t *testing.T) {
+	tests := []struct {
+		name     string
+		sizes    []int
+		values   []float64
+		costs    [][]int
+		caps     []int
+		capacity int
+		maxCells int
+		want     []bool
+		solver   string
+	}{
+		{
+			// Without the cap all three fit (12). Candidates 0 and 1 are
+			// all "tool" (cap 4): only one of them, the better one.
+			name:     "one cap",
+			sizes:    []int{4, 4, 4},
+			values:   []float64{4, 5, 3},
+			costs:    [][]int{{4}, {4}, {0}},
+			caps:     []int{4},
+			capacity: 12,
+			want:     []bool{false, true, true},
+			solver:   knapsackExactDP,
+		},
+		{
+			// A group with 3 tokens in each of two dimensions: the cap of 2
+			// on the first rules it out although capacity is ample.
+			name:     "group spanning two dimensions",
+			sizes:    []int{6, 2},
+			values:   []float64{10, 1},
+			costs:    [][]int{{3, 3}, {2, 0}},
+			caps:     []int{2, 100},
+			capacity: 100,
+			want:     []bool{false, true},
+			solver:   knapsackExactDP,
+		},
+		{
+			// Capacity 10, cap X = 5. X costs: 5, 3, 2, 0. Values 9, 5, 5, 4,
+			// sizes 5, 3, 2, 5. Best: {1,2,3} = 14 (X 5, 10 tokens) versus
+			// {0,3} = 13 and {0,1}/{0,2} blocked by X.
+			name:     "cap changes the optimum",
+			sizes:    []int{5, 3, 2, 5},
+			values:   []float64{9, 5, 5, 4},
+			costs:    [][]int{{5}, {3}, {2}, {0}},
+			caps:     []int{5},
+			capacity: 10,
+			want:     []bool{false, true, true, true},
+			solver:   knapsackExactDP,
+		},
+		{
+			// Same instance through the fallback: densities 1.8, 1.67,
+			// 2.5, 0.8 → order 2, 0, 1, 3. Take 2 (room 8, X 3); 0 fits the
+			// room but not X (5 > 3): passed over; 1 (room 5, X 0); 3
+			// (room 0). Same answer here.
+			name:     "cap in the fallback",
+			sizes:    []int{5, 3, 2, 5},
+			values:   []float64{9, 5, 5, 4},
+			costs:    [][]int{{5}, {3}, {2}, {0}},
+			caps:     []int{5},
+			capacity: 10,
+			maxCells: 1,
+			want:     []bool{false, true, true, true},
+			solver:   knapsackDensityGreedy,
+		},
+		{
+			// A cap at or above the capacity cannot bind.
+			name:     "slack cap",
+			sizes:    []int{3, 3},
+			values:   []float64{1, 1},
+			costs:    [][]int{{3}, {3}},
+			caps:     []int{6},
+			capacity: 6,
+			maxCells: 1,
+			want:     []bool{true, true},
+			solver:   knapsackExactDP,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := knapsackProblem{sizes: tc.sizes, values: tc.values, capacity: tc.capacity,
+				costs: tc.costs, caps: tc.caps, maxCells: tc.maxCells}
+			got, solver := p.solve()
+			if !slices.Equal(got, tc.want) || solver != tc.solver {
+				t.Errorf("got %v %s, want %v %s", got, solver, tc.want, tc.solver)
+			}
+		})
+	}
+}
+
+// instance is a small random problem for the property tests. Values are
+// whole multiples of 1/40 (units), so the brute force adds integers and
+// knows exact ties without the solver's grid.
+type instance struct {
+	sizes    []int
+	units    []int // value = units/40; negative means never worth taking
+	costs    [][]int
+	caps     []int
+	capacity int
+}
+
+func (in instance) values() []float64 {
+	v := make([]float64, len(in.units))
+	for i, u := range in.units {
+		v[i] = float64(u) / 40
+	}
+	return v
+}
+
+func randomInstance(r *rand.Rand, withCaps bool) instance {
+	n := r.IntN(11)
+	in := instance{capacity: r.IntN(25)}
+	dims := 0
+	if withCaps {
+		dims = 1 + r.IntN(2)
+		for range dims {
+			in.caps = append(in.caps, r.IntN(15))
+		}
+	}
+	for range n {
+		s := r.IntN(9)
+		if r.IntN(10) == 0 {
+			s = 0
+		}
+		in.sizes = append(in.sizes, s)
+		u := r.IntN(9) // few distinct values: many ties
+		if r.IntN(15) == 0 {
+			u = -1
+		}
+		in.units = append(in.units, u)
+		if withCaps { // split the size among the dimensions and "other"
+			c := make([]int, dims)
+			left := s
+			for j := range c {
+				c[j] = r.IntN(left + 1)
+				left -= c[j]
+			}
+			in.costs = append(in.costs, c)
+		}
+	}
+	return in
+}
+
+// bruteForce tries every subset and applies the rules literally: feasible,
+// largest total (exact integer units), and among equals the one that
+// includes the first candidate where two selections differ.
+func bruteForce(in instance) (best []bool, bestUnits int) {
+	n := len(in.sizes)
+	bestUnits = -1
+	for mask := 0; mask < 1<<n; mask++ {
+		sel := make([]bool, n)
+		size, units, ok := 0, 0, true
+		used := make([]int, len(in.caps))
+		for i := range n {
+			if mask>>i&1 == 0 {
+				continue
+			}
+			sel[i] = true
+			size += in.sizes[i]
+			units += in.units[i]
+			for j := range in.caps {
+				used[j] += in.costs[i][j]
+			}
+		}
+		if size > in.capacity {
+			ok = false
+		}
+		for j := range in.caps {
+			if used[j] > in.caps[j] {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		if units > bestUnits || units == bestUnits && includesFirstDifference(sel, best) {
+			best, bestUnits = sel, units
+		}
+	}
+	return best, bestUnits
+}
+
+// includesFirstDifference reports whether a includes the first candidate at
+// which a and b differ.
+func includesFirstDifference(a, b []bool) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i]
+		}
+	}
+	return false
+}
+
+func TestSolveKnapsackBruteForce(t *testing.T) {
+	for _, withCaps := range []bool{false, true} {
+		t.Run(fmt.Sprintf("caps=%v", withCaps), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(2026, 11))
+			for trial := range 4000 {
+				in := randomInstance(r, withCaps)
+				want, _ := bruteForce(in)
+				p := knapsackProblem{sizes: in.sizes, values: in.values(), capacity: in.capacity,
+					costs: in.costs, caps: in.caps, maxCells: 1 << 30}
+				got, solver := p.solve()
+				if solver != knapsackExactDP || !slices.Equal(got, want) {
+					t.Fatalf("trial %d: %+v\ngot  %v %s\nwant %v", trial, in, got, solver, want)
+				}
+			}
+		})
+	}
+}
+
+// With arbitrary float utilities ties are practically absent: the solver
+// must reach the brute-force optimum within the grid's rounding and pick the
+// same selection whenever the optimum is clear by more than that.
+func TestSolveKnapsackBruteForceFloat(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for trial := range 3000 {
+		n := 1 + r.IntN(12)
+		sizes := make([]int, n)
+		values := make([]float64, n)
+		for i := range n {
+			sizes[i] = r.IntN(20)
+			values[i] = r.Float64() * math.Pow(10, float64(r.IntN(7)-3))
+		}
+		capacity := r.IntN(60)
+		got, _ := solveKnapsack(sizes, values, capacity, 0)
+		best, second := -1.0, -1.0
+		var bestSel []bool
+		for mask := 0; mask < 1<<n; mask++ {
+			size, val := 0, 0.0
+			sel := make([]bool, n)
+			for i := range n {
+				if mask>>i&1 == 1 {
+					sel[i] = true
+					size += sizes[i]
+					val += values[i]
+				}
+			}
+			if size > capacity {
+				continue
+			}
+			if val > best {
+				best, second, bestSel = val, best, sel
+			} else if val > second {
+				second = val
+			}
+		}
+		size, val := 0, 0.0
+		for i, tk := range got {
+			if tk {
+				size += sizes[i]
+				val += values[i]
+			}
+		}
+		top := slices.Max(values)
+		if size > capacity {
+			t.Fatalf("trial %d: %d tokens over capacity %d", trial, size, capacity)
+		}
+		if tol := float64(n) * top * 1e-8; val < best-tol {
+			t.Fatalf("trial %d: utility %v, brute force %v", trial, val, best)
+		}
+		if best-second > top*1e-6 && !slices.Equal(got, bestSel) {
+			// Candidates worth 0 after rounding may be added for free.
+			for i := range got {
+				if got[i] != bestSel[i] && values[i] > top*1e-9 {
+					t.Fatalf("trial %d: got %v, want %v", trial, got, bestSel)
+				}
+			}
+		}
+	}
+}
+
+// The fallback is checked for what it promises: within capacity and caps;
+// no eligible candidate left out would still fit (so the room left is less
+// than the largest candidate); and the first phase is a density-ordered
+// prefix.
+func TestDensityGreedyProperties(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 4000 {
+		in := randomInstance(r, trial%2 == 1)
+		vals := in.values()
+		p := knapsackProblem{sizes: in.sizes, values: vals, capacity: in.capacity,
+			costs: in.costs, caps: in.caps, maxCells: 1}
+		got, solver := p.solve()
+		size := 0
+		used := make([]int, len(in.caps))
+		largest := 0
+		for i, tk := range got {
+			if in.units[i] >= 0 && in.sizes[i] <= in.capacity {
+				largest = max(largest, in.sizes[i])
+			}
+			if !tk {
+				continue
+			}
+			if in.units[i] < 0 {
+				t.Fatalf("trial %d: took negative candidate %d", trial, i)
+			}
+			size += in.sizes[i]
+			for j := range in.caps {
+				used[j] += in.costs[i][j]
+			}
+		}
+		if size > in.capacity {
+			t.Fatalf("trial %d: %d > capacity %d (%s)", trial, size, in.capacity, solver)
+		}
+		for j := range in.caps {
+			if used[j] > in.caps[j] {
+				t.Fatalf("trial %d: cap %d: %d > %d", trial, j, used[j], in.caps[j])
+			}
+		}
+		capsOK := func(i int) bool {
+			for j := range in.caps {
+				if used[j]+in.costs[i][j] > in.caps[j] {
+					return false
+				}
+			}
+			return true
+		}
+		for i, tk := range got {
+			if !tk && in.units[i] >= 0 && size+in.sizes[i] <= in.capacity && capsOK(i) {
+				t.Fatalf("trial %d: %+v: candidate %d would still fit: %v", trial, in, i, got)
+			}
+		}
+		if len(in.caps) == 0 && in.capacity-size >= largest && largest > 0 {
+			// Only possible when everything eligible was taken.
+			for i, tk := range got {
+				if !tk && in.units[i] >= 0 && in.sizes[i] <= in.capacity {
+					t.Fatalf("trial %d: room %d ≥ largest %d with %d left out", trial, in.capacity-size, largest, i)
+				}
+			}
+		}
+	}
+}
+
+func TestQuantizeUtilities(t *testing.T) {
+	tests := []struct {
+		name   string
+		values []float64
+		want   []int64
+	}{
+		// Largest 0.3 → e = 0 (10⁰ ≥ 0.3 > 10⁻¹): scale 10⁹.
+		{"tenths", []float64{0.1, 0.2, 0.3}, []int64{100000000, 200000000, 300000000}},
+		// Largest exactly 1 → e = 0.
+		{"one", []float64{1, 0.5}, []int64{1000000000, 500000000}},
+		// Largest 250 → e = 3: scale 10⁶.
+		{"hundreds", []float64{250, 0.0000004, 0.0000006}, []int64{250000000, 0, 1}},
+		{"all zero", []float64{0, 0}, []int64{0, 0}},
+		{"bad", []float64{-1, math.NaN(), math.Inf(-1), math.Inf(1)}, []int64{-1, -1, -1, -1}},
+		// Largest 1e-300 → e = −300: scale 10³⁰⁹, beyond float64.
+		{"tiny", []float64{1e-300, 5e-301}, []int64{1000000000, 500000000}},
+		// Largest 1e300 → e = 300: scale 10⁻²⁹¹.
+		{"huge", []float64{1e300, 1e299}, []int64{1000000000, 100000000}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := quantizeUtilities(tc.values); !slices.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// benchInstance is n candidates of 1–100 tokens with float utilities.
+func benchInstance(n int, maxSize int) ([]int, []float64) {
+	r := rand.New(rand.NewPCG(42, uint64(n)))
+	sizes := make([]int, n)
+	values := make([]float64, n)
+	for i := range n {
+		sizes[i] = 1 + r.IntN(maxSize)
+		values[i] = r.Float64() * 3
+	}
+	return sizes, values
+}
+
+func BenchmarkKnapsackExact1000x5000(b *testing.B) {
+	sizes, values := benchInstance(1000, 100)
+	// 1,000 × 5,001 cells is just above the default 5,000,000.
+	for b.Loop() {
+		if _, s := solveKnapsack(sizes, values, 5000, 1000*5001); s != knapsackExactDP {
+			b.Fatal(s)
+		}
+	}
+}
+
+func BenchmarkKnapsackExact25x200000(b *testing.B) {
+	sizes, values := benchInstance(25, 20000)
+	for b.Loop() {
+		if _, s := solveKnapsack(sizes, values, 200000, 25*200001); s != knapsackExactDP {
+			b.Fatal(s)
+		}
+	}
+}
+
+func BenchmarkKnapsackFallback100000(b *testing.B) {
+	sizes, values := benchInstance(100000, 100)
+	for b.Loop() {
+		if _, s := solveKnapsack(sizes, values, 1000000, 0); s != knapsackDensityGreedy {
+			b.Fatal(s)
+		}
+	}
+}
+
+func BenchmarkKnapsackExactCaps(b *testing.B) {
+	// 60 × 501 × 101 = 3,035,060 cells: exact.
+	sizes, values := benchInstance(60, 50)
+	costs := make([][]int, len(sizes))
+	for i, s := range sizes {
+		costs[i] = []int{0}
+		if i%3 == 0 {
+			costs[i][0] = s
+		}
+	}
+	p := knapsackProblem{sizes: sizes, values: values, capacity: 500, costs: costs, caps: []int{100}}
+	for b.Loop() {
+		if _, s := p.solve(); s != knapsackExactDP {
+			b.Fatal(s)
+		}
+	}
+}
