@@ -18,24 +18,33 @@ const (
 // exact solver (SPEC §4: 5,000,000; --dp-cells changes it).
 const knapsackDefaultCells = 5_000_000
 
-// utilityDigits is the number of decimal digits on which utilities are
-// compared: each utility is rounded to the nearest multiple of
-// 10^(e−utilityDigits), where 10^e is the smallest power of ten not below the
-// largest utility. On that grid every sum is an exact integer, so "equal
-// total utility" does not depend on the order of additions, and utilities
-// written with at most this many significant digits (0.1, 0.2, 0.3) keep
-// their decimal ties exactly: {0.1, 0.2} ties {0.3}.
-const utilityDigits = 9
+// How utilities are compared. Float64 sums depend on the order of the
+// additions (0.1+0.2 ≠ 0.3, 1/3+1/3+1/3 ≠ 1), so the solver never compares
+// float sums. Each utility is rounded to a grid unit u = 10^(e−utilityDigits),
+// where 10^e is the smallest power of ten not below the largest utility
+// (fewer digits when there are more than about 4.6 million candidates, so
+// that sums fit an int64); on that grid every sum is an exact integer.
+// Rounding moves one utility by at most u/2, so two selections that are
+// worth the same in real arithmetic differ on the grid by less than one
+// unit per candidate. The tie tolerance is therefore δ = 2 units per
+// candidate: walking candidates in input order, a candidate is taken when
+// the best selection that takes it (given the decisions already made) is
+// worth at least the best one that leaves it out, minus δ. Exact ties are
+// honoured whatever the decimal expansions, and the selection is within
+// n·δ = 2n²·u of the optimum (n candidates), far below any meaningful
+// difference in utility.
+const utilityDigits = 12
 
 // knapsackProblem is one optimisation over candidates in input order.
 // Candidate i takes sizes[i] tokens and is worth values[i]. When caps is
 // not empty, candidate i also counts costs[i][j] tokens against caps[j]
 // (costs[i][j] ≤ sizes[i]: the part of the candidate in that dimension).
 //
-// The answer maximises the quantised total utility (see utilityDigits)
-// subject to Σ size ≤ capacity and Σ costs[·][j] ≤ caps[j], and among the
-// optimal selections it is the one that, walking candidates in input
-// order, includes the first candidate where two selections differ.
+// The answer maximises the total utility subject to Σ size ≤ capacity and
+// Σ costs[·][j] ≤ caps[j], and among the optimal selections it is the one
+// that, walking candidates in input order, includes the first candidate
+// where two selections differ; "optimal" and "equal" are meant up to the
+// tolerance described at utilityDigits.
 //
 // Candidates with a negative or non-finite value, a negative size, or a
 // size (or cost) above the capacity (or cap) are never taken. Zero-size
@@ -63,7 +72,7 @@ func (p knapsackProblem) solve() ([]bool, string) {
 	n := len(p.sizes)
 	take := make([]bool, n)
 	capacity := max(p.capacity, 0)
-	q := quantizeUtilities(p.values)
+	q := quantizeUtilities(p.values, utilityDigits)
 	capsLeft := make([]int, len(p.caps))
 	for j, c := range p.caps {
 		capsLeft[j] = max(c, 0)
@@ -168,6 +177,7 @@ func (p knapsackProblem) exact(rest []int, q []int64, width int, dims, bounds []
 	row := make([]int64, outer*rowLen)
 	perItem := outer * words
 	decide := make([]uint64, len(rest)*perItem)
+	tol := 2 * int64(len(rest))
 	digits := make([]int, len(dims))
 	cost := make([]int, len(dims))
 
@@ -193,7 +203,7 @@ func (p knapsackProblem) exact(rest []int, q []int64, width int, dims, bounds []
 			if fits {
 				cur := row[o*rowLen : (o+1)*rowLen]
 				prev := row[(o-shift)*rowLen : (o-shift+1)*rowLen]
-				relaxRow(cur, prev, s, v, decide[k*perItem+o*words:k*perItem+(o+1)*words])
+				relaxRow(cur, prev, s, v, tol, decide[k*perItem+o*words:k*perItem+(o+1)*words])
 			}
 			for j := range digits { // decrement the mixed-radix counter
 				if digits[j] > 0 {
@@ -227,9 +237,10 @@ func (p knapsackProblem) exact(rest []int, q []int64, width int, dims, bounds []
 // for every c ≥ s, cur[c] = max(cur[c], prev[c−s]+v), going down from the
 // top so that when prev and cur are the same row each state still reads
 // the value without this candidate. Bit c of out is set when taking the
-// candidate is at least as good (ties take it). Values stay below 2⁶², so
-// the subtraction that makes the bit cannot overflow.
-func relaxRow(cur, prev []int64, s int, v int64, out []uint64) {
+// candidate is worth at least the best without it minus tol. Values and
+// tol stay below 2⁶², so the subtraction that makes the bit cannot
+// overflow.
+func relaxRow(cur, prev []int64, s int, v, tol int64, out []uint64) {
 	top := len(cur) - 1
 	for w := top >> 6; w >= 0 && w<<6+63 >= s; w-- {
 		lo := max(w<<6, s)
@@ -241,7 +252,7 @@ func relaxRow(cur, prev []int64, s int, v int64, out []uint64) {
 		for j := len(cw) - 1; j >= 0; j-- {
 			old := cw[j]
 			t := pw[j] + v
-			m |= uint64(old-t-1) >> 63 << uint((lo+j)&63)
+			m |= uint64(old-t-tol-1) >> 63 << uint((lo+j)&63)
 			cw[j] = max(old, t)
 		}
 		out[w] = m
@@ -325,12 +336,15 @@ func (p knapsackProblem) densityGreedy(rest []int, q []int64, capacity int, caps
 }
 
 // quantizeUtilities maps each utility onto the decimal grid described at
-// utilityDigits: q = round(v · 10^(utilityDigits−e)), so 0 ≤ q ≤
-// 10^utilityDigits. Negative and non-finite utilities get −1 (never
-// taken). With q ≤ 10⁹ a sum over fewer than 9·10⁹ candidates fits in an
-// int64.
-func quantizeUtilities(values []float64) []int64 {
+// utilityDigits: q = round(v · 10^(digits−e)), so 0 ≤ q ≤ 10^digits, with
+// digits lowered until len(values) · 10^digits < 2⁶¹ (sums and the tie
+// tolerance then stay below 2⁶²). Negative and non-finite utilities get −1
+// (never taken).
+func quantizeUtilities(values []float64, digits int) []int64 {
 	q := make([]int64, len(values))
+	for digits > 0 && float64(len(values))*math.Pow10(digits) >= 1<<61 {
+		digits--
+	}
 	top := 0.0
 	for _, v := range values {
 		if v > top && !math.IsInf(v, 1) {
@@ -347,7 +361,7 @@ func quantizeUtilities(values []float64) []int64 {
 			e--
 		}
 	}
-	k := utilityDigits - e
+	k := digits - e
 	for i, v := range values {
 		switch {
 		case math.IsNaN(v) || math.IsInf(v, 0) || v < 0:

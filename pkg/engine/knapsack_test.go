@@ -103,19 +103,35 @@ func TestSolveKnapsackWorked(t *testing.T) {
 			want:     []bool{},
 		},
 		{
-			// 1/3 ×3 and 1 are equal in reals but on the nine-digit grid
-			// 3 × 333333333 < 1000000000: the single item wins although it
-			// comes last. This is the documented price of a fixed grid.
-			name:     "thirds lose to one by a grid unit",
+			// 1/3 ×3 and 1 are equal in reals; in float64 and on any
+			// decimal grid the thirds come out one unit short. The tie
+			// tolerance sees the tie, and input order picks the thirds.
+			name:     "thirds tie one",
 			sizes:    []int{1, 1, 1, 3},
 			values:   []float64{1.0 / 3, 1.0 / 3, 1.0 / 3, 1},
 			capacity: 3,
-			want:     []bool{false, false, false, true},
+			want:     []bool{true, true, true, false},
 		},
 		{
-			// Largest 1e9 → grid unit 1: 1e-3 and 2e-3 both count as 0, so
-			// {0,1} and {0,2} tie and input order picks 1, although 2 is
-			// worth more in reals.
+			// The same with the one first.
+			name:     "one ties thirds",
+			sizes:    []int{3, 1, 1, 1},
+			values:   []float64{1, 1.0 / 3, 1.0 / 3, 1.0 / 3},
+			capacity: 3,
+			want:     []bool{true, false, false, false},
+		},
+		{
+			// 1/6+1/6 rounds up, 1/3 rounds down on the grid: still a tie.
+			name:     "sixths tie a third",
+			sizes:    []int{4, 2, 2},
+			values:   []float64{1.0 / 3, 1.0 / 6, 1.0 / 6},
+			capacity: 4,
+			want:     []bool{true, false, false},
+		},
+		{
+			// Largest 1e9 → grid unit 1e-3: 1e-3 and 2e-3 are one unit
+			// apart, within the tolerance (2 units × 3 candidates), so
+			// {0,1} and {0,2} tie and input order picks 1.
 			name:     "utility below the grid",
 			sizes:    []int{5, 1, 1},
 			values:   []float64{1e9, 1e-3, 2e-3},
@@ -300,26 +316,25 @@ func TestSolveKnapsackCapsWorked(t *testing.T) {
 	}
 }
 
-// instance is a small random problem for the property tests. Values are
-// whole multiples of 1/40 (units), so the brute force adds integers and
-// knows exact ties without the solver's grid.
+// instance is a small random problem for the property tests. Each value is
+// a fraction num/den; units holds it as a whole number of 1/27720 (27720 is
+// the least common multiple of 1…12), so the brute force adds integers and
+// knows exact ties without the solver's grid or float64.
 type instance struct {
 	sizes    []int
-	units    []int // value = units/40; negative means never worth taking
+	vals     []float64
+	units    []int // negative means never worth taking
 	costs    [][]int
 	caps     []int
 	capacity int
 }
 
-func (in instance) values() []float64 {
-	v := make([]float64, len(in.units))
-	for i, u := range in.units {
-		v[i] = float64(u) / 40
-	}
-	return v
-}
+func (in instance) values() []float64 { return in.vals }
 
-func randomInstance(r *rand.Rand, withCaps bool) instance {
+// randomInstance draws a problem with few distinct values (many ties):
+// denominators 40 (decimals such as 0.025, 0.1, 0.3) or, with thirds, any of
+// 1…12 (1/3, 1/6, 1/7…, whose decimal expansions never end).
+func randomInstance(r *rand.Rand, withCaps, thirds bool) instance {
 	n := r.IntN(11)
 	in := instance{capacity: r.IntN(25)}
 	dims := 0
@@ -335,11 +350,16 @@ func randomInstance(r *rand.Rand, withCaps bool) instance {
 			s = 0
 		}
 		in.sizes = append(in.sizes, s)
-		u := r.IntN(9) // few distinct values: many ties
-		if r.IntN(15) == 0 {
-			u = -1
+		num, den := r.IntN(9), 40
+		if thirds {
+			den = 1 + r.IntN(12)
+			num = r.IntN(2 * den)
 		}
-		in.units = append(in.units, u)
+		if r.IntN(15) == 0 {
+			num = -1
+		}
+		in.vals = append(in.vals, float64(num)/float64(den))
+		in.units = append(in.units, num*(27720/den))
 		if withCaps { // split the size among the dimensions and "other"
 			c := make([]int, dims)
 			left := s
@@ -404,11 +424,11 @@ func includesFirstDifference(a, b []bool) bool {
 }
 
 func TestSolveKnapsackBruteForce(t *testing.T) {
-	for _, withCaps := range []bool{false, true} {
-		t.Run(fmt.Sprintf("caps=%v", withCaps), func(t *testing.T) {
+	for _, mode := range []struct{ caps, thirds bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		t.Run(fmt.Sprintf("caps=%v,thirds=%v", mode.caps, mode.thirds), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(2026, 11))
 			for trial := range 4000 {
-				in := randomInstance(r, withCaps)
+				in := randomInstance(r, mode.caps, mode.thirds)
 				want, _ := bruteForce(in)
 				p := knapsackProblem{sizes: in.sizes, values: in.values(), capacity: in.capacity,
 					costs: in.costs, caps: in.caps, maxCells: 1 << 30}
@@ -489,7 +509,7 @@ func TestSolveKnapsackBruteForceFloat(t *testing.T) {
 func TestDensityGreedyProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for trial := range 4000 {
-		in := randomInstance(r, trial%2 == 1)
+		in := randomInstance(r, trial%2 == 1, trial%4 > 1)
 		vals := in.values()
 		p := knapsackProblem{sizes: in.sizes, values: vals, capacity: in.capacity,
 			costs: in.costs, caps: in.caps, maxCells: 1}
@@ -547,25 +567,29 @@ func TestDensityGreedyProperties(t *testing.T) {
 func TestQuantizeUtilities(t *testing.T) {
 	tests := []struct {
 		name   string
+		digits int
 		values []float64
 		want   []int64
 	}{
-		// Largest 0.3 → e = 0 (10⁰ ≥ 0.3 > 10⁻¹): scale 10⁹.
-		{"tenths", []float64{0.1, 0.2, 0.3}, []int64{100000000, 200000000, 300000000}},
+		// Largest 0.3 → e = 0 (10⁰ ≥ 0.3 > 10⁻¹): scale 10¹².
+		{"tenths", 12, []float64{0.1, 0.2, 0.3}, []int64{1e11, 2e11, 3e11}},
 		// Largest exactly 1 → e = 0.
-		{"one", []float64{1, 0.5}, []int64{1000000000, 500000000}},
-		// Largest 250 → e = 3: scale 10⁶.
-		{"hundreds", []float64{250, 0.0000004, 0.0000006}, []int64{250000000, 0, 1}},
-		{"all zero", []float64{0, 0}, []int64{0, 0}},
-		{"bad", []float64{-1, math.NaN(), math.Inf(-1), math.Inf(1)}, []int64{-1, -1, -1, -1}},
-		// Largest 1e-300 → e = −300: scale 10³⁰⁹, beyond float64.
-		{"tiny", []float64{1e-300, 5e-301}, []int64{1000000000, 500000000}},
-		// Largest 1e300 → e = 300: scale 10⁻²⁹¹.
-		{"huge", []float64{1e300, 1e299}, []int64{1000000000, 100000000}},
+		{"one", 12, []float64{1, 0.5}, []int64{1e12, 5e11}},
+		// Largest 250 → e = 3: scale 10⁹.
+		{"hundreds", 12, []float64{250, 4e-10, 6e-10}, []int64{250e9, 0, 1}},
+		{"all zero", 12, []float64{0, 0}, []int64{0, 0}},
+		// Largest finite 2 → e = 1 (10¹ ≥ 2 > 10⁰): scale 10¹¹.
+		{"bad", 12, []float64{-1, math.NaN(), math.Inf(-1), math.Inf(1), 2}, []int64{-1, -1, -1, -1, 2e11}},
+		// Largest 1e-300 → e = −300: scale 10³¹², beyond float64.
+		{"tiny", 12, []float64{1e-300, 5e-301}, []int64{1e12, 5e11}},
+		// Largest 1e300 → e = 300: scale 10⁻²⁸⁸.
+		{"huge", 12, []float64{1e300, 1e299}, []int64{1e12, 1e11}},
+		// 3 × 10¹⁸ ≥ 2⁶¹ ≈ 2.3 × 10¹⁸, 3 × 10¹⁷ is not: 17 digits.
+		{"fewer digits for sums", 18, []float64{1, 0.5, 0}, []int64{1e17, 5e16, 0}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := quantizeUtilities(tc.values); !slices.Equal(got, tc.want) {
+			if got := quantizeUtilities(tc.values, tc.digits); !slices.Equal(got, tc.want) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})
