@@ -132,7 +132,34 @@ func (p knapsackProblem) solve() ([]bool, string) {
 		return take, knapsackDensityGreedy
 	}
 	p.exact(rest, q, width, dims, bounds, take)
+	p.fillLeftover(rest, capacity, capsLeft, take)
 	return take, knapsackExactDP
+}
+
+// fillLeftover adds, in input order, any candidate of rest that still fits
+// beside the selection. After the exact solver this can happen only when
+// near-ties within the tolerance chained up; adding a candidate worth ≥ 0
+// never lowers the total, and it guarantees what the report implies: every
+// candidate left out no longer fits.
+func (p knapsackProblem) fillLeftover(rest []int, capacity int, capsLeft []int, take []bool) {
+	room := capacity
+	for i, tk := range take {
+		if tk {
+			room -= p.sizes[i]
+			for j := range capsLeft {
+				capsLeft[j] -= p.costs[i][j]
+			}
+		}
+	}
+	for _, i := range rest {
+		if !take[i] && p.sizes[i] <= room && p.fitsCaps(i, capsLeft) {
+			take[i] = true
+			room -= p.sizes[i]
+			for j := range capsLeft {
+				capsLeft[j] -= p.costs[i][j]
+			}
+		}
+	}
 }
 
 // fitsCaps reports whether candidate i's cost in every dimension is within
