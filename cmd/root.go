@@ -129,6 +129,8 @@ defaults.`,
 	root.PersistentFlags().StringVar(&a.configFile, "config", "", "read configuration from `FILE` instead of harpe.yaml")
 
 	root.AddCommand(
+		newSynthesizeCmd(a),
+		newFitCmd(a),
 	// Subcommands, one constructor per file in this package.
 	)
 	return root
