@@ -653,3 +653,40 @@ func BenchmarkKnapsackExactCaps(b *testing.B) {
 		}
 	}
 }
+
+// FuzzSolveKnapsack checks the exact solver against the brute force on
+// small instances decoded from the input: byte 0 is the capacity, then each
+// pair of bytes a candidate's size and value (in 40ths), optionally with
+// one cap (byte 1 when odd length).
+func FuzzSolveKnapsack(f *testing.F) {
+	f.Add([]byte{10, 6, 6, 5, 5, 5, 5})
+	f.Add([]byte{4, 2, 4, 2, 8, 4, 12})
+	f.Add([]byte{30, 7, 3, 9, 1, 0, 4, 9, 9, 2, 3, 8})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		in := instance{capacity: int(data[0]) % 40}
+		rest := data[1:]
+		withCap := len(rest)%2 == 1
+		if withCap {
+			in.caps = []int{int(rest[0]) % 30}
+			rest = rest[1:]
+		}
+		for k := 0; k+1 < len(rest) && len(in.sizes) < 12; k += 2 {
+			s, u := int(rest[k])%16, int(rest[k+1])%12-1
+			in.sizes = append(in.sizes, s)
+			in.units = append(in.units, u*(27720/40))
+			in.vals = append(in.vals, float64(u)/40)
+			if withCap {
+				in.costs = append(in.costs, []int{s * int(rest[k+1]>>4&1)})
+			}
+		}
+		want, _ := bruteForce(in)
+		p := knapsackProblem{sizes: in.sizes, values: in.vals, capacity: in.capacity,
+			costs: in.costs, caps: in.caps, maxCells: 1 << 30}
+		if got, _ := p.solve(); !slices.Equal(got, want) {
+			t.Fatalf("%+v: got %v, want %v", in, got, want)
+		}
+	})
+}

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -376,6 +378,49 @@ func BenchmarkSynthesizeKnapsack1000(b *testing.B) {
 	for b.Loop() {
 		if r, err := Synthesize(items, Budget{Total: 5000}, opts); err != nil || r.Solver != SolverExactDP {
 			b.Fatal(err, r.Solver)
+		}
+	}
+}
+
+// generatedItems is n items of 5–200 tokens with priorities 1–20,
+// relevance in [0, 1) and a pinned prompt first (fixed seed).
+func generatedItems(n int) []Item {
+	r := rand.New(rand.NewPCG(1200, uint64(n)))
+	items := make([]Item, n)
+	items[0] = Item{ID: "sys", Content: "s", Pinned: true, TokenCount: iptr(50)}
+	for i := 1; i < n; i++ {
+		items[i] = Item{ID: itoa(i), Content: "x", Priority: 1 + r.IntN(20),
+			Relevance: fptr(r.Float64()), TokenCount: iptr(5 + r.IntN(196))}
+	}
+	return items
+}
+
+// BenchmarkPolicyUtility compares the utility ((1+relevance)/(1+priority),
+// the knapsack policy's) that lowest_priority and knapsack keep on the same
+// generated items, and what each costs: the "utility" metric is the total
+// over the selected items.
+func BenchmarkPolicyUtility(b *testing.B) {
+	for _, size := range []struct{ n, budget int }{{200, 1200}, {1000, 4000}, {100000, 1000000}} {
+		items := generatedItems(size.n)
+		u := KnapsackUtilities(items)
+		for _, policy := range []string{PolicyLowestPriority, PolicyKnapsack} {
+			b.Run(fmt.Sprintf("n=%d/budget=%d/%s", size.n, size.budget, policy), func(b *testing.B) {
+				var rep *Report
+				for b.Loop() {
+					var err error
+					if rep, err = Synthesize(items, Budget{Total: size.budget}, Options{Policy: policy}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				total := 0.0
+				for _, k := range rep.Kept {
+					if k.Reason == ReasonSelected {
+						total += u[k.Index]
+					}
+				}
+				b.ReportMetric(total, "utility")
+				b.ReportMetric(float64(rep.ConsumedTokens), "tokens")
+			})
 		}
 	}
 }
