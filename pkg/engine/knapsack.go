@@ -64,10 +64,13 @@ func solveKnapsack(sizes []int, values []float64, capacity, maxCells int) (take 
 }
 
 // solve returns which candidates to take and the name of the solver that
-// decided: exact_dp when candidates × states ≤ maxCells (states being
-// (capacity+1) × Π(cap+1) over the caps that can bind, after shrinking
-// each bound to the total the candidates could fill), density_greedy
-// otherwise.
+// decided. The exact solver runs while candidates × (capacity + 1) ≤
+// maxCells, all candidates counted, as SPEC §4 states it; with caps that
+// can bind, the product is also multiplied by (cap + 1) for each of them,
+// since the table then has that many more states. Above the limit,
+// density_greedy decides. Within it, the table actually built is often
+// smaller: candidates that cannot be taken are left out, and the width is
+// min(capacity, their total size).
 func (p knapsackProblem) solve() ([]bool, string) {
 	n := len(p.sizes)
 	take := make([]bool, n)
@@ -107,29 +110,31 @@ func (p knapsackProblem) solve() ([]bool, string) {
 			bounds = append(bounds, capsLeft[j])
 		}
 	}
-	if total <= capacity && len(dims) == 0 {
-		for _, i := range rest {
-			take[i] = true
-		}
-		return take, knapsackExactDP
-	}
 
 	maxCells := p.maxCells
 	if maxCells <= 0 {
 		maxCells = knapsackDefaultCells
 	}
-	states := width + 1
-	ok := true
-	for _, b := range bounds {
-		if states > maxCells/(b+1) {
-			ok = false
-			break
+	exact := n == 0 || capacity < maxCells && n <= maxCells/(capacity+1)
+	if exact {
+		cells := n * (capacity + 1)
+		for _, b := range bounds {
+			if cells > maxCells/(b+1) {
+				exact = false
+				break
+			}
+			cells *= b + 1
 		}
-		states *= b + 1
 	}
-	if !ok || len(rest) > maxCells/states {
+	if !exact {
 		p.densityGreedy(rest, q, capacity, capsLeft, take)
 		return take, knapsackDensityGreedy
+	}
+	if total <= capacity && len(dims) == 0 {
+		for _, i := range rest {
+			take[i] = true
+		}
+		return take, knapsackExactDP
 	}
 	p.exact(rest, q, width, dims, bounds, take)
 	p.fillLeftover(rest, capacity, capsLeft, take)

@@ -153,26 +153,29 @@ func TestSolveKnapsackWorked(t *testing.T) {
 }
 
 func TestSolveKnapsackFallback(t *testing.T) {
-	// sizes 4,5,2,1 values 8,6,1,0.1 capacity 8; total 12 > 8, so the
-	// exact solver needs 4 × 9 = 36 cells.
 	sizes := []int{4, 5, 2, 1}
 	values := []float64{8, 6, 1, 0.1}
 	tests := []struct {
 		name     string
+		capacity int
 		maxCells int
 		want     []bool
 		solver   string
 	}{
-		// Densities 2, 1.2, 0.5, 0.1: take 0 (room 4); 1 (5 tokens) does
-		// not fit, stop. Largest remaining first: 1 no, 2 yes (room 2),
-		// 3 yes (room 1).
-		{"below the limit", 35, []bool{true, false, true, true}, knapsackDensityGreedy},
+		// Capacity 8: 4 × 9 = 36 cells. Densities 2, 1.2, 0.5, 0.1: take
+		// 0 (room 4); 1 (5 tokens) does not fit, stop. Largest remaining
+		// first: 1 no, 2 yes (room 2), 3 yes (room 1).
+		{"below the limit", 8, 35, []bool{true, false, true, true}, knapsackDensityGreedy},
 		// Exact: {0,2,3} = 9.1 in 7 tokens; {1,2,3} = 7.1; {0,1} is 9 tokens.
-		{"at the limit", 36, []bool{true, false, true, true}, knapsackExactDP},
+		{"at the limit", 8, 36, []bool{true, false, true, true}, knapsackExactDP},
+		// All fit (12 ≤ 20) but 4 × 21 = 84 cells > 83: the greedy runs,
+		// and takes everything too.
+		{"all fit above the limit", 20, 83, []bool{true, true, true, true}, knapsackDensityGreedy},
+		{"all fit at the limit", 20, 84, []bool{true, true, true, true}, knapsackExactDP},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, solver := solveKnapsack(sizes, values, 8, tc.maxCells)
+			got, solver := solveKnapsack(sizes, values, tc.capacity, tc.maxCells)
 			if !slices.Equal(got, tc.want) || solver != tc.solver {
 				t.Errorf("got %v %s, want %v %s", got, solver, tc.want, tc.solver)
 			}
@@ -292,15 +295,39 @@ func TestSolveKnapsackCapsWorked(t *testing.T) {
 			solver:   knapsackDensityGreedy,
 		},
 		{
-			// A cap at or above the capacity cannot bind.
+			// A cap at or above the capacity cannot bind: 2 × 7 = 14 cells,
+			// no factor for the cap.
 			name:     "slack cap",
 			sizes:    []int{3, 3},
 			values:   []float64{1, 1},
 			costs:    [][]int{{3}, {3}},
 			caps:     []int{6},
 			capacity: 6,
-			maxCells: 1,
+			maxCells: 14,
 			want:     []bool{true, true},
+			solver:   knapsackExactDP,
+		},
+		{
+			// One cap that binds: 2 × 7 × (3+1) = 56 cells. 55 is too few.
+			name:     "binding cap counts in the cells",
+			sizes:    []int{3, 3},
+			values:   []float64{1, 2},
+			costs:    [][]int{{3}, {3}},
+			caps:     []int{3},
+			capacity: 6,
+			maxCells: 55,
+			want:     []bool{false, true},
+			solver:   knapsackDensityGreedy,
+		},
+		{
+			name:     "binding cap at the limit",
+			sizes:    []int{3, 3},
+			values:   []float64{1, 2},
+			costs:    [][]int{{3}, {3}},
+			caps:     []int{3},
+			capacity: 6,
+			maxCells: 56,
+			want:     []bool{false, true},
 			solver:   knapsackExactDP,
 		},
 	}
