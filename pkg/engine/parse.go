@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -49,8 +50,18 @@ type parser struct {
 }
 
 // parseItem decodes one non-blank line into it. The returned error has
-// Msg and Col set; the caller adds the name and line.
+// Msg and Col set; the caller adds the name and line. A line that is not
+// valid JSON gets the syntax error, even when a field before the bad spot
+// already had a wrong type.
 func parseItem(line []byte, it *Item, defaultPriority int) *LineError {
+	lerr := parseItemFields(line, it, defaultPriority)
+	if lerr != nil && lerr.Col == 0 && !strings.HasPrefix(lerr.Msg, "invalid UTF-8") && !json.Valid(line) {
+		return syntaxError(line, 0)
+	}
+	return lerr
+}
+
+func parseItemFields(line []byte, it *Item, defaultPriority int) *LineError {
 	if !utf8.Valid(line) {
 		off := 0
 		for off < len(line) {
