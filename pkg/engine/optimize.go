@@ -45,7 +45,7 @@ func KnapsackUtilities(items []Item) []float64 {
 		if it.Utility != nil {
 			u[i] = *it.Utility
 		} else {
-			u[i] = (1 + relevanceOf(it)) / (1 + float64(it.Priority))
+			u[i] = (1 + relevanceOrZero(it)) / (1 + float64(it.Priority))
 		}
 	}
 	return u
@@ -103,9 +103,17 @@ func DuoAttentionUtilities(items []Item, alpha float64, sinks int, halfLife floa
 		if rank < len(order)-sinks {
 			stream = math.Pow(0.5, float64(rank)/halfLife)
 		}
-		u[i] = alpha*relevanceOf(it) + (1-alpha)*stream
+		u[i] = alpha*relevanceOrZero(it) + (1-alpha)*stream
 	}
 	return u, nil
+}
+
+// relevanceOrZero is the item's relevance, 0 when absent.
+func relevanceOrZero(it *Item) float64 {
+	if it.Relevance == nil {
+		return 0
+	}
+	return *it.Relevance
 }
 
 // withheld reports the items Synthesize withholds under o: confidential

@@ -23,12 +23,10 @@ func outcomes(r *Report) map[string]string {
 		m[k.ID] = "kept:" + string(k.Reason)
 	}
 	for _, d := range r.Dropped {
-		m[d.ID] = "dropped:" + string(d.Reason) + ":" + itoa(d.Needed) + ":" + itoa(d.Left)
+		m[d.ID] = "dropped:" + string(d.Reason) + ":" + strconv.Itoa(d.Needed) + ":" + strconv.Itoa(d.Left)
 	}
 	return m
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // threeForEighty: a pinned 20-token prompt leaves 80 of 100 tokens.
 // Utilities (1+relevance)/(1+priority): a = 1/2, b = 2/4 = 0.5, c = 1/4.
@@ -49,7 +47,7 @@ func threeForEighty() []Item {
 func fiveTurns() []Item {
 	items := []Item{{ID: "sys", Content: "s", Pinned: true, TokenCount: iptr(10)}}
 	for i, rel := range []float64{0, 0.2, 0, 0.9, 0} {
-		items = append(items, Item{ID: "t" + itoa(i+1), Content: "x", Priority: 10,
+		items = append(items, Item{ID: "t" + strconv.Itoa(i+1), Content: "x", Priority: 10,
 			Relevance: fptr(rel), TokenCount: iptr(30)})
 	}
 	return items
@@ -372,7 +370,7 @@ func BenchmarkSynthesizeKnapsack1000(b *testing.B) {
 	sizes, values := benchInstance(1000, 100)
 	items := make([]Item, len(sizes))
 	for i := range items {
-		items[i] = Item{ID: itoa(i), Content: "x", Priority: 1 + i%20, Relevance: fptr(values[i]), TokenCount: iptr(sizes[i])}
+		items[i] = Item{ID: strconv.Itoa(i), Content: "x", Priority: 1 + i%20, Relevance: fptr(values[i]), TokenCount: iptr(sizes[i])}
 	}
 	opts := Options{Policy: PolicyKnapsack, DPCells: 1000 * 5001}
 	for b.Loop() {
@@ -389,7 +387,7 @@ func generatedItems(n int) []Item {
 	items := make([]Item, n)
 	items[0] = Item{ID: "sys", Content: "s", Pinned: true, TokenCount: iptr(50)}
 	for i := 1; i < n; i++ {
-		items[i] = Item{ID: itoa(i), Content: "x", Priority: 1 + r.IntN(20),
+		items[i] = Item{ID: strconv.Itoa(i), Content: "x", Priority: 1 + r.IntN(20),
 			Relevance: fptr(r.Float64()), TokenCount: iptr(5 + r.IntN(196))}
 	}
 	return items
