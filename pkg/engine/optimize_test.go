@@ -396,17 +396,25 @@ func generatedItems(n int) []Item {
 // BenchmarkPolicyUtility compares the utility ((1+relevance)/(1+priority),
 // the knapsack policy's) that lowest_priority and knapsack keep on the same
 // generated items, and what each costs: the "utility" metric is the total
-// over the selected items.
+// over the selected items. knapsack_greedy forces the density_greedy
+// fallback (DPCells 1) to show what the exact solver adds.
 func BenchmarkPolicyUtility(b *testing.B) {
 	for _, size := range []struct{ n, budget int }{{200, 1200}, {1000, 4000}, {100000, 1000000}} {
 		items := generatedItems(size.n)
 		u := KnapsackUtilities(items)
-		for _, policy := range []string{PolicyLowestPriority, PolicyKnapsack} {
-			b.Run(fmt.Sprintf("n=%d/budget=%d/%s", size.n, size.budget, policy), func(b *testing.B) {
+		for _, run := range []struct {
+			name string
+			opts Options
+		}{
+			{PolicyLowestPriority, Options{Policy: PolicyLowestPriority}},
+			{PolicyKnapsack, Options{Policy: PolicyKnapsack}},
+			{"knapsack_greedy", Options{Policy: PolicyKnapsack, DPCells: 1}},
+		} {
+			b.Run(fmt.Sprintf("n=%d/budget=%d/%s", size.n, size.budget, run.name), func(b *testing.B) {
 				var rep *Report
 				for b.Loop() {
 					var err error
-					if rep, err = Synthesize(items, Budget{Total: size.budget}, Options{Policy: policy}); err != nil {
+					if rep, err = Synthesize(items, Budget{Total: size.budget}, run.opts); err != nil {
 						b.Fatal(err)
 					}
 				}
