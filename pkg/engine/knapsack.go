@@ -14,8 +14,8 @@ const (
 	knapsackDensityGreedy = "density_greedy"
 )
 
-// knapsackDefaultCells is the default limit on candidates × states of the
-// exact solver (SPEC §4: 5,000,000; --dp-cells changes it).
+// knapsackDefaultCells is the default limit on candidates × (capacity + 1)
+// for the exact solver (SPEC §4; --dp-cells changes it).
 const knapsackDefaultCells = 5_000_000
 
 // How utilities are compared. Float64 sums depend on the order of the
@@ -55,7 +55,7 @@ type knapsackProblem struct {
 	capacity int
 	costs    [][]int
 	caps     []int
-	maxCells int // limit on candidates × states for the exact solver; ≤ 0 means the default
+	maxCells int // limit on candidates × (capacity+1) for the exact solver; ≤ 0 means the default
 }
 
 // solveKnapsack solves the 0/1 knapsack without caps; see knapsackProblem.
@@ -194,9 +194,9 @@ func (p knapsackProblem) costFree(i int) bool {
 // is the best quantised value of the candidates seen so far within that
 // state. Candidates are added in reverse input order and each one's
 // decisions are kept as one bit per state (set when taking it is at least
-// as good), so the walk back, in input order from the full state, decides
-// the earliest candidate first and takes it whenever an optimal selection
-// can include it.
+// as good, up to the tolerance), so the walk back, in input order from the
+// full state, decides the earliest candidate first and takes it whenever an
+// optimal selection can include it.
 func (p knapsackProblem) exact(rest []int, q []int64, width int, dims, bounds []int, take []bool) {
 	rowLen := width + 1
 	words := (rowLen + 63) >> 6
