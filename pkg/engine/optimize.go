@@ -130,7 +130,8 @@ func withheld(o *Options) func(*Item) bool {
 // a utility below 0 counts as 0 (such an item adds nothing, and is still
 // taken when room is left over). Caps are honoured: each member counts its
 // tokens against its own dimension's caps. The selection's utility is the
-// sum over the selected candidates, in candidate order.
+// sum over the selected candidates, in candidate order (at most
+// math.MaxFloat64).
 func optimise(p *Problem, utility []float64) (Selection, error) {
 	n := len(p.Candidates)
 	sizes := make([]int, n)
@@ -148,11 +149,24 @@ func optimise(p *Problem, utility []float64) (Selection, error) {
 			costs[c] = flat[c*len(caps) : (c+1)*len(caps)]
 		}
 	}
+	// Sums of huge utilities (above 10³⁰⁰) could overflow to +Inf, which
+	// the solver would refuse: the solver then sees them scaled down.
+	// Its grid is relative to the largest value, so scaling changes no
+	// decision beyond rounding.
+	scale := 1.0
+	for _, m := range utility {
+		if m > 1e300 {
+			scale = 1e-300
+		}
+	}
+	worth := make([]float64, n) // unscaled, for the report
 	for c := range p.Candidates {
 		cand := &p.Candidates[c]
 		sizes[c] = cand.Tokens
 		for _, m := range cand.Members {
-			values[c] += max(utility[m], 0)
+			u := max(utility[m], 0)
+			worth[c] += u
+			values[c] += u * scale
 			if costs != nil {
 				for k := range p.Caps {
 					if p.Caps[k].Dimension == p.Items[m].Dimension {
@@ -177,9 +191,10 @@ func optimise(p *Problem, utility []float64) (Selection, error) {
 		if tk {
 			t.Add(c)
 			out[c] = Outcome{Kept: true}
-			total += values[c]
+			total += worth[c]
 		}
 	}
+	total = min(total, math.MaxFloat64) // JSON has no +Inf
 	for c, tk := range take {
 		if !tk {
 			o := t.Check(c)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -211,6 +212,22 @@ func TestOptimisingPolicies(t *testing.T) {
 			utility: 0.5,
 		},
 		{
+			// Group g sums to 2e308, beyond float64: it still beats x
+			// (1e308, same 20 tokens), and the reported total is capped at
+			// the largest float64 so the JSON report stays valid.
+			name: "huge utilities",
+			items: []Item{
+				{ID: "g1", Content: "g", Priority: 1, Group: "g", Utility: fptr(1e308), TokenCount: iptr(10)},
+				{ID: "x", Content: "x", Priority: 1, Utility: fptr(1e308), TokenCount: iptr(20)},
+				{ID: "g2", Content: "g", Priority: 1, Group: "g", Utility: fptr(1e308), TokenCount: iptr(10)},
+			},
+			budget:  Budget{Total: 20},
+			opts:    Options{Policy: PolicyKnapsack},
+			want:    map[string]string{"g1": "kept:selected", "x": "dropped:did_not_fit:20:0", "g2": "kept:selected"},
+			solver:  SolverExactDP,
+			utility: math.MaxFloat64,
+		},
+		{
 			// An explicit utility beats the formula: a's 3 beats b+c.
 			name: "explicit utility",
 			items: []Item{
@@ -239,6 +256,9 @@ func TestOptimisingPolicies(t *testing.T) {
 			}
 			if rep.Solver != tc.solver {
 				t.Errorf("solver %q, want %q", rep.Solver, tc.solver)
+			}
+			if _, err := json.Marshal(rep); err != nil {
+				t.Errorf("report does not encode: %v", err)
 			}
 			switch {
 			case tc.solver == "" && rep.Utility != nil:
