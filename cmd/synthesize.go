@@ -292,14 +292,10 @@ func writeSynthesisReport(w io.Writer, format string, rep *engine.Report) error 
 	}
 	for _, d := range rep.Dropped {
 		tokens := strconv.Itoa(d.Tokens)
-		reason := string(d.Reason)
-		switch d.Reason {
-		case engine.ReasonConfidential:
+		if d.Reason == engine.ReasonConfidential {
 			tokens = "-"
-		case engine.ReasonDidNotFit, engine.ReasonDimensionCap:
-			reason += fmt.Sprintf(" (%d left)", d.Left)
 		}
-		rows = append(rows, row{d.Index, []string{d.ID, tokens, strconv.Itoa(d.Priority), "dropped", reason}})
+		rows = append(rows, row{d.Index, []string{d.ID, tokens, strconv.Itoa(d.Priority), "dropped", string(d.Reason)}})
 	}
 	// Kept and dropped are each in input order; merge them.
 	slices.SortFunc(rows, func(a, b row) int { return a.index - b.index })
@@ -310,11 +306,10 @@ func writeSynthesisReport(w io.Writer, format string, rep *engine.Report) error 
 	for _, s := range rep.Skipped {
 		cells = append(cells, []string{"line " + strconv.Itoa(s.Line), "-", "-", "skipped", s.Error})
 	}
-	status := fmt.Sprintf("%d kept, %d dropped", len(rep.Kept), len(rep.Dropped))
 	left := fmt.Sprintf("%d left", rep.RemainingTokens)
 	if rep.OverBudget {
-		left = fmt.Sprintf("over budget by %d", rep.OverflowTokens)
+		left = fmt.Sprintf("%d over budget", rep.OverflowTokens)
 	}
-	footer := []string{"total", fmt.Sprintf("%d of %d", rep.ConsumedTokens, rep.EffectiveBudget), "", status, left}
+	footer := []string{"total", strconv.Itoa(rep.ConsumedTokens), "", fmt.Sprintf("%d kept", len(rep.Kept)), left}
 	return renderTable(w, []string{"ID", "TOKENS", "PRIORITY", "STATUS", "REASON"}, cells, footer)
 }
