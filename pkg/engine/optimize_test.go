@@ -450,3 +450,109 @@ func BenchmarkPolicyUtility(b *testing.B) {
 		}
 	}
 }
+
+// TestKnapsackPolicyBruteForce runs the knapsack policy through Synthesize
+// on random small inputs (always-kept items, groups, mixed dimensions, a
+// cap) and checks the kept items against a brute force written from the
+// specification: always-kept items and their groups first, each group one
+// candidate worth the sum of its members' (1+relevance)/(1+priority)
+// (negative counted as 0), every subset of candidates tried, the tie
+// broken by input order. Utilities are whole multiples of 1/120 here, so
+// the brute force adds integers.
+func TestKnapsackPolicyBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(99, 1))
+	rels := []float64{0, 0.5, 1, -2}
+	for trial := range 1500 {
+		n := 1 + r.IntN(9)
+		items := make([]Item, n)
+		for i := range items {
+			items[i] = Item{ID: "i" + strconv.Itoa(i), Content: "x", Priority: r.IntN(6),
+				Pinned: r.IntN(12) == 0, TokenCount: iptr(r.IntN(31)),
+				Relevance: fptr(rels[r.IntN(len(rels))]),
+				Group:     []string{"", "", "", "g1", "g2"}[r.IntN(5)],
+				Dimension: []string{"a", "b"}[r.IntN(2)]}
+		}
+		budget := Budget{Total: r.IntN(121)}
+		opts := Options{Policy: PolicyKnapsack}
+		capA := -1
+		if r.IntN(2) == 0 {
+			capA = r.IntN(40)
+			opts.Caps = []Cap{{Dimension: "a", Limit: Amount{N: capA}}}
+		}
+
+		// Always kept, with whole groups.
+		kept := make([]bool, n)
+		keptGroup := map[string]bool{}
+		for _, it := range items {
+			if (it.Pinned || it.Priority == 0) && it.Group != "" {
+				keptGroup[it.Group] = true
+			}
+		}
+		used := 0
+		for i, it := range items {
+			if it.Pinned || it.Priority == 0 || keptGroup[it.Group] {
+				kept[i] = true
+				used += *it.TokenCount
+			}
+		}
+		if used > budget.Total {
+			continue // over budget or expansion: no policy runs
+		}
+		// Candidates in order of their first member.
+		var cands [][]int
+		index := map[string]int{}
+		for i, it := range items {
+			if kept[i] {
+				continue
+			}
+			if c, ok := index[it.Group]; ok && it.Group != "" {
+				cands[c] = append(cands[c], i)
+				continue
+			}
+			index[it.Group] = len(cands)
+			cands = append(cands, []int{i})
+		}
+		best, bestUnits := -1, -1
+		for mask := 0; mask < 1<<len(cands); mask++ {
+			size, a, units := 0, 0, 0
+			for c, ms := range cands {
+				if mask>>c&1 == 0 {
+					continue
+				}
+				for _, m := range ms {
+					it := items[m]
+					size += *it.TokenCount
+					if it.Dimension == "a" {
+						a += *it.TokenCount
+					}
+					units += max(0, int(math.Round(120*(1+*it.Relevance)))/(1+it.Priority))
+				}
+			}
+			if used+size > budget.Total || capA >= 0 && a > capA {
+				continue
+			}
+			// Bit c of the mask is candidate c: the tie rule prefers the
+			// mask whose lowest differing bit is set.
+			if units > bestUnits || units == bestUnits && (mask^best)&mask&-(mask^best) != 0 {
+				best, bestUnits = mask, units
+			}
+		}
+		for c, ms := range cands {
+			for _, m := range ms {
+				kept[m] = best>>c&1 == 1
+			}
+		}
+
+		rep, err := Synthesize(items, budget, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]bool, n)
+		for _, k := range rep.Kept {
+			got[k.Index] = true
+		}
+		if !slices.Equal(got, kept) {
+			t.Fatalf("trial %d: budget %d cap a %d\nitems %+v\ngot  %v\nwant %v", trial, budget.Total, capA, items, got, kept)
+		}
+	}
+}
