@@ -139,8 +139,9 @@ func greedy(key func(items []Item, i int) sortKey, packed func(items []Item, i, 
 // above the candidate's 21-bit index. It reports false when a key does not
 // fit.
 func packedOrder(p *Problem, packed func(items []Item, i, rank int) (uint64, bool)) ([]uint64, bool) {
-	ranks := newnessRanks(p.Items)
-	keys := make([]uint64, len(p.Candidates))
+	buf := make([]uint64, len(p.Items)+len(p.Candidates))
+	ranks, keys := buf[:len(p.Items)], buf[len(p.Items):]
+	newnessRanks(p.Items, ranks)
 	for c := range p.Candidates {
 		best := uint64(math.MaxUint64)
 		for _, m := range p.Candidates[c].Members {
@@ -157,10 +158,10 @@ func packedOrder(p *Problem, packed func(items []Item, i, rank int) (uint64, boo
 }
 
 // newnessRanks numbers the items from the oldest (0) to the newest by
-// (timestamp, position). When the input is already in that order, as a
-// chronological log is, the rank is the position and nothing is sorted.
-func newnessRanks(items []Item) []int32 {
-	ranks := make([]int32, len(items))
+// (timestamp, position), into ranks. When the input is already in that
+// order, as a chronological log is, the rank is the position and nothing
+// is sorted.
+func newnessRanks(items []Item, ranks []uint64) {
 	inOrder := true
 	for i := 1; i < len(items) && inOrder; i++ {
 		a, b := items[i-1].Timestamp, items[i].Timestamp
@@ -168,9 +169,9 @@ func newnessRanks(items []Item) []int32 {
 	}
 	if inOrder {
 		for i := range ranks {
-			ranks[i] = int32(i)
+			ranks[i] = uint64(i)
 		}
-		return ranks
+		return
 	}
 	idx := make([]int32, len(items))
 	for i := range idx {
@@ -186,9 +187,8 @@ func newnessRanks(items []Item) []int32 {
 		return 0
 	})
 	for r, i := range idx {
-		ranks[i] = int32(r)
+		ranks[i] = uint64(r)
 	}
-	return ranks
 }
 
 // packedLowestPriority: priority (22 bits) then newer first (21 bits).

@@ -86,7 +86,8 @@ func TestNewnessRanks(t *testing.T) {
 				return a.Timestamp.Compare(*b.Timestamp)
 			})
 		}
-		ranks := newnessRanks(items)
+		ranks := make([]uint64, len(items))
+		newnessRanks(items, ranks)
 		for i := range items {
 			want := 0
 			for j := range items {

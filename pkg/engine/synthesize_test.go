@@ -188,6 +188,23 @@ func TestSynthesize(t *testing.T) {
 			consumed: 40, effect: 100, input: 110,
 		},
 		{
+			// Interleaved groups: g1 = a + d (25, rank p2 from d), b (30,
+			// p1), g2 = c + e (25, rank p3). b → 30 left; g1 → 5 left; g2
+			// needs 25: dropped whole (25/5).
+			name: "interleaved groups",
+			items: []Item{
+				with(it("a", 10, 5), func(i *Item) { i.Group = "g1" }),
+				it("b", 30, 1),
+				with(it("c", 20, 3), func(i *Item) { i.Group = "g2" }),
+				with(it("d", 15, 2), func(i *Item) { i.Group = "g1" }),
+				with(it("e", 5, 9), func(i *Item) { i.Group = "g2" }),
+			},
+			budget:   Budget{Total: 60},
+			kept:     "a=selected b=selected d=selected",
+			dropped:  "c=did_not_fit(25/5) e=did_not_fit(25/5)",
+			consumed: 55, effect: 60, input: 80,
+		},
+		{
 			// sys is pinned, so its group-mate is kept too (reason group),
 			// even at priority 9; 100 − 10 − 30 = 60 left; o 70 misses.
 			name: "a group with an always-kept member is kept whole",
