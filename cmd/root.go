@@ -134,7 +134,6 @@ defaults.`,
 		newConflictsCmd(a),
 		newSynthesizeCmd(a),
 		newFitCmd(a),
-	// Subcommands, one constructor per file in this package.
 	)
 	return root
 }
