@@ -24,8 +24,9 @@ func NewReader(r io.Reader) *Reader {
 	return &Reader{br: bufio.NewReaderSize(r, 256<<10)}
 }
 
-// Next returns the next line without its "\n" (or "\r\n") and its 1-based
-// number. The slice is valid until the next call. At the end it returns
+// Next returns the next line without its "\n" and its 1-based number. A
+// "\r" before the "\n" stays in the line (JSON reads it as white space), so
+// writing the line back with "\n" gives the input's bytes exactly. The slice is valid until the next call. At the end it returns
 // io.EOF; a last line without a newline is returned first.
 func (r *Reader) Next() ([]byte, int, error) {
 	r.buf = r.buf[:0]
@@ -46,11 +47,7 @@ func (r *Reader) Next() ([]byte, int, error) {
 			return nil, r.line, err
 		}
 		r.line++
-		line := r.buf[:len(r.buf)-1]
-		if n := len(line); n > 0 && line[n-1] == '\r' {
-			line = line[:n-1]
-		}
-		return line, r.line, nil
+		return r.buf[:len(r.buf)-1], r.line, nil
 	}
 }
 
