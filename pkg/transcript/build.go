@@ -9,10 +9,13 @@ import (
 	"unicode/utf8"
 )
 
-// builder collects the messages of one transcript and numbers its turns.
+// builder collects the messages of one transcript. Turns are numbered
+// when it finishes, so a reader may decide late that a message opens a
+// turn (Codex marks human prompts with a separate event).
 type builder struct {
-	t         *Transcript
-	turnStart int // index of the message that opened the current turn
+	t      *Transcript
+	opens  []bool
+	aborts []int // message counts at each abort event
 }
 
 func newBuilder(format string) *builder {
@@ -24,40 +27,60 @@ func newBuilder(format string) *builder {
 func (b *builder) add(m Message, opens bool) int {
 	t := b.t
 	m.Index = len(t.Messages)
-	if opens {
-		t.Turns++
-		b.turnStart = m.Index
-	}
-	m.Turn = t.Turns
 	t.Messages = append(t.Messages, m)
+	b.opens = append(b.opens, opens)
 	return m.Index
+}
+
+// open marks message i as opening a turn.
+func (b *builder) open(i int) { b.opens[i] = true }
+
+// last returns the latest message, or nil.
+func (b *builder) last() *Message {
+	if len(b.t.Messages) == 0 {
+		return nil
+	}
+	return &b.t.Messages[len(b.t.Messages)-1]
 }
 
 // skip counts a record that is not a message.
 func (b *builder) skip(kind string) { b.t.Skipped[kind]++ }
 
-// abort marks every message of the current turn as aborted. Before the
-// first turn there is nothing to abort: the event is counted as skipped.
-func (b *builder) abort() {
-	t := b.t
-	if t.Turns == 0 {
-		b.skip("abort")
-		return
-	}
-	for i := b.turnStart; i < len(t.Messages); i++ {
-		t.Messages[i].Aborted = true
-	}
-}
+// abort marks every message of the current turn, so far, as aborted.
+func (b *builder) abort() { b.aborts = append(b.aborts, len(b.t.Messages)) }
 
 // compaction records that the harness compacted its context at the next
 // message to be added.
 func (b *builder) compaction() {
-	b.t.Compactions = append(b.t.Compactions, len(b.t.Messages))
+	n := len(b.t.Messages)
+	if c := b.t.Compactions; len(c) > 0 && c[len(c)-1] == n {
+		return
+	}
+	b.t.Compactions = append(b.t.Compactions, n)
 }
 
-// finish fills Unpaired and returns the transcript.
+// finish numbers the turns, applies aborts, fills Unpaired and returns
+// the transcript.
 func (b *builder) finish() *Transcript {
 	t := b.t
+	var starts []int // starts[k] is the index of the message opening turn k+1
+	for i := range t.Messages {
+		if b.opens[i] {
+			starts = append(starts, i)
+		}
+		t.Messages[i].Turn = len(starts)
+	}
+	t.Turns = len(starts)
+	for _, p := range b.aborts {
+		// Before the first turn there is nothing to abort.
+		if p == 0 || t.Messages[p-1].Turn == 0 {
+			t.Skipped["abort"]++
+			continue
+		}
+		for i := starts[t.Messages[p-1].Turn-1]; i < p; i++ {
+			t.Messages[i].Aborted = true
+		}
+	}
 	// A compaction marker with no message after it points nowhere.
 	for len(t.Compactions) > 0 && t.Compactions[len(t.Compactions)-1] >= len(t.Messages) {
 		t.Compactions = t.Compactions[:len(t.Compactions)-1]

@@ -597,3 +597,19 @@ func (d *lineDecoder) decode(v any) error {
 func (d *lineDecoder) errorf(format string, args ...any) error {
 	return &Error{Name: d.name, Line: d.line, Err: fmt.Errorf(format, args...)}
 }
+
+// Select returns the transcript whose ID is id, for inputs that hold
+// several conversations. The error lists the IDs there are.
+func Select(ts []*Transcript, id string) (*Transcript, error) {
+	ids := make([]string, 0, len(ts))
+	for _, t := range ts {
+		if t.ID == id {
+			return t, nil
+		}
+		ids = append(ids, fmt.Sprintf("%q", t.ID))
+	}
+	if len(ids) > 10 {
+		ids = append(ids[:10], fmt.Sprintf("… (%d in all)", len(ts)))
+	}
+	return nil, fmt.Errorf("no conversation %q; there are %s", id, strings.Join(ids, ", "))
+}
