@@ -101,7 +101,11 @@ func Read(r io.Reader, name, format string) ([]*Transcript, error) {
 			return nil, utf8Error(name, firstLineNo, first)
 		}
 		if !lineIsValue {
-			return nil, jsonError(name, firstLineNo, trimmed, json.Unmarshal(trimmed, new(any)), "")
+			err := json.Unmarshal(trimmed, new(any))
+			if strings.Contains(err.Error(), "unexpected end") && (trimmed[0] == '{' || trimmed[0] == '[') {
+				return nil, &Error{Name: name, Err: fmt.Errorf("a %s transcript is JSON Lines, one object a line; this input is one JSON document over several lines", format)}
+			}
+			return nil, jsonError(name, firstLineNo, first, err, "")
 		}
 		return nil, &Error{Name: name, Line: firstLineNo, Err: fmt.Errorf("want a JSON object, got %s", jsonKind(trimmed))}
 	}
