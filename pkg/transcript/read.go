@@ -356,6 +356,9 @@ func readDocuments(data []byte, name, format string) ([]*Transcript, error) {
 			break
 		}
 		if err != nil {
+			if t := bytes.TrimSpace(body); n == 0 && format == "" && len(t) > 0 && t[0] != '{' && t[0] != '[' {
+				return nil, &Error{Name: name, Err: undetectable()}
+			}
 			return nil, docSyntaxError(name, body, start, err)
 		}
 		f := format
@@ -533,7 +536,7 @@ func utf8Error(name string, line int, data []byte) error {
 func utf8DocError(name string, data []byte) error {
 	off := invalidUTF8At(data)
 	line, col := lineCol(data, off)
-	return &Error{Name: name, Line: line, Col: col, Err: fmt.Errorf("invalid UTF-8 at byte offset %d", off)}
+	return &Error{Name: name, Line: line, Col: col, Err: fmt.Errorf("invalid UTF-8 at byte %d of the input", off+1)}
 }
 
 func invalidUTF8At(data []byte) int {
