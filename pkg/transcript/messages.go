@@ -477,8 +477,7 @@ func readMessageLines(r *jsonl.Reader, name, format string) (*Transcript, error)
 		if err != nil {
 			return nil, err
 		}
-		var probe map[string]json.RawMessage
-		if err := d.decode(&probe); err != nil {
+		if err := d.checkObject(); err != nil {
 			return nil, err
 		}
 		typeErr := func(err error) error { return jsonError(name, d.line, line, err, "") }

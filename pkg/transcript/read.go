@@ -584,15 +584,23 @@ func (d *lineDecoder) next() ([]byte, error) {
 	}
 }
 
-// decode decodes the current line into v, which must be a struct pointer:
-// a line that is not an object is an error.
-func (d *lineDecoder) decode(v any) error {
+// checkObject reports a current line that is not a JSON object.
+func (d *lineDecoder) checkObject() error {
 	t := bytes.TrimSpace(d.data)
 	if len(t) == 0 || t[0] != '{' {
 		if !json.Valid(t) {
 			return jsonError(d.name, d.line, d.data, json.Unmarshal(d.data, new(any)), "")
 		}
 		return &Error{Name: d.name, Line: d.line, Err: fmt.Errorf("want a JSON object, got %s", jsonKind(t))}
+	}
+	return nil
+}
+
+// decode decodes the current line into v, which must be a struct pointer:
+// a line that is not an object is an error.
+func (d *lineDecoder) decode(v any) error {
+	if err := d.checkObject(); err != nil {
+		return err
 	}
 	if err := json.Unmarshal(d.data, v); err != nil {
 		return jsonError(d.name, d.line, d.data, err, "")
