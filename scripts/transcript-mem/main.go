@@ -11,8 +11,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 func main() {
