@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -58,13 +60,33 @@ text plus each tool call's name and arguments.
 }
 
 func runTranscript(a *app, opts *transcriptOptions) error {
+	// Scan keeps no message texts: the listings are built as messages
+	// settle, so a large transcript costs its listing, not its text.
 	var all []*transcript.Transcript
+	var listings []*transcript.Listing
 	err := a.eachInput(opts.args, func(name string, r io.Reader) error {
-		ts, err := transcript.Read(r, name, opts.inputFormat)
+		byT := map[*transcript.Transcript]*transcript.Listing{}
+		ts, err := transcript.Scan(r, name, opts.inputFormat, func(t *transcript.Transcript, m *transcript.Message) error {
+			l := byT[t]
+			if l == nil {
+				l = &transcript.Listing{}
+				byT[t] = l
+			}
+			l.Add(m)
+			return a.ctx.Err()
+		})
 		if err != nil {
 			return inputError(err)
 		}
-		all = append(all, ts...)
+		for _, t := range ts {
+			l := byT[t]
+			if l == nil {
+				l = &transcript.Listing{}
+			}
+			l.SetHeader(t)
+			all = append(all, t)
+			listings = append(listings, l)
+		}
 		return nil
 	})
 	if err != nil {
@@ -75,20 +97,14 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		if err != nil {
 			return usageErrorf("--conversation: %v", err)
 		}
-		all = []*transcript.Transcript{t}
-	}
-	listings := make([]*transcript.Listing, len(all))
-	for i, t := range all {
-		listings[i] = transcript.List(t)
+		i := slices.Index(all, t)
+		listings = listings[i : i+1]
 	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.format == "table" {
 			return writeTranscriptTables(w, listings)
 		}
-		if len(listings) == 1 {
-			return writeJSON(w, listings[0])
-		}
-		return writeJSON(w, listings)
+		return writeListingsJSON(w, listings)
 	})
 }
 
@@ -192,4 +208,85 @@ func writeWrapped(w io.Writer, prefix string, items []string) {
 		line += it
 	}
 	fmt.Fprintln(w, line)
+}
+
+// writeListingsJSON writes what writeJSON would write for one listing (or
+// an array of several), byte for byte, but encodes the messages one at a
+// time instead of building the whole document in memory first.
+func writeListingsJSON(w io.Writer, ls []*transcript.Listing) error {
+	if len(ls) == 1 {
+		return writeListingJSON(w, ls[0], "", "\n")
+	}
+	if len(ls) == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
+	}
+	io.WriteString(w, "[\n")
+	for i, l := range ls {
+		end := ",\n"
+		if i == len(ls)-1 {
+			end = "\n"
+		}
+		io.WriteString(w, "  ")
+		if err := writeListingJSON(w, l, "  ", end); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, "]\n")
+	return err
+}
+
+// writeListingJSON writes l as a json.Encoder indenting with prefix and two
+// spaces would (the first line without the prefix), then end.
+func writeListingJSON(w io.Writer, l *transcript.Listing, prefix, end string) error {
+	head := *l
+	head.Messages = nil
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(&head); err != nil {
+		return err
+	}
+	doc := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	// A key inside a JSON string would have its quotes escaped, so the
+	// first match is the field itself.
+	marker := []byte(`"messages": null`)
+	at := bytes.Index(doc, marker)
+	if at < 0 {
+		return fmt.Errorf("listing: no messages field")
+	}
+	if _, err := w.Write(doc[:at]); err != nil {
+		return err
+	}
+	io.WriteString(w, `"messages": `)
+	if len(l.Messages) == 0 {
+		io.WriteString(w, "[]")
+	} else {
+		io.WriteString(w, "[\n")
+		inner := prefix + "    "
+		var mb bytes.Buffer
+		menc := json.NewEncoder(&mb)
+		menc.SetEscapeHTML(false)
+		menc.SetIndent(inner, "  ")
+		for i := range l.Messages {
+			mb.Reset()
+			if err := menc.Encode(&l.Messages[i]); err != nil {
+				return err
+			}
+			io.WriteString(w, inner)
+			w.Write(bytes.TrimSuffix(mb.Bytes(), []byte("\n")))
+			if i < len(l.Messages)-1 {
+				io.WriteString(w, ",\n")
+			} else {
+				io.WriteString(w, "\n")
+			}
+		}
+		io.WriteString(w, prefix+"  ]")
+	}
+	if _, err := w.Write(doc[at+len(marker):]); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, end)
+	return err
 }

@@ -1,6 +1,10 @@
 package transcript
 
-import "github.com/harpe-dev/harpe/pkg/tokenize"
+import (
+	"io"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+)
 
 // Framing costs used by [MessageTokens] and [BilledTokens]. They follow
 // OpenAI's documented chat overhead (3 tokens a message, 1 more when the
@@ -53,4 +57,28 @@ func BilledTokens(t *Transcript, c tokenize.Counter) int {
 		return 0
 	}
 	return n + ReplyPriming
+}
+
+// CountBilled reads the transcripts in r (see [Read]) and returns what
+// they cost as chat requests, each conversation its own request:
+// [BilledTokens] summed over them. It streams through [Scan], so a JSONL
+// transcript of any size is counted in about one turn's memory.
+func CountBilled(r io.Reader, name, format string, c tokenize.Counter) (int, error) {
+	total := 0
+	var cur *Transcript
+	_, err := Scan(r, name, format, func(t *Transcript, m *Message) error {
+		if m.Aborted {
+			return nil
+		}
+		if t != cur { // the first kept message of a conversation
+			cur = t
+			total += ReplyPriming
+		}
+		total += MessageTokens(m, c)
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return total, nil
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
-
-	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 type ccRecord struct {
@@ -41,9 +39,7 @@ var ccHarnessPrefixes = []string{"<command-name>", "<command-message>", "<local-
 // session) are skipped and counted as "sidechain", unless the file is a
 // subagent's own file, whose first message record is a sidechain one:
 // then the sidechain is the conversation and other records are skipped.
-func readClaudeCode(r *jsonl.Reader, name string) (*Transcript, error) {
-	b := newBuilder(FormatClaudeCode)
-	d := &lineDecoder{r: r, name: name}
+func readClaudeCode(d *lineDecoder, b *builder) error {
 	sidechain := -1 // unknown until the first message record
 	usage := map[string]int{}
 	usedUsage := map[string]bool{}
@@ -51,11 +47,11 @@ func readClaudeCode(r *jsonl.Reader, name string) (*Transcript, error) {
 		if _, err := d.next(); err == io.EOF {
 			break
 		} else if err != nil {
-			return nil, err
+			return err
 		}
 		var rec ccRecord
 		if err := d.decode(&rec); err != nil {
-			return nil, err
+			return err
 		}
 		switch rec.Type {
 		case "user", "assistant":
@@ -68,7 +64,7 @@ func readClaudeCode(r *jsonl.Reader, name string) (*Transcript, error) {
 			}
 			continue
 		case "":
-			return nil, d.errorf("missing \"type\"")
+			return d.errorf("missing \"type\"")
 		default:
 			b.skip(rec.Type)
 			continue
@@ -85,15 +81,15 @@ func readClaudeCode(r *jsonl.Reader, name string) (*Transcript, error) {
 			continue
 		}
 		if rec.Message == nil {
-			return nil, d.errorf("a %s record needs \"message\"", rec.Type)
+			return d.errorf("a %s record needs \"message\"", rec.Type)
 		}
 		ts, err := parseTime(rec.Timestamp)
 		if err != nil {
-			return nil, d.errorf("%q: %v", "timestamp", err)
+			return d.errorf("%q: %v", "timestamp", err)
 		}
 		c, err := parseAnthropic(rec.Message.Content)
 		if err != nil {
-			return nil, d.errorf("message: %v", err)
+			return d.errorf("message: %v", err)
 		}
 		for _, k := range c.skipped {
 			b.skip(k)
@@ -142,5 +138,5 @@ func readClaudeCode(r *jsonl.Reader, name string) (*Transcript, error) {
 			b.add(r, false)
 		}
 	}
-	return b.finish(), nil
+	return nil
 }

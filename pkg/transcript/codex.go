@@ -7,8 +7,6 @@ import (
 	"io"
 	"strings"
 	"time"
-
-	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 type cxLine struct {
@@ -74,25 +72,24 @@ type codexReader struct {
 // messages; event_msg lines mirror them and only mark human prompts
 // (user_message) and usage (token_count); session_meta gives the system
 // prompt; a compacted line replaces the history.
-func readCodex(r *jsonl.Reader, name string) (*Transcript, error) {
-	c := &codexReader{b: newBuilder(FormatCodex), d: &lineDecoder{r: r, name: name}, callN: 1, awaiting: -1}
-	d := c.d
+func readCodex(d *lineDecoder, b *builder) error {
+	c := &codexReader{b: b, d: d, callN: 1, awaiting: -1}
 	for {
 		if _, err := d.next(); err == io.EOF {
 			break
 		} else if err != nil {
-			return nil, err
+			return err
 		}
 		var ln cxLine
 		if err := d.decode(&ln); err != nil {
-			return nil, err
+			return err
 		}
 		ts, err := parseTime(ln.Timestamp)
 		if err != nil {
-			return nil, d.errorf("%q: %v", "timestamp", err)
+			return d.errorf("%q: %v", "timestamp", err)
 		}
 		if err := c.line(ln, ts); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for _, p := range c.pending {
@@ -102,14 +99,14 @@ func readCodex(r *jsonl.Reader, name string) (*Transcript, error) {
 		// Rollouts without user_message events: every user item that does
 		// not look injected is a prompt.
 		for _, i := range c.candidates {
-			m := &c.b.t.Messages[i]
+			m := c.b.msg(i)
 			if !looksInjected(m.Text) {
 				c.b.open(i)
 				m.Meta = false
 			}
 		}
 	}
-	return c.b.finish(), nil
+	return nil
 }
 
 // looksInjected tells harness-written user items (AGENTS.md, environment
@@ -186,7 +183,7 @@ func (c *codexReader) prompt(text string) {
 	want := strings.TrimSpace(text)
 	for k := len(c.candidates) - 1; k >= 0; k-- {
 		i := c.candidates[k]
-		m := &c.b.t.Messages[i]
+		m := c.b.msg(i)
 		if strings.TrimSpace(m.Text) == want {
 			c.b.open(i)
 			m.Meta = false
@@ -223,7 +220,7 @@ func (c *codexReader) usage(info *cxInfo) {
 		return
 	}
 	n := *info.Last.InputTokens
-	c.b.t.Messages[at].InputTokens = &n
+	c.b.msg(at).InputTokens = &n
 }
 
 func (c *codexReader) closeCall() {
@@ -294,7 +291,7 @@ func (c *codexReader) item(raw json.RawMessage, ts time.Time) error {
 			if len(c.pending) > 0 && strings.TrimSpace(c.pending[0]) == strings.TrimSpace(text) {
 				c.pending = c.pending[1:]
 				c.b.open(i)
-				c.b.t.Messages[i].Meta = false
+				c.b.msg(i).Meta = false
 				c.candidates = c.candidates[:0]
 				return nil
 			}

@@ -44,33 +44,48 @@ type ListingPair struct {
 // List builds the [Listing] of t. Timestamps are RFC 3339 with the offset
 // they were recorded in.
 func List(t *Transcript) *Listing {
-	l := &Listing{Format: t.Format, Conversation: t.ID, Turns: t.Turns,
-		Messages: make([]ListingMessage, len(t.Messages)), Unpaired: []ListingPair{},
-		Skipped: t.Skipped, Compactions: t.Compactions}
+	l := &Listing{Messages: make([]ListingMessage, 0, len(t.Messages))}
+	for i := range t.Messages {
+		l.Add(&t.Messages[i])
+	}
+	l.SetHeader(t)
+	return l
+}
+
+// Add appends the listing of one message; with [Scan], a listing is built
+// without keeping the messages.
+func (l *Listing) Add(m *Message) {
+	lm := ListingMessage{Index: m.Index, Role: m.Role, Turn: m.Turn, Chars: m.Chars(),
+		ToolCalls: []string{}, InputTokens: m.InputTokens, Aborted: m.Aborted, Meta: m.Meta}
+	for _, c := range m.ToolCalls {
+		if c.ID != "" {
+			lm.ToolCalls = append(lm.ToolCalls, c.ID)
+		}
+	}
+	if m.ToolCallID != "" {
+		id := m.ToolCallID
+		lm.ToolCallID = &id
+	}
+	if !m.Timestamp.IsZero() {
+		s := m.Timestamp.Format(time.RFC3339Nano)
+		lm.Timestamp = &s
+	}
+	l.Messages = append(l.Messages, lm)
+}
+
+// SetHeader fills the transcript-wide fields of l from t, which must be
+// finished: its format, turns, pairs, skipped records and compactions.
+func (l *Listing) SetHeader(t *Transcript) {
+	l.Format, l.Conversation, l.Turns, l.Compactions = t.Format, t.ID, t.Turns, t.Compactions
+	if l.Messages == nil {
+		l.Messages = []ListingMessage{}
+	}
+	l.Skipped = t.Skipped
 	if l.Skipped == nil {
 		l.Skipped = map[string]int{}
 	}
-	for i := range t.Messages {
-		m := &t.Messages[i]
-		lm := ListingMessage{Index: m.Index, Role: m.Role, Turn: m.Turn, Chars: m.Chars(),
-			ToolCalls: []string{}, InputTokens: m.InputTokens, Aborted: m.Aborted, Meta: m.Meta}
-		for _, c := range m.ToolCalls {
-			if c.ID != "" {
-				lm.ToolCalls = append(lm.ToolCalls, c.ID)
-			}
-		}
-		if m.ToolCallID != "" {
-			id := m.ToolCallID
-			lm.ToolCallID = &id
-		}
-		if !m.Timestamp.IsZero() {
-			s := m.Timestamp.Format(time.RFC3339Nano)
-			lm.Timestamp = &s
-		}
-		l.Messages[i] = lm
-	}
+	l.Unpaired = make([]ListingPair, 0, len(t.Unpaired))
 	for _, u := range t.Unpaired {
 		l.Unpaired = append(l.Unpaired, ListingPair{Message: u.Message, ToolCallID: u.ToolCallID, Kind: u.Kind})
 	}
-	return l
 }

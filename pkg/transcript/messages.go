@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 // errAt is bad input inside a JSON document, placed by its JSON path.
@@ -465,25 +463,23 @@ func readMessagesDoc(v json.RawMessage, name, format string) (*Transcript, error
 }
 
 // readMessageLines reads OpenAI or Anthropic messages written one a line.
-func readMessageLines(r *jsonl.Reader, name, format string) (*Transcript, error) {
-	b := newBuilder(format)
+func readMessageLines(d *lineDecoder, b *builder, format string) error {
 	add := newAdder(b, format)
-	d := &lineDecoder{r: r, name: name}
 	for {
 		line, err := d.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if err := d.checkObject(); err != nil {
-			return nil, err
+			return err
 		}
-		typeErr := func(err error) error { return jsonError(name, d.line, line, err, "") }
+		typeErr := func(err error) error { return jsonError(d.name, d.line, line, err, "") }
 		if err := add.add(line, d.errorf, typeErr); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return b.finish(), nil
+	return nil
 }

@@ -70,6 +70,25 @@ func (e *Error) Unwrap() error { return e.Err }
 // kept, not with the size of the input. An empty input is one empty
 // transcript (format "harpe" when detecting).
 func Read(r io.Reader, name, format string) ([]*Transcript, error) {
+	return read(r, name, format, nil)
+}
+
+// Scan reads like [Read] but hands each message to fn once it is settled
+// (its turn numbered, an abort of its turn known) and does not keep it:
+// the transcripts returned have no Messages, only their counts, pairs and
+// skipped records. For the JSONL formats memory then holds about one turn
+// at a time, whatever the size of the input; JSON documents are read whole
+// first. fn gets the transcript being read (for its Format and ID) and the
+// message; an error from fn stops the reading and is returned. Usage that a
+// format records only after the next turn has opened is not seen.
+func Scan(r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+	if fn == nil {
+		return nil, errors.New("transcript.Scan: nil fn")
+	}
+	return read(r, name, format, fn)
+}
+
+func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	if format != "" && !validFormat(format) {
 		return nil, fmt.Errorf("unknown transcript format %q; valid: %s", format, strings.Join(Formats(), ", "))
 	}
@@ -110,22 +129,29 @@ func Read(r io.Reader, name, format string) ([]*Transcript, error) {
 		return nil, &Error{Name: name, Line: firstLineNo, Err: fmt.Errorf("want a JSON object, got %s", jsonKind(trimmed))}
 	}
 	if lineFormat {
-		lines := jsonl.NewReader(io.MultiReader(bytes.NewReader(head), br))
-		var t *Transcript
+		b := newBuilder(format)
+		if fn != nil {
+			b.sink = func(m *Message) error { return fn(b.t, m) }
+		}
+		d := &lineDecoder{r: jsonl.NewReader(io.MultiReader(bytes.NewReader(head), br)), name: name, b: b}
 		switch format {
 		case FormatHarpe:
-			t, err = readHarpe(lines, name)
+			err = readHarpe(d, b)
 		case FormatClaudeCode:
-			t, err = readClaudeCode(lines, name)
+			err = readClaudeCode(d, b)
 		case FormatCodex:
-			t, err = readCodex(lines, name)
+			err = readCodex(d, b)
 		default:
-			t, err = readMessageLines(lines, name, format)
+			err = readMessageLines(d, b, format)
+		}
+		if err == nil {
+			b.finish()
+			err = b.sinkErr
 		}
 		if err != nil {
 			return nil, err
 		}
-		return []*Transcript{t}, nil
+		return []*Transcript{b.t}, nil
 	}
 	// A JSON document (or a sequence of them): read it whole.
 	rest, err := io.ReadAll(br)
@@ -133,7 +159,19 @@ func Read(r io.Reader, name, format string) ([]*Transcript, error) {
 		return nil, &Error{Name: name, Err: err}
 	}
 	data := append(head, rest...)
-	return readDocuments(data, name, format)
+	ts, err := readDocuments(data, name, format)
+	if err != nil || fn == nil {
+		return ts, err
+	}
+	for _, t := range ts {
+		for i := range t.Messages {
+			if err := fn(t, &t.Messages[i]); err != nil {
+				return nil, err
+			}
+		}
+		t.Messages = nil
+	}
+	return ts, nil
 }
 
 var bom = []byte("\xef\xbb\xbf")
@@ -555,6 +593,7 @@ func invalidUTF8At(data []byte) int {
 type lineDecoder struct {
 	r    *jsonl.Reader
 	name string
+	b    *builder // its sink's error stops the reading
 	line int
 	data []byte
 }
@@ -562,6 +601,9 @@ type lineDecoder struct {
 // next returns the next non-blank line, or io.EOF.
 func (d *lineDecoder) next() ([]byte, error) {
 	for {
+		if d.b != nil && d.b.sinkErr != nil {
+			return nil, d.b.sinkErr
+		}
 		line, n, err := d.r.Next()
 		if err == io.EOF {
 			return nil, io.EOF

@@ -5,9 +5,14 @@
 //	go run ./scripts/gen-transcripts -big 1000000000 > /tmp/big.jsonl
 //	go build -o /tmp/transcript-mem ./scripts/transcript-mem
 //	/usr/bin/time -v /tmp/transcript-mem /tmp/big.jsonl
+//	/usr/bin/time -v /tmp/transcript-mem -scan /tmp/big.jsonl
+//
+// -scan counts the billed tokens through transcript.CountBilled, which
+// keeps no messages.
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 
@@ -16,17 +21,29 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: transcript-mem FILE")
+	scan := flag.Bool("scan", false, "stream through CountBilled instead of Read")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: transcript-mem [-scan] FILE")
 		os.Exit(2)
 	}
-	f, err := os.Open(os.Args[1])
+	name := flag.Arg(0)
+	f, err := os.Open(name)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	defer f.Close()
-	ts, err := transcript.Read(f, os.Args[1], "")
+	if *scan {
+		n, err := transcript.CountBilled(f, name, "", tokenize.Estimate)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Printf("%d tokens billed (estimate)\n", n)
+		return
+	}
+	ts, err := transcript.Read(f, name, "")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
