@@ -26,6 +26,9 @@ func TestDetect(t *testing.T) {
 		{"gemini cli", `{"sessionId":"s","startTime":"2026-01-01T00:00:00Z","messages":[{"id":"1","type":"user","content":"hi"}]}`, "gemini-cli"},
 		{"sharegpt array", `[{"id":"a","conversations":[{"from":"human","value":"hi"}]}]`, "sharegpt"},
 		{"sharegpt object", `{"conversations":[{"from":"human","value":"hi"}]}`, "sharegpt"},
+		{"swe-agent trajectory", `{"trajectory":[],"history":[{"role":"user","content":"fix it"}],"info":{}}`, "swe-agent"},
+		{"openhands events", `[{"id":1,"source":"user","action":"message","args":{"content":"hi"}}]`, "openhands"},
+		{"long-memory sample", `[{"sample_id":"c","conversation":{"speaker_a":"A","speaker_b":"B","session_1":[]}}]`, "long-memory"},
 		{"plain text", "hello there\n", ""},
 		{"a number", "42", ""},
 		{"an object of nothing known", `{"events":[]}`, ""},
@@ -85,7 +88,11 @@ func TestReadErrors(t *testing.T) {
 		{"sharegpt value type", "", `{"conversations":[{"from":"human","value":1}]}`, `x: "conversations.value" must be a string, got number`},
 		{"second document", "", "{\"messages\":[]}\n{\"messages\":[{\"role\":\"bot\"}]}\n", `x: document 2 messages[0]: unknown role "bot"`},
 		{"trailing garbage", "", "[{\"role\":\"user\",\"content\":\"a\"}]\nxyz\n", `x:2:1: invalid JSON: invalid character 'x'`},
-		{"undetectable", "", "just text\n", `x: cannot tell the transcript format; tried harpe, claude-code, codex, openai, anthropic, gemini, gemini-cli, sharegpt`},
+		{"swe-agent history type", "swe-agent", `{"history":{}}`, `x: "history" must be an array, got object`},
+		{"openhands no action", "", `[{"id":1,"source":"user","action":"message","args":{}},{"id":2,"source":"agent"}]`, `x: [1]: an event needs "action" or "observation"`},
+		{"openhands timestamp", "", `[{"id":1,"source":"user","action":"message","timestamp":"noon"}]`, `x: [0]: "timestamp": timestamp "noon" is not RFC 3339`},
+		{"long-memory stranger", "", `[{"conversation":{"speaker_a":"A","speaker_b":"B","session_1":[{"speaker":"C","text":"hi"}]}}]`, `x: [0].conversation.session_1[0].speaker: speaker "C" is neither speaker_a ("A") nor speaker_b ("B")`},
+		{"undetectable", "", "just text\n", `x: cannot tell the transcript format; tried harpe, claude-code, codex, openai, anthropic, gemini, gemini-cli, sharegpt, swe-agent, openhands, long-memory`},
 		{"invalid utf-8 in a document", "", "[\n{\"role\":\"user\",\"content\":\"\xfe\"}]", `x:2:27: invalid UTF-8 at byte 29 of the input`},
 	}
 	for _, tt := range tests {

@@ -94,6 +94,11 @@ func FuzzReadCodex(f *testing.F)     { fuzzFormat(f, FormatCodex, "codex") }
 func FuzzReadGemini(f *testing.F)    { fuzzFormat(f, FormatGemini, "gemini") }
 func FuzzReadGeminiCLI(f *testing.F) { fuzzFormat(f, FormatGeminiCLI, "gemini-cli") }
 func FuzzReadShareGPT(f *testing.F)  { fuzzFormat(f, FormatShareGPT, "sharegpt") }
+func FuzzReadSWEAgent(f *testing.F)  { fuzzFormat(f, FormatSWEAgent, "swe-agent") }
+func FuzzReadOpenHands(f *testing.F) { fuzzFormat(f, FormatOpenHands, "openhands") }
+func FuzzReadLongMemory(f *testing.F) {
+	fuzzFormat(f, FormatLongMemory, "long-memory")
+}
 
 // FuzzReadHarpe also checks a round trip: a transcript written back as
 // harpe events reads back with the same messages, turns and usage.

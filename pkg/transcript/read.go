@@ -29,7 +29,8 @@ const (
 // tries them.
 func Formats() []string {
 	return []string{FormatHarpe, FormatClaudeCode, FormatCodex, FormatOpenAI,
-		FormatAnthropic, FormatGemini, FormatGeminiCLI, FormatShareGPT}
+		FormatAnthropic, FormatGemini, FormatGeminiCLI, FormatShareGPT,
+		FormatSWEAgent, FormatOpenHands, FormatLongMemory}
 }
 
 // Error is bad input: it names the input and where in it the problem is.
@@ -299,6 +300,10 @@ func detectDocument(v json.RawMessage) string {
 		switch {
 		case el["conversations"] != nil:
 			return FormatShareGPT
+		case el["source"] != nil && (el["action"] != nil || el["observation"] != nil):
+			return FormatOpenHands
+		case hasKey(el["conversation"], "speaker_a"):
+			return FormatLongMemory
 		case el["parts"] != nil:
 			return FormatGemini
 		case el["role"] != nil:
@@ -316,6 +321,10 @@ func detectDocument(v json.RawMessage) string {
 	switch {
 	case obj["conversations"] != nil:
 		return FormatShareGPT
+	case obj["history"] != nil && (obj["trajectory"] != nil || obj["info"] != nil || obj["environment"] != nil):
+		return FormatSWEAgent
+	case hasKey(obj["conversation"], "speaker_a"):
+		return FormatLongMemory
 	case obj["contents"] != nil:
 		return FormatGemini
 	case obj["messages"] != nil:
@@ -461,6 +470,18 @@ func readDocument(v json.RawMessage, name, format string) ([]*Transcript, error)
 		return []*Transcript{t}, nil
 	case FormatShareGPT:
 		return readShareGPT(v, name)
+	case FormatLongMemory:
+		return readLongMemory(v, name)
+	case FormatSWEAgent, FormatOpenHands:
+		read := readSWEAgent
+		if format == FormatOpenHands {
+			read = readOpenHands
+		}
+		t, err := read(v, name)
+		if err != nil {
+			return nil, err
+		}
+		return []*Transcript{t}, nil
 	}
 	// A JSONL format named explicitly but given a document.
 	return nil, &Error{Name: name, Err: fmt.Errorf("a %s transcript is JSON Lines, one object a line; this input is one JSON %s", format, jsonKind(v))}

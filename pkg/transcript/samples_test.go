@@ -96,6 +96,15 @@ var samples = []sample{
 		roles: "uata", turns: "1 1 1 1", nturns: 1},
 	{file: "sharegpt/single.json", format: "sharegpt", conv: "42",
 		roles: "ua", turns: "1 1", nturns: 1},
+
+	{file: "swe-agent/fix-issue.traj", format: "swe-agent",
+		roles: "suatatua", turns: "0 1 1 1 1 1 1 1", nturns: 1, unpaired: "c7:call_q3"},
+	{file: "openhands/events.json", format: "openhands",
+		roles: "suatataua", turns: "0 1 1 1 1 1 1 2 2", nturns: 2,
+		input: map[int]int{2: 6120, 4: 6390, 8: 6702}, unpaired: "c8:toolu_bdg3", calls: 3,
+		skipped: map[string]int{"action/recall": 1, "observation/agent_state_changed": 2}},
+	{file: "long-memory/sessions.json", format: "long-memory", conv: "conv-07",
+		roles: "uauauu", turns: "1 1 2 2 3 4", nturns: 4},
 }
 
 var roleLetter = map[string]byte{RoleSystem: 's', RoleUser: 'u', RoleAssistant: 'a', RoleTool: 't'}

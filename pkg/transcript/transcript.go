@@ -24,10 +24,10 @@ const (
 type Transcript struct {
 	// Format names the format it was read from ("harpe", "openai",
 	// "anthropic", "claude-code", "codex", "gemini", "gemini-cli",
-	// "sharegpt").
+	// "sharegpt", "swe-agent", "openhands", "long-memory"); see [Formats].
 	Format string
 	// ID names the conversation when the format has several per file
-	// (ShareGPT), else "".
+	// (ShareGPT, long-memory samples), else "".
 	ID string
 	// Messages in conversation order; Messages[i].Index == i.
 	Messages []Message
