@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -88,13 +89,28 @@ func readCodex(d *lineDecoder, b *builder) error {
 		if err != nil {
 			return d.errorf("%q: %v", "timestamp", err)
 		}
+		if ln.Payload == nil && responseItemTypes[ln.Type] {
+			// A bare OpenAI Responses item, without the rollout wrapper.
+			if err := c.item(d.data, ts); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := c.line(ln, ts); err != nil {
 			return err
 		}
 	}
+	c.finishPrompts()
+	return nil
+}
+
+// finishPrompts adds the prompts seen only as events, and when there were
+// no prompt events at all, takes the typed-looking user items as prompts.
+func (c *codexReader) finishPrompts() {
 	for _, p := range c.pending {
 		c.b.add(Message{Role: RoleUser, Text: p}, true)
 	}
+	c.pending = nil
 	if !c.sawPrompts {
 		// Rollouts without user_message events: every user item that does
 		// not look injected is a prompt.
@@ -106,7 +122,65 @@ func readCodex(d *lineDecoder, b *builder) error {
 			}
 		}
 	}
-	return nil
+}
+
+// responseItemTypes are the OpenAI Responses item types the Codex reader
+// knows; a line or array element of one of these types with no rollout
+// wrapper is read as a bare item.
+var responseItemTypes = map[string]bool{"message": true, "function_call": true, "function_call_output": true,
+	"custom_tool_call": true, "custom_tool_call_output": true, "local_shell_call": true,
+	"local_shell_call_output": true, "web_search_call": true, "reasoning": true}
+
+// readResponsesDoc reads OpenAI Responses items as one JSON document: an
+// array of items, or a request body {"instructions", "input"} whose input
+// is a string or an array of items.
+func readResponsesDoc(v json.RawMessage, name string) (*Transcript, error) {
+	b := newBuilder(FormatCodex)
+	c := &codexReader{b: b, d: &lineDecoder{name: name}, callN: 1, awaiting: -1}
+	var items []json.RawMessage
+	prefix := ""
+	if bytes.TrimSpace(v)[0] == '[' {
+		if err := json.Unmarshal(v, &items); err != nil {
+			return nil, typeErrAt(name, "", err)
+		}
+	} else {
+		var req struct {
+			Instructions *string         `json:"instructions"`
+			Input        json.RawMessage `json:"input"`
+		}
+		if err := json.Unmarshal(v, &req); err != nil {
+			return nil, typeErrAt(name, "", err)
+		}
+		if req.Instructions != nil && *req.Instructions != "" {
+			b.add(Message{Role: RoleSystem, Text: *req.Instructions}, false)
+		}
+		in := bytes.TrimSpace(req.Input)
+		switch {
+		case len(in) > 0 && in[0] == '"':
+			var text string
+			_ = json.Unmarshal(in, &text)
+			b.add(Message{Role: RoleUser, Text: text}, true)
+			return b.finish(), nil
+		case len(in) > 0 && in[0] == '[':
+			if err := json.Unmarshal(in, &items); err != nil {
+				return nil, typeErrAt(name, "input", err)
+			}
+			prefix = "input"
+		default:
+			return nil, errAt(name, "input", "want a string or an array of items, got %s", jsonKind(in))
+		}
+	}
+	for i, raw := range items {
+		if err := c.item(raw, time.Time{}); err != nil {
+			var e *Error
+			if errors.As(err, &e) {
+				e.Path = fmt.Sprintf("%s[%d]", prefix, i)
+			}
+			return nil, err
+		}
+	}
+	c.finishPrompts()
+	return b.finish(), nil
 }
 
 // looksInjected tells harness-written user items (AGENTS.md, environment

@@ -114,7 +114,10 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 	if format == "" && obj != nil {
 		format = detectLine(obj)
 	}
-	lineFormat := format == FormatHarpe || format == FormatClaudeCode || format == FormatCodex ||
+	// Codex rollouts and bare Responses items are JSONL; a Responses array
+	// or request body is a document.
+	lineFormat := format == FormatHarpe || format == FormatClaudeCode ||
+		(format == FormatCodex && obj != nil && obj["type"] != nil) ||
 		((format == FormatOpenAI || format == FormatAnthropic) && obj != nil && obj["role"] != nil)
 	if format != "" && lineFormat && !(lineIsValue && obj != nil) {
 		if !utf8.Valid(first) {
@@ -260,6 +263,10 @@ func detectLine(obj map[string]json.RawMessage) string {
 	switch {
 	case obj["payload"] != nil && codexTypes[typ]:
 		return FormatCodex
+	case obj["payload"] == nil && responseItemTypes[typ] && (obj["role"] != nil || obj["call_id"] != nil || typ == "reasoning" || typ == "web_search_call"):
+		return FormatCodex
+	case obj["sessionId"] != nil && (obj["uuid"] != nil || obj["parentUuid"] != nil):
+		return FormatClaudeCode
 	case claudeTypes[typ] && (obj["sessionId"] != nil || obj["uuid"] != nil || obj["message"] != nil || !harpeTypes[typ]):
 		return FormatClaudeCode
 	case harpeTypes[typ]:
@@ -306,6 +313,8 @@ func detectDocument(v json.RawMessage) string {
 			return FormatLongMemory
 		case el["parts"] != nil:
 			return FormatGemini
+		case responseItemTypes[str(el["type"])] && el["payload"] == nil:
+			return FormatCodex
 		case el["role"] != nil:
 			if looksAnthropic(arr) {
 				return FormatAnthropic
@@ -327,6 +336,8 @@ func detectDocument(v json.RawMessage) string {
 		return FormatLongMemory
 	case obj["contents"] != nil:
 		return FormatGemini
+	case obj["input"] != nil && obj["messages"] == nil:
+		return FormatCodex
 	case obj["messages"] != nil:
 		var msgs []json.RawMessage
 		_ = json.Unmarshal(obj["messages"], &msgs)
@@ -339,6 +350,13 @@ func detectDocument(v json.RawMessage) string {
 		return FormatOpenAI
 	}
 	return ""
+}
+
+// str decodes a JSON string, "" when v is not one.
+func str(v json.RawMessage) string {
+	var s string
+	_ = json.Unmarshal(v, &s)
+	return s
 }
 
 func hasKey(v json.RawMessage, key string) bool {
@@ -478,6 +496,13 @@ func readDocument(v json.RawMessage, name, format string) ([]*Transcript, error)
 			read = readOpenHands
 		}
 		t, err := read(v, name)
+		if err != nil {
+			return nil, err
+		}
+		return []*Transcript{t}, nil
+	}
+	if format == FormatCodex {
+		t, err := readResponsesDoc(v, name)
 		if err != nil {
 			return nil, err
 		}

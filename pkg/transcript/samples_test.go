@@ -82,6 +82,9 @@ var samples = []sample{
 		skipped: map[string]int{"turn_context": 1, "event_msg/token_count": 7, "event_msg/user_message": 3,
 			"event_msg/agent_reasoning": 1, "event_msg/agent_message": 1, "event_msg/turn_aborted": 1, "reasoning": 1}},
 
+	{file: "codex/responses-request.json", format: "codex",
+		roles: "suuatau", turns: "0 0 1 1 1 1 2", nturns: 2, meta: []int{1}, calls: 2},
+
 	{file: "gemini/contents.json", format: "gemini",
 		roles: "suatataua", turns: "0 1 1 1 1 1 1 2 2", nturns: 2,
 		input: map[int]int{8: 2310}, skipped: map[string]int{"thought": 1}},
