@@ -66,6 +66,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 	var listings []*transcript.Listing
 	err := a.eachInput(opts.args, func(name string, r io.Reader) error {
 		byT := map[*transcript.Transcript]*transcript.Listing{}
+		n := 0
 		ts, err := transcript.Scan(r, name, opts.inputFormat, func(t *transcript.Transcript, m *transcript.Message) error {
 			l := byT[t]
 			if l == nil {
@@ -73,8 +74,14 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 				byT[t] = l
 			}
 			l.Add(m)
+			if n++; n%100000 == 0 && a.io.ErrIsTerminal {
+				fmt.Fprintf(a.io.Err, "\rharpe: %s: %d messages read", name, n)
+			}
 			return a.ctx.Err()
 		})
+		if n >= 100000 && a.io.ErrIsTerminal {
+			fmt.Fprint(a.io.Err, "\r\033[K") // clear the progress line
+		}
 		if err != nil {
 			return inputError(err)
 		}
