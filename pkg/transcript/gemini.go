@@ -201,10 +201,11 @@ func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 }
 
 type gcMessage struct {
-	Type      string          `json:"type"`
-	Content   json.RawMessage `json:"content"`
-	Timestamp json.RawMessage `json:"timestamp"`
-	ToolCalls []gcToolCall    `json:"toolCalls"`
+	Type      string            `json:"type"`
+	Content   json.RawMessage   `json:"content"`
+	Timestamp json.RawMessage   `json:"timestamp"`
+	ToolCalls []gcToolCall      `json:"toolCalls"`
+	Thoughts  []json.RawMessage `json:"thoughts"`
 	Tokens    *struct {
 		Input *int `json:"input"`
 	} `json:"tokens"`
@@ -252,6 +253,10 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 		case "user":
 			b.add(Message{Role: RoleUser, Text: text, Images: images, Timestamp: ts}, true)
 		case "gemini":
+			// Thoughts are shown to the user, not sent back to the model.
+			for range m.Thoughts {
+				b.skip("thought")
+			}
 			msg := Message{Role: RoleAssistant, Text: text, Images: images, Timestamp: ts}
 			var results []Message
 			for k, c := range m.ToolCalls {

@@ -91,7 +91,7 @@ var samples = []sample{
 	{file: "gemini-cli/session.json", format: "gemini-cli",
 		roles: "uattaua", turns: "1 1 1 1 1 2 2", nturns: 2,
 		input: map[int]int{1: 5210, 4: 5600}, unpaired: "c6:replace-1736949725000-c3",
-		skipped: map[string]int{"info": 1, "error": 1}},
+		skipped: map[string]int{"info": 1, "error": 1, "thought": 1}},
 
 	{file: "sharegpt/conversations.json", format: "sharegpt", n: 2, conv: "conv-git-1",
 		roles: "suaua", turns: "0 1 1 2 2", nturns: 2},
