@@ -44,3 +44,17 @@ func BenchmarkBilledTokens(b *testing.B) {
 		BilledTokens(ts[0], tokenize.Estimate)
 	}
 }
+
+func BenchmarkCountBilled(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "transcripts", "claude-code", "long.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := CountBilled(bytes.NewReader(data), "long", "", tokenize.Estimate); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
