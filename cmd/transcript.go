@@ -32,7 +32,7 @@ tool calls without a result (and results without a call), and the records
 that are not messages, counted by kind.
 
 Formats, detected from the content (--input-format names one): ` + strings.Join(transcript.Formats(), ", ") + `.
-A file with several conversations (ShareGPT) gives one listing each;
+A file with several conversations (ShareGPT, long-memory) gives one listing each;
 --conversation ID picks one. Several files are read in order.
 
 --format json writes the listing other tools check a replay against;
@@ -54,7 +54,7 @@ text plus each tool call's name and arguments.
 	f := c.Flags()
 	f.StringVar(&opts.format, "format", "json", "output `FORMAT`: json or table")
 	f.StringVar(&opts.inputFormat, "input-format", "", "read the input as `FORMAT` instead of detecting it ("+strings.Join(transcript.Formats(), ", ")+")")
-	f.StringVar(&opts.conversation, "conversation", "", "list only the conversation with this `ID` (ShareGPT files hold several)")
+	f.StringVar(&opts.conversation, "conversation", "", "list only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	return c
 }
