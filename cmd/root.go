@@ -134,6 +134,7 @@ defaults.`,
 		newConflictsCmd(a),
 		newSynthesizeCmd(a),
 		newFitCmd(a),
+		newTranscriptCmd(a),
 	)
 	return root
 }
