@@ -135,7 +135,7 @@ func runConflicts(a *app, opts *conflictsOptions) error {
 			}
 			if opts.lines {
 				lines = append(lines, len(texts))
-				texts = append(texts, conflictText{id: defID, content: string(line), raw: raw})
+				texts = append(texts, conflictText{id: defID, content: strings.TrimSuffix(string(line), "\r"), raw: raw})
 				continue
 			}
 			if len(bytes.TrimSpace(line)) == 0 {

@@ -1,12 +1,17 @@
 package cmd
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/spf13/cobra"
 )
 
@@ -17,6 +22,7 @@ type fitOptions struct {
 	thresholdSet bool
 	quiet        bool
 	tokenizer    string
+	inputFormat  string
 	format       string
 	output       string
 }
@@ -34,14 +40,24 @@ func newFitCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "fit --threshold N [FILE...]",
 		Short: "Say whether a history fits whole under a token threshold",
-		Long: `Count a history (items JSONL, from the files or standard input) and say
-whether it fits whole under --threshold tokens, so it can go to the model as
-it is ("route": "whole"), or needs retrieval and a budget ("route":
-"retrieve"). A history fits when its tokens are at most the threshold.
+		Long: `Count a history (items JSONL or a saved transcript, from the files or
+standard input) and say whether it fits whole under --threshold tokens, so it
+can go to the model as it is ("route": "whole"), or needs retrieval and a
+budget ("route": "retrieve"). A history fits when its tokens are at most the
+threshold.
 
-Every item counts: "token_count" when given, else its content counted with
---tokenizer (` + strings.Join(tokenize.Names(), ", ") + `). Several files count
-as one history.
+Items: every item counts, "token_count" when given, else its content counted
+with --tokenizer (` + strings.Join(tokenize.Names(), ", ") + `).
+Transcripts: counted as a chat API bills them (every message's text, role and
+name, tool calls and results, and the per-message framing; see harpe count
+--transcript). Several files count as one history.
+
+--input-format auto (the default) reads a file whose first line is a JSON
+object with a string "content" and no "type" as items JSONL, and anything
+else as a transcript in the format it detects. Name the format to override:
+items, or one of ` + strings.Join(transcript.Formats(), ", ") + `. (An
+OpenAI chat JSONL file of {"role","content"} lines reads as items under
+auto; --input-format openai bills it as chat messages.)
 
 Examples:
   harpe fit --threshold 100000 chat.jsonl
@@ -57,6 +73,7 @@ Examples:
 	f.IntVar(&o.threshold, "threshold", 0, "most tokens `N` to send whole (required)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing; answer by exit status")
 	f.StringVar(&o.tokenizer, "tokenizer", "estimate", "count tokens with `NAME`")
+	f.StringVar(&o.inputFormat, "input-format", "auto", "read the history as `FORMAT`: auto, items or a transcript format")
 	f.StringVar(&o.format, "format", "json", "output `FORMAT`: json, yaml or table")
 	f.StringVarP(&o.output, "output", "o", "", "write to `FILE` atomically, not stdout")
 	return c
@@ -76,7 +93,10 @@ func runFit(a *app, o *fitOptions) error {
 	if err := checkFormat(o.format, "json", "yaml", "table"); err != nil {
 		return err
 	}
-	h := newHistoryCounter(counter)
+	if valid := append([]string{"auto", "items"}, transcript.Formats()...); !slices.Contains(valid, o.inputFormat) {
+		return usageErrorf("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(valid, ", "))
+	}
+	h := newHistoryCounter(counter, o.inputFormat)
 	err = a.eachInput(o.files, func(name string, r io.Reader) error {
 		return h.add(name, r)
 	})
@@ -106,20 +126,41 @@ func runFit(a *app, o *fitOptions) error {
 }
 
 // historyCounter totals the tokens of a history given as one or more
-// inputs. Items JSONL is the one format so far; transcript formats add a
-// branch in add.
+// inputs, each items JSONL or a transcript.
 type historyCounter struct {
 	counter tokenize.Counter
+	format  string // "auto", "items" or a transcript format
 	items   *engine.ItemReader
 	tokens  int
 }
 
-func newHistoryCounter(counter tokenize.Counter) *historyCounter {
-	return &historyCounter{counter: counter, items: engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})}
+func newHistoryCounter(counter tokenize.Counter, format string) *historyCounter {
+	return &historyCounter{counter: counter, format: format, items: engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})}
 }
 
 // add reads one input and adds its tokens to the total.
 func (h *historyCounter) add(name string, r io.Reader) error {
+	format := h.format
+	if format == "auto" {
+		br := bufio.NewReaderSize(r, 64<<10)
+		first, err := firstNonBlankLine(br)
+		if err != nil {
+			return inputError(err)
+		}
+		r = io.MultiReader(bytes.NewReader(first), br)
+		format = ""
+		if looksLikeItem(first) {
+			format = "items"
+		}
+	}
+	if format != "items" {
+		n, err := transcript.CountBilled(r, name, format, h.counter)
+		if err != nil {
+			return inputError(err)
+		}
+		h.tokens += n
+		return nil
+	}
 	before := len(h.items.Items())
 	if err := h.items.Read(r, name); err != nil {
 		return inputError(err)
@@ -132,4 +173,38 @@ func (h *historyCounter) add(name string, r io.Reader) error {
 		}
 	}
 	return nil
+}
+
+// firstNonBlankLine reads br up to and including the first line that is not
+// blank, returning everything it read.
+func firstNonBlankLine(br *bufio.Reader) ([]byte, error) {
+	var read []byte
+	for {
+		line, err := br.ReadBytes('\n')
+		read = append(read, line...)
+		if len(bytes.TrimSpace(line)) > 0 || err == io.EOF {
+			return read, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// looksLikeItem reports whether the last line of head is an items JSONL
+// line: a JSON object with a string "content" and no "type" (every JSONL
+// transcript format that has "content" at the top level also has "type").
+func looksLikeItem(head []byte) bool {
+	line := bytes.TrimSpace(head[bytes.LastIndexByte(bytes.TrimRight(head, "\r\n"), '\n')+1:])
+	if len(line) == 0 || line[0] != '{' {
+		return false
+	}
+	var probe struct {
+		Content json.RawMessage `json:"content"`
+		Type    json.RawMessage `json:"type"`
+	}
+	if json.Unmarshal(line, &probe) != nil {
+		return false
+	}
+	return len(probe.Content) > 0 && probe.Content[0] == '"' && probe.Type == nil
 }
