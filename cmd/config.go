@@ -56,7 +56,7 @@ func (a *app) loadConfigFile() (*viper.Viper, error) {
 }
 
 // applyConfig fills every flag of c that the command line left unset from,
-// in order, HARPE_<COMMAND>_<FLAG>, HARPE_<FLAG>, the config file's
+// in order, HARPE_<COMMAND>_<FLAG>, HARPE_<FLAG> (when not empty), the config file's
 // <command>.<flag> and its top-level <flag>. Values set this way count as
 // explicit (the flag reads as Changed), so they beat presets such as
 // --model just as a flag would.
@@ -73,7 +73,8 @@ func (a *app) applyConfig(c *cobra.Command) error {
 		}
 		flagKey := strings.ReplaceAll(f.Name, "-", "_")
 		for _, env := range []string{"HARPE_" + strings.ToUpper(cmdKey+"_"+flagKey), "HARPE_" + strings.ToUpper(flagKey)} {
-			if s, ok := a.lookupEnv(env); ok {
+			// An empty variable counts as unset, as in most shells' tools.
+			if s, ok := a.lookupEnv(env); ok && s != "" {
 				if err := c.Flags().Set(f.Name, s); err != nil {
 					firstErr = usageErrorf("%s: invalid value %q for --%s: %v", env, s, f.Name, err)
 				}

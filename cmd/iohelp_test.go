@@ -103,6 +103,7 @@ func TestConfigLayers(t *testing.T) {
 		{"defaults and file", nil, nil, "budget=100 reserve=7 cap=history=50,tool=10%"},
 		{"generic env beats file", nil, map[string]string{"HARPE_BUDGET": "200"}, "budget=200 reserve=7 cap=history=50,tool=10%"},
 		{"command env beats generic env", nil, map[string]string{"HARPE_BUDGET": "200", "HARPE_PROBE_BUDGET": "300", "HARPE_RESERVE": "1"}, "budget=300 reserve=1 cap=history=50,tool=10%"},
+		{"empty env is unset", nil, map[string]string{"HARPE_BUDGET": "", "HARPE_PROBE_BUDGET": ""}, "budget=100 reserve=7 cap=history=50,tool=10%"},
 		{"flag beats all", []string{"--budget", "5", "--cap", "x=1"}, map[string]string{"HARPE_BUDGET": "200"}, "budget=5 reserve=7 cap=x=1"},
 	}
 	for _, tt := range tests {
