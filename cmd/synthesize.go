@@ -320,5 +320,13 @@ func writeSynthesisReport(w io.Writer, format string, rep *engine.Report) error 
 		left = fmt.Sprintf("%d over budget", rep.OverflowTokens)
 	}
 	footer := []string{"total", strconv.Itoa(rep.ConsumedTokens), "", fmt.Sprintf("%d kept", len(rep.Kept)), left}
-	return renderTable(w, []string{"ID", "TOKENS", "PRIORITY", "STATUS", "REASON"}, cells, footer)
+	if err := renderTable(w, []string{"ID", "TOKENS", "PRIORITY", "STATUS", "REASON"}, cells, footer); err != nil {
+		return err
+	}
+	if rep.Solver != "" && rep.Utility != nil {
+		// The optimising policies say which solver ran and what it kept.
+		_, err := fmt.Fprintf(w, "policy %s, solver %s, utility %s\n", rep.Policy, rep.Solver, strconv.FormatFloat(*rep.Utility, 'g', -1, 64))
+		return err
+	}
+	return nil
 }

@@ -3,6 +3,11 @@
 // the budget saved against sending the whole context.
 //
 //	go run ./scripts/simulate -turns 100000 -budget 1200
+//	go run ./scripts/simulate -policy knapsack
+//
+// Besides tokens, it sums the utility each call kept, as the knapsack
+// policy scores it ((1 + relevance) / (1 + priority), always-kept items
+// left out), so policies can be compared on what they keep.
 //
 // # The data
 //
@@ -41,8 +46,9 @@ import (
 type Result struct {
 	Turns      int
 	OverBudget int
-	InputTok   int64 // tokens a call would send with the whole context
-	SentTok    int64 // tokens the budgeted calls sent
+	InputTok   int64   // tokens a call would send with the whole context
+	SentTok    int64   // tokens the budgeted calls sent
+	Utility    float64 // knapsack utility of the selected (not always-kept) items
 }
 
 // Saved is the share of tokens the budget saved.
@@ -95,9 +101,9 @@ func (g *gen) item(dim string, priority, lo, hi int) engine.Item {
 		Dimension: dim, Timestamp: &ts, TokenCount: &tc}
 }
 
-// Run simulates turns calls with the given budget, keeping the newest
-// window items of the session as candidates.
-func Run(turns, budget, window int, seed uint64) (Result, error) {
+// Run simulates turns calls with the given budget and policy ("" is the
+// default), keeping the newest window items of the session as candidates.
+func Run(turns, budget, window int, seed uint64, policy string) (Result, error) {
 	g := &gen{rng: rand.New(rand.NewPCG(seed, 1)), now: time.Date(2026, 5, 20, 9, 0, 0, 0, time.UTC)}
 	sys := g.item("system", 0, 55, 65)
 	sys.Pinned = true
@@ -128,9 +134,15 @@ func Run(turns, budget, window int, seed uint64) (Result, error) {
 		}
 		recent := session[max(len(session)-window, 0):]
 		ctx = append(append(ctx[:0], sys, goal), recent...)
-		rep, err := engine.Synthesize(ctx, b, engine.Options{})
+		rep, err := engine.Synthesize(ctx, b, engine.Options{Policy: policy})
 		if err != nil {
 			return res, err
+		}
+		utilities := engine.KnapsackUtilities(ctx)
+		for _, k := range rep.Kept {
+			if k.Reason == engine.ReasonSelected {
+				res.Utility += utilities[k.Index]
+			}
 		}
 		res.Turns++
 		if rep.OverBudget || rep.ConsumedTokens > rep.EffectiveBudget || rep.EffectiveBudget > budget {
@@ -147,21 +159,23 @@ func main() {
 	budget := flag.Int("budget", 1200, "token budget per call")
 	window := flag.Int("window", 40, "newest session items each call may choose from")
 	seed := flag.Uint64("seed", 1, "random seed")
+	policy := flag.String("policy", engine.DefaultPolicy, "selection policy")
 	flag.Parse()
 	start := time.Now()
-	res, err := Run(*turns, *budget, *window, *seed)
+	res, err := Run(*turns, *budget, *window, *seed, *policy)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "simulate:", err)
 		os.Exit(1)
 	}
-	report(os.Stdout, res, *budget, time.Since(start))
+	report(os.Stdout, res, *budget, *policy, time.Since(start))
 }
 
-func report(w io.Writer, r Result, budget int, took time.Duration) {
-	fmt.Fprintf(w, "turns:            %d at a %d-token budget\n", r.Turns, budget)
+func report(w io.Writer, r Result, budget int, policy string, took time.Duration) {
+	fmt.Fprintf(w, "turns:            %d at a %d-token budget, policy %s\n", r.Turns, budget, policy)
 	fmt.Fprintf(w, "over budget:      %d\n", r.OverBudget)
 	fmt.Fprintf(w, "tokens, whole:    %d\n", r.InputTok)
 	fmt.Fprintf(w, "tokens, budgeted: %d\n", r.SentTok)
 	fmt.Fprintf(w, "saved:            %.1f%%\n", 100*r.Saved())
+	fmt.Fprintf(w, "utility kept:     %.1f\n", r.Utility)
 	fmt.Fprintf(w, "time:             %.2fs\n", took.Seconds())
 }
