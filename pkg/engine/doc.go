@@ -36,8 +36,15 @@
 // of one group, which are kept or dropped together. The greedy policies
 // ("lowest_priority", the default, "recency", "input_order" and
 // "relevance") sort the candidates and take each one that still fits,
-// scanning on after one that does not. Other policies plug in with
-// [Register]; [PolicyNames] lists every registered name. A [Tracker] does
+// scanning on after one that does not. The optimising policies
+// ("knapsack" and "duo_attention") solve the 0/1 knapsack over token counts
+// exactly, maximising the total utility kept ([KnapsackUtilities],
+// [DuoAttentionUtilities]), while candidates × (capacity + 1) stays within
+// [Options.DPCells]; above it they take candidates by utility per token and
+// fill the slack. The report names the solver and the utility kept. Among
+// optimal selections the one that includes the earliest differing candidate
+// wins, so the answer is unique. Other policies plug in with [Register];
+// [PolicyNames] lists every registered name. A [Tracker] does
 // the capacity and per-dimension cap bookkeeping for any policy.
 //
 // # Determinism
