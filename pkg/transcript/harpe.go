@@ -1,0 +1,103 @@
+package transcript
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
+)
+
+// harpeEvent is one line of harpe's own event JSONL.
+type harpeEvent struct {
+	Type       string          `json:"type"`
+	Content    *string         `json:"content"`
+	Name       string          `json:"name"`
+	ToolCalls  []harpeCall     `json:"tool_calls"`
+	ToolCallID string          `json:"tool_call_id"`
+	Input      *int            `json:"input_tokens"`
+	Timestamp  json.RawMessage `json:"timestamp"`
+}
+
+type harpeCall struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// readHarpe reads harpe's event JSONL: system, user, assistant,
+// tool_result, usage and abort events. Every user event opens a turn; a
+// usage event sets the input tokens of the latest assistant message; an
+// abort event marks the current turn aborted.
+func readHarpe(r *jsonl.Reader, name string) (*Transcript, error) {
+	b := newBuilder(FormatHarpe)
+	d := &lineDecoder{r: r, name: name}
+	lastAssistant := -1
+	for {
+		if _, err := d.next(); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		var ev harpeEvent
+		if err := d.decode(&ev); err != nil {
+			return nil, err
+		}
+		ts, err := parseTime(ev.Timestamp)
+		if err != nil {
+			return nil, d.errorf("%q: %v", "timestamp", err)
+		}
+		text := ""
+		if ev.Content != nil {
+			text = *ev.Content
+		}
+		m := Message{Text: text, Name: ev.Name, Timestamp: ts}
+		switch ev.Type {
+		case "system":
+			m.Role = RoleSystem
+			b.add(m, false)
+		case "user":
+			m.Role = RoleUser
+			b.add(m, true)
+		case "assistant":
+			m.Role = RoleAssistant
+			for i, c := range ev.ToolCalls {
+				if c.ID == "" {
+					return nil, d.errorf("tool_calls[%d]: \"id\" is required", i)
+				}
+				m.ToolCalls = append(m.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Arguments: argText(c.Arguments)})
+			}
+			lastAssistant = b.add(m, false)
+		case "tool_result":
+			if ev.ToolCallID == "" {
+				return nil, d.errorf("a tool_result needs \"tool_call_id\"")
+			}
+			m.Role = RoleTool
+			m.ToolCallID = ev.ToolCallID
+			b.add(m, false)
+		case "usage":
+			if ev.Input == nil {
+				return nil, d.errorf("a usage event needs \"input_tokens\"")
+			}
+			if *ev.Input < 0 {
+				return nil, d.errorf("\"input_tokens\" must be a whole number ≥ 0, got %d", *ev.Input)
+			}
+			if lastAssistant < 0 {
+				b.skip("usage_without_reply")
+				continue
+			}
+			n := *ev.Input
+			b.t.Messages[lastAssistant].InputTokens = &n
+		case "abort":
+			b.abort()
+		case "":
+			return nil, d.errorf("missing \"type\"; valid: %s", harpeKinds)
+		default:
+			return nil, d.errorf("unknown event type %q; valid: %s", ev.Type, harpeKinds)
+		}
+	}
+	return b.finish(), nil
+}
+
+// harpeKinds lists the event types, for help text.
+var harpeKinds = strings.Join([]string{"system", "user", "assistant", "tool_result", "usage", "abort"}, ", ")

@@ -1,0 +1,599 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
+)
+
+// Format names, as [Transcript.Format] and [Read] spell them.
+const (
+	FormatHarpe      = "harpe"
+	FormatOpenAI     = "openai"
+	FormatAnthropic  = "anthropic"
+	FormatClaudeCode = "claude-code"
+	FormatCodex      = "codex"
+	FormatGemini     = "gemini"
+	FormatGeminiCLI  = "gemini-cli"
+	FormatShareGPT   = "sharegpt"
+)
+
+// Formats lists the format names [Read] accepts, in the order detection
+// tries them.
+func Formats() []string {
+	return []string{FormatHarpe, FormatClaudeCode, FormatCodex, FormatOpenAI,
+		FormatAnthropic, FormatGemini, FormatGeminiCLI, FormatShareGPT}
+}
+
+// Error is bad input: it names the input and where in it the problem is.
+type Error struct {
+	Name string // the input's name ("chat.jsonl", "stdin")
+	Line int    // 1-based line, 0 when unknown
+	Col  int    // 1-based byte column within the line, 0 when unknown
+	Path string // JSON path inside a document ("messages[3].content"), "" when none
+	Err  error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Name)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+		if e.Col > 0 {
+			fmt.Fprintf(&b, ":%d", e.Col)
+		}
+	}
+	if e.Path != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Path)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Read reads the transcripts in r, named name in errors. format is one of
+// [Formats], or "" to detect it from the content (never from the name).
+// Most inputs hold one transcript; ShareGPT and JSONL files of OpenAI
+// {"messages": …} objects may hold several, one per conversation.
+//
+// JSONL formats are read line by line: memory grows with the messages
+// kept, not with the size of the input. An empty input is one empty
+// transcript (format "harpe" when detecting).
+func Read(r io.Reader, name, format string) ([]*Transcript, error) {
+	if format != "" && !validFormat(format) {
+		return nil, fmt.Errorf("unknown transcript format %q; valid: %s", format, strings.Join(Formats(), ", "))
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, first, err := firstLine(br)
+	if err != nil {
+		return nil, &Error{Name: name, Err: err}
+	}
+	if len(first) == 0 {
+		if format == "" {
+			format = FormatHarpe
+		}
+		return []*Transcript{newBuilder(format).finish()}, nil
+	}
+	firstLineNo := bytes.Count(head, []byte("\n")) - bytes.Count(first, []byte("\n")) + 1
+	trimmed := bytes.TrimSpace(bytes.TrimPrefix(first, bom))
+	lineIsValue := json.Valid(trimmed)
+	var obj map[string]json.RawMessage
+	if lineIsValue && len(trimmed) > 0 && trimmed[0] == '{' {
+		_ = json.Unmarshal(trimmed, &obj)
+	}
+	if format == "" && obj != nil {
+		format = detectLine(obj)
+	}
+	lineFormat := format == FormatHarpe || format == FormatClaudeCode || format == FormatCodex ||
+		((format == FormatOpenAI || format == FormatAnthropic) && obj != nil && obj["role"] != nil)
+	if format != "" && lineFormat && !(lineIsValue && obj != nil) {
+		if !utf8.Valid(first) {
+			return nil, utf8Error(name, firstLineNo, first)
+		}
+		if !lineIsValue {
+			return nil, jsonError(name, firstLineNo, trimmed, json.Unmarshal(trimmed, new(any)), "")
+		}
+		return nil, &Error{Name: name, Line: firstLineNo, Err: fmt.Errorf("want a JSON object, got %s", jsonKind(trimmed))}
+	}
+	if lineFormat {
+		lines := jsonl.NewReader(io.MultiReader(bytes.NewReader(head), br))
+		var t *Transcript
+		switch format {
+		case FormatHarpe:
+			t, err = readHarpe(lines, name)
+		case FormatClaudeCode:
+			t, err = readClaudeCode(lines, name)
+		case FormatCodex:
+			t, err = readCodex(lines, name)
+		default:
+			t, err = readMessageLines(lines, name, format)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return []*Transcript{t}, nil
+	}
+	// A JSON document (or a sequence of them): read it whole.
+	rest, err := io.ReadAll(br)
+	if err != nil {
+		return nil, &Error{Name: name, Err: err}
+	}
+	data := append(head, rest...)
+	return readDocuments(data, name, format)
+}
+
+var bom = []byte("\xef\xbb\xbf")
+
+func validFormat(f string) bool {
+	for _, v := range Formats() {
+		if v == f {
+			return true
+		}
+	}
+	return false
+}
+
+// firstLine reads up to and including the first line that is not blank.
+// head holds every byte read (blank lines included); first is that line.
+func firstLine(br *bufio.Reader) (head, first []byte, err error) {
+	for {
+		var line []byte
+		for {
+			chunk, err := br.ReadSlice('\n')
+			line = append(line, chunk...)
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			break
+		}
+		head = append(head, line...)
+		if len(line) == 0 {
+			return head, nil, nil
+		}
+		if len(bytes.TrimSpace(bytes.TrimPrefix(line, bom))) > 0 {
+			return head, line, nil
+		}
+	}
+}
+
+// Detect names the format of a transcript from data: its first non-blank
+// line when that line is a whole JSON object (the JSONL formats), else the
+// whole text as a JSON document. An undetectable input is an error that
+// lists what was tried.
+func Detect(data []byte) (string, error) {
+	br := bufio.NewReader(bytes.NewReader(data))
+	_, first, _ := firstLine(br)
+	trimmed := bytes.TrimSpace(bytes.TrimPrefix(first, bom))
+	if len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(trimmed) {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(trimmed, &obj) == nil {
+			if f := detectLine(obj); f != "" {
+				return f, nil
+			}
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(bytes.TrimSpace(data), bom)))
+	var v json.RawMessage
+	if err := dec.Decode(&v); err != nil {
+		return "", undetectable()
+	}
+	if f := detectDocument(v); f != "" {
+		return f, nil
+	}
+	return "", undetectable()
+}
+
+func undetectable() error {
+	return fmt.Errorf("cannot tell the transcript format; tried %s (use --input-format to name one)", strings.Join(Formats(), ", "))
+}
+
+var (
+	harpeTypes  = map[string]bool{"system": true, "user": true, "assistant": true, "tool_result": true, "usage": true, "abort": true}
+	claudeTypes = map[string]bool{"user": true, "assistant": true, "system": true, "summary": true, "progress": true, "file-history-snapshot": true, "queue-operation": true}
+	codexTypes  = map[string]bool{"session_meta": true, "turn_context": true, "response_item": true, "event_msg": true, "compacted": true}
+)
+
+// detectLine names the format of an input whose first line is the JSON
+// object obj, or "" when it cannot tell.
+func detectLine(obj map[string]json.RawMessage) string {
+	var typ string
+	_ = json.Unmarshal(obj["type"], &typ)
+	switch {
+	case obj["payload"] != nil && codexTypes[typ]:
+		return FormatCodex
+	case claudeTypes[typ] && (obj["sessionId"] != nil || obj["uuid"] != nil || obj["message"] != nil || !harpeTypes[typ]):
+		return FormatClaudeCode
+	case harpeTypes[typ]:
+		return FormatHarpe
+	case obj["role"] != nil:
+		if looksAnthropic([]json.RawMessage{mustRaw(obj)}) {
+			return FormatAnthropic
+		}
+		return FormatOpenAI
+	}
+	raw := mustRaw(obj)
+	return detectDocument(raw)
+}
+
+func mustRaw(obj map[string]json.RawMessage) json.RawMessage {
+	b, _ := json.Marshal(obj)
+	return b
+}
+
+// detectDocument names the format of one JSON document, or "".
+func detectDocument(v json.RawMessage) string {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return ""
+	}
+	if v[0] == '[' {
+		var arr []json.RawMessage
+		if json.Unmarshal(v, &arr) != nil {
+			return ""
+		}
+		if len(arr) == 0 {
+			return FormatOpenAI
+		}
+		var el map[string]json.RawMessage
+		if json.Unmarshal(arr[0], &el) != nil {
+			return ""
+		}
+		switch {
+		case el["conversations"] != nil:
+			return FormatShareGPT
+		case el["parts"] != nil:
+			return FormatGemini
+		case el["role"] != nil:
+			if looksAnthropic(arr) {
+				return FormatAnthropic
+			}
+			return FormatOpenAI
+		}
+		return ""
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(v, &obj) != nil {
+		return ""
+	}
+	switch {
+	case obj["conversations"] != nil:
+		return FormatShareGPT
+	case obj["contents"] != nil:
+		return FormatGemini
+	case obj["messages"] != nil:
+		var msgs []json.RawMessage
+		_ = json.Unmarshal(obj["messages"], &msgs)
+		if obj["sessionId"] != nil || (len(msgs) > 0 && hasKey(msgs[0], "type") && !hasKey(msgs[0], "role")) {
+			return FormatGeminiCLI
+		}
+		if obj["system"] != nil || looksAnthropic(msgs) {
+			return FormatAnthropic
+		}
+		return FormatOpenAI
+	}
+	return ""
+}
+
+func hasKey(v json.RawMessage, key string) bool {
+	var obj map[string]json.RawMessage
+	return json.Unmarshal(v, &obj) == nil && obj[key] != nil
+}
+
+// looksAnthropic tells Anthropic messages from OpenAI ones by what only
+// one of them has: Anthropic content block types, or OpenAI roles, tool
+// calls and part types. Plain text messages read the same either way.
+func looksAnthropic(msgs []json.RawMessage) bool {
+	for _, m := range msgs {
+		var probe struct {
+			Role      string          `json:"role"`
+			ToolCalls json.RawMessage `json:"tool_calls"`
+			Content   json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(m, &probe) != nil {
+			continue
+		}
+		switch probe.Role {
+		case "system", "developer", "tool", "function":
+			return false
+		}
+		if probe.ToolCalls != nil {
+			return false
+		}
+		var blocks []struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(probe.Content, &blocks) != nil {
+			continue
+		}
+		for _, b := range blocks {
+			switch b.Type {
+			case "image_url", "input_audio", "refusal", "file":
+				return false
+			case "tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document",
+				"server_tool_use", "web_search_tool_result", "web_fetch_tool_result",
+				"code_execution_tool_result", "mcp_tool_use", "mcp_tool_result":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readDocuments reads data as one or more JSON documents in format (or
+// detects it from the first).
+func readDocuments(data []byte, name, format string) ([]*Transcript, error) {
+	if !utf8.Valid(data) {
+		return nil, utf8DocError(name, data)
+	}
+	body := bytes.TrimPrefix(data, bom)
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var out []*Transcript
+	for n := 0; ; n++ {
+		start := int(dec.InputOffset())
+		var v json.RawMessage
+		err := dec.Decode(&v)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, docSyntaxError(name, body, start, err)
+		}
+		f := format
+		if f == "" {
+			f = detectDocument(v)
+			if f == "" {
+				return nil, &Error{Name: name, Err: undetectable()}
+			}
+			if n == 0 {
+				format = f
+			}
+		}
+		prefix := ""
+		if n > 0 {
+			prefix = fmt.Sprintf("document %d: ", n+1)
+		}
+		ts, err := readDocument(v, name, f)
+		if err != nil {
+			var e *Error
+			if prefix != "" && errors.As(err, &e) {
+				e.Path = strings.TrimSuffix(prefix, ": ") + pathJoin(e.Path)
+			}
+			return nil, err
+		}
+		out = append(out, ts...)
+	}
+	if len(out) == 0 {
+		if format == "" {
+			format = FormatHarpe
+		}
+		out = append(out, newBuilder(format).finish())
+	}
+	return out, nil
+}
+
+func pathJoin(p string) string {
+	if p == "" {
+		return ""
+	}
+	return " " + p
+}
+
+func readDocument(v json.RawMessage, name, format string) ([]*Transcript, error) {
+	switch format {
+	case FormatOpenAI, FormatAnthropic:
+		t, err := readMessagesDoc(v, name, format)
+		if err != nil {
+			return nil, err
+		}
+		return []*Transcript{t}, nil
+	case FormatGemini:
+		t, err := readGemini(v, name)
+		if err != nil {
+			return nil, err
+		}
+		return []*Transcript{t}, nil
+	case FormatGeminiCLI:
+		t, err := readGeminiCLI(v, name)
+		if err != nil {
+			return nil, err
+		}
+		return []*Transcript{t}, nil
+	case FormatShareGPT:
+		return readShareGPT(v, name)
+	}
+	// A JSONL format named explicitly but given a document.
+	return nil, &Error{Name: name, Err: fmt.Errorf("a %s transcript is JSON Lines, one object a line; this input is one JSON %s", format, jsonKind(v))}
+}
+
+// jsonKind names the JSON type of v for messages.
+func jsonKind(v []byte) string {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return "nothing"
+	}
+	switch v[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// jsonError turns a decoding error on one JSONL line into an *Error with
+// line and column. what prefixes the message ("" for none).
+func jsonError(name string, line int, data []byte, err error, what string) error {
+	e := &Error{Name: name, Line: line}
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		// Offset counts the bytes read up to and including the bad one;
+		// at the end of the line the column is just past it.
+		e.Col = max(int(se.Offset), 1)
+		if strings.Contains(se.Error(), "unexpected end") {
+			e.Col = int(se.Offset) + 1
+		}
+		e.Err = fmt.Errorf("invalid JSON: %s", se.Error())
+	case errors.As(err, &te):
+		// Offset is the end of the offending value: its last byte.
+		e.Col = int(te.Offset)
+		if te.Field != "" {
+			e.Err = fmt.Errorf("%q must be %s, got %s", te.Field, typeName(te.Type.String()), te.Value)
+		} else {
+			e.Err = fmt.Errorf("want %s, got %s", typeName(te.Type.String()), te.Value)
+		}
+	default:
+		if err == io.ErrUnexpectedEOF {
+			e.Col = len(data) + 1
+			e.Err = errors.New("invalid JSON: unexpected end of line")
+		} else {
+			e.Err = err
+		}
+	}
+	if what != "" {
+		e.Err = fmt.Errorf("%s: %w", what, e.Err)
+	}
+	return e
+}
+
+// typeName renders a Go type as the JSON type it decodes from.
+func typeName(t string) string {
+	switch {
+	case t == "string" || t == "*string":
+		return "a string"
+	case strings.Contains(t, "int"):
+		return "a whole number"
+	case strings.Contains(t, "float"):
+		return "a number"
+	case t == "bool" || t == "*bool":
+		return "true or false"
+	case strings.HasPrefix(t, "[]") || strings.HasPrefix(t, "*[]"):
+		return "an array"
+	}
+	return "an object"
+}
+
+// docSyntaxError places a decoding error inside a whole document.
+func docSyntaxError(name string, data []byte, start int, err error) error {
+	var se *json.SyntaxError
+	off := -1
+	if errors.As(err, &se) {
+		off = int(se.Offset) - 1
+	} else if err == io.ErrUnexpectedEOF {
+		off = len(data)
+		err = errors.New("unexpected end of input")
+	}
+	if off < 0 {
+		off = start
+	}
+	line, col := lineCol(data, off)
+	return &Error{Name: name, Line: line, Col: col, Err: fmt.Errorf("invalid JSON: %v", err)}
+}
+
+// lineCol converts a byte offset into a 1-based line and column.
+func lineCol(data []byte, off int) (int, int) {
+	off = min(max(off, 0), len(data))
+	line := bytes.Count(data[:off], []byte("\n")) + 1
+	col := off - (bytes.LastIndexByte(data[:off], '\n') + 1) + 1
+	return line, col
+}
+
+func utf8Error(name string, line int, data []byte) error {
+	off := invalidUTF8At(data)
+	return &Error{Name: name, Line: line, Col: off + 1, Err: fmt.Errorf("invalid UTF-8 at byte %d of the line", off+1)}
+}
+
+func utf8DocError(name string, data []byte) error {
+	off := invalidUTF8At(data)
+	line, col := lineCol(data, off)
+	return &Error{Name: name, Line: line, Col: col, Err: fmt.Errorf("invalid UTF-8 at byte offset %d", off)}
+}
+
+func invalidUTF8At(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
+}
+
+// lineDecoder walks JSONL lines, skipping blank ones, checking UTF-8 and
+// decoding each into a value with errors placed at line and column.
+type lineDecoder struct {
+	r    *jsonl.Reader
+	name string
+	line int
+	data []byte
+}
+
+// next returns the next non-blank line, or io.EOF.
+func (d *lineDecoder) next() ([]byte, error) {
+	for {
+		line, n, err := d.r.Next()
+		if err == io.EOF {
+			return nil, io.EOF
+		}
+		if err != nil {
+			return nil, &Error{Name: d.name, Line: n + 1, Err: err}
+		}
+		d.line = n
+		if n == 1 {
+			line = bytes.TrimPrefix(line, bom)
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if !utf8.Valid(line) {
+			return nil, utf8Error(d.name, n, line)
+		}
+		d.data = line
+		return line, nil
+	}
+}
+
+// decode decodes the current line into v, which must be a struct pointer:
+// a line that is not an object is an error.
+func (d *lineDecoder) decode(v any) error {
+	t := bytes.TrimSpace(d.data)
+	if len(t) == 0 || t[0] != '{' {
+		if !json.Valid(t) {
+			return jsonError(d.name, d.line, d.data, json.Unmarshal(d.data, new(any)), "")
+		}
+		return &Error{Name: d.name, Line: d.line, Err: fmt.Errorf("want a JSON object, got %s", jsonKind(t))}
+	}
+	if err := json.Unmarshal(d.data, v); err != nil {
+		return jsonError(d.name, d.line, d.data, err, "")
+	}
+	return nil
+}
+
+// errorf reports a problem with the current line.
+func (d *lineDecoder) errorf(format string, args ...any) error {
+	return &Error{Name: d.name, Line: d.line, Err: fmt.Errorf(format, args...)}
+}
