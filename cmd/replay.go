@@ -273,7 +273,7 @@ func (a *app) distillCommand(command string) window.Distiller {
 			return "", err
 		}
 		cmd := exec.CommandContext(a.ctx, "sh", "-c", command)
-		cmd.Stdin = bytes.NewReader(in)
+		cmd.Stdin = bytes.NewReader(append(in, '\n'))
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout = &stdout
 		cmd.Stderr = &stderr
