@@ -130,6 +130,8 @@ defaults.`,
 
 	root.AddCommand(
 		// Subcommands, one constructor per file in this package.
+		newSynthesizeCmd(a),
+		newFitCmd(a),
 		newReplayCmd(a),
 	)
 	return root

@@ -1,0 +1,320 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/harpe-dev/harpe/pkg/engine"
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/spf13/cobra"
+)
+
+// synthesizeOptions are the flags of harpe synthesize.
+type synthesizeOptions struct {
+	files []string
+
+	budget          int
+	budgetSet       bool // --budget came from a flag, HARPE_* or harpe.yaml
+	reserveOutput   int
+	reserveTools    int
+	safetyMargin    string
+	policy          string
+	defaultPriority int
+	destination     string
+	caps            []string
+	strict          bool
+	skipInvalid     bool
+	tokenizer       string
+	emit            string
+	report          string
+	format          string
+	output          string
+
+	dpCells  int
+	alpha    float64
+	alphaSet bool
+	sinks    int
+	sinksSet bool
+	halfLife float64
+}
+
+func newSynthesizeCmd(a *app) *cobra.Command {
+	var o synthesizeOptions
+	c := &cobra.Command{
+		Use:   "synthesize [FILE...]",
+		Short: "Choose the context items that fit a token budget",
+		Long: `Read context items (JSONL, one object a line) from the files, or standard
+input, and choose which of them go into one model call under a token budget.
+
+Order of work: confidential items are withheld (--destination remote, the
+default); items without "token_count" are counted with --tokenizer; pinned
+items, priority-0 items, items of dimension "invariant" and the rest of their
+groups are always kept; then --policy fills the room left, taking each
+candidate that still fits. Items sharing a "group" are kept or dropped
+together.
+
+Budget: available = --budget - --reserve-output - --reserve-tools -
+--safety-margin. When the always-kept items alone need more, the ceiling
+grows into the safety margin just enough to hold them; beyond that the report
+says over_budget (and --strict refuses, exit status 3).
+
+Policies: lowest_priority (priority ascending, newer first among equals),
+recency (newest first), input_order (first come, first served), relevance
+(relevance descending, then priority, then newer), and any optimising policy
+registered (knapsack, duo_attention), which use --dp-cells, --alpha,
+--sinks and --half-life.
+
+Output (--emit): report (default; --format json|yaml|table), kept or dropped
+(the items' input lines, byte for byte, in input order), rendered (the kept
+contents in input order, separated by a blank line). --report FILE also
+saves the report when items are emitted.
+
+Examples:
+  harpe synthesize --budget 2048 --reserve-output 512 items.jsonl
+  harpe synthesize --budget 8000 --cap retrieval=40% --emit kept items.jsonl
+  harpe synthesize --budget 4096 --format table < items.jsonl
+` + strings.Replace(exitStatusHelp, "\n  130", "\n  3    --strict refused: the always-kept items alone exceed the budget\n  130", 1),
+		RunE: func(c *cobra.Command, args []string) error {
+			o.files = args
+			f := c.Flags()
+			o.budgetSet = f.Changed("budget")
+			o.alphaSet = f.Changed("alpha")
+			o.sinksSet = f.Changed("sinks")
+			return runSynthesize(a, &o)
+		},
+	}
+	f := c.Flags()
+	f.IntVar(&o.budget, "budget", 0, "total token budget `N` (required)")
+	f.IntVar(&o.reserveOutput, "reserve-output", 0, "tokens `N` set aside for the reply")
+	f.IntVar(&o.reserveTools, "reserve-tools", 0, "tokens `N` set aside for tools")
+	f.StringVar(&o.safetyMargin, "safety-margin", "0", "tokens set aside against miscounting: `N` or N% of --budget")
+	f.StringVar(&o.policy, "policy", engine.DefaultPolicy, "selection `POLICY`: "+strings.Join(engine.PolicyNames(), ", "))
+	f.IntVar(&o.defaultPriority, "default-priority", 10, "priority `N` of items without one")
+	f.StringVar(&o.destination, "destination", engine.DestinationRemote, "`remote` withholds confidential items; local keeps them")
+	f.StringArrayVar(&o.caps, "cap", nil, "bound a dimension's selected tokens: `DIMENSION=N` or DIMENSION=N% of available (repeatable)")
+	f.BoolVar(&o.strict, "strict", false, "fail with exit status 3 when the always-kept items exceed the budget")
+	f.BoolVar(&o.skipInvalid, "skip-invalid", false, "skip bad lines and list them in the report instead of failing")
+	f.StringVar(&o.tokenizer, "tokenizer", "estimate", "count tokens with `NAME`: "+strings.Join(tokenize.Names(), ", "))
+	f.StringVar(&o.emit, "emit", "report", "what to write: `report`, kept, dropped or rendered")
+	f.StringVar(&o.report, "report", "", "also save the report to `FILE` (with --emit kept|dropped|rendered)")
+	f.StringVar(&o.format, "format", "json", "report format: `json`, yaml or table")
+	f.StringVarP(&o.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
+	f.IntVar(&o.dpCells, "dp-cells", engine.DefaultDPCells, "optimising policies: exact knapsack table limit `N` (candidates × (capacity+1))")
+	f.Float64Var(&o.alpha, "alpha", engine.DefaultAlpha, "duo_attention: weight `A` of relevance against recency, 0 to 1")
+	f.IntVar(&o.sinks, "sinks", engine.DefaultSinks, "duo_attention: the `N` earliest items score 1 on recency")
+	f.Float64Var(&o.halfLife, "half-life", engine.DefaultHalfLife, "duo_attention: recency half-life `H` in ranks")
+	return c
+}
+
+// synthesizePlan is the validated form of the flags.
+type synthesizePlan struct {
+	budget  engine.Budget
+	engine  engine.Options
+	read    engine.ReadOptions
+	counter tokenize.Counter
+}
+
+// planSynthesize validates the flags. A model preset (--model, added
+// later) fills in the total and the tokenizer where the flags left them
+// unset, before this runs.
+func planSynthesize(o *synthesizeOptions) (*synthesizePlan, error) {
+	if !o.budgetSet {
+		return nil, usageErrorf("--budget: required (a flag, HARPE_BUDGET or budget: in harpe.yaml)")
+	}
+	for _, v := range []struct {
+		flag string
+		n    int
+	}{{"--budget", o.budget}, {"--reserve-output", o.reserveOutput}, {"--reserve-tools", o.reserveTools}, {"--default-priority", o.defaultPriority}} {
+		if v.n < 0 {
+			return nil, usageErrorf("%s: must be ≥ 0, got %d", v.flag, v.n)
+		}
+	}
+	margin, err := engine.ParseAmount(o.safetyMargin)
+	if err != nil {
+		return nil, usageErrorf("--safety-margin: %v", err)
+	}
+	p := &synthesizePlan{
+		budget: engine.Budget{Total: o.budget, ReserveOutput: o.reserveOutput, ReserveTools: o.reserveTools,
+			SafetyMargin: margin.Of(o.budget)},
+		read: engine.ReadOptions{DefaultPriority: o.defaultPriority, SkipInvalid: o.skipInvalid},
+	}
+	if err := p.budget.Validate(); err != nil {
+		return nil, usageErrorf("--budget: %v", err)
+	}
+	if _, err := engine.LookupPolicy(o.policy); err != nil {
+		return nil, usageErrorf("--policy: %v", err)
+	}
+	if o.destination != engine.DestinationRemote && o.destination != engine.DestinationLocal {
+		return nil, usageErrorf("--destination: unknown destination %q; valid: remote, local", o.destination)
+	}
+	if p.counter, err = tokenize.New(o.tokenizer); err != nil {
+		return nil, usageErrorf("--tokenizer: %v", err)
+	}
+	switch o.emit {
+	case "report", "kept", "dropped", "rendered":
+	default:
+		return nil, usageErrorf("--emit: unknown value %q; valid: report, kept, dropped, rendered", o.emit)
+	}
+	if err := checkFormat(o.format, "json", "yaml", "table"); err != nil {
+		return nil, err
+	}
+	if o.dpCells < 1 {
+		return nil, usageErrorf("--dp-cells: must be ≥ 1, got %d", o.dpCells)
+	}
+	if !(o.alpha >= 0 && o.alpha <= 1) {
+		return nil, usageErrorf("--alpha: must be from 0 to 1, got %v", o.alpha)
+	}
+	if o.sinks < 0 {
+		return nil, usageErrorf("--sinks: must be ≥ 0, got %d", o.sinks)
+	}
+	if !(o.halfLife > 0) || o.halfLife > 1e9 {
+		return nil, usageErrorf("--half-life: must be > 0, got %v", o.halfLife)
+	}
+	p.engine = engine.Options{
+		Policy: o.policy, Counter: p.counter, Destination: o.destination, Strict: o.strict,
+		DPCells: o.dpCells, HalfLife: o.halfLife,
+	}
+	if o.alphaSet {
+		alpha := o.alpha
+		p.engine.Alpha = &alpha
+	}
+	if o.sinksSet {
+		sinks := o.sinks
+		p.engine.Sinks = &sinks
+	}
+	seen := map[string]bool{}
+	for _, s := range o.caps {
+		cp, err := engine.ParseCap(s)
+		if err != nil {
+			return nil, usageErrorf("--cap: %v", err)
+		}
+		if seen[cp.Dimension] {
+			return nil, usageErrorf("--cap: dimension %q capped twice", cp.Dimension)
+		}
+		seen[cp.Dimension] = true
+		p.engine.Caps = append(p.engine.Caps, cp)
+	}
+	return p, nil
+}
+
+func runSynthesize(a *app, o *synthesizeOptions) error {
+	plan, err := planSynthesize(o)
+	if err != nil {
+		return err
+	}
+	reader := engine.NewItemReader(plan.read)
+	err = a.eachInput(o.files, func(name string, r io.Reader) error {
+		if err := reader.Read(r, name); err != nil {
+			return inputError(err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	items := reader.Items()
+	rep, err := engine.Synthesize(items, plan.budget, plan.engine)
+	var obe *engine.OverBudgetError
+	if errors.As(err, &obe) {
+		return strictError("--strict: %v", obe)
+	}
+	if err != nil {
+		return inputError(err)
+	}
+	rep.Skipped = reader.Skipped()
+
+	writeReport := func(w io.Writer) error { return writeSynthesisReport(w, o.format, rep) }
+	if o.emit != "report" && o.report != "" {
+		if err := writeFileAtomic(o.report, writeReport); err != nil {
+			return err
+		}
+	}
+	return a.writeOutput(o.output, func(w io.Writer) error {
+		switch o.emit {
+		case "kept":
+			for _, k := range rep.Kept {
+				if err := writeLine(w, items[k.Index].Raw); err != nil {
+					return err
+				}
+			}
+		case "dropped":
+			for _, d := range rep.Dropped {
+				if err := writeLine(w, items[d.Index].Raw); err != nil {
+					return err
+				}
+			}
+		case "rendered":
+			for n, k := range rep.Kept {
+				if n > 0 {
+					if _, err := io.WriteString(w, "\n"); err != nil {
+						return err
+					}
+				}
+				if _, err := io.WriteString(w, items[k.Index].Content); err != nil {
+					return err
+				}
+				if _, err := io.WriteString(w, "\n"); err != nil {
+					return err
+				}
+			}
+		default:
+			return writeReport(w)
+		}
+		return nil
+	})
+}
+
+func writeLine(w io.Writer, b []byte) error {
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	_, err := w.Write([]byte{'\n'})
+	return err
+}
+
+// writeSynthesisReport writes the report as JSON, YAML or a table with one
+// row per item in input order and a totals footer.
+func writeSynthesisReport(w io.Writer, format string, rep *engine.Report) error {
+	if format != "table" {
+		return writeFormatted(w, format, rep)
+	}
+	type row struct {
+		index int
+		cells []string
+	}
+	rows := make([]row, 0, len(rep.Kept)+len(rep.Dropped))
+	for _, k := range rep.Kept {
+		rows = append(rows, row{k.Index, []string{k.ID, strconv.Itoa(k.Tokens), strconv.Itoa(k.Priority), "kept", string(k.Reason)}})
+	}
+	for _, d := range rep.Dropped {
+		tokens := strconv.Itoa(d.Tokens)
+		reason := string(d.Reason)
+		switch d.Reason {
+		case engine.ReasonConfidential:
+			tokens = "-"
+		case engine.ReasonDidNotFit, engine.ReasonDimensionCap:
+			reason += fmt.Sprintf(" (%d left)", d.Left)
+		}
+		rows = append(rows, row{d.Index, []string{d.ID, tokens, strconv.Itoa(d.Priority), "dropped", reason}})
+	}
+	// Kept and dropped are each in input order; merge them.
+	slices.SortFunc(rows, func(a, b row) int { return a.index - b.index })
+	cells := make([][]string, 0, len(rows)+len(rep.Skipped))
+	for _, r := range rows {
+		cells = append(cells, r.cells)
+	}
+	for _, s := range rep.Skipped {
+		cells = append(cells, []string{"line " + strconv.Itoa(s.Line), "-", "-", "skipped", s.Error})
+	}
+	status := fmt.Sprintf("%d kept, %d dropped", len(rep.Kept), len(rep.Dropped))
+	left := fmt.Sprintf("%d left", rep.RemainingTokens)
+	if rep.OverBudget {
+		left = fmt.Sprintf("over budget by %d", rep.OverflowTokens)
+	}
+	footer := []string{"total", fmt.Sprintf("%d of %d", rep.ConsumedTokens, rep.EffectiveBudget), "", status, left}
+	return renderTable(w, []string{"ID", "TOKENS", "PRIORITY", "STATUS", "REASON"}, cells, footer)
+}

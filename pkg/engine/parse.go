@@ -1,0 +1,722 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// The item line parser is written by hand: it validates the line as
+// strictly as encoding/json does, decodes the known fields once, and skips
+// the others without building anything. On a syntax error it asks
+// encoding/json for the message and the column, so the wording is the
+// familiar one.
+
+// maxDepth is encoding/json's nesting limit.
+const maxDepth = 10000
+
+// Bits for the known fields, to catch a field given twice.
+const (
+	fID = 1 << iota
+	fContent
+	fPriority
+	fPinned
+	fTokenCount
+	fTimestamp
+	fRelevance
+	fUtility
+	fConfidential
+	fDimension
+	fGroup
+	fRole
+)
+
+// Timestamps must fall within the years RFC 3339 can write.
+var (
+	minUnix = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	maxUnix = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC).Unix()
+)
+
+type parser struct {
+	b []byte
+	i int
+}
+
+// parseItem decodes one non-blank line into it. The returned error has
+// Msg and Col set; the caller adds the name and line.
+func parseItem(line []byte, it *Item, defaultPriority int) *LineError {
+	if !utf8.Valid(line) {
+		off := 0
+		for off < len(line) {
+			r, size := utf8.DecodeRune(line[off:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			off += size
+		}
+		return &LineError{Msg: fmt.Sprintf("invalid UTF-8 at byte offset %d (0x%02x)", off, line[off])}
+	}
+	p := parser{b: line}
+	p.ws()
+	if p.b[p.i] != '{' {
+		if json.Valid(line) {
+			return &LineError{Msg: "not a JSON object (found " + kindOf(p.b[p.i]) + ")"}
+		}
+		return syntaxError(line, p.i)
+	}
+	p.i++
+	it.Priority = defaultPriority
+	var seen int
+	p.ws()
+	if p.i < len(p.b) && p.b[p.i] == '}' {
+		p.i++
+	} else {
+		for {
+			p.ws()
+			key, ok := p.keyString()
+			if !ok {
+				return syntaxError(line, p.i)
+			}
+			p.ws()
+			if p.i >= len(p.b) || p.b[p.i] != ':' {
+				return syntaxError(line, p.i)
+			}
+			p.i++
+			p.ws()
+			if p.i >= len(p.b) {
+				return syntaxError(line, p.i)
+			}
+			bit, lerr := p.field(key, it)
+			if lerr != nil {
+				if lerr == errLineSyntax {
+					return syntaxError(line, p.i)
+				}
+				return lerr
+			}
+			if bit != 0 {
+				if seen&bit != 0 {
+					return &LineError{Msg: fmt.Sprintf("field %q given twice", knownKey(key))}
+				}
+				seen |= bit
+			}
+			p.ws()
+			if p.i >= len(p.b) {
+				return syntaxError(line, p.i)
+			}
+			if p.b[p.i] == ',' {
+				p.i++
+				continue
+			}
+			if p.b[p.i] == '}' {
+				p.i++
+				break
+			}
+			return syntaxError(line, p.i)
+		}
+	}
+	p.ws()
+	if p.i != len(p.b) {
+		return syntaxError(line, p.i)
+	}
+	if seen&fContent == 0 {
+		return &LineError{Msg: `missing "content"`}
+	}
+	return nil
+}
+
+// errLineSyntax marks a syntax error found while decoding a field; the
+// caller turns it into a full message.
+var errLineSyntax = &LineError{Msg: "syntax"}
+
+// field decodes the value of key at p.i into it and returns the field's
+// bit (0 for an unknown field, which is only validated).
+func (p *parser) field(keyb []byte, it *Item) (int, *LineError) {
+	start := p.i
+	c := p.b[p.i]
+	null := c == 'n'
+	key := knownKey(keyb)
+	switch key {
+	case "content":
+		if c != '"' {
+			return 0, p.typeError(key, "must be a string", start)
+		}
+		s, ok := p.str()
+		if !ok {
+			return 0, errLineSyntax
+		}
+		it.Content = s
+		return fContent, nil
+	case "id", "dimension", "group", "role":
+		var s string
+		if !null {
+			if c != '"' {
+				return 0, p.typeError(key, "must be a string", start)
+			}
+			var ok bool
+			if s, ok = p.str(); !ok {
+				return 0, errLineSyntax
+			}
+		} else if !p.skip() {
+			return 0, errLineSyntax
+		}
+		switch key {
+		case "id":
+			if !null && s == "" {
+				return 0, &LineError{Msg: `"id" must not be empty`}
+			}
+			it.ID = s
+			return fID, nil
+		case "dimension":
+			it.Dimension = s
+			return fDimension, nil
+		case "group":
+			it.Group = s
+			return fGroup, nil
+		default:
+			it.Role = s
+			return fRole, nil
+		}
+	case "pinned", "confidential":
+		if !p.skip() {
+			return 0, errLineSyntax
+		}
+		raw := p.b[start:p.i]
+		var v bool
+		switch string(raw) {
+		case "true":
+			v = true
+		case "false", "null":
+		default:
+			return 0, &LineError{Msg: fmt.Sprintf("%q must be true or false, got %s", key, shorten(raw))}
+		}
+		if key == "pinned" {
+			it.Pinned = v
+			return fPinned, nil
+		}
+		it.Confidential = v
+		return fConfidential, nil
+	case "priority", "token_count":
+		if !p.skip() {
+			return 0, errLineSyntax
+		}
+		raw := p.b[start:p.i]
+		bit := fPriority
+		if key == "token_count" {
+			bit = fTokenCount
+		}
+		if null {
+			return bit, nil
+		}
+		n, ok := wholeNumber(raw)
+		if !ok {
+			return 0, &LineError{Msg: fmt.Sprintf("%q must be a whole number ≥ 0, got %s", key, shorten(raw))}
+		}
+		if key == "priority" {
+			it.Priority = n
+		} else {
+			it.TokenCount = &n
+		}
+		return bit, nil
+	case "relevance", "utility":
+		if !p.skip() {
+			return 0, errLineSyntax
+		}
+		raw := p.b[start:p.i]
+		bit, want := fRelevance, "must be a finite number"
+		if key == "utility" {
+			bit, want = fUtility, "must be a finite number ≥ 0"
+		}
+		if null {
+			return bit, nil
+		}
+		f, ok := finiteNumber(raw)
+		if !ok || (key == "utility" && f < 0) {
+			return 0, &LineError{Msg: fmt.Sprintf("%q %s, got %s", key, want, shorten(raw))}
+		}
+		if key == "relevance" {
+			it.Relevance = &f
+		} else {
+			it.Utility = &f
+		}
+		return bit, nil
+	case "timestamp":
+		var t time.Time
+		ok := false
+		switch {
+		case c == '"':
+			s, sok := p.str()
+			if !sok {
+				return 0, errLineSyntax
+			}
+			var err error
+			t, err = time.Parse(time.RFC3339Nano, s)
+			ok = err == nil
+		default:
+			if !p.skip() {
+				return 0, errLineSyntax
+			}
+			if null {
+				return fTimestamp, nil
+			}
+			if f, fok := finiteNumber(p.b[start:p.i]); fok && f >= float64(minUnix) && f <= float64(maxUnix) {
+				sec := math.Floor(f)
+				nsec := math.Round((f - sec) * 1e9)
+				t = time.Unix(int64(sec), int64(nsec)).UTC()
+				ok = true
+			}
+		}
+		if !ok {
+			return 0, &LineError{Msg: fmt.Sprintf(`"timestamp" must be an RFC 3339 string or Unix seconds, got %s`, shorten(p.b[start:p.i]))}
+		}
+		it.Timestamp = &t
+		return fTimestamp, nil
+	}
+	if !p.skip() {
+		return 0, errLineSyntax
+	}
+	return 0, nil
+}
+
+// knownKey returns the name of a known field as a constant string (no
+// allocation), or "" for any other key.
+func knownKey(k []byte) string {
+	switch string(k) {
+	case "id":
+		return "id"
+	case "content":
+		return "content"
+	case "priority":
+		return "priority"
+	case "pinned":
+		return "pinned"
+	case "token_count":
+		return "token_count"
+	case "timestamp":
+		return "timestamp"
+	case "relevance":
+		return "relevance"
+	case "utility":
+		return "utility"
+	case "confidential":
+		return "confidential"
+	case "dimension":
+		return "dimension"
+	case "group":
+		return "group"
+	case "role":
+		return "role"
+	}
+	return ""
+}
+
+// typeError skips the value at start and reports that key has the wrong
+// type, quoting the value.
+func (p *parser) typeError(key, want string, start int) *LineError {
+	if !p.skip() {
+		return errLineSyntax
+	}
+	return &LineError{Msg: fmt.Sprintf("%q %s, got %s", key, want, shorten(p.b[start:p.i]))}
+}
+
+// shorten quotes a JSON value in a message, cutting it after 40 bytes (at
+// a character boundary).
+func shorten(raw []byte) string {
+	const limit = 40
+	if len(raw) <= limit {
+		return string(raw)
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(raw[cut]) {
+		cut--
+	}
+	return string(raw[:cut]) + "…"
+}
+
+// kindOf names the JSON kind a value starting with c has.
+func kindOf(c byte) string {
+	switch c {
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// syntaxError describes invalid JSON in line, with encoding/json's wording
+// and column; pos is where this parser stopped, used only if encoding/json
+// disagrees.
+func syntaxError(line []byte, pos int) *LineError {
+	var raw json.RawMessage
+	err := json.Unmarshal(line, &raw)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		col := int(se.Offset)
+		if se.Error() == "unexpected end of JSON input" {
+			col = len(line) + 1
+		}
+		return &LineError{Col: max(col, 1), Msg: "invalid JSON: " + se.Error()}
+	}
+	return &LineError{Col: pos + 1, Msg: "invalid JSON"}
+}
+
+// wholeNumber reads a JSON number that is a whole number from 0 to 2^53.
+// 3 and 3.0 are whole; 2.5, -1 and 1e999 are not.
+func wholeNumber(raw []byte) (int, bool) {
+	if len(raw) > 0 && len(raw) <= 15 {
+		n := 0
+		for _, c := range raw {
+			if c < '0' || c > '9' {
+				goto slow
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n, true
+	}
+slow:
+	f, ok := finiteNumber(raw)
+	if !ok || f < 0 || f != math.Trunc(f) || f > 1<<53 {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// finiteNumber reads a JSON number that fits a finite float64.
+func finiteNumber(raw []byte) (float64, bool) {
+	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, false
+	}
+	return f, true
+}
+
+func (p *parser) ws() {
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// keyString reads an object key at p.i, without copying it when it has
+// no escapes.
+func (p *parser) keyString() ([]byte, bool) {
+	if p.i >= len(p.b) || p.b[p.i] != '"' {
+		return nil, false
+	}
+	start := p.i + 1
+	for i := start; i < len(p.b); i++ {
+		c := p.b[i]
+		if c == '"' {
+			p.i = i + 1
+			return p.b[start:i], true
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+	}
+	s, ok := p.str()
+	return []byte(s), ok
+}
+
+// str decodes the string at p.i (which is '"') and moves past it.
+func (p *parser) str() (string, bool) {
+	start := p.i + 1
+	for i := start; i < len(p.b); i++ {
+		c := p.b[i]
+		if c == '"' {
+			p.i = i + 1
+			return string(p.b[start:i]), true
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+	}
+	// Slow path: escapes.
+	out := make([]byte, 0, 64)
+	i := start
+	for i < len(p.b) {
+		c := p.b[i]
+		switch {
+		case c == '"':
+			p.i = i + 1
+			return string(out), true
+		case c < 0x20:
+			p.i = i
+			return "", false
+		case c != '\\':
+			j := i + 1
+			for j < len(p.b) && p.b[j] != '"' && p.b[j] != '\\' && p.b[j] >= 0x20 {
+				j++
+			}
+			out = append(out, p.b[i:j]...)
+			i = j
+			continue
+		}
+		if i+1 >= len(p.b) {
+			p.i = i
+			return "", false
+		}
+		switch e := p.b[i+1]; e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := hex4(p.b, i+2)
+			if !ok {
+				p.i = i
+				return "", false
+			}
+			i += 6
+			if utf16.IsSurrogate(r) {
+				r2, ok2 := rune(-1), false
+				if i+1 < len(p.b) && p.b[i] == '\\' && p.b[i+1] == 'u' {
+					r2, ok2 = hex4(p.b, i+2)
+				}
+				if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
+					r = dec
+					i += 6
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			out = utf8.AppendRune(out, r)
+			continue
+		default:
+			p.i = i
+			return "", false
+		}
+		i += 2
+	}
+	p.i = i
+	return "", false
+}
+
+// hex4 reads four hex digits at b[i:].
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// skipStr moves past the string at p.i (which is '"'), validating it.
+func (p *parser) skipStr() bool {
+	i := p.i + 1
+	for i < len(p.b) {
+		c := p.b[i]
+		switch {
+		case c == '"':
+			p.i = i + 1
+			return true
+		case c < 0x20:
+			p.i = i
+			return false
+		case c == '\\':
+			if i+1 >= len(p.b) {
+				p.i = i
+				return false
+			}
+			switch p.b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if _, ok := hex4(p.b, i+2); !ok {
+					p.i = i
+					return false
+				}
+				i += 6
+			default:
+				p.i = i
+				return false
+			}
+		default:
+			i++
+		}
+	}
+	p.i = i
+	return false
+}
+
+// skipNum moves past the number at p.i, validating its grammar.
+func (p *parser) skipNum() bool {
+	b, i := p.b, p.i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		p.i = i
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			p.i = i
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			p.i = i
+			return false
+		}
+	}
+	p.i = i
+	return true
+}
+
+// key moves past `"key" :` inside an object.
+func (p *parser) key() bool {
+	p.ws()
+	if p.i >= len(p.b) || p.b[p.i] != '"' || !p.skipStr() {
+		return false
+	}
+	p.ws()
+	if p.i >= len(p.b) || p.b[p.i] != ':' {
+		return false
+	}
+	p.i++
+	return true
+}
+
+// skip moves past one JSON value of any kind, validating it.
+func (p *parser) skip() bool {
+	var stackBuf [32]byte
+	stack := stackBuf[:0]
+	for {
+		// A value is expected.
+		p.ws()
+		if p.i >= len(p.b) {
+			return false
+		}
+		switch c := p.b[p.i]; {
+		case c == '"':
+			if !p.skipStr() {
+				return false
+			}
+		case c == '{' || c == '[':
+			if len(stack) >= maxDepth {
+				return false
+			}
+			stack = append(stack, c)
+			p.i++
+			p.ws()
+			if p.i < len(p.b) && p.b[p.i] == c+2 { // '}' and ']' follow '{' and '[' by two
+				stack = stack[:len(stack)-1]
+				p.i++
+				break
+			}
+			if c == '{' && !p.key() {
+				return false
+			}
+			continue
+		case c == 't':
+			if !p.literal("true") {
+				return false
+			}
+		case c == 'f':
+			if !p.literal("false") {
+				return false
+			}
+		case c == 'n':
+			if !p.literal("null") {
+				return false
+			}
+		case c == '-' || (c >= '0' && c <= '9'):
+			if !p.skipNum() {
+				return false
+			}
+		default:
+			return false
+		}
+		// After a value: close containers, or find the next value.
+		for {
+			if len(stack) == 0 {
+				return true
+			}
+			p.ws()
+			if p.i >= len(p.b) {
+				return false
+			}
+			c, top := p.b[p.i], stack[len(stack)-1]
+			if c == ',' {
+				p.i++
+				if top == '{' && !p.key() {
+					return false
+				}
+				break
+			}
+			if c != top+2 {
+				return false
+			}
+			stack = stack[:len(stack)-1]
+			p.i++
+		}
+	}
+}
+
+func (p *parser) literal(lit string) bool {
+	if !bytes.HasPrefix(p.b[p.i:], []byte(lit)) {
+		return false
+	}
+	p.i += len(lit)
+	return true
+}

@@ -1,0 +1,117 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
+)
+
+// ReadOptions tune how items are read.
+type ReadOptions struct {
+	// DefaultPriority is given to items without a priority (harpe's
+	// default is 10). Zero makes such items always kept.
+	DefaultPriority int
+	// SkipInvalid skips bad lines and lists them (see
+	// [ItemReader.Skipped]) instead of failing on the first one.
+	SkipInvalid bool
+}
+
+// ItemReader reads items JSONL from one or more inputs in a row, as if they
+// were one stream: ids must be unique across all of them, and the default
+// id of an item is "L<n>" where n counts lines across the inputs read so
+// far, so reading a.jsonl then b.jsonl gives the ids that reading the two
+// concatenated would. Messages name each input and its own line numbers.
+type ItemReader struct {
+	opts     ReadOptions
+	items    []Item
+	skipped  []Skipped
+	ids      map[string]place
+	lineBase int // lines in the inputs read before
+}
+
+// place is where an id was first seen.
+type place struct {
+	name string
+	line int
+}
+
+// NewItemReader returns a reader with no items yet.
+func NewItemReader(opts ReadOptions) *ItemReader {
+	return &ItemReader{opts: opts, ids: make(map[string]place)}
+}
+
+// Read reads every line of in, named name in messages. Blank lines are
+// skipped. The first bad line stops it with a [*LineError], unless
+// SkipInvalid is set; a read error is returned as it is, prefixed with the
+// name.
+func (r *ItemReader) Read(in io.Reader, name string) error {
+	jr := jsonl.NewReader(in)
+	for {
+		line, no, err := jr.Next()
+		if err == io.EOF {
+			r.lineBase += no
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if isBlank(line) {
+			continue
+		}
+		var it Item
+		lerr := parseItem(line, &it, r.opts.DefaultPriority)
+		if lerr == nil {
+			if it.ID == "" {
+				it.ID = "L" + strconv.Itoa(r.lineBase+no)
+			}
+			if first, dup := r.ids[it.ID]; dup {
+				lerr = &LineError{Msg: fmt.Sprintf("duplicate id %q (first at %s:%d)", it.ID, first.name, first.line)}
+			}
+		}
+		if lerr != nil {
+			lerr.Name, lerr.Line = name, no
+			if !r.opts.SkipInvalid {
+				return lerr
+			}
+			r.skipped = append(r.skipped, Skipped{Line: no, Error: lerr.Error()})
+			continue
+		}
+		r.ids[it.ID] = place{name, no}
+		it.Line = no
+		it.Raw = bytes.Clone(line)
+		r.items = append(r.items, it)
+	}
+}
+
+// Items returns the items read so far, in input order.
+func (r *ItemReader) Items() []Item { return r.items }
+
+// Skipped returns the lines skipped so far (never nil).
+func (r *ItemReader) Skipped() []Skipped {
+	if r.skipped == nil {
+		return []Skipped{}
+	}
+	return r.skipped
+}
+
+// ReadItems reads items JSONL from in, named name in messages ("items.jsonl",
+// "stdin"). See [ItemReader] for several inputs.
+func ReadItems(in io.Reader, name string, opts ReadOptions) ([]Item, []Skipped, error) {
+	r := NewItemReader(opts)
+	if err := r.Read(in, name); err != nil {
+		return nil, nil, err
+	}
+	return r.Items(), r.Skipped(), nil
+}
+
+func isBlank(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}

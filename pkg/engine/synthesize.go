@@ -1,0 +1,486 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+)
+
+// Reason says why an item was kept or dropped.
+type Reason string
+
+// Reasons for keeping an item.
+const (
+	ReasonPinned       Reason = "pinned"        // the item is pinned
+	ReasonPriorityZero Reason = "priority_zero" // the item has priority 0
+	ReasonInvariant    Reason = "invariant"     // the item's dimension is invariant
+	ReasonSelected     Reason = "selected"      // the policy chose it
+	ReasonGroup        Reason = "group"         // a member of its group is always kept
+)
+
+// Reasons for dropping an item.
+const (
+	ReasonDidNotFit    Reason = "did_not_fit"   // not enough room left
+	ReasonDimensionCap Reason = "dimension_cap" // its dimension's cap was reached
+	ReasonConfidential Reason = "confidential"  // withheld from a remote destination
+	ReasonOverBudget   Reason = "over_budget"   // always-kept items took everything
+)
+
+// Destinations for [Options.Destination].
+const (
+	DestinationRemote = "remote" // confidential items are withheld (the default)
+	DestinationLocal  = "local"  // confidential items may be sent
+)
+
+// Defaults of the optimising policies' settings.
+const (
+	DefaultDPCells  = 5_000_000
+	DefaultAlpha    = 0.5
+	DefaultSinks    = 2
+	DefaultHalfLife = 8.0
+)
+
+// Options tune [Synthesize]. The zero value is the default: the
+// lowest_priority policy, the estimate counter, a remote destination.
+type Options struct {
+	// Policy names a registered [Policy]; "" is [DefaultPolicy].
+	Policy string
+	// Counter counts items without a token count; nil is
+	// [tokenize.Estimate].
+	Counter tokenize.Counter
+	// Destination is DestinationRemote ("" too) or DestinationLocal.
+	Destination string
+	// Strict makes the over-budget case an [*OverBudgetError].
+	Strict bool
+	// Caps bound the tokens each dimension's selected candidates may take.
+	Caps []Cap
+
+	// DPCells bounds the exact knapsack's table (candidates × (capacity+1));
+	// 0 is [DefaultDPCells]. Used by the optimising policies.
+	DPCells int
+	// Alpha weighs relevance against the stream score in duo_attention;
+	// nil is [DefaultAlpha].
+	Alpha *float64
+	// Sinks is how many earliest items duo_attention scores 1; nil is
+	// [DefaultSinks].
+	Sinks *int
+	// HalfLife is duo_attention's recency half-life in ranks; 0 is
+	// [DefaultHalfLife].
+	HalfLife float64
+}
+
+// EffectiveDPCells is DPCells with its default filled in.
+func (o *Options) EffectiveDPCells() int {
+	if o.DPCells <= 0 {
+		return DefaultDPCells
+	}
+	return o.DPCells
+}
+
+// EffectiveAlpha is Alpha with its default filled in.
+func (o *Options) EffectiveAlpha() float64 {
+	if o.Alpha == nil {
+		return DefaultAlpha
+	}
+	return *o.Alpha
+}
+
+// EffectiveSinks is Sinks with its default filled in.
+func (o *Options) EffectiveSinks() int {
+	if o.Sinks == nil {
+		return DefaultSinks
+	}
+	return *o.Sinks
+}
+
+// EffectiveHalfLife is HalfLife with its default filled in.
+func (o *Options) EffectiveHalfLife() float64 {
+	if o.HalfLife <= 0 {
+		return DefaultHalfLife
+	}
+	return o.HalfLife
+}
+
+// Report says what Synthesize kept and dropped. Its JSON form is the
+// report harpe prints; field order is part of the contract.
+type Report struct {
+	Policy    string `json:"policy"`
+	Tokenizer string `json:"tokenizer"`
+	// Solver and Utility are set by the optimising policies.
+	Solver  string       `json:"solver,omitempty"`
+	Utility *float64     `json:"utility,omitempty"`
+	Budget  BudgetReport `json:"budget"`
+	// EffectiveBudget is the ceiling the selection was made against:
+	// the available budget, grown into the safety margin when the
+	// always-kept items need it (then exactly their total), and
+	// available + safety margin when even that is not enough.
+	EffectiveBudget int `json:"effective_budget"`
+	// ConsumedTokens is the total size of the kept items.
+	ConsumedTokens int `json:"consumed_tokens"`
+	// RemainingTokens is EffectiveBudget − ConsumedTokens, never below 0.
+	RemainingTokens int `json:"remaining_tokens"`
+	// OverBudget is set when the always-kept items alone exceed
+	// available + safety margin; OverflowTokens is by how much.
+	OverBudget     bool `json:"over_budget"`
+	OverflowTokens int  `json:"overflow_tokens"`
+	// ReferenceTime is the newest item timestamp (UTC), nil when no item
+	// has one.
+	ReferenceTime *time.Time  `json:"reference_time"`
+	Input         InputReport `json:"input"`
+	// SavedTokens is Input.Tokens − ConsumedTokens.
+	SavedTokens int `json:"saved_tokens"`
+	// Kept and Dropped list every item once, each in input order.
+	Kept    []Kept    `json:"kept"`
+	Dropped []Dropped `json:"dropped"`
+	// Skipped lists the lines the reader skipped; Synthesize leaves it
+	// empty for the caller to fill.
+	Skipped []Skipped `json:"skipped"`
+}
+
+// BudgetReport is the budget as the report shows it.
+type BudgetReport struct {
+	Total         int `json:"total"`
+	ReserveOutput int `json:"reserve_output"`
+	ReserveTools  int `json:"reserve_tools"`
+	SafetyMargin  int `json:"safety_margin"`
+	Available     int `json:"available"`
+}
+
+// InputReport counts what was read.
+type InputReport struct {
+	// Items is the number of items given, withheld ones included.
+	Items int `json:"items"`
+	// Tokens is the total size of the items that were counted: every item
+	// but the withheld confidential ones, which are never counted.
+	Tokens int `json:"tokens"`
+}
+
+// Kept is one kept item.
+type Kept struct {
+	ID       string `json:"id"`
+	Tokens   int    `json:"tokens"`
+	Priority int    `json:"priority"`
+	Reason   Reason `json:"reason"`
+	// Index is the item's position in the input.
+	Index int `json:"-"`
+}
+
+// Dropped is one dropped item. Its JSON form leaves out what does not
+// apply: a confidential item shows only its id and reason (it was never
+// counted), and needed/left appear for did_not_fit and dimension_cap.
+type Dropped struct {
+	ID       string
+	Tokens   int
+	Priority int
+	Reason   Reason
+	// Needed and Left: see [Outcome]. For a group, Needed is the whole
+	// group's need.
+	Needed int
+	Left   int
+	// Index is the item's position in the input.
+	Index int
+}
+
+// MarshalJSON writes the fields that apply to the reason, in the order
+// id, tokens, priority, reason, needed, left.
+func (d Dropped) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 96+len(d.ID))
+	b = append(b, `{"id":`...)
+	b = appendJSONString(b, d.ID)
+	if d.Reason != ReasonConfidential {
+		b = append(b, `,"tokens":`...)
+		b = strconv.AppendInt(b, int64(d.Tokens), 10)
+		b = append(b, `,"priority":`...)
+		b = strconv.AppendInt(b, int64(d.Priority), 10)
+	}
+	b = append(b, `,"reason":`...)
+	b = appendJSONString(b, string(d.Reason))
+	if d.Reason == ReasonDidNotFit || d.Reason == ReasonDimensionCap {
+		b = append(b, `,"needed":`...)
+		b = strconv.AppendInt(b, int64(d.Needed), 10)
+		b = append(b, `,"left":`...)
+		b = strconv.AppendInt(b, int64(d.Left), 10)
+	}
+	return append(b, '}'), nil
+}
+
+// OverBudgetError is returned in strict mode when the always-kept items
+// alone exceed available + safety margin. The report is returned with it.
+type OverBudgetError struct {
+	AlwaysKept int // tokens of the always-kept items
+	Ceiling    int // available + safety margin
+	Overflow   int // AlwaysKept − Ceiling
+}
+
+func (e *OverBudgetError) Error() string {
+	return fmt.Sprintf("over budget: always-kept items take %d tokens, %d over the ceiling of %d (available + safety margin)",
+		e.AlwaysKept, e.Overflow, e.Ceiling)
+}
+
+// decision is the fate of one item while Synthesize works.
+type decision struct {
+	reason Reason
+	kept   bool
+	needed int
+	left   int
+}
+
+// Synthesize chooses which items go into one call under budget. See the
+// package documentation for the order of work. The report lists every item
+// once, in Kept or Dropped, each list in input order.
+//
+// It returns an error for an invalid budget, option or item (negative
+// priority or token count, a non-finite relevance or utility), and an
+// [*OverBudgetError], together with the report, in strict mode.
+func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
+	if err := budget.Validate(); err != nil {
+		return nil, err
+	}
+	policy, err := LookupPolicy(opts.Policy)
+	if err != nil {
+		return nil, err
+	}
+	policyName := opts.Policy
+	if policyName == "" {
+		policyName = DefaultPolicy
+	}
+	remote := true
+	switch opts.Destination {
+	case "", DestinationRemote:
+	case DestinationLocal:
+		remote = false
+	default:
+		return nil, fmt.Errorf("unknown destination %q; valid: remote, local", opts.Destination)
+	}
+	counter := opts.Counter
+	if counter == nil {
+		counter = tokenize.Estimate
+	}
+	available := budget.Available()
+	var caps []ResolvedCap
+	if len(opts.Caps) > 0 {
+		caps = make([]ResolvedCap, len(opts.Caps))
+		for k, c := range opts.Caps {
+			caps[k] = ResolvedCap{Dimension: c.Dimension, Tokens: c.Limit.Of(available)}
+		}
+	}
+
+	n := len(items)
+	tokens := make([]int, n)
+	dec := make([]decision, n)
+	rep := &Report{
+		Policy:    policyName,
+		Tokenizer: counter.Name(),
+		Budget: BudgetReport{
+			Total: budget.Total, ReserveOutput: budget.ReserveOutput,
+			ReserveTools: budget.ReserveTools, SafetyMargin: budget.SafetyMargin,
+			Available: available,
+		},
+		Skipped: []Skipped{},
+	}
+	rep.Input.Items = n
+
+	// (1) withhold confidential items, (2) count the others, and note the
+	// newest timestamp and whether any item has a group.
+	var newest *time.Time
+	hasGroups := false
+	for i := range items {
+		it := &items[i]
+		if err := checkItem(it, i); err != nil {
+			return nil, err
+		}
+		if it.Timestamp != nil && (newest == nil || it.Timestamp.After(*newest)) {
+			newest = it.Timestamp
+		}
+		if it.Confidential && remote {
+			dec[i] = decision{reason: ReasonConfidential}
+			continue
+		}
+		if it.TokenCount != nil {
+			tokens[i] = *it.TokenCount
+		} else {
+			tokens[i] = counter.Count(it.Content)
+		}
+		rep.Input.Tokens += tokens[i]
+		if it.Group != "" {
+			hasGroups = true
+		}
+	}
+	if newest != nil {
+		t := newest.UTC()
+		rep.ReferenceTime = &t
+	}
+
+	// (3) the always-kept items, and every member of a group that has one.
+	// cand maps each undecided item to its candidate; groups share one.
+	cand := make([]int, n)
+	var groupCand map[string]int
+	if hasGroups {
+		groupCand = make(map[string]int)
+		for i := range items {
+			if dec[i].reason == "" && items[i].alwaysKeptReason() != "" && items[i].Group != "" {
+				groupCand[items[i].Group] = -1 // a group kept whole
+			}
+		}
+	}
+	alwaysKept := 0
+	nc := 0
+	for i := range items {
+		if dec[i].reason != "" {
+			cand[i] = -1
+			continue
+		}
+		it := &items[i]
+		r := it.alwaysKeptReason()
+		if r == "" && it.Group != "" && groupCand[it.Group] == -1 {
+			r = ReasonGroup
+		}
+		if r != "" {
+			dec[i] = decision{reason: r, kept: true}
+			alwaysKept += tokens[i]
+			cand[i] = -1
+			continue
+		}
+		if it.Group != "" {
+			if c, ok := groupCand[it.Group]; ok {
+				cand[i] = c
+				continue
+			}
+			groupCand[it.Group] = nc
+		}
+		cand[i] = nc
+		nc++
+	}
+	cands := make([]Candidate, nc)
+	members := make([]int, 0, n)
+	if !hasGroups {
+		for i, c := range cand {
+			if c >= 0 {
+				members = append(members, i)
+				cands[c] = Candidate{Members: members[len(members)-1:], Tokens: tokens[i]}
+			}
+		}
+	} else {
+		// Lay the members out candidate by candidate in one array.
+		start := make([]int, nc+1)
+		for _, c := range cand {
+			if c >= 0 {
+				start[c+1]++
+			}
+		}
+		for c := range nc {
+			start[c+1] += start[c]
+		}
+		members = members[:start[nc]]
+		fill := slices.Clone(start[:nc])
+		for i, c := range cand {
+			if c >= 0 {
+				members[fill[c]] = i
+				fill[c]++
+				cands[c].Tokens += tokens[i]
+				cands[c].Group = items[i].Group
+			}
+		}
+		for c := range nc {
+			cands[c].Members = members[start[c]:start[c+1]]
+		}
+	}
+
+	// (4) the ceiling, then the policy.
+	ceiling := available + budget.SafetyMargin
+	prob := &Problem{Items: items, Tokens: tokens, Candidates: cands, Caps: caps, Options: &opts}
+	var outcomes []Outcome
+	switch {
+	case alwaysKept <= available:
+		rep.EffectiveBudget = available
+		prob.Capacity = available - alwaysKept
+		if nc > 0 {
+			sel, err := policy.Select(prob)
+			if err != nil {
+				return nil, err
+			}
+			if len(sel.Outcomes) != nc {
+				return nil, fmt.Errorf("policy %s decided %d of %d candidates", policyName, len(sel.Outcomes), nc)
+			}
+			outcomes = sel.Outcomes
+			rep.Solver = sel.Solver
+			rep.Utility = sel.Utility
+		}
+	case alwaysKept <= ceiling:
+		// Dynamic expansion: the ceiling grows just enough for the
+		// always-kept items, and nothing else is added.
+		rep.EffectiveBudget = alwaysKept
+		outcomes = make([]Outcome, nc)
+		for c := range outcomes {
+			outcomes[c] = Outcome{Reason: ReasonDidNotFit, Needed: cands[c].Tokens}
+		}
+	default:
+		rep.EffectiveBudget = ceiling
+		rep.OverBudget = true
+		rep.OverflowTokens = alwaysKept - ceiling
+		outcomes = make([]Outcome, nc)
+		for c := range outcomes {
+			outcomes[c] = Outcome{Reason: ReasonOverBudget}
+		}
+	}
+	consumed := alwaysKept
+	for c, o := range outcomes {
+		for _, m := range cands[c].Members {
+			if o.Kept {
+				dec[m] = decision{reason: ReasonSelected, kept: true}
+			} else {
+				dec[m] = decision{reason: o.Reason, needed: o.Needed, left: o.Left}
+			}
+		}
+		if o.Kept {
+			consumed += cands[c].Tokens
+		}
+	}
+
+	// (5) the report, in input order.
+	rep.ConsumedTokens = consumed
+	rep.RemainingTokens = max(rep.EffectiveBudget-consumed, 0)
+	rep.SavedTokens = rep.Input.Tokens - consumed
+	nk := 0
+	for i := range dec {
+		if dec[i].kept {
+			nk++
+		}
+	}
+	rep.Kept = make([]Kept, 0, nk)
+	rep.Dropped = make([]Dropped, 0, n-nk)
+	for i := range dec {
+		it := &items[i]
+		d := &dec[i]
+		if d.kept {
+			rep.Kept = append(rep.Kept, Kept{ID: it.ID, Tokens: tokens[i], Priority: it.Priority, Reason: d.reason, Index: i})
+		} else {
+			rep.Dropped = append(rep.Dropped, Dropped{ID: it.ID, Tokens: tokens[i], Priority: it.Priority,
+				Reason: d.reason, Needed: d.needed, Left: d.left, Index: i})
+		}
+	}
+	if rep.OverBudget && opts.Strict {
+		return rep, &OverBudgetError{AlwaysKept: alwaysKept, Ceiling: ceiling, Overflow: rep.OverflowTokens}
+	}
+	return rep, nil
+}
+
+// checkItem rejects what the reader would have rejected, for items built
+// in code.
+func checkItem(it *Item, i int) error {
+	switch {
+	case it.Priority < 0:
+		return fmt.Errorf("item %d (%q): priority must be ≥ 0, got %d", i, it.ID, it.Priority)
+	case it.TokenCount != nil && *it.TokenCount < 0:
+		return fmt.Errorf("item %d (%q): token count must be ≥ 0, got %d", i, it.ID, *it.TokenCount)
+	case it.Relevance != nil && (math.IsNaN(*it.Relevance) || math.IsInf(*it.Relevance, 0)):
+		return fmt.Errorf("item %d (%q): relevance must be finite", i, it.ID)
+	case it.Utility != nil && (math.IsNaN(*it.Utility) || math.IsInf(*it.Utility, 0) || *it.Utility < 0):
+		return fmt.Errorf("item %d (%q): utility must be finite and ≥ 0", i, it.ID)
+	}
+	return nil
+}
