@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/svgplot"
+	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
@@ -559,9 +560,16 @@ func plotReplay(w io.Writer, run replayed) error {
 	return p.Write(w)
 }
 
-// budgetSelector builds the budget strategy's selection.
+// budgetSelector builds the budget strategy's selection: the engine under
+// --budget with --policy.
 func budgetSelector(o *replayOptions, counter tokenize.Counter) (window.Selector, error) {
-	return nil, usageErrorf("--strategy: budget is not available in this build")
+	if o.budget <= 0 {
+		return nil, usageErrorf("--budget: the budget strategy needs a budget of at least 1 token")
+	}
+	if _, err := engine.LookupPolicy(o.policy); err != nil {
+		return nil, usageErrorf("--policy: %v", err)
+	}
+	return window.EngineSelector(engine.Budget{Total: o.budget}, engine.Options{Policy: o.policy, Counter: counter}), nil
 }
 
 func strategiesOf(results []window.Result) []window.Strategy {

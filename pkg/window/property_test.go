@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/internal/transcriptgen"
+	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
@@ -63,7 +64,8 @@ func TestPropertiesGenerated(t *testing.T) {
 			o.HighWaterTokens = w / 2
 			o.LowWaterChars = w
 			o.SummaryMaxChars = 600
-			strategies := []window.Strategy{window.Full, window.Windowed, window.Summarizing, window.TurnOnly, window.Sliding}
+			o.Select = window.EngineSelector(engine.Budget{Total: w/4 + 1}, engine.Options{})
+			strategies := []window.Strategy{window.Full, window.Windowed, window.Summarizing, window.TurnOnly, window.Sliding, window.Budget}
 			res, err := window.Replay(context.Background(), tr, strategies, window.ReplayOptions{Options: o, Indices: true})
 			if err != nil {
 				t.Fatal(err)
@@ -158,6 +160,12 @@ func checkStrategy(t *testing.T, name string, tr *transcript.Transcript, reply i
 		}
 		if activeChars > w && !alone {
 			t.Fatalf("%s call %d: active turn over budget but not alone", name, c.Call)
+		}
+	case window.Budget:
+		// Within the budget, unless the pinned part (system part and
+		// active turn) is all that is sent.
+		if !c.Recorded && c.Tokens > w/4+1 && len(c.Messages) != base {
+			t.Fatalf("%s call %d: %d tokens over the budget %d with older turns", name, c.Call, c.Tokens, w/4+1)
 		}
 	case window.TurnOnly:
 		if len(c.Messages) != base {

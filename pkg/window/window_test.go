@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
@@ -120,6 +121,16 @@ func TestStrategiesWorked(t *testing.T) {
 		{"sliding", Sliding, opt(func(o *Options) { o.Head = 1; o.WindowChars = 20 }), [][]int{
 			{0, 1}, {0, 1, 2, 3}, {0, 1, 2, 3, 4, 5}, {0, 1, 2, 7}, {0, 1, 2, 9}}},
 	}
+	// budget 12 tokens, per-message tokens in small()'s comment: T1 7, T2
+	// 17, T4 7. Call 3's pinned part (system 1 + active 12) is over on
+	// its own; at calls 4 and 5 T2 does not fit the 9 left, T1 does.
+	tests = append(tests, struct {
+		name     string
+		strategy Strategy
+		opts     Options
+		want     [][]int
+	}{"budget", Budget, opt(func(o *Options) { o.Select = EngineSelector(engine.Budget{Total: 12}, engine.Options{}) }), [][]int{
+		{0, 1}, {0, 1, 2, 3}, {0, 3, 4, 5}, {0, 1, 2, 7}, {0, 1, 2, 9}}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := replayOne(t, small(), tt.strategy, tt.opts)
