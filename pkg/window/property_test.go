@@ -76,7 +76,7 @@ func TestPropertiesGenerated(t *testing.T) {
 					t.Fatalf("%s: %d calls, want %d", name, len(r.Calls), len(rep))
 				}
 				for k, c := range r.Calls {
-					if err := window.Check(tr, rep[k], c.Messages); err != nil {
+					if err := window.Check(tr, rep[k], c.Messages, r.Summarized(c.Call)); err != nil {
 						t.Fatalf("%s call %d: %v", name, c.Call, err)
 					}
 					sent := 0

@@ -82,7 +82,8 @@ type Totals struct {
 // call: a call happens before each assistant reply (assistant messages
 // sharing a non-empty Call are one reply). Calls inside an aborted turn
 // happen, with that turn active; the turn is dropped from the context when
-// it ends. The transcript's compaction markers reset full (see [Full]).
+// it ends. A tool result with no call before it (or whose call was in
+// another turn, aborted) is never sent. The transcript's compaction markers reset full (see [Full]).
 //
 // Tokens: full's tokens at a call are the provider's recorded input tokens
 // when the transcript has them, else the counter's count of full's window.
@@ -128,6 +129,7 @@ type replayer struct {
 	entries []Entry
 	summary []bool // message i is a harness compaction summary
 	aborted []bool // turn j was aborted
+	orphan  []bool // message i is a tool result without a call before it
 }
 
 func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
@@ -148,6 +150,21 @@ func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
 	for i := range t.Messages {
 		if t.Messages[i].Aborted {
 			r.aborted[t.Messages[i].Turn] = true
+		}
+	}
+	// A tool result with no call before it (an orphan) is never sent: no
+	// provider accepts one. The transcript lists it in Unpaired.
+	// So is a result whose call was in another turn that was aborted.
+	r.orphan = make([]bool, len(t.Messages))
+	called := map[string]int{}
+	for i := range t.Messages {
+		m := &t.Messages[i]
+		if m.ToolCallID != "" {
+			c, ok := called[m.ToolCallID]
+			r.orphan[i] = !ok || (r.aborted[t.Messages[c].Turn] && t.Messages[c].Turn != m.Turn)
+		}
+		for _, tc := range m.ToolCalls {
+			called[tc.ID] = i
 		}
 	}
 	return r
@@ -182,6 +199,9 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 				// A turn opens; a harness summary that opens one is
 				// replaced by an empty turn outside full.
 				c.openTurn()
+				if r.orphan[i] {
+					continue
+				}
 				if !r.summary[i] || s == Full {
 					if r.summary[i] {
 						c.reset = len(c.hist)
@@ -195,6 +215,9 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 			c.compacted(e)
 			continue
 		}
+		if r.orphan[i] {
+			continue
+		}
 		if m.Role == transcript.RoleAssistant && !m.Meta {
 			if m.Call == "" || m.Call != prevCall {
 				if err := r.call(c, res, m, full, indices); err != nil {
@@ -203,10 +226,18 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 			}
 			prevCall = m.Call
 		}
-		if m.Turn == 0 {
-			c.addSystem(e)
-		} else {
+		switch {
+		case m.Turn > 0:
 			c.add(e)
+		case isSystemPart(m):
+			c.addSystem(e)
+		default:
+			// Replies and tool traffic before the first prompt form a
+			// turn of their own, which windows may drop like any other.
+			if !c.open {
+				c.openTurn()
+			}
+			c.push(e)
 		}
 	}
 	r.end(c, cur)
@@ -284,4 +315,23 @@ func totals(res *Result) Totals {
 		t.SavedRatio = math.Round((1-float64(t.TokensSent)/float64(t.TokensFull))*1000) / 1000
 	}
 	return t
+}
+
+// isSystemPart reports whether m belongs to the system part every window
+// keeps: a system message, or injected context (Meta), before the first
+// user prompt.
+func isSystemPart(m *transcript.Message) bool {
+	return m.Turn == 0 && (m.Role == transcript.RoleSystem || m.Meta)
+}
+
+// Summarized returns the transcript indices folded into the summary that
+// call n (1-based) is sent with: every compaction's Folded up to it.
+func (r *Result) Summarized(n int) []int {
+	var out []int
+	for _, e := range r.Events {
+		if e.Call <= n {
+			out = append(out, e.Folded...)
+		}
+	}
+	return out
 }

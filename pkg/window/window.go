@@ -54,6 +54,7 @@ package window
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -251,6 +252,13 @@ type Context struct {
 	// last one is the active turn while open.
 	turns []int
 	open  bool
+	// joined[j] is set when turn j holds a tool result whose call is in
+	// an earlier turn: no window may start at turn j, so the pair stays
+	// together. callAt maps a tool call id to its position in hist;
+	// turnCalls lists the ids the active turn added, to forget on abort.
+	joined    []bool
+	callAt    map[string]int
+	turnCalls []string
 
 	// full: where the harness's latest compaction reset the window.
 	reset, resetAtBegin int
@@ -347,6 +355,8 @@ func (c *Context) openTurn() {
 	c.open = true
 	c.resetAtBegin = c.reset
 	c.turns = append(c.turns, len(c.hist))
+	c.joined = append(c.joined, false)
+	c.turnCalls = c.turnCalls[:0]
 }
 
 // Add appends a message to the active turn: an assistant reply, a tool
@@ -362,6 +372,16 @@ func (c *Context) add(e Entry) {
 }
 
 func (c *Context) push(e Entry) {
+	if c.open {
+		if c.strategy == Summarizing && e.Message.ToolCallID != "" && c.fold > 0 {
+			// The call this result answers was folded into the summary
+			// (it came in an earlier turn): the result goes with it.
+			if p, ok := c.callAt[e.Message.ToolCallID]; ok && p < c.turnStart(c.fold) {
+				return
+			}
+		}
+		c.link(e.Message)
+	}
 	c.hist = append(c.hist, e)
 	c.cumC = append(c.cumC, c.cumC[len(c.cumC)-1]+e.Chars)
 	c.cumT = append(c.cumT, c.cumT[len(c.cumT)-1]+e.Tokens)
@@ -396,6 +416,13 @@ func (c *Context) Abort() {
 	c.open = false
 	start := c.turns[len(c.turns)-1]
 	c.turns = c.turns[:len(c.turns)-1]
+	c.joined = c.joined[:len(c.joined)-1]
+	for _, id := range c.turnCalls {
+		if p, ok := c.callAt[id]; ok && p >= start {
+			delete(c.callAt, id)
+		}
+	}
+	c.turnCalls = c.turnCalls[:0]
 	c.hist = c.hist[:start]
 	c.cumC = c.cumC[:start+1]
 	c.cumT = c.cumT[:start+1]
@@ -413,6 +440,35 @@ func (c *Context) Observe(inputTokens int) {
 
 // Summary returns the rolling summary ("" when there is none).
 func (c *Context) Summary() string { return c.summary }
+
+// link records the tool calls of m, the next entry of the active turn,
+// and glues the turns between a tool result and its call in an earlier
+// turn, so that no window separates them.
+func (c *Context) link(m transcript.Message) {
+	for _, tc := range m.ToolCalls {
+		if c.callAt == nil {
+			c.callAt = map[string]int{}
+		}
+		c.callAt[tc.ID] = len(c.hist)
+		c.turnCalls = append(c.turnCalls, tc.ID)
+	}
+	if m.ToolCallID == "" {
+		return
+	}
+	p, ok := c.callAt[m.ToolCallID]
+	a := len(c.turns) - 1
+	if !ok || p >= c.turns[a] {
+		return
+	}
+	// The turn holding position p: the last turn starting at or before it.
+	b := sort.Search(len(c.turns), func(j int) bool { return c.turns[j] > p }) - 1
+	for k := a; k > b; k-- {
+		c.joined[k] = true
+	}
+}
+
+// validStart reports whether a window may start at turn j.
+func (c *Context) validStart(j int) bool { return j >= len(c.joined) || !c.joined[j] }
 
 // activeTurn returns the index in turns of the active turn, or len(turns)
 // when no turn is open.
@@ -439,9 +495,21 @@ func (c *Context) newestFit(from, limit int) int {
 		return lo
 	}
 	end := c.cumC[len(c.hist)]
-	return from + sort.Search(lo-from, func(x int) bool {
+	j := from + sort.Search(lo-from, func(x int) bool {
 		return end-c.cumC[c.turnStart(from+x)] <= limit
 	})
+	// A start inside a glued run of turns moves to the next valid start
+	// (less is sent), or, when the active turn itself is glued to older
+	// turns, back to the start of the run.
+	for k := j; k <= lo; k++ {
+		if c.validStart(k) {
+			return k
+		}
+	}
+	for j > from && !c.validStart(j) {
+		j--
+	}
+	return j
 }
 
 // spans returns the stretches of hist the strategy sends now.
@@ -455,9 +523,16 @@ func (c *Context) spans() []span {
 	case Summarizing:
 		return []span{{c.turnStart(c.fold), end}}
 	case TurnOnly:
-		return []span{{c.turnStart(c.activeTurn()), end}}
+		j := c.activeTurn()
+		for j > 0 && !c.validStart(j) {
+			j--
+		}
+		return []span{{c.turnStart(j), end}}
 	case Sliding:
 		h := min(c.opts.Head, c.activeTurn())
+		for h < c.activeTurn() && !c.validStart(h) {
+			h++ // turns glued to the head belong to it
+		}
 		j := c.newestFit(h, c.opts.WindowChars)
 		head, tail := span{0, c.turnStart(h)}, span{c.turnStart(j), end}
 		if head.hi == tail.lo {
@@ -593,8 +668,9 @@ func (c *Context) budgetSnapshot(snap Snapshot) (Snapshot, []int, error) {
 	for i := active; i < len(all); i++ {
 		keep[i] = true
 	}
-	// Keep whole turns: a turn is sent whole when any of its messages is
-	// selected, so no tool call loses its result.
+	// Keep whole turns, and whole runs of glued turns: a turn is sent
+	// whole when any of its messages is selected, so no tool call loses
+	// its result.
 	c.wholeTurns(keep)
 	snap.Messages, snap.Chars, snap.Tokens = 0, 0, 0
 	if c.summary != "" {
@@ -620,8 +696,13 @@ func (c *Context) budgetSnapshot(snap Snapshot) (Snapshot, []int, error) {
 // wholeTurns widens a selection over sys+hist to whole turns.
 func (c *Context) wholeTurns(keep []bool) {
 	ns := len(c.sys)
-	for j := range c.turns {
-		lo, hi := ns+c.turns[j], ns+c.turnStart(j+1)
+	for j := 0; j < len(c.turns); {
+		k := j + 1
+		for k < len(c.turns) && !c.validStart(k) {
+			k++
+		}
+		lo, hi := ns+c.turns[j], ns+c.turnStart(k)
+		j = k
 		any := false
 		for i := lo; i < hi; i++ {
 			if keep[i] {
@@ -676,5 +757,7 @@ func (c *Context) indices(pos []int) []int {
 			out[i] = c.hist[p].Message.Index
 		}
 	}
+	// A system message can follow replies made before the first prompt.
+	slices.Sort(out)
 	return out
 }

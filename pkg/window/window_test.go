@@ -59,7 +59,7 @@ func replayOne(t *testing.T, tr *transcript.Transcript, s Strategy, o Options) R
 	}
 	for _, c := range res[0].Calls {
 		reply := replyIndex(tr, c.Call)
-		if err := Check(tr, reply, c.Messages); err != nil {
+		if err := Check(tr, reply, c.Messages, res[0].Summarized(c.Call)); err != nil {
 			t.Errorf("%s call %d: invalid window %v: %v", s, c.Call, c.Messages, err)
 		}
 	}
