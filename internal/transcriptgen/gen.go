@@ -27,6 +27,8 @@ type Config struct {
 	Overhead int
 	// MaxToolChars bounds a tool result (default 3000).
 	MaxToolChars int
+	// NoTools makes every turn a prompt and one reply.
+	NoTools bool
 }
 
 var words = strings.Fields(`the a of to and in is it that for on with as was at by
@@ -94,7 +96,11 @@ func Generate(cfg Config) *transcript.Transcript {
 		aborted := cfg.AbortEvery > 0 && g.r.IntN(cfg.AbortEvery) == 0
 		start := len(g.t.Messages)
 		g.add(transcript.Message{Role: transcript.RoleUser, Text: g.text(20, 400), Turn: turn})
-		for range g.r.IntN(4) {
+		rounds := g.r.IntN(4)
+		if cfg.NoTools {
+			rounds = 0
+		}
+		for range rounds {
 			calls := 1 + g.r.IntN(2)
 			m := transcript.Message{Role: transcript.RoleAssistant, Turn: turn}
 			if g.r.IntN(2) == 0 {
