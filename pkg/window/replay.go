@@ -177,6 +177,11 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 	if err != nil {
 		return nil, err
 	}
+	// The history never holds more than the transcript: size it once.
+	n := len(r.t.Messages)
+	c.hist = make([]Entry, 0, n)
+	c.cumC = append(make([]int, 0, n+1), 0)
+	c.cumT = append(make([]int, 0, n+1), 0)
 	res := &Result{Strategy: s, Calls: make([]Call, 0, len(full)), Events: []Event{}}
 	cur := 0
 	prevCall := ""
