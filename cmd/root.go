@@ -132,6 +132,7 @@ defaults.`,
 		// Subcommands, one constructor per file in this package.
 		newSynthesizeCmd(a),
 		newFitCmd(a),
+		newTranscriptCmd(a),
 		newReplayCmd(a),
 	)
 	return root

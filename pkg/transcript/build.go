@@ -2,115 +2,199 @@ package transcript
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
 
-// builder collects the messages of one transcript and numbers its turns.
+// builder collects the messages of one transcript. Turns are numbered and
+// tool calls paired as messages settle, so a reader may decide late that a
+// message opens a turn (Codex marks human prompts with a separate event).
+//
+// With a sink, the builder hands each message on once the next turn has
+// opened (nothing can change it any more) and drops it: memory then holds
+// one turn, not the whole transcript.
 type builder struct {
-	t         *Transcript
-	turnStart int // index of the message that opened the current turn
+	t        *Transcript
+	opens    []bool // for t.Messages: whether each opens a turn
+	base     int    // messages handed to the sink and dropped
+	settled  int    // messages numbered and paired so far
+	lastOpen int    // index of the latest turn-opening message, or -1
+	sink     func(*Message) error
+	sinkErr  error
+	calls    map[string]int // open tool calls: id → message index
+	scratch  Message        // stands in for a message already handed on
 }
 
 func newBuilder(format string) *builder {
-	return &builder{t: &Transcript{Format: format, Skipped: map[string]int{}}}
+	return &builder{t: &Transcript{Format: format, Skipped: map[string]int{}}, lastOpen: -1, calls: map[string]int{}}
+}
+
+// count is the number of messages added so far.
+func (b *builder) count() int { return b.base + len(b.t.Messages) }
+
+// msg returns message i for a late change. A message already handed to
+// the sink can no longer change: the change goes to a scratch copy.
+func (b *builder) msg(i int) *Message {
+	if i < b.base {
+		b.scratch = Message{}
+		return &b.scratch
+	}
+	return &b.t.Messages[i-b.base]
 }
 
 // add appends m. opens says whether m opens a new turn (a human prompt).
 // It returns the index of the message.
 func (b *builder) add(m Message, opens bool) int {
-	t := b.t
-	m.Index = len(t.Messages)
 	if opens {
-		t.Turns++
-		b.turnStart = m.Index
+		b.flush(b.count())
 	}
-	m.Turn = t.Turns
-	t.Messages = append(t.Messages, m)
+	m.Index = b.count()
+	b.t.Messages = append(b.t.Messages, m)
+	b.opens = append(b.opens, opens)
+	if opens {
+		b.lastOpen = m.Index
+	}
 	return m.Index
+}
+
+// open marks message i as opening a turn.
+func (b *builder) open(i int) {
+	if i < b.base {
+		return
+	}
+	b.flush(i)
+	b.opens[i-b.base] = true
+	b.lastOpen = max(b.lastOpen, i)
 }
 
 // skip counts a record that is not a message.
 func (b *builder) skip(kind string) { b.t.Skipped[kind]++ }
 
-// abort marks every message of the current turn as aborted. Before the
-// first turn there is nothing to abort: the event is counted as skipped.
+// abort marks every message of the current turn, so far, as aborted.
+// Before the first turn there is nothing to abort: the event is counted
+// as skipped.
 func (b *builder) abort() {
-	t := b.t
-	if t.Turns == 0 {
+	if b.lastOpen < 0 {
 		b.skip("abort")
 		return
 	}
-	for i := b.turnStart; i < len(t.Messages); i++ {
-		t.Messages[i].Aborted = true
+	for i := b.lastOpen; i < b.count(); i++ {
+		b.msg(i).Aborted = true
 	}
 }
 
 // compaction records that the harness compacted its context at the next
 // message to be added.
 func (b *builder) compaction() {
-	b.t.Compactions = append(b.t.Compactions, len(b.t.Messages))
-}
-
-// finish fills Unpaired and returns the transcript.
-func (b *builder) finish() *Transcript {
-	t := b.t
-	// A compaction marker with no message after it points nowhere.
-	for len(t.Compactions) > 0 && t.Compactions[len(t.Compactions)-1] >= len(t.Messages) {
-		t.Compactions = t.Compactions[:len(t.Compactions)-1]
-		t.Skipped["compaction_without_summary"]++
+	n := b.count()
+	if c := b.t.Compactions; len(c) > 0 && c[len(c)-1] == n {
+		return
 	}
-	t.Unpaired = pairs(t.Messages)
-	return t
+	b.t.Compactions = append(b.t.Compactions, n)
 }
 
-// pairs lists the tool calls with no later result and the results with no
-// earlier call, in message order.
-func pairs(msgs []Message) []Unpaired {
-	open := map[string]int{} // call id → message index, while unanswered
-	var out []Unpaired
-	for i := range msgs {
-		m := &msgs[i]
-		if m.ToolCallID != "" {
-			if _, ok := open[m.ToolCallID]; ok {
-				delete(open, m.ToolCallID)
+// settle numbers the turns of messages up to (not including) upto and
+// pairs their tool calls and results.
+func (b *builder) settle(upto int) {
+	t := b.t
+	for i := b.settled; i < upto; i++ {
+		m := &t.Messages[i-b.base]
+		if b.opens[i-b.base] {
+			t.Turns++
+		}
+		m.Turn = t.Turns
+		if id := m.ToolCallID; id != "" {
+			if _, ok := b.calls[id]; ok {
+				delete(b.calls, id)
 			} else {
-				out = append(out, Unpaired{Message: i, ToolCallID: m.ToolCallID, Kind: "result"})
+				t.Unpaired = append(t.Unpaired, Unpaired{Message: i, ToolCallID: id, Kind: "result"})
 			}
 		}
 		for _, c := range m.ToolCalls {
 			if c.ID == "" {
 				continue
 			}
-			if at, ok := open[c.ID]; ok { // the same id called again before any result
-				out = append(out, Unpaired{Message: at, ToolCallID: c.ID, Kind: "call"})
+			if at, ok := b.calls[c.ID]; ok { // the same id called again before any result
+				t.Unpaired = append(t.Unpaired, Unpaired{Message: at, ToolCallID: c.ID, Kind: "call"})
 			}
-			open[c.ID] = i
+			b.calls[c.ID] = i
 		}
 	}
-	for i := range msgs {
-		for _, c := range msgs[i].ToolCalls {
-			if at, ok := open[c.ID]; ok && at == i {
-				out = append(out, Unpaired{Message: i, ToolCallID: c.ID, Kind: "call"})
-				delete(open, c.ID)
-			}
-		}
-	}
-	// Keep message order across both kinds.
-	sortUnpaired(out)
-	return out
+	b.settled = max(b.settled, upto)
 }
 
-func sortUnpaired(u []Unpaired) {
-	// Insertion sort: the list is short and nearly sorted; stable.
-	for i := 1; i < len(u); i++ {
-		for j := i; j > 0 && u[j].Message < u[j-1].Message; j-- {
-			u[j], u[j-1] = u[j-1], u[j]
+// flush settles the messages before upto and, with a sink, hands them on
+// and drops them.
+func (b *builder) flush(upto int) {
+	if b.sink == nil || upto <= b.base {
+		return
+	}
+	b.settle(upto)
+	k := upto - b.base
+	for i := 0; i < k; i++ {
+		if b.sinkErr == nil {
+			b.sinkErr = b.sink(&b.t.Messages[i])
 		}
 	}
+	clear(b.t.Messages[:k]) // let the texts go
+	b.t.Messages = b.t.Messages[k:]
+	b.opens = b.opens[k:]
+	b.base = upto
+}
+
+// finish settles every message, lists the calls left without a result,
+// and returns the transcript (with a sink: without its messages).
+func (b *builder) finish() *Transcript {
+	t := b.t
+	// A compaction marker with no message after it points nowhere.
+	for len(t.Compactions) > 0 && t.Compactions[len(t.Compactions)-1] >= b.count() {
+		t.Compactions = t.Compactions[:len(t.Compactions)-1]
+		t.Skipped["compaction_without_summary"]++
+	}
+	if b.sink != nil {
+		b.flush(b.count())
+		t.Messages = nil
+	} else {
+		b.settle(b.count())
+	}
+	open := make([]Unpaired, 0, len(b.calls))
+	for id, at := range b.calls {
+		open = append(open, Unpaired{Message: at, ToolCallID: id, Kind: "call"})
+	}
+	// Message order; within a message, the order of its calls.
+	slices.SortFunc(open, func(x, y Unpaired) int {
+		if x.Message != y.Message {
+			return cmp.Compare(x.Message, y.Message)
+		}
+		if c := cmp.Compare(b.callPos(x), b.callPos(y)); c != 0 {
+			return c
+		}
+		return strings.Compare(x.ToolCallID, y.ToolCallID)
+	})
+	t.Unpaired = append(t.Unpaired, open...)
+	slices.SortStableFunc(t.Unpaired, func(x, y Unpaired) int { return cmp.Compare(x.Message, y.Message) })
+	b.calls = nil
+	return t
+}
+
+// callPos is the position of u's call within its message, when the message
+// is still held; 0 otherwise (ids then sort by name).
+func (b *builder) callPos(u Unpaired) int {
+	if u.Message < b.base || b.t.Messages == nil {
+		return 0
+	}
+	for k, c := range b.t.Messages[u.Message-b.base].ToolCalls {
+		if c.ID == u.ToolCallID {
+			return k
+		}
+	}
+	return 0
 }
 
 // Chars is the size of the message in Unicode code points: its text plus

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
@@ -36,4 +37,40 @@ func ExampleRead() {
 	// 2 turn 1 assistant ""                   input 40
 	// 3 turn 1 tool      "go.mod main.go"     input -
 	// 4 turn 1 assistant "go.mod and main.go." input -
+}
+
+func ExampleBilledTokens() {
+	events := `{"type":"system","content":"Be brief."}
+{"type":"user","content":"What is 2+2?"}
+{"type":"assistant","content":"4."}
+`
+	ts, _ := transcript.Read(strings.NewReader(events), "chat.jsonl", "harpe")
+	// Per message: 3 framing + role + text, with the estimate counter:
+	// system 3+1+3, user 3+1+6, assistant 3+2+2; then 3 to prime the reply.
+	fmt.Println(transcript.BilledTokens(ts[0], tokenize.Estimate))
+	// Output: 27
+}
+
+func ExampleScan() {
+	events := `{"type":"user","content":"Rename util."}
+{"type":"assistant","content":"Renaming."}
+{"type":"abort"}
+{"type":"user","content":"Only list the files."}
+{"type":"assistant","content":"a.go b.go"}
+`
+	ts, err := transcript.Scan(strings.NewReader(events), "chat.jsonl", "", func(t *transcript.Transcript, m *transcript.Message) error {
+		fmt.Println(m.Index, m.Turn, m.Role, m.Aborted)
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(ts[0].Turns, "turns,", len(ts[0].Messages), "messages kept")
+	// Output:
+	// 0 1 user true
+	// 1 1 assistant true
+	// 2 2 user false
+	// 3 2 assistant false
+	// 2 turns, 0 messages kept
 }

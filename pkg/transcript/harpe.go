@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
-
-	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 // harpeEvent is one line of harpe's own event JSONL.
@@ -29,23 +27,21 @@ type harpeCall struct {
 // tool_result, usage and abort events. Every user event opens a turn; a
 // usage event sets the input tokens of the latest assistant message; an
 // abort event marks the current turn aborted.
-func readHarpe(r *jsonl.Reader, name string) (*Transcript, error) {
-	b := newBuilder(FormatHarpe)
-	d := &lineDecoder{r: r, name: name}
+func readHarpe(d *lineDecoder, b *builder) error {
 	lastAssistant := -1
 	for {
 		if _, err := d.next(); err == io.EOF {
 			break
 		} else if err != nil {
-			return nil, err
+			return err
 		}
 		var ev harpeEvent
 		if err := d.decode(&ev); err != nil {
-			return nil, err
+			return err
 		}
 		ts, err := parseTime(ev.Timestamp)
 		if err != nil {
-			return nil, d.errorf("%q: %v", "timestamp", err)
+			return d.errorf("%q: %v", "timestamp", err)
 		}
 		text := ""
 		if ev.Content != nil {
@@ -63,40 +59,40 @@ func readHarpe(r *jsonl.Reader, name string) (*Transcript, error) {
 			m.Role = RoleAssistant
 			for i, c := range ev.ToolCalls {
 				if c.ID == "" {
-					return nil, d.errorf("tool_calls[%d]: \"id\" is required", i)
+					return d.errorf("tool_calls[%d]: \"id\" is required", i)
 				}
 				m.ToolCalls = append(m.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Arguments: argText(c.Arguments)})
 			}
 			lastAssistant = b.add(m, false)
 		case "tool_result":
 			if ev.ToolCallID == "" {
-				return nil, d.errorf("a tool_result needs \"tool_call_id\"")
+				return d.errorf("a tool_result needs \"tool_call_id\"")
 			}
 			m.Role = RoleTool
 			m.ToolCallID = ev.ToolCallID
 			b.add(m, false)
 		case "usage":
 			if ev.Input == nil {
-				return nil, d.errorf("a usage event needs \"input_tokens\"")
+				return d.errorf("a usage event needs \"input_tokens\"")
 			}
 			if *ev.Input < 0 {
-				return nil, d.errorf("\"input_tokens\" must be a whole number ≥ 0, got %d", *ev.Input)
+				return d.errorf("\"input_tokens\" must be a whole number ≥ 0, got %d", *ev.Input)
 			}
 			if lastAssistant < 0 {
 				b.skip("usage_without_reply")
 				continue
 			}
 			n := *ev.Input
-			b.t.Messages[lastAssistant].InputTokens = &n
+			b.msg(lastAssistant).InputTokens = &n
 		case "abort":
 			b.abort()
 		case "":
-			return nil, d.errorf("missing \"type\"; valid: %s", harpeKinds)
+			return d.errorf("missing \"type\"; valid: %s", harpeKinds)
 		default:
-			return nil, d.errorf("unknown event type %q; valid: %s", ev.Type, harpeKinds)
+			return d.errorf("unknown event type %q; valid: %s", ev.Type, harpeKinds)
 		}
 	}
-	return b.finish(), nil
+	return nil
 }
 
 // harpeKinds lists the event types, for help text.

@@ -29,7 +29,8 @@ const (
 // tries them.
 func Formats() []string {
 	return []string{FormatHarpe, FormatClaudeCode, FormatCodex, FormatOpenAI,
-		FormatAnthropic, FormatGemini, FormatGeminiCLI, FormatShareGPT}
+		FormatAnthropic, FormatGemini, FormatGeminiCLI, FormatShareGPT,
+		FormatSWEAgent, FormatOpenHands, FormatLongMemory}
 }
 
 // Error is bad input: it names the input and where in it the problem is.
@@ -70,6 +71,25 @@ func (e *Error) Unwrap() error { return e.Err }
 // kept, not with the size of the input. An empty input is one empty
 // transcript (format "harpe" when detecting).
 func Read(r io.Reader, name, format string) ([]*Transcript, error) {
+	return read(r, name, format, nil)
+}
+
+// Scan reads like [Read] but hands each message to fn once it is settled
+// (its turn numbered, an abort of its turn known) and does not keep it:
+// the transcripts returned have no Messages, only their counts, pairs and
+// skipped records. For the JSONL formats memory then holds about one turn
+// at a time, whatever the size of the input; JSON documents are read whole
+// first. fn gets the transcript being read (for its Format and ID) and the
+// message; an error from fn stops the reading and is returned. Usage that a
+// format records only after the next turn has opened is not seen.
+func Scan(r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+	if fn == nil {
+		return nil, errors.New("transcript.Scan: nil fn")
+	}
+	return read(r, name, format, fn)
+}
+
+func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	if format != "" && !validFormat(format) {
 		return nil, fmt.Errorf("unknown transcript format %q; valid: %s", format, strings.Join(Formats(), ", "))
 	}
@@ -94,34 +114,48 @@ func Read(r io.Reader, name, format string) ([]*Transcript, error) {
 	if format == "" && obj != nil {
 		format = detectLine(obj)
 	}
-	lineFormat := format == FormatHarpe || format == FormatClaudeCode || format == FormatCodex ||
+	// Codex rollouts and bare Responses items are JSONL; a Responses array
+	// or request body is a document.
+	lineFormat := format == FormatHarpe || format == FormatClaudeCode ||
+		(format == FormatCodex && obj != nil && obj["type"] != nil) ||
 		((format == FormatOpenAI || format == FormatAnthropic) && obj != nil && obj["role"] != nil)
 	if format != "" && lineFormat && !(lineIsValue && obj != nil) {
 		if !utf8.Valid(first) {
 			return nil, utf8Error(name, firstLineNo, first)
 		}
 		if !lineIsValue {
-			return nil, jsonError(name, firstLineNo, trimmed, json.Unmarshal(trimmed, new(any)), "")
+			err := json.Unmarshal(trimmed, new(any))
+			if strings.Contains(err.Error(), "unexpected end") && (trimmed[0] == '{' || trimmed[0] == '[') {
+				return nil, &Error{Name: name, Err: fmt.Errorf("a %s transcript is JSON Lines, one object a line; this input is one JSON document over several lines", format)}
+			}
+			return nil, jsonError(name, firstLineNo, first, err, "")
 		}
 		return nil, &Error{Name: name, Line: firstLineNo, Err: fmt.Errorf("want a JSON object, got %s", jsonKind(trimmed))}
 	}
 	if lineFormat {
-		lines := jsonl.NewReader(io.MultiReader(bytes.NewReader(head), br))
-		var t *Transcript
+		b := newBuilder(format)
+		if fn != nil {
+			b.sink = func(m *Message) error { return fn(b.t, m) }
+		}
+		d := &lineDecoder{r: jsonl.NewReader(io.MultiReader(bytes.NewReader(head), br)), name: name, b: b}
 		switch format {
 		case FormatHarpe:
-			t, err = readHarpe(lines, name)
+			err = readHarpe(d, b)
 		case FormatClaudeCode:
-			t, err = readClaudeCode(lines, name)
+			err = readClaudeCode(d, b)
 		case FormatCodex:
-			t, err = readCodex(lines, name)
+			err = readCodex(d, b)
 		default:
-			t, err = readMessageLines(lines, name, format)
+			err = readMessageLines(d, b, format)
+		}
+		if err == nil {
+			b.finish()
+			err = b.sinkErr
 		}
 		if err != nil {
 			return nil, err
 		}
-		return []*Transcript{t}, nil
+		return []*Transcript{b.t}, nil
 	}
 	// A JSON document (or a sequence of them): read it whole.
 	rest, err := io.ReadAll(br)
@@ -129,7 +163,19 @@ func Read(r io.Reader, name, format string) ([]*Transcript, error) {
 		return nil, &Error{Name: name, Err: err}
 	}
 	data := append(head, rest...)
-	return readDocuments(data, name, format)
+	ts, err := readDocuments(data, name, format)
+	if err != nil || fn == nil {
+		return ts, err
+	}
+	for _, t := range ts {
+		for i := range t.Messages {
+			if err := fn(t, &t.Messages[i]); err != nil {
+				return nil, err
+			}
+		}
+		t.Messages = nil
+	}
+	return ts, nil
 }
 
 var bom = []byte("\xef\xbb\xbf")
@@ -217,6 +263,10 @@ func detectLine(obj map[string]json.RawMessage) string {
 	switch {
 	case obj["payload"] != nil && codexTypes[typ]:
 		return FormatCodex
+	case obj["payload"] == nil && responseItemTypes[typ] && (obj["role"] != nil || obj["call_id"] != nil || typ == "reasoning" || typ == "web_search_call"):
+		return FormatCodex
+	case obj["sessionId"] != nil && (obj["uuid"] != nil || obj["parentUuid"] != nil):
+		return FormatClaudeCode
 	case claudeTypes[typ] && (obj["sessionId"] != nil || obj["uuid"] != nil || obj["message"] != nil || !harpeTypes[typ]):
 		return FormatClaudeCode
 	case harpeTypes[typ]:
@@ -257,8 +307,14 @@ func detectDocument(v json.RawMessage) string {
 		switch {
 		case el["conversations"] != nil:
 			return FormatShareGPT
+		case el["source"] != nil && (el["action"] != nil || el["observation"] != nil):
+			return FormatOpenHands
+		case hasKey(el["conversation"], "speaker_a"):
+			return FormatLongMemory
 		case el["parts"] != nil:
 			return FormatGemini
+		case responseItemTypes[str(el["type"])] && el["payload"] == nil:
+			return FormatCodex
 		case el["role"] != nil:
 			if looksAnthropic(arr) {
 				return FormatAnthropic
@@ -274,8 +330,14 @@ func detectDocument(v json.RawMessage) string {
 	switch {
 	case obj["conversations"] != nil:
 		return FormatShareGPT
+	case obj["history"] != nil && (obj["trajectory"] != nil || obj["info"] != nil || obj["environment"] != nil):
+		return FormatSWEAgent
+	case hasKey(obj["conversation"], "speaker_a"):
+		return FormatLongMemory
 	case obj["contents"] != nil:
 		return FormatGemini
+	case obj["input"] != nil && obj["messages"] == nil:
+		return FormatCodex
 	case obj["messages"] != nil:
 		var msgs []json.RawMessage
 		_ = json.Unmarshal(obj["messages"], &msgs)
@@ -288,6 +350,13 @@ func detectDocument(v json.RawMessage) string {
 		return FormatOpenAI
 	}
 	return ""
+}
+
+// str decodes a JSON string, "" when v is not one.
+func str(v json.RawMessage) string {
+	var s string
+	_ = json.Unmarshal(v, &s)
+	return s
 }
 
 func hasKey(v json.RawMessage, key string) bool {
@@ -352,6 +421,9 @@ func readDocuments(data []byte, name, format string) ([]*Transcript, error) {
 			break
 		}
 		if err != nil {
+			if t := bytes.TrimSpace(body); n == 0 && format == "" && len(t) > 0 && t[0] != '{' && t[0] != '[' {
+				return nil, &Error{Name: name, Err: undetectable()}
+			}
 			return nil, docSyntaxError(name, body, start, err)
 		}
 		f := format
@@ -416,6 +488,25 @@ func readDocument(v json.RawMessage, name, format string) ([]*Transcript, error)
 		return []*Transcript{t}, nil
 	case FormatShareGPT:
 		return readShareGPT(v, name)
+	case FormatLongMemory:
+		return readLongMemory(v, name)
+	case FormatSWEAgent, FormatOpenHands:
+		read := readSWEAgent
+		if format == FormatOpenHands {
+			read = readOpenHands
+		}
+		t, err := read(v, name)
+		if err != nil {
+			return nil, err
+		}
+		return []*Transcript{t}, nil
+	}
+	if format == FormatCodex {
+		t, err := readResponsesDoc(v, name)
+		if err != nil {
+			return nil, err
+		}
+		return []*Transcript{t}, nil
 	}
 	// A JSONL format named explicitly but given a document.
 	return nil, &Error{Name: name, Err: fmt.Errorf("a %s transcript is JSON Lines, one object a line; this input is one JSON %s", format, jsonKind(v))}
@@ -529,7 +620,7 @@ func utf8Error(name string, line int, data []byte) error {
 func utf8DocError(name string, data []byte) error {
 	off := invalidUTF8At(data)
 	line, col := lineCol(data, off)
-	return &Error{Name: name, Line: line, Col: col, Err: fmt.Errorf("invalid UTF-8 at byte offset %d", off)}
+	return &Error{Name: name, Line: line, Col: col, Err: fmt.Errorf("invalid UTF-8 at byte %d of the input", off+1)}
 }
 
 func invalidUTF8At(data []byte) int {
@@ -548,6 +639,7 @@ func invalidUTF8At(data []byte) int {
 type lineDecoder struct {
 	r    *jsonl.Reader
 	name string
+	b    *builder // its sink's error stops the reading
 	line int
 	data []byte
 }
@@ -555,6 +647,9 @@ type lineDecoder struct {
 // next returns the next non-blank line, or io.EOF.
 func (d *lineDecoder) next() ([]byte, error) {
 	for {
+		if d.b != nil && d.b.sinkErr != nil {
+			return nil, d.b.sinkErr
+		}
 		line, n, err := d.r.Next()
 		if err == io.EOF {
 			return nil, io.EOF
@@ -577,15 +672,23 @@ func (d *lineDecoder) next() ([]byte, error) {
 	}
 }
 
-// decode decodes the current line into v, which must be a struct pointer:
-// a line that is not an object is an error.
-func (d *lineDecoder) decode(v any) error {
+// checkObject reports a current line that is not a JSON object.
+func (d *lineDecoder) checkObject() error {
 	t := bytes.TrimSpace(d.data)
 	if len(t) == 0 || t[0] != '{' {
 		if !json.Valid(t) {
 			return jsonError(d.name, d.line, d.data, json.Unmarshal(d.data, new(any)), "")
 		}
 		return &Error{Name: d.name, Line: d.line, Err: fmt.Errorf("want a JSON object, got %s", jsonKind(t))}
+	}
+	return nil
+}
+
+// decode decodes the current line into v, which must be a struct pointer:
+// a line that is not an object is an error.
+func (d *lineDecoder) decode(v any) error {
+	if err := d.checkObject(); err != nil {
+		return err
 	}
 	if err := json.Unmarshal(d.data, v); err != nil {
 		return jsonError(d.name, d.line, d.data, err, "")
@@ -596,4 +699,20 @@ func (d *lineDecoder) decode(v any) error {
 // errorf reports a problem with the current line.
 func (d *lineDecoder) errorf(format string, args ...any) error {
 	return &Error{Name: d.name, Line: d.line, Err: fmt.Errorf(format, args...)}
+}
+
+// Select returns the transcript whose ID is id, for inputs that hold
+// several conversations. The error lists the IDs there are.
+func Select(ts []*Transcript, id string) (*Transcript, error) {
+	ids := make([]string, 0, len(ts))
+	for _, t := range ts {
+		if t.ID == id {
+			return t, nil
+		}
+		ids = append(ids, fmt.Sprintf("%q", t.ID))
+	}
+	if len(ids) > 10 {
+		ids = append(ids[:10], fmt.Sprintf("… (%d in all)", len(ts)))
+	}
+	return nil, fmt.Errorf("no conversation %q; there are %s", id, strings.Join(ids, ", "))
 }

@@ -1,13 +1,32 @@
 // Package transcript reads saved conversations in the formats agent
-// harnesses write and turns each into one message model.
+// harnesses and chat APIs write and turns each into one message model.
 //
 // # Model
 //
 // A [Transcript] is one conversation: its [Message] values in order, each
 // with a role, its text, the tool calls it makes or the call it answers, a
 // timestamp and the provider usage recorded for it. A turn is a user message
-// and everything up to the next user message; messages before the first
-// user message (the system part) are in turn 0.
+// that opens one (a human prompt, by the format's rule) and everything up
+// to the next; messages before the first are in turn 0 (the system part).
+// A model call is each point where the model is asked; [Message.Call]
+// groups the messages one response produced when the format writes it as
+// several records, and [Message.InputTokens] sits on a call's first message.
+//
+// # Reading
+//
+// [Read] detects the format from the content (see [Detect] and [Formats])
+// or takes the one named, and returns every conversation in the input.
+// JSONL formats are read line by line; [Scan] hands each message on as
+// soon as it is settled and keeps none, so a transcript of any size reads
+// in about one turn's memory. Bad input is an [*Error] naming the input
+// and the line and column (JSONL) or JSON path (documents).
+//
+// # Counting
+//
+// [BilledTokens] and [MessageTokens] count a transcript as a chat request
+// bills it, with OpenAI's per-message framing and a fixed image cost;
+// [CountBilled] does the same while streaming. [List] builds the listing
+// `harpe transcript --format json` writes.
 package transcript
 
 import "time"
@@ -24,10 +43,10 @@ const (
 type Transcript struct {
 	// Format names the format it was read from ("harpe", "openai",
 	// "anthropic", "claude-code", "codex", "gemini", "gemini-cli",
-	// "sharegpt").
+	// "sharegpt", "swe-agent", "openhands", "long-memory"); see [Formats].
 	Format string
 	// ID names the conversation when the format has several per file
-	// (ShareGPT), else "".
+	// (ShareGPT, long-memory samples), else "".
 	ID string
 	// Messages in conversation order; Messages[i].Index == i.
 	Messages []Message

@@ -1,0 +1,60 @@
+package transcript
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+)
+
+func benchRead(b *testing.B, file string) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "transcripts", file))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(bytes.NewReader(data), file, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReadHarpe(b *testing.B)      { benchRead(b, "harpe/long.jsonl") }
+func BenchmarkReadOpenAI(b *testing.B)     { benchRead(b, "openai/long.jsonl") }
+func BenchmarkReadAnthropic(b *testing.B)  { benchRead(b, "anthropic/long.json") }
+func BenchmarkReadClaudeCode(b *testing.B) { benchRead(b, "claude-code/long.jsonl") }
+func BenchmarkReadCodex(b *testing.B)      { benchRead(b, "codex/long.jsonl") }
+func BenchmarkReadGeminiCLI(b *testing.B)  { benchRead(b, "gemini-cli/long.json") }
+
+func BenchmarkBilledTokens(b *testing.B) {
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "transcripts", "claude-code", "long.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	ts, err := Read(f, "long", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		BilledTokens(ts[0], tokenize.Estimate)
+	}
+}
+
+func BenchmarkCountBilled(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "transcripts", "claude-code", "long.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := CountBilled(bytes.NewReader(data), "long", "", tokenize.Estimate); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package transcript
+
+import (
+	"io"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+)
+
+// Framing costs used by [MessageTokens] and [BilledTokens]. They follow
+// OpenAI's documented chat overhead (3 tokens a message, 1 more when the
+// message has a name, 3 to prime the reply); tool calls and images have no
+// published figure, so harpe fixes one.
+const (
+	// TokensPerMessage frames every message (role markers, separators).
+	TokensPerMessage = 3
+	// TokensPerName is added when a message carries a name.
+	TokensPerName = 1
+	// TokensPerToolCall frames each tool call inside a message.
+	TokensPerToolCall = 3
+	// ReplyPriming is added once per request for the reply's header.
+	ReplyPriming = 3
+	// ImageTokens is the fixed cost of one image: what OpenAI bills for a
+	// 1024×1024 image at high detail (4 tiles × 170 + 85).
+	ImageTokens = 765
+)
+
+// MessageTokens is what one message costs in a chat request counted with
+// c: the framing, the role, the name, the text, each tool call's name and
+// arguments with its framing, and the images at [ImageTokens] each. Tool
+// call ids are not counted.
+func MessageTokens(m *Message, c tokenize.Counter) int {
+	n := TokensPerMessage + c.Count(m.Role) + c.Count(m.Text)
+	if m.Name != "" {
+		n += TokensPerName + c.Count(m.Name)
+	}
+	for _, tc := range m.ToolCalls {
+		n += TokensPerToolCall + c.Count(tc.Name) + c.Count(tc.Arguments)
+	}
+	return n + m.Images*ImageTokens
+}
+
+// BilledTokens counts the transcript as one chat request would bill it:
+// [MessageTokens] for every message the context keeps (aborted turns are
+// left out) plus [ReplyPriming]. A transcript with no such message costs 0.
+func BilledTokens(t *Transcript, c tokenize.Counter) int {
+	n := 0
+	kept := false
+	for i := range t.Messages {
+		m := &t.Messages[i]
+		if m.Aborted {
+			continue
+		}
+		n += MessageTokens(m, c)
+		kept = true
+	}
+	if !kept {
+		return 0
+	}
+	return n + ReplyPriming
+}
+
+// CountBilled reads the transcripts in r (see [Read]) and returns what
+// they cost as chat requests, each conversation its own request:
+// [BilledTokens] summed over them. It streams through [Scan], so a JSONL
+// transcript of any size is counted in about one turn's memory.
+func CountBilled(r io.Reader, name, format string, c tokenize.Counter) (int, error) {
+	total := 0
+	var cur *Transcript
+	_, err := Scan(r, name, format, func(t *Transcript, m *Message) error {
+		if m.Aborted {
+			return nil
+		}
+		if t != cur { // the first kept message of a conversation
+			cur = t
+			total += ReplyPriming
+		}
+		total += MessageTokens(m, c)
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return total, nil
+}

@@ -1,0 +1,142 @@
+package transcript
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+)
+
+type ccRecord struct {
+	Type             string          `json:"type"`
+	Subtype          string          `json:"subtype"`
+	UUID             string          `json:"uuid"`
+	IsSidechain      bool            `json:"isSidechain"`
+	IsMeta           bool            `json:"isMeta"`
+	IsCompactSummary bool            `json:"isCompactSummary"`
+	Timestamp        json.RawMessage `json:"timestamp"`
+	Message          *ccMessage      `json:"message"`
+}
+
+type ccMessage struct {
+	ID      string          `json:"id"`
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+	Usage   *anUsage        `json:"usage"`
+}
+
+// ccHarnessPrefixes start user records that the harness wrote, not the
+// person: they do not open a turn.
+var ccHarnessPrefixes = []string{"<command-name>", "<command-message>", "<local-command-stdout>",
+	"<local-command-caveat>", "[Request interrupted by user"}
+
+// readClaudeCode reads a Claude Code session: user and assistant records
+// become messages; every other record is counted in Skipped by type.
+//
+// One API response is several assistant records sharing message.id: each
+// record is its own message, all with Call set to that id, and the usage
+// (input + cache creation + cache read) goes on the first message of the
+// call only. Sidechain records (a subagent's work inside the main
+// session) are skipped and counted as "sidechain", unless the file is a
+// subagent's own file, whose first message record is a sidechain one:
+// then the sidechain is the conversation and other records are skipped.
+func readClaudeCode(d *lineDecoder, b *builder) error {
+	sidechain := -1 // unknown until the first message record
+	usage := map[string]int{}
+	usedUsage := map[string]bool{}
+	for {
+		if _, err := d.next(); err == io.EOF {
+			break
+		} else if err != nil {
+			return err
+		}
+		var rec ccRecord
+		if err := d.decode(&rec); err != nil {
+			return err
+		}
+		switch rec.Type {
+		case "user", "assistant":
+		case "system":
+			if rec.Subtype == "compact_boundary" {
+				b.compaction()
+				b.skip("compact_boundary")
+			} else {
+				b.skip("system")
+			}
+			continue
+		case "":
+			return d.errorf("missing \"type\"")
+		default:
+			b.skip(rec.Type)
+			continue
+		}
+		side := 0
+		if rec.IsSidechain {
+			side = 1
+		}
+		if sidechain < 0 {
+			sidechain = side
+		}
+		if side != sidechain {
+			b.skip("sidechain")
+			continue
+		}
+		if rec.Message == nil {
+			return d.errorf("a %s record needs \"message\"", rec.Type)
+		}
+		ts, err := parseTime(rec.Timestamp)
+		if err != nil {
+			return d.errorf("%q: %v", "timestamp", err)
+		}
+		c, err := parseAnthropic(rec.Message.Content)
+		if err != nil {
+			return d.errorf("message: %v", err)
+		}
+		for _, k := range c.skipped {
+			b.skip(k)
+		}
+		if rec.Type == "user" {
+			for _, m := range c.results {
+				m.Timestamp = ts
+				b.add(m, false)
+			}
+			if !c.isString && c.text == "" && c.images == 0 && c.hasResult {
+				continue
+			}
+			harness := false
+			for _, p := range ccHarnessPrefixes {
+				if strings.HasPrefix(strings.TrimLeft(c.text, " \n"), p) {
+					harness = true
+				}
+			}
+			meta := rec.IsMeta || rec.IsCompactSummary || harness
+			if rec.IsCompactSummary {
+				b.compaction()
+			}
+			b.add(Message{Role: RoleUser, Text: c.text, Images: c.images, Timestamp: ts, Meta: meta}, !c.hasResult && !meta)
+			continue
+		}
+		id := rec.Message.ID
+		if id == "" {
+			id = rec.UUID
+		}
+		if _, ok := usage[id]; !ok || usage[id] == 0 {
+			usage[id] = rec.Message.Usage.total()
+		}
+		if c.text == "" && len(c.calls) == 0 && c.images == 0 && len(c.results) == 0 {
+			// A thinking-only record: counted above, no message.
+			continue
+		}
+		m := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Timestamp: ts, Call: id}
+		if !usedUsage[id] && usage[id] > 0 {
+			n := usage[id]
+			m.InputTokens = &n
+			usedUsage[id] = true
+		}
+		b.add(m, false)
+		for _, r := range c.results {
+			r.Timestamp = ts
+			b.add(r, false)
+		}
+	}
+	return nil
+}

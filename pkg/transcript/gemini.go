@@ -1,0 +1,403 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+type gmContent struct {
+	Role          string          `json:"role"`
+	Parts         []gmPart        `json:"parts"`
+	UsageMetadata *gmUsage        `json:"usageMetadata"`
+	Timestamp     json.RawMessage `json:"timestamp"`
+}
+
+type gmUsage struct {
+	PromptTokenCount *int `json:"promptTokenCount"`
+}
+
+type gmPart struct {
+	Text                *string         `json:"text"`
+	Thought             bool            `json:"thought"`
+	FunctionCall        *gmCall         `json:"functionCall"`
+	FunctionResponse    *gmResponse     `json:"functionResponse"`
+	InlineData          *gmData         `json:"inlineData"`
+	FileData            *gmData         `json:"fileData"`
+	ExecutableCode      json.RawMessage `json:"executableCode"`
+	CodeExecutionResult json.RawMessage `json:"codeExecutionResult"`
+}
+
+type gmCall struct {
+	ID   string          `json:"id"`
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args"`
+}
+
+type gmResponse struct {
+	ID       string          `json:"id"`
+	Name     string          `json:"name"`
+	Response json.RawMessage `json:"response"`
+}
+
+type gmData struct {
+	MimeType string `json:"mimeType"`
+}
+
+// responseText renders a functionResponse's response: its "output" (or
+// "error") string when it has one, else its JSON.
+func responseText(raw json.RawMessage) string {
+	var o map[string]json.RawMessage
+	if json.Unmarshal(raw, &o) == nil {
+		for _, k := range []string{"output", "error"} {
+			var s string
+			if v, ok := o[k]; ok && len(o) == 1 && json.Unmarshal(v, &s) == nil {
+				return s
+			}
+		}
+	}
+	return argText(raw)
+}
+
+// geminiParts splits parts into text, images, calls and responses.
+type geminiParts struct {
+	text      string
+	images    int
+	calls     []ToolCall
+	responses []Message
+	skipped   []string
+}
+
+func splitParts(parts []gmPart, names *namePairer) geminiParts {
+	var g geminiParts
+	var texts []string
+	for _, p := range parts {
+		switch {
+		case p.Text != nil && p.Thought:
+			g.skipped = append(g.skipped, "thought")
+		case p.Text != nil:
+			texts = append(texts, *p.Text)
+		case p.FunctionCall != nil:
+			c := p.FunctionCall
+			id := c.ID
+			if id == "" {
+				id = names.call(c.Name)
+			} else {
+				names.addCall(id, c.Name)
+			}
+			g.calls = append(g.calls, ToolCall{ID: id, Name: c.Name, Arguments: argText(c.Args)})
+		case p.FunctionResponse != nil:
+			r := p.FunctionResponse
+			id := r.ID
+			if id == "" {
+				id = names.result(r.Name)
+			} else {
+				names.done(id)
+			}
+			g.responses = append(g.responses, Message{Role: RoleTool, Name: r.Name, ToolCallID: id, Text: responseText(r.Response)})
+		case p.InlineData != nil || p.FileData != nil:
+			g.images++
+		case p.ExecutableCode != nil:
+			texts = append(texts, argText(p.ExecutableCode))
+		case p.CodeExecutionResult != nil:
+			texts = append(texts, argText(p.CodeExecutionResult))
+		default:
+			g.skipped = append(g.skipped, "part")
+		}
+	}
+	g.text = strings.Join(texts, "\n")
+	return g
+}
+
+// readGemini reads Gemini API contents: an array of contents, or an
+// object with "contents" and optionally "systemInstruction".
+func readGemini(v json.RawMessage, name string) (*Transcript, error) {
+	b := newBuilder(FormatGemini)
+	var contents []json.RawMessage
+	prefix := ""
+	if bytes.TrimSpace(v)[0] == '[' {
+		if err := json.Unmarshal(v, &contents); err != nil {
+			return nil, typeErrAt(name, "", err)
+		}
+	} else {
+		var doc struct {
+			SystemInstruction json.RawMessage   `json:"systemInstruction"`
+			Contents          []json.RawMessage `json:"contents"`
+			UsageMetadata     *gmUsage          `json:"usageMetadata"`
+		}
+		if err := json.Unmarshal(v, &doc); err != nil {
+			return nil, typeErrAt(name, "", err)
+		}
+		if doc.Contents == nil {
+			return nil, errAt(name, "", "no \"contents\" array")
+		}
+		contents, prefix = doc.Contents, "contents"
+		if si := bytes.TrimSpace(doc.SystemInstruction); len(si) > 0 && string(si) != "null" {
+			var text string
+			if si[0] == '"' {
+				_ = json.Unmarshal(si, &text)
+			} else {
+				var c gmContent
+				if err := json.Unmarshal(si, &c); err != nil {
+					return nil, typeErrAt(name, "systemInstruction", err)
+				}
+				text = splitParts(c.Parts, &namePairer{}).text
+			}
+			b.add(Message{Role: RoleSystem, Text: text}, false)
+		}
+		defer func() {
+			// Usage of the response the request produced, when stored with it.
+			if doc.UsageMetadata != nil && doc.UsageMetadata.PromptTokenCount != nil {
+				for i := len(b.t.Messages) - 1; i >= 0; i-- {
+					if b.t.Messages[i].Role == RoleAssistant {
+						n := *doc.UsageMetadata.PromptTokenCount
+						b.t.Messages[i].InputTokens = &n
+						break
+					}
+				}
+			}
+		}()
+	}
+	var names namePairer
+	for i, raw := range contents {
+		path := fmt.Sprintf("%s[%d]", prefix, i)
+		var c gmContent
+		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+			return nil, errAt(name, path, "want a content object, got %s", jsonKind(raw))
+		}
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return nil, typeErrAt(name, path, err)
+		}
+		ts, err := parseTime(c.Timestamp)
+		if err != nil {
+			return nil, errAt(name, path, "%q: %v", "timestamp", err)
+		}
+		g := splitParts(c.Parts, &names)
+		for _, k := range g.skipped {
+			b.skip(k)
+		}
+		switch c.Role {
+		case "user", "", "function", "tool":
+			for _, r := range g.responses {
+				r.Timestamp = ts
+				b.add(r, false)
+			}
+			if g.text != "" || g.images > 0 || len(g.responses) == 0 {
+				b.add(Message{Role: RoleUser, Text: g.text, Images: g.images, Timestamp: ts}, len(g.responses) == 0)
+			}
+		case "model":
+			m := Message{Role: RoleAssistant, Text: g.text, Images: g.images, ToolCalls: g.calls, Timestamp: ts}
+			if c.UsageMetadata != nil && c.UsageMetadata.PromptTokenCount != nil {
+				n := *c.UsageMetadata.PromptTokenCount
+				m.InputTokens = &n
+			}
+			b.add(m, false)
+		default:
+			return nil, errAt(name, path, "unknown role %q; valid: user, model", c.Role)
+		}
+	}
+	return b.finish(), nil
+}
+
+type gcMessage struct {
+	Type      string            `json:"type"`
+	Content   json.RawMessage   `json:"content"`
+	Timestamp json.RawMessage   `json:"timestamp"`
+	ToolCalls []gcToolCall      `json:"toolCalls"`
+	Thoughts  []json.RawMessage `json:"thoughts"`
+	Tokens    *struct {
+		Input *int `json:"input"`
+	} `json:"tokens"`
+}
+
+type gcToolCall struct {
+	ID     string          `json:"id"`
+	Name   string          `json:"name"`
+	Args   json.RawMessage `json:"args"`
+	Result json.RawMessage `json:"result"`
+}
+
+// readGeminiCLI reads a Gemini CLI session: user and gemini records are
+// messages; each tool call's result, stored inside the call, becomes a
+// tool message right after the reply that made the call.
+func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
+	b := newBuilder(FormatGeminiCLI)
+	var doc struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(v, &doc); err != nil {
+		return nil, typeErrAt(name, "", err)
+	}
+	if doc.Messages == nil {
+		return nil, errAt(name, "", "no \"messages\" array")
+	}
+	for i, raw := range doc.Messages {
+		path := fmt.Sprintf("messages[%d]", i)
+		var m gcMessage
+		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+			return nil, errAt(name, path, "want a message object, got %s", jsonKind(raw))
+		}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, typeErrAt(name, path, err)
+		}
+		ts, err := parseTime(m.Timestamp)
+		if err != nil {
+			return nil, errAt(name, path, "%q: %v", "timestamp", err)
+		}
+		text, images, err := geminiCLIContent(m.Content)
+		if err != nil {
+			return nil, errAt(name, path, "%v", err)
+		}
+		switch m.Type {
+		case "user":
+			b.add(Message{Role: RoleUser, Text: text, Images: images, Timestamp: ts}, true)
+		case "gemini":
+			// Thoughts are shown to the user, not sent back to the model.
+			for range m.Thoughts {
+				b.skip("thought")
+			}
+			msg := Message{Role: RoleAssistant, Text: text, Images: images, Timestamp: ts}
+			var results []Message
+			for k, c := range m.ToolCalls {
+				if c.ID == "" {
+					return nil, errAt(name, fmt.Sprintf("%s.toolCalls[%d]", path, k), "\"id\" is required")
+				}
+				msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Arguments: argText(c.Args)})
+				var parts []gmPart
+				if r := bytes.TrimSpace(c.Result); len(r) > 0 && r[0] == '[' {
+					if err := json.Unmarshal(r, &parts); err != nil {
+						return nil, typeErrAt(name, fmt.Sprintf("%s.toolCalls[%d].result", path, k), err)
+					}
+				}
+				for _, p := range parts {
+					if p.FunctionResponse == nil {
+						continue
+					}
+					id := p.FunctionResponse.ID
+					if id == "" {
+						id = c.ID
+					}
+					results = append(results, Message{Role: RoleTool, Name: c.Name, ToolCallID: id,
+						Text: responseText(p.FunctionResponse.Response), Timestamp: ts})
+				}
+			}
+			if m.Tokens != nil && m.Tokens.Input != nil {
+				n := *m.Tokens.Input
+				msg.InputTokens = &n
+			}
+			b.add(msg, false)
+			for _, r := range results {
+				b.add(r, false)
+			}
+		case "":
+			return nil, errAt(name, path, "missing \"type\"; valid: user, gemini, info, error, warning")
+		default:
+			b.skip(m.Type)
+		}
+	}
+	return b.finish(), nil
+}
+
+// geminiCLIContent reads a record's content: a string, or parts.
+func geminiCLIContent(raw json.RawMessage) (string, int, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", 0, nil
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		err := json.Unmarshal(raw, &s)
+		return s, 0, err
+	case '[':
+		var parts []gmPart
+		if err := json.Unmarshal(raw, &parts); err != nil {
+			return "", 0, fmt.Errorf("\"content\" must be a string or an array of parts")
+		}
+		g := splitParts(parts, &namePairer{})
+		return g.text, g.images, nil
+	}
+	return "", 0, fmt.Errorf("\"content\" must be a string or an array of parts, got %s", jsonKind(raw))
+}
+
+type sgConversation struct {
+	ID            json.RawMessage `json:"id"`
+	Conversations []struct {
+		From  string `json:"from"`
+		Value string `json:"value"`
+	} `json:"conversations"`
+}
+
+// readShareGPT reads one ShareGPT conversation object or an array of
+// them; each conversation is its own transcript, named by its "id" (or
+// its position from 0 when it has none).
+func readShareGPT(v json.RawMessage, name string) ([]*Transcript, error) {
+	var convs []json.RawMessage
+	if bytes.TrimSpace(v)[0] == '[' {
+		if err := json.Unmarshal(v, &convs); err != nil {
+			return nil, typeErrAt(name, "", err)
+		}
+	} else {
+		convs = []json.RawMessage{v}
+	}
+	var out []*Transcript
+	for i, raw := range convs {
+		path := ""
+		if len(convs) > 1 || bytes.TrimSpace(v)[0] == '[' {
+			path = fmt.Sprintf("[%d]", i)
+		}
+		var c sgConversation
+		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+			return nil, errAt(name, path, "want a conversation object, got %s", jsonKind(raw))
+		}
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return nil, typeErrAt(name, path, err)
+		}
+		b := newBuilder(FormatShareGPT)
+		b.t.ID = argText(c.ID)
+		if b.t.ID == "" {
+			b.t.ID = fmt.Sprint(i)
+		}
+		var names namePairer
+		for k, turn := range c.Conversations {
+			m := Message{Text: turn.Value}
+			opens := false
+			switch turn.From {
+			case "human", "user":
+				m.Role, opens = RoleUser, true
+			case "gpt", "assistant", "chatgpt", "bard", "bing", "model":
+				m.Role = RoleAssistant
+			case "system":
+				m.Role = RoleSystem
+			case "function_call":
+				var fc struct {
+					Name      string          `json:"name"`
+					Arguments json.RawMessage `json:"arguments"`
+				}
+				m.Role, m.Text = RoleAssistant, ""
+				if json.Unmarshal([]byte(turn.Value), &fc) == nil {
+					m.ToolCalls = []ToolCall{{ID: names.call(fc.Name), Name: fc.Name, Arguments: argText(fc.Arguments)}}
+				} else {
+					m.ToolCalls = []ToolCall{{ID: names.call(""), Arguments: turn.Value}}
+				}
+			case "observation", "tool", "function_response":
+				m.Role = RoleTool
+				m.ToolCallID = names.result("")
+			default:
+				return nil, errAt(name, fmt.Sprintf("%sconversations[%d].from", path+dot(path), k),
+					"unknown speaker %q; valid: human, gpt, system, function_call, observation", turn.From)
+			}
+			b.add(m, opens)
+		}
+		out = append(out, b.finish())
+	}
+	return out, nil
+}
+
+func dot(path string) string {
+	if path == "" {
+		return ""
+	}
+	return "."
+}

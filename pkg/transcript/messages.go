@@ -1,0 +1,485 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// errAt is bad input inside a JSON document, placed by its JSON path.
+func errAt(name, path string, format string, args ...any) error {
+	return &Error{Name: name, Path: path, Err: fmt.Errorf(format, args...)}
+}
+
+// typeErrAt turns a decoding error of the value at path into an *Error.
+func typeErrAt(name, path string, err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field != "" {
+			return errAt(name, path, "%q must be %s, got %s", te.Field, typeName(te.Type.String()), te.Value)
+		}
+		return errAt(name, path, "want %s, got %s", typeName(te.Type.String()), te.Value)
+	}
+	return &Error{Name: name, Path: path, Err: err}
+}
+
+// namePairer gives ids to tool calls in formats that record none (legacy
+// OpenAI function calls, ShareGPT, Gemini without ids): a result answers
+// the oldest unanswered call of its name (of any name when it has none).
+type namePairer struct {
+	open []pendingCall
+	n    int
+}
+
+type pendingCall struct{ id, name string }
+
+func (p *namePairer) call(name string) string {
+	p.n++
+	id := fmt.Sprintf("%s#%d", name, p.n)
+	if name == "" {
+		id = fmt.Sprintf("call#%d", p.n)
+	}
+	p.open = append(p.open, pendingCall{id, name})
+	return id
+}
+
+// result returns the id of the call a result of this name answers, or a
+// fresh id that pairs with nothing.
+func (p *namePairer) result(name string) string {
+	for i, c := range p.open {
+		if name == "" || c.name == name {
+			p.open = append(p.open[:i], p.open[i+1:]...)
+			return c.id
+		}
+	}
+	p.n++
+	if name == "" {
+		name = "result"
+	}
+	return fmt.Sprintf("%s#%d", name, p.n)
+}
+
+// addCall registers an explicit call id, so results naming it by name only
+// can still find it.
+func (p *namePairer) addCall(id, name string) { p.open = append(p.open, pendingCall{id, name}) }
+
+// done removes an explicit id answered by id.
+func (p *namePairer) done(id string) {
+	for i, c := range p.open {
+		if c.id == id {
+			p.open = append(p.open[:i], p.open[i+1:]...)
+			return
+		}
+	}
+}
+
+// ---- OpenAI Chat Completions ----
+
+type oaMessage struct {
+	Role         string          `json:"role"`
+	Content      json.RawMessage `json:"content"`
+	Name         string          `json:"name"`
+	ToolCalls    []oaCall        `json:"tool_calls"`
+	ToolCallID   string          `json:"tool_call_id"`
+	FunctionCall *oaFunction     `json:"function_call"`
+	Refusal      *string         `json:"refusal"`
+	Usage        *oaUsage        `json:"usage"`
+	Timestamp    json.RawMessage `json:"timestamp"`
+}
+
+type oaCall struct {
+	ID       string     `json:"id"`
+	Type     string     `json:"type"`
+	Function oaFunction `json:"function"`
+}
+
+type oaFunction struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+type oaUsage struct {
+	PromptTokens *int `json:"prompt_tokens"`
+}
+
+type oaPart struct {
+	Type    string `json:"type"`
+	Text    string `json:"text"`
+	Refusal string `json:"refusal"`
+}
+
+const openAIRoles = "system, developer, user, assistant, tool, function"
+
+// openAIReader adds OpenAI chat messages to a transcript.
+type openAIReader struct {
+	b     *builder
+	names namePairer
+}
+
+// add reads one message; where names it in errors.
+func (o *openAIReader) add(raw json.RawMessage, where func(format string, args ...any) error, typeErr func(error) error) error {
+	var m oaMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return typeErr(err)
+	}
+	ts, err := parseTime(m.Timestamp)
+	if err != nil {
+		return where("%q: %v", "timestamp", err)
+	}
+	msg := Message{Name: m.Name, Timestamp: ts}
+	text, images, skipped, err := openAIContent(m.Content)
+	if err != nil {
+		return where("%v", err)
+	}
+	for _, k := range skipped {
+		o.b.skip(k)
+	}
+	msg.Text, msg.Images = text, images
+	if msg.Text == "" && m.Refusal != nil {
+		msg.Text = *m.Refusal
+	}
+	opens := false
+	switch m.Role {
+	case "system", "developer":
+		msg.Role = RoleSystem
+	case "user":
+		msg.Role = RoleUser
+		opens = true
+	case "assistant":
+		msg.Role = RoleAssistant
+		for i, c := range m.ToolCalls {
+			if c.ID == "" {
+				return where("tool_calls[%d]: \"id\" is required", i)
+			}
+			msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: argText(c.Function.Arguments)})
+		}
+		if f := m.FunctionCall; f != nil {
+			msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: o.names.call(f.Name), Name: f.Name, Arguments: argText(f.Arguments)})
+		}
+		if m.Usage != nil && m.Usage.PromptTokens != nil {
+			if *m.Usage.PromptTokens < 0 {
+				return where("\"usage.prompt_tokens\" must be a whole number ≥ 0, got %d", *m.Usage.PromptTokens)
+			}
+			n := *m.Usage.PromptTokens
+			msg.InputTokens = &n
+		}
+	case "tool":
+		if m.ToolCallID == "" {
+			return where("a tool message needs \"tool_call_id\"")
+		}
+		msg.Role = RoleTool
+		msg.ToolCallID = m.ToolCallID
+	case "function":
+		msg.Role = RoleTool
+		msg.ToolCallID = o.names.result(m.Name)
+	case "":
+		return where("missing \"role\"; valid: %s", openAIRoles)
+	default:
+		return where("unknown role %q; valid: %s", m.Role, openAIRoles)
+	}
+	o.b.add(msg, opens)
+	return nil
+}
+
+// openAIContent reads a content value: null, a string, or an array of
+// parts. Text parts are joined with "\n"; image parts are counted; other
+// parts (audio, files) are counted as skipped by kind.
+func openAIContent(raw json.RawMessage) (text string, images int, skipped []string, err error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", 0, nil, nil
+	}
+	switch raw[0] {
+	case '"':
+		err = json.Unmarshal(raw, &text)
+		return text, 0, nil, err
+	case '[':
+		var parts []oaPart
+		if err := json.Unmarshal(raw, &parts); err != nil {
+			return "", 0, nil, fmt.Errorf("\"content\" must be a string or an array of parts")
+		}
+		var texts []string
+		for _, p := range parts {
+			switch p.Type {
+			case "text", "input_text", "output_text":
+				texts = append(texts, p.Text)
+			case "refusal":
+				texts = append(texts, p.Refusal)
+			case "image_url", "input_image", "image":
+				images++
+			default:
+				skipped = append(skipped, "part:"+p.Type)
+			}
+		}
+		return strings.Join(texts, "\n"), images, skipped, nil
+	}
+	return "", 0, nil, fmt.Errorf("\"content\" must be a string, null or an array of parts, got %s", jsonKind(raw))
+}
+
+// ---- Anthropic Messages ----
+
+type anMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+	Usage   *anUsage        `json:"usage"`
+}
+
+type anUsage struct {
+	InputTokens              int `json:"input_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+}
+
+// total is the prompt size: input plus both cache parts; 0 when unknown.
+func (u *anUsage) total() int {
+	if u == nil {
+		return 0
+	}
+	return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+}
+
+type anBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	Source    json.RawMessage `json:"source"`
+}
+
+// anContent is one Anthropic message's content split into the messages
+// harpe keeps.
+type anContent struct {
+	isString  bool
+	text      string // joined text blocks (or the string content)
+	images    int
+	calls     []ToolCall
+	results   []Message // tool results, in order (user: tool_result; assistant: server tool results)
+	hasResult bool      // a tool_result block is present
+	skipped   []string
+}
+
+// parseAnthropic splits content (a string or blocks) of a message.
+func parseAnthropic(raw json.RawMessage) (anContent, error) {
+	var c anContent
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return c, nil
+	}
+	if raw[0] == '"' {
+		c.isString = true
+		err := json.Unmarshal(raw, &c.text)
+		return c, err
+	}
+	if raw[0] != '[' {
+		return c, fmt.Errorf("\"content\" must be a string or an array of blocks, got %s", jsonKind(raw))
+	}
+	var blocks []anBlock
+	if err := json.Unmarshal(raw, &blocks); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return c, fmt.Errorf("content block: %q must be %s, got %s", te.Field, typeName(te.Type.String()), te.Value)
+		}
+		return c, fmt.Errorf("\"content\" must be an array of blocks")
+	}
+	var texts []string
+	for i, bl := range blocks {
+		switch bl.Type {
+		case "text":
+			texts = append(texts, bl.Text)
+		case "image", "document":
+			c.images++
+		case "tool_use", "server_tool_use", "mcp_tool_use":
+			if bl.ID == "" {
+				return c, fmt.Errorf("content[%d]: a %s block needs \"id\"", i, bl.Type)
+			}
+			c.calls = append(c.calls, ToolCall{ID: bl.ID, Name: bl.Name, Arguments: argText(bl.Input)})
+		case "tool_result":
+			if bl.ToolUseID == "" {
+				return c, fmt.Errorf("content[%d]: a tool_result block needs \"tool_use_id\"", i)
+			}
+			text, images := resultContent(bl.Content)
+			c.results = append(c.results, Message{Role: RoleTool, ToolCallID: bl.ToolUseID, Text: text, Images: images})
+			c.hasResult = true
+		case "thinking", "redacted_thinking":
+			c.skipped = append(c.skipped, bl.Type)
+		default:
+			if strings.HasSuffix(bl.Type, "_tool_result") && bl.ToolUseID != "" {
+				// A server tool's result, written into the assistant turn.
+				c.results = append(c.results, Message{Role: RoleTool, ToolCallID: bl.ToolUseID, Text: argText(bl.Content)})
+				continue
+			}
+			c.skipped = append(c.skipped, "block:"+bl.Type)
+		}
+	}
+	c.text = strings.Join(texts, "\n")
+	return c, nil
+}
+
+// resultContent reads a tool result's content: a string, or blocks whose
+// text is joined and whose images are counted; other blocks are kept as
+// their JSON.
+func resultContent(raw json.RawMessage) (string, int) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", 0
+	}
+	if raw[0] == '"' {
+		var s string
+		_ = json.Unmarshal(raw, &s)
+		return s, 0
+	}
+	var blocks []json.RawMessage
+	if raw[0] != '[' || json.Unmarshal(raw, &blocks) != nil {
+		return argText(raw), 0
+	}
+	var texts []string
+	images := 0
+	for _, r := range blocks {
+		var bl anBlock
+		if json.Unmarshal(r, &bl) != nil {
+			texts = append(texts, argText(r))
+			continue
+		}
+		switch bl.Type {
+		case "text":
+			texts = append(texts, bl.Text)
+		case "image", "document":
+			images++
+		default:
+			texts = append(texts, argText(r))
+		}
+	}
+	return strings.Join(texts, "\n"), images
+}
+
+// anthropicReader adds Anthropic messages to a transcript.
+type anthropicReader struct{ b *builder }
+
+func (a *anthropicReader) add(raw json.RawMessage, where func(format string, args ...any) error, typeErr func(error) error) error {
+	var m anMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return typeErr(err)
+	}
+	c, err := parseAnthropic(m.Content)
+	if err != nil {
+		return where("%v", err)
+	}
+	for _, k := range c.skipped {
+		a.b.skip(k)
+	}
+	switch m.Role {
+	case "user":
+		for _, r := range c.results {
+			a.b.add(r, false)
+		}
+		if c.isString || c.text != "" || c.images > 0 || !c.hasResult {
+			a.b.add(Message{Role: RoleUser, Text: c.text, Images: c.images}, !c.hasResult)
+		}
+	case "assistant":
+		msg := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls}
+		if n := m.Usage.total(); n > 0 {
+			msg.InputTokens = &n
+		}
+		a.b.add(msg, false)
+		for _, r := range c.results {
+			a.b.add(r, false)
+		}
+	case "system":
+		// Not an API role, but some logs put the system prompt first.
+		a.b.add(Message{Role: RoleSystem, Text: c.text}, false)
+	case "":
+		return where("missing \"role\"; valid: user, assistant")
+	default:
+		return where("unknown role %q; valid: user, assistant", m.Role)
+	}
+	return nil
+}
+
+// ---- shared document and line readers ----
+
+type messageAdder interface {
+	add(raw json.RawMessage, where func(format string, args ...any) error, typeErr func(error) error) error
+}
+
+func newAdder(b *builder, format string) messageAdder {
+	if format == FormatAnthropic {
+		return &anthropicReader{b: b}
+	}
+	return &openAIReader{b: b}
+}
+
+// readMessagesDoc reads an OpenAI or Anthropic document: an array of
+// messages, or an object with "messages" (and, for Anthropic, "system").
+func readMessagesDoc(v json.RawMessage, name, format string) (*Transcript, error) {
+	b := newBuilder(format)
+	var msgs []json.RawMessage
+	prefix := ""
+	if bytes.TrimSpace(v)[0] == '[' {
+		if err := json.Unmarshal(v, &msgs); err != nil {
+			return nil, typeErrAt(name, "", err)
+		}
+	} else {
+		var doc struct {
+			System   json.RawMessage   `json:"system"`
+			Messages []json.RawMessage `json:"messages"`
+		}
+		if err := json.Unmarshal(v, &doc); err != nil {
+			if bytes.TrimSpace(v)[0] != '{' {
+				return nil, errAt(name, "", "want an array of messages or an object with \"messages\", got %s", jsonKind(v))
+			}
+			return nil, typeErrAt(name, "", err)
+		}
+		if doc.Messages == nil {
+			return nil, errAt(name, "", "no \"messages\" array")
+		}
+		msgs, prefix = doc.Messages, "messages"
+		if sys := bytes.TrimSpace(doc.System); len(sys) > 0 && string(sys) != "null" {
+			c, err := parseAnthropic(sys)
+			if err != nil {
+				return nil, errAt(name, "system", "must be a string or an array of text blocks")
+			}
+			b.add(Message{Role: RoleSystem, Text: c.text}, false)
+		}
+	}
+	add := newAdder(b, format)
+	for i, raw := range msgs {
+		path := fmt.Sprintf("%s[%d]", prefix, i)
+		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+			return nil, errAt(name, path, "want a message object, got %s", jsonKind(raw))
+		}
+		where := func(f string, args ...any) error { return errAt(name, path, f, args...) }
+		typeErr := func(err error) error { return typeErrAt(name, path, err) }
+		if err := add.add(raw, where, typeErr); err != nil {
+			return nil, err
+		}
+	}
+	return b.finish(), nil
+}
+
+// readMessageLines reads OpenAI or Anthropic messages written one a line.
+func readMessageLines(d *lineDecoder, b *builder, format string) error {
+	add := newAdder(b, format)
+	for {
+		line, err := d.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if err := d.checkObject(); err != nil {
+			return err
+		}
+		typeErr := func(err error) error { return jsonError(d.name, d.line, line, err, "") }
+		if err := add.add(line, d.errorf, typeErr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
