@@ -335,7 +335,7 @@ type replayJSON struct {
 
 type transcriptJSON struct {
 	File     string `json:"file,omitempty"`
-	ID       string `json:"id,omitempty"`
+	ID       string `json:"conversation,omitempty"`
 	Format   string `json:"format"`
 	Messages int    `json:"messages"`
 	Turns    int    `json:"turns"`

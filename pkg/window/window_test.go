@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -442,4 +443,50 @@ func ExampleContext() {
 	r, _ := c.Render()
 	fmt.Printf("%q %d %q\n", r.System, len(r.Messages), r.Messages[0].Text)
 	// Output: "You are terse." 1 "Another one?"
+}
+
+func TestRenderSummary(t *testing.T) {
+	o := DefaultOptions()
+	o.HighWaterTokens = 0
+	o.LowWaterChars = 0
+	o.Distill = func(req DistillRequest) (string, error) {
+		return fmt.Sprintf("%d folded", len(req.Messages)), nil
+	}
+	c, _ := New(Summarizing, o)
+	c.AddSystem(transcript.Message{Role: "system", Text: "S"})
+	c.Begin(transcript.Message{Role: "user", Text: "one"})
+	c.Add(transcript.Message{Role: "assistant", Text: "1"})
+	c.Observe(10) // over 0: compact before the next call
+	c.Begin(transcript.Message{Role: "user", Text: "two"})
+	r, err := c.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.System != "S\n\n2 folded" || len(r.Messages) != 1 || r.Messages[0].Text != "two" {
+		t.Errorf("rendered %q %+v", r.System, r.Messages)
+	}
+	if c.Summary() != "2 folded" {
+		t.Errorf("summary %q", c.Summary())
+	}
+}
+
+func TestReplayCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Replay(ctx, small(), []Strategy{Windowed}, ReplayOptions{Options: DefaultOptions()})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestHugeToolResult(t *testing.T) {
+	tr := small()
+	tr.Messages[5].Text = strings.Repeat("é", 5<<20) // 10 MB
+	o := DefaultOptions()
+	o.ToolResultLimit = 8001 // inside a 2-byte character: 8000 kept
+	r := replayOne(t, tr, Full, o)
+	marker := "…[truncated: showing 8000 of 10485760 bytes]"
+	if c := r.Calls[2]; c.Chars != 3+10+20+10+3+4000+utf8.RuneCountInString(marker) {
+		t.Errorf("call 3 chars = %d", c.Chars)
+	}
 }
