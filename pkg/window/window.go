@@ -33,10 +33,13 @@
 //   - [Budget] runs a selection function ([Options.Select]) over the
 //     history at every call.
 //
-// Every window is valid by construction: the system part is never dropped,
-// turns are kept or dropped whole (so a tool call and its result are never
-// separated and a window never starts with an orphaned tool result), and an
-// empty history gives an empty window.
+// Every window is valid by construction: the system part is never dropped;
+// turns are kept or dropped whole, and turns joined by a tool call in one
+// and its result in a later one are kept or dropped together, so a call and
+// its result are never separated; a tool result with no call before it is
+// never sent ([Replay] leaves it out), so no window starts with an orphaned
+// result; an empty history gives an empty window, never an error. [Check]
+// verifies these rules on any window.
 //
 // # Sizes
 //
