@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -198,8 +199,9 @@ func runReplay(a *app, o *replayOptions) error {
 				if a.ctx.Err() != nil {
 					return err
 				}
-				if strings.HasPrefix(err.Error(), "distill: ") {
-					return usageErrorf("--distill-cmd: %s: %v", name, strings.TrimPrefix(err.Error(), "distill: "))
+				var de *window.DistillError
+				if errors.As(err, &de) {
+					return usageErrorf("--distill-cmd: %s: %v", name, de.Err)
 				}
 				return inputError(fmt.Errorf("%s: %w", name, err))
 			}

@@ -172,6 +172,15 @@ func (o *Options) check(s Strategy) error {
 // summary, which replaces req.Summary; an error stops the replay.
 type Distiller func(req DistillRequest) (string, error)
 
+// DistillError is a [Distiller]'s failure, as [Context.Render],
+// [Context.Snapshot] and [Replay] return it.
+type DistillError struct{ Err error }
+
+func (e *DistillError) Error() string { return "distill: " + e.Err.Error() }
+
+// Unwrap returns the distiller's error.
+func (e *DistillError) Unwrap() error { return e.Err }
+
 // DistillRequest is what a [Distiller] is given.
 type DistillRequest struct {
 	// Summary is the rolling summary so far ("" at the first compaction).
@@ -570,7 +579,7 @@ func (c *Context) prepare() (*Compaction, error) {
 	}
 	s, err := distill(DistillRequest{Summary: c.summary, Messages: folded, MaxChars: c.opts.SummaryMaxChars})
 	if err != nil {
-		return nil, fmt.Errorf("distill: %w", err)
+		return nil, &DistillError{Err: err}
 	}
 	s = cutChars(s, c.opts.SummaryMaxChars)
 	c.summary = s
