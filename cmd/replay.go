@@ -230,7 +230,7 @@ func runReplay(a *app, o *replayOptions) error {
 	}
 	var plot bytes.Buffer
 	if o.plot != "" && len(runs) > 0 {
-		if err := plotReplay(&plot, runs[0]); err != nil {
+		if err := plotReplay(&plot, o, runs[0]); err != nil {
 			return err
 		}
 	}
@@ -546,11 +546,15 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 }
 
 // plotReplay draws tokens per call, one line per strategy.
-func plotReplay(w io.Writer, run replayed) error {
+func plotReplay(w io.Writer, o *replayOptions, run replayed) error {
 	p := svgplot.Plot{
 		Title:  fmt.Sprintf("Tokens per call (%s transcript, %d turns)", run.t.Format, run.t.Turns),
 		XLabel: "model call",
 		YLabel: "input tokens",
+	}
+	if o.contextWindow > 0 {
+		p.Limit = float64(o.contextWindow)
+		p.LimitLabel = fmt.Sprintf("context window %d", o.contextWindow)
 	}
 	for _, r := range run.results {
 		s := svgplot.Series{Name: string(r.Strategy), Y: make([]float64, len(r.Calls))}

@@ -23,6 +23,10 @@ type Series struct {
 type Plot struct {
 	Title, XLabel, YLabel string
 	Series                []Series
+	// Limit, when above 0, draws a dashed horizontal line at that value
+	// (a context window), labelled LimitLabel.
+	Limit      float64
+	LimitLabel string
 }
 
 // Size of the drawing and of the plot area inside it.
@@ -77,6 +81,9 @@ func (p Plot) Write(w io.Writer) error {
 			}
 		}
 	}
+	if p.Limit > 0 {
+		ymax = max(ymax, p.Limit)
+	}
 	ystep := niceStep(ymax, 5)
 	ytop := math.Ceil(ymax/ystep) * ystep
 	if ytop <= 0 {
@@ -113,6 +120,10 @@ func (p Plot) Write(w io.Writer) error {
 	fmt.Fprintf(bw, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n", left, top, left, height-bottom)
 	fmt.Fprintf(bw, `<text x="%d" y="%d" text-anchor="middle">%s</text>`+"\n", (left+width-right)/2, height-18, esc(p.XLabel))
 	fmt.Fprintf(bw, `<text x="18" y="%d" text-anchor="middle" transform="rotate(-90 18 %d)">%s</text>`+"\n", top+int(ph)/2, top+int(ph)/2, esc(p.YLabel))
+	if p.Limit > 0 {
+		fmt.Fprintf(bw, `<line x1="%d" y1="%s" x2="%d" y2="%s" stroke="#555555" stroke-dasharray="6 4"/>`+"\n", left, num(py(p.Limit)), width-right, num(py(p.Limit)))
+		fmt.Fprintf(bw, `<text x="%d" y="%s" text-anchor="end" fill="#555555">%s</text>`+"\n", width-right-4, num(py(p.Limit)-4), esc(p.LimitLabel))
+	}
 	// Lines and legend.
 	for i, s := range p.Series {
 		color := palette[i%len(palette)]

@@ -39,6 +39,10 @@ func TestWrite(t *testing.T) {
 		{"one point", Plot{Series: []Series{{Name: "a", Y: []float64{5}}}},
 			// y top is 5 (step 1); the point sits at x = 80, y = 50.
 			[]string{`points="80.0,50.0"`, ">a</text>"}, []string{"NaN", "Inf"}},
+		// A limit of 8 over values up to 5: the top becomes 8 (step 2), the
+		// dashed line sits at the top, y = 50.
+		{"limit", Plot{Limit: 8, LimitLabel: "window 8", Series: []Series{{Name: "a", Y: []float64{5, 2}}}},
+			[]string{`y1="50.0" x2="630" y2="50.0" stroke="#555555" stroke-dasharray="6 4"`, ">window 8</text>"}, nil},
 		{"escaped", Plot{Title: "a<b & c", Series: []Series{{Name: `"q"`, Y: []float64{1, 2}}}},
 			[]string{"a&lt;b &amp; c", "&quot;q&quot;"}, []string{"a<b"}},
 	}
