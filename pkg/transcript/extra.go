@@ -10,7 +10,8 @@ import (
 	"time"
 )
 
-// Formats seen in the wild beside the major ones.
+// Formats seen in the wild beside the major ones: SWE-agent trajectories,
+// OpenHands event streams and long-memory chat samples (LoCoMo style).
 const (
 	FormatSWEAgent   = "swe-agent"
 	FormatOpenHands  = "openhands"

@@ -42,6 +42,8 @@ type Error struct {
 	Err  error
 }
 
+// Error renders the error as name:line:col: path: message, leaving out
+// the parts that are unknown.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Name)
@@ -60,6 +62,7 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Read reads the transcripts in r, named name in errors. format is one of
