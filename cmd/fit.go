@@ -40,7 +40,8 @@ it is ("route": "whole"), or needs retrieval and a budget ("route":
 "retrieve"). A history fits when its tokens are at most the threshold.
 
 Every item counts: "token_count" when given, else its content counted with
---tokenizer. Several files count as one history.
+--tokenizer (` + strings.Join(tokenize.Names(), ", ") + `). Several files count
+as one history.
 
 Examples:
   harpe fit --threshold 100000 chat.jsonl
@@ -53,11 +54,11 @@ Examples:
 		},
 	}
 	f := c.Flags()
-	f.IntVar(&o.threshold, "threshold", 0, "the most tokens `N` a history may take to go whole (required)")
-	f.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing; answer with the exit status only")
-	f.StringVar(&o.tokenizer, "tokenizer", "estimate", "count tokens with `NAME`: "+strings.Join(tokenize.Names(), ", "))
-	f.StringVar(&o.format, "format", "json", "output format: `json`, yaml or table")
-	f.StringVarP(&o.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
+	f.IntVar(&o.threshold, "threshold", 0, "most tokens `N` to send whole (required)")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing; answer by exit status")
+	f.StringVar(&o.tokenizer, "tokenizer", "estimate", "count tokens with `NAME`")
+	f.StringVar(&o.format, "format", "json", "output `FORMAT`: json, yaml or table")
+	f.StringVarP(&o.output, "output", "o", "", "write to `FILE` atomically, not stdout")
 	return c
 }
 

@@ -62,16 +62,25 @@ Budget: available = --budget - --reserve-output - --reserve-tools -
 grows into the safety margin just enough to hold them; beyond that the report
 says over_budget (and --strict refuses, exit status 3).
 
-Policies: lowest_priority (priority ascending, newer first among equals),
-recency (newest first), input_order (first come, first served), relevance
-(relevance descending, then priority, then newer), and any optimising policy
-registered (knapsack, duo_attention), which use --dp-cells, --alpha,
---sinks and --half-life.
+Policies (--policy): ` + strings.Join(engine.PolicyNames(), ", ") + `.
+lowest_priority (the default) takes priority ascending, newer first among
+equals; recency, newest first; input_order, first come first served;
+relevance, relevance descending, then priority, then newer. The optimising
+policies use --dp-cells, --alpha, --sinks and --half-life.
+
+Tokenizers (--tokenizer): ` + strings.Join(tokenize.Names(), ", ") + `.
 
 Output (--emit): report (default; --format json|yaml|table), kept or dropped
 (the items' input lines, byte for byte, in input order), rendered (the kept
-contents in input order, separated by a blank line). --report FILE also
-saves the report when items are emitted.
+contents in input order, separated by a blank line). --report FILE saves
+the report to FILE as well.
+
+Destinations (--destination): remote, the default, withholds items marked
+confidential; local keeps them.
+
+Caps (--cap DIM=N or DIM=N%, repeatable): the selected items of dimension
+DIM may take at most N tokens, or N% of the available budget; always-kept
+items do not count.
 
 Examples:
   harpe synthesize --budget 2048 --reserve-output 512 items.jsonl
@@ -91,22 +100,22 @@ Examples:
 	f.IntVar(&o.budget, "budget", 0, "total token budget `N` (required)")
 	f.IntVar(&o.reserveOutput, "reserve-output", 0, "tokens `N` set aside for the reply")
 	f.IntVar(&o.reserveTools, "reserve-tools", 0, "tokens `N` set aside for tools")
-	f.StringVar(&o.safetyMargin, "safety-margin", "0", "tokens set aside against miscounting: `N` or N% of --budget")
-	f.StringVar(&o.policy, "policy", engine.DefaultPolicy, "selection `POLICY`: "+strings.Join(engine.PolicyNames(), ", "))
+	f.StringVar(&o.safetyMargin, "safety-margin", "0", "spare tokens: `N` or N% of --budget")
+	f.StringVar(&o.policy, "policy", engine.DefaultPolicy, "selection `POLICY`")
 	f.IntVar(&o.defaultPriority, "default-priority", 10, "priority `N` of items without one")
-	f.StringVar(&o.destination, "destination", engine.DestinationRemote, "`remote` withholds confidential items; local keeps them")
-	f.StringArrayVar(&o.caps, "cap", nil, "bound a dimension's selected tokens: `DIMENSION=N` or DIMENSION=N% of available (repeatable)")
-	f.BoolVar(&o.strict, "strict", false, "fail with exit status 3 when the always-kept items exceed the budget")
-	f.BoolVar(&o.skipInvalid, "skip-invalid", false, "skip bad lines and list them in the report instead of failing")
-	f.StringVar(&o.tokenizer, "tokenizer", "estimate", "count tokens with `NAME`: "+strings.Join(tokenize.Names(), ", "))
-	f.StringVar(&o.emit, "emit", "report", "what to write: `report`, kept, dropped or rendered")
-	f.StringVar(&o.report, "report", "", "also save the report to `FILE` (with --emit kept|dropped|rendered)")
-	f.StringVar(&o.format, "format", "json", "report format: `json`, yaml or table")
-	f.StringVarP(&o.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
-	f.IntVar(&o.dpCells, "dp-cells", engine.DefaultDPCells, "optimising policies: exact knapsack table limit `N` (candidates × (capacity+1))")
-	f.Float64Var(&o.alpha, "alpha", engine.DefaultAlpha, "duo_attention: weight `A` of relevance against recency, 0 to 1")
-	f.IntVar(&o.sinks, "sinks", engine.DefaultSinks, "duo_attention: the `N` earliest items score 1 on recency")
-	f.Float64Var(&o.halfLife, "half-life", engine.DefaultHalfLife, "duo_attention: recency half-life `H` in ranks")
+	f.StringVar(&o.destination, "destination", engine.DestinationRemote, "`DEST`: remote or local")
+	f.StringArrayVar(&o.caps, "cap", nil, "cap a dimension: `DIM=N` or DIM=N% (repeatable)")
+	f.BoolVar(&o.strict, "strict", false, "refuse (exit 3) when always-kept items overflow")
+	f.BoolVar(&o.skipInvalid, "skip-invalid", false, "skip bad lines, listing them in the report")
+	f.StringVar(&o.tokenizer, "tokenizer", "estimate", "count tokens with `NAME`")
+	f.StringVar(&o.emit, "emit", "report", "`WHAT` to write, see above")
+	f.StringVar(&o.report, "report", "", "also save the report to `FILE`")
+	f.StringVar(&o.format, "format", "json", "report `FORMAT`: json, yaml or table")
+	f.StringVarP(&o.output, "output", "o", "", "write to `FILE` atomically, not stdout")
+	f.IntVar(&o.dpCells, "dp-cells", engine.DefaultDPCells, "knapsack: exact DP cell limit `N`")
+	f.Float64Var(&o.alpha, "alpha", engine.DefaultAlpha, "duo_attention: relevance weight `A`")
+	f.IntVar(&o.sinks, "sinks", engine.DefaultSinks, "duo_attention: `N` sink items")
+	f.Float64Var(&o.halfLife, "half-life", engine.DefaultHalfLife, "duo_attention: half-life `H` in ranks")
 	return c
 }
 
@@ -228,7 +237,7 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 	rep.Skipped = reader.Skipped()
 
 	writeReport := func(w io.Writer) error { return writeSynthesisReport(w, o.format, rep) }
-	if o.emit != "report" && o.report != "" {
+	if o.report != "" {
 		if err := writeFileAtomic(o.report, writeReport); err != nil {
 			return err
 		}
@@ -292,14 +301,10 @@ func writeSynthesisReport(w io.Writer, format string, rep *engine.Report) error 
 	}
 	for _, d := range rep.Dropped {
 		tokens := strconv.Itoa(d.Tokens)
-		reason := string(d.Reason)
-		switch d.Reason {
-		case engine.ReasonConfidential:
+		if d.Reason == engine.ReasonConfidential {
 			tokens = "-"
-		case engine.ReasonDidNotFit, engine.ReasonDimensionCap:
-			reason += fmt.Sprintf(" (%d left)", d.Left)
 		}
-		rows = append(rows, row{d.Index, []string{d.ID, tokens, strconv.Itoa(d.Priority), "dropped", reason}})
+		rows = append(rows, row{d.Index, []string{d.ID, tokens, strconv.Itoa(d.Priority), "dropped", string(d.Reason)}})
 	}
 	// Kept and dropped are each in input order; merge them.
 	slices.SortFunc(rows, func(a, b row) int { return a.index - b.index })
@@ -310,11 +315,10 @@ func writeSynthesisReport(w io.Writer, format string, rep *engine.Report) error 
 	for _, s := range rep.Skipped {
 		cells = append(cells, []string{"line " + strconv.Itoa(s.Line), "-", "-", "skipped", s.Error})
 	}
-	status := fmt.Sprintf("%d kept, %d dropped", len(rep.Kept), len(rep.Dropped))
 	left := fmt.Sprintf("%d left", rep.RemainingTokens)
 	if rep.OverBudget {
-		left = fmt.Sprintf("over budget by %d", rep.OverflowTokens)
+		left = fmt.Sprintf("%d over budget", rep.OverflowTokens)
 	}
-	footer := []string{"total", fmt.Sprintf("%d of %d", rep.ConsumedTokens, rep.EffectiveBudget), "", status, left}
+	footer := []string{"total", strconv.Itoa(rep.ConsumedTokens), "", fmt.Sprintf("%d kept", len(rep.Kept)), left}
 	return renderTable(w, []string{"ID", "TOKENS", "PRIORITY", "STATUS", "REASON"}, cells, footer)
 }

@@ -58,3 +58,25 @@ func ExampleReadItems() {
 	// dropped old 30 did_not_fit needed 30 left 5
 	// {"id":"sys","content":"You are a careful agent.","pinned":true}
 }
+
+// Two inputs read as one stream: ids stay unique across them, and a line
+// without an id is named by its line counted across the inputs.
+func ExampleItemReader() {
+	r := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
+	for _, in := range []struct{ name, text string }{
+		{"a.jsonl", `{"id":"sys","content":"Be brief.","pinned":true}` + "\n" + `{"content":"first note"}` + "\n"},
+		{"b.jsonl", `{"content":"second note"}` + "\n" + `{"id":"sys","content":"again"}` + "\n"},
+	} {
+		if err := r.Read(strings.NewReader(in.text), in.name); err != nil {
+			fmt.Println(err)
+		}
+	}
+	for _, it := range r.Items() {
+		fmt.Println(it.ID, it.Line, it.Content)
+	}
+	// Output:
+	// b.jsonl:2: duplicate id "sys" (first at a.jsonl:1)
+	// sys 1 Be brief.
+	// L2 2 first note
+	// L3 1 second note
+}

@@ -40,7 +40,9 @@ type Item struct {
 	// Line is the 1-based line number within the input the item came from
 	// (0 for items built in code).
 	Line int
-	// Raw is the input line byte for byte, without its line ending.
+	// Raw is the input line byte for byte, without its line ending. The
+	// reader's strings (ID, Content, …) may share its memory: treat it as
+	// read-only.
 	Raw []byte
 }
 

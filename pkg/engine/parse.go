@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The item line parser is written by hand: it validates the line as
@@ -46,11 +48,33 @@ var (
 type parser struct {
 	b []byte
 	i int
+	// shared is set when b is the item's own copy of its line ([Item.Raw]),
+	// which nothing ever writes to: strings without escapes then point into
+	// it instead of being copied, so a 50 MB content is held once, not twice.
+	shared bool
+}
+
+// sub returns b[start:end] as a string, sharing b's memory when allowed.
+func (p *parser) sub(start, end int) string {
+	if p.shared && end > start {
+		return unsafe.String(&p.b[start], end-start)
+	}
+	return string(p.b[start:end])
 }
 
 // parseItem decodes one non-blank line into it. The returned error has
-// Msg and Col set; the caller adds the name and line.
-func parseItem(line []byte, it *Item, defaultPriority int) *LineError {
+// Msg and Col set; the caller adds the name and line. A line that is not
+// valid JSON gets the syntax error, even when a field before the bad spot
+// already had a wrong type.
+func parseItem(line []byte, it *Item, defaultPriority int, shared bool) *LineError {
+	lerr := parseItemFields(line, it, defaultPriority, shared)
+	if lerr != nil && lerr.Col == 0 && !strings.HasPrefix(lerr.Msg, "invalid UTF-8") && !json.Valid(line) {
+		return syntaxError(line, 0)
+	}
+	return lerr
+}
+
+func parseItemFields(line []byte, it *Item, defaultPriority int, shared bool) *LineError {
 	if !utf8.Valid(line) {
 		off := 0
 		for off < len(line) {
@@ -62,8 +86,11 @@ func parseItem(line []byte, it *Item, defaultPriority int) *LineError {
 		}
 		return &LineError{Msg: fmt.Sprintf("invalid UTF-8 at byte offset %d (0x%02x)", off, line[off])}
 	}
-	p := parser{b: line}
+	p := parser{b: line, shared: shared}
 	p.ws()
+	if p.i == len(p.b) { // the caller skips blank lines; this is a guard
+		return syntaxError(line, p.i)
+	}
 	if p.b[p.i] != '{' {
 		if json.Valid(line) {
 			return &LineError{Msg: "not a JSON object (found " + kindOf(p.b[p.i]) + ")"}
@@ -442,36 +469,32 @@ func (p *parser) str() (string, bool) {
 		c := p.b[i]
 		if c == '"' {
 			p.i = i + 1
-			return string(p.b[start:i]), true
+			return p.sub(start, i), true
 		}
 		if c == '\\' || c < 0x20 {
 			break
 		}
 	}
-	// Slow path: escapes.
-	out := make([]byte, 0, 64)
+	// Slow path: escapes. Find the end first, so the decoded text (never
+	// longer than its escaped form) gets one allocation of the right size.
+	q := parser{b: p.b, i: p.i}
+	if !q.skipStr() {
+		p.i = q.i
+		return "", false
+	}
+	end := q.i - 1 // the closing quote
+	out := make([]byte, 0, end-start)
 	i := start
-	for i < len(p.b) {
+	for i < end {
 		c := p.b[i]
-		switch {
-		case c == '"':
-			p.i = i + 1
-			return string(out), true
-		case c < 0x20:
-			p.i = i
-			return "", false
-		case c != '\\':
+		if c != '\\' {
 			j := i + 1
-			for j < len(p.b) && p.b[j] != '"' && p.b[j] != '\\' && p.b[j] >= 0x20 {
+			for j < end && p.b[j] != '\\' {
 				j++
 			}
 			out = append(out, p.b[i:j]...)
 			i = j
 			continue
-		}
-		if i+1 >= len(p.b) {
-			p.i = i
-			return "", false
 		}
 		switch e := p.b[i+1]; e {
 		case '"', '\\', '/':
@@ -487,15 +510,11 @@ func (p *parser) str() (string, bool) {
 		case 't':
 			out = append(out, '\t')
 		case 'u':
-			r, ok := hex4(p.b, i+2)
-			if !ok {
-				p.i = i
-				return "", false
-			}
+			r, _ := hex4(p.b, i+2) // skipStr checked the digits
 			i += 6
 			if utf16.IsSurrogate(r) {
 				r2, ok2 := rune(-1), false
-				if i+1 < len(p.b) && p.b[i] == '\\' && p.b[i+1] == 'u' {
+				if i+1 < end && p.b[i] == '\\' && p.b[i+1] == 'u' {
 					r2, ok2 = hex4(p.b, i+2)
 				}
 				if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
@@ -507,14 +526,15 @@ func (p *parser) str() (string, bool) {
 			}
 			out = utf8.AppendRune(out, r)
 			continue
-		default:
-			p.i = i
-			return "", false
 		}
 		i += 2
 	}
-	p.i = i
-	return "", false
+	p.i = end + 1
+	if len(out) == 0 {
+		return "", true
+	}
+	// out is not used again: the string takes its memory as it is.
+	return unsafe.String(&out[0], len(out)), true
 }
 
 // hex4 reads four hex digits at b[i:].

@@ -46,7 +46,8 @@ func NewItemReader(opts ReadOptions) *ItemReader {
 // Read reads every line of in, named name in messages. Blank lines are
 // skipped. The first bad line stops it with a [*LineError], unless
 // SkipInvalid is set; a read error is returned as it is, prefixed with the
-// name.
+// name. After an error the items read so far stay available, but the line
+// count of later inputs is no longer that of one stream.
 func (r *ItemReader) Read(in io.Reader, name string) error {
 	jr := jsonl.NewReader(in)
 	for {
@@ -62,7 +63,10 @@ func (r *ItemReader) Read(in io.Reader, name string) error {
 			continue
 		}
 		var it Item
-		lerr := parseItem(line, &it, r.opts.DefaultPriority)
+		// The item's own copy of the line is parsed, so that decoded strings
+		// can share its memory (see parser.shared).
+		raw := bytes.Clone(line)
+		lerr := parseItem(raw, &it, r.opts.DefaultPriority, true)
 		if lerr == nil {
 			if it.ID == "" {
 				it.ID = "L" + strconv.Itoa(r.lineBase+no)
@@ -81,7 +85,7 @@ func (r *ItemReader) Read(in io.Reader, name string) error {
 		}
 		r.ids[it.ID] = place{name, no}
 		it.Line = no
-		it.Raw = bytes.Clone(line)
+		it.Raw = raw
 		r.items = append(r.items, it)
 	}
 }

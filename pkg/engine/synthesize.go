@@ -270,9 +270,20 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 	}
 
 	n := len(items)
-	tokens := make([]int, n)
+	// One allocation for the per-item numbers: sizes, candidate numbers
+	// and the candidates' member lists.
+	scratch := make([]int, 3*n)
+	tokens, cand, members := scratch[:n:n], scratch[n:2*n:2*n], scratch[2*n:2*n]
 	dec := make([]decision, n)
-	rep := &Report{
+	// The report, the problem and the options the policy sees share one
+	// allocation.
+	st := &struct {
+		rep  Report
+		prob Problem
+		opts Options
+	}{opts: opts}
+	rep := &st.rep
+	*rep = Report{
 		Policy:    policyName,
 		Tokenizer: counter.Name(),
 		Budget: BudgetReport{
@@ -311,13 +322,16 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 		}
 	}
 	if newest != nil {
-		t := newest.UTC()
-		rep.ReferenceTime = &t
+		if newest.Location() == time.UTC {
+			rep.ReferenceTime = newest
+		} else {
+			t := newest.UTC()
+			rep.ReferenceTime = &t
+		}
 	}
 
 	// (3) the always-kept items, and every member of a group that has one.
 	// cand maps each undecided item to its candidate; groups share one.
-	cand := make([]int, n)
 	var groupCand map[string]int
 	if hasGroups {
 		groupCand = make(map[string]int)
@@ -356,12 +370,11 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 		nc++
 	}
 	cands := make([]Candidate, nc)
-	members := make([]int, 0, n)
 	if !hasGroups {
 		for i, c := range cand {
 			if c >= 0 {
 				members = append(members, i)
-				cands[c] = Candidate{Members: members[len(members)-1:], Tokens: tokens[i]}
+				cands[c] = Candidate{Members: members[len(members)-1 : len(members) : len(members)], Tokens: tokens[i]}
 			}
 		}
 	} else {
@@ -386,13 +399,14 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 			}
 		}
 		for c := range nc {
-			cands[c].Members = members[start[c]:start[c+1]]
+			cands[c].Members = members[start[c]:start[c+1]:start[c+1]]
 		}
 	}
 
 	// (4) the ceiling, then the policy.
 	ceiling := available + budget.SafetyMargin
-	prob := &Problem{Items: items, Tokens: tokens, Candidates: cands, Caps: caps, Options: &opts}
+	prob := &st.prob
+	*prob = Problem{Items: items, Tokens: tokens, Candidates: cands, Caps: caps, Options: &st.opts}
 	var outcomes []Outcome
 	switch {
 	case alwaysKept <= available:
