@@ -490,3 +490,20 @@ func TestHugeToolResult(t *testing.T) {
 		t.Errorf("call 3 chars = %d", c.Chars)
 	}
 }
+
+func ExampleExtractive() {
+	s, _ := Extractive(DistillRequest{
+		Messages: []transcript.Message{
+			{Role: "user", Turn: 1, Text: "Rename util to helpers. Then run the tests."},
+			{Role: "assistant", Turn: 1, ToolCalls: []transcript.ToolCall{{Name: "grep"}}},
+			{Role: "tool", Turn: 1, ToolCallID: "c1", Text: "cmd/main.go"},
+			{Role: "assistant", Turn: 1, Text: "Renamed in cmd/main.go; tests pass."},
+		},
+		MaxChars: 1000,
+	})
+	fmt.Println(strings.TrimPrefix(s, ExtractiveHeader+"\n"))
+	// Output:
+	// turn 1 user: Rename util to helpers.
+	// turn 1 assistant: called grep
+	// turn 1 assistant: Renamed in cmd/main.go; tests pass.
+}
