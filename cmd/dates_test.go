@@ -1,20 +1,9 @@
 package cmd
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"testing"
 )
-
-// runHarpe runs one command line against in-memory streams.
-func runHarpe(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	env := func(string) (string, bool) { return "", false }
-	code = Run(context.Background(), args, IO{In: strings.NewReader(stdin), Out: &out, Err: &errb}, env)
-	return code, out.String(), errb.String()
-}
 
 // TestDatesHugeLine: an item line of 20 MB, with the phrase at its very
 // end, is read whole and annotated.

@@ -135,6 +135,7 @@ defaults.`,
 		newSynthesizeCmd(a),
 		newFitCmd(a),
 		newTranscriptCmd(a),
+		newReplayCmd(a),
 	)
 	return root
 }

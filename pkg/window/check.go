@@ -1,0 +1,120 @@
+package window
+
+import (
+	"fmt"
+
+	"github.com/harpe-dev/harpe/pkg/transcript"
+)
+
+// Check reports whether window, the transcript indices sent at the call
+// whose reply is message reply, is a valid window of t:
+//   - indices increase and come before the reply;
+//   - every message of the system part (system messages and injected
+//     context before the first prompt) before the reply is sent, save
+//     harness compaction summaries ([transcript.Transcript.Compactions]);
+//   - no message of an aborted turn is sent, except in the active turn;
+//   - a tool result is sent only with the call it answers (never one with
+//     no call before it, or whose call was in another turn, aborted), and
+//     a tool call
+//     only with the results to it that came before the reply;
+//   - the first message after the system part is not a tool result;
+//   - replies and tool traffic before the first prompt count as a turn;
+//   - every message of the active turn is sent, save harness compaction
+//     summaries and what they replaced.
+//
+// summarized lists the messages folded into the summary sent with the
+// window (summarizing: every compaction's Folded so far): a tool result
+// whose call was folded may be left out with it.
+//
+// A replay with [ReplayOptions.Indices] can be checked call by call; a
+// tool that checks harpe's JSON output can do the same.
+func Check(t *transcript.Transcript, reply int, window []int, summarized []int) error {
+	if reply < 0 || reply >= len(t.Messages) {
+		return fmt.Errorf("reply %d out of range", reply)
+	}
+	folded := make(map[int]bool, len(summarized))
+	for _, i := range summarized {
+		folded[i] = true
+	}
+	in := make(map[int]bool, len(window))
+	prev := -1
+	for _, i := range window {
+		if i <= prev {
+			return fmt.Errorf("indices not increasing at %d", i)
+		}
+		if i >= reply {
+			return fmt.Errorf("message %d is not before the reply %d", i, reply)
+		}
+		prev = i
+		in[i] = true
+	}
+	active := t.Messages[reply].Turn
+	summaries := map[int]bool{}
+	lastSummary := -1
+	for _, i := range t.Compactions {
+		summaries[i] = true
+		if i < reply {
+			lastSummary = max(lastSummary, i)
+		}
+	}
+	// A turn with an aborted message is aborted whole; once it has ended
+	// its messages are gone from the context.
+	abortedTurn := map[int]bool{}
+	for i := range t.Messages {
+		if t.Messages[i].Aborted {
+			abortedTurn[t.Messages[i].Turn] = true
+		}
+	}
+	gone := func(i int) bool { return abortedTurn[t.Messages[i].Turn] && t.Messages[i].Turn != active }
+	callAt := map[string]int{}
+	results := map[string][]int{}
+	orphan := make([]bool, reply)
+	for i := range reply {
+		m := &t.Messages[i]
+		for _, tc := range m.ToolCalls {
+			callAt[tc.ID] = i
+		}
+		if m.ToolCallID != "" {
+			c, called := callAt[m.ToolCallID]
+			orphan[i] = !called || folded[c] || (abortedTurn[t.Messages[c].Turn] && t.Messages[c].Turn != m.Turn)
+			if !gone(i) && !orphan[i] {
+				results[m.ToolCallID] = append(results[m.ToolCallID], i)
+			}
+		}
+		if isSystemPart(m) && !in[i] && !summaries[i] {
+			return fmt.Errorf("system part message %d dropped", i)
+		}
+		if m.Turn == active && !isSystemPart(m) && !in[i] && !summaries[i] && !orphan[i] && i > lastSummary {
+			return fmt.Errorf("active turn message %d dropped", i)
+		}
+	}
+	first := true
+	for _, i := range window {
+		m := &t.Messages[i]
+		if gone(i) {
+			return fmt.Errorf("message %d of aborted turn %d sent", i, m.Turn)
+		}
+		if m.ToolCallID != "" {
+			if orphan[i] {
+				return fmt.Errorf("tool result %d has no call before it", i)
+			}
+			if c := callAt[m.ToolCallID]; !in[c] {
+				return fmt.Errorf("tool result %d sent without its call %d", i, c)
+			}
+		}
+		for _, tc := range m.ToolCalls {
+			for _, r := range results[tc.ID] {
+				if r > i && !in[r] {
+					return fmt.Errorf("tool call %d sent without its result %d", i, r)
+				}
+			}
+		}
+		if !isSystemPart(m) && first {
+			first = false
+			if m.ToolCallID != "" || m.Role == transcript.RoleTool {
+				return fmt.Errorf("window starts with tool result %d", i)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,509 @@
+package window
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/harpe-dev/harpe/pkg/engine"
+	"github.com/harpe-dev/harpe/pkg/transcript"
+)
+
+func x(n int) string { return strings.Repeat("x", n) }
+
+// small is the worked transcript of the tests. Characters per message
+// (estimate tokens in brackets; a run of n letters is max(1, n/4) tokens,
+// "{}" is 2 pieces):
+//
+//	0  system     3 [1]            turn 0
+//	1  user      10 [2]            turn 1
+//	2  assistant 20 [5]   call 1
+//	3  user      10 [2]            turn 2
+//	4  assistant  3 [3]   call 2   tool call t({}) = 1+2 chars
+//	5  tool      30 [7]
+//	6  assistant 20 [5]   call 3
+//	7  user      10 [2]            turn 3, aborted
+//	8  assistant  5 [1]   call 4
+//	9  user      10 [2]            turn 4
+//	10 assistant 20 [5]   call 5
+//
+// Turn sizes: T1 30 chars, T2 63, T3 15 (aborted), T4 30.
+func small() *transcript.Transcript {
+	msgs := []transcript.Message{
+		{Role: "system", Text: "SYS"},
+		{Role: "user", Text: x(10), Turn: 1},
+		{Role: "assistant", Text: x(20), Turn: 1},
+		{Role: "user", Text: x(10), Turn: 2},
+		{Role: "assistant", Turn: 2, ToolCalls: []transcript.ToolCall{{ID: "c1", Name: "t", Arguments: "{}"}}},
+		{Role: "tool", Text: x(30), Turn: 2, ToolCallID: "c1"},
+		{Role: "assistant", Text: x(20), Turn: 2},
+		{Role: "user", Text: x(10), Turn: 3, Aborted: true},
+		{Role: "assistant", Text: x(5), Turn: 3, Aborted: true},
+		{Role: "user", Text: x(10), Turn: 4},
+		{Role: "assistant", Text: x(20), Turn: 4},
+	}
+	for i := range msgs {
+		msgs[i].Index = i
+	}
+	return &transcript.Transcript{Format: "harpe", Messages: msgs, Turns: 4}
+}
+
+func replayOne(t *testing.T, tr *transcript.Transcript, s Strategy, o Options) Result {
+	t.Helper()
+	res, err := Replay(context.Background(), tr, []Strategy{s}, ReplayOptions{Options: o, Indices: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res[0].Calls {
+		reply := replyIndex(tr, c.Call)
+		if err := Check(tr, reply, c.Messages, res[0].Summarized(c.Call)); err != nil {
+			t.Errorf("%s call %d: invalid window %v: %v", s, c.Call, c.Messages, err)
+		}
+	}
+	return res[0]
+}
+
+// replyIndex finds the message that starts call n (1-based).
+func replyIndex(tr *transcript.Transcript, n int) int {
+	prev := ""
+	for i, m := range tr.Messages {
+		if m.Role == "assistant" && !m.Meta && (m.Call == "" || m.Call != prev) {
+			n--
+			if n == 0 {
+				return i
+			}
+		}
+		if m.Role == "assistant" {
+			prev = m.Call
+		}
+	}
+	return -1
+}
+
+func windows(r Result) [][]int {
+	out := make([][]int, len(r.Calls))
+	for i, c := range r.Calls {
+		out[i] = c.Messages
+	}
+	return out
+}
+
+func TestStrategiesWorked(t *testing.T) {
+	opt := func(f func(*Options)) Options {
+		o := DefaultOptions()
+		f(&o)
+		return o
+	}
+	tests := []struct {
+		name     string
+		strategy Strategy
+		opts     Options
+		want     [][]int
+	}{
+		{"full", Full, DefaultOptions(), [][]int{
+			{0, 1}, {0, 1, 2, 3}, {0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 9}}},
+		// 50 chars: call 3 has T2 at 43, T1 (30) does not fit; calls 4
+		// and 5 have a 10-char active turn, T2 (63) does not fit.
+		{"windowed 50", Windowed, opt(func(o *Options) { o.WindowChars = 50 }), [][]int{
+			{0, 1}, {0, 1, 2, 3}, {0, 3, 4, 5}, {0, 7}, {0, 9}}},
+		// 80 chars: call 4 fits T2+T3 = 73, call 5 T2+T4 = 73.
+		{"windowed 80", Windowed, opt(func(o *Options) { o.WindowChars = 80 }), [][]int{
+			{0, 1}, {0, 1, 2, 3}, {0, 1, 2, 3, 4, 5}, {0, 3, 4, 5, 6, 7}, {0, 3, 4, 5, 6, 9}}},
+		// 0 chars: the active turn alone, always whole.
+		{"windowed 0", Windowed, opt(func(o *Options) { o.WindowChars = 0 }), [][]int{
+			{0, 1}, {0, 3}, {0, 3, 4, 5}, {0, 7}, {0, 9}}},
+		{"turn", TurnOnly, DefaultOptions(), [][]int{
+			{0, 1}, {0, 3}, {0, 3, 4, 5}, {0, 7}, {0, 9}}},
+		// head 1 keeps T1 from call 2 on; 20 chars fit only the active turn.
+		{"sliding", Sliding, opt(func(o *Options) { o.Head = 1; o.WindowChars = 20 }), [][]int{
+			{0, 1}, {0, 1, 2, 3}, {0, 1, 2, 3, 4, 5}, {0, 1, 2, 7}, {0, 1, 2, 9}}},
+	}
+	// budget 12 tokens, per-message tokens in small()'s comment: T1 7, T2
+	// 17, T4 7. Call 3's pinned part (system 1 + active 12) is over on
+	// its own; at calls 4 and 5 T2 does not fit the 9 left, T1 does.
+	tests = append(tests, struct {
+		name     string
+		strategy Strategy
+		opts     Options
+		want     [][]int
+	}{"budget", Budget, opt(func(o *Options) { o.Select = EngineSelector(engine.Budget{Total: 12}, engine.Options{}) }), [][]int{
+		{0, 1}, {0, 1, 2, 3}, {0, 3, 4, 5}, {0, 1, 2, 7}, {0, 1, 2, 9}}})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := replayOne(t, small(), tt.strategy, tt.opts)
+			if got := windows(r); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("windows = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFullTokens(t *testing.T) {
+	r := replayOne(t, small(), Full, DefaultOptions())
+	// Sums of the bracketed token counts of small().
+	want := []int{1 + 2, 1 + 2 + 5 + 2, 10 + 3 + 7, 20 + 5 + 2, 1 + 2 + 5 + 2 + 3 + 7 + 5 + 2}
+	var got []int
+	for _, c := range r.Calls {
+		got = append(got, c.Tokens)
+		if c.FullTokens != c.Tokens {
+			t.Errorf("call %d: full tokens %d != tokens %d", c.Call, c.FullTokens, c.Tokens)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("tokens = %v, want %v", got, want)
+	}
+	if r.Totals.TokensSent != 3+10+20+27+27 || r.Totals.SavedRatio != 0 || r.Totals.MaxCallTokens != 27 {
+		t.Errorf("totals = %+v", r.Totals)
+	}
+	// Turn numbers and chars of call 5: 3+10+20+10+3+30+20+10.
+	if c := r.Calls[4]; c.Turn != 4 || c.Chars != 106 || c.MessageCount != 8 {
+		t.Errorf("call 5 = %+v", c)
+	}
+}
+
+func TestUsageOverhead(t *testing.T) {
+	tr := small()
+	rec := 100
+	tr.Messages[10].InputTokens = &rec
+	o := DefaultOptions()
+	o.WindowChars = 50
+	res, err := Replay(context.Background(), tr, []Strategy{Full, Windowed}, ReplayOptions{Options: o, ContextWindow: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, win := res[0].Calls[4], res[1].Calls[4]
+	if full.Tokens != 100 || !full.Recorded || !full.OverWindow {
+		t.Errorf("full call 5 = %+v, want the record 100, over the window", full)
+	}
+	// Windowed counts 1+2 = 3; full counted 27, so the overhead is 73.
+	if win.Tokens != 76 || win.FullTokens != 100 || !win.OverWindow {
+		t.Errorf("windowed call 5 = %+v, want 76 tokens against 100", win)
+	}
+	if res[1].Totals.OverWindowCalls != 1 || res[0].Totals.OverWindowCalls != 1 {
+		t.Errorf("over-window calls = %d, %d", res[0].Totals.OverWindowCalls, res[1].Totals.OverWindowCalls)
+	}
+	// Windowed sends 3+10+(1+3+7+2)+(1+2)+76 = 105 against 3+10+20+27+100 = 160.
+	if res[1].Totals.TokensSent != 105 || res[1].Totals.TokensFull != 160 || res[1].Totals.SavedRatio != 0.344 {
+		t.Errorf("windowed totals = %+v", res[1].Totals)
+	}
+}
+
+func TestSummarizingReactive(t *testing.T) {
+	o := DefaultOptions()
+	o.HighWaterTokens = 15
+	o.LowWaterChars = 50
+	var got DistillRequest
+	o.Distill = func(req DistillRequest) (string, error) {
+		got = req
+		return "summary", nil
+	}
+	r := replayOne(t, small(), Summarizing, o)
+	// Call 3 sends 20 tokens (> 15): the compaction happens before call 4,
+	// one call late. T3's 10 chars fit under 50, T2 (63) does not: T1 and
+	// T2 (messages 1–6) are folded.
+	want := [][]int{{0, 1}, {0, 1, 2, 3}, {0, 1, 2, 3, 4, 5}, {0, 7}, {0, 9}}
+	if w := windows(r); !reflect.DeepEqual(w, want) {
+		t.Errorf("windows = %v, want %v", w, want)
+	}
+	if len(r.Events) != 1 {
+		t.Fatalf("events = %+v, want one compaction", r.Events)
+	}
+	ev := r.Events[0]
+	wantEv := Event{Kind: "compaction", Turn: 3, Call: 4, Compaction: Compaction{
+		MessagesBefore: 8, MessagesAfter: 2, SummaryChars: 7, Folded: []int{1, 2, 3, 4, 5, 6}}}
+	if !reflect.DeepEqual(ev, wantEv) {
+		t.Errorf("event = %+v, want %+v", ev, wantEv)
+	}
+	if got.Summary != "" || len(got.Messages) != 6 || got.MaxChars != DefaultSummaryMaxChars {
+		t.Errorf("distill request = %+v", got)
+	}
+	// Call 4: system 3 chars [1] + summary 7 [1] + message 7, 10 [2].
+	if c := r.Calls[3]; c.Chars != 20 || c.Tokens != 4 || c.SummaryChars != 7 {
+		t.Errorf("call 4 = %+v", c)
+	}
+	if r.Totals.Compactions != 1 {
+		t.Errorf("compactions = %d", r.Totals.Compactions)
+	}
+}
+
+func TestSummarizingDistillError(t *testing.T) {
+	o := DefaultOptions()
+	o.HighWaterTokens = 1
+	o.LowWaterChars = 0
+	o.Distill = func(DistillRequest) (string, error) { return "", errors.New("exit status 3") }
+	_, err := Replay(context.Background(), small(), []Strategy{Summarizing}, ReplayOptions{Options: o})
+	if err == nil || err.Error() != "distill: exit status 3" {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestSummaryBounded(t *testing.T) {
+	o := DefaultOptions()
+	o.HighWaterTokens = 0
+	o.LowWaterChars = 0
+	o.SummaryMaxChars = 5
+	o.Distill = func(DistillRequest) (string, error) { return "ab€cdefgh", nil }
+	r := replayOne(t, small(), Summarizing, o)
+	for _, c := range r.Calls {
+		if c.SummaryChars > 5 {
+			t.Errorf("call %d: summary %d chars > 5", c.Call, c.SummaryChars)
+		}
+	}
+	if r.Calls[2].SummaryChars != 5 {
+		t.Errorf("call 3 summary chars = %d, want 5", r.Calls[2].SummaryChars)
+	}
+}
+
+func TestExtractive(t *testing.T) {
+	msgs := []transcript.Message{
+		{Role: "user", Turn: 1, Text: "Fix the build.  It fails on main."},
+		{Role: "assistant", Turn: 1, ToolCalls: []transcript.ToolCall{{Name: "run_tests"}, {Name: "grep"}}},
+		{Role: "tool", Turn: 1, ToolCallID: "a", Text: "FAIL"},
+		{Role: "assistant", Turn: 1, Text: "Done:\nthe import was\tmissing. Rest is fine."},
+	}
+	got, err := Extractive(DistillRequest{Messages: msgs, MaxChars: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ExtractiveHeader + "\n" +
+		"turn 1 user: Fix the build.\n" +
+		"turn 1 assistant: called run_tests, grep\n" +
+		"turn 1 assistant: Done: the import was missing."
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	// Rolling: a second fold appends, and a bound drops the oldest lines.
+	more := []transcript.Message{{Role: "user", Turn: 2, Text: "Now the docs"}}
+	bound := len(ExtractiveHeader) + len("\nturn 1 assistant: Done: the import was missing.\nturn 2 user: Now the docs")
+	got2, _ := Extractive(DistillRequest{Summary: got, Messages: more, MaxChars: bound})
+	want2 := ExtractiveHeader + "\nturn 1 assistant: Done: the import was missing.\nturn 2 user: Now the docs"
+	if got2 != want2 {
+		t.Errorf("rolled:\n%s\nwant\n%s", got2, want2)
+	}
+}
+
+func TestTruncateToolResult(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		limit int
+		want  string
+	}{
+		{"within", "abc", 3, "abc"},
+		{"no limit", "abcdef", 0, "abcdef"},
+		{"cut", x(30), 8, x(8) + "…[truncated: showing 8 of 30 bytes]"},
+		// "é" is 2 bytes: a cut inside it backs off to 1 byte.
+		{"rune boundary", "aéb", 2, "a…[truncated: showing 1 of 4 bytes]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := TruncateToolResult(tt.in, tt.limit); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	o := DefaultOptions()
+	o.ToolResultLimit = 8
+	r := replayOne(t, small(), Full, o)
+	// Message 5 becomes 8 + 35 chars ("…" and 34 of the bracket).
+	if c := r.Calls[2]; c.Chars != 3+10+20+10+3+43 {
+		t.Errorf("call 3 chars = %d", c.Chars)
+	}
+}
+
+func TestHarnessCompaction(t *testing.T) {
+	tr := small()
+	// The harness compacted in turn 4, after its prompt: a summary (Meta)
+	// stands between the prompt 9 and the reply, now 11.
+	sum := transcript.Message{Role: "user", Text: "summary of it", Turn: 4, Index: 10, Meta: true}
+	last := tr.Messages[10]
+	last.Index = 11
+	tr.Messages = append(tr.Messages[:10], sum, last)
+	tr.Compactions = []int{10}
+	full := replayOne(t, tr, Full, DefaultOptions())
+	// What the provider saw: the system part, the summary and what follows.
+	if got := full.Calls[4].Messages; !reflect.DeepEqual(got, []int{0, 10}) {
+		t.Errorf("full after the harness compaction = %v", got)
+	}
+	// The other strategies replay the conversation without the summary.
+	o := DefaultOptions()
+	o.WindowChars = 1000
+	win := replayOne(t, tr, Windowed, o)
+	if got := win.Calls[4].Messages; !reflect.DeepEqual(got, []int{0, 1, 2, 3, 4, 5, 6, 9}) {
+		t.Errorf("windowed = %v", got)
+	}
+	// A summary that opens a turn: full starts from it, windowed opens an
+	// empty turn and sends the earlier turns.
+	tr.Messages[10].Turn = 5
+	tr.Messages[11].Turn = 5
+	full = replayOne(t, tr, Full, DefaultOptions())
+	if got := full.Calls[4].Messages; !reflect.DeepEqual(got, []int{0, 10}) {
+		t.Errorf("full, summary opening a turn = %v", got)
+	}
+	win = replayOne(t, tr, Windowed, o)
+	if got := win.Calls[4].Messages; !reflect.DeepEqual(got, []int{0, 1, 2, 3, 4, 5, 6, 9}) {
+		t.Errorf("windowed, summary opening a turn = %v", got)
+	}
+}
+
+func TestEmptyAndSystemOnly(t *testing.T) {
+	for _, tr := range []*transcript.Transcript{
+		{Format: "harpe"},
+		{Format: "harpe", Messages: []transcript.Message{{Role: "system", Text: "be brief"}}},
+	} {
+		for _, s := range []Strategy{Full, Windowed, Summarizing, TurnOnly, Sliding} {
+			res, err := Replay(context.Background(), tr, []Strategy{s}, ReplayOptions{Options: DefaultOptions(), Indices: true})
+			if err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+			if res[0].Calls == nil || res[0].Events == nil || len(res[0].Calls) != 0 {
+				t.Errorf("%s: calls %v events %v", s, res[0].Calls, res[0].Events)
+			}
+		}
+	}
+	c, _ := New(Windowed, DefaultOptions())
+	c.AddSystem(transcript.Message{Role: "system", Text: "be brief"})
+	r, err := c.Render()
+	if err != nil || r.System != "be brief" || r.Messages == nil || len(r.Messages) != 0 {
+		t.Errorf("render = %+v, %v", r, err)
+	}
+}
+
+func TestLifecycle(t *testing.T) {
+	c, err := New(Windowed, Options{WindowChars: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.AddSystem(transcript.Message{Role: "system", Text: "S"})
+	c.Begin(transcript.Message{Role: "user", Text: "hello"})
+	c.Add(transcript.Message{Role: "assistant", Text: "hi"})
+	c.Commit()
+	c.Begin(transcript.Message{Role: "user", Text: "oops"})
+	c.Abort()
+	c.Begin(transcript.Message{Role: "user", Text: "again"})
+	r, _ := c.Render()
+	// hello+hi (7) + again (5) = 12 fits; "oops" was aborted.
+	var got []string
+	for _, m := range r.Messages {
+		got = append(got, m.Text)
+	}
+	if r.System != "S" || !reflect.DeepEqual(got, []string{"hello", "hi", "again"}) {
+		t.Errorf("rendered %q %v", r.System, got)
+	}
+}
+
+func TestOptionsErrors(t *testing.T) {
+	if _, err := ParseStrategy("sliding-window"); err == nil || !strings.Contains(err.Error(), "valid: full, windowed") {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := New(Budget, DefaultOptions()); err == nil {
+		t.Error("budget without a selector: no error")
+	}
+	o := DefaultOptions()
+	o.WindowChars = -1
+	if _, err := New(Windowed, o); err == nil {
+		t.Error("negative window: no error")
+	}
+}
+
+func ExampleReplay() {
+	tr := &transcript.Transcript{Messages: []transcript.Message{
+		{Index: 0, Role: "system", Text: "You are terse."},
+		{Index: 1, Role: "user", Turn: 1, Text: "Name a prime."},
+		{Index: 2, Role: "assistant", Turn: 1, Text: "7"},
+		{Index: 3, Role: "user", Turn: 2, Text: "Another one?"},
+		{Index: 4, Role: "assistant", Turn: 2, Text: "11"},
+	}}
+	o := DefaultOptions()
+	o.WindowChars = 20
+	res, _ := Replay(context.Background(), tr, []Strategy{Full, Windowed}, ReplayOptions{Options: o, Indices: true})
+	for _, r := range res {
+		for _, c := range r.Calls {
+			fmt.Println(r.Strategy, c.Call, c.Messages, c.Chars)
+		}
+	}
+	// Output:
+	// full 1 [0 1] 27
+	// full 2 [0 1 2 3] 40
+	// windowed 1 [0 1] 27
+	// windowed 2 [0 3] 26
+}
+
+func ExampleContext() {
+	c, _ := New(TurnOnly, DefaultOptions())
+	c.AddSystem(transcript.Message{Role: "system", Text: "You are terse."})
+	c.Begin(transcript.Message{Role: "user", Text: "Name a prime."})
+	c.Add(transcript.Message{Role: "assistant", Text: "7"})
+	c.Commit()
+	c.Begin(transcript.Message{Role: "user", Text: "Another one?"})
+	r, _ := c.Render()
+	fmt.Printf("%q %d %q\n", r.System, len(r.Messages), r.Messages[0].Text)
+	// Output: "You are terse." 1 "Another one?"
+}
+
+func TestRenderSummary(t *testing.T) {
+	o := DefaultOptions()
+	o.HighWaterTokens = 0
+	o.LowWaterChars = 0
+	o.Distill = func(req DistillRequest) (string, error) {
+		return fmt.Sprintf("%d folded", len(req.Messages)), nil
+	}
+	c, _ := New(Summarizing, o)
+	c.AddSystem(transcript.Message{Role: "system", Text: "S"})
+	c.Begin(transcript.Message{Role: "user", Text: "one"})
+	c.Add(transcript.Message{Role: "assistant", Text: "1"})
+	c.Observe(10) // over 0: compact before the next call
+	c.Begin(transcript.Message{Role: "user", Text: "two"})
+	r, err := c.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.System != "S\n\n2 folded" || len(r.Messages) != 1 || r.Messages[0].Text != "two" {
+		t.Errorf("rendered %q %+v", r.System, r.Messages)
+	}
+	if c.Summary() != "2 folded" {
+		t.Errorf("summary %q", c.Summary())
+	}
+}
+
+func TestReplayCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Replay(ctx, small(), []Strategy{Windowed}, ReplayOptions{Options: DefaultOptions()})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestHugeToolResult(t *testing.T) {
+	tr := small()
+	tr.Messages[5].Text = strings.Repeat("é", 5<<20) // 10 MB
+	o := DefaultOptions()
+	o.ToolResultLimit = 8001 // inside a 2-byte character: 8000 kept
+	r := replayOne(t, tr, Full, o)
+	marker := "…[truncated: showing 8000 of 10485760 bytes]"
+	if c := r.Calls[2]; c.Chars != 3+10+20+10+3+4000+utf8.RuneCountInString(marker) {
+		t.Errorf("call 3 chars = %d", c.Chars)
+	}
+}
+
+func ExampleExtractive() {
+	s, _ := Extractive(DistillRequest{
+		Messages: []transcript.Message{
+			{Role: "user", Turn: 1, Text: "Rename util to helpers. Then run the tests."},
+			{Role: "assistant", Turn: 1, ToolCalls: []transcript.ToolCall{{Name: "grep"}}},
+			{Role: "tool", Turn: 1, ToolCallID: "c1", Text: "cmd/main.go"},
+			{Role: "assistant", Turn: 1, Text: "Renamed in cmd/main.go; tests pass."},
+		},
+		MaxChars: 1000,
+	})
+	fmt.Println(strings.TrimPrefix(s, ExtractiveHeader+"\n"))
+	// Output:
+	// turn 1 user: Rename util to helpers.
+	// turn 1 assistant: called grep
+	// turn 1 assistant: Renamed in cmd/main.go; tests pass.
+}
