@@ -308,11 +308,11 @@ func decodeConflictItem(line []byte, defID string) (conflictText, error) {
 		return t, fmt.Errorf(`: "content" is required`)
 	}
 	if err := json.Unmarshal(raw, &t.content); err != nil || raw[0] != '"' {
-		return t, fmt.Errorf(`: "content" must be a string, got %s`, jsonTypeName(raw))
+		return t, fmt.Errorf(`: "content" must be a string, got %s`, jsonl.Kind(raw))
 	}
 	if raw, ok := fields["id"]; ok {
 		if err := json.Unmarshal(raw, &t.id); err != nil || raw[0] != '"' {
-			return t, fmt.Errorf(`: "id" must be a string, got %s`, jsonTypeName(raw))
+			return t, fmt.Errorf(`: "id" must be a string, got %s`, jsonl.Kind(raw))
 		}
 	}
 	if raw, ok := fields["timestamp"]; ok && string(raw) != "null" {
@@ -344,29 +344,11 @@ func timestampDate(raw json.RawMessage) (string, error) {
 	default:
 		f, err := strconv.ParseFloat(string(raw), 64)
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || raw[0] == '-' && f == 0 {
-			return "", fmt.Errorf("must be RFC 3339 or Unix seconds, got %s", jsonTypeName(raw))
+			return "", fmt.Errorf("must be RFC 3339 or Unix seconds, got %s", jsonl.Kind(raw))
 		}
 		if math.Abs(f) > 1e13 {
 			return "", fmt.Errorf("out of range: %s", raw)
 		}
 		return time.Unix(int64(math.Floor(f)), 0).UTC().Format("2006-01-02"), nil
-	}
-}
-
-// jsonTypeName names the JSON type of a raw value for error messages.
-func jsonTypeName(raw json.RawMessage) string {
-	switch raw[0] {
-	case '"':
-		return "string"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	default:
-		return "number"
 	}
 }

@@ -65,3 +65,14 @@ func TestString(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+func TestKind(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a":1}`: "object", ` [1]`: "array", `"s"`: "string", `true`: "boolean",
+		`false`: "boolean", `null`: "null", `-1.5`: "number", `  `: "nothing", ``: "nothing",
+	} {
+		if got := Kind([]byte(in)); got != want {
+			t.Errorf("Kind(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

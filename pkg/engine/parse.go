@@ -12,6 +12,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 // The item line parser is written by hand: it validates the line as
@@ -93,7 +95,7 @@ func parseItemFields(line []byte, it *Item, defaultPriority int, shared bool) *L
 	}
 	if p.b[p.i] != '{' {
 		if json.Valid(line) {
-			return &LineError{Msg: "not a JSON object (found " + kindOf(p.b[p.i]) + ")"}
+			return &LineError{Msg: "not a JSON object (found " + jsonl.Kind(p.b[p.i:]) + ")"}
 		}
 		return syntaxError(line, p.i)
 	}
@@ -363,21 +365,6 @@ func shorten(raw []byte) string {
 		cut--
 	}
 	return string(raw[:cut]) + "…"
-}
-
-// kindOf names the JSON kind a value starting with c has.
-func kindOf(c byte) string {
-	switch c {
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
 }
 
 // syntaxError describes invalid JSON in line, with encoding/json's wording

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 // builder collects the messages of one transcript. Turns are numbered and
@@ -233,7 +235,7 @@ func parseTime(raw json.RawMessage) (time.Time, error) {
 	}
 	f, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("timestamp must be an RFC 3339 string or Unix seconds, got %s", jsonKind(raw))
+		return time.Time{}, fmt.Errorf("timestamp must be an RFC 3339 string or Unix seconds, got %s", jsonl.Kind(raw))
 	}
 	if f > 1e11 || f < -1e11 { // milliseconds
 		f /= 1000

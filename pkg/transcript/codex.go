@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 type cxLine struct {
@@ -167,7 +169,7 @@ func readResponsesDoc(v json.RawMessage, name string) (*Transcript, error) {
 			}
 			prefix = "input"
 		default:
-			return nil, errAt(name, "input", "want a string or an array of items, got %s", jsonKind(in))
+			return nil, errAt(name, "input", "want a string or an array of items, got %s", jsonl.Kind(in))
 		}
 	}
 	for i, raw := range items {

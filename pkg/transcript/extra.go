@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 // Formats seen in the wild beside the major ones: SWE-agent trajectories,
@@ -47,7 +49,7 @@ func readSWEAgent(v json.RawMessage, name string) (*Transcript, error) {
 	for i, raw := range doc.History {
 		path := fmt.Sprintf("history[%d]", i)
 		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-			return nil, errAt(name, path, "want a message object, got %s", jsonKind(raw))
+			return nil, errAt(name, path, "want a message object, got %s", jsonl.Kind(raw))
 		}
 		var m sweMessage
 		if err := json.Unmarshal(raw, &m); err != nil {
@@ -117,7 +119,7 @@ func readOpenHands(v json.RawMessage, name string) (*Transcript, error) {
 	for i, raw := range events {
 		path := fmt.Sprintf("[%d]", i)
 		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-			return nil, errAt(name, path, "want an event object, got %s", jsonKind(raw))
+			return nil, errAt(name, path, "want an event object, got %s", jsonl.Kind(raw))
 		}
 		var ev ohEvent
 		if err := json.Unmarshal(raw, &ev); err != nil {

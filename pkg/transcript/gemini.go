@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 type gmContent struct {
@@ -164,7 +166,7 @@ func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 		path := fmt.Sprintf("%s[%d]", prefix, i)
 		var c gmContent
 		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-			return nil, errAt(name, path, "want a content object, got %s", jsonKind(raw))
+			return nil, errAt(name, path, "want a content object, got %s", jsonl.Kind(raw))
 		}
 		if err := json.Unmarshal(raw, &c); err != nil {
 			return nil, typeErrAt(name, path, err)
@@ -236,7 +238,7 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 		path := fmt.Sprintf("messages[%d]", i)
 		var m gcMessage
 		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-			return nil, errAt(name, path, "want a message object, got %s", jsonKind(raw))
+			return nil, errAt(name, path, "want a message object, got %s", jsonl.Kind(raw))
 		}
 		if err := json.Unmarshal(raw, &m); err != nil {
 			return nil, typeErrAt(name, path, err)
@@ -318,7 +320,7 @@ func geminiCLIContent(raw json.RawMessage) (string, int, error) {
 		g := splitParts(parts, &namePairer{})
 		return g.text, g.images, nil
 	}
-	return "", 0, fmt.Errorf("\"content\" must be a string or an array of parts, got %s", jsonKind(raw))
+	return "", 0, fmt.Errorf("\"content\" must be a string or an array of parts, got %s", jsonl.Kind(raw))
 }
 
 type sgConversation struct {
@@ -349,7 +351,7 @@ func readShareGPT(v json.RawMessage, name string) ([]*Transcript, error) {
 		}
 		var c sgConversation
 		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-			return nil, errAt(name, path, "want a conversation object, got %s", jsonKind(raw))
+			return nil, errAt(name, path, "want a conversation object, got %s", jsonl.Kind(raw))
 		}
 		if err := json.Unmarshal(raw, &c); err != nil {
 			return nil, typeErrAt(name, path, err)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 // errAt is bad input inside a JSON document, placed by its JSON path.
@@ -216,7 +218,7 @@ func openAIContent(raw json.RawMessage) (text string, images int, skipped []stri
 		}
 		return strings.Join(texts, "\n"), images, skipped, nil
 	}
-	return "", 0, nil, fmt.Errorf("\"content\" must be a string, null or an array of parts, got %s", jsonKind(raw))
+	return "", 0, nil, fmt.Errorf("\"content\" must be a string, null or an array of parts, got %s", jsonl.Kind(raw))
 }
 
 // ---- Anthropic Messages ----
@@ -277,7 +279,7 @@ func parseAnthropic(raw json.RawMessage) (anContent, error) {
 		return c, err
 	}
 	if raw[0] != '[' {
-		return c, fmt.Errorf("\"content\" must be a string or an array of blocks, got %s", jsonKind(raw))
+		return c, fmt.Errorf("\"content\" must be a string or an array of blocks, got %s", jsonl.Kind(raw))
 	}
 	var blocks []anBlock
 	if err := json.Unmarshal(raw, &blocks); err != nil {
@@ -431,7 +433,7 @@ func readMessagesDoc(v json.RawMessage, name, format string) (*Transcript, error
 		}
 		if err := json.Unmarshal(v, &doc); err != nil {
 			if bytes.TrimSpace(v)[0] != '{' {
-				return nil, errAt(name, "", "want an array of messages or an object with \"messages\", got %s", jsonKind(v))
+				return nil, errAt(name, "", "want an array of messages or an object with \"messages\", got %s", jsonl.Kind(v))
 			}
 			return nil, typeErrAt(name, "", err)
 		}
@@ -451,7 +453,7 @@ func readMessagesDoc(v json.RawMessage, name, format string) (*Transcript, error
 	for i, raw := range msgs {
 		path := fmt.Sprintf("%s[%d]", prefix, i)
 		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-			return nil, errAt(name, path, "want a message object, got %s", jsonKind(raw))
+			return nil, errAt(name, path, "want a message object, got %s", jsonl.Kind(raw))
 		}
 		where := func(f string, args ...any) error { return errAt(name, path, f, args...) }
 		typeErr := func(err error) error { return typeErrAt(name, path, err) }

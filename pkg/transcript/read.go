@@ -133,7 +133,7 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 			}
 			return nil, jsonError(name, firstLineNo, first, err, "")
 		}
-		return nil, &Error{Name: name, Line: firstLineNo, Err: fmt.Errorf("want a JSON object, got %s", jsonKind(trimmed))}
+		return nil, &Error{Name: name, Line: firstLineNo, Err: fmt.Errorf("want a JSON object, got %s", jsonl.Kind(trimmed))}
 	}
 	if lineFormat {
 		b := newBuilder(format)
@@ -512,29 +512,10 @@ func readDocument(v json.RawMessage, name, format string) ([]*Transcript, error)
 		return []*Transcript{t}, nil
 	}
 	// A JSONL format named explicitly but given a document.
-	return nil, &Error{Name: name, Err: fmt.Errorf("a %s transcript is JSON Lines, one object a line; this input is one JSON %s", format, jsonKind(v))}
+	return nil, &Error{Name: name, Err: fmt.Errorf("a %s transcript is JSON Lines, one object a line; this input is one JSON %s", format, jsonl.Kind(v))}
 }
 
 // jsonKind names the JSON type of v for messages.
-func jsonKind(v []byte) string {
-	v = bytes.TrimSpace(v)
-	if len(v) == 0 {
-		return "nothing"
-	}
-	switch v[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
-}
 
 // jsonError turns a decoding error on one JSONL line into an *Error with
 // line and column. what prefixes the message ("" for none).
@@ -682,7 +663,7 @@ func (d *lineDecoder) checkObject() error {
 		if !json.Valid(t) {
 			return jsonError(d.name, d.line, d.data, json.Unmarshal(d.data, new(any)), "")
 		}
-		return &Error{Name: d.name, Line: d.line, Err: fmt.Errorf("want a JSON object, got %s", jsonKind(t))}
+		return &Error{Name: d.name, Line: d.line, Err: fmt.Errorf("want a JSON object, got %s", jsonl.Kind(t))}
 	}
 	return nil
 }
