@@ -32,7 +32,7 @@ func (estimator) Name() string       { return "estimate" }
 
 // Names lists the counters [New] knows, in the order help text shows them.
 func Names() []string {
-	return []string{"estimate"}
+	return []string{"estimate", "o200k_base", "cl100k_base"}
 }
 
 // New returns the counter with the given name.
@@ -40,6 +40,10 @@ func New(name string) (Counter, error) {
 	switch name {
 	case "estimate":
 		return Estimate, nil
+	case "o200k_base":
+		return O200kBase, nil
+	case "cl100k_base":
+		return Cl100kBase, nil
 	}
 	return nil, fmt.Errorf("unknown tokenizer %q; valid: %s", name, strings.Join(Names(), ", "))
 }

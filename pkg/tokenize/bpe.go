@@ -1,0 +1,383 @@
+package tokenize
+
+import (
+	"container/heap"
+	_ "embed"
+	"encoding/binary"
+	"hash/maphash"
+	"sync"
+	"unicode/utf8"
+)
+
+//go:generate go run ./internal/gen data
+
+//go:embed data/o200k_base.bin
+var o200kData string
+
+//go:embed data/cl100k_base.bin
+var cl100kData string
+
+// The exact encodings. Their tables are read from the binary on first use.
+var (
+	// O200kBase is the encoding of GPT-4o, GPT-4.1, o1, o3, o4-mini and
+	// GPT-5 models.
+	O200kBase = &Encoding{name: "o200k_base", data: o200kData, next: nextO200k}
+	// Cl100kBase is the encoding of GPT-4 and GPT-3.5-turbo.
+	Cl100kBase = &Encoding{name: "cl100k_base", data: cl100kData, next: nextCl100k}
+)
+
+// Encoding is an exact byte-pair encoding: it counts and encodes text as
+// OpenAI's tiktoken does with encode_ordinary, so the text of special tokens
+// such as "<|endoftext|>" is encoded as plain text.
+//
+// Invalid UTF-8 is read the way a Go string converts to []rune: every byte
+// that does not begin a valid sequence stands for U+FFFD, and is encoded as
+// the three bytes of U+FFFD. (tiktoken itself only ever sees valid text:
+// Python and JavaScript strings are Unicode.)
+//
+// An Encoding is safe for concurrent use.
+type Encoding struct {
+	name string
+	data string // the generated table; see internal/gen
+	next func(s string, i int) int
+
+	once  sync.Once
+	lens  string   // byte length of each token, by rank
+	toks  string   // every token's bytes in rank order
+	offs  []uint32 // offs[r] is where token r starts in toks; offs[n] = len(toks)
+	table []uint32 // open addressing: rank+1, 0 when empty
+	mask  uint64
+	seed  maphash.Seed
+}
+
+// Name returns the encoding's name, such as "o200k_base".
+func (e *Encoding) Name() string { return e.name }
+
+// load builds the rank lookup from the embedded table: offsets by a prefix
+// sum over the lengths, then a hash table from token bytes to rank.
+func (e *Encoding) load() {
+	d := e.data
+	if len(d) < 10 || d[:6] != "HBPE1\n" {
+		panic("tokenize: corrupt table for " + e.name)
+	}
+	n := int(binary.LittleEndian.Uint32([]byte(d[6:10])))
+	e.lens = d[10 : 10+n]
+	e.toks = d[10+n:]
+	e.offs = make([]uint32, n+1)
+	var off uint32
+	for r := 0; r < n; r++ {
+		e.offs[r] = off
+		off += uint32(e.lens[r])
+	}
+	e.offs[n] = off
+	if int(off) != len(e.toks) {
+		panic("tokenize: corrupt table for " + e.name)
+	}
+	size := 1
+	for size < 2*n {
+		size <<= 1
+	}
+	e.table = make([]uint32, size)
+	e.mask = uint64(size - 1)
+	e.seed = maphash.MakeSeed()
+	for r := 0; r < n; r++ {
+		tok := e.toks[e.offs[r]:e.offs[r+1]]
+		h := maphash.String(e.seed, tok) & e.mask
+		for e.table[h] != 0 {
+			h = (h + 1) & e.mask
+		}
+		e.table[h] = uint32(r) + 1
+	}
+}
+
+// rank returns the rank of the token whose bytes are b, or noRank.
+func (e *Encoding) rank(b string) uint32 {
+	h := maphash.String(e.seed, b) & e.mask
+	for {
+		v := e.table[h]
+		if v == 0 {
+			return noRank
+		}
+		r := v - 1
+		if e.toks[e.offs[r]:e.offs[r+1]] == b {
+			return r
+		}
+		h = (h + 1) & e.mask
+	}
+}
+
+const noRank = ^uint32(0)
+
+// token returns the bytes of the token of rank r.
+func (e *Encoding) token(r uint32) string { return e.toks[e.offs[r]:e.offs[r+1]] }
+
+// Count returns the number of tokens tiktoken's encode_ordinary gives for s.
+func (e *Encoding) Count(s string) int {
+	e.once.Do(e.load)
+	s = validUTF8(s)
+	n := 0
+	var parts []part
+	for i := 0; i < len(s); {
+		j := e.next(s, i)
+		piece := s[i:j]
+		i = j
+		if len(piece) == 1 || e.rank(piece) != noRank {
+			n++
+			continue
+		}
+		var k int
+		k, parts = e.mergeCount(piece, parts)
+		n += k
+	}
+	return n
+}
+
+// Encode returns the token ids (ranks) tiktoken's encode_ordinary gives
+// for s.
+func (e *Encoding) Encode(s string) []int {
+	e.once.Do(e.load)
+	s = validUTF8(s)
+	var out []int
+	var parts []part
+	for i := 0; i < len(s); {
+		j := e.next(s, i)
+		piece := s[i:j]
+		i = j
+		if r := e.rank(piece); r != noRank {
+			out = append(out, int(r))
+			continue
+		}
+		parts = e.merge(piece, parts)
+		for k := 0; k+1 < len(parts); k++ {
+			out = append(out, int(e.rank(piece[parts[k].start:parts[k+1].start])))
+		}
+	}
+	return out
+}
+
+// Decode returns the bytes of the tokens ids; ids out of range are skipped.
+func (e *Encoding) Decode(ids []int) string {
+	e.once.Do(e.load)
+	var b []byte
+	for _, id := range ids {
+		if id >= 0 && id < len(e.offs)-1 {
+			b = append(b, e.token(uint32(id))...)
+		}
+	}
+	return string(b)
+}
+
+// Pieces returns the pre-tokenizer's split of s: the pieces that the
+// encoding's split pattern matches, each then encoded on its own.
+func (e *Encoding) Pieces(s string) []string {
+	s = validUTF8(s)
+	var out []string
+	for i := 0; i < len(s); {
+		j := e.next(s, i)
+		out = append(out, s[i:j])
+		i = j
+	}
+	return out
+}
+
+// validUTF8 returns s with every byte that does not start a valid UTF-8
+// sequence replaced by U+FFFD, as []rune(s) reads it.
+func validUTF8(s string) string {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return fixUTF8(s, i)
+		}
+		i += n
+	}
+	return s
+}
+
+func fixUTF8(s string, from int) string {
+	b := make([]byte, 0, len(s)+len(s)/8+8)
+	b = append(b, s[:from]...)
+	for i := from; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, "\uFFFD"...)
+		} else {
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return string(b)
+}
+
+// part is a boundary in a piece being merged: the start of a current token
+// and the rank of the pair that starts there.
+type part struct {
+	start int
+	rank  uint32
+}
+
+// heapMin is the piece length from which merges use a heap instead of
+// tiktoken's linear scan for the lowest-ranked pair.
+const heapMin = 256
+
+// mergeCount returns how many tokens piece becomes.
+func (e *Encoding) mergeCount(piece string, buf []part) (int, []part) {
+	if len(piece) >= heapMin {
+		return e.heapMerge(piece), buf
+	}
+	buf = e.merge(piece, buf)
+	return len(buf) - 1, buf
+}
+
+// merge runs byte-pair merging on piece as tiktoken's _byte_pair_merge
+// does: repeatedly join the adjacent pair whose joined bytes have the lowest
+// rank, the leftmost on ties, until no adjacent pair is a token. It returns
+// the token boundaries (with a final entry at len(piece)).
+func (e *Encoding) merge(piece string, parts []part) []part {
+	if len(piece) >= heapMin {
+		return e.heapMergeParts(piece, parts)
+	}
+	parts = parts[:0]
+	for i := 0; i <= len(piece); i++ {
+		parts = append(parts, part{i, noRank})
+	}
+	for i := 0; i+2 <= len(piece); i++ {
+		parts[i].rank = e.rank(piece[i : i+2])
+	}
+	pairRank := func(i int) uint32 {
+		if i+3 < len(parts) {
+			return e.rank(piece[parts[i].start:parts[i+3].start])
+		}
+		return noRank
+	}
+	for len(parts) > 2 {
+		minRank, at := noRank, -1
+		for i := 0; i+1 < len(parts)-1; i++ {
+			if parts[i].rank < minRank {
+				minRank, at = parts[i].rank, i
+			}
+		}
+		if at < 0 {
+			break
+		}
+		parts[at].rank = pairRank(at)
+		if at > 0 {
+			parts[at-1].rank = pairRank(at - 1)
+		}
+		parts = append(parts[:at+1], parts[at+2:]...)
+	}
+	return parts
+}
+
+// The heap merge gives the same result as merge in O(n log n): every
+// current pair sits in a min-heap ordered by (rank, start), entries made
+// stale by a merge are skipped when popped.
+type node struct {
+	prev, next int // indices of neighbouring boundaries, -1 at the ends
+	start      int
+	rank       uint32 // rank of the pair starting here (noRank if none)
+	alive      bool
+}
+
+type entry struct {
+	rank  uint32
+	start int
+}
+
+type entryHeap []entry
+
+func (h entryHeap) Len() int { return len(h) }
+func (h entryHeap) Less(i, j int) bool {
+	if h[i].rank != h[j].rank {
+		return h[i].rank < h[j].rank
+	}
+	return h[i].start < h[j].start
+}
+func (h entryHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *entryHeap) Push(x any)   { *h = append(*h, x.(entry)) }
+func (h *entryHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// heapNodes merges piece and returns the surviving boundaries as a linked
+// list over byte positions (nodes[i] describes the boundary at byte i; the
+// end boundary is len(piece)).
+func (e *Encoding) heapNodes(piece string) []node {
+	n := len(piece)
+	nodes := make([]node, n+1)
+	for i := range nodes {
+		nodes[i] = node{prev: i - 1, next: i + 1, start: i, rank: noRank, alive: true}
+	}
+	nodes[n].next = -1
+	h := make(entryHeap, 0, n)
+	for i := 0; i+2 <= n; i++ {
+		if r := e.rank(piece[i : i+2]); r != noRank {
+			nodes[i].rank = r
+			h = append(h, entry{r, i})
+		}
+	}
+	heap.Init(&h)
+	// pairRank is the rank of the bytes from boundary i to the boundary two
+	// after it.
+	pairRank := func(i int) uint32 {
+		j := nodes[i].next
+		if j < 0 {
+			return noRank
+		}
+		k := nodes[j].next
+		if k < 0 {
+			return noRank
+		}
+		return e.rank(piece[i:k])
+	}
+	for h.Len() > 0 {
+		top := heap.Pop(&h).(entry)
+		nd := &nodes[top.start]
+		if !nd.alive || nd.rank != top.rank {
+			continue // stale
+		}
+		// Join the token at top.start with the next one.
+		mid := nd.next
+		nodes[mid].alive = false
+		after := nodes[mid].next
+		nd.next = after
+		if after >= 0 {
+			nodes[after].prev = top.start
+		}
+		nd.rank = pairRank(top.start)
+		if nd.rank != noRank {
+			heap.Push(&h, entry{nd.rank, top.start})
+		}
+		if p := nd.prev; p >= 0 {
+			nodes[p].rank = pairRank(p)
+			if nodes[p].rank != noRank {
+				heap.Push(&h, entry{nodes[p].rank, p})
+			}
+		}
+	}
+	return nodes
+}
+
+func (e *Encoding) heapMerge(piece string) int {
+	nodes := e.heapNodes(piece)
+	k := 0
+	for i := 0; i >= 0 && i < len(piece); i = nodes[i].next {
+		k++
+	}
+	return k
+}
+
+func (e *Encoding) heapMergeParts(piece string, parts []part) []part {
+	nodes := e.heapNodes(piece)
+	parts = parts[:0]
+	for i := 0; i >= 0; i = nodes[i].next {
+		parts = append(parts, part{i, noRank})
+	}
+	return parts
+}
