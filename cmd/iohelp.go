@@ -196,13 +196,18 @@ func renderTable(w io.Writer, header []string, rows [][]string, footer []string)
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
 			Symbols: tw.NewSymbols(tw.StyleASCII),
 		})),
-		tablewriter.WithMaxWidth(80),
 		tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithFooterAutoFormat(tw.Off),
 		tablewriter.WithRowAutoWrap(tw.WrapBreak),
 		tablewriter.WithHeaderAlignment(tw.AlignLeft),
 		tablewriter.WithRowAlignment(tw.AlignLeft),
 		tablewriter.WithFooterAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft}),
+	}
+	// Cap the width only when the table would not fit: with a cap,
+	// tablewriter wraps every column at an even share of it, even when the
+	// natural widths would fit.
+	if naturalWidth(header, rows, footer) > 80 {
+		opts = append(opts, tablewriter.WithMaxWidth(80))
 	}
 	t := tablewriter.NewTable(w, opts...)
 	hdr := make([]any, len(header))
@@ -223,4 +228,38 @@ func renderTable(w io.Writer, header []string, rows [][]string, footer []string)
 		t.Footer(ft...)
 	}
 	return t.Render()
+}
+
+// naturalWidth is the width of the table drawn without wrapping: the widest
+// cell of each column plus one space of padding on each side and the
+// borders. Wide (East Asian) characters count two columns.
+func naturalWidth(header []string, rows [][]string, footer []string) int {
+	widths := make([]int, len(header))
+	measure := func(r []string) {
+		for i, cell := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			for _, line := range strings.Split(cell, "\n") {
+				n := 0
+				for _, c := range line {
+					n++
+					if c >= 0x1100 {
+						n++
+					}
+				}
+				widths[i] = max(widths[i], n)
+			}
+		}
+	}
+	measure(header)
+	for _, r := range rows {
+		measure(r)
+	}
+	measure(footer)
+	total := 1
+	for _, w := range widths {
+		total += w + 3
+	}
+	return total
 }

@@ -129,7 +129,9 @@ defaults.`,
 	root.PersistentFlags().StringVar(&a.configFile, "config", "", "read configuration from `FILE` instead of harpe.yaml")
 
 	root.AddCommand(
-	// Subcommands, one constructor per file in this package.
+		// Subcommands, one constructor per file in this package.
+		newCountCmd(a),
+		newModelsCmd(a),
 	)
 	return root
 }

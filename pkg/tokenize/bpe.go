@@ -4,18 +4,19 @@ import (
 	"container/heap"
 	_ "embed"
 	"encoding/binary"
-	"hash/maphash"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize/internal/bpetable"
 )
 
 //go:generate go run ./internal/gen data
 
 //go:embed data/o200k_base.bin
-var o200kData string
+var o200kData []byte
 
 //go:embed data/cl100k_base.bin
-var cl100kData string
+var cl100kData []byte
 
 // The exact encodings. Their tables are read from the binary on first use.
 var (
@@ -38,63 +39,54 @@ var (
 // An Encoding is safe for concurrent use.
 type Encoding struct {
 	name string
-	data string // the generated table; see internal/gen
+	data []byte // the generated table; see internal/bpetable
 	next func(s string, i int) int
 
 	once  sync.Once
-	lens  string   // byte length of each token, by rank
+	slots []byte   // the hash table: uint32 rank+1 per slot, 0 when empty
+	mask  uint64   // slots-1
+	lens  []byte   // byte length of each token, by rank
 	toks  string   // every token's bytes in rank order
 	offs  []uint32 // offs[r] is where token r starts in toks; offs[n] = len(toks)
-	table []uint32 // open addressing: rank+1, 0 when empty
-	mask  uint64
-	seed  maphash.Seed
 }
 
 // Name returns the encoding's name, such as "o200k_base".
 func (e *Encoding) Name() string { return e.name }
 
-// load builds the rank lookup from the embedded table: offsets by a prefix
-// sum over the lengths, then a hash table from token bytes to rank.
+// load reads the embedded table (see package bpetable): the hash table is
+// used in place; only the token offsets are computed, by a prefix sum over
+// the lengths.
 func (e *Encoding) load() {
 	d := e.data
-	if len(d) < 10 || d[:6] != "HBPE1\n" {
+	if len(d) < bpetable.HeaderSize || string(d[:len(bpetable.Magic)]) != bpetable.Magic {
 		panic("tokenize: corrupt table for " + e.name)
 	}
-	n := int(binary.LittleEndian.Uint32([]byte(d[6:10])))
-	e.lens = d[10 : 10+n]
-	e.toks = d[10+n:]
+	h := d[len(bpetable.Magic):]
+	n := int(binary.LittleEndian.Uint32(h))
+	bits := binary.LittleEndian.Uint32(h[4:])
+	d = d[bpetable.HeaderSize:]
+	size := 4 << bits
+	e.slots = d[:size]
+	e.mask = uint64(1)<<bits - 1
+	e.lens = d[size : size+n]
+	e.toks = string(d[size+n:])
 	e.offs = make([]uint32, n+1)
 	var off uint32
-	for r := 0; r < n; r++ {
+	for r, l := range e.lens {
 		e.offs[r] = off
-		off += uint32(e.lens[r])
+		off += uint32(l)
 	}
 	e.offs[n] = off
 	if int(off) != len(e.toks) {
 		panic("tokenize: corrupt table for " + e.name)
 	}
-	size := 1
-	for size < 2*n {
-		size <<= 1
-	}
-	e.table = make([]uint32, size)
-	e.mask = uint64(size - 1)
-	e.seed = maphash.MakeSeed()
-	for r := 0; r < n; r++ {
-		tok := e.toks[e.offs[r]:e.offs[r+1]]
-		h := maphash.String(e.seed, tok) & e.mask
-		for e.table[h] != 0 {
-			h = (h + 1) & e.mask
-		}
-		e.table[h] = uint32(r) + 1
-	}
 }
 
 // rank returns the rank of the token whose bytes are b, or noRank.
 func (e *Encoding) rank(b string) uint32 {
-	h := maphash.String(e.seed, b) & e.mask
+	h := bpetable.Hash(b) & e.mask
 	for {
-		v := e.table[h]
+		v := binary.LittleEndian.Uint32(e.slots[4*h:])
 		if v == 0 {
 			return noRank
 		}

@@ -2,14 +2,8 @@
 // .tiktoken files that github.com/pkoukk/tiktoken-go-loader ships inside its
 // module (no network). Run it with `go generate ./pkg/tokenize`.
 //
-// Each output file data/<encoding>.bin is, in order:
-//
-//	"HBPE1\n"                 6 bytes of magic
-//	n                         uint32, little endian: the number of tokens
-//	len[0] … len[n-1]         one byte each: the byte length of each token
-//	bytes                     the tokens' bytes concatenated in rank order
-//
-// Rank r is the r-th token. The generator checks that the ranks of a
+// Each output file data/<encoding>.bin has the layout that package
+// bpetable describes, with the hash table already built. The generator checks that the ranks of a
 // .tiktoken file are exactly 0…n-1 and that no token is longer than 255
 // bytes, so that this layout holds every rank.
 package main
@@ -24,6 +18,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/harpe-dev/harpe/pkg/tokenize/internal/bpetable"
 	"github.com/pkoukk/tiktoken-go-loader/assets"
 )
 
@@ -80,9 +75,33 @@ func build(name string) ([]byte, error) {
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
+	// A load factor under 0.4 keeps probes short for the many lookups of
+	// pairs that are not tokens.
+	bits := 1
+	for 1<<bits < 2*len(toks) {
+		bits++
+	}
+	slots := make([]uint32, 1<<bits)
+	mask := uint64(len(slots) - 1)
+	probes, worst := 0, 0
+	for r, t := range toks {
+		h := bpetable.Hash(string(t)) & mask
+		k := 1
+		for slots[h] != 0 {
+			h = (h + 1) & mask
+			k++
+		}
+		slots[h] = uint32(r) + 1
+		probes += k
+		worst = max(worst, k)
+	}
+	fmt.Fprintf(os.Stderr, "gen: %s: %d tokens, %d slots, %.2f probes on average, %d at worst\n",
+		name, len(toks), len(slots), float64(probes)/float64(len(toks)), worst)
 	var b bytes.Buffer
-	b.WriteString("HBPE1\n")
+	b.WriteString(bpetable.Magic)
 	binary.Write(&b, binary.LittleEndian, uint32(len(toks)))
+	binary.Write(&b, binary.LittleEndian, uint32(bits))
+	binary.Write(&b, binary.LittleEndian, slots)
 	for _, t := range toks {
 		b.WriteByte(byte(len(t)))
 	}
