@@ -183,4 +183,3 @@ func TestUnescapeVector(t *testing.T) {
 		t.Error(`unescapeVector("\q") gave no error`)
 	}
 }
-
