@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/spf13/cobra"
@@ -129,6 +130,8 @@ func (a *app) modelCatalog() (*tokenize.Catalog, error) {
 	for _, name := range names {
 		m := entries[name]
 		m.Name = name
+		// YAML reads an unquoted 2026-01-15 as a timestamp.
+		m.AsOf = strings.TrimSuffix(m.AsOf, "T00:00:00Z")
 		extra = append(extra, m)
 	}
 	cat, err := tokenize.NewCatalog(extra)
