@@ -109,6 +109,9 @@ func (e *Encoding) Count(s string) int {
 	s = validUTF8(s)
 	n := 0
 	var parts []part
+	// Pieces that take several tokens are merged once per call: words
+	// recur, and a map lookup is cheaper than a merge.
+	var seen map[string]int
 	for i := 0; i < len(s); {
 		j := e.next(s, i)
 		piece := s[i:j]
@@ -117,12 +120,25 @@ func (e *Encoding) Count(s string) int {
 			n++
 			continue
 		}
+		if k, ok := seen[piece]; ok {
+			n += k
+			continue
+		}
 		var k int
 		k, parts = e.mergeCount(piece, parts)
 		n += k
+		if seen == nil {
+			seen = make(map[string]int)
+		}
+		if len(seen) < maxSeen && len(piece) <= 64 {
+			seen[piece] = k
+		}
 	}
 	return n
 }
+
+// maxSeen bounds the merged pieces one Count call remembers.
+const maxSeen = 1 << 14
 
 // Encode returns the token ids (ranks) tiktoken's encode_ordinary gives
 // for s.

@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -70,7 +71,30 @@ func cls(s string, i int) (uint8, int) {
 		return asciiCls[c], 1
 	}
 	r, n := utf8.DecodeRuneInString(s[i:])
-	return slowCls(r), n
+	return runeCls(r), n
+}
+
+// Classes of the code points below clsCached come from tables of 256 code
+// points each, filled on first use (a few microseconds each), so a text
+// pays only for the scripts it uses; the others are looked up each time.
+const clsCached = 0x30000
+
+var clsBlocks [clsCached >> 8]atomic.Pointer[[256]uint8]
+
+func runeCls(r rune) uint8 {
+	if r >= clsCached {
+		return slowCls(r)
+	}
+	b := clsBlocks[r>>8].Load()
+	if b == nil {
+		b = new([256]uint8)
+		base := r &^ 0xff
+		for k := range b {
+			b[k] = slowCls(base + rune(k))
+		}
+		clsBlocks[r>>8].Store(b)
+	}
+	return b[r&0xff]
 }
 
 // isPunct reports whether class bits c are [^\s\p{L}\p{N}].
