@@ -1,7 +1,6 @@
 package tokenize
 
 import (
-	"container/heap"
 	_ "embed"
 	"encoding/binary"
 	"sync"
@@ -295,22 +294,63 @@ type entry struct {
 	start int
 }
 
+// entryHeap is a binary min-heap of entries ordered by (rank, start),
+// written out for the one element type to avoid container/heap's boxing.
 type entryHeap []entry
 
-func (h entryHeap) Len() int { return len(h) }
-func (h entryHeap) Less(i, j int) bool {
+func (h entryHeap) less(i, j int) bool {
 	if h[i].rank != h[j].rank {
 		return h[i].rank < h[j].rank
 	}
 	return h[i].start < h[j].start
 }
-func (h entryHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *entryHeap) Push(x any)   { *h = append(*h, x.(entry)) }
-func (h *entryHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h *entryHeap) push(x entry) {
+	*h = append(*h, x)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !q.less(i, p) {
+			break
+		}
+		q[i], q[p] = q[p], q[i]
+		i = p
+	}
+}
+
+func (h *entryHeap) pop() entry {
+	q := *h
+	top := q[0]
+	last := len(q) - 1
+	q[0] = q[last]
+	q = q[:last]
+	*h = q
+	q.down(0)
+	return top
+}
+
+func (h entryHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h.less(r, l) {
+			m = r
+		}
+		if !h.less(m, i) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+func (h entryHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
 }
 
 // heapNodes merges piece and returns the surviving boundaries as a linked
@@ -330,7 +370,7 @@ func (e *Encoding) heapNodes(piece string) []node {
 			h = append(h, entry{r, i})
 		}
 	}
-	heap.Init(&h)
+	h.init()
 	// pairRank is the rank of the bytes from boundary i to the boundary two
 	// after it.
 	pairRank := func(i int) uint32 {
@@ -344,8 +384,8 @@ func (e *Encoding) heapNodes(piece string) []node {
 		}
 		return e.rank(piece[i:k])
 	}
-	for h.Len() > 0 {
-		top := heap.Pop(&h).(entry)
+	for len(h) > 0 {
+		top := h.pop()
 		nd := &nodes[top.start]
 		if !nd.alive || nd.rank != top.rank {
 			continue // stale
@@ -360,12 +400,12 @@ func (e *Encoding) heapNodes(piece string) []node {
 		}
 		nd.rank = pairRank(top.start)
 		if nd.rank != noRank {
-			heap.Push(&h, entry{nd.rank, top.start})
+			h.push(entry{nd.rank, top.start})
 		}
 		if p := nd.prev; p >= 0 {
 			nodes[p].rank = pairRank(p)
 			if nodes[p].rank != noRank {
-				heap.Push(&h, entry{nodes[p].rank, p})
+				h.push(entry{nodes[p].rank, p})
 			}
 		}
 	}
