@@ -17,6 +17,8 @@ func benchText(b *testing.B, kind string) string {
 		files, _ = filepath.Glob("*.go")
 	case "prose":
 		files, _ = filepath.Glob("../../testdata/tokens/*prose*.txt")
+	case "english":
+		files = []string{"../../testdata/tokens/prose_en.txt"}
 	}
 	var sb strings.Builder
 	for _, f := range files {
@@ -71,3 +73,8 @@ func BenchmarkLongPiece(b *testing.B) {
 		O200kBase.Count(s)
 	}
 }
+
+// English prose only (testdata/tokens/prose_en.txt), the SPEC's measure
+// for the estimate.
+func BenchmarkEstimateEnglish(b *testing.B) { benchCounter(b, Estimate, "english") }
+func BenchmarkO200kEnglish(b *testing.B)    { benchCounter(b, O200kBase, "english") }
