@@ -28,18 +28,24 @@ import (
 
 // Character class bits of a code point.
 const (
-	bL  = 1 << iota // \p{L}
-	bN              // \p{N}
-	bWS             // \s (White_Space)
-	bNL             // \r or \n
-	bUp             // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
-	bLo             // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+	bL     = 1 << iota // \p{L}
+	bN                 // \p{N}
+	bWS                // \s (White_Space)
+	bNL                // \r or \n
+	bUp                // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+	bLo                // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+	bMulti             // in byteCls: a byte that starts no ASCII code point
 )
 
-// asciiCls holds the class bits of ASCII code points.
-var asciiCls = func() (t [utf8.RuneSelf]uint8) {
-	for c := rune(0); c < utf8.RuneSelf; c++ {
-		t[c] = slowCls(c)
+// byteCls holds the class bits of ASCII code points, and bMulti for the
+// other bytes.
+var byteCls = func() (t [256]uint8) {
+	for c := range t {
+		if c < utf8.RuneSelf {
+			t[c] = slowCls(rune(c))
+		} else {
+			t[c] = bMulti
+		}
 	}
 	return t
 }()
@@ -67,9 +73,15 @@ func slowCls(r rune) uint8 {
 // cls returns the class bits of the code point at s[i] and its size. s is
 // valid UTF-8.
 func cls(s string, i int) (uint8, int) {
-	if c := s[i]; c < utf8.RuneSelf {
-		return asciiCls[c], 1
+	if c := byteCls[s[i]]; c != bMulti {
+		return c, 1
 	}
+	return clsMulti(s, i)
+}
+
+// clsMulti is cls for a code point of more than one byte; apart so that
+// cls inlines.
+func clsMulti(s string, i int) (uint8, int) {
 	r, n := utf8.DecodeRuneInString(s[i:])
 	return runeCls(r), n
 }
@@ -125,7 +137,10 @@ func contraction(s string, i int) int {
 // s[i] is known to be in the first class.
 func punctRun(s string, i int, slash bool) int {
 	for i < len(s) {
-		c, n := cls(s, i)
+		c, n := byteCls[s[i]], 1
+		if c == bMulti {
+			c, n = clsMulti(s, i)
+		}
 		if !isPunct(c) {
 			break
 		}
@@ -147,7 +162,10 @@ func punctRun(s string, i int, slash bool) int {
 func spaceRun(s string, i int) int {
 	j, lastNL, last := i, -1, i
 	for j < len(s) {
-		c, n := cls(s, j)
+		c, n := byteCls[s[j]], 1
+		if c == bMulti {
+			c, n = clsMulti(s, j)
+		}
 		if c&bWS == 0 {
 			break
 		}
@@ -173,7 +191,10 @@ func nextCl100k(s string, i int) int {
 	if e := contraction(s, i); e > i {
 		return e
 	}
-	c, n := cls(s, i)
+	c, n := byteCls[s[i]], 1
+	if c == bMulti {
+		c, n = clsMulti(s, i)
+	}
 	j := i + n
 	if c&(bL|bN|bNL) == 0 && j < len(s) {
 		// [^\r\n\p{L}\p{N}]\p{L}+
@@ -199,7 +220,10 @@ func nextCl100k(s string, i int) int {
 // letterRun returns the end of \p{L}+ starting at i (s[i] is a letter).
 func letterRun(s string, i int) int {
 	for i < len(s) {
-		c, n := cls(s, i)
+		c, n := byteCls[s[i]], 1
+		if c == bMulti {
+			c, n = clsMulti(s, i)
+		}
 		if c&bL == 0 {
 			break
 		}
@@ -211,7 +235,10 @@ func letterRun(s string, i int) int {
 // digits returns the end of \p{N}{1,3} starting at i (s[i] is a number).
 func digits(s string, i int) int {
 	for k := 0; k < 3 && i < len(s); k++ {
-		c, n := cls(s, i)
+		c, n := byteCls[s[i]], 1
+		if c == bMulti {
+			c, n = clsMulti(s, i)
+		}
 		if c&bN == 0 {
 			break
 		}
@@ -222,7 +249,10 @@ func digits(s string, i int) int {
 
 // nextO200k returns the end of the o200k_base piece starting at i.
 func nextO200k(s string, i int) int {
-	c, n := cls(s, i)
+	c, n := byteCls[s[i]], 1
+	if c == bMulti {
+		c, n = clsMulti(s, i)
+	}
 	j := i + n
 	switch {
 	case c&bL != 0:
@@ -265,7 +295,10 @@ func nextO200k(s string, i int) int {
 func words(s string, i int) int {
 	u, lastLoEnd := i, -1
 	for u < len(s) {
-		c, n := cls(s, u)
+		c, n := byteCls[s[u]], 1
+		if c == bMulti {
+			c, n = clsMulti(s, u)
+		}
 		if c&bUp == 0 {
 			break
 		}
@@ -278,7 +311,10 @@ func words(s string, i int) int {
 		if c, _ := cls(s, u); c&bLo != 0 {
 			v := u
 			for v < len(s) {
-				c, n := cls(s, v)
+				c, n := byteCls[s[v]], 1
+				if c == bMulti {
+					c, n = clsMulti(s, v)
+				}
 				if c&bLo == 0 {
 					break
 				}
