@@ -3,11 +3,16 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 // Progress goes to stderr only when it is a terminal, and stdout is the
@@ -50,4 +55,33 @@ func TestCountProgress(t *testing.T) {
 	if outs[0] != want.String() {
 		t.Errorf("stdout:\n%s\nwant:\n%s", outs[0], want.String())
 	}
+}
+
+// FuzzItemContent: any line either fails with a line error or is a valid
+// JSON object whose token_count can be set, keeping it valid JSON.
+func FuzzItemContent(f *testing.F) {
+	for _, s := range []string{`{"content":"x"}`, `{"content":1}`, `[]`, `{"a":{"content":"x"}}`, "{\"content\":\"\xff\"}", `{"content":"a","token_count":3}`, `{`, ``} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		content, err := itemContent(line)
+		if err != nil {
+			var le *lineError
+			if !errors.As(err, &le) {
+				t.Fatalf("error %v is not a lineError", err)
+			}
+			return
+		}
+		if !utf8.ValidString(content) {
+			t.Fatalf("content %q is not valid UTF-8", content)
+		}
+		out, err := jsonl.SetField(line, "token_count", []byte("7"))
+		if err != nil {
+			t.Fatalf("SetField on a valid item: %v", err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(out, &m); err != nil || m["token_count"] != 7.0 {
+			t.Fatalf("SetField gave %q (%v)", out, err)
+		}
+	})
 }

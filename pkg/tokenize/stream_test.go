@@ -126,3 +126,25 @@ func TestCountReaderError(t *testing.T) {
 		t.Errorf("err = %v, want %v", err, io.ErrClosedPipe)
 	}
 }
+
+// A text without any safe boundary is held whole and still counted right,
+// as are a huge line and empty input.
+func TestCountReaderNoBoundary(t *testing.T) {
+	for name, text := range map[string]string{
+		"no boundary": strings.Repeat("x,", 100000),
+		"huge line":   strings.Repeat("a1", 300000) + "\nend",
+		"empty":       "",
+		"invalid":     strings.Repeat("\xff\xfe\n", 5000),
+	} {
+		counters := []Counter{Estimate, O200kBase, Cl100kBase}
+		_, got, err := CountReader(strings.NewReader(text), counters, StreamOptions{ChunkSize: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range counters {
+			if want := c.Count(text); got[i] != want {
+				t.Errorf("%s: %s = %d, want %d", name, c.Name(), got[i], want)
+			}
+		}
+	}
+}
