@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -189,7 +190,11 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript
 			opt.Workers = runtime.GOMAXPROCS(0)
 			opt.Progress = prog.bytes
 		}
-		n, counts, err := tokenize.CountReader(r, counters, opt)
+		n, counts, err := tokenize.CountReader(ctxReader{a.ctx, r}, counters, opt)
+		if a.ctx.Err() != nil {
+			errs[i] = a.ctx.Err()
+			return
+		}
 		if err != nil {
 			errs[i] = inputError(fmt.Errorf("%s: %v", name, pathErr(err)))
 			return
@@ -566,4 +571,18 @@ func (p *progress) finish() {
 	if p.shown {
 		fmt.Fprint(p.a.io.Err, "\r\033[K")
 	}
+}
+
+// ctxReader stops a long read (a stream on standard input) once the run is
+// interrupted.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

@@ -85,3 +85,15 @@ func FuzzItemContent(f *testing.F) {
 		}
 	})
 }
+
+// An interrupted run stops reading standard input and exits with 130.
+func TestCountInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr bytes.Buffer
+	code := Run(ctx, []string{"count", "--config", os.DevNull},
+		IO{In: strings.NewReader(strings.Repeat("word ", 1000)), Out: &stdout, Err: &stderr}, func(string) (string, bool) { return "", false })
+	if code != ExitInterrupted || stdout.Len() != 0 || stderr.String() != "harpe: interrupted\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
