@@ -283,15 +283,14 @@ func (e *Encoding) merge(piece string, parts []part) []part {
 // current pair sits in a min-heap ordered by (rank, start), entries made
 // stale by a merge are skipped when popped.
 type node struct {
-	prev, next int // indices of neighbouring boundaries, -1 at the ends
-	start      int
+	prev, next int32  // indices of neighbouring boundaries, -1 at the ends
 	rank       uint32 // rank of the pair starting here (noRank if none)
 	alive      bool
 }
 
 type entry struct {
 	rank  uint32
-	start int
+	start int32
 }
 
 // entryHeap is a binary min-heap of entries ordered by (rank, start),
@@ -357,23 +356,23 @@ func (h entryHeap) init() {
 // list over byte positions (nodes[i] describes the boundary at byte i; the
 // end boundary is len(piece)).
 func (e *Encoding) heapNodes(piece string) []node {
-	n := len(piece)
+	n := len(piece) // < 2 GiB: a string that long is not split this far
 	nodes := make([]node, n+1)
 	for i := range nodes {
-		nodes[i] = node{prev: i - 1, next: i + 1, start: i, rank: noRank, alive: true}
+		nodes[i] = node{prev: int32(i - 1), next: int32(i + 1), rank: noRank, alive: true}
 	}
 	nodes[n].next = -1
 	h := make(entryHeap, 0, n)
 	for i := 0; i+2 <= n; i++ {
 		if r := e.rank(piece[i : i+2]); r != noRank {
 			nodes[i].rank = r
-			h = append(h, entry{r, i})
+			h = append(h, entry{r, int32(i)})
 		}
 	}
 	h.init()
 	// pairRank is the rank of the bytes from boundary i to the boundary two
 	// after it.
-	pairRank := func(i int) uint32 {
+	pairRank := func(i int32) uint32 {
 		j := nodes[i].next
 		if j < 0 {
 			return noRank
@@ -415,7 +414,7 @@ func (e *Encoding) heapNodes(piece string) []node {
 func (e *Encoding) heapMerge(piece string) int {
 	nodes := e.heapNodes(piece)
 	k := 0
-	for i := 0; i >= 0 && i < len(piece); i = nodes[i].next {
+	for i := int32(0); i >= 0 && int(i) < len(piece); i = nodes[i].next {
 		k++
 	}
 	return k
@@ -424,8 +423,8 @@ func (e *Encoding) heapMerge(piece string) int {
 func (e *Encoding) heapMergeParts(piece string, parts []part) []part {
 	nodes := e.heapNodes(piece)
 	parts = parts[:0]
-	for i := 0; i >= 0; i = nodes[i].next {
-		parts = append(parts, part{i, noRank})
+	for i := int32(0); i >= 0; i = nodes[i].next {
+		parts = append(parts, part{int(i), noRank})
 	}
 	return parts
 }

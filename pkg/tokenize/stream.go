@@ -166,7 +166,9 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 	var (
 		read    int64
 		pending []byte // bytes read but not yet sent
-		err     error
+		// searchFrom is where the next look for a boundary starts.
+		searchFrom int
+		err        error
 	)
 	buf := make([]byte, opt.ChunkSize)
 	for {
@@ -180,7 +182,10 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 		if err != nil {
 			break
 		}
-		if b := SafeBoundary(pending); b > 0 {
+		// Boundaries before searchFrom+1 were looked for already: only
+		// the new bytes, and the two before them, can make one.
+		if b := SafeBoundary(pending[searchFrom:]); b > 0 {
+			b += searchFrom
 			jobs <- string(pending[:b])
 			rest := copy(pending, pending[b:])
 			pending = pending[:rest]
@@ -188,6 +193,7 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 				pending = append([]byte(nil), pending...)
 			}
 		}
+		searchFrom = max(0, len(pending)-2)
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		err = nil
