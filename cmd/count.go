@@ -202,20 +202,13 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript
 		results[i].bytes, results[i].counts = n, counts
 	}
 
-	// Standard input first, in this goroutine (it can be named only once
-	// usefully, and it may be a stream).
-	stdinSeen := false
+	// Standard input first, in this goroutine (it may be a stream). Named
+	// twice, it is read twice, as wc does: the second time finds its end.
 	for i, arg := range args {
-		if arg != "-" {
-			continue
+		if arg == "-" {
+			countOne(i, stdinName, a.io.In)
+			prog.fileDone()
 		}
-		if stdinSeen {
-			results[i] = results[slicesIndex(args, "-")]
-			continue
-		}
-		stdinSeen = true
-		countOne(i, stdinName, a.io.In)
-		prog.fileDone()
 	}
 
 	work := make(chan int)
@@ -258,15 +251,6 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript
 		}
 	}
 	return results, nil
-}
-
-func slicesIndex(s []string, v string) int {
-	for i, x := range s {
-		if x == v {
-			return i
-		}
-	}
-	return -1
 }
 
 // ratio is a count's ratio to the last counter's count, rounded to three
