@@ -78,3 +78,15 @@ func BenchmarkLongPiece(b *testing.B) {
 // for the estimate.
 func BenchmarkEstimateEnglish(b *testing.B) { benchCounter(b, Estimate, "english") }
 func BenchmarkO200kEnglish(b *testing.B)    { benchCounter(b, O200kBase, "english") }
+
+// BenchmarkCountReader streams 1 MB of code through CountReader with
+// o200k_base, chunked and counted on two workers.
+func BenchmarkCountReader(b *testing.B) {
+	s := benchText(b, "code")
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		if _, _, err := CountReader(strings.NewReader(s), []Counter{O200kBase}, StreamOptions{ChunkSize: 256 << 10}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
