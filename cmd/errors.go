@@ -50,8 +50,11 @@ func usageErrorf(format string, args ...any) error {
 }
 
 // inputError reports bad input (exit status 2). The error text should
-// already name the file and line, as the pkg readers do.
+// already name the file and line, as the pkg readers do. A nil err stays nil.
 func inputError(err error) error {
+	if err == nil {
+		return nil
+	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return err

@@ -10,9 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 	"gopkg.in/yaml.v3"
@@ -195,8 +195,9 @@ const tableWidth = 80
 
 // renderTable draws a table that fits an 80-column terminal. Columns keep
 // their natural width when the table fits; otherwise the widest columns are
-// narrowed just enough and their cells wrapped at spaces (a word longer
-// than its column is cut). footer may be nil.
+// narrowed just enough and their cells wrapped at spaces (a word wider
+// than its column is cut). Widths are display columns, as tablewriter
+// measures them. footer may be nil.
 func renderTable(w io.Writer, header []string, rows [][]string, footer []string) error {
 	widths := columnWidths(header, rows, footer)
 	wrap := func(cells []string) []any {
@@ -245,7 +246,7 @@ func columnWidths(header []string, rows [][]string, footer []string) []int {
 				break
 			}
 			for _, line := range strings.Split(c, "\n") {
-				widths[i] = max(widths[i], utf8.RuneCountInString(line))
+				widths[i] = max(widths[i], twwidth.Width(line))
 			}
 		}
 	}
@@ -287,10 +288,10 @@ func columnWidths(header []string, rows [][]string, footer []string) []int {
 	return widths
 }
 
-// wrapCell wraps s at spaces so no line is longer than width runes; a word
-// longer than width is cut.
+// wrapCell wraps s at spaces so no line is wider than width columns (wide
+// East Asian characters take two); a word wider than width is cut.
 func wrapCell(s string, width int) string {
-	if width <= 0 || utf8.RuneCountInString(s) <= width && !strings.Contains(s, "\n") {
+	if width <= 0 || twwidth.Width(s) <= width && !strings.Contains(s, "\n") {
 		return s
 	}
 	var b strings.Builder
@@ -300,7 +301,7 @@ func wrapCell(s string, width int) string {
 		}
 		lineLen := 0
 		for wi, word := range strings.Fields(para) {
-			wl := utf8.RuneCountInString(word)
+			wl := twwidth.Width(word)
 			if wi > 0 {
 				if lineLen+1+wl <= width {
 					b.WriteByte(' ')
@@ -310,15 +311,21 @@ func wrapCell(s string, width int) string {
 					lineLen = 0
 				}
 			}
-			for wl > width-lineLen && lineLen == 0 && wl > width {
-				r := []rune(word)
-				b.WriteString(string(r[:width]))
-				b.WriteByte('\n')
-				word = string(r[width:])
-				wl -= width
+			if wl <= width-lineLen {
+				b.WriteString(word)
+				lineLen += wl
+				continue
 			}
-			b.WriteString(word)
-			lineLen += wl
+			// A word wider than the column: cut it, character by character.
+			for _, r := range word {
+				rw := twwidth.Width(string(r))
+				if lineLen+rw > width && lineLen > 0 {
+					b.WriteByte('\n')
+					lineLen = 0
+				}
+				b.WriteRune(r)
+				lineLen += rw
+			}
 		}
 	}
 	return b.String()

@@ -130,10 +130,12 @@ defaults.`,
 
 	root.AddCommand(
 		// Subcommands, one constructor per file in this package.
-		newDatesCmd(a),
-		newConflictsCmd(a),
 		newSynthesizeCmd(a),
 		newFitCmd(a),
+		newCountCmd(a),
+		newModelsCmd(a),
+		newDatesCmd(a),
+		newConflictsCmd(a),
 		newTranscriptCmd(a),
 		newReplayCmd(a),
 	)

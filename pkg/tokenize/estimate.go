@@ -37,6 +37,14 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 // ASCII hex digits [0-9A-Fa-f] at least 8 long, wherever it stands. All
 // divisions are integer divisions.
 func EstimateTokens(s string) int {
+	p, chars := estimateParts(s)
+	return max(p, chars/4)
+}
+
+// estimateParts returns the estimate's pieces + hexExtra and the number of
+// code points of s: the two parts that add up over chunks cut at safe
+// boundaries (see [SafeBoundary]).
+func estimateParts(s string) (int, int) {
 	pieces, hexExtra, chars, hexRun := 0, 0, 0, 0
 	inWord := false
 	for i := 0; i < len(s); {
@@ -83,5 +91,5 @@ func EstimateTokens(s string) int {
 	if hexRun >= 8 {
 		hexExtra += hexRun / 3
 	}
-	return max(pieces+hexExtra, chars/4)
+	return pieces + hexExtra, chars
 }

@@ -4,9 +4,32 @@
 //
 // A [Counter] turns text into a token count. [Estimate] is the default: a
 // fast rule that needs no vocabulary and is the same in every build (see
-// [EstimateTokens] for the rule). [New] returns a counter by name, so a
-// command-line flag or a configuration value can pick one. A library user
-// can plug in any tokenizer by implementing [Counter].
+// [EstimateTokens] for the rule). [O200kBase] and [Cl100kBase] are OpenAI's
+// byte-pair encodings, counted exactly as tiktoken's encode_ordinary counts
+// them (special-token text is plain text), with their tables inside the
+// binary. [New] returns a counter by name, so a command-line flag or a
+// configuration value can pick one. A library user can plug in any
+// tokenizer by implementing [Counter].
+//
+// # Exact encodings
+//
+// An [Encoding] splits text into pieces with a hand-written scanner that
+// matches the encoding's split pattern, then byte-pair merges each piece
+// that is not a token by itself. Its tables are generated from
+// pkoukk/tiktoken-go-loader's files (go generate) with the hash table
+// already built, so first use costs well under a millisecond.
+//
+// # Streams
+//
+// [CountReader] counts a reader of any size in bounded memory: it cuts the
+// text at boundaries no piece can cross ([SafeBoundary]) and counts the
+// chunks in parallel, giving exactly the whole text's counts.
+//
+// # Models
+//
+// [Models] and [LookupModel] give the built-in model presets (context
+// window, output limit, tokenizer, and where the figures come from);
+// [NewCatalog] adds or overrides entries, as a configuration file does.
 package tokenize
 
 import (
@@ -32,7 +55,7 @@ func (estimator) Name() string       { return "estimate" }
 
 // Names lists the counters [New] knows, in the order help text shows them.
 func Names() []string {
-	return []string{"estimate"}
+	return []string{"estimate", "o200k_base", "cl100k_base"}
 }
 
 // New returns the counter with the given name.
@@ -40,6 +63,10 @@ func New(name string) (Counter, error) {
 	switch name {
 	case "estimate":
 		return Estimate, nil
+	case "o200k_base":
+		return O200kBase, nil
+	case "cl100k_base":
+		return Cl100kBase, nil
 	}
 	return nil, fmt.Errorf("unknown tokenizer %q; valid: %s", name, strings.Join(Names(), ", "))
 }

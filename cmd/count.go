@@ -1,0 +1,523 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
+	"github.com/harpe-dev/harpe/pkg/engine"
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/spf13/cobra"
+)
+
+// countOptions are the flags of harpe count.
+type countOptions struct {
+	tokenizers []string // --tokenizer, in the order given
+	model      string
+	format     string
+	jsonl      bool
+	transcript bool
+	// inputFormat names the transcript format for --transcript ("" detects).
+	inputFormat string
+	output      string
+
+	tokenizerSet bool // --tokenizer given (it beats --model)
+}
+
+func newCountCmd(a *app) *cobra.Command {
+	opts := &countOptions{}
+	c := &cobra.Command{
+		Use:   "count [FILE...]",
+		Short: "Count the tokens of files, as wc counts words",
+		Long: `Count the tokens of each FILE (standard input when there is none, or for
+"-") and print "<tokens> <file>" a line, then "<total> total" when there are
+several; for standard input alone, just the number. Files are read as they
+are and counted in parallel; the output keeps the order given. Standard
+input is counted as it streams, in bounded memory.
+
+--tokenizer picks the counter: estimate (the default, the same rule in
+every build), o200k_base or cl100k_base (exact, as OpenAI's tiktoken counts
+them, special-token text counted as plain text). Several, comma-separated,
+count at once and show each count's ratio to the last one, so the
+estimate's error is visible:
+
+  harpe count --tokenizer estimate,o200k_base notes.md
+
+--model NAME uses that model's tokenizer (harpe models lists them); an
+explicit --tokenizer beats it.
+
+--jsonl reads context items (one JSON object a line), counts each item's
+"content" and writes the items back with "token_count" set, every other
+byte as it came in.
+
+--transcript counts each input as a saved conversation (any format harpe
+transcript reads, detected from the content or named with --input-format)
+the way a chat API bills it: every message's text, role and name, each tool
+call's name and arguments, tool results, 765 tokens per image, 3 framing
+tokens per message (1 more with a name, 3 per tool call) and 3 to prime the
+reply, per conversation. Aborted turns are left out.
+` + exitStatusHelp,
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.tokenizerSet = c.Flags().Changed("tokenizer")
+			return runCount(a, opts, args)
+		},
+	}
+	f := c.Flags()
+	f.StringSliceVarP(&opts.tokenizers, "tokenizer", "t", []string{"estimate"}, "counter `NAME`s, comma-separated: "+strings.Join(tokenize.Names(), ", "))
+	f.StringVarP(&opts.model, "model", "m", "", "count with the tokenizer of model `NAME`")
+	f.StringVarP(&opts.format, "format", "f", "text", "output `FORMAT`: text, json or table")
+	f.BoolVar(&opts.jsonl, "jsonl", false, "read JSONL items and write them back with token_count set")
+	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
+	f.BoolVar(&opts.transcript, "transcript", false, "count each input as a transcript, as a chat API bills it")
+	f.StringVar(&opts.inputFormat, "input-format", "", "with --transcript, the transcript `FORMAT` (detected when empty)")
+	return c
+}
+
+// fileCount is one input's counts, one per counter.
+type fileCount struct {
+	name   string
+	bytes  int64
+	counts []int
+}
+
+func runCount(a *app, opts *countOptions, args []string) error {
+	if err := checkFormat(opts.format, "text", "json", "table"); err != nil {
+		return err
+	}
+	counters, err := a.countCounters(opts)
+	if err != nil {
+		return err
+	}
+	if opts.jsonl {
+		if len(counters) != 1 {
+			return usageErrorf("--jsonl: sets one token_count, so it takes one tokenizer, got %d", len(counters))
+		}
+		if opts.format != "text" {
+			return usageErrorf("--format: --jsonl writes JSONL items, not a %s report", opts.format)
+		}
+		if opts.transcript {
+			return usageErrorf("--jsonl: cannot be used with --transcript")
+		}
+		return a.countJSONL(opts, args, counters[0])
+	}
+	if opts.inputFormat != "" && !opts.transcript {
+		return usageErrorf("--input-format: goes with --transcript")
+	}
+	if opts.inputFormat != "" && !slices.Contains(transcript.Formats(), opts.inputFormat) {
+		return usageErrorf("--input-format: unknown format %q; valid: %s", opts.inputFormat, strings.Join(transcript.Formats(), ", "))
+	}
+	results, err := a.countInputs(args, counters, opts.transcript, opts.inputFormat)
+	if err != nil {
+		return err
+	}
+	return a.writeOutput(opts.output, func(w io.Writer) error {
+		switch opts.format {
+		case "json":
+			return writeJSON(w, countReport(counters, results))
+		case "table":
+			return countTable(w, counters, results)
+		}
+		return countText(w, counters, results, len(args) == 0 || len(args) == 1 && args[0] == "-")
+	})
+}
+
+// countCounters resolves --tokenizer and --model to counters.
+func (a *app) countCounters(opts *countOptions) ([]tokenize.Counter, error) {
+	names := opts.tokenizers
+	if opts.model != "" {
+		cat, err := a.modelCatalog()
+		if err != nil {
+			return nil, err
+		}
+		m, err := cat.Lookup(opts.model)
+		if err != nil {
+			return nil, usageErrorf("--model: %v", err)
+		}
+		if !opts.tokenizerSet {
+			names = []string{m.Tokenizer}
+		}
+	}
+	if len(names) == 0 {
+		return nil, usageErrorf("--tokenizer: no tokenizer named; valid: %s", strings.Join(tokenize.Names(), ", "))
+	}
+	var counters []tokenize.Counter
+	for _, n := range names {
+		c, err := tokenize.New(strings.TrimSpace(n))
+		if err != nil {
+			return nil, usageErrorf("--tokenizer: %v", err)
+		}
+		counters = append(counters, c)
+	}
+	return counters, nil
+}
+
+// countInputs counts every input, files in parallel and standard input as
+// it streams; the results keep the order of args. On errors, the first in
+// that order is returned.
+func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript bool, inputFormat string) ([]fileCount, error) {
+	if len(args) == 0 {
+		args = []string{"-"}
+	}
+	results := make([]fileCount, len(args))
+	errs := make([]error, len(args))
+	prog := newProgress(a, len(args))
+
+	countOne := func(i int, name string, r io.Reader) {
+		results[i].name = name
+		if transcript {
+			results[i].bytes, results[i].counts, errs[i] = countTranscript(ctxReader{a.ctx, r}, name, inputFormat, counters)
+			return
+		}
+		opt := tokenize.StreamOptions{Workers: 1}
+		if len(args) == 1 {
+			opt.Workers = runtime.GOMAXPROCS(0)
+			opt.Progress = prog.bytes
+		}
+		n, counts, err := tokenize.CountReader(ctxReader{a.ctx, r}, counters, opt)
+		if a.ctx.Err() != nil {
+			errs[i] = a.ctx.Err()
+			return
+		}
+		if err != nil {
+			errs[i] = inputError(fmt.Errorf("%s: %v", name, pathErr(err)))
+			return
+		}
+		results[i].bytes, results[i].counts = n, counts
+	}
+
+	// Standard input first, in this goroutine (it may be a stream). Named
+	// twice, it is read twice, as wc does: the second time finds its end.
+	for i, arg := range args {
+		if arg == "-" {
+			countOne(i, stdinName, a.io.In)
+			prog.fileDone()
+		}
+	}
+
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(args)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				if a.ctx.Err() != nil {
+					errs[i] = a.ctx.Err()
+					continue
+				}
+				f, err := os.Open(args[i])
+				if err != nil {
+					results[i].name = args[i]
+					errs[i] = inputError(fmt.Errorf("%s: %w", args[i], pathErr(err)))
+					continue
+				}
+				countOne(i, args[i], f)
+				f.Close()
+				prog.fileDone()
+			}
+		}()
+	}
+	for i, arg := range args {
+		if arg != "-" {
+			work <- i
+		}
+	}
+	close(work)
+	wg.Wait()
+	prog.finish()
+	if err := a.ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
+}
+
+// ratio is a count's ratio to the last counter's count, rounded to three
+// decimals; nil when the last count is 0.
+func ratio(counts []int, k int) *float64 {
+	last := counts[len(counts)-1]
+	if last == 0 {
+		return nil
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(float64(counts[k])/float64(last), 'f', 3, 64), 64)
+	return &r
+}
+
+func formatRatio(r *float64) string {
+	if r == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*r, 'f', 3, 64) + "x"
+}
+
+func totals(results []fileCount, n int) (int64, []int) {
+	var b int64
+	t := make([]int, n)
+	for _, r := range results {
+		b += r.bytes
+		for k, c := range r.counts {
+			t[k] += c
+		}
+	}
+	return b, t
+}
+
+// countText writes the wc-like lines. One counter: "<tokens> <file>".
+// Several: "<name>=<tokens> (<ratio>x) … <name>=<tokens> <file>", the ratio
+// being each count's to the last one's.
+func countText(w io.Writer, counters []tokenize.Counter, results []fileCount, stdinOnly bool) error {
+	line := func(counts []int, name string) string {
+		var b strings.Builder
+		for k, c := range counts {
+			if len(counters) == 1 {
+				b.WriteString(strconv.Itoa(c))
+			} else {
+				fmt.Fprintf(&b, "%s=%d", counters[k].Name(), c)
+				if k < len(counts)-1 {
+					b.WriteString(" (" + formatRatio(ratio(counts, k)) + ")")
+				}
+			}
+			b.WriteByte(' ')
+		}
+		if name == "" {
+			return strings.TrimSuffix(b.String(), " ") + "\n"
+		}
+		return b.String() + name + "\n"
+	}
+	if stdinOnly {
+		_, err := io.WriteString(w, line(results[0].counts, ""))
+		return err
+	}
+	for _, r := range results {
+		if _, err := io.WriteString(w, line(r.counts, r.name)); err != nil {
+			return err
+		}
+	}
+	if len(results) > 1 {
+		_, t := totals(results, len(counters))
+		_, err := io.WriteString(w, line(t, "total"))
+		return err
+	}
+	return nil
+}
+
+// The JSON report. With one counter it is SPEC §5's shape:
+// {"tokenizer":"o200k_base","files":[{"file":"a.txt","bytes":40,"tokens":12}],"total":12}.
+type countReportOne struct {
+	Tokenizer string         `json:"tokenizer"`
+	Files     []countFileOne `json:"files"`
+	Total     int            `json:"total"`
+}
+
+type countFileOne struct {
+	File   string `json:"file"`
+	Bytes  int64  `json:"bytes"`
+	Tokens int    `json:"tokens"`
+}
+
+// With several counters each file lists its counts in the order given,
+// with the ratio to the last one.
+type countReportMany struct {
+	Tokenizers []string        `json:"tokenizers"`
+	Files      []countFileMany `json:"files"`
+	Total      countFileMany   `json:"total"`
+}
+
+type countFileMany struct {
+	File   string       `json:"file,omitempty"`
+	Bytes  int64        `json:"bytes"`
+	Counts []countEntry `json:"counts"`
+}
+
+type countEntry struct {
+	Tokenizer string   `json:"tokenizer"`
+	Tokens    int      `json:"tokens"`
+	Ratio     *float64 `json:"ratio"`
+}
+
+func countReport(counters []tokenize.Counter, results []fileCount) any {
+	bytesTotal, t := totals(results, len(counters))
+	if len(counters) == 1 {
+		rep := countReportOne{Tokenizer: counters[0].Name(), Files: []countFileOne{}, Total: t[0]}
+		for _, r := range results {
+			rep.Files = append(rep.Files, countFileOne{r.name, r.bytes, r.counts[0]})
+		}
+		return rep
+	}
+	entries := func(counts []int) []countEntry {
+		out := make([]countEntry, len(counts))
+		for k, c := range counts {
+			out[k] = countEntry{counters[k].Name(), c, ratio(counts, k)}
+		}
+		return out
+	}
+	rep := countReportMany{Files: []countFileMany{}}
+	for _, c := range counters {
+		rep.Tokenizers = append(rep.Tokenizers, c.Name())
+	}
+	for _, r := range results {
+		rep.Files = append(rep.Files, countFileMany{r.name, r.bytes, entries(r.counts)})
+	}
+	rep.Total = countFileMany{Bytes: bytesTotal, Counts: entries(t)}
+	return rep
+}
+
+// countTable writes one row per file (file, bytes, a column per counter
+// with the ratio to the last) and a totals footer.
+func countTable(w io.Writer, counters []tokenize.Counter, results []fileCount) error {
+	header := []string{"FILE", "BYTES"}
+	for _, c := range counters {
+		header = append(header, c.Name())
+	}
+	cells := func(name string, b int64, counts []int) []string {
+		row := []string{name, strconv.FormatInt(b, 10)}
+		for k, c := range counts {
+			cell := strconv.Itoa(c)
+			if len(counts) > 1 && k < len(counts)-1 {
+				cell += " (" + formatRatio(ratio(counts, k)) + ")"
+			}
+			row = append(row, cell)
+		}
+		return row
+	}
+	var rows [][]string
+	for _, r := range results {
+		rows = append(rows, cells(r.name, r.bytes, r.counts))
+	}
+	b, t := totals(results, len(counters))
+	return renderTable(w, header, rows, cells("total", b, t))
+}
+
+// countJSONL counts each item's content and writes the items back with
+// token_count set (replacing one already there), every other byte kept, in
+// input order. Items are read and checked as synthesize reads them (see
+// engine.ItemReader), and nothing is written until all of them are.
+func (a *app) countJSONL(opts *countOptions, args []string, c tokenize.Counter) error {
+	rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
+	err := a.eachInput(args, func(name string, r io.Reader) error {
+		return inputError(rd.Read(r, name))
+	})
+	if err != nil {
+		return err
+	}
+	var out bytes.Buffer
+	for _, it := range rd.Items() {
+		updated, err := jsonl.SetField(it.Raw, "token_count", []byte(strconv.Itoa(c.Count(it.Content))))
+		if err != nil {
+			return inputError(fmt.Errorf("line %d: %v", it.Line, err))
+		}
+		out.Write(updated)
+		out.WriteByte('\n')
+	}
+	return a.writeOutput(opts.output, func(w io.Writer) error {
+		_, err := w.Write(out.Bytes())
+		return err
+	})
+}
+
+// progress reports counting progress on stderr, only when it is a
+// terminal.
+type progress struct {
+	a     *app
+	files int
+	mu    sync.Mutex
+	done  int
+	shown bool
+}
+
+func newProgress(a *app, files int) *progress { return &progress{a: a, files: files} }
+
+func (p *progress) bytes(n int64) {
+	if !p.a.io.ErrIsTerminal || n < 16<<20 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.a.io.Err, "\rharpe: counting: %d MB read", n>>20)
+	p.shown = true
+}
+
+func (p *progress) fileDone() {
+	if !p.a.io.ErrIsTerminal || p.files < 20 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done++
+	fmt.Fprintf(p.a.io.Err, "\rharpe: counting: %d/%d files", p.done, p.files)
+	p.shown = true
+}
+
+func (p *progress) finish() {
+	if p.shown {
+		fmt.Fprint(p.a.io.Err, "\r\033[K")
+	}
+}
+
+// ctxReader stops a long read (a stream on standard input) once the run is
+// interrupted.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// countTranscript bills one transcript with each counter. With one counter
+// it streams (a JSONL transcript of any size counts in about one turn's
+// memory); with several, the input is read once into memory and billed
+// with each.
+func countTranscript(r io.Reader, name, format string, counters []tokenize.Counter) (int64, []int, error) {
+	cr := &countingReader{r: r}
+	counts := make([]int, len(counters))
+	if len(counters) == 1 {
+		n, err := transcript.CountBilled(cr, name, format, counters[0])
+		if err != nil {
+			return 0, nil, inputError(err)
+		}
+		counts[0] = n
+		return cr.n, counts, nil
+	}
+	data, err := io.ReadAll(cr)
+	if err != nil {
+		return 0, nil, inputError(fmt.Errorf("%s: %v", name, pathErr(err)))
+	}
+	for k, c := range counters {
+		n, err := transcript.CountBilled(bytes.NewReader(data), name, format, c)
+		if err != nil {
+			return 0, nil, inputError(err)
+		}
+		counts[k] = n
+	}
+	return cr.n, counts, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}

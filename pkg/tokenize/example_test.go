@@ -1,0 +1,51 @@
+package tokenize_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+)
+
+func Example() {
+	for _, name := range []string{"estimate", "o200k_base", "cl100k_base"} {
+		c, err := tokenize.New(name)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(name, c.Count("Hello, world! It's 2026."))
+	}
+	// Output:
+	// estimate 9
+	// o200k_base 9
+	// cl100k_base 10
+}
+
+func ExampleEncoding_Encode() {
+	ids := tokenize.O200kBase.Encode("Hello, world!")
+	fmt.Println(ids, tokenize.O200kBase.Decode(ids))
+	fmt.Printf("%q\n", tokenize.O200kBase.Pieces("  don't   stop\n\nnow"))
+	// Output:
+	// [13225 11 2375 0] Hello, world!
+	// [" " " don't" "  " " stop" "\n\n" "now"]
+}
+
+func ExampleCountReader() {
+	text := strings.Repeat("The quick brown fox jumps over the lazy dog.\n", 1000)
+	n, counts, err := tokenize.CountReader(strings.NewReader(text),
+		[]tokenize.Counter{tokenize.Estimate, tokenize.O200kBase},
+		tokenize.StreamOptions{ChunkSize: 4096})
+	fmt.Println(n, counts, err)
+	// Output:
+	// 45000 [11250 10000] <nil>
+}
+
+func ExampleLookupModel() {
+	m, err := tokenize.LookupModel("gpt-4o-2024-08-06")
+	fmt.Println(m.Name, m.ContextWindow, m.OutputLimit, m.Tokenizer, err)
+	_, err = tokenize.LookupModel("gpt-4-o")
+	fmt.Println(err)
+	// Output:
+	// gpt-4o 128000 16384 o200k_base <nil>
+	// unknown model "gpt-4-o"; did you mean gpt-4o, gpt-4, gpt-4.1 (harpe models lists them all)
+}

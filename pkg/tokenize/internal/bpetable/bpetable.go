@@ -1,0 +1,44 @@
+// Package bpetable defines the layout of the BPE tables that pkg/tokenize
+// embeds and the generator writes, and the hash both use, so the hash table
+// can be built once at generation time and read straight from the binary.
+//
+// A table is, in order (integers little endian):
+//
+//	"HBPE2\n"                 magic
+//	n          uint32         number of tokens; token r has rank r
+//	bits       uint32         the hash table has 1<<bits slots
+//	slots      [1<<bits]uint32  rank+1 of the token hashed there, 0 if empty
+//	lens       [n]byte        byte length of each token, by rank
+//	bytes                     the tokens' bytes concatenated in rank order
+//
+// Slots use linear probing from Hash(token) & (1<<bits - 1).
+package bpetable
+
+// Magic starts every table.
+const Magic = "HBPE2\n"
+
+// HeaderSize is the size of the magic and the two counts.
+const HeaderSize = len(Magic) + 8
+
+// Hash is a fast, fixed (seedless) hash of a short byte string.
+func Hash(s string) uint64 {
+	const m1 = 0x9E3779B97F4A7C15
+	const m2 = 0xBF58476D1CE4E5B9
+	h := uint64(len(s)) * m1
+	for len(s) >= 8 {
+		v := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		h = (h ^ v) * m1
+		h ^= h >> 32
+		s = s[8:]
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		v |= uint64(s[i]) << (8 * i)
+	}
+	h = (h ^ v) * m1
+	h ^= h >> 29
+	h *= m2
+	h ^= h >> 32
+	return h
+}

@@ -1,0 +1,256 @@
+package tokenize
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Model is a model preset: the size of its context window and output, and
+// the counter that counts its tokens.
+type Model struct {
+	// Name is the API name ("gpt-4o", "claude-sonnet-4-5").
+	Name string `json:"name" yaml:"name"`
+	// Provider is who serves it ("openai", "anthropic", …).
+	Provider string `json:"provider" yaml:"provider"`
+	// ContextWindow is the total tokens of input and output per call.
+	ContextWindow int `json:"context_window" yaml:"context_window"`
+	// OutputLimit is the most tokens one reply can have; 0 when the
+	// provider publishes no separate limit.
+	OutputLimit int `json:"output_limit" yaml:"output_limit"`
+	// Tokenizer names the counter: an exact encoding, or "estimate" for
+	// models whose tokenizer is not public.
+	Tokenizer string `json:"tokenizer" yaml:"tokenizer"`
+	// Source is the public page the figures come from.
+	Source string `json:"source" yaml:"source"`
+	// AsOf is the date (YYYY-MM-DD) the figures were recorded as current.
+	AsOf string `json:"as_of" yaml:"as_of"`
+}
+
+// Exact reports whether the model's tokens are counted exactly, rather
+// than estimated because its tokenizer is not public.
+func (m Model) Exact() bool { return m.Tokenizer != "estimate" }
+
+// Sources of the built-in figures.
+const (
+	srcOpenAI    = "https://platform.openai.com/docs/models"
+	srcAnthropic = "https://docs.anthropic.com/en/docs/about-claude/models/overview"
+	srcGemini    = "https://ai.google.dev/gemini-api/docs/models"
+	srcLlama     = "https://www.llama.com/docs/model-cards-and-prompt-formats/"
+	srcMistral   = "https://docs.mistral.ai/getting-started/models/models_overview/"
+	srcQwen      = "https://help.aliyun.com/zh/model-studio/models"
+)
+
+// builtin is the model table. Claude, Gemini, Llama, Mistral and Qwen
+// publish no tokenizer usable here (Llama and Qwen publish theirs, but not
+// as a tiktoken encoding), so they use the estimate.
+var builtin = []Model{
+	{"gpt-5", "openai", 400000, 128000, "o200k_base", srcOpenAI, "2025-08-07"},
+	{"gpt-5-mini", "openai", 400000, 128000, "o200k_base", srcOpenAI, "2025-08-07"},
+	{"gpt-5-nano", "openai", 400000, 128000, "o200k_base", srcOpenAI, "2025-08-07"},
+	{"gpt-4.1", "openai", 1047576, 32768, "o200k_base", srcOpenAI, "2025-04-14"},
+	{"gpt-4.1-mini", "openai", 1047576, 32768, "o200k_base", srcOpenAI, "2025-04-14"},
+	{"gpt-4.1-nano", "openai", 1047576, 32768, "o200k_base", srcOpenAI, "2025-04-14"},
+	{"gpt-4o", "openai", 128000, 16384, "o200k_base", srcOpenAI, "2025-04-14"},
+	{"gpt-4o-mini", "openai", 128000, 16384, "o200k_base", srcOpenAI, "2025-04-14"},
+	{"o4-mini", "openai", 200000, 100000, "o200k_base", srcOpenAI, "2025-04-16"},
+	{"o3", "openai", 200000, 100000, "o200k_base", srcOpenAI, "2025-04-16"},
+	{"o3-mini", "openai", 200000, 100000, "o200k_base", srcOpenAI, "2025-01-31"},
+	{"o1", "openai", 200000, 100000, "o200k_base", srcOpenAI, "2024-12-17"},
+	{"o1-mini", "openai", 128000, 65536, "o200k_base", srcOpenAI, "2024-09-12"},
+	{"gpt-4-turbo", "openai", 128000, 4096, "cl100k_base", srcOpenAI, "2024-04-09"},
+	{"gpt-4", "openai", 8192, 8192, "cl100k_base", srcOpenAI, "2024-04-09"},
+	{"gpt-3.5-turbo", "openai", 16385, 4096, "cl100k_base", srcOpenAI, "2024-01-25"},
+	{"claude-opus-4-1", "anthropic", 200000, 32000, "estimate", srcAnthropic, "2025-08-05"},
+	{"claude-opus-4", "anthropic", 200000, 32000, "estimate", srcAnthropic, "2025-05-22"},
+	{"claude-sonnet-4-5", "anthropic", 200000, 64000, "estimate", srcAnthropic, "2025-09-29"},
+	{"claude-sonnet-4", "anthropic", 200000, 64000, "estimate", srcAnthropic, "2025-05-22"},
+	{"claude-haiku-4-5", "anthropic", 200000, 64000, "estimate", srcAnthropic, "2025-10-15"},
+	{"claude-3-7-sonnet", "anthropic", 200000, 64000, "estimate", srcAnthropic, "2025-02-24"},
+	{"claude-3-5-haiku", "anthropic", 200000, 8192, "estimate", srcAnthropic, "2024-10-22"},
+	{"gemini-2.5-pro", "google", 1048576, 65536, "estimate", srcGemini, "2025-06-17"},
+	{"gemini-2.5-flash", "google", 1048576, 65536, "estimate", srcGemini, "2025-06-17"},
+	{"gemini-2.5-flash-lite", "google", 1048576, 65536, "estimate", srcGemini, "2025-07-22"},
+	{"gemini-2.0-flash", "google", 1048576, 8192, "estimate", srcGemini, "2025-02-05"},
+	{"llama-4-maverick", "meta", 1048576, 0, "estimate", srcLlama, "2025-04-05"},
+	{"llama-4-scout", "meta", 10485760, 0, "estimate", srcLlama, "2025-04-05"},
+	{"llama-3.3-70b", "meta", 131072, 0, "estimate", srcLlama, "2024-12-06"},
+	{"llama-3.1-405b", "meta", 131072, 0, "estimate", srcLlama, "2024-07-23"},
+	{"llama-3.1-8b", "meta", 131072, 0, "estimate", srcLlama, "2024-07-23"},
+	{"mistral-large", "mistral", 131072, 0, "estimate", srcMistral, "2024-11-18"},
+	{"mistral-medium", "mistral", 131072, 0, "estimate", srcMistral, "2025-05-07"},
+	{"mistral-small", "mistral", 131072, 0, "estimate", srcMistral, "2025-03-17"},
+	{"codestral", "mistral", 262144, 0, "estimate", srcMistral, "2025-01-13"},
+	{"qwen-max", "alibaba", 32768, 8192, "estimate", srcQwen, "2025-01-25"},
+	{"qwen-plus", "alibaba", 131072, 8192, "estimate", srcQwen, "2025-01-25"},
+	{"qwen-turbo", "alibaba", 1000000, 8192, "estimate", srcQwen, "2025-01-25"},
+	{"qwen2.5-72b-instruct", "alibaba", 131072, 8192, "estimate", srcQwen, "2024-09-19"},
+}
+
+// Models returns the built-in model presets, newest families first within
+// each provider. The slice is a copy.
+func Models() []Model { return slices.Clone(builtin) }
+
+// LookupModel returns the built-in preset named name; see
+// [Catalog.Lookup].
+func LookupModel(name string) (Model, error) { return defaultCatalog.Lookup(name) }
+
+var defaultCatalog = &Catalog{models: builtin}
+
+// Catalog is a table of model presets: the built-in ones with entries
+// added or overridden, as a configuration file's models: key gives them.
+type Catalog struct {
+	models []Model
+}
+
+// NewCatalog returns the built-in presets with extra applied in order: an
+// entry whose name is already known replaces it (fields left zero keep the
+// known value), any other is added at the end. Every entry must have a
+// name, a positive context window, an output limit that is not negative and
+// a tokenizer that [New] knows.
+func NewCatalog(extra []Model) (*Catalog, error) {
+	models := slices.Clone(builtin)
+	for _, m := range extra {
+		m.Name = strings.TrimSpace(m.Name)
+		if m.Name == "" {
+			return nil, fmt.Errorf("model without a name")
+		}
+		i := slices.IndexFunc(models, func(k Model) bool { return strings.EqualFold(k.Name, m.Name) })
+		if i >= 0 {
+			old := models[i]
+			m.Name = old.Name
+			m.Provider = cmpOr(m.Provider, old.Provider)
+			m.ContextWindow = cmpOr(m.ContextWindow, old.ContextWindow)
+			m.OutputLimit = cmpOr(m.OutputLimit, old.OutputLimit)
+			m.Tokenizer = cmpOr(m.Tokenizer, old.Tokenizer)
+			m.Source = cmpOr(m.Source, old.Source)
+			m.AsOf = cmpOr(m.AsOf, old.AsOf)
+		}
+		if m.Tokenizer == "" {
+			m.Tokenizer = "estimate"
+		}
+		if m.ContextWindow <= 0 {
+			return nil, fmt.Errorf("model %q: context_window must be a whole number > 0, got %d", m.Name, m.ContextWindow)
+		}
+		if m.OutputLimit < 0 {
+			return nil, fmt.Errorf("model %q: output_limit must be a whole number ≥ 0, got %d", m.Name, m.OutputLimit)
+		}
+		if _, err := New(m.Tokenizer); err != nil {
+			return nil, fmt.Errorf("model %q: %v", m.Name, err)
+		}
+		if i >= 0 {
+			models[i] = m
+		} else {
+			models = append(models, m)
+		}
+	}
+	return &Catalog{models: models}, nil
+}
+
+func cmpOr[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// Models returns the catalog's presets in order. The slice is a copy.
+func (c *Catalog) Models() []Model { return slices.Clone(c.models) }
+
+// dated matches a dated snapshot name: gpt-4o-2024-08-06,
+// claude-sonnet-4-20250514, claude-3-7-sonnet-latest.
+var dated = regexp.MustCompile(`^(.+?)-(\d{4}-\d{2}-\d{2}|\d{8}|latest)$`)
+
+// Lookup returns the preset named name, ignoring case. A dated snapshot
+// ("gpt-4o-2024-08-06", "claude-sonnet-4-20250514") or a "-latest" alias
+// finds its family's entry when it has none of its own. An unknown name
+// gives an [*UnknownModelError] that suggests close names.
+func (c *Catalog) Lookup(name string) (Model, error) {
+	if m, ok := c.find(name); ok {
+		return m, nil
+	}
+	if sub := dated.FindStringSubmatch(name); sub != nil {
+		if m, ok := c.find(sub[1]); ok {
+			return m, nil
+		}
+	}
+	return Model{}, &UnknownModelError{Name: name, Suggestions: c.closeNames(name)}
+}
+
+func (c *Catalog) find(name string) (Model, bool) {
+	for _, m := range c.models {
+		if strings.EqualFold(m.Name, name) {
+			return m, true
+		}
+	}
+	return Model{}, false
+}
+
+// UnknownModelError is the error of a lookup that finds no preset.
+type UnknownModelError struct {
+	Name string
+	// Suggestions are the closest known names, best first (at most 5).
+	Suggestions []string
+}
+
+func (e *UnknownModelError) Error() string {
+	msg := fmt.Sprintf("unknown model %q", e.Name)
+	if len(e.Suggestions) > 0 {
+		msg += "; did you mean " + strings.Join(e.Suggestions, ", ")
+	}
+	return msg + " (harpe models lists them all)"
+}
+
+// closeNames returns up to five known names close to name: those that
+// contain it or that it contains, and those within an edit distance of a
+// third of its length, nearest first, ties in table order.
+func (c *Catalog) closeNames(name string) []string {
+	q := strings.ToLower(name)
+	type cand struct {
+		name string
+		d    int
+	}
+	var cs []cand
+	for _, m := range c.models {
+		n := strings.ToLower(m.Name)
+		d := editDistance(q, n)
+		switch {
+		case q != "" && (strings.Contains(n, q) || strings.Contains(q, n)):
+			cs = append(cs, cand{m.Name, min(d, 1)})
+		case d <= max(2, len(q)/3):
+			cs = append(cs, cand{m.Name, d})
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b cand) int { return a.d - b.d })
+	out := make([]string, 0, 5)
+	for _, x := range cs {
+		if len(out) == 5 {
+			break
+		}
+		out = append(out, x.name)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

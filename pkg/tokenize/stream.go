@@ -1,0 +1,228 @@
+package tokenize
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"sync"
+)
+
+// Streaming counts. A long text is cut into chunks at safe boundaries,
+// places where no piece of any built-in counter can cross, so the chunks'
+// counts add up to the whole text's count exactly; chunks are then counted
+// in parallel and only a few chunks are in memory at a time.
+//
+// A boundary b (the chunk ends just before byte b) is safe when either
+//
+//  1. text[b-1] is '\n' and text[b] is printable ASCII other than '/'
+//     ('!' … '~'), or
+//  2. text[b-1] is an ASCII letter, text[b] is ' ' and text[b+1] is an
+//     ASCII letter.
+//
+// Why no piece crosses b, for each counter:
+//
+//   - o200k_base and cl100k_base: the split patterns only look forward, so
+//     the pieces from b on are the same whether the text starts at b or not;
+//     what needs showing is that the piece holding text[b-1] ends at b, and
+//     that it is found the same way when the text ends at b. In case 1 the
+//     piece holding a '\n' is \s*[\r\n]+ (white space runs that hold a line
+//     break always match it first), which stops at the first character that
+//     is not white space, or the [\r\n/]* / [\r\n]* tail of the punctuation
+//     alternative, which stops at anything but '\r', '\n' and '/': both stop
+//     at text[b], and at the end of the text alike. No other alternative
+//     takes a '\n' (the letter alternatives' optional first character
+//     excludes \r and \n). In case 2 the piece holding the letter text[b-1]
+//     is a letter alternative, whose runs of letters and marks stop at ' ',
+//     and whose optional contraction must start with '\''; a contraction
+//     piece ('s …) ends with its letter. Again the end of the text stops
+//     them just the same.
+//   - estimate: its pieces are runs of [A-Za-z0-9_] or single characters,
+//     and its hex runs are runs of [0-9A-Fa-f]; neither continues over '\n'
+//     or ' ', and the number of code points adds up. Its total is
+//     max(pieces+hex, chars/4), so it is summed in those parts and combined
+//     at the end.
+//
+// The boundary bytes are ASCII, so no UTF-8 sequence (valid or not) is cut
+// either: decoding each chunk gives the same code points as decoding the
+// whole.
+
+// A tally counts a text given in chunks cut at safe boundaries.
+type tally interface {
+	add(chunk string)
+	total() int
+}
+
+// chunker is implemented by counters whose counts can be summed over
+// chunks cut at safe boundaries.
+type chunker interface {
+	newTally() tally
+}
+
+type sumTally struct {
+	c Counter
+	n int
+	// mu guards n when chunks are added from several goroutines.
+	mu sync.Mutex
+}
+
+func (t *sumTally) add(chunk string) {
+	k := t.c.Count(chunk)
+	t.mu.Lock()
+	t.n += k
+	t.mu.Unlock()
+}
+func (t *sumTally) total() int { return t.n }
+
+func (e *Encoding) newTally() tally { return &sumTally{c: e} }
+
+type estimateTally struct {
+	mu            sync.Mutex
+	pieces, chars int
+}
+
+func (t *estimateTally) add(chunk string) {
+	p, c := estimateParts(chunk)
+	t.mu.Lock()
+	t.pieces += p
+	t.chars += c
+	t.mu.Unlock()
+}
+func (t *estimateTally) total() int { return max(t.pieces, t.chars/4) }
+
+func (estimator) newTally() tally { return &estimateTally{} }
+
+// SafeBoundary returns the largest b ≤ len(text) (b > 0) at which text can
+// be cut into text[:b] and text[b:] with every built-in counter giving the
+// same total for the two halves as for the whole, or 0 when there is none.
+// See the package documentation of streaming for the rule.
+func SafeBoundary(text []byte) int {
+	for b := len(text) - 1; b > 0; b-- {
+		c := text[b]
+		switch {
+		case text[b-1] == '\n':
+			if c > ' ' && c < 0x7f && c != '/' {
+				return b
+			}
+		case c == ' ' && b+1 < len(text) && isASCIILetter(text[b-1]) && isASCIILetter(text[b+1]):
+			return b
+		}
+	}
+	return 0
+}
+
+func isASCIILetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
+
+// StreamOptions tunes [CountReader].
+type StreamOptions struct {
+	// ChunkSize is the size of the blocks read (default 1 MiB). A chunk is
+	// cut at the last safe boundary in a block, so it can be somewhat
+	// shorter; a text with no safe boundary for many blocks is held whole.
+	ChunkSize int
+	// Workers is how many chunks are counted at once (default 2).
+	Workers int
+	// Progress, when set, is called after each block is read with the
+	// number of bytes read so far. It is called from the reading goroutine.
+	Progress func(bytes int64)
+}
+
+// CountReader counts everything r yields with each of counters and
+// returns the number of bytes read and one count per counter.
+//
+// When every counter is a built-in one ([Estimate], [O200kBase],
+// [Cl100kBase]) the text is read in chunks cut at safe boundaries (see
+// [SafeBoundary]) and counted in parallel, in memory bounded by a few
+// chunks; the counts are exactly those of the whole text. Any other
+// [Counter] gets the whole text at once.
+func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []int, error) {
+	if opt.ChunkSize <= 0 {
+		opt.ChunkSize = 1 << 20
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = 2
+	}
+	tallies := make([]tally, len(counters))
+	for i, c := range counters {
+		ch, ok := c.(chunker)
+		if !ok {
+			return countWhole(r, counters)
+		}
+		tallies[i] = ch.newTally()
+	}
+
+	jobs := make(chan string, opt.Workers)
+	var wg sync.WaitGroup
+	for range opt.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for chunk := range jobs {
+				for _, t := range tallies {
+					t.add(chunk)
+				}
+			}
+		}()
+	}
+
+	var (
+		read    int64
+		pending []byte // bytes read but not yet sent
+		// searchFrom is where the next look for a boundary starts.
+		searchFrom int
+		err        error
+	)
+	buf := make([]byte, opt.ChunkSize)
+	for {
+		var n int
+		n, err = io.ReadFull(r, buf)
+		read += int64(n)
+		pending = append(pending, buf[:n]...)
+		if opt.Progress != nil && n > 0 {
+			opt.Progress(read)
+		}
+		if err != nil {
+			break
+		}
+		// Boundaries before searchFrom+1 were looked for already: only
+		// the new bytes, and the two before them, can make one.
+		if b := SafeBoundary(pending[searchFrom:]); b > 0 {
+			b += searchFrom
+			jobs <- string(pending[:b])
+			rest := copy(pending, pending[b:])
+			pending = pending[:rest]
+			if cap(pending) > 4*opt.ChunkSize && rest < opt.ChunkSize {
+				pending = append([]byte(nil), pending...)
+			}
+		}
+		searchFrom = max(0, len(pending)-2)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		err = nil
+	}
+	if err == nil && len(pending) > 0 {
+		jobs <- string(pending)
+	}
+	close(jobs)
+	wg.Wait()
+	if err != nil {
+		return read, nil, err
+	}
+	counts := make([]int, len(tallies))
+	for i, t := range tallies {
+		counts[i] = t.total()
+	}
+	return read, counts, nil
+}
+
+func countWhole(r io.Reader, counters []Counter) (int64, []int, error) {
+	var b bytes.Buffer
+	n, err := b.ReadFrom(r)
+	if err != nil {
+		return n, nil, err
+	}
+	s := b.String()
+	counts := make([]int, len(counters))
+	for i, c := range counters {
+		counts[i] = c.Count(s)
+	}
+	return n, counts, nil
+}

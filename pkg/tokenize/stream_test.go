@@ -1,0 +1,150 @@
+package tokenize
+
+import (
+	"bytes"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func TestSafeBoundary(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		text string
+		want int
+	}{
+		{"empty", "", 0},
+		{"no boundary", "abc", 0},
+		{"after newline before letter", "ab\ncd", 3},
+		{"newline before space is not safe", "ab\n cd", 0},
+		{"newline before slash is not safe", "ab\n/cd", 0},
+		{"newline before newline is not safe", "ab\n\ncd", 4},
+		{"newline before non-ASCII is not safe", "ab\nécd", 0},
+		{"letter space letter", "ab cd", 2},
+		{"digit space letter is not safe", "a1 cd", 0},
+		{"space at the end is not safe", "ab ", 0},
+		{"last one wins", "a b\nc d", 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := SafeBoundary([]byte(tc.text)); got != tc.want {
+				t.Errorf("SafeBoundary(%q) = %d, want %d", tc.text, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestChunksAddUp cuts random texts at every safe boundary and checks that
+// the parts' counts add up to the whole text's, for each counter.
+func TestChunksAddUp(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	extra := []string{"\n", "\nA", "\n/", "\n ", "a b", "x y", "\n'", "\ns", "\n\n", "\r\n"}
+	for k := range 400 {
+		var b strings.Builder
+		for range 1 + rng.IntN(30) {
+			if rng.IntN(3) == 0 {
+				b.WriteString(extra[rng.IntN(len(extra))])
+			} else {
+				b.WriteString(alphabet[rng.IntN(len(alphabet))])
+			}
+		}
+		text := b.String()
+		for _, name := range Names() {
+			c, _ := New(name)
+			whole := c.Count(text)
+			// Cut at every safe boundary from the end, as CountReader does.
+			tl := c.(chunker).newTally()
+			rest := []byte(text)
+			var parts []string
+			for {
+				cut := SafeBoundary(rest)
+				if cut == 0 {
+					break
+				}
+				parts = append(parts, string(rest[cut:]))
+				rest = rest[:cut]
+			}
+			parts = append(parts, string(rest))
+			for _, p := range parts {
+				tl.add(p)
+			}
+			if got := tl.total(); got != whole {
+				t.Fatalf("case %d %s: %q cut into %q: chunks give %d, whole %d", k, name, text, parts, got, whole)
+			}
+		}
+	}
+}
+
+// TestCountReader counts the samples through CountReader with tiny chunks
+// and one byte per read, and compares with counting them whole.
+func TestCountReader(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/tokens/*.txt")
+	var all []byte
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, data...)
+	}
+	counters := []Counter{Estimate, O200kBase, Cl100kBase}
+	for _, size := range []int{1, 7, 64, 1000, 1 << 20} {
+		n, got, err := CountReader(iotest.OneByteReader(bytes.NewReader(all)), counters, StreamOptions{ChunkSize: size, Workers: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != int64(len(all)) {
+			t.Errorf("chunk %d: read %d bytes, want %d", size, n, len(all))
+		}
+		for i, c := range counters {
+			if want := c.Count(string(all)); got[i] != want {
+				t.Errorf("chunk %d: %s = %d, want %d", size, c.Name(), got[i], want)
+			}
+		}
+	}
+}
+
+type plainCounter struct{}
+
+func (plainCounter) Count(s string) int { return len(s) }
+func (plainCounter) Name() string       { return "bytes" }
+
+// A counter that does not chunk gets the whole text.
+func TestCountReaderOtherCounter(t *testing.T) {
+	n, got, err := CountReader(strings.NewReader("ab\ncd ef"), []Counter{plainCounter{}, Estimate}, StreamOptions{ChunkSize: 2})
+	if err != nil || n != 8 || got[0] != 8 || got[1] != 3 {
+		t.Errorf("got %d %v %v, want 8 [8 3] nil", n, got, err)
+	}
+}
+
+func TestCountReaderError(t *testing.T) {
+	_, _, err := CountReader(iotest.ErrReader(io.ErrClosedPipe), []Counter{Estimate}, StreamOptions{})
+	if err != io.ErrClosedPipe {
+		t.Errorf("err = %v, want %v", err, io.ErrClosedPipe)
+	}
+}
+
+// A text without any safe boundary is held whole and still counted right,
+// as are a huge line and empty input.
+func TestCountReaderNoBoundary(t *testing.T) {
+	for name, text := range map[string]string{
+		"no boundary": strings.Repeat("x,", 100000),
+		"huge line":   strings.Repeat("a1", 300000) + "\nend",
+		"empty":       "",
+		"invalid":     strings.Repeat("\xff\xfe\n", 5000),
+	} {
+		counters := []Counter{Estimate, O200kBase, Cl100kBase}
+		_, got, err := CountReader(strings.NewReader(text), counters, StreamOptions{ChunkSize: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range counters {
+			if want := c.Count(text); got[i] != want {
+				t.Errorf("%s: %s = %d, want %d", name, c.Name(), got[i], want)
+			}
+		}
+	}
+}
