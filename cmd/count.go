@@ -29,8 +29,6 @@ type countOptions struct {
 	// inputFormat names the transcript format for --transcript ("" detects).
 	inputFormat string
 	output      string
-
-	tokenizerSet bool // --tokenizer given (it beats --model)
 }
 
 func newCountCmd(a *app) *cobra.Command {
@@ -67,7 +65,9 @@ tokens per message (1 more with a name, 3 per tool call) and 3 to prime the
 reply, per conversation. Aborted turns are left out.
 ` + exitStatusHelp,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.tokenizerSet = c.Flags().Changed("tokenizer")
+			if err := a.applyModel(c, opts.model, ""); err != nil {
+				return err
+			}
 			return runCount(a, opts, args)
 		},
 	}
@@ -133,19 +133,6 @@ func runCount(a *app, opts *countOptions, args []string) error {
 // countCounters resolves --tokenizer and --model to counters.
 func (a *app) countCounters(opts *countOptions) ([]tokenize.Counter, error) {
 	names := opts.tokenizers
-	if opts.model != "" {
-		cat, err := a.modelCatalog()
-		if err != nil {
-			return nil, err
-		}
-		m, err := cat.Lookup(opts.model)
-		if err != nil {
-			return nil, usageErrorf("--model: %v", err)
-		}
-		if !opts.tokenizerSet {
-			names = []string{m.Tokenizer}
-		}
-	}
 	if len(names) == 0 {
 		return nil, usageErrorf("--tokenizer: no tokenizer named; valid: %s", strings.Join(tokenize.Names(), ", "))
 	}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 // Progress goes to stderr only when it is a terminal, and stdout is the

@@ -22,6 +22,7 @@ type fitOptions struct {
 	thresholdSet bool
 	quiet        bool
 	tokenizer    string
+	model        string
 	inputFormat  string
 	format       string
 	output       string
@@ -65,6 +66,9 @@ Examples:
 ` + strings.Replace(exitStatusHelp, "\n  2 ", "\n  1    the history does not fit (0: it fits)\n  2 ", 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.files = args
+			if err := a.applyModel(c, o.model, ""); err != nil {
+				return err
+			}
 			o.thresholdSet = c.Flags().Changed("threshold")
 			return runFit(a, &o)
 		},
@@ -73,6 +77,7 @@ Examples:
 	f.IntVar(&o.threshold, "threshold", 0, "most tokens `N` to send whole (required)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing; answer by exit status")
 	f.StringVar(&o.tokenizer, "tokenizer", "estimate", "count tokens with `NAME`")
+	f.StringVar(&o.model, "model", "", "count with the tokenizer of model `NAME` (harpe models)")
 	f.StringVar(&o.inputFormat, "input-format", "auto", "read the history as `FORMAT`: auto, items or a transcript format")
 	f.StringVar(&o.format, "format", "json", "output `FORMAT`: json, yaml or table")
 	f.StringVarP(&o.output, "output", "o", "", "write to `FILE` atomically, not stdout")

@@ -140,3 +140,38 @@ func (a *app) modelCatalog() (*tokenize.Catalog, error) {
 	}
 	return cat, nil
 }
+
+// applyModel fills in what a --model preset implies for command c: the
+// model's tokenizer for --tokenizer and, when windowFlag is not "", its
+// context window for that flag (--budget, --context-window). A flag set on
+// the command line, by HARPE_* or by harpe.yaml beats the preset. When the
+// model has no public tokenizer, a note on stderr says that its tokens are
+// estimated.
+func (a *app) applyModel(c *cobra.Command, name, windowFlag string) error {
+	if name == "" {
+		return nil
+	}
+	cat, err := a.modelCatalog()
+	if err != nil {
+		return err
+	}
+	m, err := cat.Lookup(name)
+	if err != nil {
+		return usageErrorf("--model: %v", err)
+	}
+	f := c.Flags()
+	if windowFlag != "" && !f.Changed(windowFlag) {
+		if err := f.Set(windowFlag, strconv.Itoa(m.ContextWindow)); err != nil {
+			return usageErrorf("--model: %v", err)
+		}
+	}
+	if !f.Changed("tokenizer") {
+		if err := f.Set("tokenizer", m.Tokenizer); err != nil {
+			return usageErrorf("--model: %v", err)
+		}
+		if !m.Exact() {
+			fmt.Fprintf(a.io.Err, "harpe: note: %s has no public tokenizer; its tokens are estimated\n", m.Name)
+		}
+	}
+	return nil
+}

@@ -29,6 +29,7 @@ type replayOptions struct {
 	distillCmd      string
 	toolResultLimit int
 	tokenizer       string
+	model           string
 	contextWindow   int
 	budget          int
 	policy          string
@@ -77,6 +78,9 @@ only read.
   harpe replay session.jsonl --plot tokens.svg`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.files = args
+			if err := a.applyModel(c, o.model, "context-window"); err != nil {
+				return err
+			}
 			if err := checkFormat(o.format, "table", "json", "jsonl"); err != nil {
 				return err
 			}
@@ -94,6 +98,7 @@ only read.
 	f.IntVar(&o.toolResultLimit, "tool-result-limit", 0, "cut tool results longer than `BYTES` in the model's copy (0: no limit)")
 	f.StringVar(&o.tokenizer, "tokenizer", "estimate", "tokenizer: "+strings.Join(tokenize.Names(), ", "))
 	f.IntVar(&o.contextWindow, "context-window", 0, "flag calls over this many `TOKENS` (0: none)")
+	f.StringVar(&o.model, "model", "", "take --context-window and --tokenizer from model `NAME` (harpe models)")
 	f.IntVar(&o.budget, "budget", 0, "token budget of the budget strategy")
 	f.StringVar(&o.policy, "policy", "lowest_priority", "selection policy of the budget strategy")
 	f.StringVar(&o.format, "format", "table", "output format: table, json, jsonl")

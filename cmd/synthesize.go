@@ -29,6 +29,7 @@ type synthesizeOptions struct {
 	strict          bool
 	skipInvalid     bool
 	tokenizer       string
+	model           string
 	emit            string
 	report          string
 	format          string
@@ -89,6 +90,9 @@ Examples:
 ` + strings.Replace(exitStatusHelp, "\n  130", "\n  3    --strict refused: the always-kept items alone exceed the budget\n  130", 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.files = args
+			if err := a.applyModel(c, o.model, "budget"); err != nil {
+				return err
+			}
 			f := c.Flags()
 			o.budgetSet = f.Changed("budget")
 			o.alphaSet = f.Changed("alpha")
@@ -108,6 +112,7 @@ Examples:
 	f.BoolVar(&o.strict, "strict", false, "refuse (exit 3) when always-kept items overflow")
 	f.BoolVar(&o.skipInvalid, "skip-invalid", false, "skip bad lines, listing them in the report")
 	f.StringVar(&o.tokenizer, "tokenizer", "estimate", "count tokens with `NAME`")
+	f.StringVar(&o.model, "model", "", "take --budget (the context window) and --tokenizer from model `NAME` (harpe models)")
 	f.StringVar(&o.emit, "emit", "report", "`WHAT` to write, see above")
 	f.StringVar(&o.report, "report", "", "also save the report to `FILE`")
 	f.StringVar(&o.format, "format", "json", "report `FORMAT`: json, yaml or table")
