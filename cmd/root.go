@@ -108,7 +108,14 @@ standard input or from files, and writes a report or the selected items.
 Configuration: flags beat HARPE_* environment variables (HARPE_BUDGET,
 HARPE_SYNTHESIZE_BUDGET), which beat harpe.yaml (in the current directory,
 then the user config directory; --config names another), which beats the
-defaults.`,
+defaults.
+
+EXIT STATUS
+  0    done
+  1    a negative answer (fit: the history does not fit)
+  2    bad usage or bad input (the message names the file and line)
+  3    refused by --strict
+  130  interrupted`,
 		Version:           Version(),
 		SilenceErrors:     true,
 		SilenceUsage:      true,

@@ -14,12 +14,14 @@
 #   cold ms           whole process on a 1 KB file, mean of hyperfine runs
 #                     (or a loop when hyperfine is not installed)
 #
-# Needs go, node, and the peers: scripts/install-peers.sh.
+# Needs go, node and npm; the peers are installed on first use by
+# scripts/install-peers.sh.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/.."
 ENC="${ENC:-o200k_base}"
 RUNS="${RUNS:-5}"
+bash scripts/install-peers.sh >&2
 mkdir -p scripts/.peers
 go build -o scripts/.peers/harpe .
 H=scripts/.peers/harpe

@@ -10,7 +10,7 @@
 # on a shared machine. harpe's figure is the whole process (reading,
 # counting, replaying, writing JSONL), the best of 5 runs; LangChain's is
 # the time inside trimMessages alone, one run. Needs go, node ≥ 20 and the
-# peer (scripts/install-peers.sh).
+# peer (installed on first use by scripts/install-peers.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 window=${1:-40000}
@@ -39,10 +39,7 @@ h10=$(cpu_ms "$tmp/t10000.jsonl")
 echo "harpe replay windowed, 1,000 turns ($calls calls): ${h1} ms CPU, whole process"
 echo "harpe replay windowed, 10,000 turns: ${h10} ms CPU ($(awk -v a="$h1" -v b="$h10" 'BEGIN{printf "%.1f", b / (a > 0 ? a : 1)}')× the 1,000-turn time)"
 
-if [ ! -d scripts/node_modules/@langchain/core ]; then
-	echo "LangChain peer not installed: run scripts/install-peers.sh" >&2
-	exit 0
-fi
+bash scripts/install-peers.sh >&2
 peer=$(node scripts/peer-trim.mjs "$tmp/t1000.jsonl" "$window")
 echo "LangChain trimMessages, 1,000 turns: $peer"
 lc=$(sed -E 's/.*"trim_cpu_ms":([0-9]+).*/\1/' <<<"$peer")
