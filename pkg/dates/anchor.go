@@ -22,6 +22,7 @@ var AnchorFormats = []string{
 	"8 May 2023",
 	"Mon, 08 May 2023 13:56:00 +0000",
 	"Mon May  8 13:56:00 UTC 2023",
+	"Mon May 08 2023 13:56:00 GMT+0000 (Coordinated Universal Time)",
 	"1683554160 (Unix seconds)",
 	"1683554160000 (Unix milliseconds)",
 }
