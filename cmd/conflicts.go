@@ -63,6 +63,9 @@ Running --annotate on its own output changes nothing.
 			if err := checkFormat(opts.format, "json", "yaml", "table"); err != nil {
 				return err
 			}
+			if opts.annotate && c.Flags().Changed("format") {
+				return usageErrorf("--format: --annotate writes the input back, not a report")
+			}
 			opts.args = args
 			return runConflicts(a, opts)
 		},
