@@ -18,8 +18,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 go build -o "$tmp/harpe" .
-go run ./scripts/gentranscript -turns 1000 -no-tools >"$tmp/t1000.jsonl"
-go run ./scripts/gentranscript -turns 10000 -no-tools >"$tmp/t10000.jsonl"
+go run ./scripts/gen-turns -turns 1000 -no-tools >"$tmp/t1000.jsonl"
+go run ./scripts/gen-turns -turns 10000 -no-tools >"$tmp/t10000.jsonl"
 
 # cpu_ms FILE: best user+system milliseconds of 5 runs of harpe on FILE.
 cpu_ms() {

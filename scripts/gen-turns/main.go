@@ -1,5 +1,5 @@
-// Command gentranscript writes a synthetic agent transcript in harpe's
-// event format, for benchmarks: go run ./scripts/gentranscript -turns 1000.
+// Command gen-turns writes a synthetic agent session of N turns in harpe's
+// event format, for benchmarks: go run ./scripts/gen-turns -turns 1000.
 // The same flags always give the same file.
 package main
 
@@ -21,7 +21,7 @@ func main() {
 	flag.Parse()
 	t := transcriptgen.Generate(transcriptgen.Config{Seed: *seed, Turns: *turns, AbortEvery: *abort, Usage: *usage, Overhead: 1500, MaxToolChars: *maxTool, NoTools: *noTools})
 	if err := transcriptgen.WriteEvents(os.Stdout, t); err != nil {
-		fmt.Fprintln(os.Stderr, "gentranscript:", err)
+		fmt.Fprintln(os.Stderr, "gen-turns:", err)
 		os.Exit(1)
 	}
 }
