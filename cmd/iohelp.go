@@ -316,17 +316,54 @@ func wrapCell(s string, width int) string {
 				lineLen += wl
 				continue
 			}
-			// A word wider than the column: cut it, character by character.
-			for _, r := range word {
-				rw := twwidth.Width(string(r))
-				if lineLen+rw > width && lineLen > 0 {
+			// A word wider than the column: break it after a '/' (paths),
+			// else after a '_', '-' or '.', else cut it.
+			var parts []string
+			for _, p := range splitAfterAny(word, "/") {
+				if twwidth.Width(p) > width {
+					parts = append(parts, splitAfterAny(p, "_-.")...)
+				} else {
+					parts = append(parts, p)
+				}
+			}
+			for _, part := range parts {
+				pw := twwidth.Width(part)
+				if lineLen+pw > width && lineLen > 0 && pw <= width {
 					b.WriteByte('\n')
 					lineLen = 0
 				}
-				b.WriteRune(r)
-				lineLen += rw
+				if lineLen+pw <= width {
+					b.WriteString(part)
+					lineLen += pw
+					continue
+				}
+				for _, r := range part {
+					rw := twwidth.Width(string(r))
+					if lineLen+rw > width && lineLen > 0 {
+						b.WriteByte('\n')
+						lineLen = 0
+					}
+					b.WriteRune(r)
+					lineLen += rw
+				}
 			}
 		}
 	}
 	return b.String()
+}
+
+// splitAfterAny splits s after every byte that is one of seps.
+func splitAfterAny(s, seps string) []string {
+	var parts []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(seps, s[i]) >= 0 {
+			parts = append(parts, s[start:i+1])
+			start = i + 1
+		}
+	}
+	if start < len(s) {
+		parts = append(parts, s[start:])
+	}
+	return parts
 }

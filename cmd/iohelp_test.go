@@ -175,6 +175,8 @@ func TestWrapCell(t *testing.T) {
 		{"one two three", 7, "one two\nthree"},
 		{"abcdefghij", 4, "abcd\nefgh\nij"},
 		{"a\nbb cc", 2, "a\nbb\ncc"},
+		{"testdata/tokens/chat_emoji.txt", 20, "testdata/tokens/\nchat_emoji.txt"},
+		{"家族の写真", 4, "家族\nの写\n真"},
 	}
 	for _, tt := range tests {
 		if got := wrapCell(tt.in, tt.width); got != tt.want {
