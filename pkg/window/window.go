@@ -203,11 +203,11 @@ type DistillRequest struct {
 }
 
 // Selector is the budget strategy's choice at one call: history holds the
-// retained messages (system part first, then the turns, the active turn
-// last) with their sizes; activeFrom is the position in history where the
-// active turn starts. It returns the positions to send, increasing. The
-// system part and the active turn are added when missing, so the window
-// stays valid whatever it returns.
+// retained messages (system part first, then the turns from the harness's
+// latest summary on, the active turn last) with their sizes; activeFrom is
+// the position in history where the active turn starts. It returns the
+// positions to send, increasing. The system part and the active turn are
+// added when missing, so the window stays valid whatever it returns.
 type Selector func(history []Entry, activeFrom int) ([]int, error)
 
 // Entry is one retained message with its size.
