@@ -645,6 +645,24 @@ func ExampleContext() {
 	// Output: "You are terse." 1 "Another one?"
 }
 
+func ExampleContext_Compacted() {
+	// The harness compacted after turn 1: even windowed, whose window
+	// would hold everything, now sends the summary and what follows.
+	c, _ := New(Windowed, DefaultOptions())
+	c.Begin(transcript.Message{Role: "user", Text: "Name a prime."})
+	c.Add(transcript.Message{Role: "assistant", Text: "7"})
+	c.Compacted(transcript.Message{Role: "user", Text: "Summary: we named 7.", Meta: true})
+	c.Commit()
+	c.Begin(transcript.Message{Role: "user", Text: "Another one?"})
+	r, _ := c.Render()
+	for _, m := range r.Messages {
+		fmt.Println(m.Role, m.Text)
+	}
+	// Output:
+	// user Summary: we named 7.
+	// user Another one?
+}
+
 func TestRenderSummary(t *testing.T) {
 	o := DefaultOptions()
 	o.HighWaterTokens = 0
