@@ -54,7 +54,7 @@ the messages kept, characters and tokens per call, the compactions, the calls
 over the context window, and totals against full.
 
 Strategies (--strategy, comma-separated to compare several):
-  full         every retained message; follows the harness's own compactions
+  full         every retained message
   windowed     the newest whole turns within --window-chars; the active turn
                is always whole
   summarizing  a rolling summary plus recent turns; compacts before the next
@@ -69,8 +69,9 @@ Tokens: full sends the provider's recorded input tokens when the transcript
 has them, else the tokenizer's count; other strategies send their counted
 tokens plus the same call's overhead (recorded minus full's counted tokens).
 
-Aborted turns are dropped from the context once they end. The transcript is
-only read.
+Aborted turns are dropped from the context once they end. Every strategy
+follows the harness's own compactions: from one on, the retained history is the
+harness's summary and what follows. The transcript is only read.
 ` + exitStatusHelp,
 		Example: `  harpe replay session.jsonl --strategy full,windowed,summarizing
   harpe replay session.jsonl --strategy windowed --window-chars 40000 --format json

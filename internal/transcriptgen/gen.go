@@ -6,6 +6,7 @@ package transcriptgen
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -29,6 +30,14 @@ type Config struct {
 	MaxToolChars int
 	// NoTools makes every turn a prompt and one reply.
 	NoTools bool
+	// CompactEvery makes the harness compact its context in about one
+	// turn in CompactEvery (0: never): a summary (a Meta user message,
+	// listed in Compactions) at a random point of the turn, before its
+	// prompt, between a tool call and its results, or after the reply.
+	// Usage from there on counts the summary and what follows. Harpe's
+	// event format cannot record a compaction, so [WriteEvents] refuses
+	// such a transcript.
+	CompactEvery int
 }
 
 var words = strings.Fields(`the a of to and in is it that for on with as was at by
@@ -41,8 +50,23 @@ type gen struct {
 	r   *rand.Rand
 	cfg Config
 	t   *transcript.Transcript
-	// sum is the estimate of every retained message so far.
+	// sum is the estimate of every retained message so far, before the
+	// active turn; turnSum the active turn's retained part.
 	sum, turnSum int
+	// compactAt is the point of the active turn where the harness
+	// compacts (-1: nowhere); point counts the points passed.
+	compactAt, point int
+}
+
+// maybeCompact adds the harness's summary when the turn reaches its
+// compaction point.
+func (g *gen) maybeCompact(turn int) {
+	if g.point++; g.point-1 != g.compactAt {
+		return
+	}
+	g.sum, g.turnSum = 0, 0
+	g.t.Compactions = append(g.t.Compactions, len(g.t.Messages))
+	g.add(transcript.Message{Role: transcript.RoleUser, Meta: true, Turn: turn, Text: "Summary of the conversation so far: " + g.text(40, 400)})
 }
 
 func (g *gen) text(minChars, maxChars int) string {
@@ -94,8 +118,15 @@ func Generate(cfg Config) *transcript.Transcript {
 	callID := 0
 	for turn := 1; turn <= cfg.Turns; turn++ {
 		aborted := cfg.AbortEvery > 0 && g.r.IntN(cfg.AbortEvery) == 0
+		g.compactAt, g.point = -1, 0
+		if cfg.CompactEvery > 0 && g.r.IntN(cfg.CompactEvery) == 0 {
+			g.compactAt = g.r.IntN(8)
+		}
+		sumBefore := g.sum
 		start := len(g.t.Messages)
+		g.maybeCompact(turn)
 		g.add(transcript.Message{Role: transcript.RoleUser, Text: g.text(20, 400), Turn: turn})
+		g.maybeCompact(turn)
 		rounds := g.r.IntN(4)
 		if cfg.NoTools {
 			rounds = 0
@@ -115,14 +146,19 @@ func Generate(cfg Config) *transcript.Transcript {
 				})
 			}
 			g.reply(m)
+			g.maybeCompact(turn)
 			for k := range calls {
 				g.add(transcript.Message{Role: transcript.RoleTool, Turn: turn, ToolCallID: fmt.Sprintf("call_%d", callID-calls+1+k), Text: g.text(50, cfg.MaxToolChars)})
 			}
+			g.maybeCompact(turn)
 		}
 		if !aborted {
 			g.reply(transcript.Message{Role: transcript.RoleAssistant, Turn: turn, Text: g.text(50, 1500)})
+			g.maybeCompact(turn)
 			g.sum += g.turnSum
 		} else {
+			// The turn, and a compaction in it, are dropped.
+			g.sum = sumBefore
 			for i := start; i < len(g.t.Messages); i++ {
 				g.t.Messages[i].Aborted = true
 			}
@@ -137,6 +173,9 @@ func Generate(cfg Config) *transcript.Transcript {
 // line, a usage event after each reply that has one, an abort event after
 // each aborted turn.
 func WriteEvents(w io.Writer, t *transcript.Transcript) error {
+	if len(t.Compactions) > 0 {
+		return errors.New("harpe's event format cannot record harness compactions")
+	}
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)

@@ -14,13 +14,18 @@ import (
 //     harness compaction summaries ([transcript.Transcript.Compactions]);
 //   - no message of an aborted turn is sent, except in the active turn;
 //   - a tool result is sent only with the call it answers (never one with
-//     no call before it, or whose call was in another turn, aborted), and
-//     a tool call
-//     only with the results to it that came before the reply;
+//     no call before it, whose call was in another turn, aborted, or whose
+//     call came before a harness compaction summary in effect at the
+//     result), and a tool call only with the results to it that came
+//     before the reply;
 //   - the first message after the system part is not a tool result;
 //   - replies and tool traffic before the first prompt count as a turn;
 //   - every message of the active turn is sent, save harness compaction
-//     summaries and what they replaced.
+//     summaries and what came before the latest of them.
+//
+// Check requires nothing of the turns before the active one: a window may
+// leave out any of them, and in particular anything before the latest
+// harness summary, which every strategy leaves out.
 //
 // summarized lists the messages folded into the summary sent with the
 // window (summarizing: every compaction's Folded so far): a tool result
@@ -49,42 +54,50 @@ func Check(t *transcript.Transcript, reply int, window []int, summarized []int) 
 		in[i] = true
 	}
 	active := t.Messages[reply].Turn
-	summaries := map[int]bool{}
-	lastSummary := -1
-	for _, i := range t.Compactions {
-		summaries[i] = true
-		if i < reply {
-			lastSummary = max(lastSummary, i)
-		}
-	}
 	// A turn with an aborted message is aborted whole; once it has ended
 	// its messages are gone from the context.
-	abortedTurn := map[int]bool{}
+	maxTurn := 0
 	for i := range t.Messages {
-		if t.Messages[i].Aborted {
-			abortedTurn[t.Messages[i].Turn] = true
+		maxTurn = max(maxTurn, t.Messages[i].Turn)
+	}
+	abortedTurn := make([]bool, maxTurn+1)
+	isSummary := make([]bool, len(t.Messages))
+	for i := range t.Messages {
+		if m := &t.Messages[i]; m.Aborted && m.Turn >= 0 {
+			abortedTurn[m.Turn] = true
 		}
 	}
-	gone := func(i int) bool { return abortedTurn[t.Messages[i].Turn] && t.Messages[i].Turn != active }
+	lastSummary := -1
+	for _, i := range t.Compactions {
+		if i >= 0 && i < len(isSummary) {
+			isSummary[i] = true
+			if i < reply {
+				lastSummary = max(lastSummary, i)
+			}
+		}
+	}
+	gone := func(i int) bool {
+		turn := t.Messages[i].Turn
+		return turn >= 0 && abortedTurn[turn] && turn != active
+	}
+	// Tool results no window may send: see orphans.
+	orphan := orphans(t, isSummary, abortedTurn, folded)
 	callAt := map[string]int{}
 	results := map[string][]int{}
-	orphan := make([]bool, reply)
 	for i := range reply {
 		m := &t.Messages[i]
 		for _, tc := range m.ToolCalls {
 			callAt[tc.ID] = i
 		}
 		if m.ToolCallID != "" {
-			c, called := callAt[m.ToolCallID]
-			orphan[i] = !called || folded[c] || (abortedTurn[t.Messages[c].Turn] && t.Messages[c].Turn != m.Turn)
 			if !gone(i) && !orphan[i] {
 				results[m.ToolCallID] = append(results[m.ToolCallID], i)
 			}
 		}
-		if isSystemPart(m) && !in[i] && !summaries[i] {
+		if isSystemPart(m) && !in[i] && !isSummary[i] {
 			return fmt.Errorf("system part message %d dropped", i)
 		}
-		if m.Turn == active && !isSystemPart(m) && !in[i] && !summaries[i] && !orphan[i] && i > lastSummary {
+		if m.Turn == active && !isSystemPart(m) && !in[i] && !isSummary[i] && !orphan[i] && i > lastSummary {
 			return fmt.Errorf("active turn message %d dropped", i)
 		}
 	}

@@ -3,6 +3,7 @@ package window_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"unicode/utf8"
 
@@ -171,6 +172,71 @@ func checkStrategy(t *testing.T, name string, tr *transcript.Transcript, reply i
 		if len(c.Messages) != base {
 			t.Fatalf("%s call %d: turn sends %d, want %d", name, c.Call, len(c.Messages), base)
 		}
+	}
+}
+
+// TestPropertiesCompacted replays generated transcripts in which the
+// harness compacts its context now and then: every strategy's every
+// window is valid and holds only messages full sends at the same call
+// (what the provider saw), so no strategy sends more than full save
+// summarizing's own rolling summary.
+func TestPropertiesCompacted(t *testing.T) {
+	compactions := 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		tr := transcriptgen.Generate(transcriptgen.Config{Seed: seed, Turns: 60, AbortEvery: 5, CompactEvery: 4, Usage: seed%2 == 0, Overhead: 500})
+		compactions += len(tr.Compactions)
+		rep := replies(tr)
+		for _, w := range []int{0, 3000, 12000, 1 << 20} {
+			o := window.DefaultOptions()
+			o.WindowChars = w
+			o.Head = 2
+			o.HighWaterTokens = w / 2
+			o.LowWaterChars = w
+			o.SummaryMaxChars = 600
+			o.Select = window.EngineSelector(engine.Budget{Total: w/4 + 1}, engine.Options{})
+			res, err := window.Replay(context.Background(), tr, window.Strategies(), window.ReplayOptions{Options: o, Indices: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			full := res[0]
+			if full.Strategy != window.Full {
+				t.Fatalf("first result is %s", full.Strategy)
+			}
+			for _, r := range res {
+				name := fmt.Sprintf("seed %d window %d %s", seed, w, r.Strategy)
+				if len(r.Calls) != len(rep) {
+					t.Fatalf("%s: %d calls, want %d", name, len(r.Calls), len(rep))
+				}
+				for k, c := range r.Calls {
+					if err := window.Check(tr, rep[k], c.Messages, r.Summarized(c.Call)); err != nil {
+						t.Fatalf("%s call %d: %v", name, c.Call, err)
+					}
+					f := full.Calls[k]
+					inFull := map[int]bool{}
+					for _, i := range f.Messages {
+						inFull[i] = true
+					}
+					for _, i := range c.Messages {
+						if !inFull[i] {
+							t.Fatalf("%s call %d: message %d is not in full's window %v", name, c.Call, i, f.Messages)
+						}
+					}
+					if c.Chars-c.SummaryChars > f.Chars {
+						t.Fatalf("%s call %d: %d chars (summary %d), full %d", name, c.Call, c.Chars, c.SummaryChars, f.Chars)
+					}
+					if r.Strategy != window.Summarizing && c.Tokens > c.FullTokens {
+						t.Fatalf("%s call %d: %d tokens, full %d", name, c.Call, c.Tokens, c.FullTokens)
+					}
+					// A huge window sends what full sends.
+					if w == 1<<20 && r.Strategy != window.TurnOnly && r.Strategy != window.Budget && !slices.Equal(c.Messages, f.Messages) {
+						t.Fatalf("%s call %d: %v, full %v", name, c.Call, c.Messages, f.Messages)
+					}
+				}
+			}
+		}
+	}
+	if compactions < 100 {
+		t.Fatalf("only %d compactions generated", compactions)
 	}
 }
 

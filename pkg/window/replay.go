@@ -83,7 +83,10 @@ type Totals struct {
 // sharing a non-empty Call are one reply). Calls inside an aborted turn
 // happen, with that turn active; the turn is dropped from the context when
 // it ends. A tool result with no call before it (or whose call was in
-// another turn, aborted) is never sent. The transcript's compaction markers reset full (see [Full]).
+// another turn, aborted), or whose call came before a harness compaction
+// summary that is still in effect, is never sent. The transcript's
+// compaction markers ([transcript.Transcript.Compactions]) reset the
+// retained history of every strategy (see the package doc).
 //
 // Tokens: full's tokens at a call are the provider's recorded input tokens
 // when the transcript has them, else the counter's count of full's window.
@@ -152,22 +155,47 @@ func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
 			r.aborted[t.Messages[i].Turn] = true
 		}
 	}
-	// A tool result with no call before it (an orphan) is never sent: no
-	// provider accepts one. The transcript lists it in Unpaired.
-	// So is a result whose call was in another turn that was aborted.
-	r.orphan = make([]bool, len(t.Messages))
+	r.orphan = orphans(t, r.summary, r.aborted, nil)
+	return r
+}
+
+// orphans marks the tool results no window may send: a result with no call
+// before it (the transcript lists it in Unpaired), whose call was in
+// another turn that was aborted, whose call is in folded (a rolling
+// summary), or whose call came before a harness compaction summary still
+// in effect at the result (one not in an aborted turn other than the
+// result's): that summary replaced the call. summary marks the harness
+// summaries, aborted the aborted turns.
+func orphans(t *transcript.Transcript, summary, aborted []bool, folded map[int]bool) []bool {
+	isAborted := func(turn int) bool { return turn >= 0 && turn < len(aborted) && aborted[turn] }
+	out := make([]bool, len(t.Messages))
 	called := map[string]int{}
+	lastSummary := -1 // the latest summary in effect for the turn of message i
+	prevSummary := -1 // the latest one before the turn of message i, in effect after it
+	turn := 0
 	for i := range t.Messages {
 		m := &t.Messages[i]
+		if m.Turn != turn {
+			// A new turn: a summary of the turn just ended stays in effect
+			// unless that turn was aborted.
+			if turn > 0 && isAborted(turn) {
+				lastSummary = prevSummary
+			}
+			prevSummary, turn = lastSummary, m.Turn
+		}
+		if summary[i] {
+			lastSummary = i
+		}
 		if m.ToolCallID != "" {
 			c, ok := called[m.ToolCallID]
-			r.orphan[i] = !ok || (r.aborted[t.Messages[c].Turn] && t.Messages[c].Turn != m.Turn)
+			out[i] = !ok || folded[c] || c < lastSummary ||
+				(isAborted(t.Messages[c].Turn) && t.Messages[c].Turn != m.Turn)
 		}
 		for _, tc := range m.ToolCalls {
 			called[tc.ID] = i
 		}
 	}
-	return r
+	return out
 }
 
 // run replays one strategy. full holds full's calls (nil when running
@@ -201,16 +229,13 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 			r.end(c, cur)
 			cur = m.Turn
 			if cur > 0 {
-				// A turn opens; a harness summary that opens one is
-				// replaced by an empty turn outside full.
+				// A turn opens, possibly with a harness summary.
 				c.openTurn()
-				if r.orphan[i] {
-					continue
-				}
-				if !r.summary[i] || s == Full {
-					if r.summary[i] {
-						c.reset = len(c.hist)
-					}
+				switch {
+				case r.orphan[i]:
+				case r.summary[i]:
+					c.compacted(e)
+				default:
 					c.push(e)
 				}
 				continue

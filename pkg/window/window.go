@@ -15,10 +15,7 @@
 //
 // # Strategies
 //
-//   - [Full] sends every retained message. When the harness compacted its
-//     own context ([Context.Compacted]), full follows it: from there on it
-//     sends the harness's summary and what follows, which is what the
-//     provider really saw.
+//   - [Full] sends every retained message.
 //   - [Windowed] sends the newest whole turns whose characters fit
 //     [Options.WindowChars]; the active turn is always whole, even alone
 //     over the budget.
@@ -32,6 +29,20 @@
 //     that fit [Options.WindowChars].
 //   - [Budget] runs a selection function ([Options.Select]) over the
 //     history at every call.
+//
+// # Harness compactions
+//
+// When the harness compacted its own context ([Context.Compacted]), every
+// strategy follows it: the messages before the harness's summary leave the
+// retained history, and the summary plus what follows is the history from
+// there on, which is what the provider really saw. Each strategy then
+// chooses within that history as it always does (windowed and sliding
+// count turns from the one holding the summary, summarizing folds only
+// retained messages, budget offers only retained entries), so every
+// window is a subset of full's at the same call; summarizing's own rolling
+// summary, which it keeps, is the only thing it may add. A tool result
+// whose call came before the harness's summary is never sent: its call is
+// gone with the rest.
 //
 // Every window is valid by construction: the system part is never dropped;
 // turns are kept or dropped whole, and turns joined by a tool call in one
@@ -192,11 +203,11 @@ type DistillRequest struct {
 }
 
 // Selector is the budget strategy's choice at one call: history holds the
-// retained messages (system part first, then the turns, the active turn
-// last) with their sizes; activeFrom is the position in history where the
-// active turn starts. It returns the positions to send, increasing. The
-// system part and the active turn are added when missing, so the window
-// stays valid whatever it returns.
+// retained messages (system part first, then the turns from the harness's
+// latest summary on, the active turn last) with their sizes; activeFrom is
+// the position in history where the active turn starts. It returns the
+// positions to send, increasing. The system part and the active turn are
+// added when missing, so the window stays valid whatever it returns.
 type Selector func(history []Entry, activeFrom int) ([]int, error)
 
 // Entry is one retained message with its size.
@@ -272,8 +283,12 @@ type Context struct {
 	callAt    map[string]int
 	turnCalls []string
 
-	// full: where the harness's latest compaction reset the window.
-	reset, resetAtBegin int
+	// reset is the position in hist of the harness's latest summary (0
+	// without one): nothing before it is retained. resetTurn is the index
+	// in turns of the turn holding it. Both are saved when a turn opens,
+	// so that an abort restores them.
+	reset, resetTurn               int
+	resetAtBegin, resetTurnAtBegin int
 
 	// summarizing
 	fold                      int // turns[:fold] are in the summary
@@ -365,7 +380,7 @@ func (c *Context) openTurn() {
 		c.Commit()
 	}
 	c.open = true
-	c.resetAtBegin = c.reset
+	c.resetAtBegin, c.resetTurnAtBegin = c.reset, c.resetTurn
 	c.turns = append(c.turns, len(c.hist))
 	c.joined = append(c.joined, false)
 	c.turnCalls = c.turnCalls[:0]
@@ -385,10 +400,12 @@ func (c *Context) add(e Entry) {
 
 func (c *Context) push(e Entry) {
 	if c.open {
-		if c.strategy == Summarizing && e.Message.ToolCallID != "" && c.fold > 0 {
-			// The call this result answers was folded into the summary
-			// (it came in an earlier turn): the result goes with it.
-			if p, ok := c.callAt[e.Message.ToolCallID]; ok && p < c.turnStart(c.fold) {
+		if id := e.Message.ToolCallID; id != "" {
+			p, ok := c.callAt[id]
+			// The call this result answers came before the harness's
+			// summary, or (summarizing) was folded into the rolling
+			// summary in an earlier turn: the result goes with it.
+			if ok && (p < c.reset || c.strategy == Summarizing && c.fold > 0 && p < c.turnStart(c.fold)) {
 				return
 			}
 		}
@@ -400,20 +417,19 @@ func (c *Context) push(e Entry) {
 }
 
 // Compacted records that the harness replaced its own context with summary
-// here. Full follows it (from here on it sends the summary and what
-// follows); the other strategies ignore the summary, since they replace the
-// harness's compaction with their own.
+// here, in the active turn. Every strategy follows it: the messages before
+// the summary leave the retained history, and the summary plus what
+// follows is the history from here on (see the package doc). Without an
+// open turn the summary joins the system part, and nothing is dropped.
+// If the active turn is aborted, the compaction is undone with it.
 func (c *Context) Compacted(summary transcript.Message) { c.compacted(c.measure(summary)) }
 
 func (c *Context) compacted(e Entry) {
-	if c.strategy != Full {
-		return
-	}
 	if !c.open {
 		c.addSystem(e)
 		return
 	}
-	c.reset = len(c.hist)
+	c.reset, c.resetTurn = len(c.hist), len(c.turns)-1
 	c.push(e)
 }
 
@@ -438,7 +454,7 @@ func (c *Context) Abort() {
 	c.hist = c.hist[:start]
 	c.cumC = c.cumC[:start+1]
 	c.cumT = c.cumT[:start+1]
-	c.reset = c.resetAtBegin
+	c.reset, c.resetTurn = c.resetAtBegin, c.resetTurnAtBegin
 }
 
 // Observe records the provider's input-token count for the reply to the
@@ -479,8 +495,12 @@ func (c *Context) link(m transcript.Message) {
 	}
 }
 
-// validStart reports whether a window may start at turn j.
-func (c *Context) validStart(j int) bool { return j >= len(c.joined) || !c.joined[j] }
+// validStart reports whether a window may start at turn j (at or after the
+// turn holding the reset). A window may always start at the harness's
+// summary: a result after it whose call came before it is never pushed.
+func (c *Context) validStart(j int) bool {
+	return j >= len(c.joined) || j <= c.resetTurn || !c.joined[j]
+}
 
 // activeTurn returns the index in turns of the active turn, or len(turns)
 // when no turn is open.
@@ -498,17 +518,23 @@ func (c *Context) turnStart(j int) int {
 	return c.turns[j]
 }
 
-// newestFit returns the smallest j in [from, activeTurn] such that turns j
-// through the active turn fit within limit characters; the active turn when
-// none do.
+// retainedStart returns where the retained part of turn j starts: its
+// start, or the harness's summary when that comes later.
+func (c *Context) retainedStart(j int) int { return max(c.turnStart(j), c.reset) }
+
+// newestFit returns the smallest j in [from, activeTurn] such that the
+// retained part of turns j through the active turn fits within limit
+// characters; the active turn when none do. from is at least the turn
+// holding the reset.
 func (c *Context) newestFit(from, limit int) int {
+	from = max(from, c.resetTurn)
 	lo := c.activeTurn()
 	if from > lo {
 		return lo
 	}
 	end := c.cumC[len(c.hist)]
 	j := from + sort.Search(lo-from, func(x int) bool {
-		return end-c.cumC[c.turnStart(from+x)] <= limit
+		return end-c.cumC[c.retainedStart(from+x)] <= limit
 	})
 	// A start inside a glued run of turns moves to the next valid start
 	// (less is sent), or, when the active turn itself is glued to older
@@ -531,24 +557,26 @@ func (c *Context) spans() []span {
 	case Full:
 		return []span{{c.reset, end}}
 	case Windowed:
-		return []span{{c.turnStart(c.newestFit(0, c.opts.WindowChars)), end}}
+		return []span{{c.retainedStart(c.newestFit(0, c.opts.WindowChars)), end}}
 	case Summarizing:
-		return []span{{c.turnStart(c.fold), end}}
+		return []span{{c.retainedStart(c.fold), end}}
 	case TurnOnly:
 		j := c.activeTurn()
-		for j > 0 && !c.validStart(j) {
+		for j > c.resetTurn && !c.validStart(j) {
 			j--
 		}
-		return []span{{c.turnStart(j), end}}
+		return []span{{c.retainedStart(j), end}}
 	case Sliding:
-		h := min(c.opts.Head, c.activeTurn())
+		// The head turns count from the first retained turn.
+		first := min(c.resetTurn, c.activeTurn())
+		h := min(first+c.opts.Head, c.activeTurn())
 		for h < c.activeTurn() && !c.validStart(h) {
 			h++ // turns glued to the head belong to it
 		}
 		j := c.newestFit(h, c.opts.WindowChars)
-		head, tail := span{0, c.turnStart(h)}, span{c.turnStart(j), end}
+		head, tail := span{c.reset, c.retainedStart(h)}, span{c.retainedStart(j), end}
 		if head.hi == tail.lo {
-			return []span{{0, end}}
+			return []span{{c.reset, end}}
 		}
 		return []span{head, tail}
 	}
@@ -561,11 +589,14 @@ func (c *Context) prepare() (*Compaction, error) {
 		return nil, nil
 	}
 	c.pending = false
-	k := c.newestFit(c.fold, c.opts.LowWaterChars)
-	if k <= c.fold {
+	// Only retained turns are folded: what came before the harness's
+	// summary is gone already.
+	from := max(c.fold, c.resetTurn)
+	k := c.newestFit(from, c.opts.LowWaterChars)
+	if k <= from {
 		return nil, nil
 	}
-	lo, hi := c.turnStart(c.fold), c.turnStart(k)
+	lo, hi := c.retainedStart(from), c.turnStart(k)
 	folded := make([]transcript.Message, 0, hi-lo)
 	idx := make([]int, 0, hi-lo)
 	for _, e := range c.hist[lo:hi] {
@@ -655,14 +686,16 @@ func (c *Context) snapshot(positions bool) (Snapshot, []int, error) {
 	return snap, pos, nil
 }
 
-// budgetSnapshot runs the selector over the whole history.
+// budgetSnapshot runs the selector over the retained history: the system
+// part, then hist from the reset on.
 func (c *Context) budgetSnapshot(snap Snapshot) (Snapshot, []int, error) {
-	all := make([]Entry, 0, len(c.sys)+len(c.hist))
+	ns, off := len(c.sys), len(c.sys)-c.reset // all[i] is hist[i-off] past the system part
+	all := make([]Entry, 0, ns+len(c.hist)-c.reset)
 	all = append(all, c.sys...)
-	all = append(all, c.hist...)
+	all = append(all, c.hist[c.reset:]...)
 	active := len(all)
 	if c.open {
-		active = len(c.sys) + c.turns[len(c.turns)-1]
+		active = off + c.retainedStart(len(c.turns)-1)
 	}
 	sel, err := c.opts.Select(all, active)
 	if err != nil {
@@ -696,24 +729,26 @@ func (c *Context) budgetSnapshot(snap Snapshot) (Snapshot, []int, error) {
 		snap.Messages++
 		snap.Chars += all[i].Chars
 		snap.Tokens += all[i].Tokens
-		if i < len(c.sys) {
+		if i < ns {
 			pos = append(pos, -1-i)
 		} else {
-			pos = append(pos, i-len(c.sys))
+			pos = append(pos, i-off)
 		}
 	}
 	return snap, pos, nil
 }
 
-// wholeTurns widens a selection over sys+hist to whole turns.
+// wholeTurns widens a selection over the system part and the retained
+// history (hist from the reset on, as budgetSnapshot lays it out) to whole
+// retained turns.
 func (c *Context) wholeTurns(keep []bool) {
-	ns := len(c.sys)
-	for j := 0; j < len(c.turns); {
+	off := len(c.sys) - c.reset
+	for j := c.resetTurn; j < len(c.turns); {
 		k := j + 1
 		for k < len(c.turns) && !c.validStart(k) {
 			k++
 		}
-		lo, hi := ns+c.turns[j], ns+c.turnStart(k)
+		lo, hi := off+c.retainedStart(j), off+c.turnStart(k)
 		j = k
 		any := false
 		for i := lo; i < hi; i++ {

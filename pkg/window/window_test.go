@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -315,7 +316,160 @@ func TestTruncateToolResult(t *testing.T) {
 	}
 }
 
-func TestHarnessCompaction(t *testing.T) {
+// compacted is a transcript where the harness compacted its context in
+// turn 2, after a tool call whose result comes after the summary:
+//
+//	0  system     3                turn 0
+//	1  user      10                turn 1
+//	2  assistant 20       call 1
+//	3  user      10                turn 2
+//	4  assistant  3       call 2   tool call c0: t({}) = 1+2 chars
+//	5  user      15                harness summary (Meta), Compactions [5]
+//	6  user      10                turn 3
+//	7  tool       8                result to c0: its call came before the
+//	                               summary, so it is never sent
+//	8  assistant  3       call 3   tool call c1
+//	9  tool      30                result to c1
+//	10 assistant 20       call 4
+//	11 user      10                turn 4
+//	12 assistant 20       call 5
+//	13 user      10                turn 5
+//	14 assistant 20       call 6
+//
+// Retained after the summary: turn 2 is only 5 (15 chars), turn 3 is 6, 8,
+// 9, 10 (10+3+30+20 = 63), turn 4 is 30, turn 5 is 30.
+func compacted() *transcript.Transcript {
+	msgs := []transcript.Message{
+		{Role: "system", Text: "SYS"},
+		{Role: "user", Text: x(10), Turn: 1},
+		{Role: "assistant", Text: x(20), Turn: 1},
+		{Role: "user", Text: x(10), Turn: 2},
+		{Role: "assistant", Turn: 2, ToolCalls: []transcript.ToolCall{{ID: "c0", Name: "t", Arguments: "{}"}}},
+		{Role: "user", Text: x(15), Turn: 2, Meta: true},
+		{Role: "user", Text: x(10), Turn: 3},
+		{Role: "tool", Text: x(8), Turn: 3, ToolCallID: "c0"},
+		{Role: "assistant", Turn: 3, ToolCalls: []transcript.ToolCall{{ID: "c1", Name: "t", Arguments: "{}"}}},
+		{Role: "tool", Text: x(30), Turn: 3, ToolCallID: "c1"},
+		{Role: "assistant", Text: x(20), Turn: 3},
+		{Role: "user", Text: x(10), Turn: 4},
+		{Role: "assistant", Text: x(20), Turn: 4},
+		{Role: "user", Text: x(10), Turn: 5},
+		{Role: "assistant", Text: x(20), Turn: 5},
+	}
+	for i := range msgs {
+		msgs[i].Index = i
+	}
+	return &transcript.Transcript{Format: "harpe", Messages: msgs, Turns: 5, Compactions: []int{5}}
+}
+
+func TestHarnessCompactionEveryStrategy(t *testing.T) {
+	everything := func(h []Entry, _ int) ([]int, error) {
+		out := make([]int, len(h))
+		for i := range out {
+			out[i] = i
+		}
+		return out, nil
+	}
+	nothing := func([]Entry, int) ([]int, error) { return nil, nil }
+	tests := []struct {
+		name string
+		s    Strategy
+		set  func(*Options)
+		want [][]int
+	}{
+		// Calls 1 and 2 come before the summary; from call 3 on the
+		// history is 5 and what follows, 7 left out.
+		{"full", Full, nil, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 5, 6, 8, 9, 10, 11}, {0, 5, 6, 8, 9, 10, 11, 12, 13}}},
+		// A large window sends what full sends, not the turns before
+		// the summary.
+		{"windowed, large", Windowed, func(o *Options) { o.WindowChars = 1000 }, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 5, 6, 8, 9, 10, 11}, {0, 5, 6, 8, 9, 10, 11, 12, 13}}},
+		// 70 chars: call 3 turn 2's 15 + 10 = 25; call 4 15 + 43 = 58;
+		// call 5 turn 4's 10 + turn 3's 63 = 73 > 70; call 6 10 + 30 =
+		// 40, + 63 = 103 > 70.
+		{"windowed, 70", Windowed, func(o *Options) { o.WindowChars = 70 }, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 11}, {0, 11, 12, 13}}},
+		{"turn", TurnOnly, nil, [][]int{{0, 1}, {0, 3}, {0, 6}, {0, 6, 8, 9}, {0, 11}, {0, 13}}},
+		// The head turn counts from the first retained turn: from call
+		// 3 on it is turn 2's retained part, the summary 5. Tail at 40
+		// chars: call 5 turn 4's 10 + turn 3's 63 > 40; call 6 10 + 30
+		// = 40 fits, + 63 does not.
+		{"sliding", Sliding, func(o *Options) { o.WindowChars = 40 }, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 5, 11}, {0, 5, 11, 12, 13}}},
+		// Without compacting, summarizing sends what full sends.
+		{"summarizing, no fold", Summarizing, nil, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 5, 6, 8, 9, 10, 11}, {0, 5, 6, 8, 9, 10, 11, 12, 13}}},
+		// Compacting before every call, keeping only the active turn:
+		// call 2 folds turn 1, call 3 folds only the retained 5 of turn
+		// 2, call 4 has nothing to fold, call 5 folds turn 3, call 6
+		// turn 4.
+		{"summarizing, fold", Summarizing, func(o *Options) { o.HighWaterTokens, o.LowWaterChars = 0, 0 }, [][]int{{0, 1}, {0, 3}, {0, 6}, {0, 6, 8, 9}, {0, 11}, {0, 13}}},
+		{"budget, everything", Budget, func(o *Options) { o.Select = everything }, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 5, 6, 8, 9, 10, 11}, {0, 5, 6, 8, 9, 10, 11, 12, 13}}},
+		{"budget, nothing", Budget, func(o *Options) { o.Select = nothing }, [][]int{{0, 1}, {0, 3}, {0, 6}, {0, 6, 8, 9}, {0, 11}, {0, 13}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := DefaultOptions()
+			if tt.set != nil {
+				tt.set(&o)
+			}
+			r := replayOne(t, compacted(), tt.s, o)
+			if got := windows(r); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("windows\n got %v\nwant %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestHarnessCompactionFolds(t *testing.T) {
+	o := DefaultOptions()
+	o.HighWaterTokens, o.LowWaterChars = 0, 0
+	r := replayOne(t, compacted(), Summarizing, o)
+	// Before: the window's messages, system part included; after: the
+	// same less the folded ones. Call 3 had 0, 5, 6 (3) and keeps 0, 6;
+	// call 5 had 0, 6, 8, 9, 10, 11 (6) and keeps 0, 11.
+	want := []struct {
+		call, before, after int
+		folded              []int
+	}{
+		{2, 4, 2, []int{1, 2}},
+		{3, 3, 2, []int{5}},
+		{5, 6, 2, []int{6, 8, 9, 10}},
+		{6, 4, 2, []int{11, 12}},
+	}
+	if len(r.Events) != len(want) {
+		t.Fatalf("events = %+v", r.Events)
+	}
+	for i, w := range want {
+		e := r.Events[i]
+		if e.Call != w.call || e.MessagesBefore != w.before || e.MessagesAfter != w.after || !reflect.DeepEqual(e.Folded, w.folded) {
+			t.Errorf("event %d = call %d, %d → %d, folded %v; want call %d, %d → %d, folded %v",
+				i, e.Call, e.MessagesBefore, e.MessagesAfter, e.Folded, w.call, w.before, w.after, w.folded)
+		}
+	}
+}
+
+func TestHarnessCompactionBudgetHistory(t *testing.T) {
+	// The selector is offered only the retained entries: at call 4, the
+	// system part, the summary and turn 3 so far (6, 8, 9), with the
+	// active turn from position 2.
+	var got [][]int
+	var from []int
+	o := DefaultOptions()
+	o.Select = func(h []Entry, activeFrom int) ([]int, error) {
+		idx := make([]int, len(h))
+		for i, e := range h {
+			idx[i] = e.Message.Index
+		}
+		got = append(got, idx)
+		from = append(from, activeFrom)
+		return nil, nil
+	}
+	replayOne(t, compacted(), Budget, o)
+	want := [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 5, 6, 8, 9, 10, 11}, {0, 5, 6, 8, 9, 10, 11, 12, 13}}
+	wantFrom := []int{1, 3, 2, 2, 6, 8}
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(from, wantFrom) {
+		t.Errorf("offered %v from %v\nwant %v from %v", got, from, want, wantFrom)
+	}
+}
+
+func TestHarnessCompactionInTurn(t *testing.T) {
 	tr := small()
 	// The harness compacted in turn 4, after its prompt: a summary (Meta)
 	// stands between the prompt 9 and the reply, now 11.
@@ -324,29 +478,75 @@ func TestHarnessCompaction(t *testing.T) {
 	last.Index = 11
 	tr.Messages = append(tr.Messages[:10], sum, last)
 	tr.Compactions = []int{10}
-	full := replayOne(t, tr, Full, DefaultOptions())
-	// What the provider saw: the system part, the summary and what follows.
-	if got := full.Calls[4].Messages; !reflect.DeepEqual(got, []int{0, 10}) {
-		t.Errorf("full after the harness compaction = %v", got)
-	}
-	// The other strategies replay the conversation without the summary.
 	o := DefaultOptions()
 	o.WindowChars = 1000
-	win := replayOne(t, tr, Windowed, o)
-	if got := win.Calls[4].Messages; !reflect.DeepEqual(got, []int{0, 1, 2, 3, 4, 5, 6, 9}) {
-		t.Errorf("windowed = %v", got)
+	o.Select = func(h []Entry, _ int) ([]int, error) { return []int{0, 1, 2, 3}, nil }
+	// What the provider saw: the system part, the summary and what
+	// follows; the prompt 9 came before the summary, so it is gone even
+	// from the active turn.
+	for _, s := range Strategies() {
+		if got := replayOne(t, tr, s, o).Calls[4].Messages; !reflect.DeepEqual(got, []int{0, 10}) {
+			t.Errorf("%s after the harness compaction = %v", s, got)
+		}
 	}
-	// A summary that opens a turn: full starts from it, windowed opens an
-	// empty turn and sends the earlier turns.
+	// A summary that opens a turn: the same.
 	tr.Messages[10].Turn = 5
 	tr.Messages[11].Turn = 5
-	full = replayOne(t, tr, Full, DefaultOptions())
-	if got := full.Calls[4].Messages; !reflect.DeepEqual(got, []int{0, 10}) {
-		t.Errorf("full, summary opening a turn = %v", got)
+	for _, s := range Strategies() {
+		if got := replayOne(t, tr, s, o).Calls[4].Messages; !reflect.DeepEqual(got, []int{0, 10}) {
+			t.Errorf("%s, summary opening a turn = %v", s, got)
+		}
 	}
-	win = replayOne(t, tr, Windowed, o)
-	if got := win.Calls[4].Messages; !reflect.DeepEqual(got, []int{0, 1, 2, 3, 4, 5, 6, 9}) {
-		t.Errorf("windowed, summary opening a turn = %v", got)
+}
+
+func TestHarnessCompactionAborted(t *testing.T) {
+	tr := small()
+	// The harness compacted in turn 3, which is then aborted: the summary
+	// 8 goes with the turn, and turn 4 sees the history before it.
+	sum := transcript.Message{Role: "user", Text: "summary of it", Turn: 3, Index: 8, Meta: true, Aborted: true}
+	rest := slices.Clone(tr.Messages[8:])
+	for i := range rest {
+		rest[i].Index++
+	}
+	tr.Messages = append(append(tr.Messages[:8], sum), rest...)
+	tr.Compactions = []int{8}
+	o := DefaultOptions()
+	o.WindowChars = 1000
+	for _, s := range []Strategy{Full, Windowed, Sliding} {
+		r := replayOne(t, tr, s, o)
+		if got := r.Calls[3].Messages; !reflect.DeepEqual(got, []int{0, 8}) {
+			t.Errorf("%s in the aborted turn = %v", s, got)
+		}
+		if got := r.Calls[4].Messages; !reflect.DeepEqual(got, []int{0, 1, 2, 3, 4, 5, 6, 10}) {
+			t.Errorf("%s after the aborted turn = %v", s, got)
+		}
+	}
+}
+
+func TestCompactedContext(t *testing.T) {
+	// The library lifecycle: a compaction drops what came before it for
+	// windowed too, and a result to a call before it is not kept.
+	c, err := New(Windowed, Options{WindowChars: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.AddSystem(transcript.Message{Role: "system", Text: "SYS"})
+	c.Begin(transcript.Message{Role: "user", Text: "fix it"})
+	c.Add(transcript.Message{Role: "assistant", ToolCalls: []transcript.ToolCall{{ID: "c0", Name: "t", Arguments: "{}"}}})
+	c.Compacted(transcript.Message{Role: "user", Text: "summary", Meta: true})
+	c.Add(transcript.Message{Role: "tool", ToolCallID: "c0", Text: "late"})
+	c.Commit()
+	c.Begin(transcript.Message{Role: "user", Text: "next"})
+	r, err := c.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, m := range r.Messages {
+		texts = append(texts, m.Text)
+	}
+	if r.System != "SYS" || !reflect.DeepEqual(texts, []string{"summary", "next"}) {
+		t.Errorf("render = %q %q", r.System, texts)
 	}
 }
 
@@ -443,6 +643,24 @@ func ExampleContext() {
 	r, _ := c.Render()
 	fmt.Printf("%q %d %q\n", r.System, len(r.Messages), r.Messages[0].Text)
 	// Output: "You are terse." 1 "Another one?"
+}
+
+func ExampleContext_Compacted() {
+	// The harness compacted after turn 1: even windowed, whose window
+	// would hold everything, now sends the summary and what follows.
+	c, _ := New(Windowed, DefaultOptions())
+	c.Begin(transcript.Message{Role: "user", Text: "Name a prime."})
+	c.Add(transcript.Message{Role: "assistant", Text: "7"})
+	c.Compacted(transcript.Message{Role: "user", Text: "Summary: we named 7.", Meta: true})
+	c.Commit()
+	c.Begin(transcript.Message{Role: "user", Text: "Another one?"})
+	r, _ := c.Render()
+	for _, m := range r.Messages {
+		fmt.Println(m.Role, m.Text)
+	}
+	// Output:
+	// user Summary: we named 7.
+	// user Another one?
 }
 
 func TestRenderSummary(t *testing.T) {
