@@ -39,8 +39,9 @@
 // chooses within that history as it always does (windowed and sliding
 // count turns from the one holding the summary, summarizing folds only
 // retained messages, budget offers only retained entries), so every
-// window is a subset of full's at the same call; summarizing's own rolling
-// summary, which it keeps, is the only thing it may add. A tool result
+// window is a subset of full's at the same call. Summarizing drops its own
+// rolling summary there too, since the harness's summary covers the same
+// turns. A tool result
 // whose call came before the harness's summary is never sent: its call is
 // gone with the rest.
 //
@@ -430,6 +431,12 @@ func (c *Context) compacted(e Entry) {
 		return
 	}
 	c.reset, c.resetTurn = len(c.hist), len(c.turns)-1
+	if c.strategy == Summarizing {
+		// The harness's summary covers what the rolling summary held:
+		// keeping both would send the same history twice, and more than
+		// the provider saw.
+		c.summary, c.summaryChars, c.summaryToks = "", 0, 0
+	}
 	c.push(e)
 }
 

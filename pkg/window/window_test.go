@@ -725,3 +725,37 @@ func ExampleExtractive() {
 	// turn 1 assistant: called grep
 	// turn 1 assistant: Renamed in cmd/main.go; tests pass.
 }
+
+// TestHarnessCompactionDropsRollingSummary: after the harness compacts, the
+// rolling summary (which covered turns the harness's summary now covers) is
+// dropped, so the call sends the harness summary and what follows only.
+func TestHarnessCompactionDropsRollingSummary(t *testing.T) {
+	o := DefaultOptions()
+	o.HighWaterTokens = 0
+	o.LowWaterChars = 0
+	o.Distill = func(req DistillRequest) (string, error) {
+		return fmt.Sprintf("%d folded", len(req.Messages)), nil
+	}
+	c, _ := New(Summarizing, o)
+	c.AddSystem(transcript.Message{Role: "system", Text: "S"})
+	c.Begin(transcript.Message{Role: "user", Text: "one"})
+	c.Add(transcript.Message{Role: "assistant", Text: "1"})
+	c.Observe(10)
+	c.Begin(transcript.Message{Role: "user", Text: "two"})
+	if _, err := c.Render(); err != nil { // folds turn one: "2 folded"
+		t.Fatal(err)
+	}
+	c.Compacted(transcript.Message{Role: "user", Text: "harness summary", Meta: true})
+	c.Add(transcript.Message{Role: "assistant", Text: "2"})
+	r, err := c.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, m := range r.Messages {
+		texts = append(texts, m.Text)
+	}
+	if c.Summary() != "" || r.System != "S" || !reflect.DeepEqual(texts, []string{"harness summary", "2"}) {
+		t.Errorf("summary %q, rendered %q %q", c.Summary(), r.System, texts)
+	}
+}
