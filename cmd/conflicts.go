@@ -133,8 +133,8 @@ func runConflicts(a *app, opts *conflictsOptions) error {
 			if several {
 				defID = name + ":" + defID
 			}
-			if off := invalidUTF8(line); off >= 0 {
-				return inputError(fmt.Errorf("%s:%d:%d: invalid UTF-8 (byte 0x%02x)", name, n, off+1, line[off]))
+			if off := jsonl.InvalidUTF8(line); off >= 0 {
+				return inputError(fmt.Errorf("%s:%d: %s", name, n, jsonl.UTF8Message(line, off)))
 			}
 			if opts.lines {
 				lines = append(lines, len(texts))
@@ -269,19 +269,6 @@ func clip(s string, n int) string {
 	}
 	r := []rune(s)
 	return strings.TrimSpace(string(r[:n-1])) + "…"
-}
-
-// invalidUTF8 returns the offset of the first byte of line that is not
-// valid UTF-8, or -1.
-func invalidUTF8(line []byte) int {
-	for i := 0; i < len(line); {
-		r, size := utf8.DecodeRune(line[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return -1
 }
 
 // decodeConflictItem reads the three fields conflicts needs from an item

@@ -173,7 +173,7 @@ func runDates(a *app, opts *datesOptions) error {
 		}
 		text := string(data)
 		if opts.format == "json" && !utf8.ValidString(text) {
-			return inputError(fmt.Errorf("%s: invalid UTF-8 at byte offset %d; --format json needs UTF-8 text (the text format copies any bytes)", name, invalidAt(data)))
+			return inputError(fmt.Errorf("%s: %s; --format json needs UTF-8 text (the text format copies any bytes)", name, jsonl.UTF8Message(data, jsonl.InvalidUTF8(data))))
 		}
 		out, spans := dates.Annotate(text, def)
 		texts = append(texts, datesText{File: name, SaidOn: def.String(), Spans: spansJSON(spans), Text: out})
@@ -196,18 +196,6 @@ func runDates(a *app, opts *datesOptions) error {
 		}
 		return nil
 	})
-}
-
-// invalidAt returns the offset of the first byte that is not valid UTF-8.
-func invalidAt(b []byte) int {
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
-		}
-		i += size
-	}
-	return len(b)
 }
 
 func runDatesJSONL(a *app, opts *datesOptions, def dates.Date, haveDef bool) error {
@@ -279,9 +267,8 @@ func (e *lineError) Error() string {
 // write (the input line itself when nothing changes).
 func dateItem(line []byte, def dates.Date, haveDef bool) ([]byte, datesItem, error) {
 	item := datesItem{Spans: []datesSpan{}}
-	if !utf8.Valid(line) {
-		at := invalidAt(line)
-		return nil, item, &lineError{col: at + 1, msg: fmt.Sprintf("invalid UTF-8 at byte offset %d of the line", at)}
+	if at := jsonl.InvalidUTF8(line); at >= 0 {
+		return nil, item, &lineError{msg: jsonl.UTF8Message(line, at)}
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(line, &fields); err != nil {

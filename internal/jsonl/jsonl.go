@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 // Reader reads lines of any length, counting them from 1.
@@ -159,4 +160,27 @@ func Kind(v []byte) string {
 		return "null"
 	}
 	return "number"
+}
+
+// InvalidUTF8 returns the offset of the first byte of b that is not part
+// of valid UTF-8, or -1 when b is valid.
+func InvalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// UTF8Message describes the invalid byte at offset off of b, the one way
+// harpe words it: "invalid UTF-8 at byte offset 14 (0xff)". Offsets count
+// from 0 within the line (or the document) the caller names.
+func UTF8Message(b []byte, off int) string {
+	return fmt.Sprintf("invalid UTF-8 at byte offset %d (0x%02x)", off, b[off])
 }

@@ -76,3 +76,29 @@ func TestKind(t *testing.T) {
 		}
 	}
 }
+
+func TestInvalidUTF8(t *testing.T) {
+	tests := []struct {
+		in   string
+		off  int
+		want string
+	}{
+		{"caf\xc3\xa9", -1, ""},
+		{"", -1, ""},
+		{"ab\xff", 2, "invalid UTF-8 at byte offset 2 (0xff)"},
+		{"\xe9t\xe9", 0, "invalid UTF-8 at byte offset 0 (0xe9)"},
+		{"ok \xe2\x82", 3, "invalid UTF-8 at byte offset 3 (0xe2)"}, // a cut-off sequence
+	}
+	for _, tt := range tests {
+		off := InvalidUTF8([]byte(tt.in))
+		if off != tt.off {
+			t.Errorf("InvalidUTF8(%q) = %d, want %d", tt.in, off, tt.off)
+			continue
+		}
+		if off >= 0 {
+			if got := UTF8Message([]byte(tt.in), off); got != tt.want {
+				t.Errorf("UTF8Message(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		}
+	}
+}

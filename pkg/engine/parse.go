@@ -77,16 +77,8 @@ func parseItem(line []byte, it *Item, defaultPriority int, shared bool) *LineErr
 }
 
 func parseItemFields(line []byte, it *Item, defaultPriority int, shared bool) *LineError {
-	if !utf8.Valid(line) {
-		off := 0
-		for off < len(line) {
-			r, size := utf8.DecodeRune(line[off:])
-			if r == utf8.RuneError && size == 1 {
-				break
-			}
-			off += size
-		}
-		return &LineError{Msg: fmt.Sprintf("invalid UTF-8 at byte offset %d (0x%02x)", off, line[off])}
+	if off := jsonl.InvalidUTF8(line); off >= 0 {
+		return &LineError{Msg: jsonl.UTF8Message(line, off)}
 	}
 	p := parser{b: line, shared: shared}
 	p.ws()

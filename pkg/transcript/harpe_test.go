@@ -16,7 +16,7 @@ func TestReadHarpeErrors(t *testing.T) {
 		{"content not a string", "{\"type\":\"user\",\"content\":\"a\"}\n{\"type\":\"user\",\"content\":42}\n", "x.jsonl:2:27: \"content\" must be a string, got number"},
 		{"unknown type", "{\"type\":\"user\",\"content\":\"a\"}\n{\"type\":\"human\"}\n", "x.jsonl:2: unknown event type \"human\"; valid: system, user, assistant, tool_result, usage, abort"},
 		{"missing type", "{\"type\":\"user\",\"content\":\"a\"}\n{\"content\":\"b\"}\n", "x.jsonl:2: missing \"type\""},
-		{"invalid UTF-8", "{\"type\":\"user\",\"content\":\"a\"}\n{\"type\":\"user\",\"content\":\"\xff\"}\n", "x.jsonl:2:27: invalid UTF-8 at byte 27 of the line"},
+		{"invalid UTF-8", "{\"type\":\"user\",\"content\":\"a\"}\n{\"type\":\"user\",\"content\":\"\xff\"}\n", "x.jsonl:2: invalid UTF-8 at byte offset 26 (0xff)"},
 		{"result without id", "{\"type\":\"user\",\"content\":\"a\"}\n{\"type\":\"tool_result\",\"content\":\"b\"}\n", "x.jsonl:2: a tool_result needs \"tool_call_id\""},
 		{"negative usage", "{\"type\":\"user\",\"content\":\"a\"}\n{\"type\":\"usage\",\"input_tokens\":-1}\n", "x.jsonl:2: \"input_tokens\" must be a whole number ≥ 0, got -1"},
 		{"fractional usage", "{\"type\":\"user\",\"content\":\"a\"}\n{\"type\":\"usage\",\"input_tokens\":1.5}\n", "x.jsonl:2:34: \"input_tokens\" must be a whole number, got number 1.5"},

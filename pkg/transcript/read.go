@@ -597,25 +597,13 @@ func lineCol(data []byte, off int) (int, int) {
 }
 
 func utf8Error(name string, line int, data []byte) error {
-	off := invalidUTF8At(data)
-	return &Error{Name: name, Line: line, Col: off + 1, Err: fmt.Errorf("invalid UTF-8 at byte %d of the line", off+1)}
+	return &Error{Name: name, Line: line, Err: errors.New(jsonl.UTF8Message(data, jsonl.InvalidUTF8(data)))}
 }
 
 func utf8DocError(name string, data []byte) error {
-	off := invalidUTF8At(data)
+	off := jsonl.InvalidUTF8(data)
 	line, col := lineCol(data, off)
-	return &Error{Name: name, Line: line, Col: col, Err: fmt.Errorf("invalid UTF-8 at byte %d of the input", off+1)}
-}
-
-func invalidUTF8At(data []byte) int {
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return len(data)
+	return &Error{Name: name, Line: line, Col: col, Err: errors.New(jsonl.UTF8Message(data, off))}
 }
 
 // lineDecoder walks JSONL lines, skipping blank ones, checking UTF-8 and
