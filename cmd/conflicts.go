@@ -285,17 +285,17 @@ func decodeConflictItem(line []byte, defID string) (conflictText, error) {
 		}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return conflictText{}, fmt.Errorf(": not a JSON object (got %s)", te.Value)
+			return conflictText{}, fmt.Errorf(": not a JSON object (found %s)", te.Value)
 		}
 		return conflictText{}, fmt.Errorf(": invalid JSON: %v", err)
 	}
 	if fields == nil {
-		return conflictText{}, fmt.Errorf(": not a JSON object (got null)")
+		return conflictText{}, fmt.Errorf(": not a JSON object (found null)")
 	}
 	t := conflictText{id: defID}
 	raw, ok := fields["content"]
 	if !ok {
-		return t, fmt.Errorf(`: "content" is required`)
+		return t, fmt.Errorf(`: missing "content"`)
 	}
 	if err := json.Unmarshal(raw, &t.content); err != nil || raw[0] != '"' {
 		return t, fmt.Errorf(`: "content" must be a string, got %s`, jsonl.Kind(raw))

@@ -53,8 +53,8 @@ func TestDecodeConflictItem(t *testing.T) {
 		{"escapes", `{"content":"a\nb \u00e9"}`, "L1", "a\nb é", "", ""},
 		{"content null", `{"content":null}`, "", "", "", `"content" must be a string, got null`},
 		{"content object", `{"content":{}}`, "", "", "", `"content" must be a string, got object`},
-		{"not an object", `"hi"`, "", "", "", "not a JSON object (got string)"},
-		{"number", `12`, "", "", "", "not a JSON object (got number)"},
+		{"not an object", `"hi"`, "", "", "", "not a JSON object (found string)"},
+		{"number", `12`, "", "", "", "not a JSON object (found number)"},
 		{"truncated", `{"content":"hi"`, "", "", "", "invalid JSON"},
 	}
 	for _, tt := range tests {

@@ -278,19 +278,19 @@ func dateItem(line []byte, def dates.Date, haveDef bool) ([]byte, datesItem, err
 		case errors.As(err, &se):
 			return nil, item, &lineError{col: max(1, int(se.Offset)), msg: "invalid JSON: " + se.Error()}
 		case errors.As(err, &te):
-			return nil, item, &lineError{msg: "not a JSON object, got " + te.Value}
+			return nil, item, &lineError{msg: "not a JSON object (found " + te.Value + ")"}
 		}
 		return nil, item, &lineError{msg: "invalid JSON: " + err.Error()}
 	}
 	if fields == nil {
-		return nil, item, &lineError{msg: "not a JSON object, got null"}
+		return nil, item, &lineError{msg: "not a JSON object (found null)"}
 	}
 	if raw, ok := fields["id"]; ok {
 		item.ID = raw
 	}
 	raw, ok := fields["content"]
 	if !ok {
-		return nil, item, &lineError{msg: `"content" is required`}
+		return nil, item, &lineError{msg: `missing "content"`}
 	}
 	var content string
 	if err := json.Unmarshal(raw, &content); err != nil || raw[0] != '"' {

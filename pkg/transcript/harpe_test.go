@@ -12,7 +12,7 @@ func TestReadHarpeErrors(t *testing.T) {
 		name, in, want string
 	}{
 		{"invalid JSON", "{\"type\":\"user\",\"content\":\"hi\"}\n{\"type\":\"user\",\n", "x.jsonl:2:16: invalid JSON"},
-		{"not an object", "{\"type\":\"user\",\"content\":\"hi\"}\n[1,2]\n", "x.jsonl:2: want a JSON object, got array"},
+		{"not an object", "{\"type\":\"user\",\"content\":\"hi\"}\n[1,2]\n", "x.jsonl:2: not a JSON object (found array)"},
 		{"content not a string", "{\"type\":\"user\",\"content\":\"a\"}\n{\"type\":\"user\",\"content\":42}\n", "x.jsonl:2:27: \"content\" must be a string, got number"},
 		{"unknown type", "{\"type\":\"user\",\"content\":\"a\"}\n{\"type\":\"human\"}\n", "x.jsonl:2: unknown event type \"human\"; valid: system, user, assistant, tool_result, usage, abort"},
 		{"missing type", "{\"type\":\"user\",\"content\":\"a\"}\n{\"content\":\"b\"}\n", "x.jsonl:2: missing \"type\""},

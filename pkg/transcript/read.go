@@ -133,7 +133,7 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 			}
 			return nil, jsonError(name, firstLineNo, first, err, "")
 		}
-		return nil, &Error{Name: name, Line: firstLineNo, Err: fmt.Errorf("want a JSON object, got %s", jsonl.Kind(trimmed))}
+		return nil, &Error{Name: name, Line: firstLineNo, Err: fmt.Errorf("not a JSON object (found %s)", jsonl.Kind(trimmed))}
 	}
 	if lineFormat {
 		b := newBuilder(format)
@@ -651,7 +651,7 @@ func (d *lineDecoder) checkObject() error {
 		if !json.Valid(t) {
 			return jsonError(d.name, d.line, d.data, json.Unmarshal(d.data, new(any)), "")
 		}
-		return &Error{Name: d.name, Line: d.line, Err: fmt.Errorf("want a JSON object, got %s", jsonl.Kind(t))}
+		return &Error{Name: d.name, Line: d.line, Err: fmt.Errorf("not a JSON object (found %s)", jsonl.Kind(t))}
 	}
 	return nil
 }
