@@ -16,11 +16,24 @@ import (
 // configName is the file harpe looks for when --config is not given.
 const configName = "harpe.yaml"
 
-// loadConfigFile reads the configuration file: --config (or HARPE_CONFIG)
+// loadConfigFile returns the configuration file, read once per run:
+// --config (or HARPE_CONFIG)
 // when given, else harpe.yaml in the current directory, else in the user
 // config directory (~/.config/harpe/harpe.yaml on Linux). A missing default
 // file is not an error; a named file that is missing or unreadable is.
 func (a *app) loadConfigFile() (*viper.Viper, error) {
+	if a.config != nil {
+		return a.config, nil
+	}
+	v, err := a.readConfigFile()
+	if err != nil {
+		return nil, err
+	}
+	a.config = v
+	return v, nil
+}
+
+func (a *app) readConfigFile() (*viper.Viper, error) {
 	v := viper.New()
 	v.SetConfigType("yaml")
 	path := a.configFile

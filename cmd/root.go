@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
 	"golang.org/x/term"
 )
 
@@ -50,6 +51,7 @@ type app struct {
 	io         IO
 	ctx        context.Context
 	configFile string
+	config     *viper.Viper // the configuration file's values, once read
 	// lookupEnv reads HARPE_* variables; os.LookupEnv outside tests.
 	lookupEnv func(string) (string, bool)
 }
