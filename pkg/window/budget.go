@@ -1,6 +1,7 @@
 package window
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/harpe-dev/harpe/pkg/engine"
@@ -19,13 +20,32 @@ import (
 // Each call costs time in proportion to the whole history, so a replay
 // under budget grows with the square of its length.
 func EngineSelector(budget engine.Budget, opts engine.Options) Selector {
+	// The history only grows between calls (but for aborts and harness
+	// resets), so the ids and group names, which depend only on the
+	// message and its turn, are made once and the item slice is reused.
+	var (
+		ids    []string // by transcript message index
+		groups []string // by turn
+		items  []engine.Item
+		sizes  []int
+	)
+	name := func(cache *[]string, i int, prefix string) string {
+		for len(*cache) <= i {
+			*cache = append(*cache, "")
+		}
+		if (*cache)[i] == "" {
+			(*cache)[i] = prefix + strconv.Itoa(i)
+		}
+		return (*cache)[i]
+	}
 	return func(history []Entry, activeFrom int) ([]int, error) {
-		items := make([]engine.Item, len(history))
-		sizes := make([]int, len(history))
-		for i, e := range history {
+		items = slices.Grow(items[:0], len(history))[:len(history)]
+		sizes = slices.Grow(sizes[:0], len(history))[:len(history)]
+		for i := range history {
+			e := &history[i]
 			sizes[i] = e.Tokens
 			it := engine.Item{
-				ID:         strconv.Itoa(i),
+				ID:         name(&ids, e.Message.Index, "m"),
 				TokenCount: &sizes[i],
 				Priority:   10,
 				Role:       e.Message.Role,
@@ -40,7 +60,7 @@ func EngineSelector(budget engine.Budget, opts engine.Options) Selector {
 				it.Dimension = "goal"
 			default:
 				it.Dimension = "history"
-				it.Group = "turn " + strconv.Itoa(e.Turn)
+				it.Group = name(&groups, e.Turn, "turn ")
 			}
 			items[i] = it
 		}

@@ -291,6 +291,10 @@ type Context struct {
 	reset, resetTurn               int
 	resetAtBegin, resetTurnAtBegin int
 
+	// budget: buffers reused from call to call
+	budgetAll  []Entry
+	budgetKeep []bool
+
 	// summarizing
 	fold                      int // turns[:fold] are in the summary
 	summary                   string
@@ -697,9 +701,12 @@ func (c *Context) snapshot(positions bool) (Snapshot, []int, error) {
 // part, then hist from the reset on.
 func (c *Context) budgetSnapshot(snap Snapshot) (Snapshot, []int, error) {
 	ns, off := len(c.sys), len(c.sys)-c.reset // all[i] is hist[i-off] past the system part
-	all := make([]Entry, 0, ns+len(c.hist)-c.reset)
-	all = append(all, c.sys...)
+	// The buffer is reused from call to call: the history only grows, so
+	// copying it into a fresh slice at every call would cost an
+	// allocation the size of the whole history each time.
+	all := append(c.budgetAll[:0], c.sys...)
 	all = append(all, c.hist[c.reset:]...)
+	c.budgetAll = all
 	active := len(all)
 	if c.open {
 		active = off + c.retainedStart(len(c.turns)-1)
@@ -708,7 +715,9 @@ func (c *Context) budgetSnapshot(snap Snapshot) (Snapshot, []int, error) {
 	if err != nil {
 		return Snapshot{}, nil, err
 	}
-	keep := make([]bool, len(all))
+	keep := slices.Grow(c.budgetKeep[:0], len(all))[:len(all)]
+	clear(keep)
+	c.budgetKeep = keep
 	for _, p := range sel {
 		if p >= 0 && p < len(all) {
 			keep[p] = true
