@@ -10,6 +10,7 @@
 //                            independently of harpe's Go code.
 // Text escapes: \\ \t \n \r and \u{HEX} for any code point.
 // Also fills testdata/tokens/counts.tsv for the files in testdata/tokens/.
+// Run it through scripts/update-token-vectors.sh, which installs tiktoken.
 import { readFileSync, writeFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
