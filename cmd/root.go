@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -149,4 +150,16 @@ EXIT STATUS
 		newReplayCmd(a),
 	)
 	return root
+}
+
+// Command returns harpe's command tree with its flags and help, for tools
+// that generate man pages and shell completions from it
+// (scripts/gen-docs). It is not for running commands: Main does that.
+func Command() *cobra.Command {
+	a := &app{
+		io:        IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard},
+		ctx:       context.Background(),
+		lookupEnv: func(string) (string, bool) { return "", false },
+	}
+	return newRootCmd(a)
 }
