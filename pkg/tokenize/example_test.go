@@ -5,6 +5,9 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
+	// The exact encodings' tables register themselves when imported.
+	_ "github.com/harpe-dev/harpe/pkg/tokenize/cl100k"
+	_ "github.com/harpe-dev/harpe/pkg/tokenize/o200k"
 )
 
 func Example() {
