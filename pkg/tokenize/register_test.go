@@ -79,6 +79,7 @@ func TestCheckTable(t *testing.T) {
 		{"truncated", good[:len(good)-1], "size"},
 		{"extra byte", append(append([]byte{}, good...), 'x'), "size"},
 		{"header only", good[:bpetable.HeaderSize], "truncated"},
+		{"full hash table", fullSlots(good), "no empty slot"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,6 +92,39 @@ func TestCheckTable(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fullSlots returns a copy of table d with every empty slot holding rank 0.
+func fullSlots(d []byte) []byte {
+	d = append([]byte{}, d...)
+	bits := binary.LittleEndian.Uint32(d[len(bpetable.Magic)+4:])
+	for i := 0; i < 4<<bits; i += 4 {
+		if binary.LittleEndian.Uint32(d[bpetable.HeaderSize+i:]) == 0 {
+			binary.LittleEndian.PutUint32(d[bpetable.HeaderSize+i:], 1)
+		}
+	}
+	return d
+}
+
+// FuzzTable feeds any bytes to Register's check, and uses every table it
+// accepts: counting, encoding and decoding must end without a panic
+// whatever the table says.
+func FuzzTable(f *testing.F) {
+	f.Add(tinyTable("a", "b", "ab"), "abab ab")
+	f.Add(tinyTable("x"), "héllo, wörld")
+	f.Add(fullSlots(tinyTable("a", "b")), "ab")
+	f.Fuzz(func(t *testing.T, table []byte, text string) {
+		if checkTable(table) != nil {
+			return
+		}
+		e := &Encoding{name: "fuzz", data: table, next: nextO200k}
+		n := e.Count(text)
+		ids := e.Encode(text)
+		_ = e.Decode(ids)
+		if n < 0 {
+			t.Fatalf("Count = %d", n)
+		}
+	})
 }
 
 func TestRegister(t *testing.T) {
