@@ -134,6 +134,13 @@ func TestPlayground(t *testing.T) {
 		t.Errorf("rows after a bad line\n got %s\nwant %s", got, want2000)
 	}
 
+	// The sample transcript (testdata/transcripts/claude-code/session.jsonl)
+	// is detected as Claude Code.
+	do(t, ctx, "sample transcript", chromedp.Click(chromedp.CSS(`#sample-transcript`)))
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("replay-title").textContent.startsWith("sample-transcript.jsonl: claude-code transcript")`)); err != nil {
+		t.Fatalf("sample transcript: %v (title %q, error %q)", err, text(t, ctx, "#replay-title"), text(t, ctx, "#replay-error"))
+	}
+
 	// Drop a transcript: docs/replay.md's worked example, whose full
 	// context sends 3+10+20+27+27 = 87 tokens and turn-only 3+3+13+3+3 = 25;
 	// windowed and summarizing at their default sizes keep everything (87).
@@ -184,6 +191,16 @@ func TestPlayground(t *testing.T) {
 		chromedp.WaitNotVisible(chromedp.CSS(`#synth-error`)),
 		chromedp.WaitVisible(chromedp.CSS(`#report tbody tr[data-id="hist-1"][data-status="kept"]`)),
 	)
+	// The exact tokenizer in the report: the table is loaded, the report
+	// says which counter it used.
+	do(t, ctx, "tokenizer",
+		chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("tokenizer"); s.value = "o200k_base"; s.dispatchEvent(new Event("change")); })()`))
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("report-json").textContent.includes('"tokenizer": "o200k_base"')`)); err != nil {
+		t.Fatalf("report with o200k_base: %v (%s)", err, text(t, ctx, "#synth-error"))
+	}
+	do(t, ctx, "tokenizer back",
+		chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("tokenizer"); s.value = "estimate"; s.dispatchEvent(new Event("change")); })()`))
+
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)
