@@ -129,6 +129,19 @@ func TestPlayground(t *testing.T) {
 		t.Errorf("rows at budget 2000\n got %s\nwant %s", got, want2000)
 	}
 
+	// A budget that is not a whole number is named, not rounded.
+	do(t, ctx, "bad budget",
+		chromedp.Evaluate[chromedp.Void](`(() => { const b = document.getElementById("budget"); b.value = "12.5"; b.dispatchEvent(new Event("input")); })()`),
+		chromedp.WaitVisible(chromedp.CSS(`#synth-error`)),
+	)
+	if got := text(t, ctx, "#synth-error"); got != `budget: "12.5" is not a whole number` {
+		t.Errorf("error %q", got)
+	}
+	do(t, ctx, "budget back",
+		chromedp.Evaluate[chromedp.Void](`(() => { const b = document.getElementById("budget"); b.value = "2000"; b.dispatchEvent(new Event("input")); })()`),
+		chromedp.WaitNotVisible(chromedp.CSS(`#synth-error`)),
+	)
+
 	// A bad line is an error on the page; the last good report stays.
 	do(t, ctx, "bad item",
 		chromedp.Evaluate[chromedp.Void](`(() => { const b = document.getElementById("items"); b.value += "{\"id\":\n"; b.dispatchEvent(new Event("input")); })()`),

@@ -35,9 +35,14 @@ function debounce(fn, ms) {
   return () => { clearTimeout(timer); timer = setTimeout(fn, ms); };
 }
 
+// num reads a whole-number field; anything else throws, with the field's
+// id, so the page shows what is wrong instead of sending a guess.
 function num(id) {
   const v = $(id).value.trim();
-  return v === "" ? 0 : Number(v);
+  if (v === "") return 0;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new Error(`${id}: "${v}" is not a whole number`);
+  return n;
 }
 
 // --- exact encodings, fetched from this site on first need -------------
@@ -76,17 +81,24 @@ function runSynthesize() {
   if (exactNames.includes(tok) && !tables[tok]) {
     loadTable(tok).then(runSynthesize, () => {});
   }
-  const [res, err] = call("synthesize", {
-    items: $("items").value,
-    name: "items.jsonl",
-    budget: num("budget"),
-    reserve_output: num("reserve-output"),
-    reserve_tools: num("reserve-tools"),
-    safety_margin: $("safety-margin").value,
-    policy: $("policy").value,
-    tokenizer: tok,
-    destination: $("destination").value,
-  });
+  let args;
+  try {
+    args = {
+      items: $("items").value,
+      name: "items.jsonl",
+      budget: num("budget"),
+      reserve_output: num("reserve-output"),
+      reserve_tools: num("reserve-tools"),
+      safety_margin: $("safety-margin").value,
+      policy: $("policy").value,
+      tokenizer: tok,
+      destination: $("destination").value,
+    };
+  } catch (e) {
+    showError("synth-error", e.message);
+    return;
+  }
+  const [res, err] = call("synthesize", args);
   showError("synth-error", err);
   if (err) return;
   const rep = res.report;
@@ -142,10 +154,12 @@ function runCount() {
 let lastTranscript = null;
 function runReplay() {
   if (!lastTranscript) return;
+  let cw;
+  try { cw = num("context-window"); } catch (e) { showError("replay-error", e.message); return; }
   const [res, err] = call("replay", {
     transcript: lastTranscript.text,
     name: lastTranscript.name,
-    context_window: num("context-window"),
+    context_window: cw,
   });
   showError("replay-error", err);
   const table = $("comparison");
