@@ -47,7 +47,8 @@ function num(id) {
 
 // --- exact encodings, fetched from this site on first need -------------
 
-const tables = {};
+const tables = {}; // name → promise of the table's registration
+const loaded = {}; // name → true once registered
 function loadTable(name) {
   if (!tables[name]) {
     tables[name] = fetch(name + ".bin")
@@ -55,6 +56,7 @@ function loadTable(name) {
       .then((buf) => {
         const out = JSON.parse(globalThis.harpe.loadEncoding(name, new Uint8Array(buf)));
         if (out.error) throw new Error(out.error);
+        loaded[name] = true;
         refreshTokenizers();
       });
     tables[name].catch((e) => { delete tables[name]; setStatus("Could not load " + name + ": " + e.message); });
@@ -78,8 +80,11 @@ function refreshTokenizers() {
 let firstReport = true;
 function runSynthesize() {
   const tok = $("tokenizer").value;
-  if (exactNames.includes(tok) && !tables[tok]) {
+  if (exactNames.includes(tok) && !loaded[tok]) {
+    // The report comes once the table is here; the last one stays till then.
+    $("totals").textContent = `Loading the ${tok} table…`;
     loadTable(tok).then(runSynthesize, () => {});
+    return;
   }
   let args;
   try {
@@ -144,8 +149,8 @@ function runCount() {
   for (const c of res.counts) {
     const td = row.querySelector(`[data-col="${c.tokenizer}"]`);
     if (!td) continue;
-    const loading = c.error && tables[c.tokenizer];
-    td.textContent = c.error ? (loading ? "loading…" : "not loaded") : String(c.tokens);
+    const loading = c.error && tables[c.tokenizer] && !loaded[c.tokenizer];
+    td.textContent = !c.error ? String(c.tokens) : loading ? "loading…" : c.error.includes("not loaded") ? "not loaded" : c.error;
   }
 }
 
