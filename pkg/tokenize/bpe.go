@@ -1,29 +1,27 @@
 package tokenize
 
 import (
-	_ "embed"
 	"encoding/binary"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize/internal/bpetable"
 )
 
-//go:generate go run ./internal/gen data
+//go:generate go run ./internal/gen .
 
-//go:embed data/o200k_base.bin
-var o200kData []byte
-
-//go:embed data/cl100k_base.bin
-var cl100kData []byte
-
-// The exact encodings. Their tables are read from the binary on first use.
+// The exact encodings. Their tables are not in this package: each lives in a
+// subpackage that registers it when imported (see [Register]), so a build
+// pays only for the encodings it links in.
 var (
 	// O200kBase is the encoding of GPT-4o, GPT-4.1, o1, o3, o4-mini and
-	// GPT-5 models.
-	O200kBase = &Encoding{name: "o200k_base", data: o200kData, next: nextO200k}
-	// Cl100kBase is the encoding of GPT-4 and GPT-3.5-turbo.
-	Cl100kBase = &Encoding{name: "cl100k_base", data: cl100kData, next: nextCl100k}
+	// GPT-5 models. Its table comes with package
+	// github.com/harpe-dev/harpe/pkg/tokenize/o200k.
+	O200kBase = &Encoding{name: "o200k_base", pkg: "o200k", next: nextO200k}
+	// Cl100kBase is the encoding of GPT-4 and GPT-3.5-turbo. Its table
+	// comes with package github.com/harpe-dev/harpe/pkg/tokenize/cl100k.
+	Cl100kBase = &Encoding{name: "cl100k_base", pkg: "cl100k", next: nextCl100k}
 )
 
 // Encoding is an exact byte-pair encoding: it counts and encodes text as
@@ -38,21 +36,43 @@ var (
 // An Encoding is safe for concurrent use.
 type Encoding struct {
 	name string
-	data []byte // the generated table; see internal/bpetable
+	pkg  string // the subpackage that holds the table
 	next func(s string, i int) int
 
-	once  sync.Once
-	slots []byte   // the hash table: uint32 rank+1 per slot, 0 when empty
-	mask  uint64   // slots-1
-	lens  []byte   // byte length of each token, by rank
-	toks  string   // every token's bytes in rank order
-	offs  []uint32 // offs[r] is where token r starts in toks; offs[n] = len(toks)
+	mu    sync.Mutex  // guards data and loading
+	data  []byte      // the registered table; see internal/bpetable
+	ready atomic.Bool // the fields below are set
+	slots []byte      // the hash table: uint32 rank+1 per slot, 0 when empty
+	mask  uint64      // slots-1
+	lens  []byte      // byte length of each token, by rank
+	toks  string      // every token's bytes in rank order
+	offs  []uint32    // offs[r] is where token r starts in toks; offs[n] = len(toks)
 }
 
 // Name returns the encoding's name, such as "o200k_base".
 func (e *Encoding) Name() string { return e.name }
 
-// load reads the embedded table (see package bpetable): the hash table is
+// setup loads the registered table on first use. Using an encoding whose
+// table was never registered is a programming error: it panics with the
+// import that is missing. (Unlike a sync.Once, a failed first use does not
+// stop a later Register from working.)
+func (e *Encoding) setup() {
+	if e.ready.Load() {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ready.Load() {
+		return
+	}
+	if e.data == nil {
+		panic("tokenize: " + e.name + " has no table: import github.com/harpe-dev/harpe/pkg/tokenize/" + e.pkg + " or call tokenize.Register")
+	}
+	e.load()
+	e.ready.Store(true)
+}
+
+// load reads the registered table (see package bpetable): the hash table is
 // used in place; only the token offsets are computed, by a prefix sum over
 // the lengths.
 func (e *Encoding) load() {
@@ -86,10 +106,10 @@ func (e *Encoding) rank(b string) uint32 {
 	h := bpetable.Hash(b) & e.mask
 	for {
 		v := binary.LittleEndian.Uint32(e.slots[4*h:])
-		if v == 0 {
+		r := v - 1
+		if r >= uint32(len(e.lens)) { // empty (v == 0), or corrupt
 			return noRank
 		}
-		r := v - 1
 		if e.toks[e.offs[r]:e.offs[r+1]] == b {
 			return r
 		}
@@ -104,7 +124,7 @@ func (e *Encoding) token(r uint32) string { return e.toks[e.offs[r]:e.offs[r+1]]
 
 // Count returns the number of tokens tiktoken's encode_ordinary gives for s.
 func (e *Encoding) Count(s string) int {
-	e.once.Do(e.load)
+	e.setup()
 	s = validUTF8(s)
 	n := 0
 	var parts []part
@@ -142,7 +162,7 @@ const maxSeen = 1 << 14
 // Encode returns the token ids (ranks) tiktoken's encode_ordinary gives
 // for s.
 func (e *Encoding) Encode(s string) []int {
-	e.once.Do(e.load)
+	e.setup()
 	s = validUTF8(s)
 	var out []int
 	var parts []part
@@ -164,7 +184,7 @@ func (e *Encoding) Encode(s string) []int {
 
 // Decode returns the bytes of the tokens ids; ids out of range are skipped.
 func (e *Encoding) Decode(ids []int) string {
-	e.once.Do(e.load)
+	e.setup()
 	var b []byte
 	for _, id := range ids {
 		if id >= 0 && id < len(e.offs)-1 {

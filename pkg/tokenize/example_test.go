@@ -5,6 +5,9 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
+	// The exact encodings' tables register themselves when imported.
+	_ "github.com/harpe-dev/harpe/pkg/tokenize/cl100k"
+	_ "github.com/harpe-dev/harpe/pkg/tokenize/o200k"
 )
 
 func Example() {
@@ -48,4 +51,17 @@ func ExampleLookupModel() {
 	// Output:
 	// gpt-4o 128000 16384 o200k_base <nil>
 	// unknown model "gpt-4-o"; did you mean gpt-4o, gpt-4, gpt-4.1 (harpe models lists them all)
+}
+
+// A program that gets a table some other way (the browser playground
+// fetches it) registers it itself; importing pkg/tokenize/o200k, as this
+// file does, registers the embedded copy.
+func ExampleRegister() {
+	fmt.Println(tokenize.O200kBase.Registered())
+	fmt.Println(tokenize.Register("o200k_base", []byte("not a table")))
+	fmt.Println(tokenize.Register("p50k_base", nil))
+	// Output:
+	// true
+	// tokenize: o200k_base: not a table (bad header)
+	// tokenize: no exact encoding "p50k_base"
 }

@@ -15,7 +15,7 @@ func TestTablesMatchLoader(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		enc.once.Do(enc.load)
+		enc.setup()
 		if n := len(enc.offs) - 1; n != len(ranks) {
 			t.Errorf("%s: %d tokens, loader has %d", enc.Name(), n, len(ranks))
 		}

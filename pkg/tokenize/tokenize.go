@@ -6,8 +6,13 @@
 // fast rule that needs no vocabulary and is the same in every build (see
 // [EstimateTokens] for the rule). [O200kBase] and [Cl100kBase] are OpenAI's
 // byte-pair encodings, counted exactly as tiktoken's encode_ordinary counts
-// them (special-token text is plain text), with their tables inside the
-// binary. [New] returns a counter by name, so a command-line flag or a
+// them (special-token text is plain text). Their tables (3.7 MB and 1.8 MB)
+// live in the subpackages o200k and cl100k, which register them when
+// imported, so a build pays only for the encodings it links in:
+//
+//	import _ "github.com/harpe-dev/harpe/pkg/tokenize/o200k"
+//
+// [New] returns a counter by name, so a command-line flag or a
 // configuration value can pick one. A library user can plug in any
 // tokenizer by implementing [Counter].
 //
@@ -58,15 +63,22 @@ func Names() []string {
 	return []string{"estimate", "o200k_base", "cl100k_base"}
 }
 
-// New returns the counter with the given name.
+// New returns the counter with the given name. An exact encoding whose
+// table is not registered (see [Register]) is an error that names the
+// package to import.
 func New(name string) (Counter, error) {
 	switch name {
 	case "estimate":
 		return Estimate, nil
-	case "o200k_base":
-		return O200kBase, nil
-	case "cl100k_base":
-		return Cl100kBase, nil
+	case "o200k_base", "cl100k_base":
+		for _, e := range encodings {
+			if e.name == name {
+				if !e.Registered() {
+					return nil, fmt.Errorf("tokenizer %s is not in this build (import github.com/harpe-dev/harpe/pkg/tokenize/%s)", name, e.pkg)
+				}
+				return e, nil
+			}
+		}
 	}
 	return nil, fmt.Errorf("unknown tokenizer %q; valid: %s", name, strings.Join(Names(), ", "))
 }

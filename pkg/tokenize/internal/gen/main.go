@@ -2,7 +2,9 @@
 // .tiktoken files that github.com/pkoukk/tiktoken-go-loader ships inside its
 // module (no network). Run it with `go generate ./pkg/tokenize`.
 //
-// Each output file data/<encoding>.bin has the layout that package
+// Each output file <dir>/<encoding>.bin (o200k/o200k_base.bin,
+// cl100k/cl100k_base.bin, one subpackage per encoding so that a build embeds
+// only the tables it imports) has the layout that package
 // bpetable describes, with the hash table already built. The generator checks that the ranks of a
 // .tiktoken file are exactly 0…n-1 and that no token is longer than 255
 // bytes, so that this layout holds every rank.
@@ -23,17 +25,18 @@ import (
 )
 
 func main() {
-	out := "data"
+	out := "."
 	if len(os.Args) > 1 {
 		out = os.Args[1]
 	}
-	for _, name := range []string{"o200k_base", "cl100k_base"} {
+	for _, enc := range []struct{ name, dir string }{{"o200k_base", "o200k"}, {"cl100k_base", "cl100k"}} {
+		name := enc.name
 		blob, err := build(name)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "gen: %s: %v\n", name, err)
 			os.Exit(1)
 		}
-		if err := os.WriteFile(filepath.Join(out, name+".bin"), blob, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(out, enc.dir, name+".bin"), blob, 0o644); err != nil {
 			fmt.Fprintf(os.Stderr, "gen: %v\n", err)
 			os.Exit(1)
 		}

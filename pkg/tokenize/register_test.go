@@ -1,0 +1,208 @@
+package tokenize
+
+import (
+	"encoding/binary"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize/internal/bpetable"
+)
+
+// The package's own tests cannot import the subpackages (they import this
+// one), so they register the same files the subpackages embed.
+func init() {
+	for _, t := range []struct{ name, path string }{
+		{"o200k_base", "o200k/o200k_base.bin"},
+		{"cl100k_base", "cl100k/cl100k_base.bin"},
+	} {
+		b, err := os.ReadFile(t.path)
+		if err != nil {
+			panic(err)
+		}
+		if err := Register(t.name, b); err != nil {
+			panic(err)
+		}
+	}
+}
+
+func readTable(tb testing.TB, path string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// tinyTable builds a well-formed table of the given tokens by hand, in the
+// layout package bpetable documents.
+func tinyTable(toks ...string) []byte {
+	bits := uint32(1)
+	for 1<<bits < 2*len(toks) {
+		bits++
+	}
+	slots := make([]uint32, 1<<bits)
+	for r, t := range toks {
+		h := bpetable.Hash(t) & uint64(len(slots)-1)
+		for slots[h] != 0 {
+			h = (h + 1) & uint64(len(slots)-1)
+		}
+		slots[h] = uint32(r) + 1
+	}
+	b := []byte(bpetable.Magic)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(toks)))
+	b = binary.LittleEndian.AppendUint32(b, bits)
+	for _, s := range slots {
+		b = binary.LittleEndian.AppendUint32(b, s)
+	}
+	for _, t := range toks {
+		b = append(b, byte(len(t)))
+	}
+	for _, t := range toks {
+		b = append(b, t...)
+	}
+	return b
+}
+
+func TestCheckTable(t *testing.T) {
+	good := tinyTable("a", "b", "ab")
+	tests := []struct {
+		name string
+		data []byte
+		want string // "" for no error
+	}{
+		{"good", good, ""},
+		{"real o200k", readTable(t, "o200k/o200k_base.bin"), ""},
+		{"empty", nil, "bad header"},
+		{"wrong magic", append([]byte("XBPE2\n"), good[len(bpetable.Magic):]...), "bad header"},
+		{"truncated", good[:len(good)-1], "size"},
+		{"extra byte", append(append([]byte{}, good...), 'x'), "size"},
+		{"header only", good[:bpetable.HeaderSize], "truncated"},
+		{"full hash table", fullSlots(good), "no empty slot"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := checkTable(tt.data)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("error %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// fullSlots returns a copy of table d with every empty slot holding rank 0.
+func fullSlots(d []byte) []byte {
+	d = append([]byte{}, d...)
+	bits := binary.LittleEndian.Uint32(d[len(bpetable.Magic)+4:])
+	for i := 0; i < 4<<bits; i += 4 {
+		if binary.LittleEndian.Uint32(d[bpetable.HeaderSize+i:]) == 0 {
+			binary.LittleEndian.PutUint32(d[bpetable.HeaderSize+i:], 1)
+		}
+	}
+	return d
+}
+
+// FuzzTable feeds any bytes to Register's check, and uses every table it
+// accepts: counting, encoding and decoding must end without a panic
+// whatever the table says.
+func FuzzTable(f *testing.F) {
+	f.Add(tinyTable("a", "b", "ab"), "abab ab")
+	f.Add(tinyTable("x"), "héllo, wörld")
+	f.Add(fullSlots(tinyTable("a", "b")), "ab")
+	f.Fuzz(func(t *testing.T, table []byte, text string) {
+		if checkTable(table) != nil {
+			return
+		}
+		e := &Encoding{name: "fuzz", data: table, next: nextO200k}
+		n := e.Count(text)
+		ids := e.Encode(text)
+		_ = e.Decode(ids)
+		if n < 0 {
+			t.Fatalf("Count = %d", n)
+		}
+	})
+}
+
+func TestRegister(t *testing.T) {
+	o200k := readTable(t, "o200k/o200k_base.bin")
+	cl100k := readTable(t, "cl100k/cl100k_base.bin")
+	if err := Register("o200k_base", o200k); err != nil {
+		t.Errorf("registering the same table again: %v", err)
+	}
+	if err := Register("o200k_base", cl100k); err == nil || !strings.Contains(err.Error(), "already has a different table") {
+		t.Errorf("registering another table: %v", err)
+	}
+	if err := Register("p50k_base", o200k); err == nil || !strings.Contains(err.Error(), `no exact encoding "p50k_base"`) {
+		t.Errorf("unknown name: %v", err)
+	}
+	if err := Register("cl100k_base", []byte("junk")); err == nil || !strings.Contains(err.Error(), "bad header") {
+		t.Errorf("junk table: %v", err)
+	}
+}
+
+// TestUnregistered checks what a build without a table sees: New names the
+// package to import, direct use panics with the same hint, and a Register
+// after that failed use still works.
+func TestUnregistered(t *testing.T) {
+	fresh := &Encoding{name: "o200k_base", pkg: "o200k", next: nextO200k}
+	saved := encodings
+	encodings = []*Encoding{fresh, Cl100kBase}
+	defer func() { encodings = saved }()
+
+	_, err := New("o200k_base")
+	if err == nil || err.Error() != "tokenizer o200k_base is not in this build (import github.com/harpe-dev/harpe/pkg/tokenize/o200k)" {
+		t.Errorf("New: %v", err)
+	}
+	func() {
+		defer func() {
+			r := recover()
+			if s, _ := r.(string); !strings.Contains(s, "import github.com/harpe-dev/harpe/pkg/tokenize/o200k") {
+				t.Errorf("Count panicked with %v", r)
+			}
+		}()
+		fresh.Count("x")
+	}()
+	if err := Register("o200k_base", readTable(t, "o200k/o200k_base.bin")); err != nil {
+		t.Fatal(err)
+	}
+	c, err := New("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "Hello, world!" is [13225 11 2375 0] in tiktoken's o200k_base.
+	if n := c.Count("Hello, world!"); n != 4 {
+		t.Errorf("Count after Register = %d, want 4", n)
+	}
+}
+
+// TestBadSlots checks that a table whose slots hold ranks past its tokens
+// (a corrupt file a browser fetched, say) counts without panicking: such a
+// slot ends the probe as an empty one would.
+func TestBadSlots(t *testing.T) {
+	d := tinyTable("a", "b", "ab")
+	slots := d[bpetable.HeaderSize : bpetable.HeaderSize+4*8]
+	for i := 0; i < len(slots); i += 4 {
+		binary.LittleEndian.PutUint32(slots[i:], 1000)
+	}
+	if err := checkTable(d); err != nil {
+		t.Fatal(err)
+	}
+	e := &Encoding{name: "bad", data: d, next: nextO200k}
+	// No piece has a rank, so each byte is one token: "ab ab" is 5.
+	if got := e.Count("ab ab"); got != 5 {
+		t.Errorf("Count = %d, want 5", got)
+	}
+}
+
+// TestTinyTable checks merging on a hand-made vocabulary: with tokens
+// a, b, ab (ranks 0, 1, 2) "abab" merges to ab ab.
+func TestTinyTable(t *testing.T) {
+	e := &Encoding{name: "tiny", data: tinyTable("a", "b", "ab"), next: nextO200k}
+	if got := e.Encode("abab"); len(got) != 2 || got[0] != 2 || got[1] != 2 {
+		t.Errorf("Encode(abab) = %v, want [2 2]", got)
+	}
+}

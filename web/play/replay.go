@@ -1,0 +1,176 @@
+package play
+
+// The replay binding, kept in this one file: pkg/window's API is the part
+// of the playground most likely to change.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/harpe-dev/harpe/internal/svgplot"
+	"github.com/harpe-dev/harpe/pkg/engine"
+	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/window"
+)
+
+// ReplayArgs are the arguments of "replay", the playground's `harpe replay`.
+type ReplayArgs struct {
+	// Transcript is the dropped file's text, in any format harpe reads.
+	Transcript string `json:"transcript"`
+	// Name names it in messages ("transcript" when empty).
+	Name string `json:"name"`
+	// Format is one of transcript.Formats(), or "" to detect it.
+	Format string `json:"format"`
+	// Strategies default to full, windowed, summarizing and turn.
+	Strategies []string `json:"strategies"`
+	Tokenizer  string   `json:"tokenizer"`
+	// WindowChars is the character budget of windowed and sliding (0: the
+	// default, window.DefaultWindowChars).
+	WindowChars int `json:"window_chars"`
+	// ContextWindow flags calls over this many tokens (0: none).
+	ContextWindow int `json:"context_window"`
+	// Budget and Policy drive the budget strategy.
+	Budget int    `json:"budget"`
+	Policy string `json:"policy"`
+	// Conversation picks one conversation of a file that has several
+	// (ShareGPT); "" takes the first.
+	Conversation string `json:"conversation"`
+}
+
+// ReplayResult is the answer of "replay".
+type ReplayResult struct {
+	Format   string `json:"format"`
+	ID       string `json:"id,omitempty"`
+	Messages int    `json:"messages"`
+	Turns    int    `json:"turns"`
+	// Conversations is how many the file holds.
+	Conversations int              `json:"conversations"`
+	Strategies    []StrategyResult `json:"strategies"`
+	// Plot is the tokens-per-call chart as an SVG document.
+	Plot string `json:"plot"`
+}
+
+// StrategyResult is one strategy's totals and tokens per call.
+type StrategyResult struct {
+	Strategy        string  `json:"strategy"`
+	Calls           int     `json:"calls"`
+	TokensSent      int     `json:"tokens_sent"`
+	TokensFull      int     `json:"tokens_full"`
+	SavedRatio      float64 `json:"saved_ratio"`
+	MaxCallTokens   int     `json:"max_call_tokens"`
+	Compactions     int     `json:"compactions"`
+	OverWindowCalls int     `json:"over_window_calls"`
+	// Tokens are the input tokens of each call, in order.
+	Tokens []int `json:"tokens"`
+}
+
+func replay(raw []byte) (any, error) {
+	var a ReplayArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	return Replay(a)
+}
+
+// Replay replays the transcript under each strategy, as `harpe replay`
+// does with its default settings.
+func Replay(a ReplayArgs) (*ReplayResult, error) {
+	if a.Name == "" {
+		a.Name = "transcript"
+	}
+	names := a.Strategies
+	if len(names) == 0 {
+		names = []string{"full", "windowed", "summarizing", "turn"}
+	}
+	var strategies []window.Strategy
+	for _, n := range names {
+		s, err := window.ParseStrategy(strings.TrimSpace(n))
+		if err != nil {
+			return nil, fmt.Errorf("strategies: %v", err)
+		}
+		strategies = append(strategies, s)
+	}
+	if a.ContextWindow < 0 || a.Budget < 0 || a.WindowChars < 0 {
+		return nil, fmt.Errorf("window_chars, context_window and budget: must be ≥ 0")
+	}
+	if a.Format != "" && !contains(transcript.Formats(), a.Format) {
+		return nil, fmt.Errorf("format: unknown format %q; valid: %s", a.Format, strings.Join(transcript.Formats(), ", "))
+	}
+	c, err := counter(a.Tokenizer)
+	if err != nil {
+		return nil, err
+	}
+	opts := window.ReplayOptions{Options: window.DefaultOptions(), ContextWindow: a.ContextWindow}
+	opts.Counter = c
+	if a.WindowChars > 0 {
+		opts.WindowChars = a.WindowChars
+	}
+	for _, s := range strategies {
+		if s != window.Budget {
+			continue
+		}
+		if a.Budget <= 0 {
+			return nil, fmt.Errorf("budget: the budget strategy needs a budget of at least 1 token")
+		}
+		if a.Policy == "" {
+			a.Policy = engine.DefaultPolicy
+		}
+		if _, err := engine.LookupPolicy(a.Policy); err != nil {
+			return nil, fmt.Errorf("policy: %v", err)
+		}
+		opts.Select = window.EngineSelector(engine.Budget{Total: a.Budget}, engine.Options{Policy: a.Policy, Counter: c})
+	}
+	ts, err := transcript.Read(strings.NewReader(a.Transcript), a.Name, a.Format)
+	if err != nil {
+		return nil, err
+	}
+	if len(ts) == 0 {
+		return nil, fmt.Errorf("%s: no conversation", a.Name)
+	}
+	t := ts[0]
+	if a.Conversation != "" {
+		if t, err = transcript.Select(ts, a.Conversation); err != nil {
+			return nil, fmt.Errorf("conversation: %v", err)
+		}
+	}
+	results, err := window.Replay(context.Background(), t, strategies, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", a.Name, err)
+	}
+	out := &ReplayResult{Format: t.Format, ID: t.ID, Messages: len(t.Messages), Turns: t.Turns, Conversations: len(ts)}
+	p := svgplot.Plot{Title: fmt.Sprintf("Tokens per call (%s transcript, %d turns)", t.Format, t.Turns), XLabel: "model call", YLabel: "input tokens"}
+	if a.ContextWindow > 0 {
+		p.Limit = float64(a.ContextWindow)
+		p.LimitLabel = fmt.Sprintf("context window %d", a.ContextWindow)
+	}
+	for _, r := range results {
+		tt := r.Totals
+		sr := StrategyResult{Strategy: string(r.Strategy), Calls: tt.Calls, TokensSent: tt.TokensSent, TokensFull: tt.TokensFull,
+			SavedRatio: tt.SavedRatio, MaxCallTokens: tt.MaxCallTokens, Compactions: tt.Compactions, OverWindowCalls: tt.OverWindowCalls,
+			Tokens: make([]int, len(r.Calls))}
+		s := svgplot.Series{Name: string(r.Strategy), Y: make([]float64, len(r.Calls))}
+		for i, call := range r.Calls {
+			sr.Tokens[i] = call.Tokens
+			s.Y[i] = float64(call.Tokens)
+		}
+		out.Strategies = append(out.Strategies, sr)
+		p.Series = append(p.Series, s)
+	}
+	var svg bytes.Buffer
+	if err := p.Write(&svg); err != nil {
+		return nil, err
+	}
+	out.Plot = svg.String()
+	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
