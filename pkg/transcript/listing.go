@@ -30,8 +30,13 @@ type ListingMessage struct {
 	ToolCallID  *string  `json:"tool_call_id"`
 	Timestamp   *string  `json:"timestamp"`
 	InputTokens *int     `json:"input_tokens"`
-	Aborted     bool     `json:"aborted,omitempty"`
-	Meta        bool     `json:"meta,omitempty"`
+	// Usage is the call's recorded usage in its parts; null where the
+	// format records none.
+	Usage *Usage `json:"usage"`
+	// Model is the model that answered, where recorded.
+	Model   string `json:"model,omitempty"`
+	Aborted bool   `json:"aborted,omitempty"`
+	Meta    bool   `json:"meta,omitempty"`
 }
 
 // ListingPair is an [Unpaired] entry of a [Listing].
@@ -56,7 +61,7 @@ func List(t *Transcript) *Listing {
 // without keeping the messages.
 func (l *Listing) Add(m *Message) {
 	lm := ListingMessage{Index: m.Index, Role: m.Role, Turn: m.Turn, Chars: m.Chars(),
-		ToolCalls: []string{}, InputTokens: m.InputTokens, Aborted: m.Aborted, Meta: m.Meta}
+		ToolCalls: []string{}, InputTokens: m.InputTokens, Usage: m.Usage, Model: m.Model, Aborted: m.Aborted, Meta: m.Meta}
 	for _, c := range m.ToolCalls {
 		if c.ID != "" {
 			lm.ToolCalls = append(lm.ToolCalls, c.ID)
