@@ -396,7 +396,7 @@ func writeCodex(steps []step, system string, usage usageFn) []byte {
 		case kPrompt:
 			put(st.at, "response_item", umsg(st.text))
 			put(st.at, "event_msg", obj{"type": "user_message", "message": st.text, "images": []any{}})
-			put(st.at, "turn_context", obj{"cwd": "/src/shop", "approval_policy": "on-request", "model": "gpt-5.1-codex", "effort": "medium", "summary": "auto"})
+			put(st.at, "turn_context", obj{"cwd": "/src/shop", "approval_policy": "on-request", "model": "gpt-5-codex", "effort": "medium", "summary": "auto"})
 		case kCompact:
 			put(st.at, "compacted", obj{"message": st.text, "replacement_history": []obj{umsg(steps[0].text), umsg(st.text)}})
 			put(st.at, "event_msg", obj{"type": "context_compacted"})
@@ -626,7 +626,7 @@ func run(seed uint64, out string) error {
 	g.now = time.Date(2026, 11, 24, 14, 2, 11, 508e6, time.UTC)
 	tok = codexOverhead
 	cx := []step{{kind: kPrompt, at: g.now, text: "go test -race ./pkg/queue/ reports a data race in the consumer loop. Fix it without slowing the hot path, and add a regression test."}}
-	cx, _ = g.agentTurn(cx, "gpt-5.1-codex", 220, -1, "", 200000, codexOverhead, &tok)
+	cx, _ = g.agentTurn(cx, "gpt-5-codex", 220, -1, "", 200000, codexOverhead, &tok)
 	system := "You are Codex, a coding agent based on GPT-5. You and the user share the same workspace and collaborate to achieve the user's goals. Use the shell tool to read and search files, apply_patch to edit them, and run the tests before you finish."
 	data := writeCodex(cx, system, placeholderCodex())
 	vis, err := visible(data, "codex")
