@@ -62,3 +62,21 @@ func TestRecordedSamples(t *testing.T) {
 		})
 	}
 }
+
+// TestListingCostSample prices the main Claude Code sample from the
+// listing's per-model sums. By hand, from the jq sums per model:
+//
+//	opus-4-5:   226×5 + 8,574,973×0.50 + 276,749×6.25 + 33,076×25 = 6,845,197.75 µ$
+//	sonnet-4-5: 234×3 + 8,583,040×0.30 + 460,831×3.75 + 35,107×15 = 4,830,335.25 µ$
+//
+// $11.675533 in all; Recorded gives the same from the calls.
+func TestListingCostSample(t *testing.T) {
+	tr := readSample(t, agentSamples[0])
+	usd, unpriced, ok := ListingCost(transcript.List(tr), nil)
+	if !ok || len(unpriced) != 0 || math.Abs(usd-11.675533) > 1e-9 {
+		t.Errorf("ListingCost = %v %v %v, want 11.675533", usd, unpriced, ok)
+	}
+	if _, tot := Recorded(tr, nil); math.Abs(tot.CostUSD-11.675533) > 1e-9 {
+		t.Errorf("Recorded = %v", tot.CostUSD)
+	}
+}

@@ -209,3 +209,30 @@ func Compare(rep *Report, rec []*transcript.Usage) Agreement {
 	}
 	return a
 }
+
+// ListingCost prices the recorded usage a [transcript.Listing] sums, per
+// answering model, with cat (nil: the built-in presets). Calls that
+// record no model are left out; ok is false when no call records one.
+// unpriced lists, sorted, the models without prices (counted at 0).
+func ListingCost(l *transcript.Listing, cat *tokenize.Catalog) (usd float64, unpriced []string, ok bool) {
+	if cat == nil {
+		cat, _ = tokenize.NewCatalog(nil)
+	}
+	models, usage := l.RecordedByModel()
+	for i, name := range models {
+		if name == "" {
+			continue
+		}
+		ok = true
+		var p *tokenize.Prices
+		if m, err := cat.Lookup(name); err == nil {
+			p = m.Prices
+		}
+		if p == nil {
+			unpriced = append(unpriced, name)
+			continue
+		}
+		usd += UsageCost(usage[i].Usage, p)
+	}
+	return usd, unpriced, ok
+}
