@@ -345,8 +345,14 @@ func writeClaudeCode(steps []step, o ccOpts, usage usageFn) []byte {
 				"message": obj{"role": "user", "content": st.text}})
 		case kCall:
 			model = st.model
-			id := fmt.Sprintf("msg_01%s%016x", strings.ToUpper(o.session[:4]), uint64(call+1)*0x2545F4914F6CDD1D)
-			req := fmt.Sprintf("req_011C%016x", uint64(call+1)*0x9E3779B97F4A7C15)
+			// Ids are unique across the session and its subagents (tools
+			// such as ccusage deduplicate on message.id and requestId).
+			tag := strings.ToUpper(o.session[:4])
+			if o.agentID != "" {
+				tag = strings.ToUpper(o.agentID[:4])
+			}
+			id := fmt.Sprintf("msg_01%s%016x", tag, uint64(call+1)*0x2545F4914F6CDD1D)
+			req := fmt.Sprintf("req_011C%s%016x", tag, uint64(call+1)*0x9E3779B97F4A7C15)
 			u := usage(call)
 			call++
 			var blocks []obj
