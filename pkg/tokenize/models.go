@@ -153,7 +153,9 @@ var builtin = []Model{
 	{"claude-haiku-4-5", "anthropic", 200000, 64000, "estimate", srcAnthropic, "2025-10-15", anthropicPrices(1, 1.25, 2, 0.10, 5), "", 4096},
 	{"claude-3-7-sonnet", "anthropic", 200000, 64000, "estimate", srcAnthropic, "2025-02-24", anthropicPrices(3, 3.75, 6, 0.30, 15), "", 1024},
 	{"claude-3-5-haiku", "anthropic", 200000, 8192, "estimate", srcAnthropic, "2024-10-22", anthropicPrices(0.80, 1, 1.6, 0.08, 4), "", 2048},
-	{"gemini-3-pro-preview", "google", 1048576, 65536, "estimate", srcGemini, "2025-11-18", geminiPrices(2, 0.20, 12), "", 0},
+	// gemini-3-pro-preview: $2 input and $12 output (prompts up to 200k) were
+	// found, its cache-read price was not: unpriced rather than guessed.
+	{"gemini-3-pro-preview", "google", 1048576, 65536, "estimate", srcGemini, "2025-11-18", nil, "", 0},
 	{"gemini-3-flash-preview", "google", 1048576, 65536, "estimate", srcGemini, "2025-12-17", geminiPrices(0.50, 0.05, 3), "", 0},
 	{"gemini-2.5-pro", "google", 1048576, 65536, "estimate", srcGemini, "2025-06-17", geminiPrices(1.25, 0.125, 10), "", 0},
 	{"gemini-2.5-flash", "google", 1048576, 65536, "estimate", srcGemini, "2025-06-17", geminiPrices(0.30, 0.03, 2.50), "", 0},
