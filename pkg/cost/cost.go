@@ -124,15 +124,30 @@ func expiry(t time.Time, ttl time.Duration) time.Time {
 	return t.Add(ttl)
 }
 
-// prefixKeys returns, for each block k, a key naming the prefix that ends
-// with it: equal keys mean equal prefixes.
-func prefixKeys(blocks []Block) []string {
-	keys := make([]string, len(blocks))
-	h := newChain()
-	for k, b := range blocks {
-		keys[k] = h.add(b.ID)
+// keyer returns, for each block k of a window, a key naming the prefix
+// that ends with it: equal keys mean equal prefixes. It reuses the keys of
+// the previous window's shared prefix, so a window that extends the last
+// one hashes only its new blocks.
+type keyer struct {
+	ids  []string
+	keys []string
+}
+
+func (kr *keyer) prefixKeys(blocks []Block) []string {
+	n := 0
+	for n < len(blocks) && n < len(kr.ids) && blocks[n].ID == kr.ids[n] {
+		n++
 	}
-	return keys
+	kr.ids, kr.keys = kr.ids[:n], kr.keys[:n]
+	h := &chain{}
+	if n > 0 {
+		h.prev = kr.keys[n-1]
+	}
+	for _, b := range blocks[n:] {
+		kr.ids = append(kr.ids, b.ID)
+		kr.keys = append(kr.keys, h.add(b.ID))
+	}
+	return kr.keys
 }
 
 // Simulate prices calls in order under the cache model: see the package
@@ -160,6 +175,7 @@ func Simulate(calls []Call, opt Options) (*Report, error) {
 	caches := map[string]map[string]entry{} // model → prefix key → entry
 	unpriced := map[string]bool{}
 	rep := &Report{Calls: make([]CallCost, 0, len(calls)), Unpriced: []string{}}
+	var kr keyer
 	for i := range calls {
 		c := &calls[i]
 		m, err := cat.Lookup(c.Model)
@@ -181,7 +197,7 @@ func Simulate(calls []Call, opt Options) (*Report, error) {
 			cache = map[string]entry{}
 			caches[m.Name] = cache
 		}
-		keys := prefixKeys(c.Blocks)
+		keys := kr.prefixKeys(c.Blocks)
 		total := c.Tokens()
 		var p Parts
 		switch rule {
@@ -218,8 +234,8 @@ func Simulate(calls []Call, opt Options) (*Report, error) {
 }
 
 // anthropicCall applies the Anthropic rule to one call and updates cache.
-func anthropicCall(c *Call, keys []string, total int, cache map[string]entry, min int, ttl time.Duration) Parts {
-	if total < min || total == 0 {
+func anthropicCall(c *Call, keys []string, total int, cache map[string]entry, minTokens int, ttl time.Duration) Parts {
+	if total < minTokens || total == 0 {
 		return Parts{Uncached: total}
 	}
 	read, at := 0, -1
@@ -227,7 +243,7 @@ func anthropicCall(c *Call, keys []string, total int, cache map[string]entry, mi
 	for k, b := range c.Blocks {
 		sum += b.Tokens
 		if e, ok := cache[keys[k]]; ok && e.live(c.Time) {
-			read, at = e.tokens, k
+			read, at = min(e.tokens, sum), k // the same IDs are the same tokens
 		}
 	}
 	if at >= 0 { // the read refreshes the entry
@@ -237,7 +253,7 @@ func anthropicCall(c *Call, keys []string, total int, cache map[string]entry, mi
 	sum = 0
 	for k, b := range c.Blocks {
 		sum += b.Tokens
-		if (b.Breakpoint || k == len(c.Blocks)-1) && k > at && sum >= min {
+		if (b.Breakpoint || k == len(c.Blocks)-1) && k > at && sum >= minTokens {
 			cache[keys[k]] = entry{tokens: sum, expires: expiry(c.Time, ttl)}
 		} else if (b.Breakpoint || k == len(c.Blocks)-1) && k < at {
 			if e, ok := cache[keys[k]]; ok && e.live(c.Time) {
@@ -250,23 +266,24 @@ func anthropicCall(c *Call, keys []string, total int, cache map[string]entry, mi
 
 // openAICall applies the OpenAI rule to one call and updates cache: every
 // prefix of the window is remembered.
-func openAICall(c *Call, keys []string, total int, cache map[string]entry, min int) Parts {
-	if min <= 0 {
-		min = OpenAIMinTokens
+func openAICall(c *Call, keys []string, total int, cache map[string]entry, minTokens int) Parts {
+	if minTokens <= 0 {
+		minTokens = OpenAIMinTokens
 	}
-	common := 0
-	for k := range c.Blocks {
+	common, sum := 0, 0
+	for k, b := range c.Blocks {
+		sum += b.Tokens
 		e, ok := cache[keys[k]]
 		if !ok || !e.live(c.Time) {
 			break
 		}
-		common = e.tokens
+		common = min(e.tokens, sum)
 	}
 	read := 0
-	if common >= min {
+	if common >= minTokens {
 		read = common / OpenAIStep * OpenAIStep
 	}
-	sum := 0
+	sum = 0
 	for k, b := range c.Blocks {
 		sum += b.Tokens
 		cache[keys[k]] = entry{tokens: sum, expires: expiry(c.Time, OpenAIRetention)}

@@ -10,8 +10,6 @@ import (
 // key: key(k) = hash(key(k−1), id(k)).
 type chain struct{ prev string }
 
-func newChain() *chain { return &chain{} }
-
 func (c *chain) add(id string) string {
 	h := fnv.New128a()
 	h.Write([]byte(c.prev))
