@@ -8,7 +8,12 @@ import (
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
-// Figures of the cache rules (docs/cost.md cites them).
+// Figures of the cache rules, read on 2026-12-01 from Anthropic's
+// prompt-caching guide (https://platform.claude.com/docs/en/build-with-claude/prompt-caching:
+// 5-minute TTL refreshed on use, or 1 hour) and OpenAI's
+// (https://developers.openai.com/api/docs/guides/prompt-caching: prompts
+// of 1,024 tokens or more, hits in 128-token steps, 5 to 10 minutes of
+// inactivity). docs/cost.md quotes them.
 const (
 	// AnthropicTTL is how long an Anthropic cache entry lives unused; each
 	// read refreshes it.
