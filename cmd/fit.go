@@ -30,10 +30,19 @@ type fitOptions struct {
 
 // fitResult is what harpe fit reports.
 type fitResult struct {
-	Fits      bool   `json:"fits"`
-	Tokens    int    `json:"tokens"`
-	Threshold int    `json:"threshold"`
-	Route     string `json:"route"` // "whole" or "retrieve"
+	Fits bool `json:"fits"`
+	// Tokens is what the threshold is judged on: the counted size, or the
+	// recorded one when the transcript records a larger prompt.
+	Tokens int `json:"tokens"`
+	// CountedTokens and RecordedTokens are given when a transcript records
+	// usage: the size counted from the visible messages, and the prompt
+	// the provider recorded for each conversation's last call (summed over
+	// conversations), which includes what the transcript does not show
+	// (system prompt, tool definitions).
+	CountedTokens  *int   `json:"counted_tokens,omitempty"`
+	RecordedTokens *int   `json:"recorded_tokens,omitempty"`
+	Threshold      int    `json:"threshold"`
+	Route          string `json:"route"` // "whole" or "retrieve"
 }
 
 func newFitCmd(a *app) *cobra.Command {
@@ -51,7 +60,10 @@ Items: every item counts, "token_count" when given, else its content counted
 with --tokenizer (` + strings.Join(tokenize.Names(), ", ") + `).
 Transcripts: counted as a chat API bills them (every message's text, role and
 name, tool calls and results, and the per-message framing; see harpe count
---transcript). Several files count as one history.
+--transcript). A transcript that records usage also gives the recorded prompt
+of its last call ("recorded_tokens", beside "counted_tokens"), which includes
+the system prompt and tool definitions the file does not show; the threshold
+is judged on the larger. Several files count as one history.
 
 --input-format auto (the default) reads a file whose first line is a JSON
 object with a string "content" and no "type" as items JSONL, and anything
@@ -108,12 +120,23 @@ func runFit(a *app, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
-	res := fitResult{Tokens: h.tokens, Threshold: o.threshold, Fits: h.tokens <= o.threshold, Route: "retrieve"}
+	res := fitResult{Tokens: h.tokens, Threshold: o.threshold, Route: "retrieve"}
+	if h.hasRecorded {
+		counted, recorded := h.tokens, h.recorded
+		res.CountedTokens, res.RecordedTokens = &counted, &recorded
+		res.Tokens = max(counted, recorded)
+	}
+	res.Fits = res.Tokens <= o.threshold
 	if res.Fits {
 		res.Route = "whole"
 	}
 	if !o.quiet {
 		err := a.writeOutput(o.output, func(w io.Writer) error {
+			if o.format == "table" && res.RecordedTokens != nil {
+				return renderTable(w, []string{"FITS", "TOKENS", "COUNTED", "RECORDED", "THRESHOLD", "ROUTE"},
+					[][]string{{strconv.FormatBool(res.Fits), strconv.Itoa(res.Tokens), strconv.Itoa(*res.CountedTokens),
+						strconv.Itoa(*res.RecordedTokens), strconv.Itoa(res.Threshold), res.Route}}, nil)
+			}
 			if o.format == "table" {
 				return renderTable(w, []string{"FITS", "TOKENS", "THRESHOLD", "ROUTE"},
 					[][]string{{strconv.FormatBool(res.Fits), strconv.Itoa(res.Tokens), strconv.Itoa(res.Threshold), res.Route}}, nil)
@@ -137,6 +160,10 @@ type historyCounter struct {
 	format  string // "auto", "items" or a transcript format
 	items   *engine.ItemReader
 	tokens  int
+	// recorded sums the last recorded prompt of each conversation read;
+	// hasRecorded says whether any records one.
+	recorded    int
+	hasRecorded bool
 }
 
 func newHistoryCounter(counter tokenize.Counter, format string) *historyCounter {
@@ -159,11 +186,35 @@ func (h *historyCounter) add(name string, r io.Reader) error {
 		}
 	}
 	if format != "items" {
-		n, err := transcript.CountBilled(r, name, format, h.counter)
+		// transcript.CountBilled's count, plus each conversation's last
+		// recorded prompt size.
+		var cur *transcript.Transcript
+		last := map[*transcript.Transcript]int{}
+		var order []*transcript.Transcript
+		_, err := transcript.Scan(r, name, format, func(t *transcript.Transcript, m *transcript.Message) error {
+			if m.InputTokens != nil {
+				if _, ok := last[t]; !ok {
+					order = append(order, t)
+				}
+				last[t] = *m.InputTokens
+			}
+			if m.Aborted {
+				return nil
+			}
+			if t != cur {
+				cur = t
+				h.tokens += transcript.ReplyPriming
+			}
+			h.tokens += transcript.MessageTokens(m, h.counter)
+			return nil
+		})
 		if err != nil {
 			return inputError(err)
 		}
-		h.tokens += n
+		for _, t := range order {
+			h.recorded += last[t]
+			h.hasRecorded = true
+		}
 		return nil
 	}
 	before := len(h.items.Items())

@@ -12,24 +12,34 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// modelsOptions are the flags of harpe models.
+// modelsOptions are the flags and arguments of harpe models.
 type modelsOptions struct {
 	format string
 	output string
+	names  []string
 }
 
 func newModelsCmd(a *app) *cobra.Command {
 	opts := &modelsOptions{}
 	c := &cobra.Command{
-		Use:   "models",
-		Short: "List the model presets that --model knows",
+		Use:   "models [NAME|FILTER]...",
+		Short: "List the model presets that --model knows, with their prices",
 		Long: `List the model presets: each model's context window, output limit (0 when
-the provider publishes no separate one), tokenizer, and the date and public
-page its figures were taken from. Models without a public tokenizer
-(Claude, Gemini, Llama, Mistral, Qwen) are counted with the estimate.
+the provider publishes no separate one), tokenizer, prices in US dollars per
+million tokens (input, cache read, cache write with Anthropic's 5-minute and
+1-hour TTL, output), its prompt-caching rule, and the date and public page
+its figures were taken from. Models whose tokenizer is not built into harpe
+(Claude, Gemini, Llama, Mistral, Qwen) are counted with the estimate; a
+model with no published price in the table shows "-".
+
+Each argument is a preset name (a dated snapshot such as
+claude-sonnet-4-5-20250929 finds its family) or, failing that, a filter:
+every preset whose name contains it. With names, the table is followed by
+each preset's details and sources.
 
 The configuration file can add or override presets under "models:"; fields
-left out of an override keep the built-in value:
+left out of an override keep the built-in value, and prices given replace
+the built-in prices as a whole:
 
   models:
     gpt-4o:
@@ -40,9 +50,11 @@ left out of an override keep the built-in value:
       tokenizer: cl100k_base
       source: our deployment notes
       as_of: 2026-01-15
+      prices: {input: 0.5, cache_read: 0.05, output: 1.5, as_of: 2026-01-15}
+      cache: openai
 ` + exitStatusHelp,
-		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			opts.names = args
 			return runModels(a, opts)
 		},
 	}
@@ -59,7 +71,10 @@ func runModels(a *app, opts *modelsOptions) error {
 	if err != nil {
 		return err
 	}
-	models := cat.Models()
+	models, err := selectModels(cat, opts.names)
+	if err != nil {
+		return err
+	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		switch opts.format {
 		case "json":
@@ -67,36 +82,116 @@ func runModels(a *app, opts *modelsOptions) error {
 		case "yaml":
 			return writeYAML(w, map[string]any{"models": models})
 		}
-		return modelsTable(w, models)
+		if err := modelsTable(w, models); err != nil {
+			return err
+		}
+		if len(opts.names) > 0 {
+			return modelDetails(w, models)
+		}
+		return nil
 	})
 }
 
-// modelsTable shows the presets in 80 columns. Source URLs are long, so
-// each row names its source by a number and the URLs follow the table.
+// selectModels picks the presets args name, in argument order without
+// repeats: an exact (or dated-snapshot) name gives its preset, anything
+// else every preset whose name contains it. No args: every preset.
+func selectModels(cat *tokenize.Catalog, args []string) ([]tokenize.Model, error) {
+	all := cat.Models()
+	if len(args) == 0 {
+		return all, nil
+	}
+	var out []tokenize.Model
+	seen := map[string]bool{}
+	add := func(m tokenize.Model) {
+		if !seen[m.Name] {
+			seen[m.Name] = true
+			out = append(out, m)
+		}
+	}
+	for _, arg := range args {
+		if m, err := cat.Lookup(arg); err == nil {
+			add(m)
+			continue
+		} else if q := strings.ToLower(arg); q != "" {
+			n := len(out)
+			for _, m := range all {
+				if strings.Contains(strings.ToLower(m.Name), q) {
+					add(m)
+				}
+			}
+			if len(out) == n && !slices.ContainsFunc(all, func(m tokenize.Model) bool { return strings.Contains(strings.ToLower(m.Name), q) }) {
+				return nil, usageErrorf("%v", err)
+			}
+		}
+	}
+	return out, nil
+}
+
+// money formats a price per million tokens: "-" when unpriced.
+func money(p *tokenize.Prices, v func(*tokenize.Prices) float64) string {
+	if p == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(v(p), 'f', -1, 64)
+}
+
+// modelsTable shows the presets in 80 columns: limits and prices. The
+// tokenizer, the 1-hour write price and the sources are in --format json
+// and in the details of named presets.
 func modelsTable(w io.Writer, models []tokenize.Model) error {
-	var sources []string
 	var rows [][]string
 	for _, m := range models {
 		out := "-"
 		if m.OutputLimit > 0 {
 			out = strconv.Itoa(m.OutputLimit)
 		}
-		k := slices.Index(sources, m.Source)
-		if k < 0 {
-			k = len(sources)
-			sources = append(sources, m.Source)
+		p := m.Prices
+		write := money(p, func(p *tokenize.Prices) float64 { return p.CacheWrite5m })
+		if p != nil && p.CacheWrite5m == 0 {
+			write = "free"
 		}
-		rows = append(rows, []string{m.Name, strconv.Itoa(m.ContextWindow), out, m.Tokenizer, m.AsOf, "[" + strconv.Itoa(k+1) + "]"})
+		rows = append(rows, []string{m.Name, strconv.Itoa(m.ContextWindow), out,
+			money(p, func(p *tokenize.Prices) float64 { return p.Input }),
+			money(p, func(p *tokenize.Prices) float64 { return p.CacheRead }),
+			write,
+			money(p, func(p *tokenize.Prices) float64 { return p.Output })})
 	}
-	if err := renderTable(w, []string{"MODEL", "CONTEXT", "OUTPUT", "TOKENIZER", "AS OF", "SRC"}, rows, nil); err != nil {
+	if err := renderTable(w, []string{"MODEL", "CONTEXT", "OUTPUT", "IN", "READ", "WRITE", "OUT"}, rows, nil); err != nil {
 		return err
 	}
-	for k, src := range sources {
-		if _, err := fmt.Fprintf(w, "[%d] %s\n", k+1, src); err != nil {
-			return err
+	_, err := io.WriteString(w, "IN READ WRITE OUT: US$ per million tokens (input, cache read, 5-minute cache\n"+
+		"write, output); -: not priced here. OUTPUT -: no separate limit published.\n"+
+		"harpe models NAME shows tokenizers, cache rules and sources.\n")
+	return err
+}
+
+// modelDetails writes each preset's other fields and its sources.
+func modelDetails(w io.Writer, models []tokenize.Model) error {
+	var b strings.Builder
+	for _, m := range models {
+		fmt.Fprintf(&b, "\n%s (%s)\n", m.Name, m.Provider)
+		tok := m.Tokenizer
+		if !m.Exact() {
+			tok += " (its tokenizer is not built into harpe)"
 		}
+		fmt.Fprintf(&b, "  tokenizer:  %s\n", tok)
+		fmt.Fprintf(&b, "  window:     %d tokens, output %d (as of %s)\n              %s\n", m.ContextWindow, m.OutputLimit, m.AsOf, m.Source)
+		if p := m.Prices; p != nil {
+			fmt.Fprintf(&b, "  prices:     input %s, cache read %s, cache write 5m %s / 1h %s, output %s\n",
+				money(p, func(p *tokenize.Prices) float64 { return p.Input }), money(p, func(p *tokenize.Prices) float64 { return p.CacheRead }),
+				money(p, func(p *tokenize.Prices) float64 { return p.CacheWrite5m }), money(p, func(p *tokenize.Prices) float64 { return p.CacheWrite1h }),
+				money(p, func(p *tokenize.Prices) float64 { return p.Output }))
+			fmt.Fprintf(&b, "              US$ per million tokens (as of %s)\n              %s\n", p.AsOf, p.Source)
+		} else {
+			b.WriteString("  prices:     none published in harpe's table; priced at 0 (add them under models: in harpe.yaml)\n")
+		}
+		cache := m.CacheRule()
+		if m.MinCacheTokens > 0 {
+			cache += fmt.Sprintf(", prompts of %d tokens or more", m.MinCacheTokens)
+		}
+		fmt.Fprintf(&b, "  cache:      %s\n", cache)
 	}
-	_, err := io.WriteString(w, "OUTPUT - : no separate output limit published. estimate: no public tokenizer.\n")
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
@@ -132,6 +227,12 @@ func (a *app) modelCatalog() (*tokenize.Catalog, error) {
 		m.Name = name
 		// YAML reads an unquoted 2026-01-15 as a timestamp.
 		m.AsOf = strings.TrimSuffix(m.AsOf, "T00:00:00Z")
+		if p := m.Prices; p != nil {
+			p.AsOf = strings.TrimSuffix(p.AsOf, "T00:00:00Z")
+			if p.Source == "" {
+				p.Source = v.ConfigFileUsed()
+			}
+		}
 		extra = append(extra, m)
 	}
 	cat, err := tokenize.NewCatalog(extra)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/spf13/cobra"
 )
@@ -91,6 +92,9 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 				l = &transcript.Listing{}
 			}
 			l.SetHeader(t)
+			if err := a.priceListing(l); err != nil {
+				return err
+			}
 			all = append(all, t)
 			listings = append(listings, l)
 		}
@@ -296,4 +300,25 @@ func writeListingJSON(w io.Writer, l *transcript.Listing, prefix, end string) er
 	}
 	_, err := io.WriteString(w, end)
 	return err
+}
+
+// priceListing sets the cost of l's recorded usage (issue 12), with a note
+// on stderr for each model that has no prices.
+func (a *app) priceListing(l *transcript.Listing) error {
+	if l.Recorded == nil {
+		return nil
+	}
+	cat, err := a.modelCatalog()
+	if err != nil {
+		return err
+	}
+	usd, unpriced, ok := cost.ListingCost(l, cat)
+	if !ok {
+		return nil
+	}
+	l.CostUSD, l.UnpricedModels = &usd, unpriced
+	for _, m := range unpriced {
+		fmt.Fprintf(a.io.Err, "harpe: note: no prices for model %q; its calls are priced at 0 (add them under models: in harpe.yaml)\n", m)
+	}
+	return nil
 }

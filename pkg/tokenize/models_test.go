@@ -136,3 +136,70 @@ func TestNames(t *testing.T) {
 		t.Error("o200k_base not in Names")
 	}
 }
+
+// TestModelPrices checks prices against the provider pages as read on
+// 2026-12-01 (docs/cost.md quotes the rows): per million tokens, input,
+// cache read, 5-minute and 1-hour write, output.
+func TestModelPrices(t *testing.T) {
+	tests := []struct {
+		query                  string
+		in, read, w5, w1h, out float64
+		rule                   string
+		min                    int
+	}{
+		{"claude-opus-4-5-20251101", 5, 0.50, 6.25, 10, 25, CacheAnthropic, 4096},
+		{"claude-sonnet-4-5-20250929", 3, 0.30, 3.75, 6, 15, CacheAnthropic, 1024},
+		{"claude-haiku-4-5-20251001", 1, 0.10, 1.25, 2, 5, CacheAnthropic, 4096},
+		{"claude-opus-4-1", 15, 1.50, 18.75, 30, 75, CacheAnthropic, 1024},
+		{"gpt-5-codex", 1.25, 0.125, 0, 0, 10, CacheOpenAI, 0},
+		{"gpt-5.2", 1.75, 0.175, 0, 0, 14, CacheOpenAI, 0},
+		{"gemini-2.5-pro", 1.25, 0.125, 0, 0, 10, CacheNone, 0},
+		{"gemini-3-flash-preview", 0.50, 0.05, 0, 0, 3, CacheNone, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.query, func(t *testing.T) {
+			m, err := LookupModel(tc.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := m.Prices
+			if p == nil {
+				t.Fatal("no prices")
+			}
+			if p.Input != tc.in || p.CacheRead != tc.read || p.CacheWrite5m != tc.w5 || p.CacheWrite1h != tc.w1h || p.Output != tc.out {
+				t.Errorf("prices %+v", *p)
+			}
+			if m.CacheRule() != tc.rule || m.MinCacheTokens != tc.min {
+				t.Errorf("cache %s min %d, want %s %d", m.CacheRule(), m.MinCacheTokens, tc.rule, tc.min)
+			}
+		})
+	}
+	for _, m := range Models() {
+		if p := m.Prices; p != nil && (p.Source == "" || len(p.AsOf) != 10) {
+			t.Errorf("%s: prices without source or date: %+v", m.Name, *p)
+		}
+	}
+	for _, name := range []string{"gpt-4.1-nano", "o3", "gemini-3-pro-preview"} { // no figure found
+		if m, _ := LookupModel(name); m.Prices != nil {
+			t.Errorf("%s priced without a found figure", name)
+		}
+	}
+}
+
+func TestCatalogPriceOverride(t *testing.T) {
+	cat, err := NewCatalog([]Model{{Name: "gpt-4o", ContextWindow: 64000}, {Name: "claude-haiku-4-5", Prices: &Prices{Input: 0.8, Output: 4}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := cat.Lookup("gpt-4o")
+	if m.ContextWindow != 64000 || m.Prices == nil || m.Prices.Input != 2.50 {
+		t.Errorf("gpt-4o: an override without prices keeps them: %+v", m)
+	}
+	h, _ := cat.Lookup("claude-haiku-4-5")
+	if h.Prices.Input != 0.8 || h.Prices.CacheRead != 0 || h.MinCacheTokens != 4096 {
+		t.Errorf("haiku: prices given replace the known ones as a whole: %+v", h)
+	}
+	if _, err := NewCatalog([]Model{{Name: "x", ContextWindow: 1, Cache: "lru"}}); err == nil {
+		t.Error("unknown cache rule accepted")
+	}
+}

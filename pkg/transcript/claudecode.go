@@ -22,6 +22,7 @@ type ccMessage struct {
 	Role    string          `json:"role"`
 	Content json.RawMessage `json:"content"`
 	Usage   *anUsage        `json:"usage"`
+	Model   string          `json:"model"`
 }
 
 // ccHarnessPrefixes start user records that the harness wrote, not the
@@ -35,13 +36,14 @@ var ccHarnessPrefixes = []string{"<command-name>", "<command-message>", "<local-
 // One API response is several assistant records sharing message.id: each
 // record is its own message, all with Call set to that id, and the usage
 // (input + cache creation + cache read) goes on the first message of the
-// call only. Sidechain records (a subagent's work inside the main
+// call only, in its parts (see [Usage]; the first record of the call that
+// carries usage gives it) with the model. Sidechain records (a subagent's work inside the main
 // session) are skipped and counted as "sidechain", unless the file is a
 // subagent's own file, whose first message record is a sidechain one:
 // then the sidechain is the conversation and other records are skipped.
 func readClaudeCode(d *lineDecoder, b *builder) error {
 	sidechain := -1 // unknown until the first message record
-	usage := map[string]int{}
+	usage := map[string]*Usage{}
 	usedUsage := map[string]bool{}
 	for {
 		if _, err := d.next(); err == io.EOF {
@@ -119,17 +121,17 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		if id == "" {
 			id = rec.UUID
 		}
-		if _, ok := usage[id]; !ok || usage[id] == 0 {
-			usage[id] = rec.Message.Usage.total()
+		if usage[id] == nil {
+			// The first record with usage wins, as ccusage counts it.
+			usage[id] = rec.Message.Usage.parts()
 		}
 		if c.text == "" && len(c.calls) == 0 && c.images == 0 && len(c.results) == 0 {
 			// A thinking-only record: counted above, no message.
 			continue
 		}
-		m := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Timestamp: ts, Call: id}
-		if !usedUsage[id] && usage[id] > 0 {
-			n := usage[id]
-			m.InputTokens = &n
+		m := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Timestamp: ts, Call: id, Model: rec.Message.Model}
+		if !usedUsage[id] && usage[id] != nil {
+			m.setUsage(usage[id])
 			usedUsage[id] = true
 		}
 		b.add(m, false)

@@ -39,8 +39,14 @@ type cxEvent struct {
 type cxInfo struct {
 	Total json.RawMessage `json:"total_token_usage"`
 	Last  *struct {
-		InputTokens *int `json:"input_tokens"`
+		InputTokens  *int `json:"input_tokens"`
+		CachedInput  int  `json:"cached_input_tokens"`
+		OutputTokens int  `json:"output_tokens"`
 	} `json:"last_token_usage"`
+}
+
+type cxTurnContext struct {
+	Model string `json:"model"`
 }
 
 type cxMeta struct {
@@ -68,7 +74,8 @@ type codexReader struct {
 	pending     []string // human prompts seen as events, not yet matched to an item
 	candidates  []int    // user items since the last prompt, not yet matched
 	sawPrompts  bool
-	historyMeta bool // reading a compaction's replacement history
+	historyMeta bool   // reading a compaction's replacement history
+	model       string // from the latest turn_context
 }
 
 // readCodex reads a Codex CLI rollout: response_item lines are the
@@ -212,6 +219,13 @@ func (c *codexReader) line(ln cxLine, ts time.Time) error {
 		default:
 			b.skip("session_meta")
 		}
+	case "turn_context":
+		var tc cxTurnContext
+		if err := json.Unmarshal(ln.Payload, &tc); err != nil {
+			return c.payloadErr(err)
+		}
+		c.model = tc.Model
+		b.skip(ln.Type)
 	case "response_item":
 		return c.item(ln.Payload, ts)
 	case "event_msg":
@@ -295,8 +309,11 @@ func (c *codexReader) usage(info *cxInfo) {
 		c.b.skip("usage_without_reply")
 		return
 	}
-	n := *info.Last.InputTokens
-	c.b.msg(at).InputTokens = &n
+	m := c.b.msg(at)
+	m.setUsage(openAIParts(*info.Last.InputTokens, info.Last.CachedInput, info.Last.OutputTokens))
+	if m.Model == "" {
+		m.Model = c.model
+	}
 }
 
 func (c *codexReader) closeCall() {

@@ -13,11 +13,24 @@ type gmContent struct {
 	Role          string          `json:"role"`
 	Parts         []gmPart        `json:"parts"`
 	UsageMetadata *gmUsage        `json:"usageMetadata"`
+	ModelVersion  string          `json:"modelVersion"`
 	Timestamp     json.RawMessage `json:"timestamp"`
 }
 
 type gmUsage struct {
-	PromptTokenCount *int `json:"promptTokenCount"`
+	PromptTokenCount        *int `json:"promptTokenCount"`
+	CachedContentTokenCount int  `json:"cachedContentTokenCount"`
+	CandidatesTokenCount    int  `json:"candidatesTokenCount"`
+	ThoughtsTokenCount      int  `json:"thoughtsTokenCount"`
+}
+
+// parts is the usage in its parts: Gemini's prompt count includes the
+// cached content; thoughts are billed as output.
+func (u *gmUsage) parts() *Usage {
+	if u == nil || u.PromptTokenCount == nil {
+		return nil
+	}
+	return openAIParts(*u.PromptTokenCount, u.CachedContentTokenCount, u.CandidatesTokenCount+u.ThoughtsTokenCount)
 }
 
 type gmPart struct {
@@ -127,6 +140,7 @@ func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 			SystemInstruction json.RawMessage   `json:"systemInstruction"`
 			Contents          []json.RawMessage `json:"contents"`
 			UsageMetadata     *gmUsage          `json:"usageMetadata"`
+			ModelVersion      string            `json:"modelVersion"`
 		}
 		if err := json.Unmarshal(v, &doc); err != nil {
 			return nil, typeErrAt(name, "", err)
@@ -153,8 +167,10 @@ func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 			if doc.UsageMetadata != nil && doc.UsageMetadata.PromptTokenCount != nil {
 				for i := len(b.t.Messages) - 1; i >= 0; i-- {
 					if b.t.Messages[i].Role == RoleAssistant {
-						n := *doc.UsageMetadata.PromptTokenCount
-						b.t.Messages[i].InputTokens = &n
+						b.t.Messages[i].setUsage(doc.UsageMetadata.parts())
+						if b.t.Messages[i].Model == "" {
+							b.t.Messages[i].Model = doc.ModelVersion
+						}
 						break
 					}
 				}
@@ -189,11 +205,8 @@ func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 				b.add(Message{Role: RoleUser, Text: g.text, Images: g.images, Timestamp: ts}, len(g.responses) == 0)
 			}
 		case "model":
-			m := Message{Role: RoleAssistant, Text: g.text, Images: g.images, ToolCalls: g.calls, Timestamp: ts}
-			if c.UsageMetadata != nil && c.UsageMetadata.PromptTokenCount != nil {
-				n := *c.UsageMetadata.PromptTokenCount
-				m.InputTokens = &n
-			}
+			m := Message{Role: RoleAssistant, Text: g.text, Images: g.images, ToolCalls: g.calls, Timestamp: ts, Model: c.ModelVersion}
+			m.setUsage(c.UsageMetadata.parts())
 			b.add(m, false)
 		default:
 			return nil, errAt(name, path, "unknown role %q; valid: user, model", c.Role)
@@ -208,8 +221,12 @@ type gcMessage struct {
 	Timestamp json.RawMessage   `json:"timestamp"`
 	ToolCalls []gcToolCall      `json:"toolCalls"`
 	Thoughts  []json.RawMessage `json:"thoughts"`
+	Model     string            `json:"model"`
 	Tokens    *struct {
-		Input *int `json:"input"`
+		Input    *int `json:"input"`
+		Output   int  `json:"output"`
+		Cached   int  `json:"cached"`
+		Thoughts int  `json:"thoughts"`
 	} `json:"tokens"`
 }
 
@@ -285,9 +302,9 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 				}
 			}
 			if m.Tokens != nil && m.Tokens.Input != nil {
-				n := *m.Tokens.Input
-				msg.InputTokens = &n
+				msg.setUsage(openAIParts(*m.Tokens.Input, m.Tokens.Cached, m.Tokens.Output+m.Tokens.Thoughts))
 			}
+			msg.Model = m.Model
 			b.add(msg, false)
 			for _, r := range results {
 				b.add(r, false)

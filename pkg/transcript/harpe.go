@@ -14,6 +14,10 @@ type harpeEvent struct {
 	ToolCalls  []harpeCall     `json:"tool_calls"`
 	ToolCallID string          `json:"tool_call_id"`
 	Input      *int            `json:"input_tokens"`
+	CacheRead  int             `json:"cache_read_tokens"`
+	CacheWrite int             `json:"cache_write_tokens"`
+	Output     int             `json:"output_tokens"`
+	Model      string          `json:"model"`
 	Timestamp  json.RawMessage `json:"timestamp"`
 }
 
@@ -25,7 +29,9 @@ type harpeCall struct {
 
 // readHarpe reads harpe's event JSONL: system, user, assistant,
 // tool_result, usage and abort events. Every user event opens a turn; a
-// usage event sets the input tokens of the latest assistant message; an
+// usage event sets the input tokens (the whole prompt) of the latest
+// assistant message, with optional parts cache_read_tokens,
+// cache_write_tokens, output_tokens and the model; an
 // abort event marks the current turn aborted.
 func readHarpe(d *lineDecoder, b *builder) error {
 	lastAssistant := -1
@@ -82,8 +88,15 @@ func readHarpe(d *lineDecoder, b *builder) error {
 				b.skip("usage_without_reply")
 				continue
 			}
-			n := *ev.Input
-			b.msg(lastAssistant).InputTokens = &n
+			if ev.CacheRead < 0 || ev.CacheWrite < 0 || ev.Output < 0 {
+				return d.errorf("\"cache_read_tokens\", \"cache_write_tokens\" and \"output_tokens\" must be whole numbers ≥ 0")
+			}
+			if ev.CacheRead+ev.CacheWrite > *ev.Input {
+				return d.errorf("\"cache_read_tokens\" + \"cache_write_tokens\" (%d) exceed \"input_tokens\" (%d), which is the whole prompt", ev.CacheRead+ev.CacheWrite, *ev.Input)
+			}
+			m := b.msg(lastAssistant)
+			m.setUsage(&Usage{Input: *ev.Input - ev.CacheRead - ev.CacheWrite, CacheRead: ev.CacheRead, CacheWrite: ev.CacheWrite, Output: ev.Output})
+			m.Model = ev.Model
 		case "abort":
 			b.abort()
 		case "":

@@ -1,6 +1,9 @@
 package transcript
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Listing is the machine-readable account of what was read from a
 // transcript: `harpe transcript --format json` writes it, and other
@@ -16,6 +19,45 @@ type Listing struct {
 	Skipped      map[string]int   `json:"skipped"`
 	// Compactions are the indices of harness compaction summaries.
 	Compactions []int `json:"compactions,omitempty"`
+	// Recorded sums the usage the transcript records, over every call
+	// (aborted ones too: the provider billed them); nil when it records
+	// none.
+	Recorded *RecordedUsage `json:"recorded,omitempty"`
+	// CostUSD is what the recorded usage cost at list prices, set by the
+	// caller (see package cost) when some call records its model; models
+	// without prices count 0 and are named in UnpricedModels.
+	CostUSD        *float64 `json:"cost_usd,omitempty"`
+	UnpricedModels []string `json:"unpriced_models,omitempty"`
+
+	byModel map[string]*RecordedUsage
+}
+
+// RecordedUsage sums recorded usage: calls and tokens by part.
+type RecordedUsage struct {
+	Calls int `json:"calls"`
+	Usage
+}
+
+func (r *RecordedUsage) add(u *Usage) {
+	r.Calls++
+	r.Input += u.Input
+	r.CacheRead += u.CacheRead
+	r.CacheWrite += u.CacheWrite
+	r.CacheWrite1h += u.CacheWrite1h
+	r.Output += u.Output
+}
+
+// RecordedByModel returns the recorded usage summed per answering model
+// ("" for calls that record none), models sorted.
+func (l *Listing) RecordedByModel() (models []string, usage []RecordedUsage) {
+	for m := range l.byModel {
+		models = append(models, m)
+	}
+	slices.Sort(models)
+	for _, m := range models {
+		usage = append(usage, *l.byModel[m])
+	}
+	return models, usage
 }
 
 // ListingMessage is one message of a [Listing].
@@ -30,8 +72,13 @@ type ListingMessage struct {
 	ToolCallID  *string  `json:"tool_call_id"`
 	Timestamp   *string  `json:"timestamp"`
 	InputTokens *int     `json:"input_tokens"`
-	Aborted     bool     `json:"aborted,omitempty"`
-	Meta        bool     `json:"meta,omitempty"`
+	// Usage is the call's recorded usage in its parts; null where the
+	// format records none.
+	Usage *Usage `json:"usage"`
+	// Model is the model that answered, where recorded.
+	Model   string `json:"model,omitempty"`
+	Aborted bool   `json:"aborted,omitempty"`
+	Meta    bool   `json:"meta,omitempty"`
 }
 
 // ListingPair is an [Unpaired] entry of a [Listing].
@@ -56,7 +103,7 @@ func List(t *Transcript) *Listing {
 // without keeping the messages.
 func (l *Listing) Add(m *Message) {
 	lm := ListingMessage{Index: m.Index, Role: m.Role, Turn: m.Turn, Chars: m.Chars(),
-		ToolCalls: []string{}, InputTokens: m.InputTokens, Aborted: m.Aborted, Meta: m.Meta}
+		ToolCalls: []string{}, InputTokens: m.InputTokens, Usage: m.Usage, Model: m.Model, Aborted: m.Aborted, Meta: m.Meta}
 	for _, c := range m.ToolCalls {
 		if c.ID != "" {
 			lm.ToolCalls = append(lm.ToolCalls, c.ID)
@@ -69,6 +116,19 @@ func (l *Listing) Add(m *Message) {
 	if !m.Timestamp.IsZero() {
 		s := m.Timestamp.Format(time.RFC3339Nano)
 		lm.Timestamp = &s
+	}
+	if u := m.Usage; u != nil {
+		if l.Recorded == nil {
+			l.Recorded = &RecordedUsage{}
+			l.byModel = map[string]*RecordedUsage{}
+		}
+		l.Recorded.add(u)
+		r := l.byModel[m.Model]
+		if r == nil {
+			r = &RecordedUsage{}
+			l.byModel[m.Model] = r
+		}
+		r.add(u)
 	}
 	l.Messages = append(l.Messages, lm)
 }

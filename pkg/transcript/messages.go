@@ -89,6 +89,7 @@ type oaMessage struct {
 	FunctionCall *oaFunction     `json:"function_call"`
 	Refusal      *string         `json:"refusal"`
 	Usage        *oaUsage        `json:"usage"`
+	Model        string          `json:"model"`
 	Timestamp    json.RawMessage `json:"timestamp"`
 }
 
@@ -104,7 +105,18 @@ type oaFunction struct {
 }
 
 type oaUsage struct {
-	PromptTokens *int `json:"prompt_tokens"`
+	PromptTokens        *int `json:"prompt_tokens"`
+	CompletionTokens    int  `json:"completion_tokens"`
+	PromptTokensDetails *struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+}
+
+// parts splits an OpenAI prompt total (cached tokens included) into
+// uncached input and cache read; OpenAI charges nothing to write.
+func openAIParts(prompt, cached, output int) *Usage {
+	cached = min(max(cached, 0), prompt)
+	return &Usage{Input: prompt - cached, CacheRead: cached, Output: max(output, 0)}
 }
 
 type oaPart struct {
@@ -165,9 +177,13 @@ func (o *openAIReader) add(raw json.RawMessage, where func(format string, args .
 			if *m.Usage.PromptTokens < 0 {
 				return where("\"usage.prompt_tokens\" must be a whole number ≥ 0, got %d", *m.Usage.PromptTokens)
 			}
-			n := *m.Usage.PromptTokens
-			msg.InputTokens = &n
+			cached := 0
+			if d := m.Usage.PromptTokensDetails; d != nil {
+				cached = d.CachedTokens
+			}
+			msg.setUsage(openAIParts(*m.Usage.PromptTokens, cached, m.Usage.CompletionTokens))
 		}
+		msg.Model = m.Model
 	case "tool":
 		if m.ToolCallID == "" {
 			return where("a tool message needs \"tool_call_id\"")
@@ -227,12 +243,41 @@ type anMessage struct {
 	Role    string          `json:"role"`
 	Content json.RawMessage `json:"content"`
 	Usage   *anUsage        `json:"usage"`
+	Model   string          `json:"model"`
 }
 
 type anUsage struct {
 	InputTokens              int `json:"input_tokens"`
 	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreation            *struct {
+		Ephemeral5m int `json:"ephemeral_5m_input_tokens"`
+		Ephemeral1h int `json:"ephemeral_1h_input_tokens"`
+	} `json:"cache_creation"`
+}
+
+// parts is the usage in its parts; nil when unknown or when the prompt
+// size is 0 (no usage recorded).
+func (u *anUsage) parts() *Usage {
+	if u.total() <= 0 {
+		return nil
+	}
+	p := &Usage{Input: u.InputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens, Output: u.OutputTokens}
+	if c := u.CacheCreation; c != nil {
+		p.CacheWrite1h = min(max(c.Ephemeral1h, 0), p.CacheWrite)
+	}
+	return p
+}
+
+// setUsage sets m's usage record and prompt size from u (nil: none).
+func (m *Message) setUsage(u *Usage) {
+	if u == nil {
+		return
+	}
+	n := u.Prompt()
+	m.InputTokens = &n
+	m.Usage = u
 }
 
 // total is the prompt size: input plus both cache parts; 0 when unknown.
@@ -384,10 +429,8 @@ func (a *anthropicReader) add(raw json.RawMessage, where func(format string, arg
 			a.b.add(Message{Role: RoleUser, Text: c.text, Images: c.images}, !c.hasResult)
 		}
 	case "assistant":
-		msg := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls}
-		if n := m.Usage.total(); n > 0 {
-			msg.InputTokens = &n
-		}
+		msg := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Model: m.Model}
+		msg.setUsage(m.Usage.parts())
 		a.b.add(msg, false)
 		for _, r := range c.results {
 			a.b.add(r, false)

@@ -103,6 +103,10 @@ func msgString(m Message) string {
 	if m.InputTokens != nil {
 		in = fmt.Sprint(*m.InputTokens)
 	}
-	m.InputTokens = nil
-	return fmt.Sprintf("%+v input=%s", m, in)
+	usage := "nil"
+	if m.Usage != nil {
+		usage = fmt.Sprintf("%+v", *m.Usage)
+	}
+	m.InputTokens, m.Usage = nil, nil
+	return fmt.Sprintf("%+v input=%s usage=%s", m, in, usage)
 }

@@ -86,6 +86,14 @@ type Message struct {
 	// that produced this message (cached parts included), set on the first
 	// message of that call only; nil when not recorded.
 	InputTokens *int
+	// Usage is the provider's record of that call in its parts (uncached
+	// input, cache read, cache write, output), set where InputTokens is and
+	// only when the format records usage; its [Usage.Prompt] equals
+	// *InputTokens.
+	Usage *Usage
+	// Model is the model that answered, on every message of a call whose
+	// format records it; "" when not recorded.
+	Model string
 	// Call groups the messages one model response produced (Claude Code
 	// writes one response as several records sharing message.id); "" when
 	// every assistant message is its own call.
@@ -101,6 +109,30 @@ type Message struct {
 	// compaction summary. They still count as context.
 	Meta bool
 }
+
+// Usage is what a provider recorded for one model call, in the parts
+// it bills separately. Providers that report one prompt total with the
+// cached part inside it (OpenAI, Codex, Gemini) are split here as
+// Input = total − CacheRead, so the parts never overlap.
+type Usage struct {
+	// Input is the prompt tokens neither read from nor written to a cache.
+	Input int `json:"input"`
+	// CacheRead is the prompt tokens read from the provider's cache.
+	CacheRead int `json:"cache_read"`
+	// CacheWrite is the prompt tokens written to the cache (Anthropic
+	// bills them above the input price; OpenAI and Gemini write for free
+	// and report 0).
+	CacheWrite int `json:"cache_write"`
+	// CacheWrite1h is the part of CacheWrite written with Anthropic's
+	// 1-hour TTL, where the record splits it (cache_creation.
+	// ephemeral_1h_input_tokens); the rest has the 5-minute TTL.
+	CacheWrite1h int `json:"cache_write_1h,omitempty"`
+	// Output is the tokens of the reply, reasoning or thinking included.
+	Output int `json:"output"`
+}
+
+// Prompt is the whole prompt of the call: Input + CacheRead + CacheWrite.
+func (u Usage) Prompt() int { return u.Input + u.CacheRead + u.CacheWrite }
 
 // ToolCall is one call an assistant message makes.
 type ToolCall struct {
