@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,6 +56,9 @@ type staged struct {
 	mode    fs.FileMode // mode to give tmp: the old file's, or from the umask
 	keep    bool        // chmod tmp to mode (an existing file)
 	direct  *spool      // content of a target written in place
+	// appendTo opens a target written in place for appending: a name of
+	// an open descriptor, which must not be truncated.
+	appendTo bool
 }
 
 // spool holds bytes in memory up to spoolMemory, then in an unlinked
@@ -155,7 +159,12 @@ func (a *app) writeOutput(path string, fn func(w io.Writer) error) error {
 // umask's), anything else (a device, a FIFO) is written in place at commit.
 // Errors name path, never the temporary file.
 func (a *app) stageFile(path string, fn func(w io.Writer) error) error {
-	target, err := resolveTarget(path)
+	if stdoutAliases[filepath.Clean(path)] {
+		// The same open file as standard output, its offset and append
+		// mode included.
+		return a.writeOutput("-", fn)
+	}
+	target, inPlace, err := resolveTarget(path)
 	if err != nil {
 		return usageErrorf("%s: %v", path, err)
 	}
@@ -172,8 +181,8 @@ func (a *app) stageFile(path string, fn func(w io.Writer) error) error {
 	switch {
 	case err == nil && fi.IsDir():
 		return usageErrorf("%s: is a directory", path)
-	case err == nil && !fi.Mode().IsRegular():
-		st.direct = &spool{}
+	case err == nil && (inPlace || !fi.Mode().IsRegular()):
+		st.direct, st.appendTo = &spool{}, inPlace
 		if err := writeBuffered(st.direct, fn); err != nil {
 			st.direct.close()
 			return fileError(path, err)
@@ -313,7 +322,13 @@ func (o *outputs) commit(ctx context.Context, stdout io.Writer) error {
 		if err := ctx.Err(); err != nil || o.aborted.Load() {
 			return fail(context.Canceled)
 		}
-		f, err := os.OpenFile(s.target, os.O_WRONLY|os.O_TRUNC, 0)
+		// Devices and FIFOs are not truncated (nothing to truncate);
+		// descriptor names are appended to, as the shell opened them.
+		flag := os.O_WRONLY
+		if s.appendTo {
+			flag |= os.O_APPEND
+		}
+		f, err := os.OpenFile(s.target, flag, 0)
 		if err != nil {
 			return fail(usageErrorf("%s: %v", s.path, pathErr(err)))
 		}
@@ -368,34 +383,51 @@ const stdinOrOut = "stdout"
 // maxSymlinks bounds symlink resolution, as the kernel's ELOOP does.
 const maxSymlinks = 40
 
+// stdoutAliases are the names of standard output itself.
+var stdoutAliases = map[string]bool{"/dev/stdout": true, "/dev/fd/1": true, "/proc/self/fd/1": true}
+
 // resolveTarget follows symlinks in path's last element (a dangling link
 // resolves to the file it would create) and returns the file to write.
-func resolveTarget(path string) (string, error) {
+// inPlace is set for a name of an open file descriptor (/dev/stderr,
+// /dev/fd/N, /proc/self/fd/N): such a file is written through the name,
+// never replaced.
+func resolveTarget(path string) (target string, inPlace bool, err error) {
 	for range maxSymlinks {
+		if isDescriptorName(path) {
+			return path, true, nil
+		}
 		fi, err := os.Lstat(path)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				// The directory must exist for the file to be made.
 				if _, derr := os.Stat(filepath.Dir(path)); derr != nil {
-					return "", pathErr(derr)
+					return "", false, pathErr(derr)
 				}
-				return path, nil
+				return path, false, nil
 			}
-			return "", pathErr(err)
+			return "", false, pathErr(err)
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
-			return path, nil
+			return path, false, nil
 		}
 		link, err := os.Readlink(path)
 		if err != nil {
-			return "", pathErr(err)
+			return "", false, pathErr(err)
 		}
 		if !filepath.IsAbs(link) {
 			link = filepath.Join(filepath.Dir(path), link)
 		}
 		path = link
 	}
-	return "", errors.New("too many levels of symbolic links")
+	return "", false, errors.New("too many levels of symbolic links")
+}
+
+// isDescriptorName reports whether path names an open file descriptor
+// rather than a file (Linux's /proc/self/fd and /dev/fd).
+func isDescriptorName(path string) bool {
+	path = filepath.Clean(path)
+	return strings.HasPrefix(path, "/proc/self/fd/") || strings.HasPrefix(path, "/dev/fd/") ||
+		strings.HasPrefix(path, "/proc/thread-self/fd/") || path == "/dev/stderr" || path == "/dev/stdin"
 }
 
 // tempSeq makes temporary file names unique within the process.

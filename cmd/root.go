@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/viper"
 	"golang.org/x/term"
 )
 
@@ -56,7 +55,7 @@ type app struct {
 	io         IO
 	ctx        context.Context
 	configFile string
-	config     *viper.Viper // the configuration file's values, once read
+	config     *configFile // the configuration file, once read
 	// lookupEnv reads HARPE_* variables; os.LookupEnv outside tests.
 	lookupEnv func(string) (string, bool)
 	// out collects what the run writes; Run commits it on success.
@@ -266,6 +265,7 @@ EXIT STATUS
 		newTranscriptCmd(a),
 		replay,
 	)
+	markSensitive(root)
 	return root
 }
 

@@ -3,6 +3,7 @@
 package cmd
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -24,4 +25,14 @@ func killProcessGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil && cmd.Process.Pid > 0 {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
+}
+
+// fileOwnedByUser reports whether path belongs to the user harpe runs as.
+func fileOwnedByUser(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Geteuid()
 }
