@@ -30,8 +30,10 @@ func (a *app) eachInput(args []string, fn func(name string, r io.Reader) error) 
 		if err := a.ctx.Err(); err != nil {
 			return err
 		}
+		// Reads stop once the run is interrupted (ctxReader), so a reader
+		// in pkg/ ends at its next read.
 		if arg == "-" {
-			if err := fn(stdinName, a.io.In); err != nil {
+			if err := fn(stdinName, ctxReader{a.ctx, a.io.In}); err != nil {
 				return err
 			}
 			continue
@@ -40,7 +42,7 @@ func (a *app) eachInput(args []string, fn func(name string, r io.Reader) error) 
 		if err != nil {
 			return inputError(fmt.Errorf("%s: %w", arg, pathErr(err)))
 		}
-		err = fn(arg, f)
+		err = fn(arg, ctxReader{a.ctx, f})
 		f.Close()
 		if err != nil {
 			return err
