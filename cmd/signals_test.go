@@ -60,7 +60,7 @@ func startHarpe(t *testing.T, dir string, args ...string) *harpeProcess {
 func (p *harpeProcess) feed(t *testing.T, keepOn bool) {
 	t.Helper()
 	line := []byte(`{"content":"the server is not running"}` + "\n") // no id: each line gets its own
-	chunk := bytes.Repeat(line, 4096) // ~160 KiB, more than a 64 KiB pipe
+	chunk := bytes.Repeat(line, 4096)                                // ~160 KiB, more than a 64 KiB pipe
 	if _, err := p.stdin.Write(chunk); err != nil {
 		p.cmd.Wait()
 		t.Fatalf("%v; stderr %q", err, p.stderr.String())
