@@ -225,7 +225,10 @@ standard input or from files, and writes a report or the selected items.
 Configuration: flags beat HARPE_* environment variables (HARPE_BUDGET,
 HARPE_SYNTHESIZE_BUDGET), which beat harpe.yaml (in the current directory,
 then the user config directory; --config names another), which beats the
-defaults.
+defaults. Flags that run a program or name a file to write (--distill-cmd,
+-o, --report, --plot) are not taken from a harpe.yaml in the current
+directory, only from one named by --config or in the user config
+directory.
 
 EXIT STATUS
   0    done
