@@ -42,6 +42,11 @@ func (a *app) eachInput(args []string, fn func(name string, r io.Reader) error) 
 		if err != nil {
 			return inputError(fmt.Errorf("%s: %w", arg, pathErr(err)))
 		}
+		// A directory opens but cannot be read; say so once, by name.
+		if fi, err := f.Stat(); err == nil && fi.IsDir() {
+			f.Close()
+			return inputError(fmt.Errorf("%s: is a directory", arg))
+		}
 		err = fn(arg, ctxReader{a.ctx, f})
 		f.Close()
 		if err != nil {
