@@ -130,7 +130,7 @@ func (a *app) readConfigFile() (*configFile, error) {
 		if dir, err := os.UserConfigDir(); err == nil {
 			userFile = filepath.Join(dir, "harpe", configName)
 		}
-		if _, err := os.Lstat(configName); err == nil {
+		if fi, err := os.Stat(configName); err == nil && !fi.IsDir() {
 			path = configName
 			cf.trusted = false
 			cf.why = "harpe.yaml in the working directory is not trusted for it"
@@ -138,7 +138,7 @@ func (a *app) readConfigFile() (*configFile, error) {
 				cf.trusted, cf.why = fileOwnedByUser(configName), "the user does not own "+userFile
 			}
 		} else if userFile != "" {
-			if _, err := os.Lstat(userFile); err == nil {
+			if fi, err := os.Stat(userFile); err == nil && !fi.IsDir() {
 				path = userFile
 				if !fileOwnedByUser(userFile) {
 					cf.trusted, cf.why = false, "the user does not own "+userFile
@@ -251,8 +251,14 @@ func (a *app) applyConfig(c *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	// Shell completion (cobra's hidden __complete) runs this too; its
+	// stderr reaches the user's prompt, so it stays quiet.
+	notes := a.io.Err
+	if strings.HasPrefix(c.Name(), "__complete") {
+		notes = io.Discard
+	}
 	if cf.path != "" {
-		a.reportUnknownKeys(c.Root(), cf)
+		a.reportUnknownKeys(notes, c.Root(), cf)
 	}
 	v := cf.Viper
 	cmdKey := strings.ReplaceAll(c.Name(), "-", "_")
@@ -278,7 +284,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 			if reason := sensitiveReason(f); reason != "" && !cf.trusted {
 				if !cf.noted[key] {
 					cf.noted[key] = true
-					fmt.Fprintf(a.io.Err, "harpe: %s: ignoring %s: --%s %s, and %s; pass --%s or %s, or name the file with --config\n",
+					fmt.Fprintf(notes, "harpe: %s: ignoring %s: --%s %s, and %s; pass --%s or %s, or name the file with --config\n",
 						cf.where(key), key, f.Name, reason, cf.why, f.Name, "HARPE_"+strings.ToUpper(cmdKey+"_"+flagKey))
 				}
 				return
@@ -324,7 +330,7 @@ func parseBool(s string) (string, bool) {
 // keys: at the top level, a command's name (holding a section) or any
 // flag of any command; in a command's section, that command's flags.
 // Dashes and underscores are the same.
-func (a *app) reportUnknownKeys(root *cobra.Command, cf *configFile) {
+func (a *app) reportUnknownKeys(w io.Writer, root *cobra.Command, cf *configFile) {
 	if cf.noted["\x00unknown"] {
 		return
 	}
@@ -395,7 +401,7 @@ func (a *app) reportUnknownKeys(root *cobra.Command, cf *configFile) {
 			}
 			msg = fmt.Sprintf("harpe: %s: unknown key %q (did you mean %q?); ignored", cf.where(key), key, best)
 		}
-		fmt.Fprintln(a.io.Err, msg)
+		fmt.Fprintln(w, msg)
 	}
 }
 

@@ -283,7 +283,8 @@ func (o *outputs) abort() {
 // commit writes the staged outputs: first every temporary file is
 // completed (flushed, given its mode, closed), then the targets written in
 // place and standard output, and last the renames, which do not fail in
-// practice. On an error before the renames nothing has been replaced.
+// practice. On an error or an interrupt before the renames nothing has
+// been replaced.
 func (o *outputs) commit(ctx context.Context, stdout io.Writer) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -353,19 +354,11 @@ func (o *outputs) commit(ctx context.Context, stdout io.Writer) error {
 		o.stdout.close()
 		o.stdout = nil
 	}
-	for i, s := range o.files {
+	// The renames take microseconds: once begun they are all made, even
+	// if a signal comes meanwhile, so the files stay all or none.
+	for _, s := range o.files {
 		if s.tmpName == "" || s.direct != nil {
 			continue
-		}
-		if err := ctx.Err(); err != nil || o.aborted.Load() {
-			// Interrupted between renames: the rest are not made.
-			for _, r := range o.files[i:] {
-				if r.tmpName != "" && r.direct == nil {
-					os.Remove(r.tmpName)
-				}
-			}
-			o.files = nil
-			return context.Canceled
 		}
 		if err := os.Rename(s.tmpName, s.target); err != nil {
 			os.Remove(s.tmpName)

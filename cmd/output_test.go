@@ -1,3 +1,5 @@
+//go:build unix
+
 package cmd
 
 import (
@@ -11,26 +13,6 @@ import (
 	"syscall"
 	"testing"
 )
-
-// countItems is one line for `harpe count`, which prints "18 FILE": the
-// estimate's pieces are { " id " : " a " , " content " : " hello world " }
-// = 18, more than 35 chars / 4 = 8.
-const countItems = `{"id":"a","content":"hello world"}` + "\n"
-
-// listDir names the entries of dir, to show that no temporary file is
-// left behind.
-func listDir(t *testing.T, dir string) []string {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	return names
-}
 
 func TestOutputFiles(t *testing.T) {
 	if runtime.GOOS == "windows" {
@@ -283,42 +265,5 @@ func TestSpool(t *testing.T) {
 	cancel()
 	if err := (&spool{}).copyTo(ctx, &b); !errors.Is(err, context.Canceled) {
 		t.Errorf("copy after cancel: %v, want context.Canceled", err)
-	}
-}
-
-func writeFile(t *testing.T, path, body string, mode fs.FileMode) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(body), mode); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func wantMode(t *testing.T, path string, want fs.FileMode) {
-	t.Helper()
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := fi.Mode().Perm(); got != want {
-		t.Errorf("%s: mode %04o, want %04o", path, got, want)
-	}
-}
-
-func wantContent(t *testing.T, path, want string) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(b) != want {
-		t.Errorf("%s: %q, want %q", path, b, want)
-	}
-}
-
-func wantEntries(t *testing.T, dir string, want ...string) {
-	t.Helper()
-	got := listDir(t, dir)
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("%s holds %q, want %q", dir, got, want)
 	}
 }
