@@ -117,8 +117,7 @@ func (a *app) loadConfigFile() (*configFile, error) {
 }
 
 func (a *app) readConfigFile() (*configFile, error) {
-	cf := &configFile{Viper: viper.New(), trusted: true, lines: map[string]int{}, noted: map[string]bool{}}
-	cf.Viper.SetConfigType("yaml")
+	cf := newConfigFile()
 	path := a.configFile
 	if path == "" {
 		if p, ok := a.lookupEnv("HARPE_CONFIG"); ok && p != "" {
@@ -153,20 +152,33 @@ func (a *app) readConfigFile() (*configFile, error) {
 		// "--config /dev/null": no configuration at all.
 		return cf, nil
 	}
-	cf.path = path
 	data, err := readConfigBytes(path)
 	if err != nil {
 		return nil, err
 	}
+	return cf, cf.parse(path, data)
+}
+
+// parse reads the YAML data of the file at path into cf, with the line of
+// each key.
+func (cf *configFile) parse(path string, data []byte) error {
+	cf.path = path
 	cf.Viper.SetConfigFile(path) // named in messages; the bytes come from data
 	if err := cf.Viper.ReadConfig(bytes.NewReader(data)); err != nil {
-		return nil, usageErrorf("%s: %v", path, yamlError(err))
+		return usageErrorf("%s: %v", path, yamlError(err))
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err == nil && len(root.Content) == 1 {
 		cf.indexLines(root.Content[0], "")
 	}
-	return cf, nil
+	return nil
+}
+
+// newConfigFile is an empty, trusted configuration.
+func newConfigFile() *configFile {
+	cf := &configFile{Viper: viper.New(), trusted: true, lines: map[string]int{}, noted: map[string]bool{}}
+	cf.Viper.SetConfigType("yaml")
+	return cf
 }
 
 // readConfigBytes reads a configuration file, refusing anything but a

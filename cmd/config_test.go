@@ -1,6 +1,9 @@
 package cmd
 
 import (
+	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -148,4 +151,45 @@ func TestConfigNotOwned(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(xdg, "out.txt")); err == nil {
 		t.Errorf("out.txt written")
 	}
+}
+
+// FuzzConfigFile: whatever a harpe.yaml holds, reading it and checking its
+// keys gives a usage error or a report, never a panic, and every line
+// reported names the file.
+func FuzzConfigFile(f *testing.F) {
+	for _, seed := range []string{
+		"polcy: knapsack\nsynthesize:\n  budgte: 10\n",
+		"budget: 8192\nsynthesize:\n  cap:\n    tool: 30%\nmodels:\n  m: {context_window: 10}\n",
+		"replay:\n  distill-cmd: \"id\"\noutput: x\n",
+		"- a\n- b\n", "a: [1, 2\n", "", "synthesize: 3\n", ": :\n", "a:\n  b:\n    c: d\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	root := Command()
+	sub, _, err := root.Find([]string{"synthesize"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cf := newConfigFile()
+		if err := cf.parse("harpe.yaml", data); err != nil {
+			var ee *exitError
+			if !errors.As(err, &ee) || ee.code != ExitUsage || !strings.HasPrefix(err.Error(), "harpe.yaml: ") {
+				t.Fatalf("parse error %v, want a usage error naming the file", err)
+			}
+			return
+		}
+		cf.trusted = false
+		cf.why = "fuzzing"
+		var notes strings.Builder
+		a := newApp(context.Background(), IO{In: strings.NewReader(""), Out: io.Discard, Err: &notes},
+			func(string) (string, bool) { return "", false })
+		a.config = cf
+		a.reportUnknownKeys(&notes, sub.Root(), cf)
+		for _, line := range strings.Split(strings.TrimSuffix(notes.String(), "\n"), "\n") {
+			if line != "" && !strings.HasPrefix(line, "harpe: harpe.yaml") {
+				t.Fatalf("note %q does not name the file", line)
+			}
+		}
+	})
 }
