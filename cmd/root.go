@@ -112,6 +112,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		a.aborts.run()
 		a.out.abort()
+		if streams.ErrIsTerminal {
+			fmt.Fprint(stderr, "\r\033[K") // clear a progress line
+		}
 		fmt.Fprintln(stderr, "harpe: interrupted")
 		os.Exit(ExitInterrupted)
 	}()
