@@ -317,7 +317,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 // people write: yes/no, true/false, on/off, 1/0 (any case, and t/f, y/n).
 func setFlag(c *cobra.Command, f *pflag.Flag, s string) error {
 	if f.Value.Type() == "bool" {
-		b, ok := parseBool(s)
+		b, ok := parseConfigBool(s)
 		if !ok {
 			return errors.New("want yes or no (also true/false, on/off, 1/0)")
 		}
@@ -326,8 +326,8 @@ func setFlag(c *cobra.Command, f *pflag.Flag, s string) error {
 	return c.Flags().Set(f.Name, s)
 }
 
-// parseBool maps the usual spellings of yes and no to "true" and "false".
-func parseBool(s string) (string, bool) {
+// parseConfigBool maps the usual spellings of yes and no to "true" and "false".
+func parseConfigBool(s string) (string, bool) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "1", "t", "true", "y", "yes", "on":
 		return "true", true
@@ -407,7 +407,7 @@ func (a *app) reportUnknownKeys(w io.Writer, root *cobra.Command, cf *configFile
 			continue
 		}
 		msg := fmt.Sprintf("harpe: %s: unknown key %q; ignored", cf.where(key), key)
-		if best := closestKey(norm(name), known); best != "" {
+		if best := closestConfigKey(norm(name), known); best != "" {
 			if nested {
 				best = section + "." + best
 			}
@@ -431,13 +431,13 @@ func withKey(m map[string]bool, k string) map[string]bool {
 	return out
 }
 
-// closestKey is the known key nearest to name by edit distance, when it
+// closestConfigKey is the known key nearest to name by edit distance, when it
 // is near enough to be a typo (at most 2 edits, and fewer than half of
 // name's length); ties go to the alphabetically first.
-func closestKey(name string, known map[string]bool) string {
+func closestConfigKey(name string, known map[string]bool) string {
 	best, bestD := "", 0
 	for k := range known {
-		d := editDistance(name, k)
+		d := configKeyDistance(name, k)
 		if d > 2 || 2*d >= len(name) {
 			continue
 		}
@@ -448,8 +448,8 @@ func closestKey(name string, known map[string]bool) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
+// configKeyDistance is the Levenshtein distance between a and b, in bytes.
+func configKeyDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

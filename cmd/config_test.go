@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func TestParseBool(t *testing.T) {
+func TestParseConfigBool(t *testing.T) {
 	tests := []struct {
 		in   string
 		want string
@@ -27,15 +27,15 @@ func TestParseBool(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, ok := parseBool(tt.in)
+			got, ok := parseConfigBool(tt.in)
 			if got != tt.want || ok != tt.ok {
-				t.Errorf("parseBool(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+				t.Errorf("parseConfigBool(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
 			}
 		})
 	}
 }
 
-func TestClosestKey(t *testing.T) {
+func TestClosestConfigKey(t *testing.T) {
 	known := map[string]bool{"policy": true, "budget": true, "format": true, "output": true, "tokenizer": true, "cap": true}
 	tests := []struct {
 		name, in, want string
@@ -50,8 +50,8 @@ func TestClosestKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := closestKey(tt.in, known); got != tt.want {
-				t.Errorf("closestKey(%q) = %q, want %q", tt.in, got, tt.want)
+			if got := closestConfigKey(tt.in, known); got != tt.want {
+				t.Errorf("closestConfigKey(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
@@ -104,13 +104,13 @@ func TestSensitiveFlags(t *testing.T) {
 func TestConfigSize(t *testing.T) {
 	dir := t.TempDir()
 	items := filepath.Join(dir, "items.jsonl")
-	writeFile(t, items, countItems, 0o644)
+	writeTestFile(t, items, outputTestItems, 0o644)
 	// "# " and a newline per 64-byte comment line.
 	comment := "# " + strings.Repeat("x", 61) + "\n"
 	atBound := filepath.Join(dir, "at.yaml")
-	writeFile(t, atBound, strings.Repeat(comment, maxConfigSize/64), 0o644)
+	writeTestFile(t, atBound, strings.Repeat(comment, maxConfigSize/64), 0o644)
 	over := filepath.Join(dir, "over.yaml")
-	writeFile(t, over, strings.Repeat(comment, maxConfigSize/64)+"\n", 0o644)
+	writeTestFile(t, over, strings.Repeat(comment, maxConfigSize/64)+"\n", 0o644)
 
 	code, stdout, stderr := runHarpe(t, "", "count", "--config", atBound, items)
 	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "18 ") {
@@ -132,14 +132,14 @@ func TestConfigNotOwned(t *testing.T) {
 	xdg := t.TempDir()
 	cfg := filepath.Join(xdg, "harpe", "harpe.yaml")
 	os.MkdirAll(filepath.Dir(cfg), 0o755)
-	writeFile(t, cfg, "output: "+filepath.Join(xdg, "out.txt")+"\n", 0o644)
+	writeTestFile(t, cfg, "output: "+filepath.Join(xdg, "out.txt")+"\n", 0o644)
 	if err := os.Chown(cfg, 65534, 65534); err != nil {
 		t.Skip(err)
 	}
 	t.Setenv("XDG_CONFIG_HOME", xdg)
 	t.Chdir(t.TempDir())
 	items := filepath.Join(xdg, "items.jsonl")
-	writeFile(t, items, countItems, 0o644)
+	writeTestFile(t, items, outputTestItems, 0o644)
 	code, stdout, stderr := runHarpe(t, "", "count", items)
 	if code != 0 || !strings.HasPrefix(stdout, "18 ") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)

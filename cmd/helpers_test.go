@@ -7,14 +7,14 @@ import (
 	"testing"
 )
 
-// countItems is one line for `harpe count`, which prints "18 FILE": the
+// outputTestItems is one line for `harpe count`, which prints "18 FILE": the
 // estimate's pieces are { " id " : " a " , " content " : " hello world " }
 // = 18, more than 35 chars / 4 = 8.
-const countItems = `{"id":"a","content":"hello world"}` + "\n"
+const outputTestItems = `{"id":"a","content":"hello world"}` + "\n"
 
-// listDir names the entries of dir, to show that no temporary file is
+// listTestDir names the entries of dir, to show that no temporary file is
 // left behind.
-func listDir(t *testing.T, dir string) []string {
+func listTestDir(t *testing.T, dir string) []string {
 	t.Helper()
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -27,14 +27,14 @@ func listDir(t *testing.T, dir string) []string {
 	return names
 }
 
-func writeFile(t *testing.T, path, body string, mode fs.FileMode) {
+func writeTestFile(t *testing.T, path, body string, mode fs.FileMode) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(body), mode); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func wantMode(t *testing.T, path string, want fs.FileMode) {
+func wantFileMode(t *testing.T, path string, want fs.FileMode) {
 	t.Helper()
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -45,7 +45,7 @@ func wantMode(t *testing.T, path string, want fs.FileMode) {
 	}
 }
 
-func wantContent(t *testing.T, path, want string) {
+func wantFileContent(t *testing.T, path, want string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -56,9 +56,9 @@ func wantContent(t *testing.T, path, want string) {
 	}
 }
 
-func wantEntries(t *testing.T, dir string, want ...string) {
+func wantDirEntries(t *testing.T, dir string, want ...string) {
 	t.Helper()
-	got := listDir(t, dir)
+	got := listTestDir(t, dir)
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("%s holds %q, want %q", dir, got, want)
 	}

@@ -36,27 +36,27 @@ func TestOutputFiles(t *testing.T) {
 			setup: func(t *testing.T, dir string) string { return filepath.Join(dir, "new.txt") },
 			check: func(t *testing.T, dir string) {
 				// 0666 &^ 0027 = 0640.
-				wantMode(t, filepath.Join(dir, "new.txt"), 0o640)
-				wantEntries(t, dir, "items.jsonl", "new.txt")
+				wantFileMode(t, filepath.Join(dir, "new.txt"), 0o640)
+				wantDirEntries(t, dir, "items.jsonl", "new.txt")
 			},
 		},
 		{
 			name: "existing file keeps its mode",
 			setup: func(t *testing.T, dir string) string {
 				p := filepath.Join(dir, "secret.txt")
-				writeFile(t, p, "old\n", 0o600)
+				writeTestFile(t, p, "old\n", 0o600)
 				os.Chmod(p, 0o600)
 				return p
 			},
 			check: func(t *testing.T, dir string) {
-				wantMode(t, filepath.Join(dir, "secret.txt"), 0o600)
-				wantContent(t, filepath.Join(dir, "secret.txt"), "18 "+filepath.Join(dir, "items.jsonl")+"\n")
+				wantFileMode(t, filepath.Join(dir, "secret.txt"), 0o600)
+				wantFileContent(t, filepath.Join(dir, "secret.txt"), "18 "+filepath.Join(dir, "items.jsonl")+"\n")
 			},
 		},
 		{
 			name: "symlink is followed, not replaced",
 			setup: func(t *testing.T, dir string) string {
-				writeFile(t, filepath.Join(dir, "real.txt"), "old\n", 0o644)
+				writeTestFile(t, filepath.Join(dir, "real.txt"), "old\n", 0o644)
 				if err := os.Symlink("real.txt", filepath.Join(dir, "link")); err != nil {
 					t.Fatal(err)
 				}
@@ -67,8 +67,8 @@ func TestOutputFiles(t *testing.T) {
 				if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 					t.Errorf("link is no longer a symlink: %v %v", fi.Mode(), err)
 				}
-				wantContent(t, filepath.Join(dir, "real.txt"), "18 "+filepath.Join(dir, "items.jsonl")+"\n")
-				wantEntries(t, dir, "items.jsonl", "link", "real.txt")
+				wantFileContent(t, filepath.Join(dir, "real.txt"), "18 "+filepath.Join(dir, "items.jsonl")+"\n")
+				wantDirEntries(t, dir, "items.jsonl", "link", "real.txt")
 			},
 		},
 		{
@@ -80,7 +80,7 @@ func TestOutputFiles(t *testing.T) {
 				return filepath.Join(dir, "link")
 			},
 			check: func(t *testing.T, dir string) {
-				wantContent(t, filepath.Join(dir, "made.txt"), "18 "+filepath.Join(dir, "items.jsonl")+"\n")
+				wantFileContent(t, filepath.Join(dir, "made.txt"), "18 "+filepath.Join(dir, "items.jsonl")+"\n")
 			},
 		},
 		{
@@ -88,7 +88,7 @@ func TestOutputFiles(t *testing.T) {
 			setup:      func(t *testing.T, dir string) string { return filepath.Join(dir, "nodir", "k.txt") },
 			wantCode:   ExitUsage,
 			wantStderr: "harpe: DIR/nodir/k.txt: no such file or directory\n",
-			check:      func(t *testing.T, dir string) { wantEntries(t, dir, "items.jsonl") },
+			check:      func(t *testing.T, dir string) { wantDirEntries(t, dir, "items.jsonl") },
 		},
 		{
 			name: "directory",
@@ -98,7 +98,7 @@ func TestOutputFiles(t *testing.T) {
 			},
 			wantCode:   ExitUsage,
 			wantStderr: "harpe: DIR/adir: is a directory\n",
-			check:      func(t *testing.T, dir string) { wantEntries(t, dir, "adir", "items.jsonl") },
+			check:      func(t *testing.T, dir string) { wantDirEntries(t, dir, "adir", "items.jsonl") },
 		},
 		{
 			name: "read-only directory names the user's path, not the temporary file",
@@ -136,7 +136,7 @@ func TestOutputFiles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			items := filepath.Join(dir, "items.jsonl")
-			writeFile(t, items, countItems, 0o644)
+			writeTestFile(t, items, outputTestItems, 0o644)
 			out := tt.setup(t, dir)
 			code, stdout, stderr := runHarpe(t, "", "count", "--config", os.DevNull, "-o", out, items)
 			if code != tt.wantCode {
@@ -163,7 +163,7 @@ func TestOutputFIFO(t *testing.T) {
 	}
 	dir := t.TempDir()
 	items := filepath.Join(dir, "items.jsonl")
-	writeFile(t, items, countItems, 0o644)
+	writeTestFile(t, items, outputTestItems, 0o644)
 	fifo := filepath.Join(dir, "pipe")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skip("mkfifo:", err)
@@ -191,7 +191,7 @@ func TestOutputFIFO(t *testing.T) {
 func TestOutputsAllOrNone(t *testing.T) {
 	dir := t.TempDir()
 	items := filepath.Join(dir, "items.jsonl")
-	writeFile(t, items, countItems, 0o644)
+	writeTestFile(t, items, outputTestItems, 0o644)
 	rep := filepath.Join(dir, "rep.json")
 	tests := []struct {
 		name       string
@@ -207,14 +207,14 @@ func TestOutputsAllOrNone(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			writeFile(t, rep, "old report\n", 0o644)
+			writeTestFile(t, rep, "old report\n", 0o644)
 			args := append([]string{"synthesize", "--config", os.DevNull, "--budget", "100"}, tt.args...)
 			code, stdout, stderr := runHarpe(t, "", append(args, items)...)
 			if code != ExitUsage || stdout != "" || stderr != tt.wantStderr {
 				t.Errorf("got exit %d, stdout %q, stderr %q; want 2, nothing, %q", code, stdout, stderr, tt.wantStderr)
 			}
-			wantContent(t, rep, "old report\n")
-			wantEntries(t, dir, "items.jsonl", "rep.json")
+			wantFileContent(t, rep, "old report\n")
+			wantDirEntries(t, dir, "items.jsonl", "rep.json")
 		})
 	}
 }
@@ -224,9 +224,9 @@ func TestOutputsAllOrNone(t *testing.T) {
 func TestOutputInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	items := filepath.Join(dir, "items.jsonl")
-	writeFile(t, items, countItems, 0o644)
+	writeTestFile(t, items, outputTestItems, 0o644)
 	out := filepath.Join(dir, "out.txt")
-	writeFile(t, out, "old\n", 0o644)
+	writeTestFile(t, out, "old\n", 0o644)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, args := range [][]string{{"count", items}, {"count", "-o", out, items}, {"synthesize", "--budget", "9", "--report", out, items}} {
@@ -235,8 +235,8 @@ func TestOutputInterrupted(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 130, nothing, interrupted", args, code, stdout, stderr)
 		}
 	}
-	wantContent(t, out, "old\n")
-	wantEntries(t, dir, "items.jsonl", "out.txt")
+	wantFileContent(t, out, "old\n")
+	wantDirEntries(t, dir, "items.jsonl", "out.txt")
 }
 
 // TestSpool: standard output past spoolMemory goes through a temporary

@@ -149,7 +149,7 @@ func TestSignalKeepsOldOutput(t *testing.T) {
 	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.jsonl")
-	writeFile(t, out, "old\n", 0o600)
+	writeTestFile(t, out, "old\n", 0o600)
 	for _, keepOn := range []bool{true, false} {
 		p := startHarpe(t, dir, "count", "--jsonl", "-o", out)
 		p.feed(t, keepOn)
@@ -158,8 +158,8 @@ func TestSignalKeepsOldOutput(t *testing.T) {
 		if code != ExitInterrupted || took > stopBound {
 			t.Errorf("keepOn %v: exit %d after %v, want %d within %v", keepOn, code, took, ExitInterrupted, stopBound)
 		}
-		wantContent(t, out, "old\n")
-		wantEntries(t, dir, "out.jsonl")
+		wantFileContent(t, out, "old\n")
+		wantDirEntries(t, dir, "out.jsonl")
 	}
 }
 
