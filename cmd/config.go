@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,31 +13,111 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+	"gopkg.in/yaml.v3"
 )
 
 // configName is the file harpe looks for when --config is not given.
 const configName = "harpe.yaml"
 
+// maxConfigSize bounds a configuration file (harpe's own limit, chosen
+// 2026-12-01: the largest useful harpe.yaml is a few KiB).
+const maxConfigSize = 1 << 20
+
+// Flags whose value runs a program or names a file to write are sensitive:
+// a configuration file that just happens to sit in the working directory
+// (a cloned repository's harpe.yaml) may not set them. The property is an
+// annotation on the flag; markSensitive sets it on every flag that is
+// listed in sensitiveFlags or whose usage placeholder says it names a file
+// or a command (`FILE`, `CMD`, `DIR`, `PATH`), so a new flag written the
+// usual way is covered without being listed.
+const sensitiveAnnotation = "harpe_sensitive"
+
+// sensitiveFlags says why each known sensitive flag is sensitive.
+var sensitiveFlags = map[string]string{
+	"distill-cmd": "runs a program",
+	"output":      "names a file to write",
+	"report":      "names a file to write",
+	"plot":        "names a file to write",
+}
+
+// sensitivePlaceholders are the usage placeholders that make a flag
+// sensitive, with the reason.
+var sensitivePlaceholders = map[string]string{
+	"FILE": "names a file to write",
+	"DIR":  "names a directory to write",
+	"PATH": "names a file to write",
+	"CMD":  "runs a program",
+}
+
+// markSensitive annotates the sensitive flags of c and its subcommands.
+func markSensitive(c *cobra.Command) {
+	mark := func(f *pflag.Flag) {
+		if f.Name == "config" || f.Name == "help" {
+			return
+		}
+		reason, ok := sensitiveFlags[f.Name]
+		if !ok {
+			placeholder, _ := pflag.UnquoteUsage(f)
+			reason, ok = sensitivePlaceholders[placeholder]
+		}
+		if ok {
+			if f.Annotations == nil {
+				f.Annotations = map[string][]string{}
+			}
+			f.Annotations[sensitiveAnnotation] = []string{reason}
+		}
+	}
+	c.Flags().VisitAll(mark)
+	c.PersistentFlags().VisitAll(mark)
+	for _, sub := range c.Commands() {
+		markSensitive(sub)
+	}
+}
+
+// sensitiveReason is why f may not come from an untrusted configuration
+// file, or "" when it may.
+func sensitiveReason(f *pflag.Flag) string {
+	if r := f.Annotations[sensitiveAnnotation]; len(r) > 0 {
+		return r[0]
+	}
+	return ""
+}
+
+// configFile is the configuration file read for a run.
+type configFile struct {
+	*viper.Viper
+	path string // "" when there is none
+	// trusted is false for a harpe.yaml found in the working directory
+	// (and for one in the user config directory that the user does not
+	// own): its sensitive keys are ignored.
+	trusted bool
+	why     string // why it is not trusted
+	// lines maps each key ("policy", "replay.distill-cmd") to its line.
+	lines map[string]int
+	// noted are the keys already reported, so each is reported once.
+	noted map[string]bool
+}
+
 // loadConfigFile returns the configuration file, read once per run:
-// --config (or HARPE_CONFIG)
-// when given, else harpe.yaml in the current directory, else in the user
-// config directory (~/.config/harpe/harpe.yaml on Linux). A missing default
-// file is not an error; a named file that is missing or unreadable is.
-func (a *app) loadConfigFile() (*viper.Viper, error) {
+// --config (or HARPE_CONFIG) when given, else harpe.yaml in the current
+// directory, else in the user config directory (~/.config/harpe/harpe.yaml
+// on Linux). A missing default file is not an error; a named file that is
+// missing or unreadable is, and so is any config that is not a regular file
+// or is larger than maxConfigSize.
+func (a *app) loadConfigFile() (*configFile, error) {
 	if a.config != nil {
 		return a.config, nil
 	}
-	v, err := a.readConfigFile()
+	cf, err := a.readConfigFile()
 	if err != nil {
 		return nil, err
 	}
-	a.config = v
-	return v, nil
+	a.config = cf
+	return cf, nil
 }
 
-func (a *app) readConfigFile() (*viper.Viper, error) {
-	v := viper.New()
-	v.SetConfigType("yaml")
+func (a *app) readConfigFile() (*configFile, error) {
+	cf := newConfigFile()
 	path := a.configFile
 	if path == "" {
 		if p, ok := a.lookupEnv("HARPE_CONFIG"); ok && p != "" {
@@ -43,41 +125,154 @@ func (a *app) readConfigFile() (*viper.Viper, error) {
 		}
 	}
 	if path == "" {
-		candidates := []string{configName}
+		var userFile string
 		if dir, err := os.UserConfigDir(); err == nil {
-			candidates = append(candidates, filepath.Join(dir, "harpe", configName))
+			userFile = filepath.Join(dir, "harpe", configName)
 		}
-		for _, c := range candidates {
-			if st, err := os.Stat(c); err == nil && !st.IsDir() {
-				path = c
-				break
+		if fi, err := os.Stat(configName); err == nil && !fi.IsDir() {
+			path = configName
+			cf.trusted = false
+			cf.why = "harpe.yaml in the working directory is not trusted for it"
+			if abs, err := filepath.Abs(configName); err == nil && userFile != "" && abs == userFile {
+				cf.trusted, cf.why = fileOwnedByUser(configName), "the user does not own "+userFile
+			}
+		} else if userFile != "" {
+			if fi, err := os.Stat(userFile); err == nil && !fi.IsDir() {
+				path = userFile
+				if !fileOwnedByUser(userFile) {
+					cf.trusted, cf.why = false, "the user does not own "+userFile
+				}
 			}
 		}
 		if path == "" {
-			return v, nil
+			return cf, nil
 		}
 	}
-	v.SetConfigFile(path)
-	if err := v.ReadInConfig(); err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return nil, usageErrorf("%s: %v", path, pe.Err)
-		}
-		return nil, usageErrorf("%s: %v", path, err)
+	if path == os.DevNull {
+		// "--config /dev/null": no configuration at all.
+		return cf, nil
 	}
-	return v, nil
+	data, err := readConfigBytes(path)
+	if err != nil {
+		return nil, err
+	}
+	return cf, cf.parse(path, data)
+}
+
+// parse reads the YAML data of the file at path into cf, with the line of
+// each key.
+func (cf *configFile) parse(path string, data []byte) error {
+	cf.path = path
+	cf.Viper.SetConfigFile(path) // named in messages; the bytes come from data
+	if err := cf.Viper.ReadConfig(bytes.NewReader(data)); err != nil {
+		return usageErrorf("%s: %v", path, yamlError(err))
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err == nil && len(root.Content) == 1 {
+		cf.indexLines(root.Content[0], "")
+	}
+	return nil
+}
+
+// newConfigFile is an empty, trusted configuration.
+func newConfigFile() *configFile {
+	cf := &configFile{Viper: viper.New(), trusted: true, lines: map[string]int{}, noted: map[string]bool{}}
+	cf.Viper.SetConfigType("yaml")
+	return cf
+}
+
+// readConfigBytes reads a configuration file, refusing anything but a
+// regular file of at most maxConfigSize bytes (a FIFO, a device such as
+// /dev/zero, a directory). os.DevNull, the usual way to say "no
+// configuration", is read as an empty file before this is called.
+func readConfigBytes(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usageErrorf("%s: %v", path, pathErr(err))
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, usageErrorf("%s: %v", path, pathErr(err))
+	}
+	if fi.IsDir() {
+		return nil, usageErrorf("%s: is a directory, not a configuration file", path)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, usageErrorf("%s: not a regular file (a configuration file must be one)", path)
+	}
+	if fi.Size() > maxConfigSize {
+		return nil, usageErrorf("%s: %d bytes, more than the %d (1 MiB) a configuration file may have", path, fi.Size(), maxConfigSize)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
+	if err != nil {
+		return nil, usageErrorf("%s: %v", path, pathErr(err))
+	}
+	if len(data) > maxConfigSize {
+		return nil, usageErrorf("%s: more than the %d bytes (1 MiB) a configuration file may have", path, maxConfigSize)
+	}
+	return data, nil
+}
+
+// yamlError drops viper's wrapper around a YAML syntax error.
+func yamlError(err error) error {
+	var pe viper.ConfigParseError
+	if errors.As(err, &pe) {
+		if u := errors.Unwrap(pe); u != nil {
+			return u
+		}
+	}
+	return err
+}
+
+// indexLines records the line of every key of a mapping, and of the keys
+// one level down (a command's section), lowercased as viper reads them.
+func (cf *configFile) indexLines(n *yaml.Node, prefix string) {
+	if n.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		key := prefix + strings.ToLower(k.Value)
+		if _, dup := cf.lines[key]; !dup {
+			cf.lines[key] = k.Line
+		}
+		if prefix == "" && val.Kind == yaml.MappingNode {
+			cf.indexLines(val, key+".")
+		}
+	}
+}
+
+// where names a key's place in the file: "harpe.yaml:3".
+func (cf *configFile) where(key string) string {
+	if line, ok := cf.lines[strings.ToLower(key)]; ok {
+		return fmt.Sprintf("%s:%d", cf.path, line)
+	}
+	return cf.path
 }
 
 // applyConfig fills every flag of c that the command line left unset from,
 // in order, HARPE_<COMMAND>_<FLAG>, HARPE_<FLAG> (when not empty), the config file's
 // <command>.<flag> and its top-level <flag>. Values set this way count as
 // explicit (the flag reads as Changed), so they beat presets such as
-// --model just as a flag would.
+// --model just as a flag would. A sensitive flag (see markSensitive) is
+// not taken from an untrusted file; that is said on stderr. Unknown keys
+// in the file are reported on stderr, with a suggestion.
 func (a *app) applyConfig(c *cobra.Command) error {
-	v, err := a.loadConfigFile()
+	cf, err := a.loadConfigFile()
 	if err != nil {
 		return err
 	}
+	// Shell completion (cobra's hidden __complete) runs this too; its
+	// stderr reaches the user's prompt, so it stays quiet.
+	notes := a.io.Err
+	if strings.HasPrefix(c.Name(), "__complete") {
+		notes = io.Discard
+	}
+	if cf.path != "" {
+		a.reportUnknownKeys(notes, c.Root(), cf)
+	}
+	v := cf.Viper
 	cmdKey := strings.ReplaceAll(c.Name(), "-", "_")
 	var firstErr error
 	c.Flags().VisitAll(func(f *pflag.Flag) {
@@ -88,7 +283,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 		for _, env := range []string{"HARPE_" + strings.ToUpper(cmdKey+"_"+flagKey), "HARPE_" + strings.ToUpper(flagKey)} {
 			// An empty variable counts as unset, as in most shells' tools.
 			if s, ok := a.lookupEnv(env); ok && s != "" {
-				if err := c.Flags().Set(f.Name, s); err != nil {
+				if err := setFlag(c, f, s); err != nil {
 					firstErr = usageErrorf("%s: invalid value %q for --%s: %v", env, s, f.Name, err)
 				}
 				return
@@ -98,9 +293,17 @@ func (a *app) applyConfig(c *cobra.Command) error {
 			if !v.IsSet(key) {
 				continue
 			}
+			if reason := sensitiveReason(f); reason != "" && !cf.trusted {
+				if !cf.noted[key] {
+					cf.noted[key] = true
+					fmt.Fprintf(notes, "harpe: %s: ignoring %s: --%s %s, and %s; pass --%s or %s, or name the file with --config\n",
+						cf.where(key), key, f.Name, reason, cf.why, f.Name, "HARPE_"+strings.ToUpper(cmdKey+"_"+flagKey))
+				}
+				return
+			}
 			for _, s := range configValues(v.Get(key)) {
-				if err := c.Flags().Set(f.Name, s); err != nil {
-					firstErr = usageErrorf("%s: %s: invalid value %q for --%s: %v", v.ConfigFileUsed(), key, s, f.Name, err)
+				if err := setFlag(c, f, s); err != nil {
+					firstErr = usageErrorf("%s: %s: invalid value %q for --%s: %v", cf.where(key), key, s, f.Name, err)
 					return
 				}
 			}
@@ -108,6 +311,162 @@ func (a *app) applyConfig(c *cobra.Command) error {
 		}
 	})
 	return firstErr
+}
+
+// setFlag sets f from a configuration value. Boolean flags take what
+// people write: yes/no, true/false, on/off, 1/0 (any case, and t/f, y/n).
+func setFlag(c *cobra.Command, f *pflag.Flag, s string) error {
+	if f.Value.Type() == "bool" {
+		b, ok := parseConfigBool(s)
+		if !ok {
+			return errors.New("want yes or no (also true/false, on/off, 1/0)")
+		}
+		s = b
+	}
+	return c.Flags().Set(f.Name, s)
+}
+
+// parseConfigBool maps the usual spellings of yes and no to "true" and "false".
+func parseConfigBool(s string) (string, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "1", "t", "true", "y", "yes", "on":
+		return "true", true
+	case "0", "f", "false", "n", "no", "off":
+		return "false", true
+	}
+	return "", false
+}
+
+// reportUnknownKeys says on stderr, once per run, which keys of the file
+// no command reads, with the closest known key when one is near. Known
+// keys: at the top level, a command's name (holding a section) or any
+// flag of any command; in a command's section, that command's flags.
+// Dashes and underscores are the same.
+func (a *app) reportUnknownKeys(w io.Writer, root *cobra.Command, cf *configFile) {
+	if cf.noted["\x00unknown"] {
+		return
+	}
+	cf.noted["\x00unknown"] = true
+	norm := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "-")) }
+	skip := map[string]bool{"help": true, "config": true, "version": true}
+	sections := map[string]map[string]bool{}
+	anyFlag := map[string]bool{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		flags := map[string]bool{}
+		add := func(f *pflag.Flag) {
+			if !skip[f.Name] {
+				flags[f.Name] = true
+				anyFlag[f.Name] = true
+			}
+		}
+		c.Flags().VisitAll(add)
+		c.InheritedFlags().VisitAll(add)
+		if c != root && !c.Hidden {
+			sections[c.Name()] = flags
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	top := withKey(anyFlag, "")
+	for s := range sections {
+		top[s] = true
+	}
+	keys := make([]string, 0, len(cf.lines))
+	for k := range cf.lines {
+		keys = append(keys, k)
+	}
+	// In file order, for a stable report.
+	sort.Slice(keys, func(i, j int) bool {
+		if cf.lines[keys[i]] != cf.lines[keys[j]] {
+			return cf.lines[keys[i]] < cf.lines[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	for _, key := range keys {
+		section, name, nested := strings.Cut(key, ".")
+		if freeFormKeys[section] {
+			continue
+		}
+		var known map[string]bool
+		if nested {
+			known = sections[section]
+			if known == nil {
+				continue // the section itself is reported
+			}
+		} else {
+			name = section
+			if _, isCmd := sections[norm(name)]; isCmd {
+				continue
+			}
+			known = top
+		}
+		if known[norm(name)] {
+			continue
+		}
+		msg := fmt.Sprintf("harpe: %s: unknown key %q; ignored", cf.where(key), key)
+		if best := closestConfigKey(norm(name), known); best != "" {
+			if nested {
+				best = section + "." + best
+			}
+			msg = fmt.Sprintf("harpe: %s: unknown key %q (did you mean %q?); ignored", cf.where(key), key, best)
+		}
+		fmt.Fprintln(w, msg)
+	}
+}
+
+// freeFormKeys are top-level keys that are not flags and hold entries of
+// their own: models: adds model presets (see harpe models).
+var freeFormKeys = map[string]bool{"models": true}
+
+// withKey returns m with k added, copying m first.
+func withKey(m map[string]bool, k string) map[string]bool {
+	out := make(map[string]bool, len(m)+1)
+	for x := range m {
+		out[x] = true
+	}
+	out[k] = true
+	return out
+}
+
+// closestConfigKey is the known key nearest to name by edit distance, when it
+// is near enough to be a typo (at most 2 edits, and fewer than half of
+// name's length); ties go to the alphabetically first.
+func closestConfigKey(name string, known map[string]bool) string {
+	best, bestD := "", 0
+	for k := range known {
+		d := configKeyDistance(name, k)
+		if d > 2 || 2*d >= len(name) {
+			continue
+		}
+		if best == "" || d < bestD || d == bestD && k < best {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// configKeyDistance is the Levenshtein distance between a and b, in bytes.
+func configKeyDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // configValues turns a configuration value into the flag arguments that

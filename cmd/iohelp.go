@@ -1,14 +1,12 @@
 package cmd
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -32,8 +30,10 @@ func (a *app) eachInput(args []string, fn func(name string, r io.Reader) error) 
 		if err := a.ctx.Err(); err != nil {
 			return err
 		}
+		// Reads stop once the run is interrupted (ctxReader), so a reader
+		// in pkg/ ends at its next read.
 		if arg == "-" {
-			if err := fn(stdinName, a.io.In); err != nil {
+			if err := fn(stdinName, ctxReader{a.ctx, a.io.In}); err != nil {
 				return err
 			}
 			continue
@@ -42,7 +42,12 @@ func (a *app) eachInput(args []string, fn func(name string, r io.Reader) error) 
 		if err != nil {
 			return inputError(fmt.Errorf("%s: %w", arg, pathErr(err)))
 		}
-		err = fn(arg, f)
+		// A directory opens but cannot be read; say so once, by name.
+		if fi, err := f.Stat(); err == nil && fi.IsDir() {
+			f.Close()
+			return inputError(fmt.Errorf("%s: is a directory", arg))
+		}
+		err = fn(arg, ctxReader{a.ctx, f})
 		f.Close()
 		if err != nil {
 			return err
@@ -59,57 +64,6 @@ func pathErr(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// writeOutput runs fn against the destination: standard output when path is
-// "" or "-", else a temporary file beside path that is renamed over it only
-// when fn succeeds, so a failed run never leaves a half-written file.
-// Commands compute their whole result before calling it, so nothing
-// half-written reaches standard output either.
-func (a *app) writeOutput(path string, fn func(w io.Writer) error) error {
-	if path == "" || path == "-" {
-		bw := bufio.NewWriterSize(a.io.Out, 64<<10)
-		if err := fn(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
-	}
-	return writeFileAtomic(path, fn)
-}
-
-// writeFileAtomic writes path through a temporary file and a rename.
-func writeFileAtomic(path string, fn func(w io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return usageErrorf("%s: %v", path, pathErr(err))
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	bw := bufio.NewWriterSize(f, 64<<10)
-	if err = fn(bw); err != nil {
-		return err
-	}
-	if err = bw.Flush(); err != nil {
-		return usageErrorf("%s: %v", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return usageErrorf("%s: %v", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return usageErrorf("%s: %v", path, err)
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return usageErrorf("%s: %v", path, pathErr(err))
-	}
-	return nil
 }
 
 // checkFormat validates --format against the formats a command offers.

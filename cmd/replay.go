@@ -171,7 +171,7 @@ func runReplay(a *app, o *replayOptions) error {
 		Indices:       o.format != "table",
 	}
 	if o.distillCmd != "" {
-		ropts.Distill = a.distillCommand(o.distillCmd)
+		ropts.Distill = a.distiller(o.distillCmd)
 	}
 	if containsStrategy(strategies, window.Budget) {
 		sel, err := budgetSelector(o, counter)

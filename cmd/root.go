@@ -12,11 +12,14 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/viper"
 	"golang.org/x/term"
 )
 
@@ -46,38 +49,109 @@ type IO struct {
 	ErrIsTerminal bool
 }
 
-// app is what every subcommand shares: the streams, the run's context and
-// the configuration layers.
+// app is what every subcommand shares: the streams, the run's context, the
+// configuration layers and the outputs staged for the end of the run.
 type app struct {
 	io         IO
 	ctx        context.Context
 	configFile string
-	config     *viper.Viper // the configuration file's values, once read
+	config     *configFile // the configuration file, once read
 	// lookupEnv reads HARPE_* variables; os.LookupEnv outside tests.
 	lookupEnv func(string) (string, bool)
+	// out collects what the run writes; Run commits it on success.
+	out outputs
+	// aborts are run when the process is stopped before the command
+	// returns (Main's watchdog): they end child processes.
+	aborts abortHooks
+	// exiting is claimed by whoever ends the run: Run's return or the
+	// watchdog, never both.
+	exiting atomic.Bool
+	// distillTimeout bounds each --distill-cmd run.
+	distillTimeout time.Duration
 }
+
+// stopGrace is how long a command has, after SIGINT or SIGTERM cancels
+// its context, to return by itself. Past it (or at a second signal) Main
+// ends child processes, removes staged files and exits with status 130:
+// some loops in pkg/ do not watch the context yet.
+const stopGrace = 250 * time.Millisecond
 
 // Main runs harpe with args (without the program name) and returns the exit
 // status. It is the only function that looks at the process itself: signals
 // and whether stderr is a terminal.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
 	streams := IO{In: stdin, Out: stdout, Err: stderr}
 	if f, ok := stderr.(*os.File); ok {
 		streams.ErrIsTerminal = term.IsTerminal(int(f.Fd()))
 	}
-	return Run(ctx, args, streams, os.LookupEnv)
+	a := newApp(ctx, streams, os.LookupEnv)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-sigs:
+		case <-done:
+			return
+		}
+		cancel()
+		grace := time.NewTimer(stopGrace)
+		defer grace.Stop()
+		select {
+		case <-done:
+			return
+		case <-sigs:
+		case <-grace.C:
+		}
+		if !a.exiting.CompareAndSwap(false, true) {
+			return // Run is already reporting
+		}
+		a.aborts.run()
+		a.out.abort()
+		if streams.ErrIsTerminal {
+			fmt.Fprint(stderr, "\r\033[K") // clear a progress line
+		}
+		fmt.Fprintln(stderr, "harpe: interrupted")
+		os.Exit(ExitInterrupted)
+	}()
+	return a.run(args)
 }
 
 // Run is Main without the process: it executes one command line against the
 // given streams and environment lookup and returns the exit status.
 func Run(ctx context.Context, args []string, streams IO, lookupEnv func(string) (string, bool)) int {
-	a := &app{io: streams, ctx: ctx, lookupEnv: lookupEnv}
+	return newApp(ctx, streams, lookupEnv).run(args)
+}
+
+func newApp(ctx context.Context, streams IO, lookupEnv func(string) (string, bool)) *app {
+	return &app{io: streams, ctx: ctx, lookupEnv: lookupEnv, distillTimeout: defaultDistillTimeout}
+}
+
+// run executes the command line, commits the staged outputs when it
+// succeeded and prints its error once.
+func (a *app) run(args []string) int {
 	root := newRootCmd(a)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
-	if ctx.Err() != nil {
+	err := root.ExecuteContext(a.ctx)
+	// A negative answer (fit: does not fit) is a result too: its output
+	// lands.
+	if (err == nil || errors.Is(err, errNegative)) && a.ctx.Err() == nil {
+		if cerr := a.out.commit(a.ctx, a.io.Out); cerr != nil {
+			err = cerr
+		}
+	} else {
+		a.out.abort()
+	}
+	if !a.exiting.CompareAndSwap(false, true) {
+		// The watchdog is ending the process and says so itself.
+		select {}
+	}
+	streams := a.io
+	if a.ctx.Err() != nil {
 		fmt.Fprintln(streams.Err, "harpe: interrupted")
 		return ExitInterrupted
 	}
@@ -100,6 +174,49 @@ func Run(ctx context.Context, args []string, streams IO, lookupEnv func(string) 
 	return ExitUsage
 }
 
+// abortHooks are functions run when the process is stopped from outside
+// the command (see Main).
+type abortHooks struct {
+	mu    sync.Mutex
+	next  int
+	hooks map[int]func()
+}
+
+// add registers fn and returns the function that unregisters it.
+func (h *abortHooks) add(fn func()) (remove func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.hooks == nil {
+		h.hooks = map[int]func(){}
+	}
+	id := h.next
+	h.next++
+	h.hooks[id] = fn
+	return func() {
+		h.mu.Lock()
+		delete(h.hooks, id)
+		h.mu.Unlock()
+	}
+}
+
+// run calls every registered hook, in registration order.
+func (h *abortHooks) run() {
+	h.mu.Lock()
+	ids := make([]int, 0, len(h.hooks))
+	for id := range h.hooks {
+		ids = append(ids, id)
+	}
+	fns := make([]func(), 0, len(ids))
+	slices.Sort(ids)
+	for _, id := range ids {
+		fns = append(fns, h.hooks[id])
+	}
+	h.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
+}
+
 func newRootCmd(a *app) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "harpe",
@@ -111,7 +228,10 @@ standard input or from files, and writes a report or the selected items.
 Configuration: flags beat HARPE_* environment variables (HARPE_BUDGET,
 HARPE_SYNTHESIZE_BUDGET), which beat harpe.yaml (in the current directory,
 then the user config directory; --config names another), which beats the
-defaults.
+defaults. Flags that run a program or name a file to write (--distill-cmd,
+-o, --report, --plot) are not taken from a harpe.yaml in the current
+directory, only from one named by --config or in the user config
+directory.
 
 EXIT STATUS
   0    done
@@ -138,6 +258,8 @@ EXIT STATUS
 	})
 	root.PersistentFlags().StringVar(&a.configFile, "config", "", "read configuration from `FILE` instead of harpe.yaml")
 
+	replay := newReplayCmd(a)
+	addDistillFlags(a, replay)
 	root.AddCommand(
 		// Subcommands, one constructor per file in this package.
 		newSynthesizeCmd(a),
@@ -147,8 +269,9 @@ EXIT STATUS
 		newDatesCmd(a),
 		newConflictsCmd(a),
 		newTranscriptCmd(a),
-		newReplayCmd(a),
+		replay,
 	)
+	markSensitive(root)
 	return root
 }
 
@@ -156,10 +279,7 @@ EXIT STATUS
 // that generate man pages and shell completions from it
 // (scripts/gen-docs). It is not for running commands: Main does that.
 func Command() *cobra.Command {
-	a := &app{
-		io:        IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard},
-		ctx:       context.Background(),
-		lookupEnv: func(string) (string, bool) { return "", false },
-	}
+	a := newApp(context.Background(), IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard},
+		func(string) (string, bool) { return "", false })
 	return newRootCmd(a)
 }

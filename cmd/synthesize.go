@@ -243,7 +243,7 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 
 	writeReport := func(w io.Writer) error { return writeSynthesisReport(w, o.format, rep) }
 	if o.report != "" {
-		if err := writeFileAtomic(o.report, writeReport); err != nil {
+		if err := a.stageFile(o.report, writeReport); err != nil {
 			return err
 		}
 	}
