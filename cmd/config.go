@@ -89,7 +89,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 			// An empty variable counts as unset, as in most shells' tools.
 			if s, ok := a.lookupEnv(env); ok && s != "" {
 				if err := c.Flags().Set(f.Name, s); err != nil {
-					firstErr = usageErrorf("%s: invalid value %q for --%s: %v", env, s, f.Name, err)
+					firstErr = usageErrorf("%s: %v", env, flagError(c, err))
 				}
 				return
 			}
@@ -100,7 +100,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 			}
 			for _, s := range configValues(v.Get(key)) {
 				if err := c.Flags().Set(f.Name, s); err != nil {
-					firstErr = usageErrorf("%s: %s: invalid value %q for --%s: %v", v.ConfigFileUsed(), key, s, f.Name, err)
+					firstErr = usageErrorf("%s: %s: %v", v.ConfigFileUsed(), key, flagError(c, err))
 					return
 				}
 			}

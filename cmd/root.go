@@ -58,14 +58,20 @@ type app struct {
 }
 
 // Main runs harpe with args (without the program name) and returns the exit
-// status. It is the only function that looks at the process itself: signals
-// and whether stderr is a terminal.
+// status. It is the only function that looks at the process itself: signals,
+// whether stderr is a terminal, and the width of standard output when it is
+// one (tables fit it).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	streams := IO{In: stdin, Out: stdout, Err: stderr}
 	if f, ok := stderr.(*os.File); ok {
 		streams.ErrIsTerminal = term.IsTerminal(int(f.Fd()))
+	}
+	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
+			terminalColumns = cols
+		}
 	}
 	return Run(ctx, args, streams, os.LookupEnv)
 }
@@ -75,6 +81,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func Run(ctx context.Context, args []string, streams IO, lookupEnv func(string) (string, bool)) int {
 	a := &app{io: streams, ctx: ctx, lookupEnv: lookupEnv}
 	root := newRootCmd(a)
+	if isCompletionRequest(args) {
+		plainUsages(root)
+	}
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if ctx.Err() != nil {
@@ -122,7 +131,7 @@ EXIT STATUS
 		Version:           Version(),
 		SilenceErrors:     true,
 		SilenceUsage:      true,
-		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: true},
+		CompletionOptions: cobra.CompletionOptions{},
 		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
 			return a.applyConfig(c)
 		},
@@ -134,7 +143,7 @@ EXIT STATUS
 	root.SetOut(a.io.Out)
 	root.SetErr(a.io.Err)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &exitError{code: ExitUsage, err: err, usageOf: c}
+		return &exitError{code: ExitUsage, err: flagError(c, err), usageOf: c}
 	})
 	root.PersistentFlags().StringVar(&a.configFile, "config", "", "read configuration from `FILE` instead of harpe.yaml")
 
@@ -149,6 +158,7 @@ EXIT STATUS
 		newTranscriptCmd(a),
 		newReplayCmd(a),
 	)
+	registerCompletions(a, root)
 	return root
 }
 

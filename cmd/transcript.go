@@ -52,7 +52,7 @@ text plus each tool call's name and arguments.
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&opts.format, "format", "json", "output `FORMAT`: json or table")
+	f.StringVarP(&opts.format, "format", "f", "json", "output `FORMAT`: json or table")
 	f.StringVar(&opts.inputFormat, "input-format", "", "read the input as `FORMAT` instead of detecting it ("+strings.Join(transcript.Formats(), ", ")+")")
 	f.StringVar(&opts.conversation, "conversation", "", "list only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
