@@ -1,0 +1,101 @@
+package cmd
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestEscapeControl(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"plain", "call-1", "call-1"},
+		{"unicode stays", "café 日本 🙂", "café 日本 🙂"},
+		{"backslash stays", `a\nb`, `a\nb`},
+		{"title escape", "\x1b]0;pwned\x07\x1b[31m", `\x1b]0;pwned\x07\x1b[31m`},
+		{"newline tab return", "a\nb\tc\rd", `a\nb\tc\rd`},
+		{"nul and del", "a\x00b\x7f", `a\x00b\x7f`},
+		{"C1 control", "a\u0085b\u009bc", `a\u0085b\u009bc`},
+		{"bidi override", "abc\u202edef", `abc\u202edef`},
+		{"invalid UTF-8", "a\xffb", `a\xffb`},
+		{"U+FFFD itself stays", "a\uFFFDb", "a\uFFFDb"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := escapeControl(tt.in); got != tt.want {
+				t.Errorf("escapeControl(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// No table harpe prints passes a control character through.
+func TestTablesEscapeControlCharacters(t *testing.T) {
+	var buf bytes.Buffer
+	id := "\x1b]0;pwned\x07\x1b[31m"
+	if err := renderTable(&buf, []string{"ID", "NOTE"}, [][]string{{id, "two\nlines"}}, []string{"total\x1b", ""}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, r := range out {
+		if r < 0x20 && r != '\n' {
+			t.Fatalf("control character %q in the table:\n%s", r, out)
+		}
+	}
+	for _, want := range []string{`\x1b]0;pwned\x07\x1b[31m`, `two\nlines`, `total\x1b`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestColumnWidths(t *testing.T) {
+	path := "testdata/transcripts/claude-code/a-rather-long-session-name.jsonl" // 65 columns (wc -c)
+	prose := strings.Repeat("word ", 20)                                        // 99 columns with the last space trimmed
+	tests := []struct {
+		name   string
+		width  int
+		header []string
+		rows   [][]string
+		want   []int
+	}{
+		// Natural widths fit: 4+2 + 3*2+1 = 13.
+		{"fits", 80, []string{"id", "n"}, [][]string{{"abcd", "12"}}, []int{4, 2}},
+		// 65 + 99 + 7 > 80: the path keeps its 65 columns (its longest
+		// word) and the prose column takes the other 80-7-65 = 8.
+		{"path kept whole", 80, []string{"FILE", "NOTE"}, [][]string{{path, strings.TrimSpace(prose)}}, []int{65, 8}},
+		// A wider terminal: 120-7-65 = 48 for the prose.
+		{"wider terminal", 120, []string{"FILE", "NOTE"}, [][]string{{path, strings.TrimSpace(prose)}}, []int{65, 48}},
+		// Two 50-column ids cannot both fit in 80 (room 73): cap both at 36
+		// (36+36 = 72 ≤ 73, 37+37 > 73).
+		{"words that cannot fit are cut", 80, []string{"A", "B"},
+			[][]string{{strings.Repeat("a", 50), strings.Repeat("b", 50)}}, []int{36, 36}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := columnWidths(tt.width, tt.header, tt.rows, nil); !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRenderTableKeepsAPathWhole(t *testing.T) {
+	path := "testdata/transcripts/claude-code/a-rather-long-session-name.jsonl"
+	var buf bytes.Buffer
+	err := renderTableWidth(&buf, 80, []string{"FILE", "NOTE"}, [][]string{{path, strings.Repeat("word ", 20)}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), path) {
+		t.Errorf("path split:\n%s", buf.String())
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
+		if n := utf8.RuneCountInString(line); n > 80 {
+			t.Errorf("line of %d columns: %q", n, line)
+		}
+	}
+}
