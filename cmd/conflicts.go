@@ -258,7 +258,7 @@ func conflictsTable(w io.Writer, rep conflictReport) error {
 	if len(rep.Pairs) == 1 {
 		noun = "pair"
 	}
-	footer := []string{"", "", "", fmt.Sprintf("%d %s in %d texts", len(rep.Pairs), noun, rep.Texts), ""}
+	footer := []string{"", "", "", fmt.Sprintf("%d %s in %s", len(rep.Pairs), noun, plural(rep.Texts, "text")), ""}
 	return renderTable(w, []string{"DENIAL", "DENIES", "CUE", "SHARED", "SCORE"}, rows, footer)
 }
 

@@ -25,8 +25,8 @@ func newModelsCmd(a *app) *cobra.Command {
 		Short: "List the model presets that --model knows",
 		Long: `List the model presets: each model's context window, output limit (0 when
 the provider publishes no separate one), tokenizer, and the date and public
-page its figures were taken from. Models without a public tokenizer
-(Claude, Gemini, Llama, Mistral, Qwen) are counted with the estimate.
+page its figures were taken from. Models whose tokenizer is not built into
+harpe (Claude, Gemini, Llama, Mistral, Qwen) are counted with the estimate.
 
 The configuration file can add or override presets under "models:"; fields
 left out of an override keep the built-in value:
@@ -96,7 +96,7 @@ func modelsTable(w io.Writer, models []tokenize.Model) error {
 			return err
 		}
 	}
-	_, err := io.WriteString(w, "OUTPUT - : no separate output limit published. estimate: no public tokenizer.\n")
+	_, err := io.WriteString(w, "OUTPUT - : no separate output limit published.\nestimate: the tokenizer is not built into harpe; tokens are estimated.\n")
 	return err
 }
 
@@ -145,8 +145,8 @@ func (a *app) modelCatalog() (*tokenize.Catalog, error) {
 // model's tokenizer for --tokenizer and, when windowFlag is not "", its
 // context window for that flag (--budget, --context-window). A flag set on
 // the command line, by HARPE_* or by harpe.yaml beats the preset. When the
-// model has no public tokenizer, a note on stderr says that its tokens are
-// estimated.
+// model's tokenizer is not built into harpe, a note on stderr says that its
+// tokens are estimated.
 func (a *app) applyModel(c *cobra.Command, name, windowFlag string) error {
 	if name == "" {
 		return nil
@@ -170,7 +170,7 @@ func (a *app) applyModel(c *cobra.Command, name, windowFlag string) error {
 			return usageErrorf("--model: %v", err)
 		}
 		if !m.Exact() {
-			fmt.Fprintf(a.io.Err, "harpe: note: %s has no public tokenizer; its tokens are estimated\n", m.Name)
+			fmt.Fprintf(a.io.Err, "harpe: note: %s: its tokenizer is not built into harpe, so its tokens are estimated\n", m.Name)
 		}
 	}
 	return nil

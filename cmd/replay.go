@@ -79,6 +79,7 @@ harness's summary and what follows. The transcript is only read.
   harpe replay session.jsonl --plot tokens.svg`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.files = args
+			a.noteUnusedFlags(o.strategies, replayFlagUses)
 			if err := a.applyModel(c, o.model, "context-window"); err != nil {
 				return err
 			}
@@ -452,7 +453,7 @@ func writeReplay(w io.Writer, o *replayOptions, run replayed, several bool) erro
 // writeReplayTable writes one table of calls (one strategy) or a
 // comparison of tokens per call (several), then the totals.
 func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results []window.Result) error {
-	title := fmt.Sprintf("%s transcript: %d messages, %d turns", tj.Format, tj.Messages, tj.Turns)
+	title := fmt.Sprintf("%s transcript: %s, %s", tj.Format, plural(tj.Messages, "message"), plural(tj.Turns, "turn"))
 	if tj.ID != "" {
 		title = "conversation " + tj.ID + ": " + title
 	}
@@ -524,8 +525,8 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 		fmt.Fprintln(w, "C: compacted before this call, !: over the context window")
 		for _, r := range results {
 			for _, e := range r.Events {
-				fmt.Fprintf(w, "%s compacted before call %d (turn %d): %d → %d messages, summary %d chars, folded messages %s\n",
-					r.Strategy, e.Call, e.Turn, e.MessagesBefore, e.MessagesAfter, e.SummaryChars, ranges(e.Folded))
+				fmt.Fprintf(w, "%s compacted before call %d (turn %d): %d → %s, summary %s, folded messages %s\n",
+					r.Strategy, e.Call, e.Turn, e.MessagesBefore, plural(e.MessagesAfter, "message"), plural(e.SummaryChars, "char"), ranges(e.Folded))
 			}
 		}
 	}
@@ -547,7 +548,7 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 	if err := renderTable(w, header, rows, nil); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%d calls; full context would send %d tokens in all\n", calls, full)
+	_, err := fmt.Fprintf(w, "%s; full context would send %s in all\n", plural(calls, "call"), plural(full, "token"))
 	return err
 }
 

@@ -55,6 +55,8 @@ type app struct {
 	config     *viper.Viper // the configuration file's values, once read
 	// lookupEnv reads HARPE_* variables; os.LookupEnv outside tests.
 	lookupEnv func(string) (string, bool)
+	// cmdLine holds the flags the command line set (see flaguse.go).
+	cmdLine map[string]bool
 }
 
 // Main runs harpe with args (without the program name) and returns the exit
@@ -133,6 +135,7 @@ EXIT STATUS
 		SilenceUsage:      true,
 		CompletionOptions: cobra.CompletionOptions{},
 		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
+			a.recordCommandLine(c)
 			return a.applyConfig(c)
 		},
 	}

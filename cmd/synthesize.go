@@ -90,6 +90,7 @@ Examples:
 ` + strings.Replace(exitStatusHelp, "\n  130", "\n  3    --strict refused: the always-kept items alone exceed the budget\n  130", 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.files = args
+			a.noteUnusedFlags([]string{o.policy}, synthesizeFlagUses)
 			if err := a.applyModel(c, o.model, "budget"); err != nil {
 				return err
 			}
