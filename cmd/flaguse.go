@@ -58,7 +58,7 @@ func (a *app) noteUnusedFlags(chosen []string, uses []flagUse) {
 			}
 			who := "the " + u.users[0] + " " + u.kind + " reads"
 			if len(u.users) > 1 {
-				who = "the " + strings.Join(u.users, " and ") + " " + strings.TrimSuffix(u.kind, "y")+"ies" + " read"
+				who = "the " + strings.Join(u.users, " and ") + " " + strings.TrimSuffix(u.kind, "y") + "ies" + " read"
 			}
 			fmt.Fprintf(a.io.Err, "harpe: note: --%s is ignored: only %s it, and --%s is %s\n",
 				name, who, u.kind, strings.Join(chosen, ","))
