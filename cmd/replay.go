@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/harpe-dev/harpe/internal/svgplot"
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -80,6 +79,9 @@ harness's summary and what follows. The transcript is only read.
 		RunE: func(c *cobra.Command, args []string) error {
 			o.files = args
 			a.noteUnusedFlags(o.strategies, replayFlagUses)
+			if err := checkPlotFile(o.plot); err != nil {
+				return err
+			}
 			if err := a.applyModel(c, o.model, "context-window"); err != nil {
 				return err
 			}
@@ -455,10 +457,10 @@ func writeReplay(w io.Writer, o *replayOptions, run replayed, several bool) erro
 func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results []window.Result) error {
 	title := fmt.Sprintf("%s transcript: %s, %s", tj.Format, plural(tj.Messages, "message"), plural(tj.Turns, "turn"))
 	if tj.ID != "" {
-		title = "conversation " + tj.ID + ": " + title
+		title = "conversation " + escapeControl(tj.ID) + ": " + title
 	}
 	if tj.File != "" {
-		title = tj.File + ": " + title
+		title = escapeControl(tj.File) + ": " + title
 	}
 	fmt.Fprintln(w, title)
 	if len(results) == 0 || len(results[0].Calls) == 0 {
@@ -550,27 +552,6 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 	}
 	_, err := fmt.Fprintf(w, "%s; full context would send %s in all\n", plural(calls, "call"), plural(full, "token"))
 	return err
-}
-
-// plotReplay draws tokens per call, one line per strategy.
-func plotReplay(w io.Writer, o *replayOptions, run replayed) error {
-	p := svgplot.Plot{
-		Title:  fmt.Sprintf("Tokens per call (%s transcript, %d turns)", run.t.Format, run.t.Turns),
-		XLabel: "model call",
-		YLabel: "input tokens",
-	}
-	if o.contextWindow > 0 {
-		p.Limit = float64(o.contextWindow)
-		p.LimitLabel = fmt.Sprintf("context window %d", o.contextWindow)
-	}
-	for _, r := range run.results {
-		s := svgplot.Series{Name: string(r.Strategy), Y: make([]float64, len(r.Calls))}
-		for i, c := range r.Calls {
-			s.Y[i] = float64(c.Tokens)
-		}
-		p.Series = append(p.Series, s)
-	}
-	return p.Write(w)
 }
 
 // budgetSelector builds the budget strategy's selection: the engine under

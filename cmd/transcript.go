@@ -124,7 +124,7 @@ func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
 		}
 		title := l.Format
 		if l.Conversation != "" {
-			title += " conversation " + l.Conversation
+			title += " conversation " + escapeControl(l.Conversation)
 		}
 		fmt.Fprintf(w, "%s: %s, %s, %d unpaired, %s\n", title, plural(len(l.Messages), "message"),
 			plural(l.Turns, "turn"), len(l.Unpaired), plural(len(l.Compactions), "compaction"))
@@ -172,7 +172,7 @@ func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
 			if u.Kind == "result" {
 				what = "result without a call"
 			}
-			fmt.Fprintf(w, "unpaired: message %d, %s: %s\n", u.Message, what, u.ToolCallID)
+			fmt.Fprintf(w, "unpaired: message %d, %s: %s\n", u.Message, what, escapeControl(u.ToolCallID))
 		}
 		if len(l.Skipped) > 0 {
 			kinds := make([]string, 0, len(l.Skipped))
@@ -181,7 +181,7 @@ func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
 			}
 			slices.Sort(kinds)
 			for i, k := range kinds {
-				kinds[i] = fmt.Sprintf("%s %d", k, l.Skipped[k])
+				kinds[i] = fmt.Sprintf("%s %d", escapeControl(k), l.Skipped[k])
 			}
 			writeWrapped(w, "skipped: ", kinds)
 		}
