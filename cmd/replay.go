@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
@@ -184,13 +185,7 @@ func runReplay(a *app, o *replayOptions) error {
 		ropts.Select = sel
 	}
 	if a.io.ErrIsTerminal {
-		ropts.Progress = func(s window.Strategy, done, total int) {
-			if done == total {
-				fmt.Fprintf(a.io.Err, "\r\033[Kreplay: %s done", s)
-				return
-			}
-			fmt.Fprintf(a.io.Err, "\r\033[Kreplay: %s %d%%", s, done*100/max(total, 1))
-		}
+		ropts.Progress = newReplayProgress(a.io.Err, time.Now).report
 	}
 
 	var runs []replayed
