@@ -110,7 +110,7 @@ harness's summary and what follows. The transcript is only read.
 	f.StringVar(&o.plot, "plot", "", "also draw tokens per call for each strategy as an SVG `FILE`")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
 	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: detected): "+strings.Join(transcript.Formats(), ", "))
-	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT)")
+	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.BoolVar(&o.totalsOnly, "totals", false, "table: only the totals, no row per call")
 	return c
 }
