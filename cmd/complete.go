@@ -281,3 +281,26 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// commandError puts cobra's unknown-command message on one line, with its
+// suggestions as a did-you-mean: `unknown command "synhtesize" for
+// "harpe"; did you mean synthesize?`. Other errors pass unchanged.
+func commandError(err error) error {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "unknown command ") {
+		return err
+	}
+	head, rest, _ := strings.Cut(msg, "\n")
+	var names []string
+	if _, list, ok := strings.Cut(rest, "Did you mean this?\n"); ok {
+		for _, l := range strings.Split(list, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				names = append(names, l)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return errors.New(head)
+	}
+	return fmt.Errorf("%s; did you mean %s?", head, strings.Join(names, " or "))
+}

@@ -204,6 +204,22 @@ func TestFlagMistakes(t *testing.T) {
 		{"not a boolean", []string{"synthesize", "--strict=maybe"}, "harpe: --strict: \"maybe\" is not true or false\n"},
 		{"needs a value", []string{"synthesize", "--budget"}, "harpe: --budget: needs a value\n"},
 	}
+	commands := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"misspelled command", []string{"synhtesize"}, "harpe: unknown command \"synhtesize\" for \"harpe\"; did you mean synthesize?\n"},
+		{"nothing close", []string{"zzz"}, "harpe: unknown command \"zzz\" for \"harpe\"\n"},
+	}
+	for _, tt := range commands {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runHarpe(t, "", tt.args...)
+			if code != ExitUsage || stdout != "" || stderr != tt.want {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, tt.want)
+			}
+		})
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := runHarpe(t, "", tt.args...)

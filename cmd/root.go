@@ -107,7 +107,7 @@ func Run(ctx context.Context, args []string, streams IO, lookupEnv func(string) 
 	}
 	// Errors cobra makes itself (unknown command, wrong number of args) are
 	// usage errors.
-	fmt.Fprintf(streams.Err, "harpe: %v\n", err)
+	fmt.Fprintf(streams.Err, "harpe: %v\n", commandError(err))
 	return ExitUsage
 }
 
