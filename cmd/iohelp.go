@@ -317,13 +317,15 @@ func isBidiControl(r rune) bool {
 
 // columnWidths returns each column's width: its widest cell, unless the
 // table would then be wider than width, in which case the widest columns
-// are capped at the largest width that makes it fit. A column is not capped
-// below its longest word (a run without spaces: an id, a path, a number)
-// while the other columns can give the room; when even the longest words
-// cannot all fit, every column is capped alike and long words are cut.
+// are capped at the largest width that makes it fit, wrapping their cells
+// at spaces. No column is capped below the longest word it must keep whole
+// (a run without spaces: an id, a path, a number). Every word is kept
+// whole when all columns' longest words fit together; otherwise words are
+// kept up to the largest length F for which the columns' longest words of
+// at most F columns fit, and only words longer than F are cut.
 func columnWidths(width int, header []string, rows [][]string, footer []string) []int {
 	widths := make([]int, len(header))
-	words := make([]int, len(header))
+	words := make([][]int, len(header)) // each column's word widths
 	measure := func(cells []string) {
 		for i, c := range cells {
 			if i >= len(widths) {
@@ -332,7 +334,7 @@ func columnWidths(width int, header []string, rows [][]string, footer []string) 
 			for _, line := range strings.Split(c, "\n") {
 				widths[i] = max(widths[i], twwidth.Width(line))
 				for _, word := range strings.Fields(line) {
-					words[i] = max(words[i], twwidth.Width(word))
+					words[i] = append(words[i], twwidth.Width(word))
 				}
 			}
 		}
@@ -345,26 +347,40 @@ func columnWidths(width int, header []string, rows [][]string, footer []string) 
 	// Borders and padding: "| " before each column, " |" after the last,
 	// " | " between.
 	room := width - (3*len(widths) + 1)
-	total := 0
-	for _, w := range widths {
-		total += w
-	}
-	if total <= room {
+	if sumOf(widths) <= room {
 		return widths
 	}
-	// floor[i] is the least column i may get: its longest word, or 1 when
-	// the words alone do not fit.
-	floors := make([]int, len(widths))
-	sumWords := 0
-	for i := range widths {
-		sumWords += min(words[i], widths[i])
+	// longestUpTo(i, f) is column i's longest word of at most f columns.
+	longestUpTo := func(i, f int) int {
+		best := 0
+		for _, w := range words[i] {
+			if w <= f && w > best {
+				best = w
+			}
+		}
+		return best
 	}
-	for i := range floors {
-		floors[i] = 1
-		if sumWords <= room {
-			floors[i] = min(words[i], widths[i])
+	floorsAt := func(f int) []int {
+		fl := make([]int, len(widths))
+		for i := range fl {
+			fl[i] = max(1, longestUpTo(i, f))
+		}
+		return fl
+	}
+	// The largest F whose kept words fit.
+	lo, hi := 0, 0
+	for _, w := range widths {
+		hi = max(hi, w)
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if sumOf(floorsAt(mid)) <= room {
+			lo = mid
+		} else {
+			hi = mid - 1
 		}
 	}
+	floors := floorsAt(lo)
 	capped := func(c int) int {
 		sum := 0
 		for i, w := range widths {
@@ -373,7 +389,7 @@ func columnWidths(width int, header []string, rows [][]string, footer []string) 
 		return sum
 	}
 	// Find the largest cap whose capped total fits.
-	lo, hi := 1, 0
+	lo, hi = 1, 0
 	for _, w := range widths {
 		hi = max(hi, w)
 	}
@@ -389,6 +405,14 @@ func columnWidths(width int, header []string, rows [][]string, footer []string) 
 		widths[i] = min(widths[i], max(lo, floors[i]))
 	}
 	return widths
+}
+
+func sumOf(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
 }
 
 // wrapCell wraps s at spaces so no line is wider than width columns (wide

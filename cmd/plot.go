@@ -34,9 +34,10 @@ func plotReplay(w io.Writer, o *replayOptions, run replayed) error {
 	if len(file) > 48 {
 		file = filepath.Base(file)
 	}
+	file = escapeControl(file)
 	what := fmt.Sprintf("%s transcript, %s", run.t.Format, plural(run.t.Turns, "turn"))
 	if run.t.ID != "" {
-		what = "conversation " + run.t.ID + ", " + what
+		what = "conversation " + escapeControl(run.t.ID) + ", " + what
 	}
 	p := svgplot.Plot{
 		Title:  fmt.Sprintf("Tokens per call: %s (%s)", file, what),

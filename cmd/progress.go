@@ -141,8 +141,8 @@ type replayProgress struct {
 	last     time.Time
 }
 
-func newReplayProgress(w io.Writer, now func() time.Time) *replayProgress {
-	return &replayProgress{w: w, now: now}
+func newReplayProgress(w io.Writer) *replayProgress {
+	return &replayProgress{w: w, now: time.Now}
 }
 
 // report is a window.ReplayOptions.Progress function.

@@ -73,7 +73,8 @@ func TestReplayProgressLines(t *testing.T) {
 	var errb bytes.Buffer
 	// windowed: 0 at 0 s, 4096 at 0.1 s (too soon), 8192 at 2 s, the end
 	// at 2.1 s (always shown); then turn starts again from its own clock.
-	p := newReplayProgress(&errb, fakeClock(0, 100*time.Millisecond, 2*time.Second, 2100*time.Millisecond, 3*time.Second))
+	p := newReplayProgress(&errb)
+	p.now = fakeClock(0, 100*time.Millisecond, 2*time.Second, 2100*time.Millisecond, 3*time.Second)
 	p.report("windowed", 0, 10000)
 	p.report("windowed", 4096, 10000)
 	p.report("windowed", 8192, 10000)

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
@@ -185,7 +184,7 @@ func runReplay(a *app, o *replayOptions) error {
 		ropts.Select = sel
 	}
 	if a.io.ErrIsTerminal {
-		ropts.Progress = newReplayProgress(a.io.Err, time.Now).report
+		ropts.Progress = newReplayProgress(a.io.Err).report
 	}
 
 	var runs []replayed

@@ -76,6 +76,20 @@ func TestColumnWidths(t *testing.T) {
 		{"words that cannot fit are cut", 80, []string{"A", "B"},
 			[][]string{{strings.Repeat("a", 50), strings.Repeat("b", 50)}}, []int{36, 36}},
 	}
+	// A 103-column path cannot fit in 80 and is cut, but the 27-column one
+	// stays whole: room 80-16 = 64; the kept words are 27 (the short path),
+	// 5, 8 ("(1.017x)"), 10 ("o200k_base"), 11 ("cl100k_base") = 61; then
+	// the cap: 10 gives 27+5+10+10+11 = 63, 11 would give 65.
+	long := "/tmp/everyday-deep/a-fairly-long-directory-name/another-long-directory-name/prose-in-english-sample.txt"
+	tests = append(tests, struct {
+		name   string
+		width  int
+		header []string
+		rows   [][]string
+		want   []int
+	}{"a short path stays whole beside a long one", 80, []string{"FILE", "BYTES", "estimate", "o200k_base", "cl100k_base"},
+		[][]string{{long, "1692", "423 (1.017x)", "410 (0.986x)", "416"}, {"testdata/tokens/code_go.txt", "1162", "368 (0.992x)", "371 (1.000x)", "371"}},
+		[]int{27, 5, 10, 10, 11}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := columnWidths(tt.width, tt.header, tt.rows, nil); !slices.Equal(got, tt.want) {
