@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/svgplot"
@@ -54,20 +55,26 @@ func plotReplay(w io.Writer, o *replayOptions, run replayed) error {
 	return p.Write(w)
 }
 
-// replaySeries is one strategy's line: tokens per call, its compactions
+// replaySeries is one strategy's line: tokens per call, its events
+// (compactions) marked before the call they precede, named by their kinds,
 // and the level it works to, if it has one.
 func replaySeries(o *replayOptions, r window.Result) svgplot.Series {
-	s := svgplot.Series{Name: string(r.Strategy), Y: make([]float64, len(r.Calls)), MarkLabel: "compaction"}
+	s := svgplot.Series{Name: string(r.Strategy), Y: make([]float64, len(r.Calls))}
+	var kinds []string // the events' kinds, in order of first appearance
 	ev := 0
 	for i, c := range r.Calls {
 		s.Y[i] = float64(c.Tokens)
 		for ev < len(r.Events) && r.Events[ev].Call <= c.Call {
-			if r.Events[ev].Call == c.Call {
+			if e := r.Events[ev]; e.Call == c.Call {
 				s.Marks = append(s.Marks, svgplot.Mark{X: i + 1})
+				if !slices.Contains(kinds, e.Kind) {
+					kinds = append(kinds, e.Kind)
+				}
 			}
 			ev++
 		}
 	}
+	s.MarkLabel = strings.Join(kinds, ", ")
 	switch r.Strategy {
 	case window.Summarizing:
 		s.Level = float64(o.highWaterTokens)
