@@ -284,7 +284,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 			// An empty variable counts as unset, as in most shells' tools.
 			if s, ok := a.lookupEnv(env); ok && s != "" {
 				if err := setFlag(c, f, s); err != nil {
-					firstErr = usageErrorf("%s: invalid value %q for --%s: %v", env, s, f.Name, err)
+					firstErr = usageErrorf("%s: %v", env, flagError(c, err))
 				}
 				return
 			}
@@ -303,7 +303,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 			}
 			for _, s := range configValues(v.Get(key)) {
 				if err := setFlag(c, f, s); err != nil {
-					firstErr = usageErrorf("%s: %s: invalid value %q for --%s: %v", cf.where(key), key, s, f.Name, err)
+					firstErr = usageErrorf("%s: %s: %v", cf.where(key), key, flagError(c, err))
 					return
 				}
 			}
@@ -319,7 +319,7 @@ func setFlag(c *cobra.Command, f *pflag.Flag, s string) error {
 	if f.Value.Type() == "bool" {
 		b, ok := parseConfigBool(s)
 		if !ok {
-			return errors.New("want yes or no (also true/false, on/off, 1/0)")
+			return fmt.Errorf("--%s: %q is not yes or no (also true/false, on/off, 1/0)", f.Name, s)
 		}
 		s = b
 	}

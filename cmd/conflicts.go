@@ -74,7 +74,7 @@ Running --annotate on its own output changes nothing.
 	f.BoolVar(&opts.lines, "lines", false, "read one text per line instead of items JSONL")
 	f.BoolVar(&opts.annotate, "annotate", false, "write the input back with a note after each denial")
 	f.Float64Var(&opts.minScore, "min-score", conflicts.DefaultMinScore, "drop pairs scoring below `S` (0 to 1)")
-	f.StringVar(&opts.format, "format", "json", "report format: json, yaml or table")
+	f.StringVarP(&opts.format, "format", "f", "json", "report format: json, yaml or table")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	return c
 }
@@ -258,7 +258,7 @@ func conflictsTable(w io.Writer, rep conflictReport) error {
 	if len(rep.Pairs) == 1 {
 		noun = "pair"
 	}
-	footer := []string{"", "", "", fmt.Sprintf("%d %s in %d texts", len(rep.Pairs), noun, rep.Texts), ""}
+	footer := []string{"", "", "", fmt.Sprintf("%d %s in %s", len(rep.Pairs), noun, plural(rep.Texts, "text")), ""}
 	return renderTable(w, []string{"DENIAL", "DENIES", "CUE", "SHARED", "SCORE"}, rows, footer)
 }
 

@@ -168,6 +168,7 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript
 		if len(args) == 1 {
 			opt.Workers = runtime.GOMAXPROCS(0)
 			opt.Progress = prog.bytes
+			prog.sizeOf(r)
 		}
 		n, counts, err := tokenize.CountReader(ctxReader{a.ctx, r}, counters, opt)
 		if a.ctx.Err() != nil {
@@ -413,45 +414,6 @@ func (a *app) countJSONL(opts *countOptions, args []string, c tokenize.Counter) 
 		_, err := w.Write(out.Bytes())
 		return err
 	})
-}
-
-// progress reports counting progress on stderr, only when it is a
-// terminal.
-type progress struct {
-	a     *app
-	files int
-	mu    sync.Mutex
-	done  int
-	shown bool
-}
-
-func newProgress(a *app, files int) *progress { return &progress{a: a, files: files} }
-
-func (p *progress) bytes(n int64) {
-	if !p.a.io.ErrIsTerminal || n < 16<<20 {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	fmt.Fprintf(p.a.io.Err, "\rharpe: counting: %d MB read", n>>20)
-	p.shown = true
-}
-
-func (p *progress) fileDone() {
-	if !p.a.io.ErrIsTerminal || p.files < 20 {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done++
-	fmt.Fprintf(p.a.io.Err, "\rharpe: counting: %d/%d files", p.done, p.files)
-	p.shown = true
-}
-
-func (p *progress) finish() {
-	if p.shown {
-		fmt.Fprint(p.a.io.Err, "\r\033[K")
-	}
 }
 
 // ctxReader stops a long read (a stream on standard input) once the run is

@@ -32,7 +32,7 @@ func TestCountProgress(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, stderr.String())
 		}
 		outs = append(outs, stdout.String())
-		if got := stderr.String(); term != strings.Contains(got, "harpe: counting: 25/25 files") {
+		if got := stderr.String(); term != strings.Contains(got, "harpe: counting: 25 of 25 files (100%)") {
 			t.Errorf("terminal %v: stderr %q", term, got)
 		}
 	}

@@ -76,7 +76,7 @@ A file named "anchor" must be given as ./anchor.
 	f.StringVar(&opts.saidOn, "said-on", "", "the day the text was said, as `YYYY-MM-DD`")
 	f.StringVar(&opts.anchor, "anchor", "", "the day the text was said, from a session `TIMESTAMP` (see harpe dates anchor)")
 	f.BoolVar(&opts.jsonl, "jsonl", false, "read context items and date each one's content by its own timestamp")
-	f.StringVar(&opts.format, "format", "text", "output `FORMAT`: text (the annotated input) or json (spans and text)")
+	f.StringVarP(&opts.format, "format", "f", "text", "output `FORMAT`: text (the annotated input) or json (spans and text)")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	c.AddCommand(newDatesAnchorCmd(a))
 	return c
@@ -388,7 +388,7 @@ that does not match the date is an error. --format json writes
 			return runDatesAnchor(a, opts)
 		},
 	}
-	c.Flags().StringVar(&opts.format, "format", "text", "output `FORMAT`: text (one date a line) or json")
+	c.Flags().StringVarP(&opts.format, "format", "f", "text", "output `FORMAT`: text (one date a line) or json")
 	return c
 }
 

@@ -34,7 +34,7 @@ func TestExitStatus(t *testing.T) {
 		{"synthesize bad input", []string{"synthesize", "--budget", "100", bad}, ExitUsage, false,
 			"harpe: " + bad + `:1: "priority" must be a whole number ≥ 0, got -3`},
 		{"synthesize bad flag", []string{"synthesize", "--budget", "100", "--policy", "x", items}, ExitUsage, false, "harpe: --policy: unknown policy"},
-		{"synthesize unknown flag", []string{"synthesize", "--bogus", items}, ExitUsage, false, "harpe: unknown flag: --bogus"},
+		{"synthesize unknown flag", []string{"synthesize", "--bogus", items}, ExitUsage, false, "harpe: unknown flag --bogus"},
 		// 5 > 4 + 0: over budget by 1.
 		{"synthesize strict", []string{"synthesize", "--budget", "4", "--strict", items}, ExitStrict, false, "harpe: --strict: over budget"},
 		{"synthesize over budget without strict", []string{"synthesize", "--budget", "4", items}, ExitOK, true, ""},

@@ -88,10 +88,10 @@ Examples:
 	f := c.Flags()
 	f.IntVar(&o.threshold, "threshold", 0, "most tokens `N` to send whole (required)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing; answer by exit status")
-	f.StringVar(&o.tokenizer, "tokenizer", "estimate", "count tokens with `NAME`")
-	f.StringVar(&o.model, "model", "", "count with the tokenizer of model `NAME` (harpe models)")
+	f.StringVarP(&o.tokenizer, "tokenizer", "t", "estimate", "count tokens with `NAME`")
+	f.StringVarP(&o.model, "model", "m", "", "count with the tokenizer of model `NAME` (harpe models)")
 	f.StringVar(&o.inputFormat, "input-format", "auto", "read the history as `FORMAT`: auto, items or a transcript format")
-	f.StringVar(&o.format, "format", "json", "output `FORMAT`: json, yaml or table")
+	f.StringVarP(&o.format, "format", "f", "json", "output `FORMAT`: json, yaml or table")
 	f.StringVarP(&o.output, "output", "o", "", "write to `FILE` atomically, not stdout")
 	return c
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
@@ -144,16 +145,42 @@ func writeFormatted(w io.Writer, format string, v any) error {
 	return writeJSON(w, v)
 }
 
-// tableWidth is the terminal width tables are made to fit.
-const tableWidth = 80
+// minTableWidth is the width tables are made to fit when standard output is
+// not a terminal, and the least they get when it is.
+const minTableWidth = 80
 
-// renderTable draws a table that fits an 80-column terminal. Columns keep
-// their natural width when the table fits; otherwise the widest columns are
-// narrowed just enough and their cells wrapped at spaces (a word wider
-// than its column is cut). Widths are display columns, as tablewriter
+// terminalColumns is the width of the terminal standard output is, 0 when
+// it is not one. Only Main sets it, once, before any command runs.
+var terminalColumns int
+
+// tableWidth is the width tables are made to fit: the terminal's when
+// standard output is one and wider than 80 columns, else 80.
+func tableWidth() int { return max(minTableWidth, terminalColumns) }
+
+// renderTable draws a table that fits the terminal (80 columns when
+// standard output is not a terminal). Control characters in cells are
+// shown escaped (\x1b, \n, …), so no cell can move the cursor, set the
+// title or change colours. Columns keep their natural width when the table
+// fits; otherwise the widest columns are narrowed just enough and their
+// cells wrapped at spaces, and a word (an id, a path) is cut only when the
+// words alone cannot fit. Widths are display columns, as tablewriter
 // measures them. footer may be nil.
 func renderTable(w io.Writer, header []string, rows [][]string, footer []string) error {
-	widths := columnWidths(header, rows, footer)
+	return renderTableWidth(w, tableWidth(), header, rows, footer)
+}
+
+// renderTableWidth is renderTable for a given terminal width.
+func renderTableWidth(w io.Writer, width int, header []string, rows [][]string, footer []string) error {
+	header = escapeCells(header)
+	esc := make([][]string, len(rows))
+	for i, r := range rows {
+		esc[i] = escapeCells(r)
+	}
+	rows = esc
+	if footer != nil {
+		footer = escapeCells(footer)
+	}
+	widths := columnWidths(width, header, rows, footer)
 	wrap := func(cells []string) []any {
 		out := make([]any, len(cells))
 		for i, c := range cells {
@@ -189,11 +216,70 @@ func renderTable(w io.Writer, header []string, rows [][]string, footer []string)
 	return t.Render()
 }
 
+// escapeCells returns cells with escapeControl applied to each.
+func escapeCells(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = escapeControl(c)
+	}
+	return out
+}
+
+// escapeControl shows what a terminal would act on as visible text: C0 and
+// C1 control characters and DEL as \n, \r, \t or \xHH (\u0085 for C1),
+// the bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069)
+// as \uHHHH, and a byte that is not UTF-8 as \xHH. Everything else,
+// backslashes included, stays as it is.
+func escapeControl(s string) string {
+	clean := true
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == utf8.RuneError || isBidiControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r >= 0x80 && r <= 0x9f || isBidiControl(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func isBidiControl(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}
+
 // columnWidths returns each column's width: its widest cell, unless the
-// table would then be wider than tableWidth, in which case the widest
-// columns are capped at the largest width that makes it fit.
-func columnWidths(header []string, rows [][]string, footer []string) []int {
+// table would then be wider than width, in which case the widest columns
+// are capped at the largest width that makes it fit, wrapping their cells
+// at spaces. No column is capped below the longest word it must keep whole
+// (a run without spaces: an id, a path, a number). Every word is kept
+// whole when all columns' longest words fit together; otherwise words are
+// kept up to the largest length F for which the columns' longest words of
+// at most F columns fit, and only words longer than F are cut.
+func columnWidths(width int, header []string, rows [][]string, footer []string) []int {
 	widths := make([]int, len(header))
+	words := make([][]int, len(header)) // each column's word widths
 	measure := func(cells []string) {
 		for i, c := range cells {
 			if i >= len(widths) {
@@ -201,6 +287,9 @@ func columnWidths(header []string, rows [][]string, footer []string) []int {
 			}
 			for _, line := range strings.Split(c, "\n") {
 				widths[i] = max(widths[i], twwidth.Width(line))
+				for _, word := range strings.Fields(line) {
+					words[i] = append(words[i], twwidth.Width(word))
+				}
 			}
 		}
 	}
@@ -211,35 +300,73 @@ func columnWidths(header []string, rows [][]string, footer []string) []int {
 	measure(footer)
 	// Borders and padding: "| " before each column, " |" after the last,
 	// " | " between.
-	room := tableWidth - (3*len(widths) + 1)
-	total := 0
-	for _, w := range widths {
-		total += w
-	}
-	if total <= room {
+	room := width - (3*len(widths) + 1)
+	if sumOf(widths) <= room {
 		return widths
 	}
-	// Find the largest cap whose capped total fits.
-	lo, hi := 1, 0
+	// longestUpTo(i, f) is column i's longest word of at most f columns.
+	longestUpTo := func(i, f int) int {
+		best := 0
+		for _, w := range words[i] {
+			if w <= f && w > best {
+				best = w
+			}
+		}
+		return best
+	}
+	floorsAt := func(f int) []int {
+		fl := make([]int, len(widths))
+		for i := range fl {
+			fl[i] = max(1, longestUpTo(i, f))
+		}
+		return fl
+	}
+	// The largest F whose kept words fit.
+	lo, hi := 0, 0
 	for _, w := range widths {
 		hi = max(hi, w)
 	}
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		sum := 0
-		for _, w := range widths {
-			sum += min(w, mid)
+		if sumOf(floorsAt(mid)) <= room {
+			lo = mid
+		} else {
+			hi = mid - 1
 		}
-		if sum <= room {
+	}
+	floors := floorsAt(lo)
+	capped := func(c int) int {
+		sum := 0
+		for i, w := range widths {
+			sum += min(w, max(c, floors[i]))
+		}
+		return sum
+	}
+	// Find the largest cap whose capped total fits.
+	lo, hi = 1, 0
+	for _, w := range widths {
+		hi = max(hi, w)
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if capped(mid) <= room {
 			lo = mid
 		} else {
 			hi = mid - 1
 		}
 	}
 	for i := range widths {
-		widths[i] = min(widths[i], lo)
+		widths[i] = min(widths[i], max(lo, floors[i]))
 	}
 	return widths
+}
+
+func sumOf(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
 }
 
 // wrapCell wraps s at spaces so no line is wider than width columns (wide

@@ -246,8 +246,8 @@ func (a *app) modelCatalog() (*tokenize.Catalog, error) {
 // model's tokenizer for --tokenizer and, when windowFlag is not "", its
 // context window for that flag (--budget, --context-window). A flag set on
 // the command line, by HARPE_* or by harpe.yaml beats the preset. When the
-// model has no public tokenizer, a note on stderr says that its tokens are
-// estimated.
+// model's tokenizer is not built into harpe, a note on stderr says that its
+// tokens are estimated.
 func (a *app) applyModel(c *cobra.Command, name, windowFlag string) error {
 	if name == "" {
 		return nil
@@ -271,7 +271,7 @@ func (a *app) applyModel(c *cobra.Command, name, windowFlag string) error {
 			return usageErrorf("--model: %v", err)
 		}
 		if !m.Exact() {
-			fmt.Fprintf(a.io.Err, "harpe: note: %s has no public tokenizer; its tokens are estimated\n", m.Name)
+			fmt.Fprintf(a.io.Err, "harpe: note: %s: its tokenizer is not built into harpe, so its tokens are estimated\n", m.Name)
 		}
 	}
 	return nil

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/harpe-dev/harpe/internal/svgplot"
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -79,6 +78,10 @@ harness's summary and what follows. The transcript is only read.
   harpe replay session.jsonl --plot tokens.svg`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.files = args
+			a.noteUnusedFlags(o.strategies, replayFlagUses)
+			if err := checkPlotFile(o.plot); err != nil {
+				return err
+			}
 			if err := a.applyModel(c, o.model, "context-window"); err != nil {
 				return err
 			}
@@ -97,16 +100,16 @@ harness's summary and what follows. The transcript is only read.
 	f.IntVar(&o.summaryMaxChars, "summary-max-chars", window.DefaultSummaryMaxChars, "bound on the rolling summary")
 	f.StringVar(&o.distillCmd, "distill-cmd", "", "shell `CMD` that writes the summary: older turns as JSON on stdin, summary on stdout (default: built-in extractive summary)")
 	f.IntVar(&o.toolResultLimit, "tool-result-limit", 0, "cut tool results longer than `BYTES` in the model's copy (0: no limit)")
-	f.StringVar(&o.tokenizer, "tokenizer", "estimate", "tokenizer: "+strings.Join(tokenize.Names(), ", "))
+	f.StringVarP(&o.tokenizer, "tokenizer", "t", "estimate", "tokenizer: "+strings.Join(tokenize.Names(), ", "))
 	f.IntVar(&o.contextWindow, "context-window", 0, "flag calls over this many `TOKENS` (0: none)")
-	f.StringVar(&o.model, "model", "", "take --context-window and --tokenizer from model `NAME` (harpe models)")
+	f.StringVarP(&o.model, "model", "m", "", "take --context-window and --tokenizer from model `NAME` (harpe models)")
 	f.IntVar(&o.budget, "budget", 0, "token budget of the budget strategy")
 	f.StringVar(&o.policy, "policy", "lowest_priority", "selection policy of the budget strategy")
-	f.StringVar(&o.format, "format", "table", "output format: table, json, jsonl")
+	f.StringVarP(&o.format, "format", "f", "table", "output format: table, json, jsonl")
 	f.StringVar(&o.plot, "plot", "", "also draw tokens per call for each strategy as an SVG `FILE`")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
 	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: detected): "+strings.Join(transcript.Formats(), ", "))
-	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT)")
+	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.BoolVar(&o.totalsOnly, "totals", false, "table: only the totals, no row per call")
 	return c
 }
@@ -181,13 +184,7 @@ func runReplay(a *app, o *replayOptions) error {
 		ropts.Select = sel
 	}
 	if a.io.ErrIsTerminal {
-		ropts.Progress = func(s window.Strategy, done, total int) {
-			if done == total {
-				fmt.Fprintf(a.io.Err, "\r\033[Kreplay: %s done", s)
-				return
-			}
-			fmt.Fprintf(a.io.Err, "\r\033[Kreplay: %s %d%%", s, done*100/max(total, 1))
-		}
+		ropts.Progress = newReplayProgress(a.io.Err).report
 	}
 
 	var runs []replayed
@@ -452,12 +449,12 @@ func writeReplay(w io.Writer, o *replayOptions, run replayed, several bool) erro
 // writeReplayTable writes one table of calls (one strategy) or a
 // comparison of tokens per call (several), then the totals.
 func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results []window.Result) error {
-	title := fmt.Sprintf("%s transcript: %d messages, %d turns", tj.Format, tj.Messages, tj.Turns)
+	title := fmt.Sprintf("%s transcript: %s, %s", tj.Format, plural(tj.Messages, "message"), plural(tj.Turns, "turn"))
 	if tj.ID != "" {
-		title = "conversation " + tj.ID + ": " + title
+		title = "conversation " + escapeControl(tj.ID) + ": " + title
 	}
 	if tj.File != "" {
-		title = tj.File + ": " + title
+		title = escapeControl(tj.File) + ": " + title
 	}
 	fmt.Fprintln(w, title)
 	if len(results) == 0 || len(results[0].Calls) == 0 {
@@ -524,8 +521,8 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 		fmt.Fprintln(w, "C: compacted before this call, !: over the context window")
 		for _, r := range results {
 			for _, e := range r.Events {
-				fmt.Fprintf(w, "%s compacted before call %d (turn %d): %d → %d messages, summary %d chars, folded messages %s\n",
-					r.Strategy, e.Call, e.Turn, e.MessagesBefore, e.MessagesAfter, e.SummaryChars, ranges(e.Folded))
+				fmt.Fprintf(w, "%s compacted before call %d (turn %d): %d → %s, summary %s, folded messages %s\n",
+					r.Strategy, e.Call, e.Turn, e.MessagesBefore, plural(e.MessagesAfter, "message"), plural(e.SummaryChars, "char"), ranges(e.Folded))
 			}
 		}
 	}
@@ -547,29 +544,8 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 	if err := renderTable(w, header, rows, nil); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%d calls; full context would send %d tokens in all\n", calls, full)
+	_, err := fmt.Fprintf(w, "%s; full context would send %s in all\n", plural(calls, "call"), plural(full, "token"))
 	return err
-}
-
-// plotReplay draws tokens per call, one line per strategy.
-func plotReplay(w io.Writer, o *replayOptions, run replayed) error {
-	p := svgplot.Plot{
-		Title:  fmt.Sprintf("Tokens per call (%s transcript, %d turns)", run.t.Format, run.t.Turns),
-		XLabel: "model call",
-		YLabel: "input tokens",
-	}
-	if o.contextWindow > 0 {
-		p.Limit = float64(o.contextWindow)
-		p.LimitLabel = fmt.Sprintf("context window %d", o.contextWindow)
-	}
-	for _, r := range run.results {
-		s := svgplot.Series{Name: string(r.Strategy), Y: make([]float64, len(r.Calls))}
-		for i, c := range r.Calls {
-			s.Y[i] = float64(c.Tokens)
-		}
-		p.Series = append(p.Series, s)
-	}
-	return p.Write(w)
 }
 
 // budgetSelector builds the budget strategy's selection: the engine under

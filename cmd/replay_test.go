@@ -14,7 +14,8 @@ func TestReplayProgress(t *testing.T) {
 		want     string
 	}{
 		{"quiet when stderr is not a terminal", false, ""},
-		{"progress on a terminal, cleared at the end", true, "\r\x1b[Kreplay: full 0%\r\x1b[Kreplay: full done\r\x1b[Kreplay: windowed 0%\r\x1b[Kreplay: windowed done\r\x1b[K"},
+		{"progress on a terminal, cleared at the end", true, "\r\x1b[Kreplay: full: 0 of 11 messages (0%), 0 messages/s\r\x1b[Kreplay: full: 11 of 11 messages (100%) done" +
+			"\r\x1b[Kreplay: windowed: 0 of 11 messages (0%), 0 messages/s\r\x1b[Kreplay: windowed: 11 of 11 messages (100%) done\r\x1b[K"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -68,6 +68,8 @@ type app struct {
 	exiting atomic.Bool
 	// distillTimeout bounds each --distill-cmd run.
 	distillTimeout time.Duration
+	// cmdLine holds the flags the command line set (see flaguse.go).
+	cmdLine map[string]bool
 }
 
 // stopGrace is how long a command has, after SIGINT or SIGTERM cancels
@@ -77,8 +79,9 @@ type app struct {
 const stopGrace = 250 * time.Millisecond
 
 // Main runs harpe with args (without the program name) and returns the exit
-// status. It is the only function that looks at the process itself: signals
-// and whether stderr is a terminal.
+// status. It is the only function that looks at the process itself: signals,
+// whether stderr is a terminal, and the width of standard output when it is
+// one (tables fit it).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -88,6 +91,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	streams := IO{In: stdin, Out: stdout, Err: stderr}
 	if f, ok := stderr.(*os.File); ok {
 		streams.ErrIsTerminal = term.IsTerminal(int(f.Fd()))
+	}
+	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
+			terminalColumns = cols
+		}
 	}
 	a := newApp(ctx, streams, os.LookupEnv)
 	done := make(chan struct{})
@@ -135,6 +143,9 @@ func newApp(ctx context.Context, streams IO, lookupEnv func(string) (string, boo
 // succeeded and prints its error once.
 func (a *app) run(args []string) int {
 	root := newRootCmd(a)
+	if isCompletionRequest(args) {
+		plainUsages(root)
+	}
 	root.SetArgs(args)
 	err := root.ExecuteContext(a.ctx)
 	// A negative answer (fit: does not fit) is a result too: its output
@@ -170,7 +181,7 @@ func (a *app) run(args []string) int {
 	}
 	// Errors cobra makes itself (unknown command, wrong number of args) are
 	// usage errors.
-	fmt.Fprintf(streams.Err, "harpe: %v\n", err)
+	fmt.Fprintf(streams.Err, "harpe: %v\n", commandError(err))
 	return ExitUsage
 }
 
@@ -242,8 +253,9 @@ EXIT STATUS
 		Version:           Version(),
 		SilenceErrors:     true,
 		SilenceUsage:      true,
-		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: true},
+		CompletionOptions: cobra.CompletionOptions{},
 		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
+			a.recordCommandLine(c)
 			return a.applyConfig(c)
 		},
 	}
@@ -254,7 +266,7 @@ EXIT STATUS
 	root.SetOut(a.io.Out)
 	root.SetErr(a.io.Err)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &exitError{code: ExitUsage, err: err, usageOf: c}
+		return &exitError{code: ExitUsage, err: flagError(c, err), usageOf: c}
 	})
 	root.PersistentFlags().StringVar(&a.configFile, "config", "", "read configuration from `FILE` instead of harpe.yaml")
 
@@ -272,6 +284,7 @@ EXIT STATUS
 		replay,
 	)
 	markSensitive(root)
+	registerCompletions(a, root)
 	return root
 }
 

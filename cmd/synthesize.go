@@ -90,6 +90,7 @@ Examples:
 ` + strings.Replace(exitStatusHelp, "\n  130", "\n  3    --strict refused: the always-kept items alone exceed the budget\n  130", 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.files = args
+			a.noteUnusedFlags([]string{o.policy}, synthesizeFlagUses)
 			if err := a.applyModel(c, o.model, "budget"); err != nil {
 				return err
 			}
@@ -111,11 +112,11 @@ Examples:
 	f.StringArrayVar(&o.caps, "cap", nil, "cap a dimension: `DIM=N` or DIM=N% (repeatable)")
 	f.BoolVar(&o.strict, "strict", false, "refuse (exit 3) when always-kept items overflow")
 	f.BoolVar(&o.skipInvalid, "skip-invalid", false, "skip bad lines, listing them in the report")
-	f.StringVar(&o.tokenizer, "tokenizer", "estimate", "count tokens with `NAME`")
-	f.StringVar(&o.model, "model", "", "take --budget (the context window) and --tokenizer from model `NAME` (harpe models)")
+	f.StringVarP(&o.tokenizer, "tokenizer", "t", "estimate", "count tokens with `NAME`")
+	f.StringVarP(&o.model, "model", "m", "", "take --budget (the context window) and --tokenizer from model `NAME` (harpe models)")
 	f.StringVar(&o.emit, "emit", "report", "`WHAT` to write, see above")
 	f.StringVar(&o.report, "report", "", "also save the report to `FILE`")
-	f.StringVar(&o.format, "format", "json", "report `FORMAT`: json, yaml or table")
+	f.StringVarP(&o.format, "format", "f", "json", "report `FORMAT`: json, yaml or table")
 	f.StringVarP(&o.output, "output", "o", "", "write to `FILE` atomically, not stdout")
 	f.IntVar(&o.dpCells, "dp-cells", engine.DefaultDPCells, "knapsack: exact DP cell limit `N`")
 	f.Float64Var(&o.alpha, "alpha", engine.DefaultAlpha, "duo_attention: relevance weight `A`")

@@ -53,7 +53,7 @@ text plus each tool call's name and arguments.
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&opts.format, "format", "json", "output `FORMAT`: json or table")
+	f.StringVarP(&opts.format, "format", "f", "json", "output `FORMAT`: json or table")
 	f.StringVar(&opts.inputFormat, "input-format", "", "read the input as `FORMAT` instead of detecting it ("+strings.Join(transcript.Formats(), ", ")+")")
 	f.StringVar(&opts.conversation, "conversation", "", "list only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
@@ -128,7 +128,7 @@ func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
 		}
 		title := l.Format
 		if l.Conversation != "" {
-			title += " conversation " + l.Conversation
+			title += " conversation " + escapeControl(l.Conversation)
 		}
 		fmt.Fprintf(w, "%s: %s, %s, %d unpaired, %s\n", title, plural(len(l.Messages), "message"),
 			plural(l.Turns, "turn"), len(l.Unpaired), plural(len(l.Compactions), "compaction"))
@@ -176,7 +176,7 @@ func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
 			if u.Kind == "result" {
 				what = "result without a call"
 			}
-			fmt.Fprintf(w, "unpaired: message %d, %s: %s\n", u.Message, what, u.ToolCallID)
+			fmt.Fprintf(w, "unpaired: message %d, %s: %s\n", u.Message, what, escapeControl(u.ToolCallID))
 		}
 		if len(l.Skipped) > 0 {
 			kinds := make([]string, 0, len(l.Skipped))
@@ -185,7 +185,7 @@ func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
 			}
 			slices.Sort(kinds)
 			for i, k := range kinds {
-				kinds[i] = fmt.Sprintf("%s %d", k, l.Skipped[k])
+				kinds[i] = fmt.Sprintf("%s %d", escapeControl(k), l.Skipped[k])
 			}
 			writeWrapped(w, "skipped: ", kinds)
 		}

@@ -1,0 +1,306 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/harpe-dev/harpe/pkg/engine"
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// Shell completion of flag values, and the wording of flag mistakes.
+//
+// Values are registered once for the whole tree (registerCompletions walks
+// every command and completes each flag it knows by name), so a command
+// file only defines its flags. The lists come from the packages that
+// validate the values (window.Strategies, engine.PolicyNames,
+// tokenize.Names, transcript.Formats, the model catalog); the few lists
+// that live only in a command's validation (--format, --emit, fit's
+// --input-format) are written here once and a test checks each against the
+// "valid: …" list of the command's own error message.
+
+// formatsOf lists the --format values of each command, by command path
+// without the leading "harpe ".
+var formatsOf = map[string][]string{
+	"synthesize":   {"json", "yaml", "table"},
+	"fit":          {"json", "yaml", "table"},
+	"count":        {"text", "json", "table"},
+	"models":       {"table", "json", "yaml"},
+	"dates":        {"text", "json"},
+	"dates anchor": {"text", "json"},
+	"conflicts":    {"json", "yaml", "table"},
+	"transcript":   {"json", "table"},
+	"replay":       {"table", "json", "jsonl"},
+}
+
+// emitValues are synthesize's --emit values.
+var emitValues = []string{"report", "kept", "dropped", "rendered"}
+
+// valueCompleter returns the completions of one flag's value on command c,
+// each "value" or "value\tdescription".
+type valueCompleter func(a *app, c *cobra.Command) []string
+
+// valueCompleters completes flags by name, on every command that has them.
+// A new flag with a fixed set of values gets an entry here (--cache, once it
+// exists: add "cache" with its modes and the test in complete_test.go
+// picks it up).
+var valueCompleters = map[string]valueCompleter{
+	"strategy": func(*app, *cobra.Command) []string {
+		var out []string
+		for _, s := range window.Strategies() {
+			out = append(out, string(s))
+		}
+		return out
+	},
+	"policy": func(*app, *cobra.Command) []string { return engine.PolicyNames() },
+	"tokenizer": func(*app, *cobra.Command) []string {
+		return tokenize.Names()
+	},
+	"model": func(a *app, _ *cobra.Command) []string {
+		models := tokenize.Models()
+		if cat, err := a.modelCatalog(); err == nil {
+			models = cat.Models()
+		}
+		out := make([]string, 0, len(models))
+		for _, m := range models {
+			out = append(out, fmt.Sprintf("%s\t%d tokens, %s", m.Name, m.ContextWindow, m.Tokenizer))
+		}
+		return out
+	},
+	"format": func(_ *app, c *cobra.Command) []string { return formatsOf[commandKey(c)] },
+	"input-format": func(_ *app, c *cobra.Command) []string {
+		if commandKey(c) == "fit" {
+			return append([]string{"auto", "items"}, transcript.Formats()...)
+		}
+		return transcript.Formats()
+	},
+	"emit": func(*app, *cobra.Command) []string { return emitValues },
+	"destination": func(*app, *cobra.Command) []string {
+		return []string{engine.DestinationRemote, engine.DestinationLocal}
+	},
+}
+
+// commandKey is c's path without the root's name: "dates anchor".
+func commandKey(c *cobra.Command) string {
+	p := c.CommandPath()
+	if i := strings.IndexByte(p, ' '); i >= 0 {
+		return p[i+1:]
+	}
+	return ""
+}
+
+// registerCompletions registers the value completions of every flag of
+// every command under root: the lists above for flags with fixed values,
+// no completion at all for numbers (so the shell does not offer file
+// names), and file names (the shell's default) for the rest.
+func registerCompletions(a *app, root *cobra.Command) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if _, ok := c.GetFlagCompletionFunc(f.Name); ok {
+				return
+			}
+			if vc, ok := valueCompleters[f.Name]; ok {
+				list := f.Value.Type() == "stringSlice"
+				c.RegisterFlagCompletionFunc(f.Name, func(c *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+					return completeValues(vc(a, c), toComplete, list)
+				})
+				return
+			}
+			switch f.Value.Type() {
+			case "int", "int64", "uint", "float64", "bool":
+				c.RegisterFlagCompletionFunc(f.Name, cobra.NoFileCompletions)
+			}
+		})
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}
+
+// completeValues filters values by what was typed. For a comma-separated
+// list flag, the part before the last comma is kept and the names already
+// in it are not offered again.
+func completeValues(values []string, toComplete string, list bool) ([]string, cobra.ShellCompDirective) {
+	prefix, partial := "", toComplete
+	var given []string
+	if list {
+		if i := strings.LastIndexByte(toComplete, ','); i >= 0 {
+			prefix, partial = toComplete[:i+1], toComplete[i+1:]
+			given = strings.Split(toComplete[:i], ",")
+		}
+	}
+	var out []string
+	for _, v := range values {
+		name, _, _ := strings.Cut(v, "\t")
+		if !strings.HasPrefix(name, partial) || slices.Contains(given, name) {
+			continue
+		}
+		out = append(out, prefix+v)
+	}
+	directive := cobra.ShellCompDirectiveNoFileComp
+	if list {
+		directive |= cobra.ShellCompDirectiveNoSpace
+	}
+	return out, directive
+}
+
+// plainUsages removes the backquotes that mark a flag's placeholder
+// ("read from `FILE`") from every usage string under c, for completion
+// descriptions, where pflag's unquoting does not happen. Help is not
+// drawn in a completion run, so nothing else sees the change.
+func plainUsages(c *cobra.Command) {
+	strip := func(f *pflag.Flag) { f.Usage = strings.ReplaceAll(f.Usage, "`", "") }
+	c.Flags().VisitAll(strip)
+	c.PersistentFlags().VisitAll(strip)
+	for _, sub := range c.Commands() {
+		plainUsages(sub)
+	}
+}
+
+// isCompletionRequest reports whether args ask cobra for completions.
+func isCompletionRequest(args []string) bool {
+	return len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
+}
+
+// flagError rewords a flag parsing mistake on command c without Go
+// internals, and suggests the nearest flag name for an unknown one:
+// `--budget: "abc" is not a whole number`, `unknown flag --budgte; did you
+// mean --budget?`.
+func flagError(c *cobra.Command, err error) error {
+	var inv *pflag.InvalidValueError
+	if errors.As(err, &inv) {
+		return fmt.Errorf("--%s: %s", inv.GetFlag().Name, valueProblem(inv.GetFlag(), inv.GetValue(), inv.Unwrap()))
+	}
+	var ne *pflag.NotExistError
+	if errors.As(err, &ne) {
+		name := ne.GetSpecifiedName()
+		if group := ne.GetSpecifiedShortnames(); group != "" {
+			if len(group) > 1 {
+				return fmt.Errorf("unknown flag -%s (in -%s)", name, group)
+			}
+			return fmt.Errorf("unknown flag -%s", name)
+		}
+		if near := nearestFlag(c, name); near != "" {
+			return fmt.Errorf("unknown flag --%s; did you mean --%s?", name, near)
+		}
+		return fmt.Errorf("unknown flag --%s", name)
+	}
+	var vr *pflag.ValueRequiredError
+	if errors.As(err, &vr) {
+		return fmt.Errorf("--%s: needs a value", vr.GetFlag().Name)
+	}
+	return err
+}
+
+// valueProblem says what is wrong with value s for flag f, in the user's
+// terms rather than strconv's.
+func valueProblem(f *pflag.Flag, s string, cause error) string {
+	var ne *strconv.NumError
+	outOfRange := errors.As(cause, &ne) && errors.Is(ne.Err, strconv.ErrRange)
+	switch f.Value.Type() {
+	case "int", "int64", "int32", "uint", "uint64":
+		if outOfRange {
+			return fmt.Sprintf("%q is too large", s)
+		}
+		return fmt.Sprintf("%q is not a whole number", s)
+	case "float64", "float32":
+		if outOfRange {
+			return fmt.Sprintf("%q is out of range", s)
+		}
+		return fmt.Sprintf("%q is not a number", s)
+	case "bool":
+		return fmt.Sprintf("%q is not true or false", s)
+	case "duration":
+		return fmt.Sprintf("%q is not a duration (such as 30s or 2m)", s)
+	}
+	if ne != nil {
+		return fmt.Sprintf("%q: %v", s, ne.Err)
+	}
+	return fmt.Sprintf("%q: %v", s, cause)
+}
+
+// nearestFlag returns the flag of c (its own or inherited) closest to
+// name, when one is close enough to be a slip: within a third of the
+// name's length in edits (at least 1, at most 3), or a prefix of it.
+// Ties go to the first name in alphabetical order.
+func nearestFlag(c *cobra.Command, name string) string {
+	best, bestD := "", -1
+	consider := func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		d := editDistance(name, f.Name)
+		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
+			d = min(d, 1)
+		}
+		if bestD < 0 || d < bestD || d == bestD && f.Name < best {
+			best, bestD = f.Name, d
+		}
+	}
+	c.Flags().VisitAll(consider)
+	c.InheritedFlags().VisitAll(consider)
+	limit := min(3, max(1, len(name)/3))
+	if bestD < 0 || bestD > limit {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Damerau–Levenshtein distance (optimal string
+// alignment: insertions, deletions, substitutions and swaps of two
+// neighbours) between a and b, in bytes; flag names are ASCII.
+func editDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// commandError puts cobra's unknown-command message on one line, with its
+// suggestions as a did-you-mean: `unknown command "synhtesize" for
+// "harpe"; did you mean synthesize?`. Other errors pass unchanged.
+func commandError(err error) error {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "unknown command ") {
+		return err
+	}
+	head, rest, _ := strings.Cut(msg, "\n")
+	var names []string
+	if _, list, ok := strings.Cut(rest, "Did you mean this?\n"); ok {
+		for _, l := range strings.Split(list, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				names = append(names, l)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return errors.New(head)
+	}
+	return fmt.Errorf("%s; did you mean %s?", head, strings.Join(names, " or "))
+}

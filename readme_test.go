@@ -1,0 +1,344 @@
+package main
+
+// TestReadme runs the README's shell examples and checks that they print
+// what the README shows.
+//
+// # Marker convention
+//
+// Only blocks marked for checking are run, so prose examples stay free.
+// The marker is an HTML comment (invisible on GitHub) on the line right
+// before the opening fence:
+//
+//	<!-- readme-test -->
+//	```
+//	$ harpe count -t o200k_base < testdata/tokens/prose_en.txt
+//	410
+//	```
+//
+// `<!-- readme-test requires=jq -->` skips the block when a program it
+// needs (comma-separated) is not on PATH. `<!-- readme-test go -->` marks
+// a whole Go program (package main) instead: it is built inside this
+// module and run, and must print what its "// Output:" comment says, as
+// in a Go example.
+//
+// Inside a marked block, a line starting with "$ " is a command; a command
+// line ending in a backslash continues on the next line. The lines after
+// a command, up to the next command or the closing fence, are what it
+// prints: standard output and standard error together, as a terminal
+// shows them. A last line of "…" alone means the output goes on and only
+// the lines shown are compared. Each command runs with `sh -c` in a fresh
+// directory holding `testdata` (a link to the repository's) and an empty
+// `docs/`, with harpe on PATH, no HARPE_* variables and an empty home, so
+// no configuration file applies. Commands of a block share the directory,
+// in order, and $? in a command is the status of the one before. A file
+// a command writes under docs/ must equal the repository's file of that
+// name (so `--plot docs/replay.svg` checks the committed picture).
+//
+// A block whose output cannot be reproduced here (it reads the user's
+// home, needs the network, times things) is left unmarked.
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const readmeMarker = "<!-- readme-test"
+
+// readmeCommand is one "$ " command of a marked block and the output the
+// README shows for it.
+type readmeCommand struct {
+	line    int // of the "$ " line in README.md
+	command string
+	want    []string
+	prefix  bool // the output shown ends in "…": compare only its lines
+}
+
+type readmeBlock struct {
+	line     int // of the marker
+	requires []string
+	commands []readmeCommand
+	// goSource is the block's text when it is a Go program (marker option
+	// "go"), and goOutput what its "// Output:" comment says it prints.
+	goSource string
+	goOutput []string
+}
+
+// parseReadme returns the marked blocks of a README.
+func parseReadme(text string) ([]readmeBlock, error) {
+	var blocks []readmeBlock
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		l := strings.TrimSpace(lines[i])
+		if !strings.HasPrefix(l, readmeMarker) {
+			continue
+		}
+		b := readmeBlock{line: i + 1}
+		for _, f := range strings.Fields(strings.TrimSuffix(strings.TrimPrefix(l, readmeMarker), "-->")) {
+			if v, ok := strings.CutPrefix(f, "requires="); ok {
+				b.requires = strings.Split(v, ",")
+			} else if f == "go" {
+				b.goSource = "\n"
+			} else {
+				return nil, fmt.Errorf("README.md:%d: unknown marker option %q", i+1, f)
+			}
+		}
+		if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
+			return nil, fmt.Errorf("README.md:%d: the marker is not right before a ``` fence", i+1)
+		}
+		i += 2
+		closed := false
+		for ; i < len(lines); i++ {
+			l := lines[i]
+			if strings.HasPrefix(l, "```") {
+				closed = true
+				break
+			}
+			if b.goSource != "" {
+				b.goSource += l + "\n"
+				continue
+			}
+			if cmd, ok := strings.CutPrefix(l, "$ "); ok {
+				c := readmeCommand{line: i + 1, command: cmd}
+				for strings.HasSuffix(c.command, `\`) && i+1 < len(lines) {
+					i++
+					c.command += "\n" + lines[i]
+				}
+				b.commands = append(b.commands, c)
+				continue
+			}
+			if len(b.commands) == 0 {
+				return nil, fmt.Errorf("README.md:%d: output before any \"$ \" command", i+1)
+			}
+			b.commands[len(b.commands)-1].want = append(b.commands[len(b.commands)-1].want, l)
+		}
+		if !closed {
+			return nil, fmt.Errorf("README.md:%d: block not closed", b.line)
+		}
+		for k := range b.commands {
+			c := &b.commands[k]
+			if n := len(c.want); n > 0 && c.want[n-1] == "…" {
+				c.want, c.prefix = c.want[:n-1], true
+			}
+		}
+		if b.goSource != "" {
+			b.goOutput = goOutput(b.goSource)
+			if b.goOutput == nil {
+				return nil, fmt.Errorf("README.md:%d: a Go block without an \"// Output:\" comment", b.line)
+			}
+		} else if len(b.commands) == 0 {
+			return nil, fmt.Errorf("README.md:%d: a marked block with no \"$ \" command", b.line)
+		}
+		blocks = append(blocks, b)
+	}
+	return blocks, nil
+}
+
+// goOutput returns the lines of a program's "// Output:" comment: the text
+// after "Output:" and the comment lines that follow it.
+func goOutput(src string) []string {
+	var out []string
+	in := false
+	for _, l := range strings.Split(src, "\n") {
+		t := strings.TrimSpace(l)
+		if rest, ok := strings.CutPrefix(t, "// Output:"); ok && !in {
+			in = true
+			out = []string{}
+			if rest = strings.TrimSpace(rest); rest != "" {
+				out = append(out, rest)
+			}
+			continue
+		}
+		if in {
+			rest, ok := strings.CutPrefix(t, "//")
+			if !ok {
+				break
+			}
+			out = append(out, strings.TrimPrefix(rest, " "))
+		}
+	}
+	return out
+}
+
+// runGoBlock builds and runs a README Go program inside this module and
+// returns its output.
+func runGoBlock(t *testing.T, repo, src string) []string {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	// A directory whose name starts with "." is outside ./... patterns.
+	dir, err := os.MkdirTemp(repo, ".readme-go-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "run", "./"+filepath.Base(dir))
+	cmd.Dir = repo
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go run: %v\n%s", err, stderr.String())
+	}
+	return strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+}
+
+func TestReadme(t *testing.T) {
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, err := parseReadme(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) == 0 {
+		t.Fatal("no block of README.md is marked " + readmeMarker + " -->")
+	}
+	repo, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "LC_ALL=C.UTF-8", "TZ=UTC"}
+	for _, b := range blocks {
+		t.Run(fmt.Sprintf("line_%d", b.line), func(t *testing.T) {
+			for _, prog := range b.requires {
+				if _, err := exec.LookPath(prog); err != nil {
+					t.Skipf("%s is not installed", prog)
+				}
+			}
+			if b.goSource != "" {
+				if d := diffLines(b.goOutput, runGoBlock(t, repo, b.goSource)); d != "" {
+					t.Errorf("README.md:%d: the Go program prints\n%s", b.line, d)
+				}
+				return
+			}
+			dir := t.TempDir()
+			home := filepath.Join(dir, ".home")
+			for _, d := range []string{"docs", ".home"} {
+				if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Symlink(filepath.Join(repo, "testdata"), filepath.Join(dir, "testdata")); err != nil {
+				t.Fatal(err)
+			}
+			status := 0
+			for _, c := range b.commands {
+				// "(exit N)" first gives $? the previous command's status.
+				cmd := exec.Command("sh", "-c", fmt.Sprintf("(exit %d); %s", status, c.command))
+				cmd.Dir = dir
+				cmd.Env = append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
+				var out bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &out
+				status = 0
+				if err := cmd.Run(); err != nil {
+					ee, exit := err.(*exec.ExitError)
+					if !exit {
+						t.Fatalf("README.md:%d: %v", c.line, err)
+					}
+					// A non-zero status is fine: the README shows it with
+					// "echo $?" when it matters.
+					status = ee.ExitCode()
+				}
+				got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+				if out.Len() == 0 {
+					got = nil
+				}
+				if c.prefix && len(got) > len(c.want) {
+					got = got[:len(c.want)]
+				}
+				if d := diffLines(c.want, got); d != "" {
+					t.Errorf("README.md:%d: $ %s\n%s", c.line, c.command, d)
+				}
+			}
+			// Files written under docs/ are the committed ones.
+			written, _ := filepath.Glob(filepath.Join(dir, "docs", "*"))
+			for _, w := range written {
+				committed, err := os.ReadFile(filepath.Join(repo, "docs", filepath.Base(w)))
+				if err != nil {
+					t.Errorf("README.md:%d: writes docs/%s, which the repository lacks", b.line, filepath.Base(w))
+					continue
+				}
+				made, _ := os.ReadFile(w)
+				if !bytes.Equal(made, committed) {
+					t.Errorf("README.md:%d: docs/%s differs from what the command writes", b.line, filepath.Base(w))
+				}
+			}
+		})
+	}
+}
+
+// diffLines describes the first difference between the README's lines and
+// the command's, or returns "".
+func diffLines(want, got []string) string {
+	for i := 0; i < max(len(want), len(got)); i++ {
+		var w, g string
+		if i < len(want) {
+			w = want[i]
+		}
+		if i < len(got) {
+			g = got[i]
+		}
+		if i >= len(want) || i >= len(got) || w != g {
+			var b strings.Builder
+			fmt.Fprintf(&b, "output line %d:\n  README: %q\n  got:    %q\nwhole output:\n", i+1, w, g)
+			w := bufio.NewWriter(&b)
+			for _, l := range got {
+				fmt.Fprintln(w, "  "+l)
+			}
+			w.Flush()
+			return b.String()
+		}
+	}
+	return ""
+}
+
+func TestParseReadme(t *testing.T) {
+	text := "intro\n<!-- readme-test requires=jq -->\n```\n$ a \\\n  b\nout 1\nout 2\n$ c\n…\n```\n```\n$ not marked\n```\n"
+	blocks, err := parseReadme(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 1 || blocks[0].line != 2 || len(blocks[0].requires) != 1 || blocks[0].requires[0] != "jq" {
+		t.Fatalf("blocks: %+v", blocks)
+	}
+	cs := blocks[0].commands
+	if len(cs) != 2 || cs[0].command != "a \\\n  b" || strings.Join(cs[0].want, "|") != "out 1|out 2" || cs[0].prefix ||
+		cs[1].command != "c" || len(cs[1].want) != 0 || !cs[1].prefix {
+		t.Errorf("commands: %+v", cs)
+	}
+	for _, bad := range []string{"<!-- readme-test -->\ntext\n", "<!-- readme-test -->\n```\n$ a\n", "<!-- readme-test x=1 -->\n```\n$ a\n```\n", "<!-- readme-test -->\n```\nout\n```\n"} {
+		if _, err := parseReadme(bad); err == nil {
+			t.Errorf("parseReadme(%q): no error", bad)
+		}
+	}
+}
+
+func TestGoOutput(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"one line", "func main() {\n\tfmt.Println(1)\n\t// Output: 1\n}\n", []string{"1"}},
+		{"several lines", "\t// Output:\n\t// a\n\t// b\n}\n", []string{"a", "b"}},
+		{"none", "func main() {}\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := goOutput(tt.src)
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") || (got == nil) != (tt.want == nil) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
