@@ -1,0 +1,183 @@
+package dates
+
+import "strings"
+
+// This file decides whether the words around a phrase change what it
+// means, so that it is left alone rather than dated wrong: in "3 days
+// before yesterday", "end of last week" or "1 month 21 days ago", the
+// phrase the scan found is only part of the expression.
+
+// shifted reports whether the words just before or just after the phrase s
+// turn it into part of a longer expression that names another day or a
+// part of its span.
+func shifted(text string, s Span, parens *parenIndex) bool {
+	isSpan := s.First != s.Last
+	ago := strings.HasSuffix(strings.ToLower(strings.TrimRight(s.Phrase, "'s\u2019")), "ago")
+	w1, j1, comma := prevWord(text, s.Start, parens)
+	if comma && !ago {
+		w1 = "" // a list: "last wed, last yr"
+	}
+	switch w1 {
+	case "ago":
+		return true // "a week ago yesterday"
+	case "and":
+		if w2, _, _ := prevWord(text, j1, parens); ago {
+			switch words[w2].w {
+			case wDay, wWeek, wMonth, wYear:
+				return true // "1 month and 21 days ago"
+			}
+		}
+	case "before", "after", "from", "of", "in", "to", "till", "until", "through":
+		// "the week before last week", "end of last week", "the first
+		// Friday in this month", "1 month and 21 days ago".
+		if w2, _, _ := prevWord(text, j1, parens); measure(w2) {
+			return true
+		}
+	case "early", "earlier", "late", "later", "mid", "end", "rest", "start", "beginning", "middle", "remainder":
+		// "late last week" names part of the week; "late last night" is
+		// still that day.
+		if isSpan {
+			return true
+		}
+	}
+	if info, ok := words[w1]; ok {
+		switch info.w {
+		case wDay, wWeek, wWeekend, wMonth, wYear:
+			return true // "this month last year", "2 years 21 days ago", "a week yesterday"
+		case wWeekday:
+			if isSpan {
+				return true // "Friday, next week"
+			}
+		}
+	}
+	if isSpan && isDigits(w1) {
+		return true // "from 4 to 22 this month"
+	}
+
+	n1, k1 := nextWord(text, s.End)
+	switch n1 {
+	case "of":
+		return true // "last week of May", "last Friday of the month"
+	case "between":
+		return isSpan // "last week between Friday and Sunday"
+	case "from":
+		if n2, _ := nextWord(text, k1); isSpan && words[n2].w == wWeekday {
+			return true // "this week from Tue to Thur"
+		}
+	case "last", "next", "this", "previous", "past":
+		switch n2, _ := nextWord(text, k1); words[n2].w {
+		case wDay, wWeek, wWeekend, wMonth, wYear:
+			return true // "this month last year"
+		}
+	}
+	if ago {
+		switch n1 {
+		case "yesterday", "today", "tomorrow", "tonight", "last", "next", "this", "on", "previous":
+			return true // "two weeks ago yesterday", "a week ago on Friday"
+		}
+		if words[n1].w == wWeekday {
+			return true // "a week ago Monday"
+		}
+	}
+	return false
+}
+
+// measure reports whether w (lowercase) counts or places time, so that a
+// "before", "after", "of" or "in" after it shifts the phrase that follows:
+// a unit, a number, an ordinal, a weekday, a month name, or a word such as
+// "end" or "rest".
+func measure(w string) bool {
+	if w == "" {
+		return false
+	}
+	if isDigit(w[0]) {
+		return true // "4 till 23 of this month", "the 15th of"
+	}
+	if info, ok := words[w]; ok {
+		switch info.w {
+		case wDay, wWeek, wWeekend, wMonth, wYear, wWeekday, wNumber, wTens, wOrdinal, wMorning, wAfternoon, wEvening, wNight, wLast, wA:
+			return true
+		}
+	}
+	switch w {
+	case "end", "start", "beginning", "middle", "rest", "remainder", "half", "part", "quarter", "close",
+		"hour", "hours", "minute", "minutes", "mid", "same", "sat", "sun":
+		return true
+	}
+	_, month := monthName(w)
+	return month
+}
+
+// isDigits reports whether w is a run of ASCII digits.
+func isDigits(w string) bool {
+	if w == "" {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if !isDigit(w[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// prevWord returns, in lowercase, the word before position i and where it
+// starts: white space, one comma (comma says so), and a parenthesised date
+// (an earlier annotation) are passed over, so that annotating a text does
+// not change what a later phrase reads before it. It is "" when no word is
+// there.
+func prevWord(text string, i int, parens *parenIndex) (w string, start int, comma bool) {
+	j := skipSpaceBack(text, i)
+	if j > 0 && text[j-1] == ')' {
+		if k := skipDateBefore(text, j, parens); k != j {
+			j = skipSpaceBack(text, k)
+		}
+	}
+	if j > 0 && text[j-1] == ',' {
+		j = skipSpaceBack(text, j-1)
+		comma = true
+	}
+	k := j
+	for k > 0 && (isAlnum(text[k-1]) || text[k-1] == '\'') && j-k < 12 {
+		k--
+	}
+	if k == j || !wordStart(text, k) {
+		return "", i, false
+	}
+	return strings.ToLower(text[k:j]), k, comma
+}
+
+// skipSpaceBack returns where the white space that ends at i starts.
+func skipSpaceBack(text string, i int) int {
+	for i > 0 {
+		switch {
+		case text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '\n' || text[i-1] == '\r':
+			i--
+		case i >= 2 && text[i-2] == 0xC2 && text[i-1] == 0xA0:
+			i -= 2
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// nextWord returns, in lowercase, the word of ASCII letters after the white
+// space at k and where it ends; "" when the next thing is not a word.
+func nextWord(text string, k int) (string, int) {
+	j := k
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r') {
+		j++
+	}
+	if j == k && k < len(text) {
+		return "", k
+	}
+	e := j
+	for e < len(text) && isLetter(text[e]) && e-j < 12 {
+		e++
+	}
+	if e == j || !wordEnd(text, e) {
+		return "", k
+	}
+	return strings.ToLower(text[j:e]), e
+}
