@@ -50,8 +50,10 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 			}
 		}
 	}
-	if isSpan && isDigits(w1) {
-		return true // "from 4 to 22 this month"
+	if isSpan && measure(w1) {
+		// "from 4 to 22 this month", "june next year", "the 20th next
+		// month", "the third quarter this year".
+		return true
 	}
 
 	n1, k1 := nextWord(text, s.End)
@@ -122,7 +124,7 @@ func isDigits(w string) bool {
 }
 
 // prevWord returns, in lowercase, the word before position i and where it
-// starts: white space, one comma (comma says so), and a parenthesised date
+// starts (the last part of a joined word: "23" for "4-23"): white space, one comma (comma says so), and a parenthesised date
 // (an earlier annotation) are passed over, so that annotating a text does
 // not change what a later phrase reads before it. It is "" when no word is
 // there.
@@ -141,7 +143,7 @@ func prevWord(text string, i int, parens *parenIndex) (w string, start int, comm
 	for k > 0 && (isAlnum(text[k-1]) || text[k-1] == '\'') && j-k < 12 {
 		k--
 	}
-	if k == j || !wordStart(text, k) {
+	if k == j {
 		return "", i, false
 	}
 	return strings.ToLower(text[k:j]), k, comma

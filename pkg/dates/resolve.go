@@ -206,7 +206,7 @@ var words = map[string]wordInfo{
 	"tues": {w: wWeekday, n: int(time.Tuesday), abbr: true}, "wed": {w: wWeekday, n: int(time.Wednesday), abbr: true},
 	"thu": {w: wWeekday, n: int(time.Thursday), abbr: true}, "thur": {w: wWeekday, n: int(time.Thursday), abbr: true},
 	"thurs": {w: wWeekday, n: int(time.Thursday), abbr: true}, "fri": {w: wWeekday, n: int(time.Friday), abbr: true},
-	"past": {w: wPast}, "previous": {w: wPrevious}, "on": {w: wOn}, "in": {w: wIn},
+	"past": {w: wPast}, "current": {w: wThis, n: 1}, "previous": {w: wPrevious}, "on": {w: wOn}, "in": {w: wIn},
 	"first": {w: wOrdinal, n: 1}, "second": {w: wOrdinal, n: 2}, "third": {w: wOrdinal, n: 3}, "fourth": {w: wOrdinal, n: 4},
 	"fifth": {w: wOrdinal, n: 5}, "sixth": {w: wOrdinal, n: 6}, "seventh": {w: wOrdinal, n: 7}, "eighth": {w: wOrdinal, n: 8},
 	"ninth": {w: wOrdinal, n: 9}, "tenth": {w: wOrdinal, n: 10}, "eleventh": {w: wOrdinal, n: 11}, "twelfth": {w: wOrdinal, n: 12},
@@ -427,6 +427,12 @@ func match(text string, i int, on Date, parens *parenIndex) (Span, bool) {
 		}
 		return matchPast(text, i, s, on)
 	case wThis, wLast, wNext, wPrevious:
+		if w1.n == 1 {
+			// "current week", "current month", "current year" only.
+			if w2, _, _, ok := s.next(); !ok || (w2.w != wWeek && w2.w != wMonth && w2.w != wYear) {
+				return Span{}, false
+			}
+		}
 		return matchRelative(text, i, s, w1.w, on)
 	case wTens:
 		// "twenty first of last month".
