@@ -295,7 +295,12 @@ func (s *scanner) next() (info wordInfo, digits int, end int, ok bool) {
 	if j == s.pos || breaks > 1 {
 		return wordInfo{}, 0, 0, false
 	}
-	return readWord(s.text, j)
+	if info, digits, end, ok = readWord(s.text, j); ok {
+		return info, digits, end, true
+	}
+	// "twenty-one" and "twenty-first", joined by a hyphen.
+	info, end, ok = readCompound(s.text, j)
+	return info, 0, end, ok
 }
 
 // readWord reads the word starting at j: a run of ASCII letters (a known

@@ -120,6 +120,40 @@ func TestAnnotateByHand(t *testing.T) {
 		{"sentence end", "2023-05-20", "It was today.", "It was today (2023-05-20)."},
 		{"ellipsis", "2023-05-20", "today...tomorrow", "today (2023-05-20)...tomorrow (2023-05-21)"},
 		{"list with slashes spaced", "2023-05-20", "today / tomorrow", "today (2023-05-20) / tomorrow (2023-05-21)"},
+		// Issue 15, worked by hand on a May 2023 calendar (said on Saturday
+		// 20 May; last week is 8-14 May, next week 22-28 May; April 2023
+		// starts on a Saturday, so its Fridays are 7, 14, 21 and 28).
+		{"N days before yesterday", "2023-05-20", "3 days before yesterday", "3 days before yesterday (2023-05-16)"},
+		{"N days after tomorrow", "2023-05-20", "3 days after tomorrow", "3 days after tomorrow (2023-05-24)"},
+		{"N weeks before yesterday", "2023-05-20", "two weeks before yesterday", "two weeks before yesterday (2023-05-05)"},
+		{"weekday next week", "2023-05-20", "Thursday next week", "Thursday next week (2023-05-25)"},
+		{"weekday of next week", "2023-05-20", "Monday of next week", "Monday of next week (2023-05-22)"},
+		{"weekday of last week", "2023-05-20", "Monday of last week", "Monday of last week (2023-05-08)"},
+		{"the 15th of next month", "2023-05-20", "the 15th of next month", "the 15th of next month (2023-06-15)"},
+		{"second Friday of last month", "2023-05-20", "second Friday of last month", "second Friday of last month (2023-04-14)"},
+		{"the last Friday of last month", "2023-05-20", "the last Friday of last month", "the last Friday of last month (2023-04-28)"},
+		{"the first of next month", "2023-05-20", "the first of next month", "the first of next month (2023-06-01)"},
+		{"last week's weekday", "2023-05-20", "last week's Tuesday", "last week's Tuesday (2023-05-09)"},
+		{"next week on Friday", "2023-05-20", "next week on Friday", "next week on Friday (2023-05-26)"},
+		{"last week Sunday", "2023-05-20", "last week Sunday", "last week Sunday (2023-05-14)"},
+		{"four Fridays ago", "2023-05-20", "four Fridays ago", "four Fridays ago (2023-04-28)"},
+		{"the past week", "2023-05-20", "over the past week", "over the past week (2023-05-13 to 2023-05-19)"},
+		{"previous month", "2023-05-20", "previous month", "previous month (2023-04)"},
+		{"this past weekend", "2023-05-20", "this past weekend", "this past weekend (2023-05-13 to 2023-05-14)"},
+		{"this past Sunday", "2023-05-20", "this past Sunday", "this past Sunday (2023-05-14)"},
+		{"previous Thursday", "2023-05-20", "previous Thursday", "previous Thursday (2023-05-18)"},
+		{"last 3 weeks", "2023-05-20", "in the last 3 weeks", "in the last 3 weeks (2023-04-29 to 2023-05-19)"},
+		{"past 4 days", "2023-05-20", "past 4 days", "past 4 days (2023-05-16 to 2023-05-19)"},
+		{"the last two years", "2023-05-20", "the last two years", "the last two years (2021-05-20 to 2023-05-19)"},
+		{"short names", "2023-05-20", "last wed, last thurs, last yr, last wk, last mo",
+			"last wed (2023-05-17), last thurs (2023-05-18), last yr (2022), last wk (2023-05-08 to 2023-05-14), last mo (2023-04)"},
+		{"day word and time", "2023-05-20", "yesterday at 9:30", "yesterday (2023-05-19) at 9:30"},
+		{"late last night", "2023-05-20", "late last night", "late last night (2023-05-19)"},
+		{"this night", "2023-05-20", "this night", "this night (2023-05-20)"},
+		{"today evening", "2023-05-20", "today evening", "today evening (2023-05-20)"},
+		{"current month", "2023-05-20", "the current month", "the current month (2023-05)"},
+		{"two expressions", "2023-05-20", "Friday this week or Tuesday of next week",
+			"Friday this week (2023-05-19) or Tuesday of next week (2023-05-23)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkAnnotate(t, tt.saidOn, tt.in, tt.want) })
@@ -197,6 +231,43 @@ func TestLeftAlone(t *testing.T) {
 		{"2 or 3 days", "2 or 3 days ago"},
 		{"five to six years", "five to six years ago"},
 		{"a to two", "a week to two weeks ago"},
+		// Issue 15: a known phrase inside a longer expression that shifts
+		// it, not resolved as a whole, is left alone entirely.
+		{"end of last week", "end of last week"},
+		{"start of next month", "at the start of next month"},
+		{"rest of this week", "the rest of this week"},
+		{"late last week", "late last week"},
+		{"earlier this month", "earlier this month"},
+		{"first week of last month", "the first week of last month"},
+		{"last week of a month", "the last week of May"},
+		{"last Friday of May", "last Friday of May"},
+		{"compound duration", "1 month 21 days ago"},
+		{"compound duration with and", "1 month and 21 days ago"},
+		{"compound duration with comma", "2 years, 21 days ago"},
+		{"a week ago yesterday", "a week ago yesterday"},
+		{"two weeks ago on Friday", "two weeks ago on Friday"},
+		{"a week from tomorrow", "a week from tomorrow"},
+		{"the day after yesterday", "the day after yesterday"},
+		{"the week before last week", "the week before last week"},
+		{"this month last year", "this month last year"},
+		{"month name and year", "june next year"},
+		{"range within a month", "from 4 to 22 this month"},
+		{"range within a week", "last week between Friday and Sunday"},
+		{"no such day", "the 31st of last month"}, // April has 30 days
+		{"fifth weekday", "the fifth Monday of last month"},
+		{"ordinal before a span", "the 20th next month"},
+		{"three or four days before yesterday", "three or four days before yesterday"},
+		{"last few days", "the last few days"},
+		{"past few days", "past few days"},
+		{"next 3 days", "next 3 days"},
+		{"the next day", "the next day"},
+		{"this past", "this past"},
+		{"wed as a verb", "they wed next week"},
+		{"sat", "I last sat there"},
+		{"sun", "the last sun"},
+		{"5 days from now", "5 days from now"},
+		{"in 3 days", "in 3 days"},
+		{"upcoming week", "the coming week"},
 		// Determiners turn the phrase into a stretch of time.
 		{"the last week", "in the last week"},
 		{"the last month", "over the last month"},
@@ -391,6 +462,13 @@ func FuzzAnnotate(f *testing.F) {
 	}
 	for _, s := range []string{"yesterday (2023-05-19)", "last week's", "twenty-one days ago", "\xff yesterday", "the day before yesterday", "1.5 years ago", "a couple of weeks ago"} {
 		f.Add(s, 2024, 2, 29)
+	}
+	// The longer expressions of issue 15, and phrases inside them.
+	for _, s := range []string{"3 days before yesterday", "Thursday next week and last week", "the 15th of next month",
+		"end of last week yesterday", "1 month, 21 days ago", "a week ago yesterday", "last week's Monday",
+		"the past twenty-one days", "this past Sunday", "second Friday of last month", "yesterday last week",
+		"this month last year", "four Fridays ago today", "last wed, last yr"} {
+		f.Add(s, 2023, 3, 31)
 	}
 	f.Fuzz(func(t *testing.T, in string, y, m, d int) {
 		on, err := NewDate(y, time.Month(m), d)
