@@ -43,7 +43,17 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 	if info, ok := words[w1]; ok {
 		switch info.w {
 		case wDay, wWeek, wWeekend, wMonth, wYear:
-			return true // "this month last year", "2 years 21 days ago", "a week yesterday"
+			// A duration or a period just before: "2 years 21 days ago",
+			// "a week yesterday", "this month last year"; but "all day
+			// yesterday" is still yesterday.
+			w2, _, _ := prevWord(text, j1, parens)
+			switch words[w2].w {
+			case wNumber, wTens, wA, wCouple, wThis, wLast, wNext, wPrevious, wPast:
+				return true
+			}
+			if ago || isDigits(w2) {
+				return true
+			}
 		case wWeekday:
 			if isSpan {
 				return true // "Friday, next week"
@@ -57,6 +67,13 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 	}
 
 	n1, k1 := nextWord(text, s.End)
+	if lastCount(s.Phrase) {
+		switch n1 {
+		case "at", "before", "after", "until", "till", "in", "prior", "leading":
+			// "the last two years at school" may be any two years.
+			return true
+		}
+	}
 	switch n1 {
 	case "of":
 		return true // "last week of May", "last Friday of the month"
@@ -74,8 +91,15 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 	}
 	if ago {
 		switch n1 {
-		case "yesterday", "today", "tomorrow", "tonight", "last", "next", "this", "on", "previous":
-			return true // "two weeks ago yesterday", "a week ago on Friday"
+		case "yesterday", "today", "tomorrow", "tonight", "last", "next", "this", "previous":
+			return true // "two weeks ago yesterday", "a week ago last Friday"
+		case "on":
+			// "a week ago on Friday", "a month ago on the 3rd"; not "on
+			// the beach" either, to be safe.
+			n2, _ := nextWord(text, k1)
+			if _, month := monthName(n2); month || n2 == "the" || words[n2].w == wWeekday {
+				return true
+			}
 		}
 		if words[n1].w == wWeekday {
 			return true // "a week ago Monday"
@@ -182,4 +206,29 @@ func nextWord(text string, k int) (string, int) {
 		return "", k
 	}
 	return strings.ToLower(text[j:e]), e
+}
+
+// lastCount reports whether phrase is a count after "last" ("last 3
+// weeks", "the last two years"), which can also be the last units of
+// another stretch of time.
+func lastCount(phrase string) bool {
+	p := strings.ToLower(phrase)
+	p = strings.TrimPrefix(p, "the")
+	p = strings.TrimLeft(p, " \t\r\n\u00a0")
+	if !strings.HasPrefix(p, "last") {
+		return false
+	}
+	p = strings.TrimLeft(p[4:], " \t\r\n\u00a0")
+	if p == "" {
+		return false
+	}
+	if isDigit(p[0]) {
+		return true
+	}
+	k := 0
+	for k < len(p) && isLetter(p[k]) {
+		k++
+	}
+	w := words[p[:k]].w
+	return w == wNumber || w == wTens
 }

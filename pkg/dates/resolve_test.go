@@ -152,6 +152,9 @@ func TestAnnotateByHand(t *testing.T) {
 		{"this night", "2023-05-20", "this night", "this night (2023-05-20)"},
 		{"today evening", "2023-05-20", "today evening", "today evening (2023-05-20)"},
 		{"current month", "2023-05-20", "the current month", "the current month (2023-05)"},
+		{"all day yesterday", "2023-05-20", "all day yesterday", "all day yesterday (2023-05-19)"},
+		{"ago on the beach", "2023-05-20", "two weeks ago at the beach", "two weeks ago (2023-05-06) at the beach"},
+		{"past years at school", "2023-05-20", "the past two years at school", "the past two years (2021-05-20 to 2023-05-19) at school"},
 		{"two expressions", "2023-05-20", "Friday this week or Tuesday of next week",
 			"Friday this week (2023-05-19) or Tuesday of next week (2023-05-23)"},
 	}
@@ -268,6 +271,10 @@ func TestLeftAlone(t *testing.T) {
 		{"5 days from now", "5 days from now"},
 		{"in 3 days", "in 3 days"},
 		{"upcoming week", "the coming week"},
+		{"last N years of something", "the last two years at school"},
+		{"last N days before", "the last 3 days before the exam"},
+		{"a week yesterday", "a week yesterday"},
+		{"one day last week", "one day last week"},
 		// Determiners turn the phrase into a stretch of time.
 		{"the last week", "in the last week"},
 		{"the last month", "over the last month"},
