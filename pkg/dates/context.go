@@ -12,7 +12,8 @@ import "strings"
 // part of its span.
 func shifted(text string, s Span, parens *parenIndex) bool {
 	isSpan := s.First != s.Last
-	ago := strings.HasSuffix(strings.ToLower(strings.TrimRight(s.Phrase, "'s\u2019")), "ago")
+	p := strings.TrimRight(s.Phrase, "'s\u2019")
+	ago := len(p) >= 3 && strings.EqualFold(p[len(p)-3:], "ago")
 	w1, j1, comma := prevWord(text, s.Start, parens)
 	if comma && !ago {
 		w1 = "" // a list: "last wed, last yr"
@@ -147,7 +148,8 @@ func isDigits(w string) bool {
 	return true
 }
 
-// prevWord returns, in lowercase, the word before position i and where it
+// prevWord returns the word before position i, as canonical gives it
+// (lowercase), and where it
 // starts (the last part of a joined word: "23" for "4-23"): white space, one comma (comma says so), and a parenthesised date
 // (an earlier annotation) are passed over, so that annotating a text does
 // not change what a later phrase reads before it. It is "" when no word is
@@ -170,7 +172,45 @@ func prevWord(text string, i int, parens *parenIndex) (w string, start int, comm
 	if k == j {
 		return "", i, false
 	}
-	return strings.ToLower(text[k:j]), k, comma
+	return canonical(text[k:j]), k, comma
+}
+
+// guardWords are the words, besides those of the phrases, that the guards
+// look for, so that canonical finds them without allocating.
+var guardWords = func() map[string]string {
+	m := map[string]string{}
+	for _, w := range []string{"from", "and", "to", "till", "until", "through", "early", "earlier", "late",
+		"later", "mid", "end", "rest", "start", "beginning", "middle", "remainder", "between", "at", "prior",
+		"leading", "half", "part", "quarter", "close", "hour", "hours", "minute", "minutes", "same", "sat", "sun"} {
+		m[w] = w
+	}
+	return m
+}()
+
+// canonical returns the lowercase form of the word w when the guards may
+// look for it (a phrase word, a guard word), w itself when it starts with a
+// digit or is a month name, and "" otherwise. It does not allocate.
+func canonical(w string) string {
+	if w == "" || isDigit(w[0]) {
+		return w
+	}
+	if _, ok := monthName(w); ok {
+		return w
+	}
+	if len(w) > 12 {
+		return ""
+	}
+	var buf [12]byte
+	for i := 0; i < len(w); i++ {
+		buf[i] = lower(w[i])
+	}
+	lw := buf[:len(w)]
+	for h := wordHash(lw); wordTable[h].key != ""; h = (h + 1) % uint(len(wordTable)) {
+		if wordTable[h].key == string(lw) {
+			return wordTable[h].key
+		}
+	}
+	return guardWords[string(lw)]
 }
 
 // skipSpaceBack returns where the white space that ends at i starts.
@@ -188,8 +228,9 @@ func skipSpaceBack(text string, i int) int {
 	return i
 }
 
-// nextWord returns, in lowercase, the word of ASCII letters after the white
-// space at k and where it ends; "" when the next thing is not a word.
+// nextWord returns the word of ASCII letters after the white space at k, as
+// canonical gives it, and where it ends; "" when the next thing is not a
+// word.
 func nextWord(text string, k int) (string, int) {
 	j := k
 	for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r') {
@@ -205,17 +246,19 @@ func nextWord(text string, k int) (string, int) {
 	if e == j || !wordEnd(text, e) {
 		return "", k
 	}
-	return strings.ToLower(text[j:e]), e
+	return canonical(text[j:e]), e
 }
 
 // lastCount reports whether phrase is a count after "last" ("last 3
 // weeks", "the last two years"), which can also be the last units of
 // another stretch of time.
 func lastCount(phrase string) bool {
-	p := strings.ToLower(phrase)
-	p = strings.TrimPrefix(p, "the")
+	p := phrase
+	if len(p) > 3 && strings.EqualFold(p[:3], "the") {
+		p = p[3:]
+	}
 	p = strings.TrimLeft(p, " \t\r\n\u00a0")
-	if !strings.HasPrefix(p, "last") {
+	if len(p) < 4 || !strings.EqualFold(p[:4], "last") {
 		return false
 	}
 	p = strings.TrimLeft(p[4:], " \t\r\n\u00a0")
@@ -229,6 +272,6 @@ func lastCount(phrase string) bool {
 	for k < len(p) && isLetter(p[k]) {
 		k++
 	}
-	w := words[p[:k]].w
+	w := words[canonical(p[:k])].w
 	return w == wNumber || w == wTens
 }
