@@ -21,6 +21,10 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 	switch w1 {
 	case "ago":
 		return true // "a week ago yesterday"
+	case "than", "over", "least", "under", "within":
+		if ago {
+			return true // "more than two weeks ago" is any day before that one
+		}
 	case "and":
 		if w2, _, _ := prevWord(text, j1, parens); ago {
 			switch words[w2].w {
@@ -181,7 +185,8 @@ var guardWords = func() map[string]string {
 	m := map[string]string{}
 	for _, w := range []string{"from", "and", "to", "till", "until", "through", "early", "earlier", "late",
 		"later", "mid", "end", "rest", "start", "beginning", "middle", "remainder", "between", "at", "prior",
-		"leading", "half", "part", "quarter", "close", "hour", "hours", "minute", "minutes", "same", "sat", "sun"} {
+		"leading", "half", "part", "quarter", "close", "hour", "hours", "minute", "minutes", "same", "sat", "sun",
+		"than", "over", "least", "under", "within"} {
 		m[w] = w
 	}
 	return m

@@ -14,7 +14,7 @@
 // or words); docs/dates.md lists every family with its rule:
 //
 //   - today, tonight, this morning/afternoon/evening/night, today evening → D
-//   - yesterday, last night → D−1; the day before yesterday → D−2
+//   - yesterday, last night, last evening → D−1; the day before yesterday → D−2
 //   - tomorrow → D+1; the day after tomorrow → D+2 (yesterday and
 //     tomorrow may take morning, afternoon, evening or night)
 //   - N days/weeks before yesterday, N days after tomorrow → D−1−N, D+1+N
@@ -48,7 +48,7 @@
 // "late last week", "1 month 21 days ago", "a week ago yesterday", "the
 // week before last week", "this month last year", "june next year" are
 // left alone entirely, as are days that do not exist ("the 31st of last
-// month" said in May).
+// month" said in May), and open ranges ("more than two weeks ago").
 // Phrases that could mean more than one date are not touched: next Friday,
 // this Friday, in two weeks, next weekend, last May, the coming week; nor
 // future counts (in 3 days, 5 days from now, next 3 days), nor vague ones:

@@ -781,7 +781,8 @@ func matchRelative(text string, i int, s *scanner, first word, on Date) (Span, b
 		}
 	case wLast, wPrevious:
 		switch w2.w {
-		case wNight:
+		case wNight, wEvening:
+			// "last night", "last evening": the evening of the day before.
 			if first == wLast {
 				return span(text, i, e2, on.AddDays(-1), on.AddDays(-1), PrecisionDay)
 			}
