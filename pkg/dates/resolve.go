@@ -168,6 +168,7 @@ const (
 	wPrevious
 	wOn
 	wIn
+	wNow
 	wOrdinal // first … thirty-first, 1st … 31st; the value is in wordInfo.n
 )
 
@@ -206,7 +207,7 @@ var words = map[string]wordInfo{
 	"tues": {w: wWeekday, n: int(time.Tuesday), abbr: true}, "wed": {w: wWeekday, n: int(time.Wednesday), abbr: true},
 	"thu": {w: wWeekday, n: int(time.Thursday), abbr: true}, "thur": {w: wWeekday, n: int(time.Thursday), abbr: true},
 	"thurs": {w: wWeekday, n: int(time.Thursday), abbr: true}, "fri": {w: wWeekday, n: int(time.Friday), abbr: true},
-	"past": {w: wPast}, "current": {w: wThis, n: 1}, "previous": {w: wPrevious}, "on": {w: wOn}, "in": {w: wIn},
+	"past": {w: wPast}, "current": {w: wThis, n: 1}, "previous": {w: wPrevious}, "on": {w: wOn}, "in": {w: wIn}, "now": {w: wNow},
 	"first": {w: wOrdinal, n: 1}, "second": {w: wOrdinal, n: 2}, "third": {w: wOrdinal, n: 3}, "fourth": {w: wOrdinal, n: 4},
 	"fifth": {w: wOrdinal, n: 5}, "sixth": {w: wOrdinal, n: 6}, "seventh": {w: wOrdinal, n: 7}, "eighth": {w: wOrdinal, n: 8},
 	"ninth": {w: wOrdinal, n: 9}, "tenth": {w: wOrdinal, n: 10}, "eleventh": {w: wOrdinal, n: 11}, "twelfth": {w: wOrdinal, n: 12},
@@ -829,8 +830,8 @@ func lastWeekday(text string, i, end, wd int, on Date) (Span, bool) {
 
 // matchAgo reads "N days/weeks/months/years ago" with N in digits, in
 // words (one … twenty, up to ninety-nine), "a", "an", "a couple (of)";
-// also "N Fridays ago", "N days before yesterday" and "N days after
-// tomorrow".
+// also "N Fridays ago", "N days before yesterday", "N days after
+// tomorrow" and "N days before now".
 func matchAgo(text string, i int, s *scanner, w1 wordInfo, on Date, parens *parenIndex) (Span, bool) {
 	if rangeBefore(text, i, parens) {
 		return Span{}, false
@@ -885,6 +886,10 @@ func matchAgo(text string, i int, s *scanner, w1 wordInfo, on Date, parens *pare
 		case wTomorrow:
 			base = on.AddDays(1)
 		case wToday:
+		case wNow:
+			if w3.w == wAfter {
+				return Span{}, false // "3 days after now": a future count from now
+			}
 		default:
 			return Span{}, false
 		}

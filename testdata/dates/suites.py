@@ -25,6 +25,16 @@ the files' fixed block layout, the "Input" line of each block):
                                chosen here (a leap day, 2024-02-29, a
                                Thursday) so the dates differ from DP's
 
+and from github.com/bear/parsedatetime, tests/data/en_US/ (YAML, one
+phrase a line; the line of the phrase):
+
+  PS  = simple_offsets.yml     its sourceTime where it has one ("tuesdays":
+                               2016-05-31 and 2016-03-01), else "now",
+                               taken here as 2023-05-20
+  PD  = deltas.yml             its sourceTime (2016-01-01)
+  PP  = phrases.yml            its sourceTime ("saturdays": 2016-02-27 and
+                               2016-11-19), else 2023-05-20
+
 What the suite's own answer is does not matter here: harpe's rules
 (docs/dates.md) decide which phrases are resolved; the suite supplies the
 phrasings. Where harpe's rule differs from the suite's (harpe leaves
@@ -40,6 +50,9 @@ FILES = {
     "DP": "Recognizers-Text/Specs/DateTime/English/DateParser.json",
     "DPP": "Recognizers-Text/Specs/DateTime/English/DatePeriodParser.json",
     "DE": "Recognizers-Text/Specs/DateTime/English/DateExtractor.json",
+    "PS": "parsedatetime/tests/data/en_US/simple_offsets.yml",
+    "PD": "parsedatetime/tests/data/en_US/deltas.yml",
+    "PP": "parsedatetime/tests/data/en_US/phrases.yml",
 }
 WD = {name.lower(): i for i, name in enumerate(calendar.day_name)}  # Monday = 0
 
@@ -424,6 +437,61 @@ add("DE", 1200, "I left here 2 years 1 month 21 days ago", RE, "inside")
 add("DE", 1212, "I will leve here 2 years 21 days later", RE, "alone")
 add("DE", 1224, "I left here 1 month 2 years 21 days ago", RE, "inside")
 add("DE", 1236, "I left here the 20th next month", RE, "inside")
+
+# --- parsedatetime (line = the phrase's own line).
+RN = D(2023, 5, 20)   # "now" in parsedatetime's cases: chosen
+TUES = [D(2016, 5, 31), D(2016, 3, 1)]
+SATS = [D(2016, 2, 27), D(2016, 11, 19)]
+PDD = D(2016, 1, 1)
+for line, t in [(13, "now"), (14, "right now"), (71, "5 minutes from now"), (72, "5 min from now"),
+                (73, "5m from now"), (74, "five minutes from now"), (75, "five min from now"), (80, "in 5 minutes"),
+                (81, "in 5 min"), (82, "5m"), (83, "in five minutes"), (84, "in five min"), (85, "five minutes"),
+                (86, "five min"), (94, "5 minutes before now"), (95, "5 min before now"), (96, "5m before now"),
+                (97, "five minutes before now"), (98, "five min before now"), (103, "5 minutes ago"),
+                (111, "1 week from now"), (112, "one week from now"), (113, "a week from now"),
+                (118, "7 days from now"), (119, "seven days from now"), (124, "in 1 week"), (125, "in one week"),
+                (126, "in a week"), (137, "in 7 days"), (138, "in seven days"), (175, "next December 31"),
+                (182, "next February 4"), (241, "next day")]:
+    add("PS", line, t, RN, "alone")
+for ref in TUES:
+    for line, t in [(23, "Thursday"), (32, "one hour from Thursday"), (41, "one hour before Thursday"),
+                    (55, "one hour from Thursday"), (63, "one hour before Thursday"), (200, "next friday"),
+                    (201, "next friday?"), (212, "next friday"), (222, "next friday at 1pm"),
+                    (223, "1pm next friday"), (231, "1pm this friday")]:
+        add("PS", line, t, ref, "alone")
+add("PS", 132, "next week", RN, "resolve", [("next week", week(RN, 1))])
+for line, t in [(146, "1 week before now"), (147, "one week before now"), (148, "a week before now"),
+                (153, "7 days before now"), (154, "seven days before now"), (159, "1 week ago"), (160, "a week ago")]:
+    add("PS", line, t, RN, "resolve", [(t, day(RN - 7 * ONE))])
+add("PS", 166, "last week", RN, "resolve", [("last week", week(RN, -1))])
+add("PS", 240, "tomorrow", RN, "resolve", [("tomorrow", day(RN + ONE))])
+add("PS", 247, "yesterday", RN, "resolve", [("yesterday", day(RN - ONE))])
+add("PS", 253, "today", RN, "resolve", [("today", day(RN))])
+
+for line, t in [(24, "5 minutes ago"), (29, "34 hours ago"), (43, "58.4 minutes ago"), (48, "1855336.424 minutes ago"),
+                (53, "8.3 hours ago"), (58, "22.355 hours ago"), (70, "3 years, 2 weeks, 5 days"),
+                (71, "3 years, 2 weeks and 5 days"), (72, "5 day 3 week 2 year"), (73, "2weeks, 5days, 2year"),
+                (78, "2 months, 1 hour, 4 minutes, 32 seconds"), (79, "2 months, 1 hour, 4 minutes, and 32 seconds"),
+                (80, "32 second 4 minute 2 month 1 hour"), (81, "2months, 4minute, 32second, 1hour"),
+                (89, "3 yrs, 2 wks, 5 dys"), (90, "3 y, 2 w and 5 d"), (91, "5dy 3w 2yr"), (92, "2wk, 5d, 2y"),
+                (99, "2 mth, 1 hr, 4 min, 32 sec"), (100, "2 mth, 1 h, 4 m, and 32 s"), (101, "32sec 4m 2mth 1h"),
+                (102, "2mth, 4min, 32s, 1hr")]:
+    add("PD", line, t, PDD, "alone")
+add("PD", 34, "2 days ago", PDD, "resolve", [("2 days ago", day(PDD - 2 * ONE))])
+for line, t in [(112, "4pm + 3 days"), (113, "4pm +3 days")]:
+    add("PD", line, t, D(2016, 4, 5), "alone")
+for line, t in [(122, "4pm - 3 days"), (123, "4pm -3 days")]:
+    add("PD", line, t, RN, "alone")
+
+for line, t in [(11, "flight from SFO at 4pm"), (15, "meeting eod"), (16, "eod meeting"), (47, "eod"), (54, "eom"),
+                (58, "eoy")]:
+    add("PP", line, t, RN, "alone")
+add("PP", 22, "tomorrow eod", RN, "resolve", [("tomorrow", day(RN + ONE))])
+add("PP", 23, "eod tomorrow", RN, "resolve", [("tomorrow", day(RN + ONE))])
+for ref in SATS:
+    add("PP", 34, "eod sunday", ref, "alone")
+    add("PP", 40, "eod friday", ref, "alone")
+    add("PP", 68, "last friday", ref, "resolve", [("last friday", day(last_wd(ref, "friday")))])
 
 
 def want_text(text, want):
