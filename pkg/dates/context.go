@@ -53,10 +53,14 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 			// yesterday" is still yesterday.
 			w2, _, _ := prevWord(text, j1, parens)
 			switch words[w2].w {
-			case wNumber, wTens, wA, wCouple, wThis, wLast, wNext, wPrevious, wPast:
+			case wNumber, wTens, wA, wCouple:
 				return true
+			case wThis, wLast, wNext, wPrevious, wPast:
+				if !comma {
+					return true
+				}
 			}
-			if ago || isDigits(w2) {
+			if isDigits(w2) || (ago && !comma) {
 				return true
 			}
 		case wWeekday:
@@ -160,14 +164,14 @@ func isDigits(w string) bool {
 // there.
 func prevWord(text string, i int, parens *parenIndex) (w string, start int, comma bool) {
 	j := skipSpaceBack(text, i)
+	if j > 0 && text[j-1] == ',' {
+		j = skipSpaceBack(text, j-1)
+		comma = true
+	}
 	if j > 0 && text[j-1] == ')' {
 		if k := skipDateBefore(text, j, parens); k != j {
 			j = skipSpaceBack(text, k)
 		}
-	}
-	if j > 0 && text[j-1] == ',' {
-		j = skipSpaceBack(text, j-1)
-		comma = true
 	}
 	k := j
 	for k > 0 && (isAlnum(text[k-1]) || text[k-1] == '\'') && j-k < 12 {

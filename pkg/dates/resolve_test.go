@@ -153,6 +153,8 @@ func TestAnnotateByHand(t *testing.T) {
 		{"today evening", "2023-05-20", "today evening", "today evening (2023-05-20)"},
 		{"current month", "2023-05-20", "the current month", "the current month (2023-05)"},
 		{"before now", "2023-05-20", "a week before now", "a week before now (2023-05-13)"},
+		{"list after a month", "2023-05-20", "second Friday of last month, four Fridays ago",
+			"second Friday of last month (2023-04-14), four Fridays ago (2023-04-28)"},
 		{"last evening", "2023-05-20", "last evening", "last evening (2023-05-19)"},
 		{"nearly is still that day", "2023-05-20", "nearly a month ago", "nearly a month ago (2023-04-20)"},
 		{"all day yesterday", "2023-05-20", "all day yesterday", "all day yesterday (2023-05-19)"},
@@ -483,7 +485,8 @@ func FuzzAnnotate(f *testing.F) {
 	for _, s := range []string{"3 days before yesterday", "Thursday next week and last week", "the 15th of next month",
 		"end of last week yesterday", "1 month, 21 days ago", "a week ago yesterday", "last week's Monday",
 		"the past twenty-one days", "this past Sunday", "second Friday of last month", "yesterday last week",
-		"this month last year", "four Fridays ago today", "last wed, last yr"} {
+		"this month last year", "four Fridays ago today", "last wed, last yr", "second Friday of last month, four Fridays ago",
+		"2 years, 21 days ago"} {
 		f.Add(s, 2023, 3, 31)
 	}
 	f.Fuzz(func(t *testing.T, in string, y, m, d int) {
