@@ -21,9 +21,11 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 	switch w1 {
 	case "ago":
 		return true // "a week ago yesterday"
-	case "than", "over", "least", "under", "within":
+	case "than", "over", "least", "under", "within", "half", "quarter":
 		if ago {
-			return true // "more than two weeks ago" is any day before that one
+			// "more than two weeks ago" is any day before that one; "half a
+			// year ago" is not "a year ago".
+			return true
 		}
 	case "and":
 		if w2, _, _ := prevWord(text, j1, parens); ago {
@@ -76,6 +78,9 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 	}
 
 	n1, k1 := nextWord(text, s.End)
+	if !isSpan && (n1 == "week" || n1 == "fortnight") {
+		return true // "tomorrow week", "last Friday week": a week after that day
+	}
 	if lastCount(s.Phrase) {
 		switch n1 {
 		case "at", "before", "after", "until", "till", "in", "prior", "leading":

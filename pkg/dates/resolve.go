@@ -186,7 +186,7 @@ var words = map[string]wordInfo{
 	"this": {w: wThis}, "morning": {w: wMorning}, "afternoon": {w: wAfternoon}, "evening": {w: wEvening},
 	"night": {w: wNight}, "the": {w: wThe}, "day": {w: wDay}, "days": {w: wDay, plural: true}, "before": {w: wBefore},
 	"after": {w: wAfter}, "last": {w: wLast}, "next": {w: wNext}, "week": {w: wWeek}, "weeks": {w: wWeek, plural: true},
-	"weekend": {w: wWeekend}, "month": {w: wMonth}, "months": {w: wMonth, plural: true}, "year": {w: wYear},
+	"weekend": {w: wWeekend}, "weekends": {w: wWeekend, plural: true}, "month": {w: wMonth}, "months": {w: wMonth, plural: true}, "year": {w: wYear},
 	"years": {w: wYear, plural: true}, "ago": {w: wAgo},
 	// Short and other units, read only in "N … ago".
 	"wk": {w: wWeek, n: 1}, "wks": {w: wWeek, n: 1, plural: true}, "mo": {w: wMonth, n: 1},
@@ -412,6 +412,10 @@ func match(text string, i int, on Date, parens *parenIndex) (Span, bool) {
 			if !w2.plural {
 				return matchDayBefore(text, i, s, on)
 			}
+		case wWeek, wWeekend, wMonth, wYear, wNight:
+			if !w2.plural && w2.n == 0 {
+				return matchBeforeLast(text, i, s, w2.w, on)
+			}
 		case wOrdinal, wTens:
 			return matchOrdinal(text, i, s, w2, on)
 		case wPast:
@@ -478,6 +482,51 @@ func matchDayBefore(text string, i int, s *scanner, on Date) (Span, bool) {
 	case ok && w3.w == wAfter && w4.w == wTomorrow:
 		d := on.AddDays(2)
 		return span(text, i, e4, d, d, PrecisionDay)
+	}
+	return Span{}, false
+}
+
+// matchBeforeLast reads "before last" or "after next" after "the week",
+// "the weekend", "the month", "the year" or "the night" (unit u): two of
+// them back or ahead. "the week before last Friday" is not read.
+func matchBeforeLast(text string, i int, s *scanner, u word, on Date) (Span, bool) {
+	w, _, e, ok := s.next()
+	if !ok || (w.w != wBefore && w.w != wAfter) {
+		return Span{}, false
+	}
+	s.pos = e
+	if the, _, et, ok := s.next(); ok && the.w == wThe {
+		s.pos = et // "the month after the next"
+	}
+	w2, _, e2, ok := s.next()
+	if !ok || (w.w == wBefore && w2.w != wLast) || (w.w == wAfter && w2.w != wNext) {
+		return Span{}, false
+	}
+	s.pos = e2
+	if after, _, _, ok := s.next(); ok && after.w != wNone && after.w != wOn && after.w != wIn && after.w != wOf && after.w != wA && after.w != wThe {
+		return Span{}, false // "the week before last Friday", "the year after next year"
+	}
+	shift := -2
+	if w.w == wAfter {
+		shift = 2
+	}
+	mon := on.monday()
+	switch u {
+	case wWeek:
+		m := mon.AddDays(7 * shift)
+		return span(text, i, e2, m, m.AddDays(6), PrecisionDay)
+	case wWeekend:
+		m := mon.AddDays(7 * shift)
+		return span(text, i, e2, m.AddDays(5), m.AddDays(6), PrecisionDay)
+	case wMonth:
+		return monthSpan(text, i, e2, on.AddMonths(shift))
+	case wYear:
+		return yearSpan(text, i, e2, on.Year+shift)
+	case wNight:
+		if shift < 0 {
+			d := on.AddDays(-2) // "the night before last": the evening two days back
+			return span(text, i, e2, d, d, PrecisionDay)
+		}
 	}
 	return Span{}, false
 }
@@ -913,6 +962,14 @@ func matchAgo(text string, i int, s *scanner, w1 wordInfo, on Date, parens *pare
 		d = base.AddMonths(sign * n)
 	case wYear:
 		d = base.AddMonths(sign * 12 * n)
+	case wWeekend:
+		// "two weekends ago": the weekend of the week N weeks back, the
+		// latest being "last weekend".
+		if !unit.plural || w3.w != wAgo {
+			return Span{}, false
+		}
+		m := on.monday().AddDays(-7 * n)
+		return span(text, i, end, m.AddDays(5), m.AddDays(6), PrecisionDay)
 	case wWeekday:
 		// "four Fridays ago": the fourth Friday back, the latest being
 		// "last Friday".

@@ -149,7 +149,10 @@ for i, (word, n) in enumerate(NUMBERS):
 # that day of the month (left alone when the month has no such day);
 # "Nth <weekday> of last month" that weekday counted from the month's start
 # ("last" from its end); "N Fridays ago" the N-th Friday strictly before D;
-# "N days before yesterday" D-1-N, "N days after tomorrow" D+1+N.
+# "N days before yesterday" D-1-N, "N days after tomorrow" D+1+N; "the
+# week before last" the ISO week two back ("after next": two ahead), "the
+# night before last" D-2, "two weekends ago" the weekend of the ISO week two
+# back (so "last weekend" is one weekend ago).
 
 
 def past_span(d, n, unit):
@@ -250,6 +253,17 @@ for j, said in enumerate(SAID_ON):
         ("day word and part of day", "late last night", iso(said - ONE)),
         ("the Nth of next month", "the 15th of next month", nth_of_month(said, 1, 15)),
         ("the Nth of this month", "the 1st of this month", nth_of_month(said, 0, 1)),
+        ("before last", "the week before last", week(said, -2)),
+        ("before last", "the weekend before last", f"{iso(iso_week_monday(said, -2) + 5 * ONE)} to {iso(iso_week_monday(said, -2) + 6 * ONE)}"),
+        ("before last", "the month before last", month_label(said, -2)),
+        ("before last", "the year before last", f"{said.year - 2:04d}"),
+        ("before last", "the night before last", iso(said - 2 * ONE)),
+        ("after next", "the week after next", week(said, 2)),
+        ("after next", "the month after the next", month_label(said, 2)),
+        ("weekends ago", "two weekends ago", f"{iso(iso_week_monday(said, -2) + 5 * ONE)} to {iso(iso_week_monday(said, -2) + 6 * ONE)}"),
+        ("weekends ago", "3 weekends ago", f"{iso(iso_week_monday(said, -3) + 5 * ONE)} to {iso(iso_week_monday(said, -3) + 6 * ONE)}"),
+        ("before now", "a week before now", iso(said - 7 * ONE)),
+        ("last evening", "last evening", iso(said - ONE)),
     ]
     for family, phrase, label in fam:
         if phrase == "late last night":

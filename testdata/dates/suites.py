@@ -351,10 +351,11 @@ pp = [
     (116, "I'll be out the third quarter of two thousand and twenty", R0, "alone", None),
     (117, "In the spring of nineteen seventy eight", R0, "alone", None),
     (118, "Year two hundred and sixty seven", R0, "alone", None),
-    (119, "I'll be out the week after next", R0, "alone", None),
-    (120, "I'll be out the month after the next", R0, "alone", None),
-    (121, "I'll be out the year after next", R0, "alone", None),
-    (122, "I'll be out the weekend after the next", R0, "alone", None),
+    (119, "I'll be out the week after next", R0, "resolve", [("the week after next", week(R0, 2))]),
+    (120, "I'll be out the month after the next", R0, "resolve", [("the month after the next", month_label(R0, 2))]),
+    (121, "I'll be out the year after next", R0, "resolve", [("the year after next", f"{R0.year + 2}")]),
+    (122, "I'll be out the weekend after the next", R0, "resolve",
+     [("the weekend after the next", rng(monday(R0, 2) + 5 * ONE, monday(R0, 2) + 6 * ONE))]),
 ]
 for k, text, ref, kind, want in pp:
     add("DPP", dpp(k), text, ref, kind, want)
