@@ -66,8 +66,11 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 				return true
 			}
 		case wWeekday:
-			if isSpan {
-				return true // "Friday, next week"
+			if isSpan || ago {
+				return true // "Friday, next week", "Friday, two weeks ago"
+			}
+			if int(s.First.Weekday()) != info.n {
+				return true // "Saturday the 13th of last month" when the 13th was a Thursday
 			}
 		}
 	}

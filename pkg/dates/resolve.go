@@ -882,8 +882,8 @@ func lastWeekday(text string, i, end, wd int, on Date) (Span, bool) {
 // also "N Fridays ago", "N days before yesterday", "N days after
 // tomorrow" and "N days before now".
 func matchAgo(text string, i int, s *scanner, w1 wordInfo, on Date, parens *parenIndex) (Span, bool) {
-	if rangeBefore(text, i, parens) {
-		return Span{}, false
+	if rangeBefore(text, i, parens) || determinerBefore(text, i) {
+		return Span{}, false // "the 3 days before yesterday" may be all three
 	}
 	n := w1.n
 	switch w1.w {
