@@ -22,7 +22,9 @@
 //   - N months ago, N years ago → the same day of the month, clamped to the
 //     month's end (a month before 31 March 2023 is 28 February 2023); also
 //     mo(s), yr(s), decade(s)
-//   - N Fridays ago → the N-th Friday strictly before D
+//   - N Fridays ago → the N-th Friday strictly before D; N weekends ago
+//   - the week/weekend/month/year before last, the week after next, the
+//     night before last → two back or ahead
 //   - last/previous/this/current/next week → Monday to Sunday; a weekday
 //     of such a week ("Thursday next week", "Monday of last week", "last
 //     week's Tuesday", "next week on Friday") → that day
