@@ -111,8 +111,8 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 		case "yesterday", "today", "tomorrow", "tonight", "last", "next", "this", "previous":
 			return true // "two weeks ago yesterday", "a week ago last Friday"
 		case "on":
-			// "a week ago on Friday", "a month ago on the 3rd"; not "on
-			// the beach" either, to be safe.
+			// "a week ago on Friday", "a month ago on the 3rd" (and, to be
+			// safe, "a week ago on the beach" too).
 			n2, _ := nextWord(text, k1)
 			if _, month := monthName(n2); month || n2 == "the" || words[n2].w == wWeekday {
 				return true
@@ -138,13 +138,13 @@ func measure(w string) bool {
 	}
 	if info, ok := words[w]; ok {
 		switch info.w {
-		case wDay, wWeek, wWeekend, wMonth, wYear, wWeekday, wNumber, wTens, wOrdinal, wMorning, wAfternoon, wEvening, wNight, wLast, wA:
+		case wDay, wWeek, wWeekend, wMonth, wYear, wWeekday, wNumber, wTens, wOrdinal, wMorning, wAfternoon, wEvening, wNight, wLast:
 			return true
 		}
 	}
 	switch w {
 	case "end", "start", "beginning", "middle", "rest", "remainder", "half", "part", "quarter", "close",
-		"hour", "hours", "minute", "minutes", "mid", "same", "sat", "sun":
+		"hour", "hours", "minute", "minutes", "mid", "same":
 		return true
 	}
 	_, month := monthName(w)
@@ -164,11 +164,11 @@ func isDigits(w string) bool {
 	return true
 }
 
-// prevWord returns the word before position i, as canonical gives it
-// (lowercase), and where it
-// starts (the last part of a joined word: "23" for "4-23"): white space, one comma (comma says so), and a parenthesised date
-// (an earlier annotation) are passed over, so that annotating a text does
-// not change what a later phrase reads before it. It is "" when no word is
+// prevWord returns the word before position i, as canonical gives it, and
+// where it starts; for a joined word, its last part ("23" for "4-23").
+// White space, one comma (comma says so) and a parenthesised date (an
+// earlier annotation) are passed over, so that annotating a text does not
+// change what a later phrase reads before it. It is "" when no word is
 // there.
 func prevWord(text string, i int, parens *parenIndex) (w string, start int, comma bool) {
 	j := skipSpaceBack(text, i)
@@ -197,7 +197,7 @@ var guardWords = func() map[string]string {
 	m := map[string]string{}
 	for _, w := range []string{"from", "and", "to", "till", "until", "through", "early", "earlier", "late",
 		"later", "mid", "end", "rest", "start", "beginning", "middle", "remainder", "between", "at", "prior",
-		"leading", "half", "part", "quarter", "close", "hour", "hours", "minute", "minutes", "same", "sat", "sun",
+		"leading", "half", "part", "quarter", "close", "hour", "hours", "minute", "minutes", "same",
 		"than", "over", "least", "under", "within"} {
 		m[w] = w
 	}

@@ -152,6 +152,7 @@ func TestAnnotateByHand(t *testing.T) {
 		{"this night", "2023-05-20", "this night", "this night (2023-05-20)"},
 		{"today evening", "2023-05-20", "today evening", "today evening (2023-05-20)"},
 		{"current month", "2023-05-20", "the current month", "the current month (2023-05)"},
+		{"sat in", "2023-05-20", "I sat in last week's meeting", "I sat in last week's (2023-05-08 to 2023-05-14) meeting"},
 		{"weekday that matches", "2023-05-20", "Thursday the 13th of last month", "Thursday the 13th of last month (2023-04-13)"},
 		{"the week before last", "2023-05-20", "the week before last", "the week before last (2023-05-01 to 2023-05-07)"},
 		{"the weekend before last", "2023-05-20", "the weekend before last", "the weekend before last (2023-05-06 to 2023-05-07)"},
