@@ -161,22 +161,22 @@ const (
 	wA
 	wCouple
 	wOf
-	wWeekday // Monday … Sunday; the day is in wordInfo.n
-	wNumber  // one … nineteen, and the tens; the value is in wordInfo.n
-	wTens    // twenty … ninety, which a unit word may follow
-	wPast
-	wPrevious
-	wOn
-	wIn
-	wNow
-	wOrdinal // first … thirty-first, 1st … 31st; the value is in wordInfo.n
+	wWeekday  // Monday … Sunday; the day is in wordInfo.n
+	wNumber   // one … nineteen, and the tens; the value is in wordInfo.n
+	wTens     // twenty … ninety, which a unit word may follow
+	wPast     // "past 4 days", "the past week", "this past Sunday"
+	wPrevious // read like "last", but a determiner before it is refused
+	wOn       // "next week on Friday"
+	wIn       // "the first Friday in this month"
+	wNow      // "a week before now"
+	wOrdinal  // first … thirty-first, 1st … 31st; the value is in wordInfo.n
 )
 
 type wordInfo struct {
 	w      word
 	n      int
 	plural bool // "days", "weeks", "months", "years", "Fridays"
-	abbr   bool // a short weekday name ("wed", "thurs"), read only after last/previous
+	abbr   bool // a short weekday name ("wed", "thurs"), read only after last, previous, this past
 }
 
 // words maps each lowercase word to what it is. Plurals of units map to
@@ -188,7 +188,7 @@ var words = map[string]wordInfo{
 	"after": {w: wAfter}, "last": {w: wLast}, "next": {w: wNext}, "week": {w: wWeek}, "weeks": {w: wWeek, plural: true},
 	"weekend": {w: wWeekend}, "weekends": {w: wWeekend, plural: true}, "month": {w: wMonth}, "months": {w: wMonth, plural: true}, "year": {w: wYear},
 	"years": {w: wYear, plural: true}, "ago": {w: wAgo},
-	// Short and other units, read only in "N … ago".
+	// Short and other units: "2 wks ago", "a fortnight ago", "last yr".
 	"wk": {w: wWeek, n: 1}, "wks": {w: wWeek, n: 1, plural: true}, "mo": {w: wMonth, n: 1},
 	"mos": {w: wMonth, n: 1, plural: true}, "yr": {w: wYear, n: 1}, "yrs": {w: wYear, n: 1, plural: true},
 	"fortnight": {w: wWeek, n: 2}, "fortnights": {w: wWeek, n: 2, plural: true},
@@ -207,7 +207,8 @@ var words = map[string]wordInfo{
 	"tues": {w: wWeekday, n: int(time.Tuesday), abbr: true}, "wed": {w: wWeekday, n: int(time.Wednesday), abbr: true},
 	"thu": {w: wWeekday, n: int(time.Thursday), abbr: true}, "thur": {w: wWeekday, n: int(time.Thursday), abbr: true},
 	"thurs": {w: wWeekday, n: int(time.Thursday), abbr: true}, "fri": {w: wWeekday, n: int(time.Friday), abbr: true},
-	"past": {w: wPast}, "current": {w: wThis, n: 1}, "previous": {w: wPrevious}, "on": {w: wOn}, "in": {w: wIn}, "now": {w: wNow},
+	"past": {w: wPast}, "current": {w: wThis, n: 1}, // "current" only before week, month, year
+	"previous": {w: wPrevious}, "on": {w: wOn}, "in": {w: wIn}, "now": {w: wNow},
 	"first": {w: wOrdinal, n: 1}, "second": {w: wOrdinal, n: 2}, "third": {w: wOrdinal, n: 3}, "fourth": {w: wOrdinal, n: 4},
 	"fifth": {w: wOrdinal, n: 5}, "sixth": {w: wOrdinal, n: 6}, "seventh": {w: wOrdinal, n: 7}, "eighth": {w: wOrdinal, n: 8},
 	"ninth": {w: wOrdinal, n: 9}, "tenth": {w: wOrdinal, n: 10}, "eleventh": {w: wOrdinal, n: 11}, "twelfth": {w: wOrdinal, n: 12},
