@@ -35,6 +35,13 @@ phrase a line; the line of the phrase):
   PP  = phrases.yml            its sourceTime ("saturdays": 2016-02-27 and
                                2016-11-19), else 2023-05-20
 
+and from github.com/stanfordnlp/CoreNLP, SUTime's test:
+
+  SU  = itest/src/edu/stanford/nlp/time/SUTimeITest.java, the sentences of
+        its test texts (one a line), counted from the day its resolved
+        checks use ("20100217"); lines counted by hand in the first 32,000
+        characters of the file
+
 What the suite's own answer is does not matter here: harpe's rules
 (docs/dates.md) decide which phrases are resolved; the suite supplies the
 phrasings. Where harpe's rule differs from the suite's (harpe leaves
@@ -53,6 +60,7 @@ FILES = {
     "PS": "parsedatetime/tests/data/en_US/simple_offsets.yml",
     "PD": "parsedatetime/tests/data/en_US/deltas.yml",
     "PP": "parsedatetime/tests/data/en_US/phrases.yml",
+    "SU": "CoreNLP/itest/src/edu/stanford/nlp/time/SUTimeITest.java",
 }
 WD = {name.lower(): i for i, name in enumerate(calendar.day_name)}  # Monday = 0
 
@@ -493,6 +501,55 @@ for ref in SATS:
     add("PP", 34, "eod sunday", ref, "alone")
     add("PP", 40, "eod friday", ref, "alone")
     add("PP", 68, "last friday", ref, "resolve", [("last friday", day(last_wd(ref, "friday")))])
+
+# --- SUTime (line = the sentence's own line in the Java test text).
+SU = D(2010, 2, 17)  # createDocument(testText, "20100217"): a Wednesday
+for line, t in [(54, "It was a 3-year long drought."), (55, "The four-month old baby slept peacefully."),
+                (58, "In the 2 months following the crash, the investigators checked all the records."),
+                (60, "He was preoccupied for ten days before leaving."), (61, "Sales rose for the fifth straight year."),
+                (62, "Business was slow for the third straight month in a row."), (63, "There are no more than 60 days."),
+                (64, "In no more than 20 years, the city completely changed."), (65, "It has been more than 60 days."),
+                (66, "Has it been more than 20 years?"), (67, "There was at least sixty days."),
+                (68, "The book was completed in four years."), (69, "That took a decade."),
+                (70, "After a few decades, old memories faded."), (71, "After a few hundred decades, everything changed."),
+                (72, "It has been warm in recent weeks."), (73, "Did it rain on the ninth day consecutively?"),
+                (150, "He was away for the first 9 months of 1997."),
+                (152, "It has been three hours, twenty minutes and 5 seconds."),
+                (154, "He waited for two years and three months."), (155, "He waited for 6 and a half months."),
+                (156, "It was two to three months."), (157, "It was five hundred and twelve days."),
+                (158, "It was six and three months."), (159, "Several days has already passed."),
+                (160, "For five hours on Friday, the shop was closed."),
+                (161, "For more than five hours on Friday, the shop was closed."),
+                (223, "Claudia had ruled the duchy well in her regency from 1632 to 1646, and was successful in keeping Tyrol out of the Thirty Years War."),
+                (269, "ISO datetime is 2004-03-04T18:32:56+1600."), (270, "ISO datetime is 2004-03-04T18:32:56."),
+                (271, "ISO date is 19880217."), (272, "ISO date is 1988-02-17."), (273, "Euro date is 19.02.10."),
+                (274, "Euro date is 19.02.2010."), (275, "ISO time is T13:23:42."), (276, "It is 8:43 on 6/12/2008."),
+                (277, "It is 6:53:32 on 7-16-2010."), (278, "The date is 12-03-2007."),
+                (279, "ISO date without day is 2008-04."), (280, "ISO partial datetime 2008-05-16T09."), (281, "It is 2:14:12"),
+                (343, "ISO datetime is 2004-03-04T18:32:56 Pacific Standard Time."),
+                (344, "ISO datetime is 2004-03-04T18:32:56 Eastern Standard Time."), (345, "Time is 4:30pm Mountain Time."),
+                (346, "Time is 9:30 am Pacific Time."), (347, "ISO time is T13:23:42 MDT."), (348, "It is 8:43 PST on 6/12/2008."),
+                (349, "It is 6:53:32 PDT on 7-16-2010."), (350, "ISO partial datetime 2008-05-16T09 Beijing Time."),
+                (351, "It is 2:14:12 MSK"),
+                (426, "I'm leaving on vacation two weeks from next Tuesday."), (428, "It's almost Thursday."),
+                (429, "I tutored an English student some Thursdays in 1994."),
+                (430, "The meeting is scheduled for every Monday from 3 to 4 p.m."),
+                (431, "The concert is at 8:00 pm on Friday."), (432, "The concert is Friday at 8:00 pm."),
+                (434, "The company had its third best second quarter ever."), (435, "Mr. Smith left Friday, October 1, 1999."),
+                (436, "Mr. Smith arrived on the second of December."), (437, "Mr. Smith arrived on the second of June."),
+                (438, "Mr. Smith arrived on the second of July."), (439, "Mr. Smith arrived on the second of August."),
+                (440, "In October of 1963, there was a big snow storm."), (442, "She arrived Saturday night."),
+                (444, "The book was published in nineteen ninety-one.")]:
+    add("SU", line, t, SU, "alone")
+add("SU", 56, "Over the past twenty four years, the number of crashes has decreased.", SU, "resolve",
+    [("the past twenty four years", past(SU, 24, "year"))])
+add("SU", 74, "The meeting was two days ago.", SU, "resolve", [("two days ago", day(SU - 2 * ONE))])
+add("SU", 224, "The focus of today's Daily Eye Candy is the 22-year old fashion supermodel Chad White who is a native of Portland , Oregon.",
+    SU, "resolve", [("today's", day(SU))])
+add("SU", 427, "John left 2 days before yesterday.", SU, "inside", [("2 days before yesterday", day(SU - 3 * ONE))])
+add("SU", 433, "Did you get up before 7:00 am today?", SU, "resolve", [("today", day(SU))])
+add("SU", 441, "Yesterday, it was raining.", SU, "resolve", [("Yesterday", day(SU - ONE))])
+add("SU", 443, "She spent one dollar ($1) yesterday afternoon.", SU, "resolve", [("yesterday afternoon", day(SU - ONE))])
 
 
 def want_text(text, want):
