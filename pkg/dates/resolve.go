@@ -1018,7 +1018,14 @@ func span(text string, i, end int, first, last Date, p Precision) (Span, bool) {
 // the determiners.
 func determinerBefore(text string, i int) bool {
 	w, _ := wordBefore(text, i)
-	return determiners[strings.ToLower(w)]
+	var buf [8]byte
+	if len(w) > len(buf) {
+		return false
+	}
+	for k := 0; k < len(w); k++ {
+		buf[k] = lower(w[k])
+	}
+	return determiners[string(buf[:len(w)])] // no allocation
 }
 
 // rangeBefore reports whether "N or", "N to" or "<unit> to" comes before
