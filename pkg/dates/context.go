@@ -117,12 +117,29 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 			if _, month := monthName(n2); month || n2 == "the" || words[n2].w == wWeekday {
 				return true
 			}
+		case "in", "at", "around", "during", "over", "by":
+			// "3 years ago in May", "a year ago at Christmas": that month or
+			// feast, not the same day of the month.
+			n2, k2 := nextWord(text, k1)
+			if n2 == "the" {
+				n2, _ = nextWord(text, k2) // "in the summer"
+			}
+			if _, month := monthName(n2); month || season[n2] {
+				return true
+			}
 		}
 		if words[n1].w == wWeekday {
 			return true // "a week ago Monday"
 		}
 	}
 	return false
+}
+
+// season holds the seasons and feasts that, after "N years ago in" or
+// "at", name a time of that year rather than the same day.
+var season = map[string]bool{
+	"spring": true, "summer": true, "fall": true, "autumn": true, "winter": true, "christmas": true,
+	"easter": true, "thanksgiving": true, "halloween": true, "new": true,
 }
 
 // measure reports whether w (lowercase) counts or places time, so that a
@@ -198,7 +215,8 @@ var guardWords = func() map[string]string {
 	for _, w := range []string{"from", "and", "to", "till", "until", "through", "early", "earlier", "late",
 		"later", "mid", "end", "rest", "start", "beginning", "middle", "remainder", "between", "at", "prior",
 		"leading", "half", "part", "quarter", "close", "hour", "hours", "minute", "minutes", "same",
-		"than", "over", "least", "under", "within"} {
+		"than", "over", "least", "under", "within", "around", "during", "by",
+		"spring", "summer", "fall", "autumn", "winter", "christmas", "easter", "thanksgiving", "halloween", "new"} {
 		m[w] = w
 	}
 	return m
