@@ -15,8 +15,17 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 	p := strings.TrimRight(s.Phrase, "'s\u2019")
 	ago := len(p) >= 3 && strings.EqualFold(p[len(p)-3:], "ago")
 	w1, j1, comma := prevWord(text, s.Start, parens)
-	if comma && !ago {
-		w1 = "" // a list: "last wed, last yr"
+	if comma {
+		// A list ("last wed, last yr", "three weeks ago, 2 wks ago"), but
+		// "2 years, 21 days ago" is one duration.
+		switch words[w1].w {
+		case wDay, wWeek, wMonth, wYear, wWeekday:
+			if !ago {
+				w1 = "" // but "Friday, two weeks ago" is that week's Friday
+			}
+		default:
+			w1 = ""
+		}
 	}
 	switch w1 {
 	case "ago":

@@ -167,6 +167,8 @@ func TestAnnotateByHand(t *testing.T) {
 		{"last evening", "2023-05-20", "last evening", "last evening (2023-05-19)"},
 		{"nearly is still that day", "2023-05-20", "nearly a month ago", "nearly a month ago (2023-04-20)"},
 		{"all day yesterday", "2023-05-20", "all day yesterday", "all day yesterday (2023-05-19)"},
+		{"list of ago phrases", "2023-05-20", "three weeks ago, 2 wks ago, a fortnight ago",
+			"three weeks ago (2023-04-29), 2 wks ago (2023-05-06), a fortnight ago (2023-05-06)"},
 		{"ago in the park", "2023-05-20", "two weeks ago in the park", "two weeks ago (2023-05-06) in the park"},
 		{"ago on the beach", "2023-05-20", "two weeks ago at the beach", "two weeks ago (2023-05-06) at the beach"},
 		{"past years at school", "2023-05-20", "the past two years at school", "the past two years (2021-05-20 to 2023-05-19) at school"},
