@@ -65,3 +65,17 @@ func BenchmarkParseAnchor(b *testing.B) {
 		ParseAnchor("1:56 pm on 8 May, 2023")
 	}
 }
+
+// TestAnnotateAllocations checks that annotating allocates nothing per
+// phrase (the guards read words without allocating): ten times the text,
+// with ten times the phrases, costs only a few more allocations (the
+// span list and the output growing).
+func TestAnnotateAllocations(t *testing.T) {
+	on := Date{2023, 5, 20}
+	small, large := chatText(50_000), chatText(500_000)
+	a := testing.AllocsPerRun(3, func() { Annotate(small, on) })
+	b := testing.AllocsPerRun(3, func() { Annotate(large, on) })
+	if b-a > 10 {
+		t.Errorf("%.0f allocations for 50 KB, %.0f for 500 KB: something allocates per phrase", a, b)
+	}
+}

@@ -11,22 +11,33 @@
 //
 // Said on a day D, these phrases are resolved (any letter case, words
 // separated by white space with at most one line break, numbers in digits
-// or words):
+// or words); docs/dates.md lists every family with its rule:
 //
-//   - today, tonight, this morning/afternoon/evening → D
-//   - yesterday, last night → D−1; the day before yesterday → D−2
+//   - today, tonight, this morning/afternoon/evening/night, today evening → D
+//   - yesterday, last night, last evening → D−1; the day before yesterday → D−2
 //   - tomorrow → D+1; the day after tomorrow → D+2 (yesterday and
 //     tomorrow may take morning, afternoon, evening or night)
+//   - N days/weeks before yesterday, N days after tomorrow → D−1−N, D+1+N
 //   - N days ago, N weeks ago (7N days) → one day; also wk(s), fortnight(s)
 //   - N months ago, N years ago → the same day of the month, clamped to the
 //     month's end (a month before 31 March 2023 is 28 February 2023); also
 //     mo(s), yr(s), decade(s)
-//   - last week, this week, next week → Monday to Sunday
-//   - last weekend → Saturday and Sunday of the week before D's week, so on
-//     a Saturday or Sunday it is the weekend before the current one
-//   - last/this/next month → the month (annotated 2023-04)
-//   - last/this/next year → the year (annotated 2022)
-//   - last Monday … last Sunday → the most recent such day strictly before D
+//   - N Fridays ago → the N-th Friday strictly before D; N weekends ago
+//   - the week/weekend/month/year before last, the week after next, the
+//     night before last → two back or ahead
+//   - last/previous/this/current/next week → Monday to Sunday; a weekday
+//     of such a week ("Thursday next week", "Monday of last week", "last
+//     week's Tuesday", "next week on Friday") → that day
+//   - last weekend, this past weekend → Saturday and Sunday of the week
+//     before D's week, so on a Saturday or Sunday it is the weekend before
+//     the current one
+//   - last/previous/this/next month → the month (annotated 2023-04); the
+//     15th of next month, second Friday of last month → that day
+//   - last/previous/this/next year → the year (annotated 2022)
+//   - last Monday … last Sunday, previous Thursday, this past Sunday, last
+//     wed → the most recent such day strictly before D
+//   - the past week/month/year, last 3 weeks, past 4 days, the last two
+//     years → the days from D minus that much to D−1
 //
 // N is 1 to 9999 in digits, or a, an, one … nineteen, twenty … ninety and
 // their compounds (twenty-one, thirty two), or a couple (of) for 2.
@@ -34,11 +45,19 @@
 //
 // # Left alone
 //
+// A phrase is never dated when the words around it change what it means
+// and the whole expression is not one of the above: "end of last week",
+// "late last week", "1 month 21 days ago", "a week ago yesterday", "the
+// week before last week", "this month last year", "june next year" are
+// left alone entirely, as are days that do not exist ("the 31st of last
+// month" said in May), and open ranges ("more than two weeks ago").
 // Phrases that could mean more than one date are not touched: next Friday,
-// this Friday, in two weeks, next weekend, last May; nor vague ones: a few
-// days ago, several weeks ago, recently, a while ago, the other day. "last",
-// "next" and "this" after a determiner ("in the last week", "my last year
-// at school") mean a stretch of time or an ordinal and are left alone.
+// this Friday, in two weeks, next weekend, last May, the coming week; nor
+// future counts (in 3 days, 5 days from now, next 3 days), nor vague ones:
+// a few days ago, several weeks ago, recently, a while ago, the other day,
+// the past few days. "last", "next" and "previous" after a determiner ("in
+// the last week", "my last year at school", "the previous week") mean a
+// stretch of time, an ordinal or a day of the story and are left alone.
 // So are ranges ("two or three weeks ago") and units other than days,
 // weeks, months and years ("an hour ago"). Words are never broken:
 // yesterdays, lastly and agony hold no phrase, nor do file names, paths and

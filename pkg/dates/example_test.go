@@ -34,3 +34,13 @@ func ExampleParseAnchor() {
 	// 2023-05-20 <nil>
 	// 2023-05-08 <nil>
 }
+
+// A whole expression is resolved, and a phrase inside one that is not read
+// is left alone rather than dated wrong.
+func ExampleAnnotate_expressions() {
+	saidOn := dates.Date{Year: 2023, Month: 5, Day: 20} // a Saturday
+	out, _ := dates.Annotate("I flew 3 days before yesterday, land Thursday next week, and was sick at the end of last week.", saidOn)
+	fmt.Println(out)
+	// Output:
+	// I flew 3 days before yesterday (2023-05-16), land Thursday next week (2023-05-25), and was sick at the end of last week.
+}

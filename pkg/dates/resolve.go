@@ -106,7 +106,7 @@ func Find(text string, saidOn Date) []Span {
 		if n := end - i; (n < len(startsPhrase[0]) && startsPhrase[lower(c)][n]) || (n < 5 && isDigit(c)) || end < len(text) && text[end] == '-' {
 			if wordStart(text, i) {
 				if s, ok := match(text, i, saidOn, &parens); ok {
-					if !dated(text, s.End, &parens) {
+					if !shifted(text, s, &parens) && !dated(text, s.End, &parens) {
 						spans = append(spans, s)
 					}
 					i = s.End
@@ -122,10 +122,11 @@ func Find(text string, saidOn Date) []Span {
 // startsPhrase[c][n] is true when a phrase may start with a word of n
 // letters whose first letter is c (lowercase), so most words are passed
 // over without a lookup.
-var startsPhrase = func() (t [256][10]bool) {
+var startsPhrase = func() (t [256][13]bool) {
 	for w, info := range words {
 		switch info.w {
-		case wToday, wTonight, wYesterday, wTomorrow, wThis, wThe, wDay, wLast, wNext, wA, wCouple, wNumber, wTens:
+		case wToday, wTonight, wYesterday, wTomorrow, wThis, wThe, wDay, wLast, wNext, wA, wCouple, wNumber, wTens,
+			wPast, wPrevious, wWeekday, wOrdinal:
 			t[w[0]][len(w)] = true
 		}
 	}
@@ -160,15 +161,22 @@ const (
 	wA
 	wCouple
 	wOf
-	wWeekday // Monday … Sunday; the day is in wordInfo.n
-	wNumber  // one … nineteen, and the tens; the value is in wordInfo.n
-	wTens    // twenty … ninety, which a unit word may follow
+	wWeekday  // Monday … Sunday; the day is in wordInfo.n
+	wNumber   // one … nineteen, and the tens; the value is in wordInfo.n
+	wTens     // twenty … ninety, which a unit word may follow
+	wPast     // "past 4 days", "the past week", "this past Sunday"
+	wPrevious // read like "last", but a determiner before it is refused
+	wOn       // "next week on Friday"
+	wIn       // "the first Friday in this month"
+	wNow      // "a week before now"
+	wOrdinal  // first … thirty-first, 1st … 31st; the value is in wordInfo.n
 )
 
 type wordInfo struct {
 	w      word
 	n      int
-	plural bool // "days", "weeks", "months", "years"
+	plural bool // "days", "weeks", "months", "years", "Fridays"
+	abbr   bool // a short weekday name ("wed", "thurs"), read only after last, previous, this past
 }
 
 // words maps each lowercase word to what it is. Plurals of units map to
@@ -178,9 +186,9 @@ var words = map[string]wordInfo{
 	"this": {w: wThis}, "morning": {w: wMorning}, "afternoon": {w: wAfternoon}, "evening": {w: wEvening},
 	"night": {w: wNight}, "the": {w: wThe}, "day": {w: wDay}, "days": {w: wDay, plural: true}, "before": {w: wBefore},
 	"after": {w: wAfter}, "last": {w: wLast}, "next": {w: wNext}, "week": {w: wWeek}, "weeks": {w: wWeek, plural: true},
-	"weekend": {w: wWeekend}, "month": {w: wMonth}, "months": {w: wMonth, plural: true}, "year": {w: wYear},
+	"weekend": {w: wWeekend}, "weekends": {w: wWeekend, plural: true}, "month": {w: wMonth}, "months": {w: wMonth, plural: true}, "year": {w: wYear},
 	"years": {w: wYear, plural: true}, "ago": {w: wAgo},
-	// Short and other units, read only in "N … ago".
+	// Short and other units: "2 wks ago", "a fortnight ago", "last yr".
 	"wk": {w: wWeek, n: 1}, "wks": {w: wWeek, n: 1, plural: true}, "mo": {w: wMonth, n: 1},
 	"mos": {w: wMonth, n: 1, plural: true}, "yr": {w: wYear, n: 1}, "yrs": {w: wYear, n: 1, plural: true},
 	"fortnight": {w: wWeek, n: 2}, "fortnights": {w: wWeek, n: 2, plural: true},
@@ -189,8 +197,25 @@ var words = map[string]wordInfo{
 	"monday": {w: wWeekday, n: int(time.Monday)}, "tuesday": {w: wWeekday, n: int(time.Tuesday)},
 	"wednesday": {w: wWeekday, n: int(time.Wednesday)}, "thursday": {w: wWeekday, n: int(time.Thursday)},
 	"friday": {w: wWeekday, n: int(time.Friday)}, "saturday": {w: wWeekday, n: int(time.Saturday)},
-	"sunday": {w: wWeekday, n: int(time.Sunday)},
-	"one":    {w: wNumber, n: 1}, "two": {w: wNumber, n: 2}, "three": {w: wNumber, n: 3}, "four": {w: wNumber, n: 4},
+	"sunday":  {w: wWeekday, n: int(time.Sunday)},
+	"mondays": {w: wWeekday, n: int(time.Monday), plural: true}, "tuesdays": {w: wWeekday, n: int(time.Tuesday), plural: true},
+	"wednesdays": {w: wWeekday, n: int(time.Wednesday), plural: true}, "thursdays": {w: wWeekday, n: int(time.Thursday), plural: true},
+	"fridays": {w: wWeekday, n: int(time.Friday), plural: true}, "saturdays": {w: wWeekday, n: int(time.Saturday), plural: true},
+	"sundays": {w: wWeekday, n: int(time.Sunday), plural: true},
+	// Short weekday names; "sat" and "sun" are left out ("I last sat there").
+	"mon": {w: wWeekday, n: int(time.Monday), abbr: true}, "tue": {w: wWeekday, n: int(time.Tuesday), abbr: true},
+	"tues": {w: wWeekday, n: int(time.Tuesday), abbr: true}, "wed": {w: wWeekday, n: int(time.Wednesday), abbr: true},
+	"thu": {w: wWeekday, n: int(time.Thursday), abbr: true}, "thur": {w: wWeekday, n: int(time.Thursday), abbr: true},
+	"thurs": {w: wWeekday, n: int(time.Thursday), abbr: true}, "fri": {w: wWeekday, n: int(time.Friday), abbr: true},
+	"past": {w: wPast}, "current": {w: wThis, n: 1}, // "current" only before week, month, year
+	"previous": {w: wPrevious}, "on": {w: wOn}, "in": {w: wIn}, "now": {w: wNow},
+	"first": {w: wOrdinal, n: 1}, "second": {w: wOrdinal, n: 2}, "third": {w: wOrdinal, n: 3}, "fourth": {w: wOrdinal, n: 4},
+	"fifth": {w: wOrdinal, n: 5}, "sixth": {w: wOrdinal, n: 6}, "seventh": {w: wOrdinal, n: 7}, "eighth": {w: wOrdinal, n: 8},
+	"ninth": {w: wOrdinal, n: 9}, "tenth": {w: wOrdinal, n: 10}, "eleventh": {w: wOrdinal, n: 11}, "twelfth": {w: wOrdinal, n: 12},
+	"thirteenth": {w: wOrdinal, n: 13}, "fourteenth": {w: wOrdinal, n: 14}, "fifteenth": {w: wOrdinal, n: 15},
+	"sixteenth": {w: wOrdinal, n: 16}, "seventeenth": {w: wOrdinal, n: 17}, "eighteenth": {w: wOrdinal, n: 18},
+	"nineteenth": {w: wOrdinal, n: 19}, "twentieth": {w: wOrdinal, n: 20}, "thirtieth": {w: wOrdinal, n: 30},
+	"one": {w: wNumber, n: 1}, "two": {w: wNumber, n: 2}, "three": {w: wNumber, n: 3}, "four": {w: wNumber, n: 4},
 	"five": {w: wNumber, n: 5}, "six": {w: wNumber, n: 6}, "seven": {w: wNumber, n: 7}, "eight": {w: wNumber, n: 8},
 	"nine": {w: wNumber, n: 9}, "ten": {w: wNumber, n: 10}, "eleven": {w: wNumber, n: 11}, "twelve": {w: wNumber, n: 12},
 	"thirteen": {w: wNumber, n: 13}, "fourteen": {w: wNumber, n: 14}, "fifteen": {w: wNumber, n: 15},
@@ -272,7 +297,12 @@ func (s *scanner) next() (info wordInfo, digits int, end int, ok bool) {
 	if j == s.pos || breaks > 1 {
 		return wordInfo{}, 0, 0, false
 	}
-	return readWord(s.text, j)
+	if info, digits, end, ok = readWord(s.text, j); ok {
+		return info, digits, end, true
+	}
+	// "twenty-one" and "twenty-first", joined by a hyphen.
+	info, end, ok = readCompound(s.text, j)
+	return info, 0, end, ok
 }
 
 // readWord reads the word starting at j: a run of ASCII letters (a known
@@ -286,19 +316,29 @@ func readWord(text string, j int) (info wordInfo, digits int, end int, ok bool) 
 		return wordInfo{}, 0, 0, false
 	}
 	if isDigit(text[j]) {
-		n := 0
-		for p := j; p < k; p++ {
-			if !isDigit(text[p]) || p-j >= 4 {
+		n, p := 0, j
+		for ; p < k && isDigit(text[p]); p++ {
+			if p-j >= 4 {
 				return wordInfo{}, 0, 0, false
 			}
 			n = n*10 + int(text[p]-'0')
 		}
-		return wordInfo{w: wNumber, n: n}, k - j, k, true
-	}
-	if k-j > 10 {
+		if p == k {
+			return wordInfo{w: wNumber, n: n}, k - j, k, true
+		}
+		// "15th", "1st", "22nd", "3rd": an ordinal day.
+		if p-j <= 2 && k-p == 2 {
+			switch string([]byte{lower(text[p]), lower(text[p+1])}) {
+			case "st", "nd", "rd", "th":
+				return wordInfo{w: wOrdinal, n: n}, 0, k, true
+			}
+		}
 		return wordInfo{}, 0, 0, false
 	}
-	var buf [10]byte
+	if k-j > 12 {
+		return wordInfo{}, 0, 0, false
+	}
+	var buf [12]byte
 	for p := j; p < k; p++ {
 		buf[p-j] = lower(text[p])
 	}
@@ -323,11 +363,11 @@ func readCompound(text string, j int) (wordInfo, int, bool) {
 	if !ok || tens.w != wTens {
 		return wordInfo{}, 0, false
 	}
-	unit, _, end, ok := readWord(text, k+1)
-	if !ok || unit.w != wNumber || unit.n > 9 {
+	unit, digits, end, ok := readWord(text, k+1)
+	if !ok || digits > 0 || (unit.w != wNumber && unit.w != wOrdinal) || unit.n > 9 {
 		return wordInfo{}, 0, false
 	}
-	return wordInfo{w: wNumber, n: tens.n + unit.n}, end, true
+	return wordInfo{w: unit.w, n: tens.n + unit.n}, end, true
 }
 
 // match reads the phrase that starts at i, if any, with its optional
@@ -344,73 +384,461 @@ func match(text string, i int, on Date, parens *parenIndex) (Span, bool) {
 	day := func(d Date, end int) (Span, bool) { return span(text, i, end, d, d, PrecisionDay) }
 	switch w1.w {
 	case wToday, wTonight:
+		if e, ok := partOfDay(s); ok && w1.w == wToday {
+			return day(on, e) // "today evening"
+		}
 		return day(on, e1)
 	case wYesterday, wTomorrow:
 		d := on.AddDays(-1)
 		if w1.w == wTomorrow {
 			d = on.AddDays(1)
 		}
-		if w2, _, e2, ok := s.next(); ok && (w2.w == wMorning || w2.w == wAfternoon || w2.w == wEvening || w2.w == wNight) {
-			return day(d, e2)
+		if e, ok := partOfDay(s); ok {
+			return day(d, e)
 		}
 		return day(d, e1)
-	case wThe, wDay:
-		if w1.w == wThe {
-			w2, _, e2, ok := s.next()
-			if !ok || w2.w != wDay {
-				return Span{}, false
-			}
-			s.pos = e2
+	case wDay:
+		if w1.plural {
+			return Span{}, false // "3 days before yesterday" is read from the 3
 		}
-		w3, _, e3, ok := s.next()
-		if !ok || (w3.w != wBefore && w3.w != wAfter) {
+		return matchDayBefore(text, i, s, on)
+	case wThe:
+		w2, _, e2, ok := s.next()
+		if !ok {
 			return Span{}, false
 		}
-		s.pos = e3
-		w4, _, e4, ok := s.next()
-		switch {
-		case ok && w3.w == wBefore && w4.w == wYesterday:
-			return day(on.AddDays(-2), e4)
-		case ok && w3.w == wAfter && w4.w == wTomorrow:
-			return day(on.AddDays(2), e4)
+		s.pos = e2
+		switch w2.w {
+		case wDay:
+			if !w2.plural {
+				return matchDayBefore(text, i, s, on)
+			}
+		case wWeek, wWeekend, wMonth, wYear, wNight:
+			if !w2.plural && w2.n == 0 {
+				return matchBeforeLast(text, i, s, w2.w, on)
+			}
+		case wOrdinal, wTens:
+			return matchOrdinal(text, i, s, w2, on)
+		case wPast:
+			return matchPast(text, i, s, on)
+		case wLast:
+			return matchTheLast(text, i, s, on)
 		}
 		return Span{}, false
-	case wThis, wLast, wNext:
+	case wOrdinal:
+		return matchOrdinal(text, i, s, w1, on)
+	case wWeekday:
+		if w1.abbr || w1.plural {
+			return Span{}, false
+		}
+		return matchWeekdayOfWeek(text, i, s, w1.n, on)
+	case wPast:
+		if determinerBefore(text, i) {
+			return Span{}, false // "the past week" is read from "the"
+		}
+		return matchPast(text, i, s, on)
+	case wThis, wLast, wNext, wPrevious:
+		if w1.n == 1 {
+			// "current week", "current month", "current year" only.
+			if w2, _, _, ok := s.next(); !ok || (w2.w != wWeek && w2.w != wMonth && w2.w != wYear) {
+				return Span{}, false
+			}
+		}
 		return matchRelative(text, i, s, w1.w, on)
-	case wA, wNumber, wTens, wCouple:
+	case wTens:
+		// "twenty first of last month".
+		if u, digits, _, ok := s.next(); ok && digits == 0 && u.w == wOrdinal && u.n <= 9 {
+			return matchOrdinal(text, i, s, w1, on)
+		}
+		return matchAgo(text, i, s, w1, on, parens)
+	case wA, wNumber, wCouple:
 		return matchAgo(text, i, s, w1, on, parens)
 	}
 	return Span{}, false
 }
 
-// matchRelative reads "this …", "last …" and "next …".
-func matchRelative(text string, i int, s *scanner, first word, on Date) (Span, bool) {
-	w2, _, e2, ok := s.next()
-	if !ok || w2.plural || (first != wThis && determinerBefore(text, i)) {
+// partOfDay reads "morning", "afternoon", "evening" or "night" after a
+// day word, and returns where it ends.
+func partOfDay(s *scanner) (int, bool) {
+	w, _, e, ok := s.next()
+	if ok && (w.w == wMorning || w.w == wAfternoon || w.w == wEvening || w.w == wNight) {
+		return e, true
+	}
+	return 0, false
+}
+
+// matchDayBefore reads "before yesterday" or "after tomorrow" after "(the)
+// day".
+func matchDayBefore(text string, i int, s *scanner, on Date) (Span, bool) {
+	w3, _, e3, ok := s.next()
+	if !ok || (w3.w != wBefore && w3.w != wAfter) {
 		return Span{}, false
 	}
-	if w2.n != 0 && w2.w != wWeekday {
-		return Span{}, false // "last decade", "next fortnight", "last yr"
+	s.pos = e3
+	w4, _, e4, ok := s.next()
+	switch {
+	case ok && w3.w == wBefore && w4.w == wYesterday:
+		d := on.AddDays(-2)
+		return span(text, i, e4, d, d, PrecisionDay)
+	case ok && w3.w == wAfter && w4.w == wTomorrow:
+		d := on.AddDays(2)
+		return span(text, i, e4, d, d, PrecisionDay)
+	}
+	return Span{}, false
+}
+
+// matchBeforeLast reads "before last" or "after next" after "the week",
+// "the weekend", "the month", "the year" or "the night" (unit u): two of
+// them back or ahead. "the week before last Friday" is not read.
+func matchBeforeLast(text string, i int, s *scanner, u word, on Date) (Span, bool) {
+	w, _, e, ok := s.next()
+	if !ok || (w.w != wBefore && w.w != wAfter) {
+		return Span{}, false
+	}
+	s.pos = e
+	if the, _, et, ok := s.next(); ok && the.w == wThe {
+		s.pos = et // "the month after the next"
+	}
+	w2, _, e2, ok := s.next()
+	if !ok || (w.w == wBefore && w2.w != wLast) || (w.w == wAfter && w2.w != wNext) {
+		return Span{}, false
+	}
+	s.pos = e2
+	if after, _, _, ok := s.next(); ok && after.w != wNone && after.w != wOn && after.w != wIn && after.w != wOf && after.w != wA && after.w != wThe {
+		return Span{}, false // "the week before last Friday", "the year after next year"
+	}
+	shift := -2
+	if w.w == wAfter {
+		shift = 2
+	}
+	mon := on.monday()
+	switch u {
+	case wWeek:
+		m := mon.AddDays(7 * shift)
+		return span(text, i, e2, m, m.AddDays(6), PrecisionDay)
+	case wWeekend:
+		m := mon.AddDays(7 * shift)
+		return span(text, i, e2, m.AddDays(5), m.AddDays(6), PrecisionDay)
+	case wMonth:
+		return monthSpan(text, i, e2, on.AddMonths(shift))
+	case wYear:
+		return yearSpan(text, i, e2, on.Year+shift)
+	case wNight:
+		if shift < 0 {
+			d := on.AddDays(-2) // "the night before last": the evening two days back
+			return span(text, i, e2, d, d, PrecisionDay)
+		}
+	}
+	return Span{}, false
+}
+
+// relMonth reads "last month", "this month", "next month" or "previous
+// month" and returns the first day of that month and where it ends.
+func relMonth(s *scanner, on Date) (Date, int, bool) {
+	w, _, e, ok := s.next()
+	if !ok || (w.w != wLast && w.w != wThis && w.w != wNext && w.w != wPrevious) {
+		return Date{}, 0, false
+	}
+	s.pos = e
+	m, _, em, ok := s.next()
+	if !ok || m.w != wMonth || m.plural {
+		return Date{}, 0, false
+	}
+	d := Date{on.Year, on.Month, 1}
+	switch w.w {
+	case wLast, wPrevious:
+		d = d.AddMonths(-1)
+	case wNext:
+		d = d.AddMonths(1)
+	}
+	return d, em, true
+}
+
+// relWeek reads "last week", "this week", "next week" or "previous week"
+// and returns the Monday of that week and where it ends.
+func relWeek(s *scanner, on Date) (Date, int, bool) {
+	w, _, e, ok := s.next()
+	if !ok || (w.w != wLast && w.w != wThis && w.w != wNext && w.w != wPrevious) {
+		return Date{}, 0, false
+	}
+	s.pos = e
+	u, _, eu, ok := s.next()
+	if !ok || u.w != wWeek || u.plural || u.n > 1 {
+		return Date{}, 0, false
+	}
+	mon := on.monday()
+	switch w.w {
+	case wLast, wPrevious:
+		mon = mon.AddDays(-7)
+	case wNext:
+		mon = mon.AddDays(7)
+	}
+	return mon, eu, true
+}
+
+// inWeek is the day of the week wd (time.Weekday) in the week starting on
+// Monday mon.
+func inWeek(mon Date, wd int) Date { return mon.AddDays((wd + 6) % 7) }
+
+// nthWeekday is the n-th weekday wd of the month starting on first, or the
+// last one for n = -1; false when the month has no such day.
+func nthWeekday(first Date, wd, n int) (Date, bool) {
+	last := daysIn(first.Year, first.Month)
+	if n == -1 {
+		end := Date{first.Year, first.Month, last}
+		return Date{first.Year, first.Month, last - (int(end.Weekday())-wd+7)%7}, true
+	}
+	d := 1 + (wd-int(first.Weekday())+7)%7 + 7*(n-1)
+	if n < 1 || d > last {
+		return Date{}, false
+	}
+	return Date{first.Year, first.Month, d}, true
+}
+
+// matchOrdinal reads "(the) 15th of last month" and "(the) second Friday
+// of last month" (also "in", and this/next month), from the ordinal w.
+func matchOrdinal(text string, i int, s *scanner, w wordInfo, on Date) (Span, bool) {
+	n := w.n
+	if w.w == wTens {
+		u, digits, e, ok := s.next()
+		if !ok || digits > 0 || u.w != wOrdinal || u.n > 9 {
+			return Span{}, false
+		}
+		n += u.n
+		s.pos = e
+	}
+	w2, _, e2, ok := s.next()
+	if !ok {
+		return Span{}, false
+	}
+	s.pos = e2
+	switch {
+	case w2.w == wOf:
+		first, end, ok := relMonth(s, on)
+		if !ok || n < 1 || n > daysIn(first.Year, first.Month) {
+			return Span{}, false // "the 31st of this month" in November
+		}
+		d := Date{first.Year, first.Month, n}
+		return span(text, i, end, d, d, PrecisionDay)
+	case w2.w == wWeekday && !w2.plural && !w2.abbr && n <= 5:
+		return matchWeekdayOfMonth(text, i, s, w2.n, n, on)
+	}
+	return Span{}, false
+}
+
+// matchWeekdayOfMonth reads "of last month" (or "in") after "second
+// Friday", for the n-th weekday wd (n = -1: the last one).
+func matchWeekdayOfMonth(text string, i int, s *scanner, wd, n int, on Date) (Span, bool) {
+	w, _, e, ok := s.next()
+	if !ok || (w.w != wOf && w.w != wIn) {
+		return Span{}, false
+	}
+	s.pos = e
+	first, end, ok := relMonth(s, on)
+	if !ok {
+		return Span{}, false
+	}
+	d, ok := nthWeekday(first, wd, n)
+	if !ok {
+		return Span{}, false // "the fifth Monday of last month" when it had four
+	}
+	return span(text, i, end, d, d, PrecisionDay)
+}
+
+// matchWeekdayOfWeek reads "Thursday next week" and "Monday of last week"
+// from the weekday wd.
+func matchWeekdayOfWeek(text string, i int, s *scanner, wd int, on Date) (Span, bool) {
+	if w, _, e, ok := s.next(); ok && w.w == wOf {
+		s.pos = e
+	}
+	mon, end, ok := relWeek(s, on)
+	if !ok {
+		return Span{}, false
+	}
+	d := inWeek(mon, wd)
+	return span(text, i, end, d, d, PrecisionDay)
+}
+
+// matchTheLast reads what follows "the last": a count ("the last two
+// years") or "Friday of last month".
+func matchTheLast(text string, i int, s *scanner, on Date) (Span, bool) {
+	w, _, e, ok := s.next()
+	if !ok {
+		return Span{}, false
+	}
+	switch w.w {
+	case wNumber, wTens:
+		s.pos = e
+		return matchCount(text, i, s, w, on)
+	case wWeekday:
+		if w.plural || w.abbr {
+			return Span{}, false
+		}
+		s.pos = e
+		return matchWeekdayOfMonth(text, i, s, w.n, -1, on)
+	}
+	return Span{}, false
+}
+
+// matchPast reads what follows "past" or "the past": a count ("past 4
+// days"), week, month, year or weekend.
+func matchPast(text string, i int, s *scanner, on Date) (Span, bool) {
+	w, _, e, ok := s.next()
+	if !ok {
+		return Span{}, false
+	}
+	if w.w == wNumber || w.w == wTens {
+		s.pos = e
+		return matchCount(text, i, s, w, on)
+	}
+	return pastSpan(text, i, e, w, on)
+}
+
+// pastSpan is "the past week/month/year" (the week, month or year that
+// ends the day before on) or "the past weekend" (last weekend) for the unit
+// w that ends at e.
+func pastSpan(text string, i, e int, w wordInfo, on Date) (Span, bool) {
+	if w.plural || w.n > 1 {
+		return Span{}, false
+	}
+	last := on.AddDays(-1)
+	switch w.w {
+	case wWeek:
+		return span(text, i, e, on.AddDays(-7), last, PrecisionDay)
+	case wMonth:
+		return span(text, i, e, on.AddMonths(-1), last, PrecisionDay)
+	case wYear:
+		return span(text, i, e, on.AddMonths(-12), last, PrecisionDay)
+	case wWeekend:
+		mon := on.monday()
+		return span(text, i, e, mon.AddDays(-2), mon.AddDays(-1), PrecisionDay)
+	}
+	return Span{}, false
+}
+
+// readCount reads a number from its first word w (digits, one … ninety-nine,
+// "twenty one"); 0 when it is not one.
+func readCount(s *scanner, w wordInfo) int {
+	n := w.n
+	switch w.w {
+	case wNumber:
+	case wTens:
+		if u, digits, e, ok := s.next(); ok && digits == 0 && u.w == wNumber && u.n <= 9 {
+			n += u.n
+			s.pos = e
+		}
+	default:
+		return 0
+	}
+	return n
+}
+
+// matchCount reads "N days/weeks/months/years" after "last", "past" or
+// "previous" (w is the number's first word): the N units that end the day
+// before on.
+func matchCount(text string, i int, s *scanner, w wordInfo, on Date) (Span, bool) {
+	n := readCount(s, w)
+	if n < 1 {
+		return Span{}, false
+	}
+	unit, _, eu, ok := s.next()
+	if !ok {
+		return Span{}, false
+	}
+	if unit.n > 1 {
+		n *= unit.n
+	}
+	var first Date
+	switch unit.w {
+	case wDay:
+		first = on.AddDays(-n)
+	case wWeek:
+		first = on.AddDays(-7 * n)
+	case wMonth:
+		first = on.AddMonths(-n)
+	case wYear:
+		first = on.AddMonths(-12 * n)
+	default:
+		return Span{}, false
+	}
+	return span(text, i, eu, first, on.AddDays(-1), PrecisionDay)
+}
+
+// weekSpan is the week starting on Monday mon for a phrase ending at e, or
+// one day of it when a weekday follows: "last week Sunday", "next week on
+// Friday", "last week's Monday".
+func weekSpan(text string, i, e int, mon Date) (Span, bool) {
+	k := e
+	for _, poss := range []string{"'s", "\u2019s"} {
+		if strings.HasPrefix(text[e:], poss) && wordEnd(text, e+len(poss)) {
+			k = e + len(poss)
+			break
+		}
+	}
+	s := &scanner{text: text, pos: k}
+	if w, _, ew, ok := s.next(); ok && w.w == wOn && k == e {
+		s.pos = ew
+	}
+	if w, _, ew, ok := s.next(); ok && w.w == wWeekday && !w.plural && !w.abbr {
+		d := inWeek(mon, w.n)
+		return span(text, i, ew, d, d, PrecisionDay)
+	}
+	return span(text, i, e, mon, mon.AddDays(6), PrecisionDay)
+}
+
+// matchRelative reads "this …", "last …", "previous …" and "next …".
+func matchRelative(text string, i int, s *scanner, first word, on Date) (Span, bool) {
+	w2, _, e2, ok := s.next()
+	if !ok || (first != wThis && determinerBefore(text, i)) {
+		return Span{}, false
+	}
+	switch w2.w {
+	case wNumber, wTens:
+		if first == wLast || first == wPrevious {
+			s.pos = e2
+			return matchCount(text, i, s, w2, on) // "last 3 weeks"
+		}
+		return Span{}, false // "next 3 days", "this 5"
+	case wPast:
+		if first != wThis {
+			return Span{}, false
+		}
+		// "this past Sunday", "this past weekend", "this past week".
+		s.pos = e2
+		w3, _, e3, ok := s.next()
+		if !ok {
+			return Span{}, false
+		}
+		if w3.w == wWeekday && !w3.plural {
+			return lastWeekday(text, i, e3, w3.n, on)
+		}
+		return pastSpan(text, i, e3, w3, on)
+	}
+	if w2.plural || (w2.n > 1 && w2.w != wWeekday) {
+		return Span{}, false // "last decade", "next fortnight"
 	}
 	mon := on.monday()
 	switch first {
 	case wThis:
 		switch w2.w {
-		case wMorning, wAfternoon, wEvening:
+		case wMorning, wAfternoon, wEvening, wNight:
 			return span(text, i, e2, on, on, PrecisionDay)
 		case wWeek:
-			return span(text, i, e2, mon, mon.AddDays(6), PrecisionDay)
+			return weekSpan(text, i, e2, mon)
 		case wMonth:
 			return monthSpan(text, i, e2, on)
 		case wYear:
 			return yearSpan(text, i, e2, on.Year)
 		}
-	case wLast:
+	case wLast, wPrevious:
 		switch w2.w {
-		case wNight:
-			return span(text, i, e2, on.AddDays(-1), on.AddDays(-1), PrecisionDay)
+		case wNight, wEvening:
+			// "last night", "last evening": the evening of the day before.
+			if first == wLast {
+				return span(text, i, e2, on.AddDays(-1), on.AddDays(-1), PrecisionDay)
+			}
 		case wWeek:
-			return span(text, i, e2, mon.AddDays(-7), mon.AddDays(-1), PrecisionDay)
+			return weekSpan(text, i, e2, mon.AddDays(-7))
 		case wWeekend:
 			return span(text, i, e2, mon.AddDays(-2), mon.AddDays(-1), PrecisionDay)
 		case wMonth:
@@ -418,17 +846,19 @@ func matchRelative(text string, i int, s *scanner, first word, on Date) (Span, b
 		case wYear:
 			return yearSpan(text, i, e2, on.Year-1)
 		case wWeekday:
-			back := (int(on.Weekday()) - w2.n + 7) % 7
-			if back == 0 {
-				back = 7
+			if !w2.abbr {
+				// "last Friday of last month": the last Friday in it.
+				s.pos = e2
+				if sp, ok := matchWeekdayOfMonth(text, i, s, w2.n, -1, on); ok {
+					return sp, true
+				}
 			}
-			d := on.AddDays(-back)
-			return span(text, i, e2, d, d, PrecisionDay)
+			return lastWeekday(text, i, e2, w2.n, on)
 		}
 	case wNext:
 		switch w2.w {
 		case wWeek:
-			return span(text, i, e2, mon.AddDays(7), mon.AddDays(13), PrecisionDay)
+			return weekSpan(text, i, e2, mon.AddDays(7))
 		case wMonth:
 			return monthSpan(text, i, e2, on.AddMonths(1))
 		case wYear:
@@ -438,11 +868,23 @@ func matchRelative(text string, i int, s *scanner, first word, on Date) (Span, b
 	return Span{}, false
 }
 
+// lastWeekday is the most recent weekday wd strictly before on.
+func lastWeekday(text string, i, end, wd int, on Date) (Span, bool) {
+	back := (int(on.Weekday()) - wd + 7) % 7
+	if back == 0 {
+		back = 7
+	}
+	d := on.AddDays(-back)
+	return span(text, i, end, d, d, PrecisionDay)
+}
+
 // matchAgo reads "N days/weeks/months/years ago" with N in digits, in
-// words (one … twenty, up to ninety-nine), "a", "an", "a couple (of)".
+// words (one … twenty, up to ninety-nine), "a", "an", "a couple (of)";
+// also "N Fridays ago", "N days before yesterday", "N days after
+// tomorrow" and "N days before now".
 func matchAgo(text string, i int, s *scanner, w1 wordInfo, on Date, parens *parenIndex) (Span, bool) {
-	if rangeBefore(text, i, parens) {
-		return Span{}, false
+	if rangeBefore(text, i, parens) || determinerBefore(text, i) {
+		return Span{}, false // "the 3 days before yesterday" may be all three
 	}
 	n := w1.n
 	switch w1.w {
@@ -462,11 +904,7 @@ func matchAgo(text string, i int, s *scanner, w1 wordInfo, on Date, parens *pare
 			return Span{}, false
 		}
 	case wTens:
-		// "twenty one"; "twenty-one" was read as one word.
-		if u, digits, e, ok := s.next(); ok && digits == 0 && u.w == wNumber && u.n <= 9 {
-			n += u.n
-			s.pos = e
-		}
+		n = readCount(s, w1)
 	}
 	if n < 1 {
 		return Span{}, false
@@ -476,27 +914,78 @@ func matchAgo(text string, i int, s *scanner, w1 wordInfo, on Date, parens *pare
 		return Span{}, false
 	}
 	s.pos = eu
-	ago, _, ea, ok := s.next()
-	if !ok || ago.w != wAgo {
+	w3, _, e3, ok := s.next()
+	if !ok {
 		return Span{}, false
 	}
-	if unit.n > 1 {
+	base := on
+	sign := -1
+	end := e3
+	switch w3.w {
+	case wAgo:
+	case wBefore, wAfter:
+		// "3 days before yesterday", "2 days after tomorrow".
+		s.pos = e3
+		w4, _, e4, ok := s.next()
+		if !ok {
+			return Span{}, false
+		}
+		switch w4.w {
+		case wYesterday:
+			base = on.AddDays(-1)
+		case wTomorrow:
+			base = on.AddDays(1)
+		case wToday:
+		case wNow:
+			if w3.w == wAfter {
+				return Span{}, false // "3 days after now": a future count from now
+			}
+		default:
+			return Span{}, false
+		}
+		if w3.w == wAfter {
+			sign = 1
+		}
+		end = e4
+	default:
+		return Span{}, false
+	}
+	if unit.n > 1 && unit.w != wWeekday {
 		n *= unit.n // a fortnight is two weeks, a decade ten years
 	}
 	var d Date
 	switch unit.w {
 	case wDay:
-		d = on.AddDays(-n)
+		d = base.AddDays(sign * n)
 	case wWeek:
-		d = on.AddDays(-7 * n)
+		d = base.AddDays(sign * 7 * n)
 	case wMonth:
-		d = on.AddMonths(-n)
+		d = base.AddMonths(sign * n)
 	case wYear:
-		d = on.AddMonths(-12 * n)
+		d = base.AddMonths(sign * 12 * n)
+	case wWeekend:
+		// "two weekends ago": the weekend of the week N weeks back, the
+		// latest being "last weekend".
+		if !unit.plural || w3.w != wAgo {
+			return Span{}, false
+		}
+		m := on.monday().AddDays(-7 * n)
+		return span(text, i, end, m.AddDays(5), m.AddDays(6), PrecisionDay)
+	case wWeekday:
+		// "four Fridays ago": the fourth Friday back, the latest being
+		// "last Friday".
+		if !unit.plural || w3.w != wAgo || unit.abbr {
+			return Span{}, false
+		}
+		back := (int(on.Weekday()) - unit.n + 7) % 7
+		if back == 0 {
+			back = 7
+		}
+		d = on.AddDays(-back - 7*(n-1))
 	default:
 		return Span{}, false
 	}
-	return span(text, i, ea, d, d, PrecisionDay)
+	return span(text, i, end, d, d, PrecisionDay)
 }
 
 // monthSpan is the whole month holding d.
@@ -529,7 +1018,14 @@ func span(text string, i, end int, first, last Date, p Precision) (Span, bool) {
 // the determiners.
 func determinerBefore(text string, i int) bool {
 	w, _ := wordBefore(text, i)
-	return determiners[strings.ToLower(w)]
+	var buf [8]byte
+	if len(w) > len(buf) {
+		return false
+	}
+	for k := 0; k < len(w); k++ {
+		buf[k] = lower(w[k])
+	}
+	return determiners[string(buf[:len(w)])] // no allocation
 }
 
 // rangeBefore reports whether "N or", "N to" or "<unit> to" comes before
