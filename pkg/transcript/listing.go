@@ -1,12 +1,19 @@
 package transcript
 
-import "time"
+import (
+	"time"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+)
 
 // Listing is the machine-readable account of what was read from a
 // transcript: `harpe transcript --format json` writes it, and other
 // tools check a replay against it. Its JSON field names are a stable
 // contract.
 type Listing struct {
+	// File names the input the transcript was read from ("stdin" for
+	// standard input).
+	File   string `json:"file"`
 	Format string `json:"format"`
 	// Conversation is the transcript's ID when the file holds several.
 	Conversation string           `json:"conversation,omitempty"`
@@ -16,6 +23,10 @@ type Listing struct {
 	Skipped      map[string]int   `json:"skipped"`
 	// Compactions are the indices of harness compaction summaries.
 	Compactions []int `json:"compactions,omitempty"`
+	// Counter, when set before messages are added, counts each message's
+	// Tokens ([MessageTokens]); nil leaves them 0.
+	Counter tokenize.Counter  `json:"-"`
+	names   map[string]string // tool call id → tool name, for results
 }
 
 // ListingMessage is one message of a [Listing].
@@ -26,12 +37,20 @@ type ListingMessage struct {
 	// Chars is [Message.Chars]: text plus tool-call names and arguments.
 	Chars int `json:"chars"`
 	// ToolCalls are the ids of the calls the message makes (never null).
-	ToolCalls   []string `json:"tool_calls"`
-	ToolCallID  *string  `json:"tool_call_id"`
-	Timestamp   *string  `json:"timestamp"`
-	InputTokens *int     `json:"input_tokens"`
-	Aborted     bool     `json:"aborted,omitempty"`
-	Meta        bool     `json:"meta,omitempty"`
+	ToolCalls []string `json:"tool_calls"`
+	// ToolNames are the names of those calls, in the same order.
+	ToolNames  []string `json:"tool_names"`
+	ToolCallID *string  `json:"tool_call_id"`
+	// ToolName is, for a tool result, the name of the tool that produced
+	// it (from the result itself or its call); null when unknown.
+	ToolName *string `json:"tool_name"`
+	// Tokens is [MessageTokens] of the message: what it costs in a chat
+	// request, framing included.
+	Tokens      int     `json:"tokens"`
+	Timestamp   *string `json:"timestamp"`
+	InputTokens *int    `json:"input_tokens"`
+	Aborted     bool    `json:"aborted,omitempty"`
+	Meta        bool    `json:"meta,omitempty"`
 }
 
 // ListingPair is an [Unpaired] entry of a [Listing].
@@ -56,15 +75,27 @@ func List(t *Transcript) *Listing {
 // without keeping the messages.
 func (l *Listing) Add(m *Message) {
 	lm := ListingMessage{Index: m.Index, Role: m.Role, Turn: m.Turn, Chars: m.Chars(),
-		ToolCalls: []string{}, InputTokens: m.InputTokens, Aborted: m.Aborted, Meta: m.Meta}
+		ToolCalls: []string{}, ToolNames: []string{}, InputTokens: m.InputTokens, Aborted: m.Aborted, Meta: m.Meta}
+	if l.Counter != nil {
+		lm.Tokens = MessageTokens(m, l.Counter)
+	}
 	for _, c := range m.ToolCalls {
 		if c.ID != "" {
 			lm.ToolCalls = append(lm.ToolCalls, c.ID)
+			lm.ToolNames = append(lm.ToolNames, c.Name)
+			if l.names == nil {
+				l.names = map[string]string{}
+			}
+			l.names[c.ID] = c.Name
 		}
 	}
 	if m.ToolCallID != "" {
 		id := m.ToolCallID
 		lm.ToolCallID = &id
+		name := ResultToolName(m, l.names)
+		if name != "" {
+			lm.ToolName = &name
+		}
 	}
 	if !m.Timestamp.IsZero() {
 		s := m.Timestamp.Format(time.RFC3339Nano)
@@ -88,4 +119,14 @@ func (l *Listing) SetHeader(t *Transcript) {
 	for _, u := range t.Unpaired {
 		l.Unpaired = append(l.Unpaired, ListingPair{Message: u.Message, ToolCallID: u.ToolCallID, Kind: u.Kind})
 	}
+}
+
+// ResultToolName is the name of the tool whose result m is: m.Name when
+// the format records it on the result, else the name of the call m
+// answers in names (call id → tool name); "" when neither knows.
+func ResultToolName(m *Message, names map[string]string) string {
+	if m.Role == RoleTool && m.Name != "" {
+		return m.Name
+	}
+	return names[m.ToolCallID]
 }

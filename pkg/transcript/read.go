@@ -96,6 +96,7 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 	if format != "" && !validFormat(format) {
 		return nil, fmt.Errorf("unknown transcript format %q; valid: %s", format, strings.Join(Formats(), ", "))
 	}
+	named := format != ""
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, first, err := firstLine(br)
 	if err != nil {
@@ -155,6 +156,9 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 			b.finish()
 			err = b.sinkErr
 		}
+		if err == nil && named && b.count() == 0 {
+			err = noRecords(name, format, detectLine(obj))
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -167,6 +171,16 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 	}
 	data := append(head, rest...)
 	ts, err := readDocuments(data, name, format)
+	if err == nil && named {
+		n := 0
+		for _, t := range ts {
+			n += len(t.Messages)
+		}
+		if n == 0 {
+			found, _ := Detect(data)
+			err = noRecords(name, format, found)
+		}
+	}
 	if err != nil || fn == nil {
 		return ts, err
 	}
@@ -248,8 +262,26 @@ func Detect(data []byte) (string, error) {
 	return "", undetectable()
 }
 
+// noRecords is the error for an input read as the named format that gave
+// no message: found is the format detection sees in it ("" for none).
+// When found is the named format itself (a session with no message yet),
+// there is no error.
+func noRecords(name, format, found string) error {
+	switch found {
+	case format:
+		return nil
+	case "":
+		return &Error{Name: name, Err: fmt.Errorf("no %s records here, and no other transcript format either (%v)", format, ErrUnknownFormat)}
+	}
+	return &Error{Name: name, Err: fmt.Errorf("no %s records here; this looks like a %s transcript (drop --input-format, or name %s)", format, found, found)}
+}
+
+// ErrUnknownFormat is wrapped by the error for an input whose format
+// cannot be told from its content: a directory walk skips such files.
+var ErrUnknownFormat = errors.New("cannot tell the transcript format")
+
 func undetectable() error {
-	return fmt.Errorf("cannot tell the transcript format; tried %s (use --input-format to name one)", strings.Join(Formats(), ", "))
+	return fmt.Errorf("%w; tried %s (use --input-format to name one)", ErrUnknownFormat, strings.Join(Formats(), ", "))
 }
 
 var (
@@ -640,8 +672,28 @@ func (d *lineDecoder) next() ([]byte, error) {
 			return nil, utf8Error(d.name, n, line)
 		}
 		d.data = line
+		if d.r.Unterminated() && d.b != nil {
+			if t := bytes.TrimSpace(line); !json.Valid(t) && truncated(t) {
+				// A session still being written ends in a half-written
+				// line, with no newline yet: skip it with a warning.
+				d.b.t.Warnings = append(d.b.t.Warnings, &Error{Name: d.name, Line: n,
+					Err: errors.New("skipped a half-written last line (a session still being written?)")})
+				return nil, io.EOF
+			}
+		}
 		return line, nil
 	}
+}
+
+// truncated reports whether t is the start of a JSON object cut short:
+// decoding it fails only for want of more input.
+func truncated(t []byte) bool {
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	err := json.Unmarshal(t, new(any))
+	var se *json.SyntaxError
+	return errors.As(err, &se) && strings.Contains(se.Error(), "unexpected end")
 }
 
 // checkObject reports a current line that is not a JSON object.
