@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -102,11 +103,30 @@ func runFit(a *app, o *fitOptions) error {
 		return usageErrorf("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(valid, ", "))
 	}
 	h := newHistoryCounter(counter, o.inputFormat)
-	err = a.eachInput(o.files, func(name string, r io.Reader) error {
-		return h.add(name, r)
+	// Transcripts are counted in parallel (files and directories, as
+	// every transcript command reads them); items files are kept and read
+	// in order afterwards, since ids must be unique across them.
+	type part struct {
+		name   string
+		tokens int
+		items  []byte
+		ts     []*transcript.Transcript
+	}
+	parts, err := readTranscriptFiles(a, o.files, func(name string, r io.Reader) (part, error) {
+		items, tokens, ts, err := h.transcriptTokens(name, r)
+		return part{name, tokens, items, ts}, err
 	})
 	if err != nil {
 		return err
+	}
+	for _, p := range parts {
+		a.warnTranscripts(p.ts)
+		h.tokens += p.tokens
+		if p.items != nil {
+			if err := h.add(p.name, bytes.NewReader(p.items)); err != nil {
+				return err
+			}
+		}
 	}
 	res := fitResult{Tokens: h.tokens, Threshold: o.threshold, Fits: h.tokens <= o.threshold, Route: "retrieve"}
 	if res.Fits {
@@ -141,6 +161,39 @@ type historyCounter struct {
 
 func newHistoryCounter(counter tokenize.Counter, format string) *historyCounter {
 	return &historyCounter{counter: counter, format: format, items: engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})}
+}
+
+// transcriptTokens counts one input when it is a transcript; when it is
+// items JSONL it returns its bytes instead, for [historyCounter.add].
+func (h *historyCounter) transcriptTokens(name string, r io.Reader) ([]byte, int, []*transcript.Transcript, error) {
+	format := h.format
+	if format == "auto" {
+		br := bufio.NewReaderSize(r, 64<<10)
+		first, err := firstNonBlankLine(br)
+		if err != nil {
+			return nil, 0, nil, inputError(err)
+		}
+		r = io.MultiReader(bytes.NewReader(first), br)
+		format = ""
+		if looksLikeItem(first) {
+			format = "items"
+		}
+	}
+	if format == "items" {
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return nil, 0, nil, inputError(fmt.Errorf("%s: %v", name, pathErr(err)))
+		}
+		if data == nil {
+			data = []byte{}
+		}
+		return data, 0, nil, nil
+	}
+	n, ts, err := transcript.CountBilledTranscripts(r, name, format, h.counter)
+	if err != nil {
+		return nil, 0, nil, inputError(err)
+	}
+	return nil, n, ts, nil
 }
 
 // add reads one input and adds its tokens to the total.

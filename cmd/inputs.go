@@ -61,8 +61,8 @@ func readTranscriptFiles[T any](a *app, args []string, fn func(name string, r io
 // skipped) to stderr, in order.
 func (a *app) warnTranscripts(ts []*transcript.Transcript) {
 	for _, t := range ts {
-		for _, w := range t.Warnings {
-			fmt.Fprintf(a.io.Err, "harpe: warning: %v\n", w)
+		for _, warning := range t.Warnings {
+			fmt.Fprintf(a.io.Err, "harpe: warning: %v\n", warning)
 		}
 	}
 }

@@ -430,6 +430,7 @@ func readMessagesDoc(v json.RawMessage, name, format string) (*Transcript, error
 		var doc struct {
 			System   json.RawMessage   `json:"system"`
 			Messages []json.RawMessage `json:"messages"`
+			Tools    json.RawMessage   `json:"tools"`
 		}
 		if err := json.Unmarshal(v, &doc); err != nil {
 			if bytes.TrimSpace(v)[0] != '{' {
@@ -441,6 +442,7 @@ func readMessagesDoc(v json.RawMessage, name, format string) (*Transcript, error
 			return nil, errAt(name, "", "no \"messages\" array")
 		}
 		msgs, prefix = doc.Messages, "messages"
+		b.t.Tools = parseTools(doc.Tools)
 		if sys := bytes.TrimSpace(doc.System); len(sys) > 0 && string(sys) != "null" {
 			c, err := parseAnthropic(sys)
 			if err != nil {

@@ -66,6 +66,10 @@ type Transcript struct {
 	// the input and line: a half-written last line (a session still
 	// being written) is skipped, and everything before it is read.
 	Warnings []*Error
+	// Tools are the tool definitions the conversation's request carried,
+	// where the format records them (request bodies, HTTP recordings);
+	// counted by [ToolDefTokens].
+	Tools []ToolDef
 }
 
 // Message is one thing a context window keeps or drops: a system prompt, a
