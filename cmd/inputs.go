@@ -1,10 +1,13 @@
 package cmd
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/harpe-dev/harpe/internal/inputs"
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -51,8 +54,15 @@ func readTranscriptFiles[T any](a *app, args []string, fn func(name string, r io
 		}
 		out = append(out, res[i])
 	}
-	if s := inputs.Summary(skips); s != "" {
-		fmt.Fprintf(a.io.Err, "harpe: %s\n", s)
+	summary := inputs.Summary(skips)
+	if len(out) == 0 {
+		if summary == "" {
+			summary = "no files"
+		}
+		return nil, inputError(fmt.Errorf("%s: no transcript to read (%s)", strings.Join(args, ", "), summary))
+	}
+	if summary != "" {
+		fmt.Fprintf(a.io.Err, "harpe: %s\n", summary)
 	}
 	return out, nil
 }
@@ -65,4 +75,39 @@ func (a *app) warnTranscripts(ts []*transcript.Transcript) {
 			fmt.Fprintf(a.io.Err, "harpe: warning: %v\n", warning)
 		}
 	}
+}
+
+// headReader keeps the first bytes read through it (up to 1 MiB), so an
+// input that fails as items can be looked at again.
+type headReader struct {
+	r    io.Reader
+	head []byte
+}
+
+func (h *headReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if room := 1<<20 - len(h.head); room > 0 {
+		h.head = append(h.head, p[:min(n, room)]...)
+	}
+	return n, err
+}
+
+// transcriptHint replaces err, the error reading name as context items,
+// with one that says the input is a transcript and how to turn it into
+// items, when head (its first bytes) is one; else it returns err.
+func transcriptHint(name string, head []byte, err error) error {
+	br := bufio.NewReader(bytes.NewReader(head))
+	first, rerr := firstNonBlankLine(br)
+	if rerr != nil || looksLikeItem(first) {
+		return err
+	}
+	format, derr := transcript.Detect(head)
+	if derr != nil {
+		return err
+	}
+	arg := name
+	if name == stdinName {
+		arg = "FILE"
+	}
+	return fmt.Errorf("%s: this is a transcript (%s), not context items; turn it into items first:\n  harpe transcript %s --emit items | harpe synthesize …", name, format, arg)
 }
