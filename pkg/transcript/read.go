@@ -30,7 +30,7 @@ const (
 func Formats() []string {
 	return []string{FormatHarpe, FormatClaudeCode, FormatCodex, FormatOpenAI,
 		FormatAnthropic, FormatGemini, FormatGeminiCLI, FormatShareGPT,
-		FormatSWEAgent, FormatOpenHands, FormatLongMemory}
+		FormatSWEAgent, FormatOpenHands, FormatLongMemory, FormatVCR, FormatHAR}
 }
 
 // Error is bad input: it names the input and where in it the problem is.
@@ -118,6 +118,22 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 	if format == "" && obj != nil {
 		format = detectLine(obj)
 	}
+	if format == FormatVCR || (format == "" && !lineIsValue && isVCR(head)) {
+		rest, err := io.ReadAll(br)
+		if err != nil {
+			return nil, &Error{Name: name, Err: err}
+		}
+		data := append(head, rest...)
+		if !utf8.Valid(data) {
+			return nil, utf8DocError(name, data)
+		}
+		ts, err := readVCR(data, name)
+		if err == nil && named && len(ts) == 1 && len(ts[0].Messages) == 0 && !isVCR(data) {
+			found, _ := Detect(data)
+			err = noRecords(name, format, found)
+		}
+		return scanAll(ts, err, fn)
+	}
 	// Codex rollouts and bare Responses items are JSONL; a Responses array
 	// or request body is a document.
 	lineFormat := format == FormatHarpe || format == FormatClaudeCode ||
@@ -171,6 +187,12 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 	}
 	data := append(head, rest...)
 	ts, err := readDocuments(data, name, format)
+	if err != nil && (format == FormatHAR || format == FormatVCR) {
+		// A recording named for a file that is none: say what it is.
+		if found, _ := Detect(data); found != "" && found != format {
+			err = noRecords(name, format, found)
+		}
+	}
 	if err == nil && named {
 		n := 0
 		for _, t := range ts {
@@ -181,6 +203,12 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 			err = noRecords(name, format, found)
 		}
 	}
+	return scanAll(ts, err, fn)
+}
+
+// scanAll hands the messages of ts, read whole, to fn (when not nil) and
+// drops them, as [Scan] promises.
+func scanAll(ts []*Transcript, err error, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	if err != nil || fn == nil {
 		return ts, err
 	}
@@ -240,6 +268,9 @@ func firstLine(br *bufio.Reader) (head, first []byte, err error) {
 // whole text as a JSON document. An undetectable input is an error that
 // lists what was tried.
 func Detect(data []byte) (string, error) {
+	if isVCR(data) {
+		return FormatVCR, nil
+	}
 	br := bufio.NewReader(bytes.NewReader(data))
 	_, first, _ := firstLine(br)
 	trimmed := bytes.TrimSpace(bytes.TrimPrefix(first, bom))
@@ -273,7 +304,7 @@ func noRecords(name, format, found string) error {
 	case "":
 		return &Error{Name: name, Err: fmt.Errorf("no %s records here, and no other transcript format either (%v)", format, ErrUnknownFormat)}
 	}
-	return &Error{Name: name, Err: fmt.Errorf("no %s records here; this looks like a %s transcript (drop --input-format, or name %s)", format, found, found)}
+	return &Error{Name: name, Err: fmt.Errorf("no %s records here; it reads as %s (drop --input-format, or name %s)", format, found, found)}
 }
 
 // ErrUnknownFormat is wrapped by the error for an input whose format
@@ -363,6 +394,8 @@ func detectDocument(v json.RawMessage) string {
 		return ""
 	}
 	switch {
+	case hasKey(obj["log"], "entries"):
+		return FormatHAR
 	case obj["conversations"] != nil:
 		return FormatShareGPT
 	case obj["history"] != nil && (obj["trajectory"] != nil || obj["info"] != nil || obj["environment"] != nil):
@@ -525,6 +558,8 @@ func readDocument(v json.RawMessage, name, format string) ([]*Transcript, error)
 		return readShareGPT(v, name)
 	case FormatLongMemory:
 		return readLongMemory(v, name)
+	case FormatHAR:
+		return readHAR(v, name)
 	case FormatSWEAgent, FormatOpenHands:
 		read := readSWEAgent
 		if format == FormatOpenHands {
