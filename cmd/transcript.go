@@ -430,6 +430,7 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown) error {
 			{"thinking", fmt.Sprint(tk.Thinking), pct(tk.Thinking)},
 			{"tool calls", fmt.Sprint(tk.ToolCalls), pct(tk.ToolCalls)},
 			{"tool results", fmt.Sprint(tk.ToolResults), pct(tk.ToolResults)},
+			{"tool definitions", fmt.Sprint(tk.ToolDefinitions), pct(tk.ToolDefinitions)},
 		}
 		over := "-"
 		if tk.Overhead != nil {

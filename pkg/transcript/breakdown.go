@@ -47,7 +47,8 @@ type CategoryTokens struct {
 	// Overhead is what the provider counted that the transcript does not
 	// show (system prompt, tool definitions): the recorded prompt of the
 	// last call with usage minus the visible messages sent to it (those
-	// since the latest harness compaction, plus [ReplyPriming]). It is an
+	// since the latest harness compaction, plus [ReplyPriming], and the
+	// recorded tool definitions). It is an
 	// estimate when the counter is not the provider's tokenizer, and null
 	// when no call records its prompt size.
 	Overhead *int `json:"overhead"`
@@ -62,11 +63,15 @@ type CategoryTokens struct {
 	Thinking    int `json:"thinking"`
 	ToolCalls   int `json:"tool_calls"`
 	ToolResults int `json:"tool_results"`
+	// ToolDefinitions are the tool definitions the transcript records
+	// ([ToolDefTokens]; HTTP recordings and request bodies), 0 when it
+	// records none: then they are part of Overhead.
+	ToolDefinitions int `json:"tool_definitions"`
 }
 
 // Visible is the sum of the visible categories.
 func (c CategoryTokens) Visible() int {
-	return c.System + c.User + c.Assistant + c.Thinking + c.ToolCalls + c.ToolResults
+	return c.System + c.User + c.Assistant + c.Thinking + c.ToolCalls + c.ToolResults + c.ToolDefinitions
 }
 
 // ToolTokens is one tool's share.
@@ -191,7 +196,11 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) {
 // from t (which must be finished), the tools, the totals and the overhead.
 func (s *SessionBreakdown) Finish(t *Transcript) {
 	s.Format, s.Conversation = t.Format, t.ID
-	s.Tokens.Overhead = s.acc.overhead
+	s.Tokens.ToolDefinitions = ToolDefTokens(t.Tools, s.acc.counter)
+	if o := s.acc.overhead; o != nil {
+		n := *o - s.Tokens.ToolDefinitions
+		s.Tokens.Overhead = &n
+	}
 	s.VisibleTokens = s.Tokens.Visible()
 	s.Tools = sortTools(s.acc.tools)
 }
@@ -236,6 +245,7 @@ func NewBreakdown(sessions []*SessionBreakdown) *Breakdown {
 		tot.Tokens.Thinking += s.Tokens.Thinking
 		tot.Tokens.ToolCalls += s.Tokens.ToolCalls
 		tot.Tokens.ToolResults += s.Tokens.ToolResults
+		tot.Tokens.ToolDefinitions += s.Tokens.ToolDefinitions
 		for _, t := range s.Tools {
 			x := tools[t.Name]
 			if x == nil {

@@ -128,9 +128,10 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 			return nil, utf8DocError(name, data)
 		}
 		ts, err := readVCR(data, name)
-		if err == nil && named && len(ts) == 1 && len(ts[0].Messages) == 0 && !isVCR(data) {
-			found, _ := Detect(data)
-			err = noRecords(name, format, found)
+		if named && !isVCR(data) {
+			if found, _ := Detect(data); found != "" {
+				err = noRecords(name, format, found)
+			}
 		}
 		return scanAll(ts, err, fn)
 	}
@@ -187,8 +188,10 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 	}
 	data := append(head, rest...)
 	ts, err := readDocuments(data, name, format)
-	if err != nil && (format == FormatHAR || format == FormatVCR) {
-		// A recording named for a file that is none: say what it is.
+	var de *Error
+	if err != nil && named && (format == FormatHAR || errors.As(err, &de) && de.Path == "" && de.Line == 0) {
+		// The named format's frame is missing altogether: say what the
+		// input reads as instead.
 		if found, _ := Detect(data); found != "" && found != format {
 			err = noRecords(name, format, found)
 		}
