@@ -43,6 +43,7 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 	sidechain := -1 // unknown until the first message record
 	usage := map[string]int{}
 	usedUsage := map[string]bool{}
+	thinking := map[string]string{} // call id → thinking not yet on a message
 	for {
 		if _, err := d.next(); err == io.EOF {
 			break
@@ -122,11 +123,16 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		if _, ok := usage[id]; !ok || usage[id] == 0 {
 			usage[id] = rec.Message.Usage.total()
 		}
+		if c.thinking != "" {
+			thinking[id] += c.thinking
+		}
 		if c.text == "" && len(c.calls) == 0 && c.images == 0 && len(c.results) == 0 {
-			// A thinking-only record: counted above, no message.
+			// A thinking-only record: counted above, no message; its
+			// thinking goes on the call's next message.
 			continue
 		}
-		m := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Timestamp: ts, Call: id}
+		m := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Timestamp: ts, Call: id, Thinking: thinking[id]}
+		delete(thinking, id)
 		if !usedUsage[id] && usage[id] > 0 {
 			n := usage[id]
 			m.InputTokens = &n

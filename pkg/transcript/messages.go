@@ -252,6 +252,7 @@ type anBlock struct {
 	ToolUseID string          `json:"tool_use_id"`
 	Content   json.RawMessage `json:"content"`
 	Source    json.RawMessage `json:"source"`
+	Thinking  string          `json:"thinking"`
 }
 
 // anContent is one Anthropic message's content split into the messages
@@ -264,6 +265,7 @@ type anContent struct {
 	results   []Message // tool results, in order (user: tool_result; assistant: server tool results)
 	hasResult bool      // a tool_result block is present
 	skipped   []string
+	thinking  string // joined thinking blocks
 }
 
 // parseAnthropic splits content (a string or blocks) of a message.
@@ -310,6 +312,12 @@ func parseAnthropic(raw json.RawMessage) (anContent, error) {
 			c.hasResult = true
 		case "thinking", "redacted_thinking":
 			c.skipped = append(c.skipped, bl.Type)
+			if bl.Thinking != "" {
+				if c.thinking != "" {
+					c.thinking += "\n"
+				}
+				c.thinking += bl.Thinking
+			}
 		default:
 			if strings.HasSuffix(bl.Type, "_tool_result") && bl.ToolUseID != "" {
 				// A server tool's result, written into the assistant turn.
@@ -384,7 +392,7 @@ func (a *anthropicReader) add(raw json.RawMessage, where func(format string, arg
 			a.b.add(Message{Role: RoleUser, Text: c.text, Images: c.images}, !c.hasResult)
 		}
 	case "assistant":
-		msg := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls}
+		msg := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Thinking: c.thinking}
 		if n := m.Usage.total(); n > 0 {
 			msg.InputTokens = &n
 		}
