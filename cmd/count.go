@@ -62,7 +62,10 @@ transcript reads, detected from the content or named with --input-format)
 the way a chat API bills it: every message's text, role and name, each tool
 call's name and arguments, tool results, 765 tokens per image, 3 framing
 tokens per message (1 more with a name, 3 per tool call) and 3 to prime the
-reply, per conversation. Aborted turns are left out.
+reply, per conversation, plus each tool definition the transcript records
+(3 + name + description + schema). Aborted turns are left out. With
+--transcript a FILE may be a directory: every transcript under it is
+counted (harpe transcript --help says how directories are walked).
 ` + exitStatusHelp,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := a.applyModel(c, opts.model, ""); err != nil {

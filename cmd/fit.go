@@ -52,7 +52,8 @@ Items: every item counts, "token_count" when given, else its content counted
 with --tokenizer (` + strings.Join(tokenize.Names(), ", ") + `).
 Transcripts: counted as a chat API bills them (every message's text, role and
 name, tool calls and results, and the per-message framing; see harpe count
---transcript). Several files count as one history.
+--transcript). Several files count as one history; a directory stands for
+every transcript under it (walked as harpe transcript walks it).
 
 --input-format auto (the default) reads a file whose first line is a JSON
 object with a string "content" and no "type" as items JSONL, and anything
