@@ -188,6 +188,11 @@ func parseRecorded(name string, r recorded) (*recordedCall, error) {
 	default:
 		return nil, errAt(name, r.where, "request body has no %q", key)
 	}
+	if r.api == apiResponses {
+		for i, it := range c.window {
+			c.window[i] = easyInputMessage(it)
+		}
+	}
 	c.head = compactJSON(req["system"]) + compactJSON(req["instructions"]) + compactJSON(req["systemInstruction"])
 	reply, usage, err := parseReply(r)
 	if err != nil {
@@ -195,6 +200,25 @@ func parseRecorded(name string, r recorded) (*recordedCall, error) {
 	}
 	c.reply, c.usage = reply, usage
 	return c, nil
+}
+
+// easyInputMessage rewrites a Responses input item written the short way,
+// {role, content: "text"} without a type, as the message item it stands
+// for; any other item is returned as it is.
+func easyInputMessage(it json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(it, &m) != nil || m["type"] != nil || m["role"] == nil {
+		return it
+	}
+	m["type"] = json.RawMessage(`"message"`)
+	if c := bytes.TrimSpace(m["content"]); len(c) > 0 && c[0] == '"' {
+		kind := "input_text"
+		if str(m["role"]) == "assistant" {
+			kind = "output_text"
+		}
+		m["content"] = mustMarshal([]any{map[string]any{"type": kind, "text": str(c)}})
+	}
+	return mustMarshal(m)
 }
 
 func mustMarshal(v any) json.RawMessage {
@@ -340,6 +364,16 @@ func promptTokens(api string, raw json.RawMessage) *int {
 		return u.InputTokens
 	}
 	return nil
+}
+
+// textPart returns the text of a Gemini part that holds only text.
+func textPart(p json.RawMessage) (string, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(p, &m) != nil || len(m) != 1 || m["text"] == nil {
+		return "", false
+	}
+	var s string
+	return s, json.Unmarshal(m["text"], &s) == nil
 }
 
 // maxStreamIndex bounds the block and tool-call indices a stream may use,
@@ -553,7 +587,17 @@ func parseStream(api string, body []byte) (json.RawMessage, *int, error) {
 				continue
 			}
 			if len(e.Candidates) > 0 {
-				parts = append(parts, e.Candidates[0].Content.Parts...)
+				for _, p := range e.Candidates[0].Content.Parts {
+					// Text arrives in pieces: join a text part to the one
+					// before it.
+					if t, ok := textPart(p); ok && len(parts) > 0 {
+						if prev, ok := textPart(parts[len(parts)-1]); ok {
+							parts[len(parts)-1] = mustMarshal(map[string]string{"text": prev + t})
+							continue
+						}
+					}
+					parts = append(parts, p)
+				}
 			}
 			if e.UsageMetadata != nil && e.UsageMetadata.PromptTokenCount != nil {
 				usage = e.UsageMetadata.PromptTokenCount

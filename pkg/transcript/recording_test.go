@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,5 +155,69 @@ func TestRecordingErrors(t *testing.T) {
 				t.Errorf("error %v\nwant prefix %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestRecordedResponsesAndGemini covers the OpenAI Responses and Gemini
+// shapes, plain and streamed, with bodies written inline from the
+// providers' documented layouts.
+func TestRecordedResponsesAndGemini(t *testing.T) {
+	responses := `{"model":"gpt-5","instructions":"Be brief.","input":"Weather in Oslo?","tools":[{"type":"function","name":"weather","description":"Weather now.","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}]}`
+	responsesOut := `{"id":"resp_1","object":"response","output":[{"type":"function_call","id":"fc_1","call_id":"call_1","name":"weather","arguments":"{\"city\":\"Oslo\"}","status":"completed"}],"usage":{"input_tokens":57,"input_tokens_details":{"cached_tokens":0},"output_tokens":18,"total_tokens":75}}`
+	gemini := `{"systemInstruction":{"parts":[{"text":"Be brief."}]},"contents":[{"role":"user","parts":[{"text":"Hi"}]}]}`
+	geminiStream := "data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"Hel\"}]}}]}\r\n\r\n" +
+		"data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"lo\"}]}}],\"usageMetadata\":{\"promptTokenCount\":9,\"candidatesTokenCount\":2}}\r\n\r\n"
+	responsesStream := "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"output\":[]}}\n\n" +
+		"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"output\":[{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":\"Sunny.\"}]}],\"usage\":{\"input_tokens\":12,\"output_tokens\":3}}}\n\n"
+	// A JSON string is a YAML double-quoted scalar: newlines stay.
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	cassette := "interactions:\n" +
+		"- request: {method: POST, uri: 'https://api.openai.com/v1/responses', body: " + q(responses) + "}\n" +
+		"  response: {status: {code: 200}, body: {string: " + q(responsesOut) + "}}\n" +
+		"- request: {method: POST, uri: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse', body: " + q(gemini) + "}\n" +
+		"  response: {status: {code: 200}, headers: {Content-Type: [text/event-stream]}, body: {string: " + q(geminiStream) + "}}\n" +
+		"- request: {method: POST, uri: 'https://api.openai.com/v1/responses', body: " + q(`{"input":[{"role":"user","content":"Sky?"}]}`) + "}\n" +
+		"  response: {status: {code: 200}, headers: {content-type: [text/event-stream; charset=utf-8]}, body: {string: " + q(responsesStream) + "}}\n" +
+		"- request: {method: POST, uri: 'https://api.openai.com/v1/responses', body: '{}'}\n" +
+		"  response: {status: {code: 429}, body: {string: '{}'}}\n"
+	ts, err := Read(strings.NewReader(cassette), "c.yaml", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 3 {
+		t.Fatalf("%d conversations, want 3", len(ts))
+	}
+	type want struct {
+		texts string // role:text of each message, tool calls as name(args)
+		input int    // the prompt size on the reply
+		tools int
+	}
+	wants := []want{
+		{"system:Be brief.|user:Weather in Oslo?|assistant:weather({\"city\":\"Oslo\"})", 57, 1},
+		{"system:Be brief.|user:Hi|assistant:Hello", 9, 0}, // the chunks' text parts joined
+		{"user:Sky?|assistant:Sunny.", 12, 0},
+	}
+	for k, w := range wants {
+		var parts []string
+		for _, m := range ts[k].Messages {
+			s := m.Role + ":" + m.Text
+			for _, c := range m.ToolCalls {
+				s += c.Name + "(" + c.Arguments + ")"
+			}
+			parts = append(parts, s)
+		}
+		if got := strings.Join(parts, "|"); got != w.texts {
+			t.Errorf("conversation %d: %q, want %q", k, got, w.texts)
+		}
+		last := ts[k].Messages[len(ts[k].Messages)-1]
+		if last.InputTokens == nil || *last.InputTokens != w.input {
+			t.Errorf("conversation %d: input %v, want %d", k, last.InputTokens, w.input)
+		}
+		if len(ts[k].Tools) != w.tools {
+			t.Errorf("conversation %d: %d tools, want %d", k, len(ts[k].Tools), w.tools)
+		}
+	}
+	if ts[0].Skipped["interaction:error"] != 1 {
+		t.Errorf("skipped %v, want the 429 counted", ts[0].Skipped)
 	}
 }
