@@ -232,11 +232,18 @@ func writeItems(w io.Writer, items [][]transcript.Item) error {
 // writeTranscriptTables writes, for each listing, a summary line, one row a
 // message and the unpaired calls and skipped records below.
 func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
+	files := map[string]bool{}
+	for _, l := range ls {
+		files[l.File] = true
+	}
 	for i, l := range ls {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
 		title := l.Format
+		if len(files) > 1 {
+			title = l.File + ": " + title // several files: say which
+		}
 		if l.Conversation != "" {
 			title += " conversation " + l.Conversation
 		}
