@@ -1,6 +1,9 @@
 package transcript
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -219,5 +222,35 @@ func TestRecordedResponsesAndGemini(t *testing.T) {
 	}
 	if ts[0].Skipped["interaction:error"] != 1 {
 		t.Errorf("skipped %v, want the 429 counted", ts[0].Skipped)
+	}
+}
+
+// TestRecordedEncodings: gzip and base64 bodies as vcrpy (!!binary) and
+// HAR (encoding: base64) write them read as the plain ones.
+func TestRecordedEncodings(t *testing.T) {
+	req := `{"messages":[{"role":"user","content":"Hi"}]}`
+	resp := `{"choices":[{"message":{"role":"assistant","content":"Hello"}}],"usage":{"prompt_tokens":8,"completion_tokens":1}}`
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(resp))
+	zw.Close()
+	b64 := base64.StdEncoding.EncodeToString(gz.Bytes())
+	cassette := "interactions:\n- request:\n    uri: https://api.openai.com/v1/chat/completions\n    body: '" + req + "'\n" +
+		"  response:\n    status: {code: 200}\n    body:\n      string: !!binary |\n        " + b64 + "\n"
+	harDoc, _ := json.Marshal(map[string]any{"log": map[string]any{"entries": []any{map[string]any{
+		"request":  map[string]any{"method": "POST", "url": "https://api.openai.com/v1/chat/completions", "postData": map[string]any{"mimeType": "application/json", "text": req}},
+		"response": map[string]any{"status": 200, "content": map[string]any{"mimeType": "application/json", "encoding": "base64", "text": b64}},
+	}}}})
+	for _, in := range []struct{ name, data string }{{"vcr !!binary gzip", cassette}, {"har base64 gzip", string(harDoc)}} {
+		t.Run(in.name, func(t *testing.T) {
+			ts, err := Read(strings.NewReader(in.data), "r", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms := ts[0].Messages
+			if len(ms) != 2 || ms[1].Text != "Hello" || ms[1].InputTokens == nil || *ms[1].InputTokens != 8 {
+				t.Errorf("messages %+v", ms)
+			}
+		})
 	}
 }
