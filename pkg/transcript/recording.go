@@ -476,16 +476,18 @@ func parseStream(api string, body []byte) (json.RawMessage, *int, error) {
 					} `json:"usage"`
 				} `json:"message"`
 				ContentBlock *struct {
-					Type  string          `json:"type"`
-					Text  string          `json:"text"`
-					ID    string          `json:"id"`
-					Name  string          `json:"name"`
-					Input json.RawMessage `json:"input"`
+					Type     string          `json:"type"`
+					Text     string          `json:"text"`
+					Thinking string          `json:"thinking"`
+					ID       string          `json:"id"`
+					Name     string          `json:"name"`
+					Input    json.RawMessage `json:"input"`
 				} `json:"content_block"`
 				Delta *struct {
 					Type        string `json:"type"`
 					Text        string `json:"text"`
 					PartialJSON string `json:"partial_json"`
+					Thinking    string `json:"thinking"` // thinking_delta
 				} `json:"delta"`
 				Usage *struct {
 					InputTokens *int `json:"input_tokens"`
@@ -510,11 +512,11 @@ func parseStream(api string, body []byte) (json.RawMessage, *int, error) {
 					blocks = append(blocks, &block{})
 				}
 				if cb := e.ContentBlock; cb != nil {
-					*blocks[e.Index] = block{Type: cb.Type, Text: cb.Text, ID: cb.ID, Name: cb.Name, Input: cb.Input}
+					*blocks[e.Index] = block{Type: cb.Type, Text: cb.Text + cb.Thinking, ID: cb.ID, Name: cb.Name, Input: cb.Input}
 				}
 			case "content_block_delta":
 				if e.Index >= 0 && e.Index < len(blocks) && e.Delta != nil {
-					blocks[e.Index].Text += e.Delta.Text
+					blocks[e.Index].Text += e.Delta.Text + e.Delta.Thinking
 					blocks[e.Index].JSON += e.Delta.PartialJSON
 				}
 			case "message_delta":

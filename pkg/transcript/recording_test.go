@@ -254,3 +254,35 @@ func TestRecordedEncodings(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordedAnthropicThinking: a streamed thinking block (thinking_delta
+// events) lands in Message.Thinking; message_delta's usage overrides
+// message_start's.
+func TestRecordedAnthropicThinking(t *testing.T) {
+	events := []string{
+		`{"type":"message_start","message":{"usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}}}`,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Two plus "}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"two."}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQB"}}`,
+		`{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}`,
+		`{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"4"}}`,
+		`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"input_tokens":12,"cache_read_input_tokens":100,"output_tokens":30}}`,
+	}
+	var sse strings.Builder
+	for _, e := range events {
+		sse.WriteString("event: x\ndata: " + e + "\n\n")
+	}
+	harDoc, _ := json.Marshal(map[string]any{"log": map[string]any{"entries": []any{map[string]any{
+		"request":  map[string]any{"url": "https://api.anthropic.com/v1/messages", "postData": map[string]any{"text": `{"messages":[{"role":"user","content":"2+2?"}]}`}},
+		"response": map[string]any{"status": 200, "content": map[string]any{"mimeType": "text/event-stream", "text": sse.String()}},
+	}}}})
+	ts, err := Read(bytes.NewReader(harDoc), "h.har", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ts[0].Messages[1]
+	if m.Text != "4" || m.Thinking != "Two plus two." || m.InputTokens == nil || *m.InputTokens != 112 {
+		t.Errorf("reply %+v (input %v), want text 4, thinking \"Two plus two.\", input 12 + 100", m, m.InputTokens)
+	}
+}
