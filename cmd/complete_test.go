@@ -33,7 +33,7 @@ func completions(t *testing.T, args ...string) (values []string, directive strin
 // help text, not read from the code.
 func TestCompleteFlagValues(t *testing.T) {
 	transcripts := []string{"harpe", "claude-code", "codex", "openai", "anthropic", "gemini", "gemini-cli",
-		"sharegpt", "swe-agent", "openhands", "long-memory"}
+		"sharegpt", "swe-agent", "openhands", "long-memory", "vcr", "har"}
 	tests := []struct {
 		name string
 		args []string

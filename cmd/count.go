@@ -62,7 +62,10 @@ transcript reads, detected from the content or named with --input-format)
 the way a chat API bills it: every message's text, role and name, each tool
 call's name and arguments, tool results, 765 tokens per image, 3 framing
 tokens per message (1 more with a name, 3 per tool call) and 3 to prime the
-reply, per conversation. Aborted turns are left out.
+reply, per conversation, plus each tool definition the transcript records
+(3 + name + description + schema). Aborted turns are left out. With
+--transcript a FILE may be a directory: every transcript under it is
+counted (harpe transcript --help says how directories are walked).
 ` + exitStatusHelp,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := a.applyModel(c, opts.model, ""); err != nil {
@@ -84,6 +87,7 @@ reply, per conversation. Aborted turns are left out.
 
 // fileCount is one input's counts, one per counter.
 type fileCount struct {
+	read   []*transcript.Transcript // --transcript: what was read, for its warnings
 	name   string
 	bytes  int64
 	counts []int
@@ -115,7 +119,21 @@ func runCount(a *app, opts *countOptions, args []string) error {
 	if opts.inputFormat != "" && !slices.Contains(transcript.Formats(), opts.inputFormat) {
 		return usageErrorf("--input-format: unknown format %q; valid: %s", opts.inputFormat, strings.Join(transcript.Formats(), ", "))
 	}
-	results, err := a.countInputs(args, counters, opts.transcript, opts.inputFormat)
+	var results []fileCount
+	if opts.transcript {
+		// Files and directories, as every transcript command reads them.
+		results, err = readTranscriptFiles(a, args, func(name string, r io.Reader) (fileCount, error) {
+			fc := fileCount{name: name}
+			var err error
+			fc.bytes, fc.counts, fc.read, err = countTranscript(r, name, opts.inputFormat, counters)
+			return fc, err
+		})
+		for _, fc := range results {
+			a.warnTranscripts(fc.read)
+		}
+	} else {
+		results, err = a.countInputs(args, counters, false, opts.inputFormat)
+	}
 	if err != nil {
 		return err
 	}
@@ -161,7 +179,7 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript
 	countOne := func(i int, name string, r io.Reader) {
 		results[i].name = name
 		if transcript {
-			results[i].bytes, results[i].counts, errs[i] = countTranscript(ctxReader{a.ctx, r}, name, inputFormat, counters)
+			results[i].bytes, results[i].counts, results[i].read, errs[i] = countTranscript(ctxReader{a.ctx, r}, name, inputFormat, counters)
 			return
 		}
 		opt := tokenize.StreamOptions{Workers: 1}
@@ -434,29 +452,30 @@ func (c ctxReader) Read(p []byte) (int, error) {
 // it streams (a JSONL transcript of any size counts in about one turn's
 // memory); with several, the input is read once into memory and billed
 // with each.
-func countTranscript(r io.Reader, name, format string, counters []tokenize.Counter) (int64, []int, error) {
+func countTranscript(r io.Reader, name, format string, counters []tokenize.Counter) (int64, []int, []*transcript.Transcript, error) {
 	cr := &countingReader{r: r}
 	counts := make([]int, len(counters))
 	if len(counters) == 1 {
-		n, err := transcript.CountBilled(cr, name, format, counters[0])
+		n, ts, err := transcript.CountBilledTranscripts(cr, name, format, counters[0])
 		if err != nil {
-			return 0, nil, inputError(err)
+			return 0, nil, nil, inputError(err)
 		}
 		counts[0] = n
-		return cr.n, counts, nil
+		return cr.n, counts, ts, nil
 	}
 	data, err := io.ReadAll(cr)
 	if err != nil {
-		return 0, nil, inputError(fmt.Errorf("%s: %v", name, pathErr(err)))
+		return 0, nil, nil, inputError(fmt.Errorf("%s: %v", name, pathErr(err)))
 	}
+	var read []*transcript.Transcript
 	for k, c := range counters {
-		n, err := transcript.CountBilled(bytes.NewReader(data), name, format, c)
+		n, ts, err := transcript.CountBilledTranscripts(bytes.NewReader(data), name, format, c)
 		if err != nil {
-			return 0, nil, inputError(err)
+			return 0, nil, nil, inputError(err)
 		}
-		counts[k] = n
+		counts[k], read = n, ts
 	}
-	return cr.n, counts, nil
+	return cr.n, counts, read, nil
 }
 
 // countingReader counts the bytes read through it.

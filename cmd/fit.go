@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -63,7 +64,8 @@ name, tool calls and results, and the per-message framing; see harpe count
 --transcript). A transcript that records usage also gives the recorded prompt
 of its last call ("recorded_tokens", beside "counted_tokens"), which includes
 the system prompt and tool definitions the file does not show; the threshold
-is judged on the larger. Several files count as one history.
+is judged on the larger. Several files count as one history; a directory
+stands for every transcript under it (walked as harpe transcript walks it).
 
 --input-format auto (the default) reads a file whose first line is a JSON
 object with a string "content" and no "type" as items JSONL, and anything
@@ -114,11 +116,33 @@ func runFit(a *app, o *fitOptions) error {
 		return usageErrorf("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(valid, ", "))
 	}
 	h := newHistoryCounter(counter, o.inputFormat)
-	err = a.eachInput(o.files, func(name string, r io.Reader) error {
-		return h.add(name, r)
+	// Transcripts are counted in parallel (files and directories, as
+	// every transcript command reads them); items files are kept and read
+	// in order afterwards, since ids must be unique across them.
+	type part struct {
+		name  string
+		count transcriptCount
+		items []byte
+	}
+	parts, err := readTranscriptFiles(a, o.files, func(name string, r io.Reader) (part, error) {
+		items, count, err := h.transcriptTokens(name, r)
+		return part{name, count, items}, err
 	})
 	if err != nil {
 		return err
+	}
+	for _, p := range parts {
+		a.warnTranscripts(p.count.ts)
+		h.tokens += p.count.tokens
+		if p.count.hasRecorded {
+			h.recorded += p.count.recorded
+			h.hasRecorded = true
+		}
+		if p.items != nil {
+			if err := h.addItems(p.name, bytes.NewReader(p.items)); err != nil {
+				return err
+			}
+		}
 	}
 	res := fitResult{Tokens: h.tokens, Threshold: o.threshold, Route: "retrieve"}
 	if h.hasRecorded {
@@ -170,14 +194,27 @@ func newHistoryCounter(counter tokenize.Counter, format string) *historyCounter 
 	return &historyCounter{counter: counter, format: format, items: engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})}
 }
 
-// add reads one input and adds its tokens to the total.
-func (h *historyCounter) add(name string, r io.Reader) error {
+// transcriptCount is what one transcript input adds to a history: its
+// billed tokens, the sum of each conversation's last recorded prompt size
+// (hasRecorded when any records one), and the transcripts read (their
+// warnings).
+type transcriptCount struct {
+	tokens      int
+	recorded    int
+	hasRecorded bool
+	ts          []*transcript.Transcript
+}
+
+// transcriptTokens counts one input when it is a transcript; when it is
+// items JSONL it returns its bytes instead, for [historyCounter.addItems].
+func (h *historyCounter) transcriptTokens(name string, r io.Reader) ([]byte, transcriptCount, error) {
+	var tc transcriptCount
 	format := h.format
 	if format == "auto" {
 		br := bufio.NewReaderSize(r, 64<<10)
 		first, err := firstNonBlankLine(br)
 		if err != nil {
-			return inputError(err)
+			return nil, tc, inputError(err)
 		}
 		r = io.MultiReader(bytes.NewReader(first), br)
 		format = ""
@@ -185,38 +222,54 @@ func (h *historyCounter) add(name string, r io.Reader) error {
 			format = "items"
 		}
 	}
-	if format != "items" {
-		// transcript.CountBilled's count, plus each conversation's last
-		// recorded prompt size.
-		var cur *transcript.Transcript
-		last := map[*transcript.Transcript]int{}
-		var order []*transcript.Transcript
-		_, err := transcript.Scan(r, name, format, func(t *transcript.Transcript, m *transcript.Message) error {
-			if m.InputTokens != nil {
-				if _, ok := last[t]; !ok {
-					order = append(order, t)
-				}
-				last[t] = *m.InputTokens
-			}
-			if m.Aborted {
-				return nil
-			}
-			if t != cur {
-				cur = t
-				h.tokens += transcript.ReplyPriming
-			}
-			h.tokens += transcript.MessageTokens(m, h.counter)
-			return nil
-		})
+	if format == "items" {
+		data, err := io.ReadAll(r)
 		if err != nil {
-			return inputError(err)
+			return nil, tc, inputError(fmt.Errorf("%s: %v", name, pathErr(err)))
 		}
-		for _, t := range order {
-			h.recorded += last[t]
-			h.hasRecorded = true
+		if data == nil {
+			data = []byte{}
 		}
-		return nil
+		return data, tc, nil
 	}
+	// transcript.CountBilledTranscripts's count, plus each conversation's
+	// last recorded prompt size.
+	var cur *transcript.Transcript
+	last := map[*transcript.Transcript]int{}
+	var order []*transcript.Transcript
+	ts, err := transcript.Scan(r, name, format, func(t *transcript.Transcript, m *transcript.Message) error {
+		if m.InputTokens != nil {
+			if _, ok := last[t]; !ok {
+				order = append(order, t)
+			}
+			last[t] = *m.InputTokens
+		}
+		if m.Aborted {
+			return nil
+		}
+		if t != cur {
+			cur = t
+			tc.tokens += transcript.ReplyPriming
+		}
+		tc.tokens += transcript.MessageTokens(m, h.counter)
+		return nil
+	})
+	if err != nil {
+		return nil, tc, inputError(err)
+	}
+	for _, t := range ts {
+		tc.tokens += transcript.ToolDefTokens(t.Tools, h.counter)
+	}
+	for _, t := range order {
+		tc.recorded += last[t]
+		tc.hasRecorded = true
+	}
+	tc.ts = ts
+	return nil, tc, nil
+}
+
+// addItems reads one items JSONL input and adds its tokens to the total.
+func (h *historyCounter) addItems(name string, r io.Reader) error {
 	before := len(h.items.Items())
 	if err := h.items.Read(r, name); err != nil {
 		return inputError(err)

@@ -187,31 +187,48 @@ func runReplay(a *app, o *replayOptions) error {
 		ropts.Progress = newReplayProgress(a.io.Err).report
 	}
 
-	var runs []replayed
-	err = a.eachInput(o.files, func(name string, r io.Reader) error {
+	// Input side (branch readers): files and directories read in
+	// parallel, in argument order. The replays run one after another: the
+	// budget selector and the progress line are shared (per-conversation
+	// strategy state on branch window makes them safe to run in parallel).
+	type inputFile struct {
+		name string
+		ts   []*transcript.Transcript
+	}
+	files, err := readTranscriptFiles(a, o.files, func(name string, r io.Reader) (inputFile, error) {
 		ts, err := transcript.Read(r, name, o.inputFormat)
 		if err != nil {
-			return inputError(err)
+			return inputFile{}, inputError(err)
 		}
-		for _, t := range ts {
+		return inputFile{name, ts}, nil
+	})
+	var runs []replayed
+	for _, f := range files {
+		if err != nil {
+			break
+		}
+		a.warnTranscripts(f.ts)
+		name := f.name
+		for _, t := range f.ts {
 			if o.conversation != "" && t.ID != o.conversation {
 				continue
 			}
-			res, err := window.Replay(a.ctx, t, strategies, ropts)
-			if err != nil {
-				if a.ctx.Err() != nil {
-					return err
-				}
+			res, rerr := window.Replay(a.ctx, t, strategies, ropts)
+			if rerr != nil {
 				var de *window.DistillError
-				if errors.As(err, &de) {
-					return usageErrorf("--distill-cmd: %s: %v", name, de.Err)
+				switch {
+				case a.ctx.Err() != nil:
+					err = rerr
+				case errors.As(rerr, &de):
+					err = usageErrorf("--distill-cmd: %s: %v", name, de.Err)
+				default:
+					err = inputError(fmt.Errorf("%s: %w", name, rerr))
 				}
-				return inputError(fmt.Errorf("%s: %w", name, err))
+				break
 			}
 			runs = append(runs, replayed{file: name, t: t, results: res})
 		}
-		return nil
-	})
+	}
 	if ropts.Progress != nil {
 		fmt.Fprint(a.io.Err, "\r\033[K")
 	}
@@ -355,6 +372,8 @@ type strategyResult struct {
 
 type callJSON struct {
 	Strategy     string     `json:"strategy,omitempty"`
+	File         string     `json:"file,omitempty"`
+	Conversation string     `json:"conversation,omitempty"`
 	Turn         int        `json:"turn"`
 	Call         int        `json:"call"`
 	Messages     []int      `json:"messages"`
@@ -431,6 +450,9 @@ func writeReplay(w io.Writer, o *replayOptions, run replayed, several bool) erro
 			for _, c := range r.Calls {
 				cj := toCallJSON(c)
 				cj.Strategy = string(r.Strategy)
+				if several {
+					cj.File, cj.Conversation = run.file, run.t.ID
+				}
 				if ev < len(r.Events) && r.Events[ev].Call == c.Call {
 					e := toEventJSON(r.Events[ev])
 					cj.Compaction = &e

@@ -223,8 +223,9 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 	}
 	reader := engine.NewItemReader(plan.read)
 	err = a.eachInput(o.files, func(name string, r io.Reader) error {
-		if err := reader.Read(r, name); err != nil {
-			return inputError(err)
+		head := &headReader{r: r}
+		if err := reader.Read(head, name); err != nil {
+			return inputError(transcriptHint(name, head.head, err))
 		}
 		return nil
 	})

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/cost"
+	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/spf13/cobra"
 )
@@ -19,26 +20,43 @@ type transcriptOptions struct {
 	inputFormat  string
 	conversation string
 	output       string
+	tokenizer    string
+	emit         string
+	breakdown    bool
 	args         []string
 }
 
 func newTranscriptCmd(a *app) *cobra.Command {
 	opts := &transcriptOptions{}
 	c := &cobra.Command{
-		Use:   "transcript [FILE…]",
-		Short: "List the messages, turns and tool pairs read from a saved conversation",
-		Long: `transcript reads a saved conversation and lists what harpe made of it: each
-message's role, turn, size, tool calls and provider usage, the turn count,
-tool calls without a result (and results without a call), and the records
-that are not messages, counted by kind.
+		Use:   "transcript [FILE|DIR…]",
+		Short: "List the messages, turns and tool pairs read from saved conversations",
+		Long: `transcript reads saved conversations and lists what harpe made of them: each
+message's role, turn, size, tokens, tool calls (ids and tool names) and
+provider usage, the turn count, tool calls without a result (and results
+without a call), and the records that are not messages, counted by kind.
 
 Formats, detected from the content (--input-format names one): ` + strings.Join(transcript.Formats(), ", ") + `.
 A file with several conversations (ShareGPT, long-memory) gives one listing each;
---conversation ID picks one. Several files are read in order.
+--conversation ID picks one. Several files are read in parallel and listed
+in the order given; a directory is walked recursively in sorted order (the
+layouts of ~/.claude/projects, subagent files included, and ~/.codex/sessions
+among them): every file there that is a transcript is read, and stderr says
+how many files were skipped and why. A half-written last line (a session
+still being written) is skipped with a warning; everything before it is read.
 
---format json writes the listing other tools check a replay against;
---format table is for people. chars counts the Unicode code points of the
-text plus each tool call's name and arguments.
+--format json writes the listing other tools check a replay against (each
+listing names its "file"); --format table is for people. chars counts the
+Unicode code points of the text plus each tool call's name and arguments;
+tokens is what the message costs in a chat request (harpe count --transcript's
+rule) with --tokenizer.
+
+--breakdown writes, instead, each session's tokens by category (system, user,
+assistant, thinking, tool calls, tool results by tool name) and their totals.
+
+--emit items writes the conversations as context items (JSONL), ready for
+harpe synthesize:
+  harpe transcript session.jsonl --emit items | harpe synthesize --budget 8000
 ` + exitStatusHelp,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -47,6 +65,12 @@ text plus each tool call's name and arguments.
 			}
 			if opts.inputFormat != "" && !slices.Contains(transcript.Formats(), opts.inputFormat) {
 				return usageErrorf("--input-format: unknown format %q; valid: %s", opts.inputFormat, strings.Join(transcript.Formats(), ", "))
+			}
+			if opts.emit != "" && opts.emit != "items" {
+				return usageErrorf("--emit: unknown value %q; valid: items", opts.emit)
+			}
+			if opts.emit != "" && opts.breakdown {
+				return usageErrorf("--emit and --breakdown: choose one")
 			}
 			opts.args = args
 			return runTranscript(a, opts)
@@ -57,24 +81,52 @@ text plus each tool call's name and arguments.
 	f.StringVar(&opts.inputFormat, "input-format", "", "read the input as `FORMAT` instead of detecting it ("+strings.Join(transcript.Formats(), ", ")+")")
 	f.StringVar(&opts.conversation, "conversation", "", "list only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
+	f.StringVarP(&opts.tokenizer, "tokenizer", "t", "estimate", "count message tokens with `NAME`: "+strings.Join(tokenize.Names(), ", "))
+	f.StringVar(&opts.emit, "emit", "", "write the conversations as `items` JSONL for harpe synthesize instead of a listing")
+	f.BoolVar(&opts.breakdown, "breakdown", false, "write each session's tokens by category and tool, and their totals")
 	return c
 }
 
+// transcriptFile is what was read from one input file.
+type transcriptFile struct {
+	ts       []*transcript.Transcript
+	listings []*transcript.Listing
+	sessions []*transcript.SessionBreakdown
+	items    [][]transcript.Item // per transcript
+	aborted  int
+}
+
 func runTranscript(a *app, opts *transcriptOptions) error {
+	counter, err := tokenize.New(opts.tokenizer)
+	if err != nil {
+		return usageErrorf("--tokenizer: %v", err)
+	}
 	// Scan keeps no message texts: the listings are built as messages
 	// settle, so a large transcript costs its listing, not its text.
-	var all []*transcript.Transcript
-	var listings []*transcript.Listing
-	err := a.eachInput(opts.args, func(name string, r io.Reader) error {
-		byT := map[*transcript.Transcript]*transcript.Listing{}
+	files, err := readTranscriptFiles(a, opts.args, func(name string, r io.Reader) (*transcriptFile, error) {
+		tf := &transcriptFile{}
+		idx := map[*transcript.Transcript]int{}
+		iw := &transcript.ItemWriter{File: name}
 		n := 0
 		ts, err := transcript.Scan(r, name, opts.inputFormat, func(t *transcript.Transcript, m *transcript.Message) error {
-			l := byT[t]
-			if l == nil {
-				l = &transcript.Listing{}
-				byT[t] = l
+			k, ok := idx[t]
+			if !ok {
+				k = len(tf.listings)
+				idx[t] = k
+				tf.listings = append(tf.listings, &transcript.Listing{Counter: counter})
+				tf.sessions = append(tf.sessions, transcript.NewSessionBreakdown(name, counter))
+				tf.items = append(tf.items, nil)
 			}
-			l.Add(m)
+			switch {
+			case opts.breakdown:
+				tf.sessions[k].Add(t, m)
+			case opts.emit != "":
+				if it, ok := iw.Item(t, m); ok {
+					tf.items[k] = append(tf.items[k], it)
+				}
+			default:
+				tf.listings[k].Add(m)
+			}
 			if n++; n%100000 == 0 && a.io.ErrIsTerminal {
 				fmt.Fprintf(a.io.Err, "\rharpe: %s: %d messages read", name, n)
 			}
@@ -84,24 +136,48 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 			fmt.Fprint(a.io.Err, "\r\033[K") // clear the progress line
 		}
 		if err != nil {
-			return inputError(err)
+			return nil, inputError(err)
 		}
+		tf.aborted = iw.Aborted
+		tf.ts = ts
+		// Reorder by the transcripts returned (a conversation with no
+		// message never reached the callback).
+		var ls []*transcript.Listing
+		var ss []*transcript.SessionBreakdown
+		var is [][]transcript.Item
 		for _, t := range ts {
-			l := byT[t]
-			if l == nil {
+			k, ok := idx[t]
+			var l *transcript.Listing
+			s := transcript.NewSessionBreakdown(name, counter)
+			var items []transcript.Item
+			if ok {
+				l, s, items = tf.listings[k], tf.sessions[k], tf.items[k]
+			} else {
 				l = &transcript.Listing{}
 			}
 			l.SetHeader(t)
-			if err := a.priceListing(l); err != nil {
-				return err
-			}
-			all = append(all, t)
-			listings = append(listings, l)
+			l.File = name
+			s.Finish(t)
+			ls, ss, is = append(ls, l), append(ss, s), append(is, items)
 		}
-		return nil
+		tf.listings, tf.sessions, tf.items = ls, ss, is
+		return tf, nil
 	})
 	if err != nil {
 		return err
+	}
+	var all []*transcript.Transcript
+	var listings []*transcript.Listing
+	var sessions []*transcript.SessionBreakdown
+	var items [][]transcript.Item
+	aborted := 0
+	for _, tf := range files {
+		a.warnTranscripts(tf.ts)
+		all = append(all, tf.ts...)
+		listings = append(listings, tf.listings...)
+		sessions = append(sessions, tf.sessions...)
+		items = append(items, tf.items...)
+		aborted += tf.aborted
 	}
 	if opts.conversation != "" {
 		t, err := transcript.Select(all, opts.conversation)
@@ -109,9 +185,34 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 			return usageErrorf("--conversation: %v", err)
 		}
 		i := slices.Index(all, t)
-		listings = listings[i : i+1]
+		listings, sessions, items = listings[i:i+1], sessions[i:i+1], items[i:i+1]
+	}
+	if opts.emit == "" {
+		if opts.breakdown {
+			err = a.priceRecorded(nil, sessions)
+		} else {
+			err = a.priceRecorded(listings, nil)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if opts.emit != "" {
+		if aborted > 0 {
+			fmt.Fprintf(a.io.Err, "harpe: left out %s of aborted turns (not context)\n", plural(aborted, "message"))
+		}
+		return a.writeOutput(opts.output, func(w io.Writer) error {
+			return writeItems(w, items)
+		})
 	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
+		if opts.breakdown {
+			b := transcript.NewBreakdown(sessions)
+			if opts.format == "table" {
+				return writeBreakdownTable(w, b)
+			}
+			return writeJSON(w, b)
+		}
 		if opts.format == "table" {
 			return writeTranscriptTables(w, listings)
 		}
@@ -119,14 +220,41 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 	})
 }
 
+// writeItems writes the items of each transcript as JSONL; with several
+// transcripts, ids get the transcript's 1-based number as a prefix
+// ("2.m5") so they stay unique in one stream.
+func writeItems(w io.Writer, items [][]transcript.Item) error {
+	for k, its := range items {
+		for _, it := range its {
+			if len(items) > 1 {
+				it.ID = fmt.Sprintf("%d.%s", k+1, it.ID)
+				if it.Group != "" {
+					it.Group = fmt.Sprintf("%d.%s", k+1, it.Group)
+				}
+			}
+			if err := writeJSONLine(w, it); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // writeTranscriptTables writes, for each listing, a summary line, one row a
 // message and the unpaired calls and skipped records below.
 func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
+	files := map[string]bool{}
+	for _, l := range ls {
+		files[l.File] = true
+	}
 	for i, l := range ls {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
 		title := l.Format
+		if len(files) > 1 {
+			title = l.File + ": " + title // several files: say which
+		}
 		if l.Conversation != "" {
 			title += " conversation " + escapeControl(l.Conversation)
 		}
@@ -302,23 +430,101 @@ func writeListingJSON(w io.Writer, l *transcript.Listing, prefix, end string) er
 	return err
 }
 
-// priceListing sets the cost of l's recorded usage (issue 12), with a note
-// on stderr for each model that has no prices.
-func (a *app) priceListing(l *transcript.Listing) error {
-	if l.Recorded == nil {
-		return nil
-	}
+// priceRecorded prices the recorded usage of each listing and session
+// breakdown at list prices (issue 12), with a note on stderr, once per
+// model, for each model that has no prices.
+func (a *app) priceRecorded(listings []*transcript.Listing, sessions []*transcript.SessionBreakdown) error {
 	cat, err := a.modelCatalog()
 	if err != nil {
 		return err
 	}
-	usd, unpriced, ok := cost.ListingCost(l, cat)
-	if !ok {
-		return nil
+	noted := map[string]bool{}
+	note := func(models []string) {
+		for _, m := range models {
+			if !noted[m] {
+				noted[m] = true
+				fmt.Fprintf(a.io.Err, "harpe: note: no prices for model %q; its calls are priced at 0 (add them under models: in harpe.yaml)\n", m)
+			}
+		}
 	}
-	l.CostUSD, l.UnpricedModels = &usd, unpriced
-	for _, m := range unpriced {
-		fmt.Fprintf(a.io.Err, "harpe: note: no prices for model %q; its calls are priced at 0 (add them under models: in harpe.yaml)\n", m)
+	for _, l := range listings {
+		if l.Recorded == nil {
+			continue
+		}
+		if usd, unpriced, ok := cost.ListingCost(l, cat); ok {
+			l.CostUSD, l.UnpricedModels = &usd, unpriced
+			note(unpriced)
+		}
+	}
+	for _, s := range sessions {
+		if s.Recorded == nil {
+			continue
+		}
+		if usd, unpriced, ok := cost.TallyCost(s.Usage.ByModel, cat); ok {
+			s.CostUSD, s.UnpricedModels = &usd, unpriced
+			note(unpriced)
+		}
+	}
+	return nil
+}
+
+// writeBreakdownTable writes, for each session and then the totals, the
+// tokens by category and the tools by result tokens.
+func writeBreakdownTable(w io.Writer, b *transcript.Breakdown) error {
+	section := func(title string, calls, visible int, tk transcript.CategoryTokens, tools []transcript.ToolTokens) error {
+		fmt.Fprintf(w, "%s: %s, %d visible tokens\n", title, plural(calls, "call"), visible)
+		pct := func(n int) string {
+			if visible == 0 {
+				return "-"
+			}
+			return fmt.Sprintf("%.1f%%", float64(n)*100/float64(visible))
+		}
+		rows := [][]string{
+			{"system", fmt.Sprint(tk.System), pct(tk.System)},
+			{"user", fmt.Sprint(tk.User), pct(tk.User)},
+			{"assistant", fmt.Sprint(tk.Assistant), pct(tk.Assistant)},
+			{"thinking", fmt.Sprint(tk.Thinking), pct(tk.Thinking)},
+			{"tool calls", fmt.Sprint(tk.ToolCalls), pct(tk.ToolCalls)},
+			{"tool results", fmt.Sprint(tk.ToolResults), pct(tk.ToolResults)},
+			{"tool definitions", fmt.Sprint(tk.ToolDefinitions), pct(tk.ToolDefinitions)},
+		}
+		over := "-"
+		if tk.Overhead != nil {
+			over = fmt.Sprint(*tk.Overhead)
+		}
+		footer := []string{"visible", fmt.Sprint(visible), pct(visible)}
+		if err := renderTable(w, []string{"category", "tokens", "share"}, rows, footer); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "unseen overhead (last recorded prompt minus visible): %s\n", over)
+		if len(tools) == 0 {
+			return nil
+		}
+		trows := make([][]string, 0, len(tools))
+		for _, t := range tools {
+			trows = append(trows, []string{t.Name, fmt.Sprint(t.Calls), fmt.Sprint(t.InputTokens),
+				fmt.Sprint(t.ResultTokens), fmt.Sprint(t.MaxResultTokens)})
+		}
+		return renderTable(w, []string{"tool", "calls", "input tokens", "result tokens", "max result"}, trows, nil)
+	}
+	for i, s := range b.Sessions {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		title := s.File
+		if s.Conversation != "" {
+			title += " conversation " + s.Conversation
+		}
+		if err := section(title, s.Calls, s.VisibleTokens, s.Tokens, s.Tools); err != nil {
+			return err
+		}
+	}
+	if len(b.Sessions) > 1 {
+		fmt.Fprintln(w)
+		t := b.Totals
+		if err := section(fmt.Sprintf("total over %d sessions", t.Sessions), t.Calls, t.VisibleTokens, t.Tokens, t.Tools); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -15,10 +15,15 @@ import (
 
 // Reader reads lines of any length, counting them from 1.
 type Reader struct {
-	br   *bufio.Reader
-	line int
-	buf  []byte
+	br    *bufio.Reader
+	line  int
+	buf   []byte
+	unter bool
 }
+
+// Unterminated reports whether the line Next returned last had no "\n"
+// at its end (the input ended inside it).
+func (r *Reader) Unterminated() bool { return r.unter }
 
 // NewReader returns a Reader on r.
 func NewReader(r io.Reader) *Reader {
@@ -42,6 +47,7 @@ func (r *Reader) Next() ([]byte, int, error) {
 				return nil, r.line, io.EOF
 			}
 			r.line++
+			r.unter = true
 			return r.buf, r.line, nil
 		}
 		if err != nil {

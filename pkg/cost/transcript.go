@@ -215,10 +215,16 @@ func Compare(rep *Report, rec []*transcript.Usage) Agreement {
 // record no model are left out; ok is false when no call records one.
 // unpriced lists, sorted, the models without prices (counted at 0).
 func ListingCost(l *transcript.Listing, cat *tokenize.Catalog) (usd float64, unpriced []string, ok bool) {
+	return TallyCost(l.RecordedByModel, cat)
+}
+
+// TallyCost prices usage summed per model, as [transcript.UsageTally.ByModel]
+// returns it, the same way [ListingCost] does.
+func TallyCost(byModel func() ([]string, []transcript.RecordedUsage), cat *tokenize.Catalog) (usd float64, unpriced []string, ok bool) {
 	if cat == nil {
 		cat, _ = tokenize.NewCatalog(nil)
 	}
-	models, usage := l.RecordedByModel()
+	models, usage := byModel()
 	for i, name := range models {
 		if name == "" {
 			continue

@@ -41,7 +41,9 @@ func MessageTokens(m *Message, c tokenize.Counter) int {
 
 // BilledTokens counts the transcript as one chat request would bill it:
 // [MessageTokens] for every message the context keeps (aborted turns are
-// left out) plus [ReplyPriming]. A transcript with no such message costs 0.
+// left out) plus [ReplyPriming], plus the tool definitions the request
+// carried ([ToolDefTokens]). A transcript with no such message costs only
+// its tool definitions.
 func BilledTokens(t *Transcript, c tokenize.Counter) int {
 	n := 0
 	kept := false
@@ -53,10 +55,11 @@ func BilledTokens(t *Transcript, c tokenize.Counter) int {
 		n += MessageTokens(m, c)
 		kept = true
 	}
+	tools := ToolDefTokens(t.Tools, c)
 	if !kept {
-		return 0
+		return tools
 	}
-	return n + ReplyPriming
+	return n + ReplyPriming + tools
 }
 
 // CountBilled reads the transcripts in r (see [Read]) and returns what
@@ -64,9 +67,17 @@ func BilledTokens(t *Transcript, c tokenize.Counter) int {
 // [BilledTokens] summed over them. It streams through [Scan], so a JSONL
 // transcript of any size is counted in about one turn's memory.
 func CountBilled(r io.Reader, name, format string, c tokenize.Counter) (int, error) {
+	n, _, err := CountBilledTranscripts(r, name, format, c)
+	return n, err
+}
+
+// CountBilledTranscripts is [CountBilled] that also returns the
+// transcripts read (as [Scan] returns them, without messages): their
+// warnings, tools and counts.
+func CountBilledTranscripts(r io.Reader, name, format string, c tokenize.Counter) (int, []*Transcript, error) {
 	total := 0
 	var cur *Transcript
-	_, err := Scan(r, name, format, func(t *Transcript, m *Message) error {
+	ts, err := Scan(r, name, format, func(t *Transcript, m *Message) error {
 		if m.Aborted {
 			return nil
 		}
@@ -78,7 +89,10 @@ func CountBilled(r io.Reader, name, format string, c tokenize.Counter) (int, err
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	return total, nil
+	for _, t := range ts {
+		total += ToolDefTokens(t.Tools, c)
+	}
+	return total, ts, nil
 }

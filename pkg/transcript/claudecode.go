@@ -45,6 +45,7 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 	sidechain := -1 // unknown until the first message record
 	usage := map[string]*Usage{}
 	usedUsage := map[string]bool{}
+	thinking := map[string]string{} // call id → thinking not yet on a message
 	for {
 		if _, err := d.next(); err == io.EOF {
 			break
@@ -125,11 +126,16 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 			// The first record with usage wins, as ccusage counts it.
 			usage[id] = rec.Message.Usage.parts()
 		}
+		if c.thinking != "" {
+			thinking[id] += c.thinking
+		}
 		if c.text == "" && len(c.calls) == 0 && c.images == 0 && len(c.results) == 0 {
-			// A thinking-only record: counted above, no message.
+			// A thinking-only record: counted above, no message; its
+			// thinking goes on the call's next message.
 			continue
 		}
-		m := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Timestamp: ts, Call: id, Model: rec.Message.Model}
+		m := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Timestamp: ts, Call: id, Model: rec.Message.Model, Thinking: thinking[id]}
+		delete(thinking, id)
 		if !usedUsage[id] && usage[id] != nil {
 			m.setUsage(usage[id])
 			usedUsage[id] = true

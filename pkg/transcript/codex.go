@@ -156,6 +156,7 @@ func readResponsesDoc(v json.RawMessage, name string) (*Transcript, error) {
 		var req struct {
 			Instructions *string         `json:"instructions"`
 			Input        json.RawMessage `json:"input"`
+			Tools        json.RawMessage `json:"tools"`
 		}
 		if err := json.Unmarshal(v, &req); err != nil {
 			return nil, typeErrAt(name, "", err)
@@ -163,6 +164,7 @@ func readResponsesDoc(v json.RawMessage, name string) (*Transcript, error) {
 		if req.Instructions != nil && *req.Instructions != "" {
 			b.add(Message{Role: RoleSystem, Text: *req.Instructions}, false)
 		}
+		b.t.Tools = parseTools(req.Tools)
 		in := bytes.TrimSpace(req.Input)
 		switch {
 		case len(in) > 0 && in[0] == '"':

@@ -167,3 +167,10 @@ func summarize(t *Transcript) string {
 	}
 	return b.String()
 }
+
+func FuzzReadVCR(f *testing.F) {
+	fuzzFormat(f, FormatVCR, "vcr", "interactions: []\n", "interactions:\n- request: {uri: https://api.openai.com/v1/chat/completions, body: '{\"messages\":[]}'}\n  response: {status: {code: 200}, body: {string: '{}'}}\n")
+}
+func FuzzReadHAR(f *testing.F) {
+	fuzzFormat(f, FormatHAR, "har", `{"log":{"entries":[]}}`, `{"log":{"entries":[{"request":{"url":"https://api.anthropic.com/v1/messages","postData":{"text":"{\"messages\":[]}"}},"response":{"status":200,"content":{"mimeType":"text/event-stream","text":"data: {\"type\":\"message_start\"}\n"}}}]}}`)
+}

@@ -139,6 +139,7 @@ func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 		var doc struct {
 			SystemInstruction json.RawMessage   `json:"systemInstruction"`
 			Contents          []json.RawMessage `json:"contents"`
+			Tools             json.RawMessage   `json:"tools"`
 			UsageMetadata     *gmUsage          `json:"usageMetadata"`
 			ModelVersion      string            `json:"modelVersion"`
 		}
@@ -149,6 +150,7 @@ func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 			return nil, errAt(name, "", "no \"contents\" array")
 		}
 		contents, prefix = doc.Contents, "contents"
+		b.t.Tools = parseTools(doc.Tools)
 		if si := bytes.TrimSpace(doc.SystemInstruction); len(si) > 0 && string(si) != "null" {
 			var text string
 			if si[0] == '"' {

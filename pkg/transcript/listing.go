@@ -3,6 +3,8 @@ package transcript
 import (
 	"slices"
 	"time"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
 // Listing is the machine-readable account of what was read from a
@@ -10,6 +12,9 @@ import (
 // tools check a replay against it. Its JSON field names are a stable
 // contract.
 type Listing struct {
+	// File names the input the transcript was read from ("stdin" for
+	// standard input).
+	File   string `json:"file"`
 	Format string `json:"format"`
 	// Conversation is the transcript's ID when the file holds several.
 	Conversation string           `json:"conversation,omitempty"`
@@ -29,7 +34,11 @@ type Listing struct {
 	CostUSD        *float64 `json:"cost_usd,omitempty"`
 	UnpricedModels []string `json:"unpriced_models,omitempty"`
 
-	byModel map[string]*RecordedUsage
+	// Counter, when set before messages are added, counts each message's
+	// Tokens ([MessageTokens]); nil leaves them 0.
+	Counter tokenize.Counter  `json:"-"`
+	names   map[string]string // tool call id → tool name, for results
+	tally   UsageTally
 }
 
 // RecordedUsage sums recorded usage: calls and tokens by part.
@@ -47,17 +56,50 @@ func (r *RecordedUsage) add(u *Usage) {
 	r.Output += u.Output
 }
 
-// RecordedByModel returns the recorded usage summed per answering model
-// ("" for calls that record none), models sorted.
-func (l *Listing) RecordedByModel() (models []string, usage []RecordedUsage) {
-	for m := range l.byModel {
+// UsageTally sums the usage a transcript records, in all and per answering
+// model. The zero value is empty and ready to use.
+type UsageTally struct {
+	// Total is nil until a message with usage is added.
+	Total   *RecordedUsage
+	byModel map[string]*RecordedUsage
+}
+
+// Add counts m's usage, if it records any.
+func (t *UsageTally) Add(m *Message) {
+	u := m.Usage
+	if u == nil {
+		return
+	}
+	if t.Total == nil {
+		t.Total = &RecordedUsage{}
+		t.byModel = map[string]*RecordedUsage{}
+	}
+	t.Total.add(u)
+	r := t.byModel[m.Model]
+	if r == nil {
+		r = &RecordedUsage{}
+		t.byModel[m.Model] = r
+	}
+	r.add(u)
+}
+
+// ByModel returns the usage summed per answering model ("" for calls
+// that record none), models sorted.
+func (t *UsageTally) ByModel() (models []string, usage []RecordedUsage) {
+	for m := range t.byModel {
 		models = append(models, m)
 	}
 	slices.Sort(models)
 	for _, m := range models {
-		usage = append(usage, *l.byModel[m])
+		usage = append(usage, *t.byModel[m])
 	}
 	return models, usage
+}
+
+// RecordedByModel returns the recorded usage summed per answering model
+// ("" for calls that record none), models sorted.
+func (l *Listing) RecordedByModel() (models []string, usage []RecordedUsage) {
+	return l.tally.ByModel()
 }
 
 // ListingMessage is one message of a [Listing].
@@ -68,10 +110,18 @@ type ListingMessage struct {
 	// Chars is [Message.Chars]: text plus tool-call names and arguments.
 	Chars int `json:"chars"`
 	// ToolCalls are the ids of the calls the message makes (never null).
-	ToolCalls   []string `json:"tool_calls"`
-	ToolCallID  *string  `json:"tool_call_id"`
-	Timestamp   *string  `json:"timestamp"`
-	InputTokens *int     `json:"input_tokens"`
+	ToolCalls []string `json:"tool_calls"`
+	// ToolNames are the names of those calls, in the same order.
+	ToolNames  []string `json:"tool_names"`
+	ToolCallID *string  `json:"tool_call_id"`
+	// ToolName is, for a tool result, the name of the tool that produced
+	// it (from the result itself or its call); null when unknown.
+	ToolName *string `json:"tool_name"`
+	// Tokens is [MessageTokens] of the message: what it costs in a chat
+	// request, framing included.
+	Tokens      int     `json:"tokens"`
+	Timestamp   *string `json:"timestamp"`
+	InputTokens *int    `json:"input_tokens"`
 	// Usage is the call's recorded usage in its parts; null where the
 	// format records none.
 	Usage *Usage `json:"usage"`
@@ -103,33 +153,34 @@ func List(t *Transcript) *Listing {
 // without keeping the messages.
 func (l *Listing) Add(m *Message) {
 	lm := ListingMessage{Index: m.Index, Role: m.Role, Turn: m.Turn, Chars: m.Chars(),
-		ToolCalls: []string{}, InputTokens: m.InputTokens, Usage: m.Usage, Model: m.Model, Aborted: m.Aborted, Meta: m.Meta}
+		ToolCalls: []string{}, ToolNames: []string{}, InputTokens: m.InputTokens, Usage: m.Usage, Model: m.Model, Aborted: m.Aborted, Meta: m.Meta}
+	if l.Counter != nil {
+		lm.Tokens = MessageTokens(m, l.Counter)
+	}
 	for _, c := range m.ToolCalls {
 		if c.ID != "" {
 			lm.ToolCalls = append(lm.ToolCalls, c.ID)
+			lm.ToolNames = append(lm.ToolNames, c.Name)
+			if l.names == nil {
+				l.names = map[string]string{}
+			}
+			l.names[c.ID] = c.Name
 		}
 	}
 	if m.ToolCallID != "" {
 		id := m.ToolCallID
 		lm.ToolCallID = &id
+		name := ResultToolName(m, l.names)
+		if name != "" {
+			lm.ToolName = &name
+		}
 	}
 	if !m.Timestamp.IsZero() {
 		s := m.Timestamp.Format(time.RFC3339Nano)
 		lm.Timestamp = &s
 	}
-	if u := m.Usage; u != nil {
-		if l.Recorded == nil {
-			l.Recorded = &RecordedUsage{}
-			l.byModel = map[string]*RecordedUsage{}
-		}
-		l.Recorded.add(u)
-		r := l.byModel[m.Model]
-		if r == nil {
-			r = &RecordedUsage{}
-			l.byModel[m.Model] = r
-		}
-		r.add(u)
-	}
+	l.tally.Add(m)
+	l.Recorded = l.tally.Total
 	l.Messages = append(l.Messages, lm)
 }
 
@@ -148,4 +199,14 @@ func (l *Listing) SetHeader(t *Transcript) {
 	for _, u := range t.Unpaired {
 		l.Unpaired = append(l.Unpaired, ListingPair{Message: u.Message, ToolCallID: u.ToolCallID, Kind: u.Kind})
 	}
+}
+
+// ResultToolName is the name of the tool whose result m is: m.Name when
+// the format records it on the result, else the name of the call m
+// answers in names (call id → tool name); "" when neither knows.
+func ResultToolName(m *Message, names map[string]string) string {
+	if m.Role == RoleTool && m.Name != "" {
+		return m.Name
+	}
+	return names[m.ToolCallID]
 }

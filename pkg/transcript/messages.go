@@ -297,6 +297,7 @@ type anBlock struct {
 	ToolUseID string          `json:"tool_use_id"`
 	Content   json.RawMessage `json:"content"`
 	Source    json.RawMessage `json:"source"`
+	Thinking  string          `json:"thinking"`
 }
 
 // anContent is one Anthropic message's content split into the messages
@@ -309,6 +310,7 @@ type anContent struct {
 	results   []Message // tool results, in order (user: tool_result; assistant: server tool results)
 	hasResult bool      // a tool_result block is present
 	skipped   []string
+	thinking  string // joined thinking blocks
 }
 
 // parseAnthropic splits content (a string or blocks) of a message.
@@ -355,6 +357,12 @@ func parseAnthropic(raw json.RawMessage) (anContent, error) {
 			c.hasResult = true
 		case "thinking", "redacted_thinking":
 			c.skipped = append(c.skipped, bl.Type)
+			if bl.Thinking != "" {
+				if c.thinking != "" {
+					c.thinking += "\n"
+				}
+				c.thinking += bl.Thinking
+			}
 		default:
 			if strings.HasSuffix(bl.Type, "_tool_result") && bl.ToolUseID != "" {
 				// A server tool's result, written into the assistant turn.
@@ -429,7 +437,7 @@ func (a *anthropicReader) add(raw json.RawMessage, where func(format string, arg
 			a.b.add(Message{Role: RoleUser, Text: c.text, Images: c.images}, !c.hasResult)
 		}
 	case "assistant":
-		msg := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Model: m.Model}
+		msg := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Model: m.Model, Thinking: c.thinking}
 		msg.setUsage(m.Usage.parts())
 		a.b.add(msg, false)
 		for _, r := range c.results {
@@ -473,6 +481,7 @@ func readMessagesDoc(v json.RawMessage, name, format string) (*Transcript, error
 		var doc struct {
 			System   json.RawMessage   `json:"system"`
 			Messages []json.RawMessage `json:"messages"`
+			Tools    json.RawMessage   `json:"tools"`
 		}
 		if err := json.Unmarshal(v, &doc); err != nil {
 			if bytes.TrimSpace(v)[0] != '{' {
@@ -484,6 +493,7 @@ func readMessagesDoc(v json.RawMessage, name, format string) (*Transcript, error
 			return nil, errAt(name, "", "no \"messages\" array")
 		}
 		msgs, prefix = doc.Messages, "messages"
+		b.t.Tools = parseTools(doc.Tools)
 		if sys := bytes.TrimSpace(doc.System); len(sys) > 0 && string(sys) != "null" {
 			c, err := parseAnthropic(sys)
 			if err != nil {

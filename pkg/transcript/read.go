@@ -30,7 +30,7 @@ const (
 func Formats() []string {
 	return []string{FormatHarpe, FormatClaudeCode, FormatCodex, FormatOpenAI,
 		FormatAnthropic, FormatGemini, FormatGeminiCLI, FormatShareGPT,
-		FormatSWEAgent, FormatOpenHands, FormatLongMemory}
+		FormatSWEAgent, FormatOpenHands, FormatLongMemory, FormatVCR, FormatHAR}
 }
 
 // Error is bad input: it names the input and where in it the problem is.
@@ -96,6 +96,7 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 	if format != "" && !validFormat(format) {
 		return nil, fmt.Errorf("unknown transcript format %q; valid: %s", format, strings.Join(Formats(), ", "))
 	}
+	named := format != ""
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, first, err := firstLine(br)
 	if err != nil {
@@ -116,6 +117,23 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 	}
 	if format == "" && obj != nil {
 		format = detectLine(obj)
+	}
+	if format == FormatVCR || (format == "" && !lineIsValue && isVCR(head)) {
+		rest, err := io.ReadAll(br)
+		if err != nil {
+			return nil, &Error{Name: name, Err: err}
+		}
+		data := append(head, rest...)
+		if !utf8.Valid(data) {
+			return nil, utf8DocError(name, data)
+		}
+		ts, err := readVCR(data, name)
+		if named && !isVCR(data) {
+			if found, _ := Detect(data); found != "" {
+				err = noRecords(name, format, found)
+			}
+		}
+		return scanAll(ts, err, fn)
 	}
 	// Codex rollouts and bare Responses items are JSONL; a Responses array
 	// or request body is a document.
@@ -155,6 +173,9 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 			b.finish()
 			err = b.sinkErr
 		}
+		if err == nil && named && b.count() == 0 {
+			err = noRecords(name, format, detectLine(obj))
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -167,6 +188,30 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 	}
 	data := append(head, rest...)
 	ts, err := readDocuments(data, name, format)
+	var de *Error
+	if err != nil && named && (format == FormatHAR || errors.As(err, &de) && de.Path == "" && de.Line == 0) {
+		// The named format's frame is missing altogether: say what the
+		// input reads as instead.
+		if found, _ := Detect(data); found != "" && found != format {
+			err = noRecords(name, format, found)
+		}
+	}
+	if err == nil && named {
+		n := 0
+		for _, t := range ts {
+			n += len(t.Messages)
+		}
+		if n == 0 {
+			found, _ := Detect(data)
+			err = noRecords(name, format, found)
+		}
+	}
+	return scanAll(ts, err, fn)
+}
+
+// scanAll hands the messages of ts, read whole, to fn (when not nil) and
+// drops them, as [Scan] promises.
+func scanAll(ts []*Transcript, err error, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	if err != nil || fn == nil {
 		return ts, err
 	}
@@ -226,6 +271,9 @@ func firstLine(br *bufio.Reader) (head, first []byte, err error) {
 // whole text as a JSON document. An undetectable input is an error that
 // lists what was tried.
 func Detect(data []byte) (string, error) {
+	if isVCR(data) {
+		return FormatVCR, nil
+	}
 	br := bufio.NewReader(bytes.NewReader(data))
 	_, first, _ := firstLine(br)
 	trimmed := bytes.TrimSpace(bytes.TrimPrefix(first, bom))
@@ -248,8 +296,26 @@ func Detect(data []byte) (string, error) {
 	return "", undetectable()
 }
 
+// noRecords is the error for an input read as the named format that gave
+// no message: found is the format detection sees in it ("" for none).
+// When found is the named format itself (a session with no message yet),
+// there is no error.
+func noRecords(name, format, found string) error {
+	switch found {
+	case format:
+		return nil
+	case "":
+		return &Error{Name: name, Err: fmt.Errorf("no %s records here, and no other transcript format either (%v)", format, ErrUnknownFormat)}
+	}
+	return &Error{Name: name, Err: fmt.Errorf("no %s records here; it reads as %s (drop --input-format, or name %s)", format, found, found)}
+}
+
+// ErrUnknownFormat is wrapped by the error for an input whose format
+// cannot be told from its content: a directory walk skips such files.
+var ErrUnknownFormat = errors.New("cannot tell the transcript format")
+
 func undetectable() error {
-	return fmt.Errorf("cannot tell the transcript format; tried %s (use --input-format to name one)", strings.Join(Formats(), ", "))
+	return fmt.Errorf("%w; tried %s (use --input-format to name one)", ErrUnknownFormat, strings.Join(Formats(), ", "))
 }
 
 var (
@@ -331,6 +397,8 @@ func detectDocument(v json.RawMessage) string {
 		return ""
 	}
 	switch {
+	case hasKey(obj["log"], "entries"):
+		return FormatHAR
 	case obj["conversations"] != nil:
 		return FormatShareGPT
 	case obj["history"] != nil && (obj["trajectory"] != nil || obj["info"] != nil || obj["environment"] != nil):
@@ -493,6 +561,8 @@ func readDocument(v json.RawMessage, name, format string) ([]*Transcript, error)
 		return readShareGPT(v, name)
 	case FormatLongMemory:
 		return readLongMemory(v, name)
+	case FormatHAR:
+		return readHAR(v, name)
 	case FormatSWEAgent, FormatOpenHands:
 		read := readSWEAgent
 		if format == FormatOpenHands {
@@ -640,8 +710,28 @@ func (d *lineDecoder) next() ([]byte, error) {
 			return nil, utf8Error(d.name, n, line)
 		}
 		d.data = line
+		if d.r.Unterminated() && d.b != nil {
+			if t := bytes.TrimSpace(line); !json.Valid(t) && truncated(t) {
+				// A session still being written ends in a half-written
+				// line, with no newline yet: skip it with a warning.
+				d.b.t.Warnings = append(d.b.t.Warnings, &Error{Name: d.name, Line: n,
+					Err: errors.New("skipped a half-written last line (a session still being written?)")})
+				return nil, io.EOF
+			}
+		}
 		return line, nil
 	}
+}
+
+// truncated reports whether t is the start of a JSON object cut short:
+// decoding it fails only for want of more input.
+func truncated(t []byte) bool {
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	err := json.Unmarshal(t, new(any))
+	var se *json.SyntaxError
+	return errors.As(err, &se) && strings.Contains(se.Error(), "unexpected end")
 }
 
 // checkObject reports a current line that is not a JSON object.

@@ -62,6 +62,14 @@ type Transcript struct {
 	// own context: what the provider saw from there on is the message at
 	// that index (the summary) plus what follows.
 	Compactions []int
+	// Warnings are problems that did not stop the reading, each naming
+	// the input and line: a half-written last line (a session still
+	// being written) is skipped, and everything before it is read.
+	Warnings []*Error
+	// Tools are the tool definitions the conversation's request carried,
+	// where the format records them (request bodies, HTTP recordings);
+	// counted by [ToolDefTokens].
+	Tools []ToolDef
 }
 
 // Message is one thing a context window keeps or drops: a system prompt, a
@@ -74,6 +82,11 @@ type Message struct {
 	// Text is the message's text: text blocks joined by "\n". Tool-call
 	// arguments are in ToolCalls, not here; a tool result's output is here.
 	Text string
+	// Thinking is the reasoning recorded with an assistant message
+	// (Anthropic thinking blocks), "" when none. It is not part of Text,
+	// Chars or [MessageTokens]: providers drop earlier turns' thinking
+	// from the prompt.
+	Thinking string
 	// ToolCalls are the calls an assistant message makes.
 	ToolCalls []ToolCall
 	// ToolCallID is, for a tool result, the id of the call it answers.

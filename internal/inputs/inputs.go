@@ -1,0 +1,233 @@
+// Package inputs turns command-line arguments into the files a command
+// reads: files as given, directories walked recursively in sorted order,
+// standard input as "-". It also runs a function over the files in
+// parallel while keeping the results in argument order, and keeps the
+// account of the files it passed over so a command can say why.
+//
+// It knows where agent harnesses keep their sessions (see [Layout]): the
+// Claude Code projects tree, with subagent files, and the Codex sessions
+// tree.
+package inputs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Stdin is the argument naming standard input.
+const Stdin = "-"
+
+// Input is one file to read.
+type Input struct {
+	// Path is the file's path, or [Stdin].
+	Path string
+	// FromDir is true when the file was found by walking a directory
+	// rather than named: a file there that turns out not to be of the
+	// kind wanted is skipped (see [Skips]), not an error.
+	FromDir bool
+	// Layout names the harness layout the path sits in ("claude-code",
+	// "claude-code-subagent", "codex"), "" when none; see [Layout].
+	Layout string
+}
+
+// Skip is a file passed over, and why.
+type Skip struct {
+	Path   string
+	Reason string
+}
+
+// Extensions lists the file name endings a directory walk reads; other
+// files are skipped with the reason "not a transcript file name".
+var Extensions = []string{".jsonl", ".ndjson", ".json", ".traj", ".yaml", ".yml", ".har"}
+
+// Expand returns the files named by args, in order: "-" and plain files as
+// they are, each directory replaced by the files under it in lexical order
+// of their paths (as [filepath.WalkDir] visits them). Under a directory,
+// hidden files and directories (a name starting with ".") and files whose
+// name ends in none of [Extensions] are skipped and listed. A path that
+// cannot be read is an error naming it. No args means standard input.
+func Expand(args []string) ([]Input, []Skip, error) {
+	if len(args) == 0 {
+		args = []string{Stdin}
+	}
+	var out []Input
+	var skips []Skip
+	for _, arg := range args {
+		if arg == Stdin {
+			out = append(out, Input{Path: Stdin})
+			continue
+		}
+		fi, err := os.Stat(arg)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", arg, pathErr(err))
+		}
+		if !fi.IsDir() {
+			out = append(out, Input{Path: arg, Layout: Layout(arg)})
+			continue
+		}
+		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return fmt.Errorf("%s: %w", p, pathErr(err))
+			}
+			name := d.Name()
+			if p != arg && strings.HasPrefix(name, ".") {
+				if d.IsDir() {
+					skips = append(skips, Skip{Path: p + string(filepath.Separator), Reason: "hidden"})
+					return filepath.SkipDir
+				}
+				skips = append(skips, Skip{Path: p, Reason: "hidden"})
+				return nil
+			}
+			if d.IsDir() {
+				return nil
+			}
+			if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+				skips = append(skips, Skip{Path: p, Reason: "not a regular file"})
+				return nil
+			}
+			if !slices.ContainsFunc(Extensions, func(e string) bool { return strings.HasSuffix(strings.ToLower(name), e) }) {
+				skips = append(skips, Skip{Path: p, Reason: "not a transcript file name"})
+				return nil
+			}
+			out = append(out, Input{Path: p, FromDir: true, Layout: Layout(p)})
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return out, skips, nil
+}
+
+// pathErr drops the operation and path from an *fs.PathError, since
+// callers name the file themselves.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Layout names the harness layout a session file's path follows:
+//   - "claude-code-subagent": …/<session-uuid>/subagents/agent-<id>.jsonl
+//   - "claude-code": …/projects/<project>/<session-uuid>.jsonl
+//   - "codex": …/sessions/YYYY/MM/DD/rollout-<timestamp>-<uuid>.jsonl
+//
+// and "" for any other path. Only the path is looked at (slashes in
+// either direction), never the file.
+func Layout(path string) string {
+	parts := strings.Split(filepath.ToSlash(path), "/")
+	n := len(parts)
+	base := parts[n-1]
+	switch {
+	case n >= 2 && parts[n-2] == "subagents" && strings.HasPrefix(base, "agent-") && strings.HasSuffix(base, ".jsonl"):
+		return "claude-code-subagent"
+	case n >= 3 && parts[n-3] == "projects" && strings.HasSuffix(base, ".jsonl"):
+		return "claude-code"
+	case n >= 5 && parts[n-5] == "sessions" && strings.HasPrefix(base, "rollout-") && strings.HasSuffix(base, ".jsonl") &&
+		digits(parts[n-4], 4) && digits(parts[n-3], 2) && digits(parts[n-2], 2):
+		return "codex"
+	}
+	return ""
+}
+
+func digits(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Map runs fn on every input, up to workers at a time (GOMAXPROCS when
+// workers ≤ 0), and returns the results in the order of ins. Standard
+// input is handled first, in the calling goroutine. Every input is tried;
+// the error returned is the first in input order. Once ctx is done the
+// inputs not yet started get its error.
+func Map[T any](ctx context.Context, ins []Input, workers int, fn func(in Input) (T, error)) ([]T, []error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	res := make([]T, len(ins))
+	errs := make([]error, len(ins))
+	for i, in := range ins {
+		if in.Path == Stdin {
+			res[i], errs[i] = fn(in)
+		}
+	}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, len(ins)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				if err := ctx.Err(); err != nil {
+					errs[i] = err
+					continue
+				}
+				res[i], errs[i] = fn(ins[i])
+			}
+		}()
+	}
+	for i, in := range ins {
+		if in.Path != Stdin {
+			work <- i
+		}
+	}
+	close(work)
+	wg.Wait()
+	return res, errs
+}
+
+// Summary renders skips as one line, most common reason first (ties by
+// reason), naming up to three paths for each:
+// "skipped 3 files: 2 not a transcript file name (a.txt, b.md), 1 hidden (.x)".
+// It is "" when nothing was skipped.
+func Summary(skips []Skip) string {
+	if len(skips) == 0 {
+		return ""
+	}
+	byReason := map[string][]string{}
+	var reasons []string
+	for _, s := range skips {
+		if byReason[s.Reason] == nil {
+			reasons = append(reasons, s.Reason)
+		}
+		byReason[s.Reason] = append(byReason[s.Reason], s.Path)
+	}
+	slices.SortFunc(reasons, func(a, b string) int {
+		if d := len(byReason[b]) - len(byReason[a]); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	var parts []string
+	for _, r := range reasons {
+		ps := byReason[r]
+		shown := ps[:min(len(ps), 3)]
+		more := ""
+		if len(ps) > 3 {
+			more = fmt.Sprintf(", … %d more", len(ps)-3)
+		}
+		parts = append(parts, fmt.Sprintf("%d %s (%s%s)", len(ps), r, strings.Join(shown, ", "), more))
+	}
+	word := "files"
+	if len(skips) == 1 {
+		word = "file"
+	}
+	return fmt.Sprintf("skipped %d %s: %s", len(skips), word, strings.Join(parts, ", "))
+}

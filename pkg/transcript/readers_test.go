@@ -1,0 +1,215 @@
+package transcript
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+)
+
+// TestLiveSession: a half-written last line (no newline yet, a JSON object
+// cut short) is skipped with a warning naming file and line; anything
+// else broken stays an error.
+func TestLiveSession(t *testing.T) {
+	const u1 = `{"type":"user","content":"one"}` + "\n"
+	const u2 = `{"type":"user","content":"two"}` + "\n"
+	tests := []struct {
+		name, in     string
+		messages     int
+		warning, err string
+	}{
+		{"half-written last line", u1 + u2 + `{"type":"assis`, 2, "live.jsonl:3: skipped a half-written last line (a session still being written?)", ""},
+		{"half-written after blank lines", u1 + "\n\n" + `{"type":"user","con`, 1, "live.jsonl:4: skipped a half-written last line (a session still being written?)", ""},
+		{"complete last line without newline", u1 + `{"type":"user","content":"two"}`, 2, "", ""},
+		{"cut short but ended by a newline", u1 + `{"type":"user",` + "\n", 0, "", "live.jsonl:2:16: invalid JSON"},
+		{"broken line in the middle", u1 + `{"type":"us` + "\n" + u2, 0, "", "live.jsonl:2:12: invalid JSON"},
+		{"last line is garbage, not cut short", u1 + `{"type":"user"]`, 0, "", "live.jsonl:2:15: invalid JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, scan := range []bool{false, true} {
+				var ts []*Transcript
+				var err error
+				n := 0
+				if scan {
+					ts, err = Scan(strings.NewReader(tt.in), "live.jsonl", "", func(*Transcript, *Message) error { n++; return nil })
+				} else {
+					ts, err = Read(strings.NewReader(tt.in), "live.jsonl", "")
+					if err == nil {
+						n = len(ts[0].Messages)
+					}
+				}
+				if tt.err != "" {
+					if err == nil || !strings.HasPrefix(err.Error(), tt.err) {
+						t.Fatalf("scan %v: error %v, want prefix %q", scan, err, tt.err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("scan %v: %v", scan, err)
+				}
+				if n != tt.messages {
+					t.Errorf("scan %v: %d messages, want %d", scan, n, tt.messages)
+				}
+				var ws []string
+				for _, w := range ts[0].Warnings {
+					ws = append(ws, w.Error())
+				}
+				if got := strings.Join(ws, "; "); got != tt.warning {
+					t.Errorf("scan %v: warnings %q, want %q", scan, got, tt.warning)
+				}
+			}
+		})
+	}
+}
+
+// TestBreakdown works a small harpe transcript by hand with the estimate
+// (max(pieces, chars/4)); role names cost "system" 1, "user" 1,
+// "assistant" 2 (9 chars / 4), "tool" 1, and every message 3 of framing.
+func TestBreakdown(t *testing.T) {
+	in := `{"type":"system","content":"Be terse."}
+{"type":"user","content":"List files."}
+{"type":"assistant","content":"","tool_calls":[{"id":"c1","name":"ls","arguments":"{}"}]}
+{"type":"usage","input_tokens":60}
+{"type":"tool_result","tool_call_id":"c1","content":"a b c"}
+{"type":"assistant","content":"","tool_calls":[{"id":"c2","name":"ls","arguments":"{}"},{"id":"c3","name":"cat","arguments":"a"}]}
+{"type":"usage","input_tokens":80}
+{"type":"tool_result","tool_call_id":"c2","content":"x"}
+{"type":"tool_result","tool_call_id":"c3","content":"one two three four"}
+{"type":"assistant","content":"Done."}
+{"type":"user","content":"Bye"}
+{"type":"assistant","content":"Gone"}
+{"type":"abort"}
+`
+	ts, err := Read(strings.NewReader(in), "s.jsonl", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSessionBreakdown("s.jsonl", tokenize.Estimate)
+	for i := range ts[0].Messages {
+		s.Add(ts[0], &ts[0].Messages[i])
+	}
+	s.Finish(ts[0])
+	// system "Be terse." 3 + 1 + 3 (Be terse .)          = 7
+	// user "List files." 3 + 1 + 3                       = 7
+	// assistant, no text: 3 + 2 = 5, call ls {} 3+1+2 = 6
+	// result "a b c" 3 + 1 + 3                           = 7 (ls)
+	// assistant: 5; calls ls {} 6, cat "a" 3+1+1 = 5
+	// result "x" 3+1+1 = 5 (ls); "one two three four" 3+1+4 = 8 (cat)
+	// assistant "Done." 3 + 2 + 2                        = 7
+	// the aborted turn (Bye, Gone) is left out.
+	want := CategoryTokens{System: 7, User: 7, Assistant: 5 + 5 + 7, ToolCalls: 6 + 6 + 5, ToolResults: 7 + 5 + 8}
+	over := 80 - (7 + 7 + 11 + 7) - ReplyPriming // the last usage, before message 5
+	want.Overhead = &over
+	if s.Tokens.Overhead == nil || *s.Tokens.Overhead != over {
+		t.Errorf("overhead %v, want %d", s.Tokens.Overhead, over)
+	}
+	got := s.Tokens
+	got.Overhead, want.Overhead = nil, nil
+	if got != want {
+		t.Errorf("tokens\n got %+v\nwant %+v", got, want)
+	}
+	if s.VisibleTokens != 7+7+17+17+20 {
+		t.Errorf("visible %d, want 68", s.VisibleTokens)
+	}
+	// 4 assistant messages (the aborted one included: it was a call).
+	if s.Calls != 4 {
+		t.Errorf("calls %d, want 4", s.Calls)
+	}
+	wantTools := []ToolTokens{
+		{Name: "ls", Calls: 2, InputTokens: 12, ResultTokens: 12, MaxResultTokens: 7},
+		{Name: "cat", Calls: 1, InputTokens: 5, ResultTokens: 8, MaxResultTokens: 8},
+	}
+	if len(s.Tools) != 2 || s.Tools[0] != wantTools[0] || s.Tools[1] != wantTools[1] {
+		t.Errorf("tools\n got %+v\nwant %+v", s.Tools, wantTools)
+	}
+	b := NewBreakdown([]*SessionBreakdown{s, s})
+	if b.Totals.Sessions != 2 || b.Totals.VisibleTokens != 136 || *b.Totals.Tokens.Overhead != 2*over || b.Totals.Tools[0].Calls != 4 {
+		t.Errorf("totals %+v", b.Totals)
+	}
+}
+
+// TestItemWriter: the system part pinned, a call and its results one
+// group named by the tool, aborted turns left out.
+func TestItemWriter(t *testing.T) {
+	in := `{"type":"system","content":"Be terse.","timestamp":"2026-01-02T03:04:05+01:00"}
+{"type":"user","content":"List files."}
+{"type":"assistant","content":"Looking.","tool_calls":[{"id":"c1","name":"ls","arguments":"{}"},{"id":"c2","name":"cat","arguments":"a"}]}
+{"type":"tool_result","tool_call_id":"c1","content":"a"}
+{"type":"tool_result","tool_call_id":"c2","content":"A"}
+{"type":"tool_result","tool_call_id":"zz","content":"stray"}
+{"type":"user","content":"Bye"}
+{"type":"abort"}
+`
+	ts, err := Read(strings.NewReader(in), "s.jsonl", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &ItemWriter{File: "s.jsonl"}
+	var got []string
+	for i := range ts[0].Messages {
+		it, ok := w.Item(ts[0], &ts[0].Messages[i])
+		if !ok {
+			continue
+		}
+		got = append(got, strings.Join([]string{it.ID, it.Role, it.Dimension, it.Group, it.Timestamp, it.Content}, "|"))
+		if it.Pinned != (it.Role == RoleSystem) {
+			t.Errorf("%s: pinned %v", it.ID, it.Pinned)
+		}
+	}
+	want := []string{
+		"m0|system|system||2026-01-02T02:04:05Z|Be terse.",
+		"m1|user|user|||List files.",
+		"m2|assistant|tool:ls|call2||Looking.\n[tool call ls: {}]\n[tool call cat: a]",
+		"m3|tool|tool:ls|call2||a",
+		"m4|tool|tool:cat|call2||A",
+		"m5|tool|tool|||stray",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("items\n got %q\nwant %q", got, want)
+	}
+	if w.Aborted != 1 {
+		t.Errorf("aborted %d, want 1", w.Aborted)
+	}
+}
+
+// TestSWEAgentTextMode: the text-mode sample is one human task whose
+// observations are tool results, each named by its action's command.
+func TestSWEAgentTextMode(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "transcripts", "swe-agent", "text-mode.traj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := Read(strings.NewReader(string(data)), "t.traj", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := ts[0]
+	if tr.Turns != 1 {
+		t.Errorf("turns %d, want 1", tr.Turns)
+	}
+	var got []string
+	for _, m := range tr.Messages {
+		s := m.Role
+		for _, c := range m.ToolCalls {
+			s += " " + c.Name + "#" + c.ID
+		}
+		if m.ToolCallID != "" {
+			s += " ←" + m.ToolCallID
+		}
+		if m.Meta {
+			s += " meta"
+		}
+		got = append(got, s)
+	}
+	want := []string{"system", "user meta", "user", "assistant find_file#step-3", "tool ←step-3",
+		"assistant open#step-5", "tool ←step-5", "assistant edit#step-7", "tool ←step-7", "assistant submit#step-9"}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("messages\n got %q\nwant %q", got, want)
+	}
+	if len(tr.Unpaired) != 1 || tr.Unpaired[0].ToolCallID != "step-9" {
+		t.Errorf("unpaired %+v, want the final submit", tr.Unpaired)
+	}
+}

@@ -1,0 +1,611 @@
+package transcript
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+)
+
+// Formats of HTTP recordings of provider calls.
+const (
+	// FormatVCR is a VCR cassette (YAML): vcrpy, pydantic-ai, LangChain.
+	FormatVCR = "vcr"
+	// FormatHAR is an HTTP Archive 1.2 (JSON), as browsers and proxies
+	// export it.
+	FormatHAR = "har"
+)
+
+// Provider APIs a recorded request can go to.
+const (
+	apiChat      = "openai-chat"
+	apiResponses = "openai-responses"
+	apiMessages  = "anthropic-messages"
+	apiGemini    = "gemini"
+)
+
+// recorded is one recorded provider call.
+type recorded struct {
+	where    string // "interactions[3]" or "log.entries[3]"
+	api      string
+	request  []byte // the request body, JSON
+	response []byte // the response body: JSON, or a text/event-stream
+	stream   bool
+}
+
+// apiOf names the provider API a request URL goes to, "" for none.
+func apiOf(uri string) string {
+	path := uri
+	if u, err := url.Parse(uri); err == nil && u.Path != "" {
+		path = u.Path
+	}
+	switch {
+	case strings.HasSuffix(path, "/chat/completions"):
+		return apiChat
+	case strings.HasSuffix(path, "/responses"):
+		return apiResponses
+	case strings.HasSuffix(path, "/messages"):
+		return apiMessages
+	case strings.HasSuffix(path, ":generateContent"), strings.HasSuffix(path, ":streamGenerateContent"):
+		return apiGemini
+	}
+	return ""
+}
+
+// gunzipped returns b decompressed when it is gzip data, else b.
+func gunzipped(b []byte) []byte {
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		return b
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return b
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		return b
+	}
+	return out
+}
+
+// recordedCall is one call once its request was read.
+type recordedCall struct {
+	rec    recorded
+	window []json.RawMessage // the request's messages / input / contents
+	head   string            // what else must match to continue a conversation: system, instructions
+	reply  json.RawMessage   // the response's message(s), in the request's own shape
+	usage  *int              // the response's prompt size
+}
+
+// readRecordings turns recorded calls into transcripts: a call whose
+// window extends the previous call's window (plus its reply) continues
+// that conversation; any other starts a new one. Each transcript is the
+// last call's window and its reply, with every call's prompt size on the
+// reply it produced, and the last call's tool definitions.
+func readRecordings(name, format string, recs []recorded, skipped map[string]int) ([]*Transcript, error) {
+	type conv struct {
+		api   string
+		calls []*recordedCall
+	}
+	var convs []*conv
+	for _, r := range recs {
+		c, err := parseRecorded(name, r)
+		if err != nil {
+			return nil, err
+		}
+		var into *conv
+		for i := len(convs) - 1; i >= 0; i-- {
+			cv := convs[i]
+			last := cv.calls[len(cv.calls)-1]
+			if cv.api == c.rec.api && last.head == c.head && extends(c.window, last.window) {
+				into = cv
+				break
+			}
+		}
+		if into == nil {
+			into = &conv{api: c.rec.api}
+			convs = append(convs, into)
+		}
+		into.calls = append(into.calls, c)
+	}
+	var out []*Transcript
+	for k, cv := range convs {
+		last := cv.calls[len(cv.calls)-1]
+		t, err := readRecordedWindow(name, last, true)
+		if err != nil {
+			return nil, err
+		}
+		t.Format = format
+		if len(convs) > 1 {
+			t.ID = fmt.Sprint(k + 1)
+		}
+		// Each call's reply is the message after its window.
+		for _, c := range cv.calls {
+			if c.usage == nil {
+				continue
+			}
+			wt, err := readRecordedWindow(name, c, false)
+			if err != nil {
+				return nil, err
+			}
+			if n := len(wt.Messages); n < len(t.Messages) && t.Messages[n].Role == RoleAssistant {
+				u := *c.usage
+				t.Messages[n].InputTokens = &u
+			}
+		}
+		if k == 0 {
+			for kind, n := range skipped {
+				t.Skipped[kind] += n
+			}
+		}
+		out = append(out, t)
+	}
+	if len(out) == 0 {
+		t := newBuilder(format).finish()
+		for kind, n := range skipped {
+			t.Skipped[kind] += n
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// extends reports whether window starts with prev.
+func extends(window, prev []json.RawMessage) bool {
+	if len(window) < len(prev) {
+		return false
+	}
+	for i := range prev {
+		if compactJSON(window[i]) != compactJSON(prev[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// parseRecorded reads a recorded call's request window and its reply.
+func parseRecorded(name string, r recorded) (*recordedCall, error) {
+	c := &recordedCall{rec: r}
+	bad := func(what string, err error) error {
+		return errAt(name, r.where, "%s: %v", what, err)
+	}
+	var req map[string]json.RawMessage
+	if err := json.Unmarshal(r.request, &req); err != nil {
+		return nil, bad("request body is not a JSON object", err)
+	}
+	key := map[string]string{apiChat: "messages", apiMessages: "messages", apiResponses: "input", apiGemini: "contents"}[r.api]
+	in := bytes.TrimSpace(req[key])
+	switch {
+	case len(in) > 0 && in[0] == '"': // Responses: input as one string
+		c.window = []json.RawMessage{mustMarshal(map[string]any{"type": "message", "role": "user", "content": []any{map[string]any{"type": "input_text", "text": str(in)}}})}
+	case len(in) > 0:
+		if err := json.Unmarshal(in, &c.window); err != nil {
+			return nil, bad(fmt.Sprintf("request %q", key), err)
+		}
+	default:
+		return nil, errAt(name, r.where, "request body has no %q", key)
+	}
+	if r.api == apiResponses {
+		for i, it := range c.window {
+			c.window[i] = easyInputMessage(it)
+		}
+	}
+	c.head = compactJSON(req["system"]) + compactJSON(req["instructions"]) + compactJSON(req["systemInstruction"])
+	reply, usage, err := parseReply(r)
+	if err != nil {
+		return nil, bad("response body", err)
+	}
+	c.reply, c.usage = reply, usage
+	return c, nil
+}
+
+// easyInputMessage rewrites a Responses input item written the short way,
+// {role, content: "text"} without a type, as the message item it stands
+// for; any other item is returned as it is.
+func easyInputMessage(it json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(it, &m) != nil || m["type"] != nil || m["role"] == nil {
+		return it
+	}
+	m["type"] = json.RawMessage(`"message"`)
+	if c := bytes.TrimSpace(m["content"]); len(c) > 0 && c[0] == '"' {
+		kind := "input_text"
+		if str(m["role"]) == "assistant" {
+			kind = "output_text"
+		}
+		m["content"] = mustMarshal([]any{map[string]any{"type": kind, "text": str(c)}})
+	}
+	return mustMarshal(m)
+}
+
+func mustMarshal(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// readRecordedWindow reads a call's request as a transcript, with its
+// reply appended when withReply.
+func readRecordedWindow(name string, c *recordedCall, withReply bool) (*Transcript, error) {
+	var req map[string]json.RawMessage
+	_ = json.Unmarshal(c.rec.request, &req)
+	window := c.window
+	if withReply && c.reply != nil {
+		var replies []json.RawMessage
+		if err := json.Unmarshal(c.reply, &replies); err == nil {
+			window = append(append([]json.RawMessage(nil), window...), replies...)
+		}
+	}
+	doc := map[string]json.RawMessage{}
+	var format string
+	switch c.rec.api {
+	case apiChat:
+		format = FormatOpenAI
+		doc["messages"] = mustMarshal(window)
+	case apiMessages:
+		format = FormatAnthropic
+		doc["messages"] = mustMarshal(window)
+		if req["system"] != nil {
+			doc["system"] = req["system"]
+		}
+	case apiResponses:
+		format = FormatCodex
+		doc["input"] = mustMarshal(window)
+		if req["instructions"] != nil {
+			doc["instructions"] = req["instructions"]
+		}
+	case apiGemini:
+		format = FormatGemini
+		doc["contents"] = mustMarshal(window)
+		if req["systemInstruction"] != nil {
+			doc["systemInstruction"] = req["systemInstruction"]
+		}
+	}
+	doc["tools"] = req["tools"]
+	ts, err := readDocument(mustMarshal(doc), name, format)
+	if err != nil {
+		return nil, relocate(err, c.rec.where+".request")
+	}
+	return ts[0], nil
+}
+
+// relocate puts a path prefix before the JSON path of an *Error.
+func relocate(err error, prefix string) error {
+	if e, ok := err.(*Error); ok {
+		p := prefix
+		if e.Path != "" {
+			p += "." + e.Path
+		}
+		return &Error{Name: e.Name, Path: p, Err: e.Err}
+	}
+	return err
+}
+
+// parseReply reads a response body into the reply as a JSON array of
+// messages in the request's own shape, and the prompt size it reports.
+func parseReply(r recorded) (json.RawMessage, *int, error) {
+	body := bytes.TrimSpace(r.response)
+	if len(body) == 0 {
+		return nil, nil, nil
+	}
+	if r.stream || (body[0] != '{' && body[0] != '[') {
+		return parseStream(r.api, body)
+	}
+	var resp struct {
+		Choices []struct {
+			Message json.RawMessage `json:"message"`
+		} `json:"choices"`
+		Content    json.RawMessage `json:"content"`
+		Output     json.RawMessage `json:"output"`
+		Candidates []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"candidates"`
+		Usage         json.RawMessage `json:"usage"`
+		UsageMetadata *struct {
+			PromptTokenCount *int `json:"promptTokenCount"`
+		} `json:"usageMetadata"`
+	}
+	if err := json.Unmarshal(body, &resp); err != nil {
+		return nil, nil, err
+	}
+	var reply json.RawMessage
+	switch r.api {
+	case apiChat:
+		if len(resp.Choices) > 0 {
+			reply = mustMarshal([]json.RawMessage{resp.Choices[0].Message})
+		}
+	case apiMessages:
+		if resp.Content != nil {
+			reply = mustMarshal([]any{map[string]any{"role": "assistant", "content": resp.Content}})
+		}
+	case apiResponses:
+		reply = resp.Output
+	case apiGemini:
+		if len(resp.Candidates) > 0 {
+			reply = mustMarshal([]json.RawMessage{resp.Candidates[0].Content})
+		}
+	}
+	var usage *int
+	if r.api == apiGemini {
+		if resp.UsageMetadata != nil {
+			usage = resp.UsageMetadata.PromptTokenCount
+		}
+	} else {
+		usage = promptTokens(r.api, resp.Usage)
+	}
+	return reply, usage, nil
+}
+
+// promptTokens reads the prompt size from a usage object: OpenAI Chat
+// prompt_tokens, Responses input_tokens (both include the cached part),
+// Anthropic input + cache creation + cache read.
+func promptTokens(api string, raw json.RawMessage) *int {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var u struct {
+		PromptTokens *int `json:"prompt_tokens"`
+		InputTokens  *int `json:"input_tokens"`
+		CacheWrite   int  `json:"cache_creation_input_tokens"`
+		CacheRead    int  `json:"cache_read_input_tokens"`
+	}
+	if json.Unmarshal(raw, &u) != nil {
+		return nil
+	}
+	switch {
+	case api == apiChat && u.PromptTokens != nil:
+		return u.PromptTokens
+	case api == apiMessages && u.InputTokens != nil:
+		n := *u.InputTokens + u.CacheWrite + u.CacheRead
+		return &n
+	case u.InputTokens != nil:
+		return u.InputTokens
+	}
+	return nil
+}
+
+// textPart returns the text of a Gemini part that holds only text.
+func textPart(p json.RawMessage) (string, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(p, &m) != nil || len(m) != 1 || m["text"] == nil {
+		return "", false
+	}
+	var s string
+	return s, json.Unmarshal(m["text"], &s) == nil
+}
+
+// maxStreamIndex bounds the block and tool-call indices a stream may use,
+// so a corrupt index cannot make the reader allocate without bound.
+const maxStreamIndex = 1 << 12
+
+// parseStream assembles a text/event-stream response: the reply from the
+// deltas (or the final event that carries the whole response) and the
+// usage from the events that carry it (the last ones).
+func parseStream(api string, body []byte) (json.RawMessage, *int, error) {
+	var events []json.RawMessage
+	for _, line := range strings.Split(string(body), "\n") {
+		line = strings.TrimRight(line, "\r")
+		data, ok := strings.CutPrefix(line, "data:")
+		if !ok {
+			continue
+		}
+		data = strings.TrimSpace(data)
+		if data == "" || data == "[DONE]" {
+			continue
+		}
+		if !json.Valid([]byte(data)) {
+			return nil, nil, fmt.Errorf("event data is not JSON: %.40q", data)
+		}
+		events = append(events, json.RawMessage(data))
+	}
+	var usage *int
+	switch api {
+	case apiChat:
+		var text strings.Builder
+		type call struct{ ID, Name, Args string }
+		var calls []*call
+		for _, ev := range events {
+			var e struct {
+				Choices []struct {
+					Delta struct {
+						Content   *string `json:"content"`
+						ToolCalls []struct {
+							Index    int    `json:"index"`
+							ID       string `json:"id"`
+							Function struct {
+								Name      string `json:"name"`
+								Arguments string `json:"arguments"`
+							} `json:"function"`
+						} `json:"tool_calls"`
+					} `json:"delta"`
+				} `json:"choices"`
+				Usage json.RawMessage `json:"usage"`
+			}
+			if json.Unmarshal(ev, &e) != nil {
+				continue
+			}
+			if u := promptTokens(api, e.Usage); u != nil {
+				usage = u
+			}
+			for _, ch := range e.Choices {
+				if ch.Delta.Content != nil {
+					text.WriteString(*ch.Delta.Content)
+				}
+				for _, tc := range ch.Delta.ToolCalls {
+					if tc.Index < 0 || tc.Index > maxStreamIndex {
+						continue
+					}
+					for len(calls) <= tc.Index {
+						calls = append(calls, &call{})
+					}
+					c := calls[tc.Index]
+					c.ID += tc.ID
+					c.Name += tc.Function.Name
+					c.Args += tc.Function.Arguments
+				}
+			}
+		}
+		msg := map[string]any{"role": "assistant", "content": text.String()}
+		if len(calls) > 0 {
+			var tcs []any
+			for _, c := range calls {
+				tcs = append(tcs, map[string]any{"id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Args}})
+			}
+			msg["tool_calls"] = tcs
+		}
+		return mustMarshal([]any{msg}), usage, nil
+	case apiMessages:
+		type block struct {
+			Type, Text, ID, Name, JSON string
+			Input                      json.RawMessage
+		}
+		var blocks []*block
+		var input, cacheW, cacheR int
+		haveUsage := false
+		for _, ev := range events {
+			var e struct {
+				Type    string `json:"type"`
+				Index   int    `json:"index"`
+				Message *struct {
+					Usage *struct {
+						InputTokens int `json:"input_tokens"`
+						CacheWrite  int `json:"cache_creation_input_tokens"`
+						CacheRead   int `json:"cache_read_input_tokens"`
+					} `json:"usage"`
+				} `json:"message"`
+				ContentBlock *struct {
+					Type     string          `json:"type"`
+					Text     string          `json:"text"`
+					Thinking string          `json:"thinking"`
+					ID       string          `json:"id"`
+					Name     string          `json:"name"`
+					Input    json.RawMessage `json:"input"`
+				} `json:"content_block"`
+				Delta *struct {
+					Type        string `json:"type"`
+					Text        string `json:"text"`
+					PartialJSON string `json:"partial_json"`
+					Thinking    string `json:"thinking"` // thinking_delta
+				} `json:"delta"`
+				Usage *struct {
+					InputTokens *int `json:"input_tokens"`
+					CacheWrite  *int `json:"cache_creation_input_tokens"`
+					CacheRead   *int `json:"cache_read_input_tokens"`
+				} `json:"usage"`
+			}
+			if json.Unmarshal(ev, &e) != nil {
+				continue
+			}
+			switch e.Type {
+			case "message_start":
+				if e.Message != nil && e.Message.Usage != nil {
+					u := e.Message.Usage
+					input, cacheW, cacheR, haveUsage = u.InputTokens, u.CacheWrite, u.CacheRead, true
+				}
+			case "content_block_start":
+				if e.Index < 0 || e.Index > maxStreamIndex {
+					continue
+				}
+				for len(blocks) <= e.Index {
+					blocks = append(blocks, &block{})
+				}
+				if cb := e.ContentBlock; cb != nil {
+					*blocks[e.Index] = block{Type: cb.Type, Text: cb.Text + cb.Thinking, ID: cb.ID, Name: cb.Name, Input: cb.Input}
+				}
+			case "content_block_delta":
+				if e.Index >= 0 && e.Index < len(blocks) && e.Delta != nil {
+					blocks[e.Index].Text += e.Delta.Text + e.Delta.Thinking
+					blocks[e.Index].JSON += e.Delta.PartialJSON
+				}
+			case "message_delta":
+				// Later events may restate the usage, the last word wins.
+				if u := e.Usage; u != nil {
+					if u.InputTokens != nil {
+						input, haveUsage = *u.InputTokens, true
+					}
+					if u.CacheWrite != nil {
+						cacheW = *u.CacheWrite
+					}
+					if u.CacheRead != nil {
+						cacheR = *u.CacheRead
+					}
+				}
+			}
+		}
+		var content []any
+		for _, b := range blocks {
+			switch b.Type {
+			case "text":
+				content = append(content, map[string]any{"type": "text", "text": b.Text})
+			case "tool_use", "server_tool_use":
+				in := json.RawMessage(b.JSON)
+				if b.JSON == "" || !json.Valid(in) {
+					in = b.Input
+				}
+				if len(in) == 0 {
+					in = json.RawMessage("{}")
+				}
+				content = append(content, map[string]any{"type": b.Type, "id": b.ID, "name": b.Name, "input": in})
+			case "thinking":
+				content = append(content, map[string]any{"type": "thinking", "thinking": b.Text})
+			}
+		}
+		if haveUsage {
+			n := input + cacheW + cacheR
+			usage = &n
+		}
+		return mustMarshal([]any{map[string]any{"role": "assistant", "content": content}}), usage, nil
+	case apiResponses:
+		// response.completed carries the whole response.
+		for _, ev := range events {
+			var e struct {
+				Type     string `json:"type"`
+				Response *struct {
+					Output json.RawMessage `json:"output"`
+					Usage  json.RawMessage `json:"usage"`
+				} `json:"response"`
+			}
+			if json.Unmarshal(ev, &e) == nil && e.Response != nil && (e.Type == "response.completed" || e.Type == "response.incomplete") {
+				return e.Response.Output, promptTokens(api, e.Response.Usage), nil
+			}
+		}
+		return nil, nil, nil
+	case apiGemini:
+		var parts []json.RawMessage
+		for _, ev := range events {
+			var e struct {
+				Candidates []struct {
+					Content struct {
+						Parts []json.RawMessage `json:"parts"`
+					} `json:"content"`
+				} `json:"candidates"`
+				UsageMetadata *struct {
+					PromptTokenCount *int `json:"promptTokenCount"`
+				} `json:"usageMetadata"`
+			}
+			if json.Unmarshal(ev, &e) != nil {
+				continue
+			}
+			if len(e.Candidates) > 0 {
+				for _, p := range e.Candidates[0].Content.Parts {
+					// Text arrives in pieces: join a text part to the one
+					// before it.
+					if t, ok := textPart(p); ok && len(parts) > 0 {
+						if prev, ok := textPart(parts[len(parts)-1]); ok {
+							parts[len(parts)-1] = mustMarshal(map[string]string{"text": prev + t})
+							continue
+						}
+					}
+					parts = append(parts, p)
+				}
+			}
+			if e.UsageMetadata != nil && e.UsageMetadata.PromptTokenCount != nil {
+				usage = e.UsageMetadata.PromptTokenCount
+			}
+		}
+		return mustMarshal([]any{map[string]any{"role": "model", "parts": parts}}), usage, nil
+	}
+	return nil, nil, nil
+}
