@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -163,7 +164,9 @@ func (h *historyCounter) add(name string, r io.Reader) error {
 		if err != nil {
 			return inputError(err)
 		}
-		h.tokens += n
+		if h.tokens, err = engine.AddTokens(h.tokens, n, "the inputs' tokens"); err != nil {
+			return inputError(fmt.Errorf("%s: %w", name, err))
+		}
 		return nil
 	}
 	before := len(h.items.Items())
@@ -171,10 +174,15 @@ func (h *historyCounter) add(name string, r io.Reader) error {
 		return inputError(err)
 	}
 	for _, it := range h.items.Items()[before:] {
+		n := 0
 		if it.TokenCount != nil {
-			h.tokens += *it.TokenCount
+			n = *it.TokenCount
 		} else {
-			h.tokens += h.counter.Count(it.Content)
+			n = h.counter.Count(it.Content)
+		}
+		var err error
+		if h.tokens, err = engine.AddTokens(h.tokens, n, "the items' token counts"); err != nil {
+			return inputError(fmt.Errorf("%s:%d: %w", name, it.Line, err))
 		}
 	}
 	return nil

@@ -179,6 +179,9 @@ func planSynthesize(o *synthesizeOptions) (*synthesizePlan, error) {
 	if o.dpCells < 1 {
 		return nil, usageErrorf("--dp-cells: must be ≥ 1, got %d", o.dpCells)
 	}
+	if err := engine.CheckDPCells(o.dpCells); err != nil {
+		return nil, usageErrorf("--dp-cells: %v", err)
+	}
 	if !(o.alpha >= 0 && o.alpha <= 1) {
 		return nil, usageErrorf("--alpha: must be from 0 to 1, got %v", o.alpha)
 	}
