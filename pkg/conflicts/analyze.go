@@ -2,6 +2,7 @@ package conflicts
 
 import (
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -32,10 +33,21 @@ func tokenize(text string) []token {
 func scanTokens(text string, emit func(token)) {
 	depth := 0
 	inner := emit
+	// stop is the position of the first of ").!?\n" at or after stopFrom
+	// (len(text) when none): each "(" asks for the next one, and the
+	// answer holds for every "(" before it, so the text is searched once.
+	stop, stopFrom := -1, 0
 	emit = func(t token) {
 		switch {
 		case t.punct && t.low == "(":
-			if closes(text[t.end:]) {
+			if stop < t.end {
+				stopFrom = t.end
+				stop = len(text)
+				if i := strings.IndexAny(text[stopFrom:], ").!?\n"); i >= 0 {
+					stop = stopFrom + i
+				}
+			}
+			if stop < len(text) && text[stop] == ')' {
 				depth++
 			}
 			inner(t)
@@ -84,12 +96,6 @@ func scanTokens(text string, emit func(token)) {
 			i += size
 		}
 	}
-}
-
-// closes reports whether a ")" comes in s before the sentence ends.
-func closes(s string) bool {
-	i := strings.IndexAny(s, ").!?\n")
-	return i >= 0 && s[i] == ')'
 }
 
 func isWordRune(r rune) bool {
@@ -298,6 +304,10 @@ type analyzer struct {
 	seq     []elem
 	surface []string
 	isCue   []bool
+	// mark[k] == stamp when key k is in keys already; stamp changes with
+	// every clause read, so the marks never need clearing.
+	mark  []uint32
+	stamp uint32
 	// Chunks that clauses' keys and sequences are copied into.
 	keyChunk []int32
 	seqChunk []elem
@@ -348,6 +358,11 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 	negs, flips := 0, 0
 	var cue, changeCue string
 	a.keys, a.seq, a.surface = a.keys[:0], a.seq[:0], a.surface[:0]
+	a.stamp++
+	if a.stamp == 0 { // wrapped: start the marks afresh
+		clear(a.mark)
+		a.stamp = 1
+	}
 	a.isCue = slices.Grow(a.isCue[:0], len(toks))[:len(toks)]
 	clear(a.isCue)
 	isCue := a.isCue
@@ -409,7 +424,16 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 	allWeak := true
 	deictic := false  // "it", "this" … before the first content word
 	fragment := false // the clause opens with a past participle
+	// last is the latest token before i that is neither a cue nor an
+	// adverb: toks[i] follows a form of "be" when that token is one ("is
+	// not really empty"). Kept as the loop goes, so that finding it does
+	// not scan back.
+	last := -1
 	for i, t := range toks {
+		afterBe := last >= 0 && beForms[toks[last].low]
+		if !isCue[i] && !adverbs[t.low] {
+			last = i
+		}
 		if q := quantifiers[t.low]; q != 0 && !(t.low == "no" && (i+1 >= len(toks) || toks[i+1].low != "one")) {
 			a.seq = append(a.seq, elem{key: keyQuantifier, person: q})
 			hasFunction = true // "nobody", "someone": a subject
@@ -432,7 +456,7 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 			hasFunction = true
 			continue
 		}
-		key, flip, content := a.key(t, t.start == sentStart, afterBe(toks, isCue, i))
+		key, flip, content := a.key(t, t.start == sentStart, afterBe)
 		if !content {
 			hasFunction = true
 			continue
@@ -454,7 +478,11 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 		}
 		id := a.intern(key)
 		a.seq = append(a.seq, elem{key: id})
-		if !slices.Contains(a.keys, id) {
+		if int(id) >= len(a.mark) {
+			a.mark = append(a.mark, make([]uint32, int(id)+1-len(a.mark))...)
+		}
+		if a.mark[id] != a.stamp {
+			a.mark[id] = a.stamp
 			a.keys = append(a.keys, id)
 			a.surface = append(a.surface, t.low)
 		}
@@ -565,7 +593,12 @@ func stem(w string) string {
 
 // sortKeys sorts the scratch keys, keeping surface parallel.
 func (a *analyzer) sortKeys() {
-	// Insertion sort: clauses have a handful of keys.
+	if len(a.keys) > 16 {
+		// A long clause: sort (key, surface) pairs in O(n log n).
+		sort.Sort(keySurface{a.keys, a.surface})
+		return
+	}
+	// Insertion sort: most clauses have a handful of keys.
 	for i := 1; i < len(a.keys); i++ {
 		for j := i; j > 0 && a.keys[j] < a.keys[j-1]; j-- {
 			a.keys[j], a.keys[j-1] = a.keys[j-1], a.keys[j]
@@ -581,14 +614,15 @@ var beForms = setOf(`am is are was were be been being 's 're 'm`)
 var adverbs = setOf(`still now really very already currently actually also
 just always never completely totally quite`)
 
-// afterBe reports whether toks[i] follows a form of "be", skipping cues and
-// adverbs ("is not really empty").
-func afterBe(toks []token, isCue []bool, i int) bool {
-	for j := i - 1; j >= 0; j-- {
-		if isCue[j] || adverbs[toks[j].low] {
-			continue
-		}
-		return beForms[toks[j].low]
-	}
-	return false
+// keySurface sorts keys (unique) with surface kept parallel.
+type keySurface struct {
+	keys    []int32
+	surface []string
+}
+
+func (k keySurface) Len() int           { return len(k.keys) }
+func (k keySurface) Less(i, j int) bool { return k.keys[i] < k.keys[j] }
+func (k keySurface) Swap(i, j int) {
+	k.keys[i], k.keys[j] = k.keys[j], k.keys[i]
+	k.surface[i], k.surface[j] = k.surface[j], k.surface[i]
 }
