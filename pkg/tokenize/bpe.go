@@ -232,6 +232,9 @@ const heapMin = 256
 
 // mergeCount returns how many tokens piece becomes.
 func (e *Encoding) mergeCount(piece string, buf []part) (int, []part) {
+	if len(piece) >= bigPiece {
+		return e.bigMergeCount(piece), buf
+	}
 	if len(piece) >= heapMin {
 		return e.heapMerge(piece), buf
 	}
@@ -244,6 +247,9 @@ func (e *Encoding) mergeCount(piece string, buf []part) (int, []part) {
 // rank, the leftmost on ties, until no adjacent pair is a token. It returns
 // the token boundaries (with a final entry at len(piece)).
 func (e *Encoding) merge(piece string, parts []part) []part {
+	if len(piece) >= bigPiece {
+		return e.bigMergeParts(piece, parts)
+	}
 	if len(piece) >= heapMin {
 		return e.heapMergeParts(piece, parts)
 	}

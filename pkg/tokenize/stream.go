@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"unsafe"
 )
 
 // Streaming counts. A long text is cut into chunks at safe boundaries,
@@ -175,6 +176,14 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 		var n int
 		n, err = io.ReadFull(r, buf)
 		read += int64(n)
+		if len(pending)+n > cap(pending) {
+			// Grow by doubling rather than append's 1.25 for large
+			// slices: a text without boundaries then leaves at most its
+			// own size in old arrays behind, not four times it.
+			grown := make([]byte, len(pending), max(2*cap(pending), len(pending)+n))
+			copy(grown, pending)
+			pending = grown
+		}
 		pending = append(pending, buf[:n]...)
 		if opt.Progress != nil && n > 0 {
 			opt.Progress(read)
@@ -186,12 +195,12 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 		// the new bytes, and the two before them, can make one.
 		if b := SafeBoundary(pending[searchFrom:]); b > 0 {
 			b += searchFrom
-			jobs <- string(pending[:b])
-			rest := copy(pending, pending[b:])
-			pending = pending[:rest]
-			if cap(pending) > 4*opt.ChunkSize && rest < opt.ChunkSize {
-				pending = append([]byte(nil), pending...)
-			}
+			// The chunk is handed over as it is, without a copy: pending
+			// starts afresh with the bytes after the boundary, and the old
+			// array is never written again.
+			jobs <- unsafe.String(&pending[0], b)
+			rest := pending[b:]
+			pending = append(make([]byte, 0, max(2*opt.ChunkSize, len(rest)+opt.ChunkSize)), rest...)
 		}
 		searchFrom = max(0, len(pending)-2)
 	}
@@ -199,7 +208,8 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 		err = nil
 	}
 	if err == nil && len(pending) > 0 {
-		jobs <- string(pending)
+		jobs <- unsafe.String(&pending[0], len(pending))
+		pending = nil
 	}
 	close(jobs)
 	wg.Wait()
