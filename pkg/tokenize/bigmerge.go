@@ -41,8 +41,8 @@ const bigNone = 1<<24 - 1
 
 // bigMerge merges piece and returns its words (see above): word>>24 > 0
 // exactly at the starts of the tokens the piece becomes, and is then the
-// token's length.
-func (e *Encoding) bigMerge(piece string) []uint32 {
+// token's length. It returns nil once done (nil: never) is closed.
+func (e *Encoding) bigMerge(piece string, done <-chan struct{}) []uint32 {
 	if len(e.lens) >= bigNone {
 		panic("tokenize: " + e.name + " has too many tokens for bigMerge")
 	}
@@ -119,7 +119,10 @@ func (e *Encoding) bigMerge(piece string) []uint32 {
 		}
 		return rank24(piece[i:k])
 	}
-	for tree[1] != bigNone {
+	for steps := 1; tree[1] != bigNone; steps++ {
+		if steps%checkEvery == 0 && stopped(done) {
+			return nil
+		}
 		top := tree[1]
 		k := 1
 		for k < size { // the leftmost block holding the lowest rank
@@ -161,8 +164,13 @@ func (e *Encoding) bigMerge(piece string) []uint32 {
 
 // bigMergeCount is the number of tokens bigMerge makes of piece.
 func (e *Encoding) bigMergeCount(piece string) int {
+	return countStarts(e.bigMerge(piece, nil))
+}
+
+// countStarts counts the token starts in bigMerge's words.
+func countStarts(words []uint32) int {
 	k := 0
-	for _, v := range e.bigMerge(piece) {
+	for _, v := range words {
 		if v>>24 != 0 {
 			k++
 		}
@@ -172,7 +180,7 @@ func (e *Encoding) bigMergeCount(piece string) int {
 
 // bigMergeParts is bigMerge's result as merge's boundaries.
 func (e *Encoding) bigMergeParts(piece string, parts []part) []part {
-	words := e.bigMerge(piece)
+	words := e.bigMerge(piece, nil)
 	parts = parts[:0]
 	for i, v := range words {
 		if v>>24 != 0 {

@@ -104,6 +104,13 @@ func (e *Encoding) token(r uint32) string { return e.toks[e.offs[r]:e.offs[r+1]]
 
 // Count returns the number of tokens tiktoken's encode_ordinary gives for s.
 func (e *Encoding) Count(s string) int {
+	n, _ := e.count(nil, s, nil)
+	return n
+}
+
+// count is Count that gives up with errf() once done is closed (nil: never),
+// looking every checkEvery pieces and inside long merges.
+func (e *Encoding) count(done <-chan struct{}, s string, errf func() error) (int, error) {
 	e.once.Do(e.load)
 	s = validUTF8(s)
 	n := 0
@@ -111,7 +118,11 @@ func (e *Encoding) Count(s string) int {
 	// Pieces that take several tokens are merged once per call: words
 	// recur, and a map lookup is cheaper than a merge.
 	var seen map[string]int
+	steps := 0
 	for i := 0; i < len(s); {
+		if steps++; steps%checkEvery == 0 && stopped(done) {
+			return 0, errf()
+		}
 		j := e.next(s, i)
 		piece := s[i:j]
 		i = j
@@ -124,7 +135,15 @@ func (e *Encoding) Count(s string) int {
 			continue
 		}
 		var k int
-		k, parts = e.mergeCount(piece, parts)
+		if len(piece) >= bigPiece {
+			words := e.bigMerge(piece, done)
+			if words == nil {
+				return 0, errf()
+			}
+			k = countStarts(words)
+		} else {
+			k, parts = e.mergeCount(piece, parts)
+		}
 		n += k
 		if seen == nil {
 			seen = make(map[string]int)
@@ -133,7 +152,7 @@ func (e *Encoding) Count(s string) int {
 			seen[piece] = k
 		}
 	}
-	return n
+	return n, nil
 }
 
 // maxSeen bounds the merged pieces one Count call remembers.

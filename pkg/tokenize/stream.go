@@ -2,6 +2,7 @@ package tokenize
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"sync"
@@ -47,9 +48,10 @@ import (
 // either: decoding each chunk gives the same code points as decoding the
 // whole.
 
-// A tally counts a text given in chunks cut at safe boundaries.
+// A tally counts a text given in chunks cut at safe boundaries. add
+// returns ctx's error, adding nothing, once ctx is done.
 type tally interface {
-	add(chunk string)
+	add(ctx context.Context, chunk string) error
 	total() int
 }
 
@@ -66,11 +68,15 @@ type sumTally struct {
 	mu sync.Mutex
 }
 
-func (t *sumTally) add(chunk string) {
-	k := t.c.Count(chunk)
+func (t *sumTally) add(ctx context.Context, chunk string) error {
+	k, err := CountContext(ctx, t.c, chunk)
+	if err != nil {
+		return err
+	}
 	t.mu.Lock()
 	t.n += k
 	t.mu.Unlock()
+	return nil
 }
 func (t *sumTally) total() int { return t.n }
 
@@ -81,12 +87,16 @@ type estimateTally struct {
 	pieces, chars int
 }
 
-func (t *estimateTally) add(chunk string) {
+func (t *estimateTally) add(ctx context.Context, chunk string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	p, c := estimateParts(chunk)
 	t.mu.Lock()
 	t.pieces += p
 	t.chars += c
 	t.mu.Unlock()
+	return nil
 }
 func (t *estimateTally) total() int { return max(t.pieces, t.chars/4) }
 
@@ -135,6 +145,13 @@ type StreamOptions struct {
 // chunks; the counts are exactly those of the whole text. Any other
 // [Counter] gets the whole text at once.
 func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []int, error) {
+	return CountReaderContext(context.Background(), r, counters, opt)
+}
+
+// CountReaderContext is [CountReader] that stops once ctx is done: it
+// looks before each block it reads and inside the counting of each chunk
+// (see [ContextCounter]), and then returns ctx.Err() and no counts.
+func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, opt StreamOptions) (int64, []int, error) {
 	if opt.ChunkSize <= 0 {
 		opt.ChunkSize = 1 << 20
 	}
@@ -145,7 +162,7 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 	for i, c := range counters {
 		ch, ok := c.(chunker)
 		if !ok {
-			return countWhole(r, counters)
+			return countWhole(ctx, r, counters)
 		}
 		tallies[i] = ch.newTally()
 	}
@@ -158,7 +175,11 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 			defer wg.Done()
 			for chunk := range jobs {
 				for _, t := range tallies {
-					t.add(chunk)
+					// A cancelled add leaves the rest of the chunks to
+					// be drained unread: the result is ctx's error.
+					if t.add(ctx, chunk) != nil {
+						break
+					}
 				}
 			}
 		}()
@@ -173,6 +194,9 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 	)
 	buf := make([]byte, opt.ChunkSize)
 	for {
+		if err = ctx.Err(); err != nil {
+			break
+		}
 		var n int
 		n, err = io.ReadFull(r, buf)
 		read += int64(n)
@@ -213,6 +237,9 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 	}
 	close(jobs)
 	wg.Wait()
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		return read, nil, err
 	}
@@ -223,7 +250,7 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 	return read, counts, nil
 }
 
-func countWhole(r io.Reader, counters []Counter) (int64, []int, error) {
+func countWhole(ctx context.Context, r io.Reader, counters []Counter) (int64, []int, error) {
 	var b bytes.Buffer
 	n, err := b.ReadFrom(r)
 	if err != nil {
@@ -232,7 +259,9 @@ func countWhole(r io.Reader, counters []Counter) (int64, []int, error) {
 	s := b.String()
 	counts := make([]int, len(counters))
 	for i, c := range counters {
-		counts[i] = c.Count(s)
+		if counts[i], err = CountContext(ctx, c, s); err != nil {
+			return n, nil, err
+		}
 	}
 	return n, counts, nil
 }
