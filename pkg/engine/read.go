@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -49,8 +50,23 @@ func NewItemReader(opts ReadOptions) *ItemReader {
 // name. After an error the items read so far stay available, but the line
 // count of later inputs is no longer that of one stream.
 func (r *ItemReader) Read(in io.Reader, name string) error {
+	return r.ReadContext(context.Background(), in, name)
+}
+
+// ReadContext is [ItemReader.Read] that stops once ctx is done, looking
+// before every line, and then returns ctx.Err() (the items read so far stay
+// available).
+func (r *ItemReader) ReadContext(ctx context.Context, in io.Reader, name string) error {
 	jr := jsonl.NewReader(in)
+	done := ctx.Done()
 	for {
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
+		}
 		line, no, err := jr.Next()
 		if err == io.EOF {
 			r.lineBase += no

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -276,6 +277,15 @@ type decision struct {
 // priority or token count, a non-finite relevance or utility), and an
 // [*OverBudgetError], together with the report, in strict mode.
 func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
+	return SynthesizeContext(context.Background(), items, budget, opts)
+}
+
+// SynthesizeContext is [Synthesize] that stops once ctx is done and then
+// returns ctx.Err() and no report. It looks while counting (inside the
+// count of a long item, with the built-in counters) and between the steps
+// of the work; policies see ctx in [Problem.Context], and the exact
+// knapsack looks at it for every candidate it adds to its table.
+func SynthesizeContext(ctx context.Context, items []Item, budget Budget, opts Options) (*Report, error) {
 	if err := budget.Validate(); err != nil {
 		return nil, err
 	}
@@ -355,8 +365,8 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 		}
 		if it.TokenCount != nil {
 			tokens[i] = *it.TokenCount
-		} else {
-			tokens[i] = counter.Count(it.Content)
+		} else if tokens[i], err = tokenize.CountContext(ctx, counter, it.Content); err != nil {
+			return nil, err
 		}
 		// Every other total (always-kept, candidates, consumed) is a part
 		// of this one, so checking this sum checks them all.
@@ -452,7 +462,10 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 	// (4) the ceiling, then the policy.
 	ceiling := available + budget.SafetyMargin
 	prob := &st.prob
-	*prob = Problem{Items: items, Tokens: tokens, Candidates: cands, Caps: caps, Options: &st.opts}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	*prob = Problem{Items: items, Tokens: tokens, Candidates: cands, Caps: caps, Options: &st.opts, Context: ctx}
 	var outcomes []Outcome
 	switch {
 	case alwaysKept <= available:
@@ -460,6 +473,9 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 		prob.Capacity = available - alwaysKept
 		if nc > 0 {
 			sel, err := policy.Select(prob)
+			if err == nil {
+				err = ctx.Err()
+			}
 			if err != nil {
 				return nil, err
 			}
