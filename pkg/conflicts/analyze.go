@@ -20,17 +20,18 @@ type token struct {
 // sentences and clauses. Contractions are split ("don't" → "do", "n't").
 func tokenize(text string) []token {
 	var toks []token
-	scanTokens(text, func(t token) { toks = append(toks, t) })
+	scanTokens(text, nil, func(t token) { toks = append(toks, t) })
 	return toks
 }
 
 // scanTokens calls emit for each token of text in order, holding none of
 // them, so a text of any size is read in memory proportional to one token.
+// It stops early once done (nil: never) is closed.
 //
 // Words inside parentheses closed within the sentence are asides, not
 // assertions ("(sent to the model)"), and are not emitted; the parentheses
 // themselves are. A "(" left open, as in ":(", hides nothing.
-func scanTokens(text string, emit func(token)) {
+func scanTokens(text string, done <-chan struct{}, emit func(token)) {
 	depth := 0
 	inner := emit
 	// stop is the position of the first of ").!?\n" at or after stopFrom
@@ -62,7 +63,10 @@ func scanTokens(text string, emit func(token)) {
 		}
 	}
 	i := 0
-	for i < len(text) {
+	for steps := 1; i < len(text); steps++ {
+		if steps%checkEvery == 0 && stopped(done) {
+			return
+		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case isWordRune(r):
@@ -156,10 +160,11 @@ func isSentenceEnd(t token) bool {
 }
 
 // eachSentence calls fn for each sentence of text, reusing one buffer: the
-// tokens passed to fn are valid only during the call.
-func eachSentence(text string, fn func(sentence)) {
+// tokens passed to fn are valid only during the call. It stops early once
+// done (nil: never) is closed.
+func eachSentence(text string, done <-chan struct{}, fn func(sentence)) {
 	var buf []token
-	scanTokens(text, func(t token) {
+	scanTokens(text, done, func(t token) {
 		if !isSentenceEnd(t) {
 			buf = append(buf, t)
 			return
@@ -169,7 +174,7 @@ func eachSentence(text string, fn func(sentence)) {
 		}
 		buf = buf[:0]
 	})
-	if len(buf) > 0 {
+	if len(buf) > 0 && !stopped(done) {
 		fn(sentence{toks: buf})
 	}
 }
@@ -308,6 +313,8 @@ type analyzer struct {
 	// every clause read, so the marks never need clearing.
 	mark  []uint32
 	stamp uint32
+	// done, when closed, makes analyze give up on the clause it reads.
+	done <-chan struct{}
 	// Chunks that clauses' keys and sequences are copied into.
 	keyChunk []int32
 	seqChunk []elem
@@ -355,6 +362,9 @@ func (a *analyzer) intern(k string) int32 {
 // content word, or only weak ones. The clause's keys and seq point at the
 // scratch space until [analyzer.keep] copies them.
 func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, ok bool) {
+	if stopped(a.done) {
+		return c, false
+	}
 	negs, flips := 0, 0
 	var cue, changeCue string
 	a.keys, a.seq, a.surface = a.keys[:0], a.seq[:0], a.surface[:0]
@@ -368,6 +378,9 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 	isCue := a.isCue
 	frame := ""
 	for i := 0; i < len(toks); i++ {
+		if i%checkEvery == checkEvery-1 && stopped(a.done) {
+			return c, false
+		}
 		t := toks[i]
 		next := ""
 		if i+1 < len(toks) {
@@ -430,6 +443,9 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 	// not scan back.
 	last := -1
 	for i, t := range toks {
+		if i%checkEvery == checkEvery-1 && stopped(a.done) {
+			return c, false
+		}
 		afterBe := last >= 0 && beForms[toks[last].low]
 		if !isCue[i] && !adverbs[t.low] {
 			last = i

@@ -1,6 +1,8 @@
 package conflicts
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -126,5 +128,33 @@ func BenchmarkLongClause(b *testing.B) {
 				FindStats(texts, Options{})
 			}
 		})
+	}
+}
+
+// TestFindStatsContext: a cancelled context stops the comparison, also
+// in the middle of one long text, with the context's error and no pairs.
+func TestFindStatsContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	texts := []string{"I live in Boston.", "I don't live in Boston."}
+	if pairs, _, err := FindStatsContext(ctx, texts, Options{}); !errors.Is(err, context.Canceled) || pairs != nil {
+		t.Fatalf("cancelled: %v, %v", pairs, err)
+	}
+	pairs, _, err := FindStatsContext(context.Background(), texts, Options{})
+	if err != nil || len(pairs) != 1 {
+		t.Fatalf("live: %v, %v; want one pair", pairs, err)
+	}
+	// A long text is left as soon as the cancel is seen.
+	done := make(chan struct{})
+	close(done)
+	an := newAnalyzer()
+	an.done = done
+	long := longClause(1<<20, false)
+	start := time.Now()
+	if got := appendClauses(nil, an, 0, long, done); len(got) != 0 {
+		t.Errorf("%d clauses kept after the cancel", len(got))
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v after the cancel", d)
 	}
 }
