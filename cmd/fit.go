@@ -209,6 +209,7 @@ func firstNonBlankLine(br *bufio.Reader) ([]byte, error) {
 // transcript format that has "content" at the top level also has "type").
 func looksLikeItem(head []byte) bool {
 	line := bytes.TrimSpace(head[bytes.LastIndexByte(bytes.TrimRight(head, "\r\n"), '\n')+1:])
+	line = bytes.TrimPrefix(line, []byte(utf8BOM)) // the item reader skips it too
 	if len(line) == 0 || line[0] != '{' {
 		return false
 	}
