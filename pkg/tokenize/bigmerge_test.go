@@ -118,3 +118,47 @@ func TestLongPiecesMatchTiktoken(t *testing.T) {
 		t.Fatalf("generator gives %q, the JavaScript one puclhhnttfbh", got)
 	}
 }
+
+// FuzzBigMerge checks bigMerge against the heap merge on any piece, with
+// both encodings: the same token boundaries.
+func FuzzBigMerge(f *testing.F) {
+	f.Add([]byte("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"))
+	f.Add([]byte("    \n\n\n....\x00\x00\x00abab"))
+	f.Add([]byte(minstdLetters(300, "abc")))
+	f.Fuzz(func(t *testing.T, piece []byte) {
+		if len(piece) < 2 {
+			return
+		}
+		for _, e := range []*Encoding{O200kBase, Cl100kBase} {
+			e.once.Do(e.load)
+			want := e.heapMergeParts(string(piece), nil)
+			got := e.bigMergeParts(string(piece), nil)
+			if len(got) != len(want) {
+				t.Fatalf("%s %q: %d tokens, heap merge %d", e.name, piece, len(got)-1, len(want)-1)
+			}
+			for k := range want {
+				if got[k].start != want[k].start {
+					t.Fatalf("%s %q: boundary %d at %d, heap merge %d", e.name, piece, k, got[k].start, want[k].start)
+				}
+			}
+		}
+	})
+}
+
+// BenchmarkBigPiece counts 8 MB that are one piece each, with o200k_base
+// (bigMerge: about 4 bytes of memory per byte).
+func BenchmarkBigPiece(b *testing.B) {
+	for _, tc := range []struct{ name, text string }{
+		{"a", strings.Repeat("a", 8<<20)},
+		{"spaces", strings.Repeat(" ", 8<<20)},
+		{"random letters", minstdLetters(8<<20, "abcdefghijklmnopqrstuvwxyz")},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			O200kBase.Count("warm up")
+			b.SetBytes(int64(len(tc.text)))
+			for b.Loop() {
+				O200kBase.Count(tc.text)
+			}
+		})
+	}
+}
