@@ -158,3 +158,55 @@ func TestFindStatsContext(t *testing.T) {
 		t.Errorf("took %v after the cancel", d)
 	}
 }
+
+// maskNotesRef is maskNotes as it was before it became linear (a search
+// from each note's start): the reference FuzzMaskNotes holds the linear
+// one to.
+func maskNotesRef(text string) string {
+	open := notePrefix[1:] + `"`
+	if !strings.Contains(text, open) {
+		return text
+	}
+	b := []byte(text)
+	from := 0
+	for {
+		i := strings.Index(text[from:], open)
+		if i < 0 {
+			break
+		}
+		i += from
+		s := text[i+len(open):]
+		end := -1
+		plain := strings.Index(s, `"]`)
+		dated := strings.Index(s, `" (`)
+		if dated >= 0 && (plain < 0 || dated < plain) {
+			if c := strings.Index(s[dated:], ")]"); c >= 0 {
+				end = dated + c + 1
+			}
+		}
+		if end < 0 && plain >= 0 {
+			end = plain + 1
+		}
+		if end < 0 {
+			from = i + len(open)
+			continue
+		}
+		end += i + len(open)
+		for k := i; k <= end; k++ {
+			b[k] = ' '
+		}
+		from = end + 1
+	}
+	return string(b)
+}
+
+func FuzzMaskNotes(f *testing.F) {
+	f.Add(`a [note: conflicts with "b"] c [note: conflicts with "d" (2023-05-01)] e`)
+	f.Add(`[note: conflicts with "x" (d)] "] [note: conflicts with "y`)
+	f.Add(`[note: conflicts with "[note: conflicts with "x"]"]`)
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := maskNotes(s), maskNotesRef(s); got != want {
+			t.Fatalf("maskNotes(%q)\n got %q\nwant %q", s, got, want)
+		}
+	})
+}
