@@ -169,7 +169,7 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript
 			opt.Workers = runtime.GOMAXPROCS(0)
 			opt.Progress = prog.bytes
 		}
-		n, counts, err := tokenize.CountReader(ctxReader{a.ctx, r}, counters, opt)
+		n, counts, err := tokenize.CountReaderContext(a.ctx, ctxReader{a.ctx, r}, counters, opt)
 		if a.ctx.Err() != nil {
 			errs[i] = a.ctx.Err()
 			return

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -103,6 +104,7 @@ func runFit(a *app, o *fitOptions) error {
 		return usageErrorf("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(valid, ", "))
 	}
 	h := newHistoryCounter(counter, o.inputFormat)
+	h.ctx = a.ctx
 	err = a.eachInput(o.files, func(name string, r io.Reader) error {
 		return h.add(name, r)
 	})
@@ -138,6 +140,7 @@ type historyCounter struct {
 	format  string // "auto", "items" or a transcript format
 	items   *engine.ItemReader
 	tokens  int
+	ctx     context.Context // stops reading and counting items; nil is never
 }
 
 func newHistoryCounter(counter tokenize.Counter, format string) *historyCounter {
@@ -170,17 +173,21 @@ func (h *historyCounter) add(name string, r io.Reader) error {
 		return nil
 	}
 	before := len(h.items.Items())
-	if err := h.items.Read(r, name); err != nil {
+	ctx := h.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := h.items.ReadContext(ctx, r, name); err != nil {
 		return inputError(err)
 	}
 	for _, it := range h.items.Items()[before:] {
 		n := 0
+		var err error
 		if it.TokenCount != nil {
 			n = *it.TokenCount
-		} else {
-			n = h.counter.Count(it.Content)
+		} else if n, err = tokenize.CountContext(ctx, h.counter, it.Content); err != nil {
+			return err
 		}
-		var err error
 		if h.tokens, err = engine.AddTokens(h.tokens, n, "the items' token counts"); err != nil {
 			return inputError(fmt.Errorf("%s:%d: %w", name, it.Line, err))
 		}

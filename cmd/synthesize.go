@@ -225,7 +225,7 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 	}
 	reader := engine.NewItemReader(plan.read)
 	err = a.eachInput(o.files, func(name string, r io.Reader) error {
-		if err := reader.Read(r, name); err != nil {
+		if err := reader.ReadContext(a.ctx, r, name); err != nil {
 			return inputError(err)
 		}
 		return nil
@@ -234,7 +234,7 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 		return err
 	}
 	items := reader.Items()
-	rep, err := engine.Synthesize(items, plan.budget, plan.engine)
+	rep, err := engine.SynthesizeContext(a.ctx, items, plan.budget, plan.engine)
 	var obe *engine.OverBudgetError
 	if errors.As(err, &obe) {
 		return strictError("--strict: %v", obe)
