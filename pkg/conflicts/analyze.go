@@ -189,7 +189,17 @@ func (s sentence) isQuestion() bool {
 	if s.question {
 		return true
 	}
-	w := words(s.toks)
+	// Only the first three words matter: no need to copy them all.
+	var first [3]token
+	w := first[:0]
+	for _, t := range s.toks {
+		if len(w) == len(first) {
+			break
+		}
+		if !t.punct {
+			w = append(w, t)
+		}
+	}
 	if len(w) == 0 {
 		return false
 	}
@@ -213,29 +223,34 @@ func (s sentence) isQuestion() bool {
 // isHedged tells a conditional or uncertain sentence ("if it doesn't
 // rain", "maybe", "in case").
 func (s sentence) isHedged() bool {
-	w := words(s.toks)
-	for i, t := range w {
-		if t.low == "may" && t.upper && i > 0 {
+	// The words (tokens that are not punctuation) are walked in place; the
+	// word after "in" is looked for only from there, so the walk stays
+	// linear.
+	n := 0 // index of t among the words
+	for i, t := range s.toks {
+		if t.punct {
+			continue
+		}
+		if t.low == "may" && t.upper && n > 0 {
+			n++
 			continue // the month
 		}
 		if hedges[t.low] {
 			return true
 		}
-		if t.low == "in" && i+1 < len(w) && w[i+1].low == "case" {
-			return true
+		if t.low == "in" {
+			for _, u := range s.toks[i+1:] {
+				if !u.punct {
+					if u.low == "case" {
+						return true
+					}
+					break
+				}
+			}
 		}
+		n++
 	}
 	return false
-}
-
-func words(toks []token) []token {
-	out := make([]token, 0, len(toks))
-	for _, t := range toks {
-		if !t.punct {
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // clauses splits a sentence at commas and similar marks, at words such as
