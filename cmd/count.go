@@ -400,7 +400,7 @@ func (a *app) countJSONL(opts *countOptions, args []string, c tokenize.Counter) 
 	err := a.eachInput(args, func(name string, r io.Reader) error {
 		return inputError(rd.ReadEach(a.ctx, r, name, func(l engine.Line) error {
 			if l.BOM {
-				out.WriteString("\xef\xbb\xbf")
+				out.WriteString(utf8BOM)
 			}
 			if l.Item == nil {
 				out.Write(l.Raw)
