@@ -2,19 +2,17 @@ package cmd
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
 	"github.com/harpe-dev/harpe/pkg/conflicts"
+	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/spf13/cobra"
 )
 
@@ -107,61 +105,7 @@ type conflictPair struct {
 }
 
 func runConflicts(a *app, opts *conflictsOptions) error {
-	var texts []conflictText
-	// lines has a slot per input line, blank lines included, so that
-	// --annotate writes every line back.
-	var lines []int   // index into texts, or -1 for a blank line
-	var raws [][]byte // the lines as read, with --annotate
-	seen := map[string]string{}
-	several := len(opts.args) > 1
-	err := a.eachInput(opts.args, func(name string, r io.Reader) error {
-		rd := jsonl.NewReader(r)
-		for {
-			line, n, err := rd.Next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return inputError(fmt.Errorf("%s: %w", name, err))
-			}
-			var raw []byte // kept only to write the line back
-			if opts.annotate {
-				raw = bytes.Clone(line)
-				raws = append(raws, raw)
-			}
-			defID := "L" + strconv.Itoa(n)
-			if several {
-				defID = name + ":" + defID
-			}
-			if off := jsonl.InvalidUTF8(line); off >= 0 {
-				return inputError(fmt.Errorf("%s:%d: %s", name, n, jsonl.UTF8Message(line, off)))
-			}
-			if opts.lines {
-				lines = append(lines, len(texts))
-				texts = append(texts, conflictText{id: defID, content: strings.TrimSuffix(string(line), "\r"), raw: raw})
-				continue
-			}
-			if len(bytes.TrimSpace(line)) == 0 {
-				lines = append(lines, -1)
-				continue
-			}
-			t, err := decodeConflictItem(line, defID)
-			if err != nil {
-				return inputError(fmt.Errorf("%s:%d%w", name, n, err))
-			}
-			where := fmt.Sprintf("line %d", n)
-			if several {
-				where = fmt.Sprintf("%s:%d", name, n)
-			}
-			if first, dup := seen[t.id]; dup {
-				return inputError(fmt.Errorf("%s:%d: duplicate \"id\" %q (first on %s)", name, n, t.id, first))
-			}
-			seen[t.id] = where
-			t.raw = raw
-			lines = append(lines, len(texts))
-			texts = append(texts, t)
-		}
-	})
+	texts, lines, err := readConflictTexts(a, opts)
 	if err != nil {
 		return err
 	}
@@ -174,7 +118,10 @@ func runConflicts(a *app, opts *conflictsOptions) error {
 	if minScore == 0 {
 		minScore = -1 // keep everything the rules accept
 	}
-	pairs := conflicts.Find(contents, conflicts.Options{MinScore: minScore})
+	pairs, _, err := conflicts.FindStatsContext(a.ctx, contents, conflicts.Options{MinScore: minScore})
+	if err != nil {
+		return err
+	}
 
 	if opts.annotate {
 		// One note per statement sentence: when the same sentence was
@@ -192,9 +139,13 @@ func runConflicts(a *app, opts *conflictsOptions) error {
 			notes[p.Denial] = append(notes[p.Denial], n)
 		}
 		var out bytes.Buffer
-		for li, ti := range lines {
+		for _, l := range lines {
+			if l.bom {
+				out.WriteString(utf8BOM)
+			}
+			ti := l.text
 			if ti < 0 || notes[ti] == nil {
-				out.Write(raws[li])
+				out.Write(l.raw)
 				out.WriteByte('\n')
 				continue
 			}
@@ -271,74 +222,84 @@ func clip(s string, n int) string {
 	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
-// decodeConflictItem reads the three fields conflicts needs from an item
-// line: "content" (required string), "id" (string, else defID) and
-// "timestamp" (RFC 3339 string, date, or Unix seconds). Other fields are
-// left alone. The error starts with ":" and the column or ": " so the
-// caller prefixes file and line.
-func decodeConflictItem(line []byte, defID string) (conflictText, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(line, &fields); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return conflictText{}, fmt.Errorf(":%d: invalid JSON: %v", max(se.Offset, 1), se)
-		}
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return conflictText{}, fmt.Errorf(": not a JSON object (found %s)", te.Value)
-		}
-		return conflictText{}, fmt.Errorf(": invalid JSON: %v", err)
-	}
-	if fields == nil {
-		return conflictText{}, fmt.Errorf(": not a JSON object (found null)")
-	}
-	t := conflictText{id: defID}
-	raw, ok := fields["content"]
-	if !ok {
-		return t, fmt.Errorf(`: missing "content"`)
-	}
-	if err := json.Unmarshal(raw, &t.content); err != nil || raw[0] != '"' {
-		return t, fmt.Errorf(`: "content" must be a string, got %s`, jsonl.Kind(raw))
-	}
-	if raw, ok := fields["id"]; ok {
-		if err := json.Unmarshal(raw, &t.id); err != nil || raw[0] != '"' {
-			return t, fmt.Errorf(`: "id" must be a string, got %s`, jsonl.Kind(raw))
-		}
-	}
-	if raw, ok := fields["timestamp"]; ok && string(raw) != "null" {
-		d, err := timestampDate(raw)
-		if err != nil {
-			return t, fmt.Errorf(`: "timestamp" %v`, err)
-		}
-		t.date = d
-	}
-	return t, nil
+// conflictLine is one input line as --annotate writes it back: the text
+// it holds (-1 for a blank line), its bytes, and whether a byte order mark
+// came before it.
+type conflictLine struct {
+	text int
+	raw  []byte
+	bom  bool
 }
 
-// timestampDate returns the calendar day a timestamp names: in its own
-// offset for RFC 3339, in UTC for Unix seconds.
-func timestampDate(raw json.RawMessage) (string, error) {
-	switch raw[0] {
-	case '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return "", err
-		}
-		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-			return t.Format("2006-01-02"), nil
-		}
-		if t, err := time.Parse("2006-01-02", s); err == nil {
-			return t.Format("2006-01-02"), nil
-		}
-		return "", fmt.Errorf("must be RFC 3339 (2023-05-01T14:03:00Z) or Unix seconds, got %s", raw)
-	default:
-		f, err := strconv.ParseFloat(string(raw), 64)
-		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || raw[0] == '-' && f == 0 {
-			return "", fmt.Errorf("must be RFC 3339 or Unix seconds, got %s", jsonl.Kind(raw))
-		}
-		if math.Abs(f) > 1e13 {
-			return "", fmt.Errorf("out of range: %s", raw)
-		}
-		return time.Unix(int64(math.Floor(f)), 0).UTC().Format("2006-01-02"), nil
+// utf8BOM is the byte order mark an input may begin with.
+const utf8BOM = "\xef\xbb\xbf"
+
+// readConflictTexts reads the inputs: items through the engine's reader
+// (the rules every command shares: ids, blank lines, a byte order mark,
+// timestamps), or one text a line with --lines. With --annotate it keeps
+// every line to write back.
+func readConflictTexts(a *app, opts *conflictsOptions) ([]conflictText, []conflictLine, error) {
+	var texts []conflictText
+	var lines []conflictLine
+	if !opts.lines {
+		rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
+		err := a.eachInput(opts.args, func(name string, r io.Reader) error {
+			return inputError(rd.ReadEach(a.ctx, r, name, func(l engine.Line) error {
+				if l.Item == nil {
+					if opts.annotate {
+						lines = append(lines, conflictLine{text: -1, raw: bytes.Clone(l.Raw), bom: l.BOM})
+					}
+					return nil
+				}
+				it := l.Item
+				t := conflictText{id: it.ID, content: it.Content, raw: it.Raw}
+				if it.Timestamp != nil {
+					// The calendar day in the timestamp's own offset (UTC
+					// for Unix time).
+					t.date = it.Timestamp.Format("2006-01-02")
+				}
+				if opts.annotate {
+					lines = append(lines, conflictLine{text: len(texts), raw: it.Raw, bom: l.BOM})
+				}
+				texts = append(texts, t)
+				return nil
+			}))
+		})
+		return texts, lines, err
 	}
+	several := len(opts.args) > 1
+	err := a.eachInput(opts.args, func(name string, r io.Reader) error {
+		rd := jsonl.NewReader(r)
+		for {
+			if err := a.ctx.Err(); err != nil {
+				return err
+			}
+			line, n, err := rd.Next()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return inputError(fmt.Errorf("%s: %w", name, err))
+			}
+			l := conflictLine{text: len(texts)}
+			if n == 1 && bytes.HasPrefix(line, []byte(utf8BOM)) {
+				line, l.bom = line[len(utf8BOM):], true
+			}
+			if off := jsonl.InvalidUTF8(line); off >= 0 {
+				return inputError(fmt.Errorf("%s:%d: %s", name, n, jsonl.UTF8Message(line, off)))
+			}
+			defID := "L" + strconv.Itoa(n)
+			if several {
+				defID = name + ":" + defID
+			}
+			t := conflictText{id: defID, content: strings.TrimSuffix(string(line), "\r")}
+			if opts.annotate {
+				l.raw = bytes.Clone(line)
+				t.raw = l.raw
+				lines = append(lines, l)
+			}
+			texts = append(texts, t)
+		}
+	})
+	return texts, lines, err
 }

@@ -188,7 +188,7 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript
 			opt.Progress = prog.bytes
 			prog.sizeOf(r)
 		}
-		n, counts, err := tokenize.CountReader(ctxReader{a.ctx, r}, counters, opt)
+		n, counts, err := tokenize.CountReaderContext(a.ctx, ctxReader{a.ctx, r}, counters, opt)
 		if a.ctx.Err() != nil {
 			errs[i] = a.ctx.Err()
 			return
@@ -413,20 +413,34 @@ func countTable(w io.Writer, counters []tokenize.Counter, results []fileCount) e
 // engine.ItemReader), and nothing is written until all of them are.
 func (a *app) countJSONL(opts *countOptions, args []string, c tokenize.Counter) error {
 	rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
+	// Every line comes back in order: blank lines and a leading byte
+	// order mark as they were, items with token_count set.
+	var out bytes.Buffer
 	err := a.eachInput(args, func(name string, r io.Reader) error {
-		return inputError(rd.Read(r, name))
+		return inputError(rd.ReadEach(a.ctx, r, name, func(l engine.Line) error {
+			if l.BOM {
+				out.WriteString(utf8BOM)
+			}
+			if l.Item == nil {
+				out.Write(l.Raw)
+				out.WriteByte('\n')
+				return nil
+			}
+			n, err := tokenize.CountContext(a.ctx, c, l.Item.Content)
+			if err != nil {
+				return err
+			}
+			updated, err := jsonl.SetField(l.Raw, "token_count", []byte(strconv.Itoa(n)))
+			if err != nil {
+				return inputError(fmt.Errorf("%s:%d: %v", name, l.No, err))
+			}
+			out.Write(updated)
+			out.WriteByte('\n')
+			return nil
+		}))
 	})
 	if err != nil {
 		return err
-	}
-	var out bytes.Buffer
-	for _, it := range rd.Items() {
-		updated, err := jsonl.SetField(it.Raw, "token_count", []byte(strconv.Itoa(c.Count(it.Content))))
-		if err != nil {
-			return inputError(fmt.Errorf("line %d: %v", it.Line, err))
-		}
-		out.Write(updated)
-		out.WriteByte('\n')
 	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		_, err := w.Write(out.Bytes())

@@ -3,7 +3,6 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
 	"github.com/harpe-dev/harpe/pkg/dates"
+	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/spf13/cobra"
 )
 
@@ -201,36 +201,29 @@ func runDates(a *app, opts *datesOptions) error {
 func runDatesJSONL(a *app, opts *datesOptions, def dates.Date, haveDef bool) error {
 	var out bytes.Buffer
 	var items []datesItem
+	// Items are read by the engine's reader, as every command reads them;
+	// a "timestamp" string may also be any anchor format.
+	rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10, Timestamp: anchorTime})
 	err := a.eachInput(opts.files, func(name string, r io.Reader) error {
-		rd := jsonl.NewReader(r)
-		for {
-			line, n, err := rd.Next()
-			if err == io.EOF {
+		return inputError(rd.ReadEach(a.ctx, r, name, func(l engine.Line) error {
+			if l.BOM {
+				out.WriteString(utf8BOM)
+			}
+			if l.Item == nil {
+				out.Write(l.Raw)
+				out.WriteByte('\n')
 				return nil
 			}
+			newLine, item, err := dateItem(l.Item, def, haveDef)
 			if err != nil {
-				return inputError(fmt.Errorf("%s: %w", name, err))
+				return inputError(fmt.Errorf("%s:%d: %v", name, l.No, err))
 			}
-			if err := a.ctx.Err(); err != nil {
-				return err
-			}
-			if len(bytes.TrimSpace(line)) == 0 {
-				out.Write(line)
-				out.WriteByte('\n')
-				continue
-			}
-			newLine, item, err := dateItem(line, def, haveDef)
-			if err != nil {
-				return inputError(fmt.Errorf("%s:%d%v", name, n, err))
-			}
-			item.File, item.Line = name, n
-			if item.ID == nil {
-				item.ID = jsonl.String(fmt.Sprintf("L%d", n)) // SPEC §2: id defaults to L<line>
-			}
+			item.File, item.Line = name, l.No
 			items = append(items, item)
 			out.Write(newLine)
 			out.WriteByte('\n')
-		}
+			return nil
+		}))
 	})
 	if err != nil {
 		return err
@@ -249,109 +242,39 @@ func runDatesJSONL(a *app, opts *datesOptions, def dates.Date, haveDef bool) err
 	})
 }
 
-// lineError is an error in one JSONL line; its text starts with ":" and
-// the column when there is one, so the caller prefixes "file:line".
-type lineError struct {
-	col int
-	msg string
+// anchorTime reads a "timestamp" string that is not RFC 3339 as an anchor
+// (see dates.ParseAnchor): midnight UTC of the day it names, so that the
+// day read back in the time's own location is that day.
+func anchorTime(s string) (time.Time, error) {
+	d, err := dates.ParseAnchor(s)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC), nil
 }
 
-func (e *lineError) Error() string {
-	if e.col > 0 {
-		return fmt.Sprintf(":%d: %s", e.col, e.msg)
-	}
-	return ": " + e.msg
-}
-
-// dateItem annotates the content of one item line and returns the line to
-// write (the input line itself when nothing changes).
-func dateItem(line []byte, def dates.Date, haveDef bool) ([]byte, datesItem, error) {
-	item := datesItem{Spans: []datesSpan{}}
-	if at := jsonl.InvalidUTF8(line); at >= 0 {
-		return nil, item, &lineError{msg: jsonl.UTF8Message(line, at)}
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(line, &fields); err != nil {
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			return nil, item, &lineError{col: max(1, int(se.Offset)), msg: "invalid JSON: " + se.Error()}
-		case errors.As(err, &te):
-			return nil, item, &lineError{msg: "not a JSON object (found " + te.Value + ")"}
-		}
-		return nil, item, &lineError{msg: "invalid JSON: " + err.Error()}
-	}
-	if fields == nil {
-		return nil, item, &lineError{msg: "not a JSON object (found null)"}
-	}
-	if raw, ok := fields["id"]; ok {
-		item.ID = raw
-	}
-	raw, ok := fields["content"]
-	if !ok {
-		return nil, item, &lineError{msg: `missing "content"`}
-	}
-	var content string
-	if err := json.Unmarshal(raw, &content); err != nil || raw[0] != '"' {
-		return nil, item, &lineError{msg: fmt.Sprintf(`"content" must be a string, got %s`, jsonKind(raw))}
-	}
+// dateItem annotates the content of one item and returns the line to
+// write (the item's line itself when nothing changes). The item's day is
+// its timestamp's calendar day in the timestamp's own offset (UTC for Unix
+// time), else def when haveDef.
+func dateItem(it *engine.Item, def dates.Date, haveDef bool) ([]byte, datesItem, error) {
+	item := datesItem{Spans: []datesSpan{}, ID: jsonl.String(it.ID)}
 	day, have := def, haveDef
-	if ts, ok := fields["timestamp"]; ok && string(ts) != "null" {
-		d, err := itemTimestamp(ts)
-		if err != nil {
-			return nil, item, &lineError{msg: err.Error()}
-		}
-		day, have = d, true
+	if it.Timestamp != nil {
+		day, have = dates.DateOf(*it.Timestamp), true
 	}
 	if !have {
-		return line, item, nil
+		return it.Raw, item, nil
 	}
 	s := day.String()
 	item.SaidOn = &s
-	annotated, spans := dates.Annotate(content, day)
+	annotated, spans := dates.Annotate(it.Content, day)
 	item.Spans = spansJSON(spans)
 	if len(spans) == 0 {
-		return line, item, nil
+		return it.Raw, item, nil
 	}
-	newLine, err := jsonl.SetField(line, "content", jsonl.String(annotated))
-	if err != nil {
-		return nil, item, &lineError{msg: err.Error()}
-	}
-	return newLine, item, nil
-}
-
-// itemTimestamp reads an item's "timestamp": a string in any anchor
-// format, or a number of Unix seconds.
-func itemTimestamp(raw json.RawMessage) (dates.Date, error) {
-	switch raw[0] {
-	case '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return dates.Date{}, err
-		}
-		d, err := dates.ParseAnchor(s)
-		if err != nil {
-			return dates.Date{}, fmt.Errorf(`"timestamp": %v`, err)
-		}
-		return d, nil
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		d, err := dates.ParseUnix(string(raw))
-		if err != nil {
-			return dates.Date{}, fmt.Errorf(`"timestamp": %v; a number is Unix seconds (or milliseconds)`, err)
-		}
-		return d, nil
-	}
-	return dates.Date{}, fmt.Errorf(`"timestamp" must be an RFC 3339 string or Unix seconds, got %s`, jsonKind(raw))
-}
-
-// jsonKind names the type of a JSON value for messages, quoting short ones.
-func jsonKind(raw json.RawMessage) string {
-	kind := map[byte]string{'"': "a string", '{': "an object", '[': "an array", 't': "true", 'f': "false", 'n': "null"}[raw[0]]
-	if kind == "" {
-		kind = "the number " + string(raw)
-	}
-	return kind
+	line, err := jsonl.SetField(it.Raw, "content", jsonl.String(annotated))
+	return line, item, err
 }
 
 // datesAnchorOptions are the flags of harpe dates anchor.

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -116,6 +117,7 @@ func runFit(a *app, o *fitOptions) error {
 		return usageErrorf("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(valid, ", "))
 	}
 	h := newHistoryCounter(counter, o.inputFormat)
+	h.ctx = a.ctx
 	// Transcripts are counted in parallel (files and directories, as
 	// every transcript command reads them); items files are kept and read
 	// in order afterwards, since ids must be unique across them.
@@ -133,9 +135,13 @@ func runFit(a *app, o *fitOptions) error {
 	}
 	for _, p := range parts {
 		a.warnTranscripts(p.count.ts)
-		h.tokens += p.count.tokens
+		if h.tokens, err = engine.AddTokens(h.tokens, p.count.tokens, "the inputs' tokens"); err != nil {
+			return inputError(fmt.Errorf("%s: %w", p.name, err))
+		}
 		if p.count.hasRecorded {
-			h.recorded += p.count.recorded
+			if h.recorded, err = engine.AddTokens(h.recorded, p.count.recorded, "the recorded prompts"); err != nil {
+				return inputError(fmt.Errorf("%s: %w", p.name, err))
+			}
 			h.hasRecorded = true
 		}
 		if p.items != nil {
@@ -188,6 +194,7 @@ type historyCounter struct {
 	// hasRecorded says whether any records one.
 	recorded    int
 	hasRecorded bool
+	ctx         context.Context // stops reading and counting items; nil is never
 }
 
 func newHistoryCounter(counter tokenize.Counter, format string) *historyCounter {
@@ -261,7 +268,9 @@ func (h *historyCounter) transcriptTokens(name string, r io.Reader) ([]byte, tra
 		tc.tokens += transcript.ToolDefTokens(t.Tools, h.counter)
 	}
 	for _, t := range order {
-		tc.recorded += last[t]
+		if tc.recorded, err = engine.AddTokens(tc.recorded, last[t], "the recorded prompts"); err != nil {
+			return nil, tc, inputError(fmt.Errorf("%s: %w", name, err))
+		}
 		tc.hasRecorded = true
 	}
 	tc.ts = ts
@@ -271,14 +280,23 @@ func (h *historyCounter) transcriptTokens(name string, r io.Reader) ([]byte, tra
 // addItems reads one items JSONL input and adds its tokens to the total.
 func (h *historyCounter) addItems(name string, r io.Reader) error {
 	before := len(h.items.Items())
-	if err := h.items.Read(r, name); err != nil {
+	ctx := h.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := h.items.ReadContext(ctx, r, name); err != nil {
 		return inputError(err)
 	}
 	for _, it := range h.items.Items()[before:] {
+		n := 0
+		var err error
 		if it.TokenCount != nil {
-			h.tokens += *it.TokenCount
-		} else {
-			h.tokens += h.counter.Count(it.Content)
+			n = *it.TokenCount
+		} else if n, err = tokenize.CountContext(ctx, h.counter, it.Content); err != nil {
+			return err
+		}
+		if h.tokens, err = engine.AddTokens(h.tokens, n, "the items' token counts"); err != nil {
+			return inputError(fmt.Errorf("%s:%d: %w", name, it.Line, err))
 		}
 	}
 	return nil
@@ -305,6 +323,7 @@ func firstNonBlankLine(br *bufio.Reader) ([]byte, error) {
 // transcript format that has "content" at the top level also has "type").
 func looksLikeItem(head []byte) bool {
 	line := bytes.TrimSpace(head[bytes.LastIndexByte(bytes.TrimRight(head, "\r\n"), '\n')+1:])
+	line = bytes.TrimPrefix(line, []byte(utf8BOM)) // the item reader skips it too
 	if len(line) == 0 || line[0] != '{' {
 		return false
 	}

@@ -180,6 +180,9 @@ func planSynthesize(o *synthesizeOptions) (*synthesizePlan, error) {
 	if o.dpCells < 1 {
 		return nil, usageErrorf("--dp-cells: must be ≥ 1, got %d", o.dpCells)
 	}
+	if err := engine.CheckDPCells(o.dpCells); err != nil {
+		return nil, usageErrorf("--dp-cells: %v", err)
+	}
 	if !(o.alpha >= 0 && o.alpha <= 1) {
 		return nil, usageErrorf("--alpha: must be from 0 to 1, got %v", o.alpha)
 	}
@@ -224,7 +227,7 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 	reader := engine.NewItemReader(plan.read)
 	err = a.eachInput(o.files, func(name string, r io.Reader) error {
 		head := &headReader{r: r}
-		if err := reader.Read(head, name); err != nil {
+		if err := reader.ReadContext(a.ctx, head, name); err != nil {
 			return inputError(transcriptHint(name, head.head, err))
 		}
 		return nil
@@ -233,7 +236,7 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 		return err
 	}
 	items := reader.Items()
-	rep, err := engine.Synthesize(items, plan.budget, plan.engine)
+	rep, err := engine.SynthesizeContext(a.ctx, items, plan.budget, plan.engine)
 	var obe *engine.OverBudgetError
 	if errors.As(err, &obe) {
 		return strictError("--strict: %v", obe)

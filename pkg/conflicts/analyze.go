@@ -2,6 +2,7 @@ package conflicts
 
 import (
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,23 +20,35 @@ type token struct {
 // sentences and clauses. Contractions are split ("don't" → "do", "n't").
 func tokenize(text string) []token {
 	var toks []token
-	scanTokens(text, func(t token) { toks = append(toks, t) })
+	scanTokens(text, nil, func(t token) { toks = append(toks, t) })
 	return toks
 }
 
 // scanTokens calls emit for each token of text in order, holding none of
 // them, so a text of any size is read in memory proportional to one token.
+// It stops early once done (nil: never) is closed.
 //
 // Words inside parentheses closed within the sentence are asides, not
 // assertions ("(sent to the model)"), and are not emitted; the parentheses
 // themselves are. A "(" left open, as in ":(", hides nothing.
-func scanTokens(text string, emit func(token)) {
+func scanTokens(text string, done <-chan struct{}, emit func(token)) {
 	depth := 0
 	inner := emit
+	// stop is the position of the first of ").!?\n" at or after stopFrom
+	// (len(text) when none): each "(" asks for the next one, and the
+	// answer holds for every "(" before it, so the text is searched once.
+	stop, stopFrom := -1, 0
 	emit = func(t token) {
 		switch {
 		case t.punct && t.low == "(":
-			if closes(text[t.end:]) {
+			if stop < t.end {
+				stopFrom = t.end
+				stop = len(text)
+				if i := strings.IndexAny(text[stopFrom:], ").!?\n"); i >= 0 {
+					stop = stopFrom + i
+				}
+			}
+			if stop < len(text) && text[stop] == ')' {
 				depth++
 			}
 			inner(t)
@@ -50,7 +63,10 @@ func scanTokens(text string, emit func(token)) {
 		}
 	}
 	i := 0
-	for i < len(text) {
+	for steps := 1; i < len(text); steps++ {
+		if steps%checkEvery == 0 && stopped(done) {
+			return
+		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case isWordRune(r):
@@ -84,12 +100,6 @@ func scanTokens(text string, emit func(token)) {
 			i += size
 		}
 	}
-}
-
-// closes reports whether a ")" comes in s before the sentence ends.
-func closes(s string) bool {
-	i := strings.IndexAny(s, ").!?\n")
-	return i >= 0 && s[i] == ')'
 }
 
 func isWordRune(r rune) bool {
@@ -150,10 +160,11 @@ func isSentenceEnd(t token) bool {
 }
 
 // eachSentence calls fn for each sentence of text, reusing one buffer: the
-// tokens passed to fn are valid only during the call.
-func eachSentence(text string, fn func(sentence)) {
+// tokens passed to fn are valid only during the call. It stops early once
+// done (nil: never) is closed.
+func eachSentence(text string, done <-chan struct{}, fn func(sentence)) {
 	var buf []token
-	scanTokens(text, func(t token) {
+	scanTokens(text, done, func(t token) {
 		if !isSentenceEnd(t) {
 			buf = append(buf, t)
 			return
@@ -163,7 +174,7 @@ func eachSentence(text string, fn func(sentence)) {
 		}
 		buf = buf[:0]
 	})
-	if len(buf) > 0 {
+	if len(buf) > 0 && !stopped(done) {
 		fn(sentence{toks: buf})
 	}
 }
@@ -178,7 +189,17 @@ func (s sentence) isQuestion() bool {
 	if s.question {
 		return true
 	}
-	w := words(s.toks)
+	// Only the first three words matter: no need to copy them all.
+	var first [3]token
+	w := first[:0]
+	for _, t := range s.toks {
+		if len(w) == len(first) {
+			break
+		}
+		if !t.punct {
+			w = append(w, t)
+		}
+	}
 	if len(w) == 0 {
 		return false
 	}
@@ -202,29 +223,34 @@ func (s sentence) isQuestion() bool {
 // isHedged tells a conditional or uncertain sentence ("if it doesn't
 // rain", "maybe", "in case").
 func (s sentence) isHedged() bool {
-	w := words(s.toks)
-	for i, t := range w {
-		if t.low == "may" && t.upper && i > 0 {
+	// The words (tokens that are not punctuation) are walked in place; the
+	// word after "in" is looked for only from there, so the walk stays
+	// linear.
+	n := 0 // index of t among the words
+	for i, t := range s.toks {
+		if t.punct {
+			continue
+		}
+		if t.low == "may" && t.upper && n > 0 {
+			n++
 			continue // the month
 		}
 		if hedges[t.low] {
 			return true
 		}
-		if t.low == "in" && i+1 < len(w) && w[i+1].low == "case" {
-			return true
+		if t.low == "in" {
+			for _, u := range s.toks[i+1:] {
+				if !u.punct {
+					if u.low == "case" {
+						return true
+					}
+					break
+				}
+			}
 		}
+		n++
 	}
 	return false
-}
-
-func words(toks []token) []token {
-	out := make([]token, 0, len(toks))
-	for _, t := range toks {
-		if !t.punct {
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // clauses splits a sentence at commas and similar marks, at words such as
@@ -298,6 +324,12 @@ type analyzer struct {
 	seq     []elem
 	surface []string
 	isCue   []bool
+	// mark[k] == stamp when key k is in keys already; stamp changes with
+	// every clause read, so the marks never need clearing.
+	mark  []uint32
+	stamp uint32
+	// done, when closed, makes analyze give up on the clause it reads.
+	done <-chan struct{}
 	// Chunks that clauses' keys and sequences are copied into.
 	keyChunk []int32
 	seqChunk []elem
@@ -345,14 +377,25 @@ func (a *analyzer) intern(k string) int32 {
 // content word, or only weak ones. The clause's keys and seq point at the
 // scratch space until [analyzer.keep] copies them.
 func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, ok bool) {
+	if stopped(a.done) {
+		return c, false
+	}
 	negs, flips := 0, 0
 	var cue, changeCue string
 	a.keys, a.seq, a.surface = a.keys[:0], a.seq[:0], a.surface[:0]
+	a.stamp++
+	if a.stamp == 0 { // wrapped: start the marks afresh
+		clear(a.mark)
+		a.stamp = 1
+	}
 	a.isCue = slices.Grow(a.isCue[:0], len(toks))[:len(toks)]
 	clear(a.isCue)
 	isCue := a.isCue
 	frame := ""
 	for i := 0; i < len(toks); i++ {
+		if i%checkEvery == checkEvery-1 && stopped(a.done) {
+			return c, false
+		}
 		t := toks[i]
 		next := ""
 		if i+1 < len(toks) {
@@ -409,7 +452,19 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 	allWeak := true
 	deictic := false  // "it", "this" … before the first content word
 	fragment := false // the clause opens with a past participle
+	// last is the latest token before i that is neither a cue nor an
+	// adverb: toks[i] follows a form of "be" when that token is one ("is
+	// not really empty"). Kept as the loop goes, so that finding it does
+	// not scan back.
+	last := -1
 	for i, t := range toks {
+		if i%checkEvery == checkEvery-1 && stopped(a.done) {
+			return c, false
+		}
+		afterBe := last >= 0 && beForms[toks[last].low]
+		if !isCue[i] && !adverbs[t.low] {
+			last = i
+		}
 		if q := quantifiers[t.low]; q != 0 && !(t.low == "no" && (i+1 >= len(toks) || toks[i+1].low != "one")) {
 			a.seq = append(a.seq, elem{key: keyQuantifier, person: q})
 			hasFunction = true // "nobody", "someone": a subject
@@ -432,7 +487,7 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 			hasFunction = true
 			continue
 		}
-		key, flip, content := a.key(t, t.start == sentStart, afterBe(toks, isCue, i))
+		key, flip, content := a.key(t, t.start == sentStart, afterBe)
 		if !content {
 			hasFunction = true
 			continue
@@ -454,7 +509,11 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 		}
 		id := a.intern(key)
 		a.seq = append(a.seq, elem{key: id})
-		if !slices.Contains(a.keys, id) {
+		if int(id) >= len(a.mark) {
+			a.mark = append(a.mark, make([]uint32, int(id)+1-len(a.mark))...)
+		}
+		if a.mark[id] != a.stamp {
+			a.mark[id] = a.stamp
 			a.keys = append(a.keys, id)
 			a.surface = append(a.surface, t.low)
 		}
@@ -565,7 +624,12 @@ func stem(w string) string {
 
 // sortKeys sorts the scratch keys, keeping surface parallel.
 func (a *analyzer) sortKeys() {
-	// Insertion sort: clauses have a handful of keys.
+	if len(a.keys) > 16 {
+		// A long clause: sort (key, surface) pairs in O(n log n).
+		sort.Sort(keySurface{a.keys, a.surface})
+		return
+	}
+	// Insertion sort: most clauses have a handful of keys.
 	for i := 1; i < len(a.keys); i++ {
 		for j := i; j > 0 && a.keys[j] < a.keys[j-1]; j-- {
 			a.keys[j], a.keys[j-1] = a.keys[j-1], a.keys[j]
@@ -581,14 +645,15 @@ var beForms = setOf(`am is are was were be been being 's 're 'm`)
 var adverbs = setOf(`still now really very already currently actually also
 just always never completely totally quite`)
 
-// afterBe reports whether toks[i] follows a form of "be", skipping cues and
-// adverbs ("is not really empty").
-func afterBe(toks []token, isCue []bool, i int) bool {
-	for j := i - 1; j >= 0; j-- {
-		if isCue[j] || adverbs[toks[j].low] {
-			continue
-		}
-		return beForms[toks[j].low]
-	}
-	return false
+// keySurface sorts keys (unique) with surface kept parallel.
+type keySurface struct {
+	keys    []int32
+	surface []string
+}
+
+func (k keySurface) Len() int           { return len(k.keys) }
+func (k keySurface) Less(i, j int) bool { return k.keys[i] < k.keys[j] }
+func (k keySurface) Swap(i, j int) {
+	k.keys[i], k.keys[j] = k.keys[j], k.keys[i]
+	k.surface[i], k.surface[j] = k.surface[j], k.surface[i]
 }

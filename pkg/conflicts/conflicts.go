@@ -1,6 +1,7 @@
 package conflicts
 
 import (
+	"context"
 	"math"
 	"slices"
 	"sort"
@@ -57,6 +58,15 @@ func Find(texts []string, opts Options) []Pair {
 
 // FindStats is [Find] that also reports the work done.
 func FindStats(texts []string, opts Options) ([]Pair, Stats) {
+	pairs, st, _ := FindStatsContext(context.Background(), texts, opts)
+	return pairs, st
+}
+
+// FindStatsContext is [FindStats] that stops once ctx is done, and then
+// returns ctx.Err() and no pairs. It looks before every text it reads,
+// every few thousand sentences of a long text, and every few thousand
+// clauses it lines up.
+func FindStatsContext(ctx context.Context, texts []string, opts Options) ([]Pair, Stats, error) {
 	minScore := opts.MinScore
 	if minScore == 0 {
 		minScore = DefaultMinScore
@@ -64,8 +74,16 @@ func FindStats(texts []string, opts Options) ([]Pair, Stats) {
 	st := Stats{Texts: len(texts)}
 	an := newAnalyzer()
 	var all []clause
+	done := ctx.Done()
+	an.done = done
 	for ti, text := range texts {
-		all = appendClauses(all, an, ti, text)
+		if stopped(done) {
+			return nil, Stats{}, ctx.Err()
+		}
+		all = appendClauses(all, an, ti, text, done)
+	}
+	if stopped(done) {
+		return nil, Stats{}, ctx.Err()
 	}
 	st.Clauses = len(all)
 
@@ -95,6 +113,9 @@ func FindStats(texts []string, opts Options) ([]Pair, Stats) {
 	best := map[key]int{}
 	var hits []found
 	for di := range all {
+		if di%checkEvery == 0 && stopped(done) {
+			return nil, Stats{}, ctx.Err()
+		}
 		d := &all[di]
 		if !d.negative {
 			continue
@@ -113,7 +134,10 @@ func FindStats(texts []string, opts Options) ([]Pair, Stats) {
 			}
 			cands = index[rare]
 		}
-		for _, si := range cands {
+		for k, si := range cands {
+			if k%checkEvery == checkEvery-1 && stopped(done) {
+				return nil, Stats{}, ctx.Err()
+			}
 			s := &all[si]
 			if s.text == d.text {
 				continue
@@ -144,13 +168,34 @@ func FindStats(texts []string, opts Options) ([]Pair, Stats) {
 		}
 		return out[i].Statement < out[j].Statement
 	})
-	return out, st
+	if stopped(done) { // pairOf's analysis may have given up
+		return nil, Stats{}, ctx.Err()
+	}
+	return out, st, nil
 }
 
-// appendClauses analyzes one text and appends its clauses.
-func appendClauses(all []clause, an *analyzer, ti int, text string) []clause {
+// checkEvery is how many steps of a loop pass between two looks at the
+// done channel.
+const checkEvery = 1 << 12
+
+// stopped reports whether done (nil: never) is closed.
+func stopped(done <-chan struct{}) bool {
+	if done == nil {
+		return false
+	}
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
+}
+
+// appendClauses analyzes one text and appends its clauses. Once done is
+// closed it stops reading the text (the caller then drops the result).
+func appendClauses(all []clause, an *analyzer, ti int, text string, done <-chan struct{}) []clause {
 	text = maskNotes(text)
-	eachSentence(text, func(s sentence) {
+	eachSentence(text, done, func(s sentence) {
 		if s.isQuestion() || s.isHedged() {
 			return
 		}
@@ -222,7 +267,7 @@ func pairOf(texts []string, an *analyzer, s, d *clause, score float64) Pair {
 // of each of its keys.
 func (a *analyzer) surfaceOf(sentence string, ci int32) map[int32]string {
 	var toks []token
-	scanTokens(sentence, func(t token) { toks = append(toks, t) })
+	scanTokens(sentence, nil, func(t token) { toks = append(toks, t) })
 	out := map[int32]string{}
 	cl := clauses(toks)
 	if int(ci) >= len(cl) {

@@ -61,6 +61,8 @@
 // Clauses are indexed by key, and a denial is compared only with the
 // statements that hold its rarest key, so the work grows with the number of
 // texts that share words, not with the square of the number of texts.
+// Reading one text is linear in its length, however long its clauses, and
+// [FindStatsContext] stops once its context is done.
 //
 // # Notes
 //

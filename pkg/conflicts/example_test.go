@@ -1,6 +1,7 @@
 package conflicts_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/harpe-dev/harpe/pkg/conflicts"
@@ -30,4 +31,18 @@ func ExampleNote() {
 	// Output:
 	// I no longer live in Boston. [note: conflicts with "I live in Boston with my wife." (2023-05-01)]
 	// I no longer live in Boston. [note: conflicts with "I live in Boston with my wife." (2023-05-01)]
+}
+
+// FindStatsContext stops once its context is done.
+func ExampleFindStatsContext() {
+	ctx, cancel := context.WithCancel(context.Background())
+	texts := []string{"I live in Boston.", "I no longer live in Boston."}
+	pairs, st, err := conflicts.FindStatsContext(ctx, texts, conflicts.Options{})
+	fmt.Println(len(pairs), st.Clauses, err)
+	cancel()
+	pairs, _, err = conflicts.FindStatsContext(ctx, texts, conflicts.Options{})
+	fmt.Println(len(pairs), err)
+	// Output:
+	// 1 2 <nil>
+	// 0 context canceled
 }

@@ -48,25 +48,30 @@ func Annotate(text string, notes []string) string {
 
 // maskNotes blanks out the notes in text (keeping every byte offset), so a
 // quoted statement inside a note is not read as part of the denial.
+//
+// Each of the strings a note is made of is looked for at most once per
+// occurrence (a [finder] remembers where it was found next), so the work
+// stays linear in the text however many notes, closed or not, it holds.
 func maskNotes(text string) string {
 	open := notePrefix[1:] + `"`
 	if !strings.Contains(text, open) {
 		return text
 	}
 	b := []byte(text)
+	opens := finder{s: text, pat: open}
+	ends := noteFinders{plain: finder{s: text, pat: `"]`}, dated: finder{s: text, pat: `" (`}, close: finder{s: text, pat: ")]"}}
 	from := 0
 	for {
-		i := strings.Index(text[from:], open)
+		i := opens.next(from)
 		if i < 0 {
 			break
 		}
-		i += from
-		end := noteEnd(text[i+len(open):])
+		end := ends.noteEnd(i + len(open))
 		if end < 0 {
-			from = i + len(open)
-			continue
+			// No later note can close either: every later start sees less
+			// of the same text.
+			break
 		}
-		end += i + len(open)
 		for k := i; k <= end; k++ {
 			b[k] = ' '
 		}
@@ -75,15 +80,41 @@ func maskNotes(text string) string {
 	return string(b)
 }
 
-// noteEnd finds the "]" that closes a note whose quoted statement starts s:
-// after `"]`, or after `" (date)]`, whichever comes first. It returns -1
-// when s does not close a note.
-func noteEnd(s string) int {
-	plain := strings.Index(s, `"]`)
-	dated := strings.Index(s, `" (`)
+// finder finds pat in s at or after a position, remembering the last
+// answer: asked for positions that only grow, it reads s once.
+type finder struct {
+	s, pat string
+	at     int // where pat was last found (-1: nowhere after from)
+	from   int // the position that answer was for
+	asked  bool
+}
+
+func (f *finder) next(from int) int {
+	if f.asked && from >= f.from && (f.at < 0 || f.at >= from) {
+		return f.at
+	}
+	f.asked, f.from = true, from
+	f.at = -1
+	if from <= len(f.s) {
+		if i := strings.Index(f.s[from:], f.pat); i >= 0 {
+			f.at = from + i
+		}
+	}
+	return f.at
+}
+
+// noteFinders find the ends of notes.
+type noteFinders struct{ plain, dated, close finder }
+
+// noteEnd finds the "]" that closes a note whose quoted statement starts at
+// q: after `"]`, or after `" (date)]`, whichever comes first. It returns -1
+// when the text from q does not close a note.
+func (f *noteFinders) noteEnd(q int) int {
+	plain := f.plain.next(q)
+	dated := f.dated.next(q)
 	if dated >= 0 && (plain < 0 || dated < plain) {
-		if c := strings.Index(s[dated:], ")]"); c >= 0 {
-			return dated + c + 1
+		if c := f.close.next(dated); c >= 0 {
+			return c + 1
 		}
 	}
 	if plain >= 0 {

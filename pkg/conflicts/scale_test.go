@@ -177,7 +177,7 @@ func allPairs(texts []string, minScore float64) ([]Pair, int) {
 	an := newAnalyzer()
 	var all []clause
 	for ti, text := range texts {
-		all = appendClauses(all, an, ti, text)
+		all = appendClauses(all, an, ti, text, nil)
 	}
 	type key struct{ s, d int }
 	best := map[key]Pair{}

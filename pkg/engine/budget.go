@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -22,10 +23,28 @@ type Budget struct {
 }
 
 // Available is what the items may take: Total minus the reserves and the
-// safety margin. It is negative only for a budget that [Budget.Validate]
-// rejects.
+// safety margin. It is meaningful only for a budget that [Budget.Validate]
+// accepts (for others it is negative, or math.MinInt when the reserves
+// alone do not fit an int).
 func (b Budget) Available() int {
-	return b.Total - b.ReserveOutput - b.ReserveTools - b.SafetyMargin
+	r, ok := b.reserves()
+	if !ok || b.Total < 0 {
+		return math.MinInt
+	}
+	return b.Total - r
+}
+
+// reserves is the sum of the reserves and the safety margin, and whether it
+// fits an int (each of them ≥ 0).
+func (b Budget) reserves() (int, bool) {
+	if b.ReserveOutput < 0 || b.ReserveTools < 0 || b.SafetyMargin < 0 {
+		return math.MinInt, true
+	}
+	r, ok := addInt(b.ReserveOutput, b.ReserveTools)
+	if ok {
+		r, ok = addInt(r, b.SafetyMargin)
+	}
+	return r, ok
 }
 
 // Validate reports a negative figure, or reserves (safety margin included)
@@ -40,10 +59,13 @@ func (b Budget) Validate() error {
 		return fmt.Errorf("tools reserve must be ≥ 0, got %d", b.ReserveTools)
 	case b.SafetyMargin < 0:
 		return fmt.Errorf("safety margin must be ≥ 0, got %d", b.SafetyMargin)
-	case b.Available() < 0:
+	}
+	if r, ok := b.reserves(); !ok {
+		return fmt.Errorf("reserves (%d output + %d tools + %d safety margin) add up to more than %d and exceed the budget of %d",
+			b.ReserveOutput, b.ReserveTools, b.SafetyMargin, math.MaxInt, b.Total)
+	} else if r > b.Total {
 		return fmt.Errorf("reserves (%d output + %d tools + %d safety margin = %d) exceed the budget of %d",
-			b.ReserveOutput, b.ReserveTools, b.SafetyMargin,
-			b.ReserveOutput+b.ReserveTools+b.SafetyMargin, b.Total)
+			b.ReserveOutput, b.ReserveTools, b.SafetyMargin, r, b.Total)
 	}
 	return nil
 }
@@ -56,12 +78,22 @@ type Amount struct {
 }
 
 // Of resolves the amount against base: N itself, or N% of base rounded
-// down.
+// down. The percentage is worked out exactly (in 128 bits); a result that
+// does not fit an int, possible only above 100%, is math.MaxInt, which
+// [Budget.Validate] then refuses as a safety margin larger than the total
+// (and which, as a cap, bounds nothing). A negative base counts as 0.
 func (a Amount) Of(base int) int {
-	if a.Percent {
-		return int(int64(a.N) * int64(base) / 100)
+	if !a.Percent {
+		return a.N
 	}
-	return a.N
+	if a.N <= 0 || base <= 0 {
+		return 0
+	}
+	v, ok := percentOf(base, a.N)
+	if !ok {
+		return math.MaxInt
+	}
+	return v
 }
 
 // String gives the amount back in the form ParseAmount reads.

@@ -9,7 +9,13 @@
 // every field of the JSONL format has a field here, and [Item.Raw] keeps the
 // input line byte for byte so a caller can emit the selected lines exactly
 // as they came in. Bad lines give a [*LineError] that names the input, the
-// line and, for JSON syntax errors, the column.
+// line and, for JSON syntax errors, the column. Every harpe command reads
+// items with this reader, so a line means the same to all of them: a
+// leading UTF-8 byte order mark is skipped, blank lines are not items, ids
+// are strings unique over all inputs, and a whole-number timestamp of
+// [MillisFrom] or more is Unix milliseconds. [ItemReader.ReadEach] hands
+// over every line, blank ones too, for a command that writes its input
+// back.
 //
 // # Budget
 //
@@ -46,6 +52,15 @@
 // wins, so the answer is unique. Other policies plug in with [Register];
 // [PolicyNames] lists every registered name. A [Tracker] does
 // the capacity and per-dimension cap bookkeeping for any policy.
+//
+// # Bounds and cancellation
+//
+// Token totals are summed with checked arithmetic: a total that does not
+// fit an int is a [*TokenOverflowError], never a wrapped number.
+// [Options.DPCells] is at most [MaxDPCells], so the exact knapsack's table
+// stays within 768 MiB ([CheckDPCells]). [ItemReader.ReadContext] and
+// [SynthesizeContext] stop once their context is done; policies see it in
+// [Problem.Context].
 //
 // # Determinism
 //

@@ -56,6 +56,9 @@ type knapsackProblem struct {
 	costs    [][]int
 	caps     []int
 	maxCells int // limit on candidates × (capacity+1) for the exact solver; ≤ 0 means the default
+	// done, when closed, stops the exact solver between two candidates;
+	// its answer is then meaningless and the caller returns an error.
+	done <-chan struct{}
 }
 
 // solveKnapsack solves the 0/1 knapsack without caps; see knapsackProblem.
@@ -214,6 +217,13 @@ func (p knapsackProblem) exact(rest []int, q []int64, width int, dims, bounds []
 	cost := make([]int, len(dims))
 
 	for k := len(rest) - 1; k >= 0; k-- {
+		if p.done != nil {
+			select {
+			case <-p.done:
+				return
+			default:
+			}
+		}
 		i := rest[k]
 		s, v := p.sizes[i], q[i]
 		shift := 0

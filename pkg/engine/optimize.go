@@ -182,7 +182,13 @@ func optimise(p *Problem, utility []float64) (Selection, error) {
 	}
 	prob := knapsackProblem{sizes: sizes, values: values, capacity: p.Capacity,
 		costs: costs, caps: caps, maxCells: maxCells}
+	if p.Context != nil {
+		prob.done = p.Context.Done()
+	}
 	take, solver := prob.solve()
+	if err := p.Err(); err != nil {
+		return Selection{}, err
+	}
 
 	out := make([]Outcome, n)
 	t := p.NewTracker()

@@ -50,6 +50,9 @@ var (
 type parser struct {
 	b []byte
 	i int
+	// timestamp, when set, reads the timestamp strings that are not
+	// RFC 3339 ([ReadOptions.Timestamp]).
+	timestamp func(string) (time.Time, error)
 	// shared is set when b is the item's own copy of its line ([Item.Raw]),
 	// which nothing ever writes to: strings without escapes then point into
 	// it instead of being copied, so a 50 MB content is held once, not twice.
@@ -68,19 +71,20 @@ func (p *parser) sub(start, end int) string {
 // Msg and Col set; the caller adds the name and line. A line that is not
 // valid JSON gets the syntax error, even when a field before the bad spot
 // already had a wrong type.
-func parseItem(line []byte, it *Item, defaultPriority int, shared bool) *LineError {
-	lerr := parseItemFields(line, it, defaultPriority, shared)
+func parseItem(line []byte, it *Item, opts *ReadOptions, shared bool) *LineError {
+	lerr := parseItemFields(line, it, opts, shared)
 	if lerr != nil && lerr.Col == 0 && !strings.HasPrefix(lerr.Msg, "invalid UTF-8") && !json.Valid(line) {
 		return syntaxError(line, 0)
 	}
 	return lerr
 }
 
-func parseItemFields(line []byte, it *Item, defaultPriority int, shared bool) *LineError {
+func parseItemFields(line []byte, it *Item, opts *ReadOptions, shared bool) *LineError {
 	if off := jsonl.InvalidUTF8(line); off >= 0 {
 		return &LineError{Msg: jsonl.UTF8Message(line, off)}
 	}
-	p := parser{b: line, shared: shared}
+	defaultPriority := opts.DefaultPriority
+	p := parser{b: line, shared: shared, timestamp: opts.Timestamp}
 	p.ws()
 	if p.i == len(p.b) { // the caller skips blank lines; this is a guard
 		return syntaxError(line, p.i)
@@ -278,6 +282,12 @@ func (p *parser) field(keyb []byte, it *Item) (int, *LineError) {
 			var err error
 			t, err = time.Parse(time.RFC3339Nano, s)
 			ok = err == nil
+			if !ok && p.timestamp != nil {
+				if t, err = p.timestamp(s); err != nil {
+					return 0, &LineError{Msg: fmt.Sprintf(`"timestamp": %v`, err)}
+				}
+				ok = true
+			}
 		default:
 			if !p.skip() {
 				return 0, errLineSyntax
@@ -285,11 +295,8 @@ func (p *parser) field(keyb []byte, it *Item) (int, *LineError) {
 			if null {
 				return fTimestamp, nil
 			}
-			if f, fok := finiteNumber(p.b[start:p.i]); fok && f >= float64(minUnix) && f <= float64(maxUnix) {
-				sec := math.Floor(f)
-				nsec := math.Round((f - sec) * 1e9)
-				t = time.Unix(int64(sec), int64(nsec)).UTC()
-				ok = true
+			if f, fok := finiteNumber(p.b[start:p.i]); fok {
+				t, ok = unixTime(p.b[start:p.i], f)
 			}
 		}
 		if !ok {
@@ -398,6 +405,39 @@ slow:
 }
 
 // finiteNumber reads a JSON number that fits a finite float64.
+// MillisFrom is the magnitude from which a whole-number timestamp is read
+// as Unix milliseconds rather than seconds: 10^11 seconds is past the year
+// 5138, while 10^11 milliseconds is March 1973. A number written with a
+// fraction or an exponent is always seconds. Every command reads items
+// this way.
+const MillisFrom = 1e11
+
+// unixTime reads the number raw (worth f) as a Unix time: seconds, or
+// milliseconds for a whole number of magnitude ≥ [MillisFrom]; in UTC, and
+// within the years 0 to 9999.
+func unixTime(raw []byte, f float64) (time.Time, bool) {
+	if math.Abs(f) >= MillisFrom && !bytes.ContainsAny(raw, ".eE") {
+		ms, err := strconv.ParseInt(string(raw), 10, 64)
+		if err != nil {
+			return time.Time{}, false
+		}
+		sec := ms / 1000
+		if ms%1000 < 0 {
+			sec--
+		}
+		if sec < minUnix || sec > maxUnix {
+			return time.Time{}, false
+		}
+		return time.UnixMilli(ms).UTC(), true
+	}
+	if f < float64(minUnix) || f > float64(maxUnix) {
+		return time.Time{}, false
+	}
+	sec := math.Floor(f)
+	nsec := math.Round((f - sec) * 1e9)
+	return time.Unix(int64(sec), int64(nsec)).UTC(), true
+}
+
 func finiteNumber(raw []byte) (float64, bool) {
 	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
 		return 0, false

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -77,6 +78,19 @@ type Problem struct {
 	// Options are the options Synthesize was called with, defaults not
 	// filled in; use the Effective* methods.
 	Options *Options
+	// Context is the one [SynthesizeContext] was given (nil from code
+	// that builds a Problem itself). A policy with a long loop should stop
+	// once [Problem.Err] is not nil and return that error.
+	Context context.Context
+}
+
+// Err is the error of p.Context once it is done, else nil (also when there
+// is no context).
+func (p *Problem) Err() error {
+	if p.Context == nil {
+		return nil
+	}
+	return p.Context.Err()
 }
 
 // ResolvedCap is a [Cap] turned into tokens against the available budget.

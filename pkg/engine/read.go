@@ -2,9 +2,11 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
 )
@@ -17,7 +19,37 @@ type ReadOptions struct {
 	// SkipInvalid skips bad lines and lists them (see
 	// [ItemReader.Skipped]) instead of failing on the first one.
 	SkipInvalid bool
+	// Timestamp, when set, reads the "timestamp" strings that are not
+	// RFC 3339, for a command that accepts more forms (harpe dates takes
+	// every anchor format); its error becomes the line's message. Numbers
+	// are always read by the one rule of [MillisFrom].
+	Timestamp func(s string) (time.Time, error)
 }
+
+// Line is one input line as [ItemReader.ReadEach] hands it over.
+type Line struct {
+	// Name and No say where the line is: the input's name and its 1-based
+	// line number there.
+	Name string
+	No   int
+	// Raw is the line without its "\n" (a "\r" before it stays), and
+	// without the byte order mark that begins an input (see BOM). It is
+	// valid only during the call.
+	Raw []byte
+	// BOM is set on the first line of an input that began with a UTF-8
+	// byte order mark (EF BB BF). The mark is not part of Raw, nor counted
+	// in columns; a command that writes the input back writes it first.
+	BOM bool
+	// Item is the item the line holds, nil for a blank line (only white
+	// space) and for a bad line skipped under SkipInvalid (then Err is
+	// set). The item is the one [ItemReader.Items] keeps.
+	Item *Item
+	// Err is the line's error when it was skipped.
+	Err *LineError
+}
+
+// bom is the UTF-8 byte order mark.
+const bom = "\xef\xbb\xbf"
 
 // ItemReader reads items JSONL from one or more inputs in a row, as if they
 // were one stream: ids must be unique across all of them, and the default
@@ -48,9 +80,39 @@ func NewItemReader(opts ReadOptions) *ItemReader {
 // SkipInvalid is set; a read error is returned as it is, prefixed with the
 // name. After an error the items read so far stay available, but the line
 // count of later inputs is no longer that of one stream.
+//
+// The rules are the same for every command that reads items: a UTF-8 byte
+// order mark at the start of an input is skipped; lines holding only
+// white space are blank; the default id is "L<n>" counted over all inputs
+// read; ids must be unique over all of them; numbers in "timestamp" follow
+// [MillisFrom]; JSON syntax errors name the 1-based byte column in the
+// line (after a byte order mark).
 func (r *ItemReader) Read(in io.Reader, name string) error {
+	return r.ReadEach(context.Background(), in, name, nil)
+}
+
+// ReadContext is [ItemReader.Read] that stops once ctx is done, looking
+// before every line, and then returns ctx.Err() (the items read so far stay
+// available).
+func (r *ItemReader) ReadContext(ctx context.Context, in io.Reader, name string) error {
+	return r.ReadEach(ctx, in, name, nil)
+}
+
+// ReadEach is [ItemReader.ReadContext] that also calls fn, when not nil,
+// for every line in input order, blank and skipped ones included, so that a
+// command can write the input back with every other byte as it came in. An
+// error from fn stops the read and is returned as it is.
+func (r *ItemReader) ReadEach(ctx context.Context, in io.Reader, name string, fn func(Line) error) error {
 	jr := jsonl.NewReader(in)
+	done := ctx.Done()
 	for {
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
+		}
 		line, no, err := jr.Next()
 		if err == io.EOF {
 			r.lineBase += no
@@ -59,14 +121,23 @@ func (r *ItemReader) Read(in io.Reader, name string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
+		hasBOM := no == 1 && bytes.HasPrefix(line, []byte(bom))
+		if hasBOM {
+			line = line[len(bom):]
+		}
 		if isBlank(line) {
+			if fn != nil {
+				if err := fn(Line{Name: name, No: no, Raw: line, BOM: hasBOM}); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		var it Item
 		// The item's own copy of the line is parsed, so that decoded strings
 		// can share its memory (see parser.shared).
 		raw := bytes.Clone(line)
-		lerr := parseItem(raw, &it, r.opts.DefaultPriority, true)
+		lerr := parseItem(raw, &it, &r.opts, true)
 		if lerr == nil {
 			if it.ID == "" {
 				it.ID = "L" + strconv.Itoa(r.lineBase+no)
@@ -81,12 +152,22 @@ func (r *ItemReader) Read(in io.Reader, name string) error {
 				return lerr
 			}
 			r.skipped = append(r.skipped, Skipped{Line: no, Error: lerr.Error()})
+			if fn != nil {
+				if err := fn(Line{Name: name, No: no, Raw: line, BOM: hasBOM, Err: lerr}); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		r.ids[it.ID] = place{name, no}
 		it.Line = no
 		it.Raw = raw
 		r.items = append(r.items, it)
+		if fn != nil {
+			if err := fn(Line{Name: name, No: no, Raw: raw, BOM: hasBOM, Item: &r.items[len(r.items)-1]}); err != nil {
+				return err
+			}
+		}
 	}
 }
 

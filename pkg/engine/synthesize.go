@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -44,6 +45,44 @@ const (
 	DefaultHalfLife = 8.0
 )
 
+// MaxDPCells is the largest [Options.DPCells] accepted. The exact
+// knapsack's table takes at most [DPBytesPerCell] bytes per cell (one row of
+// int64 values as wide as the capacity, plus one decision bit per cell and
+// the rounding of each row's bits to whole 64-bit words), so this limit
+// keeps the table within 768 MiB whatever the input. A larger limit is
+// refused rather than left to the runtime, whose out-of-memory failure is a
+// crash, not an error.
+const MaxDPCells = 1 << 26
+
+// DPBytesPerCell bounds the memory the exact knapsack's table takes per
+// cell of [Options.DPCells]: 8 bytes of the value row when there is one
+// candidate (the row is capacity+1 wide) plus, for the decision bits, at
+// most 4 bytes per cell (rows at least two states wide, rounded up to a
+// 64-bit word).
+const DPBytesPerCell = 12
+
+// CheckDPCells reports a cell limit above [MaxDPCells], naming the memory
+// the table could take with it. Zero and negative values mean the default
+// and pass.
+func CheckDPCells(cells int) error {
+	if cells <= MaxDPCells {
+		return nil
+	}
+	return fmt.Errorf("%d cells would let the exact table take up to %s of memory; the most is %d (%s)",
+		cells, formatBytes(float64(cells)*DPBytesPerCell), MaxDPCells, formatBytes(MaxDPCells*DPBytesPerCell))
+}
+
+// formatBytes writes n bytes in binary units, to three significant digits.
+func formatBytes(n float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB"}
+	u := 0
+	for n >= 1024 && u < len(units)-1 {
+		n /= 1024
+		u++
+	}
+	return strconv.FormatFloat(n, 'g', 3, 64) + " " + units[u]
+}
+
 // Options tune [Synthesize]. The zero value is the default: the
 // lowest_priority policy, the estimate counter, a remote destination.
 type Options struct {
@@ -60,7 +99,8 @@ type Options struct {
 	Caps []Cap
 
 	// DPCells bounds the exact knapsack's table (candidates × (capacity+1));
-	// 0 is [DefaultDPCells]. Used by the optimising policies.
+	// 0 is [DefaultDPCells], and more than [MaxDPCells] is an error. Used
+	// by the optimising policies.
 	DPCells int
 	// Alpha weighs relevance against the stream score in duo_attention;
 	// nil is [DefaultAlpha].
@@ -237,12 +277,24 @@ type decision struct {
 // priority or token count, a non-finite relevance or utility), and an
 // [*OverBudgetError], together with the report, in strict mode.
 func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
+	return SynthesizeContext(context.Background(), items, budget, opts)
+}
+
+// SynthesizeContext is [Synthesize] that stops once ctx is done and then
+// returns ctx.Err() and no report. It looks while counting (inside the
+// count of a long item, with the built-in counters) and between the steps
+// of the work; policies see ctx in [Problem.Context], and the exact
+// knapsack looks at it for every candidate it adds to its table.
+func SynthesizeContext(ctx context.Context, items []Item, budget Budget, opts Options) (*Report, error) {
 	if err := budget.Validate(); err != nil {
 		return nil, err
 	}
 	policy, err := LookupPolicy(opts.Policy)
 	if err != nil {
 		return nil, err
+	}
+	if err := CheckDPCells(opts.DPCells); err != nil {
+		return nil, fmt.Errorf("dp cells: %w", err)
 	}
 	policyName := opts.Policy
 	if policyName == "" {
@@ -313,10 +365,14 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 		}
 		if it.TokenCount != nil {
 			tokens[i] = *it.TokenCount
-		} else {
-			tokens[i] = counter.Count(it.Content)
+		} else if tokens[i], err = tokenize.CountContext(ctx, counter, it.Content); err != nil {
+			return nil, err
 		}
-		rep.Input.Tokens += tokens[i]
+		// Every other total (always-kept, candidates, consumed) is a part
+		// of this one, so checking this sum checks them all.
+		if rep.Input.Tokens, err = AddTokens(rep.Input.Tokens, tokens[i], "the items' token counts"); err != nil {
+			return nil, fmt.Errorf("%s: %w", itemPlace(it, i), err)
+		}
 		if it.Group != "" {
 			hasGroups = true
 		}
@@ -406,7 +462,10 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 	// (4) the ceiling, then the policy.
 	ceiling := available + budget.SafetyMargin
 	prob := &st.prob
-	*prob = Problem{Items: items, Tokens: tokens, Candidates: cands, Caps: caps, Options: &st.opts}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	*prob = Problem{Items: items, Tokens: tokens, Candidates: cands, Caps: caps, Options: &st.opts, Context: ctx}
 	var outcomes []Outcome
 	switch {
 	case alwaysKept <= available:
@@ -414,6 +473,9 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 		prob.Capacity = available - alwaysKept
 		if nc > 0 {
 			sel, err := policy.Select(prob)
+			if err == nil {
+				err = ctx.Err()
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -497,4 +559,13 @@ func checkItem(it *Item, i int) error {
 		return fmt.Errorf("item %d (%q): utility must be finite and ≥ 0", i, it.ID)
 	}
 	return nil
+}
+
+// itemPlace names an item in a message: its input line when it has one,
+// else its index, and its id.
+func itemPlace(it *Item, i int) string {
+	if it.Line > 0 {
+		return fmt.Sprintf("line %d (id %q)", it.Line, it.ID)
+	}
+	return fmt.Sprintf("item %d (%q)", i, it.ID)
 }

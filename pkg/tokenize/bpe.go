@@ -124,6 +124,13 @@ func (e *Encoding) token(r uint32) string { return e.toks[e.offs[r]:e.offs[r+1]]
 
 // Count returns the number of tokens tiktoken's encode_ordinary gives for s.
 func (e *Encoding) Count(s string) int {
+	n, _ := e.count(nil, s, nil)
+	return n
+}
+
+// count is Count that gives up with errf() once done is closed (nil: never),
+// looking every checkEvery pieces and inside long merges.
+func (e *Encoding) count(done <-chan struct{}, s string, errf func() error) (int, error) {
 	e.setup()
 	s = validUTF8(s)
 	n := 0
@@ -131,7 +138,11 @@ func (e *Encoding) Count(s string) int {
 	// Pieces that take several tokens are merged once per call: words
 	// recur, and a map lookup is cheaper than a merge.
 	var seen map[string]int
+	steps := 0
 	for i := 0; i < len(s); {
+		if steps++; steps%checkEvery == 0 && stopped(done) {
+			return 0, errf()
+		}
 		j := e.next(s, i)
 		piece := s[i:j]
 		i = j
@@ -144,7 +155,15 @@ func (e *Encoding) Count(s string) int {
 			continue
 		}
 		var k int
-		k, parts = e.mergeCount(piece, parts)
+		if len(piece) >= bigPiece {
+			words := e.bigMerge(piece, done)
+			if words == nil {
+				return 0, errf()
+			}
+			k = countStarts(words)
+		} else {
+			k, parts = e.mergeCount(piece, parts)
+		}
 		n += k
 		if seen == nil {
 			seen = make(map[string]int)
@@ -153,7 +172,7 @@ func (e *Encoding) Count(s string) int {
 			seen[piece] = k
 		}
 	}
-	return n
+	return n, nil
 }
 
 // maxSeen bounds the merged pieces one Count call remembers.
@@ -252,6 +271,9 @@ const heapMin = 256
 
 // mergeCount returns how many tokens piece becomes.
 func (e *Encoding) mergeCount(piece string, buf []part) (int, []part) {
+	if len(piece) >= bigPiece {
+		return e.bigMergeCount(piece), buf
+	}
 	if len(piece) >= heapMin {
 		return e.heapMerge(piece), buf
 	}
@@ -264,6 +286,9 @@ func (e *Encoding) mergeCount(piece string, buf []part) (int, []part) {
 // rank, the leftmost on ties, until no adjacent pair is a token. It returns
 // the token boundaries (with a final entry at len(piece)).
 func (e *Encoding) merge(piece string, parts []part) []part {
+	if len(piece) >= bigPiece {
+		return e.bigMergeParts(piece, parts)
+	}
 	if len(piece) >= heapMin {
 		return e.heapMergeParts(piece, parts)
 	}

@@ -2,9 +2,11 @@ package tokenize
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"sync"
+	"unsafe"
 )
 
 // Streaming counts. A long text is cut into chunks at safe boundaries,
@@ -46,9 +48,10 @@ import (
 // either: decoding each chunk gives the same code points as decoding the
 // whole.
 
-// A tally counts a text given in chunks cut at safe boundaries.
+// A tally counts a text given in chunks cut at safe boundaries. add
+// returns ctx's error, adding nothing, once ctx is done.
 type tally interface {
-	add(chunk string)
+	add(ctx context.Context, chunk string) error
 	total() int
 }
 
@@ -65,11 +68,15 @@ type sumTally struct {
 	mu sync.Mutex
 }
 
-func (t *sumTally) add(chunk string) {
-	k := t.c.Count(chunk)
+func (t *sumTally) add(ctx context.Context, chunk string) error {
+	k, err := CountContext(ctx, t.c, chunk)
+	if err != nil {
+		return err
+	}
 	t.mu.Lock()
 	t.n += k
 	t.mu.Unlock()
+	return nil
 }
 func (t *sumTally) total() int { return t.n }
 
@@ -80,12 +87,16 @@ type estimateTally struct {
 	pieces, chars int
 }
 
-func (t *estimateTally) add(chunk string) {
+func (t *estimateTally) add(ctx context.Context, chunk string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	p, c := estimateParts(chunk)
 	t.mu.Lock()
 	t.pieces += p
 	t.chars += c
 	t.mu.Unlock()
+	return nil
 }
 func (t *estimateTally) total() int { return max(t.pieces, t.chars/4) }
 
@@ -134,6 +145,13 @@ type StreamOptions struct {
 // chunks; the counts are exactly those of the whole text. Any other
 // [Counter] gets the whole text at once.
 func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []int, error) {
+	return CountReaderContext(context.Background(), r, counters, opt)
+}
+
+// CountReaderContext is [CountReader] that stops once ctx is done: it
+// looks before each block it reads and inside the counting of each chunk
+// (see [ContextCounter]), and then returns ctx.Err() and no counts.
+func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, opt StreamOptions) (int64, []int, error) {
 	if opt.ChunkSize <= 0 {
 		opt.ChunkSize = 1 << 20
 	}
@@ -144,7 +162,7 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 	for i, c := range counters {
 		ch, ok := c.(chunker)
 		if !ok {
-			return countWhole(r, counters)
+			return countWhole(ctx, r, counters)
 		}
 		tallies[i] = ch.newTally()
 	}
@@ -157,7 +175,11 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 			defer wg.Done()
 			for chunk := range jobs {
 				for _, t := range tallies {
-					t.add(chunk)
+					// A cancelled add leaves the rest of the chunks to
+					// be drained unread: the result is ctx's error.
+					if t.add(ctx, chunk) != nil {
+						break
+					}
 				}
 			}
 		}()
@@ -172,9 +194,20 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 	)
 	buf := make([]byte, opt.ChunkSize)
 	for {
+		if err = ctx.Err(); err != nil {
+			break
+		}
 		var n int
 		n, err = io.ReadFull(r, buf)
 		read += int64(n)
+		if len(pending)+n > cap(pending) {
+			// Grow by doubling rather than append's 1.25 for large
+			// slices: a text without boundaries then leaves at most its
+			// own size in old arrays behind, not four times it.
+			grown := make([]byte, len(pending), max(2*cap(pending), len(pending)+n))
+			copy(grown, pending)
+			pending = grown
+		}
 		pending = append(pending, buf[:n]...)
 		if opt.Progress != nil && n > 0 {
 			opt.Progress(read)
@@ -186,12 +219,12 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 		// the new bytes, and the two before them, can make one.
 		if b := SafeBoundary(pending[searchFrom:]); b > 0 {
 			b += searchFrom
-			jobs <- string(pending[:b])
-			rest := copy(pending, pending[b:])
-			pending = pending[:rest]
-			if cap(pending) > 4*opt.ChunkSize && rest < opt.ChunkSize {
-				pending = append([]byte(nil), pending...)
-			}
+			// The chunk is handed over as it is, without a copy: pending
+			// starts afresh with the bytes after the boundary, and the old
+			// array is never written again.
+			jobs <- unsafe.String(&pending[0], b)
+			rest := pending[b:]
+			pending = append(make([]byte, 0, max(2*opt.ChunkSize, len(rest)+opt.ChunkSize)), rest...)
 		}
 		searchFrom = max(0, len(pending)-2)
 	}
@@ -199,10 +232,14 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 		err = nil
 	}
 	if err == nil && len(pending) > 0 {
-		jobs <- string(pending)
+		jobs <- unsafe.String(&pending[0], len(pending))
+		pending = nil
 	}
 	close(jobs)
 	wg.Wait()
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		return read, nil, err
 	}
@@ -213,7 +250,7 @@ func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []i
 	return read, counts, nil
 }
 
-func countWhole(r io.Reader, counters []Counter) (int64, []int, error) {
+func countWhole(ctx context.Context, r io.Reader, counters []Counter) (int64, []int, error) {
 	var b bytes.Buffer
 	n, err := b.ReadFrom(r)
 	if err != nil {
@@ -222,7 +259,9 @@ func countWhole(r io.Reader, counters []Counter) (int64, []int, error) {
 	s := b.String()
 	counts := make([]int, len(counters))
 	for i, c := range counters {
-		counts[i] = c.Count(s)
+		if counts[i], err = CountContext(ctx, c, s); err != nil {
+			return n, nil, err
+		}
 	}
 	return n, counts, nil
 }

@@ -2,6 +2,7 @@ package tokenize
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -69,7 +70,7 @@ func TestChunksAddUp(t *testing.T) {
 			}
 			parts = append(parts, string(rest))
 			for _, p := range parts {
-				tl.add(p)
+				tl.add(context.Background(), p)
 			}
 			if got := tl.total(); got != whole {
 				t.Fatalf("case %d %s: %q cut into %q: chunks give %d, whole %d", k, name, text, parts, got, whole)

@@ -1,0 +1,64 @@
+package tokenize
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCountContextCancelled: a cancelled context stops every built-in
+// counter with its error and no count, also in the middle of one long
+// piece (the merge looks every few thousand steps).
+func TestCountContextCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	long := strings.Repeat("a", 1<<20) // one piece, merged by bigMerge
+	for _, c := range []Counter{Estimate, O200kBase, Cl100kBase} {
+		t.Run(c.Name(), func(t *testing.T) {
+			n, err := CountContext(ctx, c, long)
+			if !errors.Is(err, context.Canceled) || n != 0 {
+				t.Errorf("got %d, %v; want 0, context.Canceled", n, err)
+			}
+		})
+	}
+	// The merge itself gives up: bigMerge with a closed channel.
+	done := make(chan struct{})
+	close(done)
+	O200kBase.setup()
+	if w := O200kBase.bigMerge(long, done); w != nil {
+		t.Error("bigMerge went on after done was closed")
+	}
+}
+
+// TestCountContextLive: an open context changes nothing.
+func TestCountContextLive(t *testing.T) {
+	text := strings.Repeat("hello world, ", 1000) + strings.Repeat("a", 70000)
+	for _, c := range []Counter{Estimate, O200kBase, Cl100kBase} {
+		n, err := CountContext(context.Background(), c, text)
+		if err != nil || n != c.Count(text) {
+			t.Errorf("%s: %d, %v; Count gives %d", c.Name(), n, err, c.Count(text))
+		}
+	}
+}
+
+// slowReader yields one byte of "a" at a time, forever.
+type slowReader struct{}
+
+func (slowReader) Read(p []byte) (int, error) {
+	time.Sleep(time.Millisecond)
+	p[0] = 'a'
+	return 1, nil
+}
+
+// TestCountReaderContext: a stream that never ends stops soon after its
+// context is cancelled, with the context's error.
+func TestCountReaderContext(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, counts, err := CountReaderContext(ctx, slowReader{}, []Counter{O200kBase}, StreamOptions{ChunkSize: 64})
+	if !errors.Is(err, context.DeadlineExceeded) || counts != nil {
+		t.Fatalf("got %v, %v; want no counts and context.DeadlineExceeded", counts, err)
+	}
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# bounds.sh [MB]
+#
+# Measures the peak memory (maximum resident set size, from GNU time's %M)
+# and the wall time of harpe on the hostile inputs of issue 16, each MB
+# megabytes (default 50) with no break point:
+#
+#   count -t o200k_base   MB of "a", NUL, spaces, dots, newlines (one
+#                         pre-tokenizer piece each), read from stdin
+#   conflicts --lines     one line: a clause of MB of distinct made-up words
+#
+# Prints "<case> <wall s> <user+sys s> <peak MiB> <peak / input>" a line
+# (CPU time beside wall time, since a shared machine stretches the latter). Needs go and
+# GNU time (/usr/bin/time). The inputs are written to a temporary directory
+# and removed at the end.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here/.."
+MB="${1:-50}"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/harpe" .
+bytes=$((MB * 1000 * 1000))
+
+gen() { # gen BYTE FILE: BYTES copies of one byte
+  head -c "$bytes" /dev/zero | tr '\0' "$1" > "$2"
+}
+gen 'a' "$tmp/a"
+head -c "$bytes" /dev/zero > "$tmp/nul"
+gen ' ' "$tmp/spaces"
+gen '.' "$tmp/dots"
+gen '\n' "$tmp/newlines"
+# Distinct words: "zq" and base-14 digits in consonants, on one line.
+awk -v n="$bytes" 'BEGIN {
+  l = "bcfhjkmpqtvwxz"; out = "I live in"; s = 9
+  for (i = 0; s < n; i++) {
+    w = " zq"; k = i
+    do { w = w substr(l, k % 14 + 1, 1); k = int(k / 14) } while (k > 0)
+    printf "%s", (i == 0 ? out : "") w; s += length(w)
+  }
+  print ""
+}' > "$tmp/clause"
+
+run() { # run NAME INPUT ARGS...
+  local name="$1" in="$2"
+  shift 2
+  local size
+  size=$(wc -c < "$in")
+  /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$tmp/harpe" "$@" < "$in" > /dev/null
+  read -r secs user sys kb < "$tmp/time"
+  awk -v n="$name" -v s="$secs" -v c="$(awk -v u="$user" -v y="$sys" 'BEGIN { print u + y }')" -v kb="$kb" -v b="$size" \
+    'BEGIN { printf "%-18s %7.2f s wall %7.2f s cpu %6.0f MiB %5.1fx\n", n, s, c, kb / 1024, kb * 1024 / b }'
+}
+for f in a nul spaces dots newlines; do
+  run "count $f" "$tmp/$f" count -t o200k_base
+done
+run "conflicts clause" "$tmp/clause" conflicts --lines
