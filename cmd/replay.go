@@ -40,6 +40,11 @@ type replayOptions struct {
 	conversation    string
 	totalsOnly      bool
 	files           []string
+
+	clearTrigger, clearKeep, clearAtLeast int
+	clearExclude                          []string
+	clearInputs                           bool
+	maskKeep                              int
 }
 
 func newReplayCmd(a *app) *cobra.Command {
@@ -63,11 +68,23 @@ Strategies (--strategy, comma-separated to compare several):
   turn         only the active turn
   sliding      the first --head turns plus the newest within --window-chars
   budget       the synthesize engine over the history at each call, under
-               --budget with --policy
+               --budget with --policy; the newest prompt is always kept, the
+               rest of the active turn chosen message by message
+
+Edits, added to any strategy with "+" (an edit alone applies to full):
+  clear        clear old tool results as Anthropic's context editing does:
+               once a call's input passes --clear-trigger tokens, results
+               older than the newest --clear-keep become a placeholder
+  mask         observation masking: results of tool calls older than the
+               last --mask-keep calls that used tools become a placeholder
+  limit        cut tool results past bytes=N (--tool-result-limit)
+A setting can follow a name or an edit: windowed:chars=40000+clear:keep=5,
+summarizing+mask:keep=10, clear:trigger=50000:at-least=20000:exclude=Read/Grep.
 
 Tokens: full sends the provider's recorded input tokens when the transcript
 has them, else the tokenizer's count; other strategies send their counted
-tokens plus the same call's overhead (recorded minus full's counted tokens).
+tokens plus the same call's overhead (recorded minus full's counted tokens,
+over the uncut history).
 
 Aborted turns are dropped from the context once they end. Every strategy
 follows the harness's own compactions: from one on, the retained history is the
@@ -76,6 +93,7 @@ harness's summary and what follows. The transcript is only read.
 		Example: `  harpe replay session.jsonl --strategy full,windowed,summarizing
   harpe replay session.jsonl --strategy windowed --window-chars 40000 --format json
   harpe replay session.jsonl --strategy summarizing --distill-cmd 'my-summarizer'
+  harpe replay session.jsonl --strategy full,windowed+clear,mask,summarizing+mask
   harpe replay session.jsonl --plot tokens.svg`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.files = args
@@ -89,7 +107,7 @@ harness's summary and what follows. The transcript is only read.
 		},
 	}
 	f := c.Flags()
-	f.StringSliceVar(&o.strategies, "strategy", []string{"full", "windowed", "summarizing", "turn"}, "`NAMES` of the strategies to replay, comma-separated: "+strategyNames())
+	f.StringSliceVar(&o.strategies, "strategy", []string{"full", "windowed", "summarizing", "turn"}, "`SPECS` of the strategies to replay, comma-separated: "+strategyNames()+", each with +edits")
 	f.IntVar(&o.windowChars, "window-chars", window.DefaultWindowChars, "character budget of windowed and sliding")
 	f.IntVar(&o.head, "head", window.DefaultHead, "turns sliding always keeps from the start")
 	f.IntVar(&o.highWaterTokens, "high-water-tokens", window.DefaultHighWaterTokens, "summarizing compacts after a call over this many input tokens")
@@ -108,13 +126,19 @@ harness's summary and what follows. The transcript is only read.
 	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: detected): "+strings.Join(transcript.Formats(), ", "))
 	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT)")
 	f.BoolVar(&o.totalsOnly, "totals", false, "table: only the totals, no row per call")
+	f.IntVar(&o.clearTrigger, "clear-trigger", window.DefaultClearTrigger, "clear: input `TOKENS` past which a call clears old tool results")
+	f.IntVar(&o.clearKeep, "clear-keep", window.DefaultClearKeep, "clear: newest tool results never cleared")
+	f.IntVar(&o.clearAtLeast, "clear-at-least", 0, "clear: clear only when at least this many `TOKENS` are freed")
+	f.StringSliceVar(&o.clearExclude, "clear-exclude", nil, "clear: `TOOLS` whose results are never cleared, comma-separated")
+	f.BoolVar(&o.clearInputs, "clear-inputs", false, "clear: also clear the tool calls' arguments")
+	f.IntVar(&o.maskKeep, "mask-keep", window.DefaultMaskKeep, "mask: tool-using calls whose results are sent verbatim")
 	return c
 }
 
 func strategyNames() string {
 	var names []string
 	for _, s := range window.Strategies() {
-		names = append(names, string(s))
+		names = append(names, s.Name())
 	}
 	return strings.Join(names, ", ")
 }
@@ -127,25 +151,14 @@ type replayed struct {
 }
 
 func runReplay(a *app, o *replayOptions) error {
-	var strategies []window.Strategy
-	for _, name := range o.strategies {
-		s, err := window.ParseStrategy(strings.TrimSpace(name))
-		if err != nil {
-			return usageErrorf("--strategy: %v", err)
-		}
-		if !containsStrategy(strategies, s) {
-			strategies = append(strategies, s)
-		}
-	}
-	if len(strategies) == 0 {
-		return usageErrorf("--strategy: no strategy given; valid: %s", strategyNames())
-	}
 	for _, f := range []struct {
 		name string
 		v    int
 	}{{"--window-chars", o.windowChars}, {"--head", o.head}, {"--high-water-tokens", o.highWaterTokens},
 		{"--low-water-chars", o.lowWaterChars}, {"--summary-max-chars", o.summaryMaxChars},
-		{"--tool-result-limit", o.toolResultLimit}, {"--context-window", o.contextWindow}, {"--budget", o.budget}} {
+		{"--tool-result-limit", o.toolResultLimit}, {"--context-window", o.contextWindow}, {"--budget", o.budget},
+		{"--clear-trigger", o.clearTrigger}, {"--clear-keep", o.clearKeep}, {"--clear-at-least", o.clearAtLeast},
+		{"--mask-keep", o.maskKeep}} {
 		if f.v < 0 {
 			return usageErrorf("%s: must be a whole number ≥ 0, got %d", f.name, f.v)
 		}
@@ -157,31 +170,34 @@ func runReplay(a *app, o *replayOptions) error {
 	if o.inputFormat != "" && !containsString(transcript.Formats(), o.inputFormat) {
 		return usageErrorf("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(transcript.Formats(), ", "))
 	}
+	wopts := window.Options{
+		WindowChars:     o.windowChars,
+		Head:            o.head,
+		HighWaterTokens: o.highWaterTokens,
+		LowWaterChars:   o.lowWaterChars,
+		SummaryMaxChars: o.summaryMaxChars,
+		ToolResultLimit: o.toolResultLimit,
+		Counter:         counter,
+		Budget:          engine.Budget{Total: o.budget},
+		Engine:          engine.Options{Policy: o.policy, Counter: counter},
+		Clear: window.ClearEdit{Trigger: o.clearTrigger, Keep: o.clearKeep, ClearAtLeast: o.clearAtLeast,
+			ExcludeTools: o.clearExclude, ClearInputs: o.clearInputs},
+		Mask: window.MaskEdit{Keep: o.maskKeep},
+	}
+	if o.distillCmd != "" {
+		wopts.Distill = a.distillCommand(o.distillCmd)
+	}
+	strategies, err := parseStrategies(o, wopts)
+	if err != nil {
+		return err
+	}
 	ropts := window.ReplayOptions{
-		Options: window.Options{
-			WindowChars:     o.windowChars,
-			Head:            o.head,
-			HighWaterTokens: o.highWaterTokens,
-			LowWaterChars:   o.lowWaterChars,
-			SummaryMaxChars: o.summaryMaxChars,
-			ToolResultLimit: o.toolResultLimit,
-			Counter:         counter,
-		},
+		Options:       wopts,
 		ContextWindow: o.contextWindow,
 		Indices:       o.format != "table",
 	}
-	if o.distillCmd != "" {
-		ropts.Distill = a.distillCommand(o.distillCmd)
-	}
-	if containsStrategy(strategies, window.Budget) {
-		sel, err := budgetSelector(o, counter)
-		if err != nil {
-			return err
-		}
-		ropts.Select = sel
-	}
 	if a.io.ErrIsTerminal {
-		ropts.Progress = func(s window.Strategy, done, total int) {
+		ropts.Progress = func(s string, done, total int) {
 			if done == total {
 				fmt.Fprintf(a.io.Err, "\r\033[Kreplay: %s done", s)
 				return
@@ -254,7 +270,38 @@ func runReplay(a *app, o *replayOptions) error {
 	})
 }
 
-func containsStrategy(list []window.Strategy, s window.Strategy) bool {
+// parseStrategies builds the --strategy specs, each once.
+func parseStrategies(o *replayOptions, wopts window.Options) ([]window.Strategy, error) {
+	var strategies []window.Strategy
+	seen := map[string]bool{}
+	for _, spec := range o.strategies {
+		spec = strings.TrimSpace(spec)
+		if seen[spec] {
+			continue
+		}
+		seen[spec] = true
+		base, _, _ := strings.Cut(strings.SplitN(spec, "+", 2)[0], ":")
+		if base == "budget" {
+			if o.budget <= 0 && !strings.Contains(strings.SplitN(spec, "+", 2)[0], "tokens=") {
+				return nil, usageErrorf("--budget: the budget strategy needs a budget of at least 1 token")
+			}
+			if _, err := engine.LookupPolicy(o.policy); err != nil {
+				return nil, usageErrorf("--policy: %v", err)
+			}
+		}
+		s, err := window.Parse(spec, wopts)
+		if err != nil {
+			return nil, usageErrorf("--strategy: %v", err)
+		}
+		strategies = append(strategies, s)
+	}
+	if len(strategies) == 0 {
+		return nil, usageErrorf("--strategy: no strategy given; valid: %s", strategyNames())
+	}
+	return strategies, nil
+}
+
+func containsStrategy(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
 			return true
@@ -335,108 +382,29 @@ func distillJSON(req window.DistillRequest) distillInput {
 	return in
 }
 
-// JSON output, as SPEC §9 shows it.
-type replayJSON struct {
-	Transcript transcriptJSON   `json:"transcript"`
-	Strategies []strategyResult `json:"strategies"`
-}
-
-type transcriptJSON struct {
-	File     string `json:"file,omitempty"`
-	ID       string `json:"conversation,omitempty"`
-	Format   string `json:"format"`
-	Messages int    `json:"messages"`
-	Turns    int    `json:"turns"`
-}
-
-type strategyResult struct {
-	Strategy string      `json:"strategy"`
-	Calls    []callJSON  `json:"calls"`
-	Events   []eventJSON `json:"events"`
-	Totals   totalsJSON  `json:"totals"`
-}
-
-type callJSON struct {
-	Strategy     string     `json:"strategy,omitempty"`
-	Turn         int        `json:"turn"`
-	Call         int        `json:"call"`
-	Messages     []int      `json:"messages"`
-	SummaryChars int        `json:"summary_chars"`
-	Chars        int        `json:"chars"`
-	Tokens       int        `json:"tokens"`
-	FullTokens   int        `json:"full_tokens"`
-	OverWindow   bool       `json:"over_window"`
-	Compaction   *eventJSON `json:"compaction,omitempty"`
-}
-
-type eventJSON struct {
-	Kind           string `json:"kind"`
-	Turn           int    `json:"turn"`
-	Call           int    `json:"call"`
-	MessagesBefore int    `json:"messages_before"`
-	MessagesAfter  int    `json:"messages_after"`
-	SummaryChars   int    `json:"summary_chars"`
-	Folded         []int  `json:"folded"`
-}
-
-type totalsJSON struct {
-	Calls           int     `json:"calls"`
-	TokensSent      int     `json:"tokens_sent"`
-	TokensFull      int     `json:"tokens_full"`
-	SavedRatio      float64 `json:"saved_ratio"`
-	MaxCallTokens   int     `json:"max_call_tokens"`
-	Compactions     int     `json:"compactions"`
-	OverWindowCalls int     `json:"over_window_calls"`
-}
-
-func toEventJSON(e window.Event) eventJSON {
-	return eventJSON{Kind: e.Kind, Turn: e.Turn, Call: e.Call, MessagesBefore: e.MessagesBefore,
-		MessagesAfter: e.MessagesAfter, SummaryChars: e.SummaryChars, Folded: e.Folded}
-}
-
-func toCallJSON(c window.Call) callJSON {
-	msgs := c.Messages
-	if msgs == nil {
-		msgs = []int{}
-	}
-	return callJSON{Turn: c.Turn, Call: c.Call, Messages: msgs, SummaryChars: c.SummaryChars,
-		Chars: c.Chars, Tokens: c.Tokens, FullTokens: c.FullTokens, OverWindow: c.OverWindow}
-}
-
-func toResultJSON(r window.Result) strategyResult {
-	out := strategyResult{Strategy: string(r.Strategy), Calls: make([]callJSON, 0, len(r.Calls)), Events: make([]eventJSON, 0, len(r.Events))}
-	for _, c := range r.Calls {
-		out.Calls = append(out.Calls, toCallJSON(c))
-	}
-	for _, e := range r.Events {
-		out.Events = append(out.Events, toEventJSON(e))
-	}
-	t := r.Totals
-	out.Totals = totalsJSON{t.Calls, t.TokensSent, t.TokensFull, t.SavedRatio, t.MaxCallTokens, t.Compactions, t.OverWindowCalls}
-	return out
+// callLine is one --format jsonl line: a call with its strategy and the
+// compaction before it.
+type callLine struct {
+	Strategy string `json:"strategy"`
+	window.Call
+	Compaction *window.Event `json:"compaction,omitempty"`
 }
 
 func writeReplay(w io.Writer, o *replayOptions, run replayed, several bool) error {
-	tj := transcriptJSON{Format: run.t.Format, Messages: len(run.t.Messages), Turns: run.t.Turns, ID: run.t.ID}
+	tj := window.TranscriptInfo{Format: run.t.Format, Messages: len(run.t.Messages), Turns: run.t.Turns, ID: run.t.ID}
 	if several {
 		tj.File = run.file
 	}
 	switch o.format {
 	case "json":
-		doc := replayJSON{Transcript: tj, Strategies: make([]strategyResult, 0, len(run.results))}
-		for _, r := range run.results {
-			doc.Strategies = append(doc.Strategies, toResultJSON(r))
-		}
-		return writeJSON(w, doc)
+		return writeJSON(w, window.Report{Transcript: tj, Strategies: run.results})
 	case "jsonl":
 		for _, r := range run.results {
 			ev := 0
 			for _, c := range r.Calls {
-				cj := toCallJSON(c)
-				cj.Strategy = string(r.Strategy)
+				cj := callLine{Strategy: r.Strategy, Call: c}
 				if ev < len(r.Events) && r.Events[ev].Call == c.Call {
-					e := toEventJSON(r.Events[ev])
-					cj.Compaction = &e
+					cj.Compaction = &r.Events[ev]
 					ev++
 				}
 				if err := writeJSONLine(w, cj); err != nil {
@@ -451,7 +419,7 @@ func writeReplay(w io.Writer, o *replayOptions, run replayed, several bool) erro
 
 // writeReplayTable writes one table of calls (one strategy) or a
 // comparison of tokens per call (several), then the totals.
-func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results []window.Result) error {
+func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, results []window.Result) error {
 	title := fmt.Sprintf("%s transcript: %d messages, %d turns", tj.Format, tj.Messages, tj.Turns)
 	if tj.ID != "" {
 		title = "conversation " + tj.ID + ": " + title
@@ -479,6 +447,9 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 				if c.OverWindow {
 					note = strings.TrimSpace(note + " !")
 				}
+				if c.OverBudget {
+					note = strings.TrimSpace(note + " B")
+				}
 				rows = append(rows, []string{strconv.Itoa(c.Turn), strconv.Itoa(c.Call),
 					fmt.Sprintf("%d/%d", c.MessageCount, c.FullMessages), strconv.Itoa(c.Chars),
 					strconv.Itoa(c.Tokens), strconv.Itoa(c.FullTokens), note})
@@ -486,13 +457,13 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 		} else {
 			// Tokens per call, one column per strategy (and full's, when
 			// full is not one of them).
-			withFull := !containsStrategy(strategiesOf(results), window.Full)
+			withFull := !containsStrategy(strategiesOf(results), "full")
 			header = []string{"turn", "call"}
 			if withFull {
 				header = append(header, "full")
 			}
-			for _, r := range results {
-				header = append(header, shortName(r.Strategy))
+			for k, r := range results {
+				header = append(header, shortName(r.Strategy, k))
 			}
 			evs := make([]int, len(results))
 			for k, c := range results[0].Calls {
@@ -510,6 +481,9 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 					if rc.OverWindow {
 						cell += " !"
 					}
+					if rc.OverBudget {
+						cell += " B"
+					}
 					row = append(row, cell)
 				}
 				rows = append(rows, row)
@@ -521,7 +495,16 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 		if len(results) > 1 {
 			fmt.Fprint(w, "tokens per call; ")
 		}
-		fmt.Fprintln(w, "C: compacted before this call, !: over the context window")
+		legend := "C: compacted before this call, !: over the context window"
+		if overBudget(results) {
+			legend += ", B: over the budget"
+		}
+		fmt.Fprintln(w, legend)
+		for k, r := range results {
+			if len(results) > 1 && shortName(r.Strategy, k) != r.Strategy && shortName(r.Strategy, k) != oldShort(r.Strategy) {
+				fmt.Fprintf(w, "%s: %s\n", shortName(r.Strategy, k), r.Strategy)
+			}
+		}
 		for _, r := range results {
 			for _, e := range r.Events {
 				fmt.Fprintf(w, "%s compacted before call %d (turn %d): %d → %d messages, summary %d chars, folded messages %s\n",
@@ -547,8 +530,24 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 	if err := renderTable(w, header, rows, nil); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%d calls; full context would send %d tokens in all\n", calls, full)
-	return err
+	if _, err := fmt.Fprintf(w, "%d calls; full context would send %d tokens in all\n", calls, full); err != nil {
+		return err
+	}
+	for _, r := range results {
+		if n := r.Totals.OverBudgetCalls; n > 0 {
+			fmt.Fprintf(w, "%s: %d calls over the budget (what it always keeps, the system part and the newest prompt, is alone over it)\n", r.Strategy, n)
+		}
+	}
+	return nil
+}
+
+func overBudget(results []window.Result) bool {
+	for _, r := range results {
+		if r.Totals.OverBudgetCalls > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // plotReplay draws tokens per call, one line per strategy.
@@ -572,20 +571,8 @@ func plotReplay(w io.Writer, o *replayOptions, run replayed) error {
 	return p.Write(w)
 }
 
-// budgetSelector builds the budget strategy's selection: the engine under
-// --budget with --policy.
-func budgetSelector(o *replayOptions, counter tokenize.Counter) (window.Selector, error) {
-	if o.budget <= 0 {
-		return nil, usageErrorf("--budget: the budget strategy needs a budget of at least 1 token")
-	}
-	if _, err := engine.LookupPolicy(o.policy); err != nil {
-		return nil, usageErrorf("--policy: %v", err)
-	}
-	return window.EngineSelector(engine.Budget{Total: o.budget}, engine.Options{Policy: o.policy, Counter: counter}), nil
-}
-
-func strategiesOf(results []window.Result) []window.Strategy {
-	out := make([]window.Strategy, len(results))
+func strategiesOf(results []window.Result) []string {
+	out := make([]string, len(results))
 	for i, r := range results {
 		out[i] = r.Strategy
 	}
@@ -593,12 +580,20 @@ func strategiesOf(results []window.Result) []window.Strategy {
 }
 
 // shortName is a strategy's name as a column header (at most 8
-// characters).
-func shortName(s window.Strategy) string {
-	if s == window.Summarizing {
+// characters): a longer one becomes "#k", k its place in --strategy, and a
+// line under the table says which it is.
+func shortName(name string, k int) string {
+	if n := oldShort(name); len(n) <= 8 {
+		return n
+	}
+	return "#" + strconv.Itoa(k+1)
+}
+
+func oldShort(name string) string {
+	if name == "summarizing" {
 		return "summ."
 	}
-	return string(s)
+	return name
 }
 
 // ranges writes increasing indices as "1-6, 9, 12-13".

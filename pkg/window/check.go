@@ -20,12 +20,14 @@ import (
 //     before the reply;
 //   - the first message after the system part is not a tool result;
 //   - replies and tool traffic before the first prompt count as a turn;
-//   - every message of the active turn is sent, save harness compaction
-//     summaries and what came before the latest of them.
+//   - the active turn's first message is sent (the newest prompt), save
+//     when it is a harness compaction summary or came before the latest
+//     of them.
 //
-// Check requires nothing of the turns before the active one: a window may
-// leave out any of them, and in particular anything before the latest
-// harness summary, which every strategy leaves out.
+// Check requires nothing more of the active turn (budget chooses within
+// it), nor of the turns before it: a window may leave out any of them, and
+// in particular anything before the latest harness summary, which every
+// strategy leaves out.
 //
 // summarized lists the messages folded into the summary sent with the
 // window (summarizing: every compaction's Folded so far): a tool result
@@ -84,6 +86,7 @@ func Check(t *transcript.Transcript, reply int, window []int, summarized []int) 
 	orphan := orphans(t, isSummary, abortedTurn, folded)
 	callAt := map[string]int{}
 	results := map[string][]int{}
+	seenActive := false
 	for i := range reply {
 		m := &t.Messages[i]
 		for _, tc := range m.ToolCalls {
@@ -97,8 +100,13 @@ func Check(t *transcript.Transcript, reply int, window []int, summarized []int) 
 		if isSystemPart(m) && !in[i] && !isSummary[i] {
 			return fmt.Errorf("system part message %d dropped", i)
 		}
-		if m.Turn == active && !isSystemPart(m) && !in[i] && !isSummary[i] && !orphan[i] && i > lastSummary {
-			return fmt.Errorf("active turn message %d dropped", i)
+		if m.Turn == active && !isSystemPart(m) && !isSummary[i] && !orphan[i] && i > lastSummary && !seenActive {
+			// The newest prompt: the active turn's first message still
+			// in effect.
+			seenActive = true
+			if !in[i] {
+				return fmt.Errorf("newest prompt %d dropped", i)
+			}
 		}
 	}
 	first := true
