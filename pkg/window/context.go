@@ -106,14 +106,17 @@ func (c *Context) History() *History { return &c.h }
 func (c *Context) SetOverhead(tokens int) { c.overhead = tokens }
 
 // Measure returns the entry for m: the model's copy (a tool result cut by
-// limit when limit > 0) with its characters and tokens.
+// limit when limit > 0, where the cut text, marker included, has fewer
+// tokens) with its characters and tokens.
 func Measure(m transcript.Message, limit int, counter tokenize.Counter) Entry {
 	if counter == nil {
 		counter = tokenize.Estimate
 	}
 	e := Entry{Turn: m.Turn}
 	if limit > 0 && (m.Role == transcript.RoleTool || m.ToolCallID != "") {
-		if cut := TruncateToolResult(m.Text, limit); len(cut) != len(m.Text) {
+		// The cut text, marker included, is used only where it is
+		// smaller: a cut never makes a call cost more.
+		if cut := TruncateToolResult(m.Text, limit); len(cut) != len(m.Text) && counter.Count(cut) < counter.Count(m.Text) {
 			m.Text, e.Truncated = cut, true
 		}
 	}

@@ -179,7 +179,11 @@ func MaskPlaceholder(tool, text string) string {
 	if tool != "" {
 		what = "output of " + tool
 	}
-	return "[" + what + " omitted: " + strconv.Itoa(lines) + " lines, " + strconv.Itoa(utf8.RuneCountInString(text)) + " chars]"
+	unit := " lines, "
+	if lines == 1 {
+		unit = " line, "
+	}
+	return "[" + what + " omitted: " + strconv.Itoa(lines) + unit + strconv.Itoa(utf8.RuneCountInString(text)) + " chars]"
 }
 
 // TruncateEdit cuts tool results longer than Bytes in the model's copy,
