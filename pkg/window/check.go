@@ -82,8 +82,9 @@ func Check(t *transcript.Transcript, reply int, window []int, summarized []int) 
 		turn := t.Messages[i].Turn
 		return turn >= 0 && abortedTurn[turn] && turn != active
 	}
-	// Tool results no window may send: see orphans.
-	orphan := orphans(t, isSummary, abortedTurn, folded)
+	// Tool results no window may send, worked out here on their own (not
+	// with the replay's bookkeeping they check).
+	orphan := unsendable(t, reply, isSummary, abortedTurn, folded)
 	callAt := map[string]int{}
 	results := map[string][]int{}
 	seenActive := false
@@ -138,4 +139,44 @@ func Check(t *transcript.Transcript, reply int, window []int, summarized []int) 
 		}
 	}
 	return nil
+}
+
+// unsendable marks the tool results before reply that no window may send.
+// A result r may be sent only when the latest message before it calling
+// its id, c, exists; c is not folded into a rolling summary; c's turn was
+// not aborted unless it is r's own turn; and no harness summary in effect
+// at r lies between c and r (a summary is in effect at r when it comes
+// before r and its turn is r's or was not aborted).
+func unsendable(t *transcript.Transcript, reply int, summary, aborted []bool, folded map[int]bool) []bool {
+	out := make([]bool, len(t.Messages))
+	wasAborted := func(turn int) bool { return turn >= 0 && turn < len(aborted) && aborted[turn] }
+	for r := 0; r < reply; r++ {
+		m := &t.Messages[r]
+		if m.ToolCallID == "" {
+			continue
+		}
+		c := -1
+		for i := r - 1; i >= 0 && c < 0; i-- {
+			for _, tc := range t.Messages[i].ToolCalls {
+				if tc.ID == m.ToolCallID {
+					c = i
+				}
+			}
+		}
+		switch {
+		case c < 0, folded[c]:
+			out[r] = true
+			continue
+		case wasAborted(t.Messages[c].Turn) && t.Messages[c].Turn != m.Turn:
+			out[r] = true
+			continue
+		}
+		for s := c + 1; s < r; s++ {
+			if summary[s] && (t.Messages[s].Turn == m.Turn || !wasAborted(t.Messages[s].Turn)) {
+				out[r] = true
+				break
+			}
+		}
+	}
+	return out
 }

@@ -1,0 +1,222 @@
+package window
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/harpe-dev/harpe/internal/transcriptgen"
+	"github.com/harpe-dev/harpe/pkg/engine"
+	"github.com/harpe-dev/harpe/pkg/transcript"
+)
+
+// agent is the agent loop of testdata/script/replay_edits.txtar, with
+// arguments on the tool calls:
+//
+//	0  system     SYS                     1 token
+//	1  user       8 x                     2       turn 1
+//	2  assistant  grep({"p":"aaaa"})      1+9     call 1, c1
+//	3  tool       400 x                   100
+//	4  assistant  read({"p":"aaaa"})      1+9     call 2, c2
+//	5  tool       200 x                   50
+//	6  assistant  grep({"p":"aaaa"})      1+9     call 3, c3
+//	7  tool       120 x                   30
+//	8  assistant  8 x                     2       call 4
+//
+// {"p":"aaaa"} is 9 pieces and 12 chars: 9 tokens; "{}" is 2.
+func agent() *transcript.Transcript {
+	args := `{"p":"aaaa"}`
+	call := func(id, name string) transcript.Message {
+		return transcript.Message{Role: "assistant", Turn: 1, ToolCalls: []transcript.ToolCall{{ID: id, Name: name, Arguments: args}}}
+	}
+	msgs := []transcript.Message{
+		{Role: "system", Text: "SYS"},
+		{Role: "user", Text: x(8), Turn: 1},
+		call("c1", "grep"),
+		{Role: "tool", Text: x(400), Turn: 1, ToolCallID: "c1"},
+		call("c2", "read"),
+		{Role: "tool", Text: x(200), Turn: 1, ToolCallID: "c2"},
+		call("c3", "grep"),
+		{Role: "tool", Text: x(120), Turn: 1, ToolCallID: "c3"},
+		{Role: "assistant", Text: x(8), Turn: 1},
+	}
+	for i := range msgs {
+		msgs[i].Index = i
+	}
+	return &transcript.Transcript{Format: "harpe", Messages: msgs, Turns: 1}
+}
+
+// renderAll drives a context through tr (one turn, no aborts) and renders
+// before each assistant message.
+func renderAll(t *testing.T, s Strategy, tr *transcript.Transcript) []Rendered {
+	t.Helper()
+	c, err := New(s, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Rendered
+	for _, m := range tr.Messages {
+		switch {
+		case m.Role == "system":
+			c.AddSystem(m)
+		case m.Role == "user":
+			c.Begin(m)
+		default:
+			if m.Role == "assistant" {
+				r, err := c.Render()
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, r)
+			}
+			c.Add(m)
+		}
+	}
+	return out
+}
+
+func TestRenderPlaceholders(t *testing.T) {
+	// Mask, keep 1: before call 3 two calls used tools, c1's result is
+	// masked; before call 4, c2's too.
+	r := renderAll(t, Edited{Base: FullStrategy{}, Edits: []Edit{MaskEdit{Keep: 1}}}, agent())
+	texts := func(r Rendered) []string {
+		var out []string
+		for _, m := range r.Messages {
+			if m.Role == "tool" {
+				out = append(out, m.Text[:min(len(m.Text), 60)])
+			}
+		}
+		return out
+	}
+	want := [][]string{nil, {x(60)}, {"[output of grep omitted: 1 line, 400 chars]", x(60)},
+		{"[output of grep omitted: 1 line, 400 chars]", "[output of read omitted: 1 line, 200 chars]", x(60)}}
+	for i := range want {
+		if got := texts(r[i]); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("mask call %d results = %q, want %q", i+1, got, want[i])
+		}
+	}
+	// Clear with inputs, trigger 100, keep 1. Full: call 2 1+2+10+100 =
+	// 113 > 100 with one result, the kept one; call 3 113+10+50 = 173
+	// clears c1's result (100 → 5) and its arguments (9 → 2).
+	clr := Edited{Base: FullStrategy{}, Edits: []Edit{ClearEdit{Trigger: 100, Keep: 1, ClearInputs: true}}}
+	r = renderAll(t, clr, agent())
+	if got := r[1].Messages[1].ToolCalls[0].Arguments; got != `{"p":"aaaa"}` {
+		t.Errorf("call 2 arguments = %q", got)
+	}
+	m := r[2].Messages
+	if m[1].ToolCalls[0].Arguments != ClearedInput || m[2].Text != ClearedPlaceholder || m[4].Text != x(200) {
+		t.Errorf("call 3 = %+v", m)
+	}
+	if m[1].ToolCalls[0].Name != "grep" || m[2].ToolCallID != "c1" {
+		t.Errorf("cleared call lost its name or id: %+v", m[:3])
+	}
+	res, err := Replay(context.Background(), agent(), []Strategy{Full, clr}, ReplayOptions{Options: DefaultOptions(), Indices: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Call 3: 173 - 95 - 7 = 71; call 4: 173+10+30 = 213 - 102 = 111 >
+	// 100 clears c2's result (50 → 5) and arguments (9 → 2): 59.
+	var got []int
+	for _, c := range res[1].Calls {
+		got = append(got, c.Tokens)
+	}
+	if want := []int{3, 113, 71, 59}; !reflect.DeepEqual(got, want) {
+		t.Errorf("clear with inputs tokens = %v, want %v", got, want)
+	}
+	if p := res[1].Calls[2].Parts[2]; p != (Part{Message: 2, Sent: SentCleared, Chars: 4 + 2, Tokens: 1 + 2}) {
+		t.Errorf("call 3 tool call part = %+v", p)
+	}
+}
+
+func TestParse(t *testing.T) {
+	o := DefaultOptions()
+	o.ToolResultLimit = 0
+	tests := []struct {
+		spec string
+		want Strategy
+		err  string
+	}{
+		{"full", FullStrategy{}, ""},
+		{"windowed:chars=40", Edited{Base: WindowedStrategy{Chars: 40}, Label: "windowed:chars=40"}, ""},
+		{"summarizing+mask", Edited{Base: SummarizingStrategy{HighWaterTokens: DefaultHighWaterTokens, LowWaterChars: DefaultLowWaterChars, SummaryMaxChars: DefaultSummaryMaxChars},
+			Edits: []Edit{MaskEdit{Keep: 10}}, Label: "summarizing+mask"}, ""},
+		{"clear:exclude=Read/Grep:inputs", Edited{Base: FullStrategy{}, Edits: []Edit{ClearEdit{Trigger: 100000, Keep: 3, ExcludeTools: []string{"Read", "Grep"}, ClearInputs: true}},
+			Label: "clear:exclude=Read/Grep:inputs"}, ""},
+		{"sliding:head=2:chars=10+limit:bytes=5", Edited{Base: SlidingStrategy{Head: 2, Chars: 10}, Edits: []Edit{TruncateEdit{Bytes: 5}}, Label: "sliding:head=2:chars=10+limit:bytes=5"}, ""},
+		{"", nil, "empty strategy"},
+		{"nope", nil, `unknown strategy "nope"`},
+		{"mask+windowed", nil, `"windowed" is not an edit`},
+		{"turn:x=1", nil, `unknown setting "x"; this one takes none`},
+		{"clear:keep=-1", nil, "keep=-1: want a whole number ≥ 0"},
+		{"clear:keep=1:keep=2", nil, `setting "keep" given twice`},
+		{"limit", nil, "needs bytes=N"},
+		{"budget", nil, "needs a selector or a budget"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			got, err := Parse(tt.spec, o)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %#v\nwant %#v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestConcurrentReplays replays several conversations at once through the
+// same strategy values, budget included: each gets its own state, so the
+// results equal a replay one at a time (and go test -race finds no race).
+func TestConcurrentReplays(t *testing.T) {
+	o := DefaultOptions()
+	o.WindowChars = 4000
+	o.HighWaterTokens = 2000
+	o.LowWaterChars = 3000
+	o.Budget = engine.Budget{Total: 3000}
+	strategies := []Strategy{}
+	for _, spec := range []string{"full", "windowed+clear:trigger=2000", "summarizing+mask:keep=3", "budget", "budget+mask", "sliding", "turn"} {
+		s, err := Parse(spec, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		strategies = append(strategies, s)
+	}
+	var trs []*transcript.Transcript
+	for seed := range uint64(6) {
+		trs = append(trs, transcriptgen.Generate(transcriptgen.Config{Seed: seed + 1, Turns: 40, AbortEvery: 7, CompactEvery: 9, Usage: true, Overhead: 300}))
+	}
+	want := make([][]Result, len(trs))
+	for i, tr := range trs {
+		res, err := Replay(context.Background(), tr, strategies, ReplayOptions{Options: o, Indices: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = res
+	}
+	got := make([][]Result, len(trs))
+	errs := make([]error, len(trs))
+	var wg sync.WaitGroup
+	for i, tr := range trs {
+		wg.Go(func() {
+			got[i], errs[i] = Replay(context.Background(), tr, strategies, ReplayOptions{Options: o, Indices: true})
+		})
+	}
+	wg.Wait()
+	for i := range trs {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("transcript %d: concurrent replay differs", i)
+		}
+	}
+}
