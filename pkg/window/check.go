@@ -150,32 +150,31 @@ func Check(t *transcript.Transcript, reply int, window []int, summarized []int) 
 func unsendable(t *transcript.Transcript, reply int, summary, aborted []bool, folded map[int]bool) []bool {
 	out := make([]bool, len(t.Messages))
 	wasAborted := func(turn int) bool { return turn >= 0 && turn < len(aborted) && aborted[turn] }
+	latest := map[string]int{} // call id → the latest message calling it so far
+	var summaries []int
 	for r := 0; r < reply; r++ {
 		m := &t.Messages[r]
-		if m.ToolCallID == "" {
-			continue
+		if summary[r] {
+			summaries = append(summaries, r)
 		}
-		c := -1
-		for i := r - 1; i >= 0 && c < 0; i-- {
-			for _, tc := range t.Messages[i].ToolCalls {
-				if tc.ID == m.ToolCallID {
-					c = i
+		if m.ToolCallID != "" {
+			c, ok := latest[m.ToolCallID]
+			switch {
+			case !ok, folded[c]:
+				out[r] = true
+			case wasAborted(t.Messages[c].Turn) && t.Messages[c].Turn != m.Turn:
+				out[r] = true
+			default:
+				for _, s := range summaries {
+					if s > c && (t.Messages[s].Turn == m.Turn || !wasAborted(t.Messages[s].Turn)) {
+						out[r] = true
+						break
+					}
 				}
 			}
 		}
-		switch {
-		case c < 0, folded[c]:
-			out[r] = true
-			continue
-		case wasAborted(t.Messages[c].Turn) && t.Messages[c].Turn != m.Turn:
-			out[r] = true
-			continue
-		}
-		for s := c + 1; s < r; s++ {
-			if summary[s] && (t.Messages[s].Turn == m.Turn || !wasAborted(t.Messages[s].Turn)) {
-				out[r] = true
-				break
-			}
+		for _, tc := range m.ToolCalls {
+			latest[tc.ID] = r
 		}
 	}
 	return out

@@ -48,6 +48,8 @@ type Context struct {
 	// size (negative), also as Fenwick trees for span sums.
 	sent       []Sent
 	rawC, rawT []int
+	// textC, textT: the part of rawC, rawT that replaced the text.
+	textC, textT []int
 	fenC, fenT fenwick
 	marks      []int // positions edited, in order
 
@@ -145,7 +147,9 @@ func TruncateToolResult(s string, limit int) string {
 	return s[:k] + "…[truncated: showing " + strconv.Itoa(k) + " of " + strconv.Itoa(len(s)) + " bytes]"
 }
 
-func (c *Context) measure(m transcript.Message) Entry { return Measure(m, c.limit, c.counter) }
+// measure sizes m whole: a cut is an edit on top (see push), so the
+// strategy chooses on the uncut history.
+func (c *Context) measure(m transcript.Message) Entry { return Measure(m, 0, c.counter) }
 
 // AddSystem adds a message to the system part, which every window keeps.
 func (c *Context) AddSystem(m transcript.Message) { c.h.addSystem(c.measure(m)) }
@@ -186,7 +190,18 @@ func (c *Context) push(e Entry) {
 	c.sent = append(c.sent, "")
 	c.rawC = append(c.rawC, 0)
 	c.rawT = append(c.rawT, 0)
+	c.textC = append(c.textC, 0)
+	c.textT = append(c.textT, 0)
 	m := &e.Message
+	if c.limit > 0 && (m.Role == transcript.RoleTool || m.ToolCallID != "") {
+		// The cut text, marker included, is sent only where it is
+		// smaller.
+		if cut := TruncateToolResult(m.Text, c.limit); len(cut) != len(m.Text) {
+			if ct := c.counter.Count(cut); ct < e.Tokens {
+				c.set(p, SentTruncated, utf8.RuneCountInString(cut), ct)
+			}
+		}
+	}
 	if len(m.ToolCalls) > 0 && c.h.open {
 		if c.lastToolCall != c.calls || c.toolCalls == 0 {
 			c.toolCalls++
@@ -253,6 +268,7 @@ func (c *Context) Abort() {
 		}
 	}
 	c.sent, c.rawC, c.rawT = c.sent[:start], c.rawC[:start], c.rawT[:start]
+	c.textC, c.textT = c.textC[:start], c.textT[:start]
 	n := len(c.results)
 	for n > 0 && c.results[n-1] >= start {
 		n--
@@ -277,8 +293,30 @@ func (c *Context) Summary() string {
 	return ""
 }
 
+// sentSize returns the characters and tokens position p is sent with now.
+func (c *Context) sentSize(p int) (chars, tokens int) {
+	e := c.h.At(p)
+	return e.Chars + c.rawC[p], e.Tokens + c.rawT[p]
+}
+
+// set records that position p is sent as how, with the given size in
+// place of its text (tool calls apart).
+func (c *Context) set(p int, how Sent, chars, tokens int) {
+	e := c.h.At(p)
+	text := utf8.RuneCountInString(e.Message.Text)
+	textTok := c.counter.Count(e.Message.Text)
+	// What the text's replacement changes, on top of the edits to the
+	// message's tool calls so far.
+	oc, ot := c.textDelta(p)
+	c.edit(p, how, chars-text-oc, tokens-textTok-ot)
+	c.textC[p], c.textT[p] = chars-text, tokens-textTok
+}
+
+// textDelta returns what edits to position p's text changed so far.
+func (c *Context) textDelta(p int) (int, int) { return c.textC[p], c.textT[p] }
+
 // edit records that position p is sent as how, changing its size by dc
-// characters and dt tokens (both ≤ 0).
+// characters and dt tokens.
 func (c *Context) edit(p int, how Sent, dc, dt int) {
 	if c.sent[p] == "" {
 		c.marks = append(c.marks, p)
@@ -418,9 +456,6 @@ func (c *Context) parts(w *window) []Part {
 		how := c.sent[p]
 		if how == "" {
 			how = SentWhole
-			if e.Truncated {
-				how = SentTruncated
-			}
 		}
 		out = append(out, Part{Message: e.Message.Index, Sent: how, Chars: e.Chars + c.rawC[p], Tokens: e.Tokens + c.rawT[p]})
 	}
@@ -484,6 +519,8 @@ func (c *Context) sentMessage(p int) transcript.Message {
 		}
 	case SentMasked:
 		m.Text = MaskPlaceholder(c.h.ToolName(p), m.Text)
+	case SentTruncated:
+		m.Text = TruncateToolResult(m.Text, c.limit)
 	}
 	return m
 }

@@ -95,11 +95,12 @@ func (s *clearState) apply(c *Context, sel *Selection, tokens int) {
 	for i := s.next; i < limit; i++ {
 		stop = i + 1
 		p := c.results[i]
-		if p < c.h.reset || c.sent[p] != "" || slices.Contains(s.cfg.ExcludeTools, c.h.ToolName(p)) {
+		if p < c.h.reset || !replaceable(c.sent[p]) || slices.Contains(s.cfg.ExcludeTools, c.h.ToolName(p)) {
 			continue
 		}
 		e := c.h.At(p)
-		dt := c.counter.Count(ClearedPlaceholder) - e.Tokens
+		_, now := c.sentSize(p)
+		dt := c.counter.Count(ClearedPlaceholder) - now
 		if dt >= 0 {
 			continue
 		}
@@ -121,7 +122,7 @@ func (s *clearState) apply(c *Context, sel *Selection, tokens int) {
 	}
 	for _, p := range batch {
 		e := c.h.At(p)
-		c.edit(p, SentCleared, utf8.RuneCountInString(ClearedPlaceholder)-e.Chars, c.counter.Count(ClearedPlaceholder)-e.Tokens)
+		c.set(p, SentCleared, utf8.RuneCountInString(ClearedPlaceholder), c.counter.Count(ClearedPlaceholder))
 		if s.cfg.ClearInputs {
 			if cp, ok := c.h.CallOf(p); ok {
 				if dt := c.inputSaving(cp, e.Message.ToolCallID); dt < 0 {
@@ -156,13 +157,12 @@ func (s *maskState) apply(c *Context, _ *Selection, _ int) {
 	for s.next < len(c.results) && c.resCall[s.next] < target {
 		p := c.results[s.next]
 		s.next++
-		if p < c.h.reset || c.sent[p] != "" {
+		if p < c.h.reset || !replaceable(c.sent[p]) {
 			continue
 		}
-		e := c.h.At(p)
 		ph := MaskPlaceholder(c.h.ToolName(p), c.original(p))
-		if dt := c.counter.Count(ph) - e.Tokens; dt < 0 {
-			c.edit(p, SentMasked, utf8.RuneCountInString(ph)-e.Chars, dt)
+		if _, now := c.sentSize(p); c.counter.Count(ph) < now {
+			c.set(p, SentMasked, utf8.RuneCountInString(ph), c.counter.Count(ph))
 		}
 	}
 }
@@ -186,8 +186,14 @@ func MaskPlaceholder(tool, text string) string {
 	return "[" + what + " omitted: " + strconv.Itoa(lines) + unit + strconv.Itoa(utf8.RuneCountInString(text)) + " chars]"
 }
 
+// replaceable reports whether a placeholder may replace a part sent so:
+// whole or cut.
+func replaceable(how Sent) bool { return how == "" || how == SentTruncated }
+
 // TruncateEdit cuts tool results longer than Bytes in the model's copy,
-// with a marker (see [TruncateToolResult]), before the strategy chooses.
+// with a marker (see [TruncateToolResult]), where the cut text is smaller
+// in tokens. Like every edit it applies to what the strategy chose: the
+// strategy chooses on the uncut sizes.
 type TruncateEdit struct{ Bytes int }
 
 // Name returns "limit".

@@ -260,7 +260,7 @@ func orphans(t *transcript.Transcript, summary, aborted []bool, folded map[int]b
 func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices bool) (*Result, error) {
 	// The history never holds more than the transcript: size it once.
 	c := newContext(s, r.opts.Counter, len(r.t.Messages))
-	entries := r.measured(c.limit)
+	entries := r.measured(0)
 	name := s.Name()
 	res := &Result{Strategy: name, Calls: make([]Call, 0, len(full)), Events: []Event{}}
 	cur := 0
