@@ -50,8 +50,8 @@ type Context struct {
 	rawC, rawT []int
 	// textC, textT: the part of rawC, rawT that replaced the text.
 	textC, textT []int
-	fenC, fenT fenwick
-	marks      []int // positions edited, in order
+	fenC, fenT   fenwick
+	marks        []int // positions edited, in order
 
 	// results are the positions of the tool results held, in order;
 	// resCall[i] the ordinal of the tool-using call results[i] answers.
