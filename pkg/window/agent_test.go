@@ -164,3 +164,30 @@ func checkMask(t *testing.T, name string, tr *transcript.Transcript, c window.Ca
 		}
 	}
 }
+
+// BenchmarkReplayAgent replays generated agent-loop sessions of 1,000 and
+// 10,000 calls (one human turn, tool results 200 B to 10 KB) through each
+// strategy: 10× the calls should take at most about 12× the time.
+func BenchmarkReplayAgent(b *testing.B) {
+	specs := []string{"full", "windowed", "windowed+clear", "mask", "summarizing+mask", "budget", "budget+clear:at-least=20000"}
+	for _, n := range []int{1000, 10000} {
+		tr := transcriptgen.Generate(transcriptgen.Config{Seed: 1, AgentCalls: n, Usage: true, Overhead: 5000, MaxToolChars: 10000})
+		o := window.DefaultOptions()
+		o.Budget = engine.Budget{Total: 100000}
+		o.WindowChars = 400000
+		for _, spec := range specs {
+			s, err := window.Parse(spec, o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/calls=%d", spec, n), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := window.Replay(context.Background(), tr, []window.Strategy{s}, window.ReplayOptions{Options: o}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/call")
+			})
+		}
+	}
+}

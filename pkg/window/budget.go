@@ -11,6 +11,10 @@ import (
 type budgetState struct {
 	sel    Selector
 	budget int
+	cfg    BudgetStrategy
+	// fast, when set, makes the engine's choice incrementally (see
+	// greedyBudget); the engine runs when it cannot.
+	fast *greedyBudget
 	// buffers reused from call to call
 	all  []Entry
 	keep []bool
@@ -24,6 +28,15 @@ func (s *budgetState) Observe(int) {}
 // turns (and whole runs of glued turns), and in the active turn each tool
 // call with its results.
 func (s *budgetState) Select(h *History) (Selection, error) {
+	if s.fast != nil && !s.fast.irregular {
+		s.fast.sync(h)
+		if !s.fast.irregular {
+			return Selection{Keep: s.fast.choose(h), Budget: s.budget}, nil
+		}
+	}
+	if s.sel == nil {
+		s.sel = EngineSelector(s.cfg.Budget, s.cfg.Engine)
+	}
 	ns, off := len(h.sys), len(h.sys)-h.reset // all[i] is hist[i-off] past the system part
 	// The buffer is reused from call to call: the history only grows, so
 	// copying it into a fresh slice at every call would cost an

@@ -45,6 +45,7 @@ type History struct {
 	reset, resetTurn               int
 	resetAtBegin, resetTurnAtBegin int
 	resets                         int
+	aborts                         int
 
 	// foldTurn: turns[:foldTurn] are folded into a strategy's rolling
 	// summary (summarizing); a tool result whose call is folded is not
@@ -214,6 +215,7 @@ func (h *History) push(e Entry) bool {
 // abort drops the active turn and returns the position it started at.
 func (h *History) abort() int {
 	h.open = false
+	h.aborts++
 	start := h.turns[len(h.turns)-1]
 	h.turns = h.turns[:len(h.turns)-1]
 	h.joined = h.joined[:len(h.joined)-1]

@@ -542,11 +542,11 @@ func (BudgetStrategy) Name() string { return "budget" }
 
 // Start returns a conversation's state, with a selector of its own.
 func (s BudgetStrategy) Start() State {
-	sel := s.Select
-	if sel == nil {
-		sel = EngineSelector(s.Budget, s.Engine)
+	st := &budgetState{sel: s.Select, budget: s.Budget.Total, cfg: s}
+	if fastBudget(s) {
+		st.fast = &greedyBudget{avail: s.Budget.Available()}
 	}
-	return &budgetState{sel: sel, budget: s.Budget.Total}
+	return st
 }
 
 // Edited is a strategy with edits applied to every window it chooses, in
