@@ -77,7 +77,17 @@ func FuzzReplay(f *testing.F) {
 		o.SummaryMaxChars = 200
 		o.Head = 1
 		o.Select = window.EngineSelector(engine.Budget{Total: 30}, engine.Options{})
-		res, err := window.Replay(context.Background(), tr, window.Strategies(), window.ReplayOptions{Options: o, Indices: true})
+		o.Clear = window.ClearEdit{Trigger: 10, Keep: 1, ClearInputs: true}
+		o.Mask = window.MaskEdit{Keep: 1}
+		strategies := window.Strategies()
+		for _, spec := range []string{"full+clear", "windowed+mask", "summarizing+clear:at-least=5", "budget:tokens=30+mask+limit:bytes=8"} {
+			s, err := window.Parse(spec, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			strategies = append(strategies, s)
+		}
+		res, err := window.Replay(context.Background(), tr, strategies, window.ReplayOptions{Options: o, Indices: true})
 		if err != nil {
 			t.Fatal(err)
 		}

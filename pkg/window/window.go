@@ -1,10 +1,53 @@
-// Package window decides which messages of a conversation each model call
-// sees: the context strategies full, windowed, summarizing, turn, sliding
-// and budget, and a replay of a saved transcript through them.
+// Package window decides what each model call of a conversation sees: the
+// context strategies full, windowed, summarizing, turn, sliding and
+// budget, edits that combine with any of them (clearing and masking old
+// tool results, cutting long ones), and a replay of a saved transcript
+// through them.
+//
+// # Strategies and their state
+//
+// A [Strategy] is a small value holding its own settings
+// ([WindowedStrategy], [SummarizingStrategy], …); [Strategy.Start] gives
+// one conversation its own [State], so one strategy value can replay any
+// number of conversations, concurrently. At every call the state reads
+// the conversation's books, a [History] (system part, turns, the
+// harness's resets, running sums of sizes, the rules that keep a tool
+// call with its result), and returns a [Selection]. [Parse] builds a
+// strategy from its name and settings ("windowed:chars=40000+clear");
+// [Register] adds one to the names [Parse] knows. A [Name] ([Full],
+// [Windowed], …) given to [Replay] or [New] is built with the options
+// given there.
+//
+//   - full sends every retained message.
+//   - windowed sends the newest whole turns whose characters fit; the
+//     active turn is always whole, even alone over the budget.
+//   - summarizing keeps a rolling summary in the system part and recent
+//     turns verbatim. Compaction is reactive: after a call whose input
+//     tokens exceed the high-water mark, the older turns are distilled
+//     before the next call, keeping the newest whole turns that fit the
+//     low-water mark.
+//   - turn sends only the active turn.
+//   - sliding sends the first turns (the goal) plus the newest that fit.
+//   - budget runs the engine of harpe synthesize over the history at every
+//     call: earlier turns whole, the active turn message by message (a tool
+//     call with its results), the system part and the newest prompt always
+//     kept; a call whose always-kept part alone passes the budget is marked
+//     [Call.OverBudget].
+//
+// # Edits
+//
+// [Edited] adds edits to any strategy: [ClearEdit] (Anthropic's
+// clear_tool_uses_20250919), [MaskEdit] (observation masking) and
+// [TruncateEdit] (--tool-result-limit). An edit changes how a message the
+// strategy kept is sent, never whether: a window is a list of [Part]
+// values, each a message and how it was sent (whole, truncated, cleared,
+// masked, or the rolling summary) with its size. A placeholder is used
+// only where it is smaller, so an edit never makes a call cost more than
+// the same strategy without it.
 //
 // # Lifecycle
 //
-// A [Context] is one conversation seen through one [Strategy]. It receives
+// A [Context] is one conversation seen through one strategy. It receives
 // the same events a harness produces: the system part ([Context.AddSystem]),
 // a user prompt that opens a turn ([Context.Begin]), the messages within the
 // turn ([Context.Add]: assistant replies, tool calls, tool results), a
@@ -12,23 +55,6 @@
 // [Context.Snapshot]), the provider's input-token count after the reply
 // ([Context.Observe]), and the end of the turn ([Context.Commit] or
 // [Context.Abort]; an aborted turn is dropped from the context).
-//
-// # Strategies
-//
-//   - [Full] sends every retained message.
-//   - [Windowed] sends the newest whole turns whose characters fit
-//     [Options.WindowChars]; the active turn is always whole, even alone
-//     over the budget.
-//   - [Summarizing] keeps a rolling summary in the system part and recent
-//     turns verbatim. Compaction is reactive: after a reply whose observed
-//     input tokens exceed [Options.HighWaterTokens], the older turns are
-//     distilled before the next call, keeping the newest whole turns that
-//     fit [Options.LowWaterChars].
-//   - [TurnOnly] sends only the active turn.
-//   - [Sliding] sends the first [Options.Head] turns plus the newest turns
-//     that fit [Options.WindowChars].
-//   - [Budget] runs a selection function ([Options.Select]) over the
-//     history at every call.
 //
 // # Harness compactions
 //
@@ -41,29 +67,31 @@
 // retained messages, budget offers only retained entries), so every
 // window is a subset of full's at the same call. Summarizing drops its own
 // rolling summary there too, since the harness's summary covers the same
-// turns. A tool result
-// whose call came before the harness's summary is never sent: its call is
-// gone with the rest.
+// turns. A tool result whose call came before the harness's summary is
+// never sent: its call is gone with the rest.
 //
 // Every window is valid by construction: the system part is never dropped;
-// turns are kept or dropped whole, and turns joined by a tool call in one
-// and its result in a later one are kept or dropped together, so a call and
-// its result are never separated; a tool result with no call before it is
-// never sent ([Replay] leaves it out), so no window starts with an orphaned
-// result; an empty history gives an empty window, never an error. [Check]
-// verifies these rules on any window.
+// earlier turns are kept or dropped whole, and turns joined by a tool call
+// in one and its result in a later one are kept or dropped together, so a
+// call and its result are never separated; a tool result with no call
+// before it is never sent ([Replay] leaves it out), so no window starts
+// with an orphaned result; an empty history gives an empty window, never
+// an error. [Check] verifies these rules on any window.
 //
 // # Sizes
 //
-// A message's characters are the Unicode code points of its text (a tool
-// result cut by [Options.ToolResultLimit] counts as cut, marker included)
-// plus those of each tool call's name and arguments; its tokens are the
+// A message's characters are the Unicode code points of its text plus
+// those of each tool call's name and arguments; its tokens are the
 // [tokenize.Counter]'s count of the same pieces. Roles and per-message
-// framing are not counted. Sizes are computed once per message and kept as
-// running sums, so a boundary costs time in proportion to what changed.
+// framing are not counted. Strategies choose on these whole sizes; an
+// edited part counts its replacement (placeholder or cut text, marker
+// included). Sizes are computed once per message and kept as running sums
+// (edits in a Fenwick tree), so a call costs time in proportion to what
+// changed; budget keeps its candidates from call to call.
 //
 // [Replay] drives contexts through a [transcript.Transcript] and reports
-// every call.
+// every call in the types [Report], [Result], [Call], [Event] and
+// [Totals], whose JSON form is harpe replay's --format json.
 package window
 
 import (
