@@ -140,7 +140,8 @@ func wholeTurns(h *History, keep []bool, granular bool) {
 // it runs [engine.Synthesize] over the history under budget with opts.
 // Each history entry is one item sized by its counted tokens; the system
 // part and the first message of the active turn (the newest prompt, and
-// the one after it when the first is the harness's summary) are pinned; the messages of each earlier turn share a group, so turns are
+// the one after it when the first is the harness's summary, with its
+// results when it is a tool call) are pinned; the messages of each earlier turn share a group, so turns are
 // kept or dropped whole; in the active turn each tool call and its results
 // share a group, and other messages stand alone. Every item has the
 // default priority 10, so the policy's tie rule decides: under
@@ -191,6 +192,14 @@ func EngineSelector(budget engine.Budget, opts engine.Options) Selector {
 			case i == activeFrom, i == activeFrom+1 && history[activeFrom].Message.Meta:
 				it.Pinned = true
 				it.Dimension = "goal"
+				if len(e.Message.ToolCalls) > 0 {
+					// Its results are kept with it: a group with a
+					// pinned member is kept whole.
+					it.Group = name(&calls, e.Message.Index, "call ")
+					for _, tc := range e.Message.ToolCalls {
+						group[tc.ID] = it.Group
+					}
+				}
 			case i > activeFrom:
 				it.Dimension = "active"
 				if len(e.Message.ToolCalls) > 0 {

@@ -30,12 +30,8 @@ type greedyBudget struct {
 	pinned                                        []Span
 	pinnedToks                                    int
 	callCand                                      map[string]int
-	// forced are results of the pinned message after a harness summary:
-	// candidates to the engine, and kept with their call whatever it
-	// chose.
-	forced    []int
-	valid     bool
-	irregular bool
+	valid                                         bool
+	irregular                                     bool
 }
 
 type budgetCand struct {
@@ -80,7 +76,6 @@ func (g *greedyBudget) sync(h *History) {
 		g.turnCands = len(g.cands)
 		g.activeTurn = active
 		g.activeFrom, g.pinEnd, g.scan = -1, -1, -1
-		g.forced = g.forced[:0]
 		clear(g.callCand)
 	}
 	if !h.open || active >= len(h.turns) {
@@ -124,9 +119,13 @@ func (g *greedyBudget) sync(h *History) {
 		}
 		if c, ok := g.callCand[e.Message.ToolCallID]; ok && e.Message.ToolCallID != "" {
 			if c == -1 {
-				g.forced = append(g.forced, p)
-				g.cands = append(g.cands, budgetCand{p, p + 1, e.Tokens, -1})
-				g.tree.push(e.Tokens)
+				// A result of the pinned call after the harness's
+				// summary: pinned with it.
+				if p != g.pinEnd {
+					g.irregular = true
+					return
+				}
+				g.pinEnd++
 				continue
 			}
 			if c != len(g.cands)-1 || g.cands[c].hi != p {
@@ -172,9 +171,6 @@ func (g *greedyBudget) choose(h *History) []int {
 		}
 	}
 	spans := fixed
-	for _, p := range g.forced {
-		spans = append(spans, Span{p, p + 1})
-	}
 	keptTurn := map[int]bool{}
 	for _, c := range kept {
 		bc := g.cands[c]
