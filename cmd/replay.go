@@ -553,7 +553,7 @@ func overBudget(results []window.Result) bool {
 // plotReplay draws tokens per call, one line per strategy.
 func plotReplay(w io.Writer, o *replayOptions, run replayed) error {
 	p := svgplot.Plot{
-		Title:  fmt.Sprintf("Tokens per call (%s transcript, %d turns)", run.t.Format, run.t.Turns),
+		Title:  fmt.Sprintf("Tokens per call (%s transcript, %s)", run.t.Format, plural(run.t.Turns, "turn")),
 		XLabel: "model call",
 		YLabel: "input tokens",
 	}
