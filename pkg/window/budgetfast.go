@@ -26,12 +26,17 @@ type greedyBudget struct {
 	// scan. pinned are the positions of turn-0 turns, always kept.
 	resetTurn, resets, aborts, turnsTo, turnCands int
 	activeTurn, activeFrom, pinEnd, scan          int
-	histLen                                       int
 	pinned                                        []Span
 	pinnedToks                                    int
 	callCand                                      map[string]int
 	valid                                         bool
 	irregular                                     bool
+
+	// buffers reused from call to call
+	spans    []Span
+	kept     []int
+	keptTurn map[int]bool
+	out      []int
 }
 
 type budgetCand struct {
@@ -46,16 +51,27 @@ func fastBudget(s BudgetStrategy) bool {
 		len(s.Engine.Caps) == 0 && !s.Engine.Strict && s.Budget.Validate() == nil
 }
 
+// turnsEnd returns where the turn candidates end in h's positions.
+func (g *greedyBudget) turnsEnd(*History) int {
+	if g.turnCands == 0 {
+		return 0
+	}
+	return g.cands[g.turnCands-1].hi
+}
+
 // sync brings the candidates up to date with h.
 func (g *greedyBudget) sync(h *History) {
 	active := h.ActiveTurn()
-	if !g.valid || h.resets != g.resets || h.aborts != g.aborts || h.resetTurn != g.resetTurn || h.Len() < g.histLen || active < g.turnsTo {
+	if h.aborts != g.aborts {
+		// An abort drops the active turn only: its candidates go.
+		g.aborts, g.activeTurn = h.aborts, -1
+	}
+	if !g.valid || h.resets != g.resets || h.resetTurn != g.resetTurn || h.Len() < g.turnsEnd(h) || active < g.turnsTo {
 		g.cands, g.pinned, g.pinnedToks = g.cands[:0], g.pinned[:0], 0
-		g.resetTurn, g.resets, g.aborts, g.turnsTo, g.turnCands = h.resetTurn, h.resets, h.aborts, h.resetTurn, 0
+		g.resetTurn, g.resets, g.turnsTo, g.turnCands = h.resetTurn, h.resets, h.resetTurn, 0
 		g.activeTurn, g.valid = -1, true
 		g.tree.reset()
 	}
-	g.histLen = h.Len()
 	if active != g.activeTurn {
 		// The active turn changed: its candidates go, and the turns
 		// before the new one become turn candidates.
@@ -148,8 +164,7 @@ func (g *greedyBudget) sync(h *History) {
 // the engine: the system part apart, increasing.
 func (g *greedyBudget) choose(h *History) []int {
 	alwaysKept := h.sysToks + g.pinnedToks
-	var fixed []Span // always sent
-	fixed = append(fixed, g.pinned...)
+	fixed := append(g.spans[:0], g.pinned...) // always sent
 	glued := false
 	if h.open && g.activeFrom >= 0 && g.activeFrom < h.Len() {
 		end := min(g.pinEnd, h.Len())
@@ -158,7 +173,7 @@ func (g *greedyBudget) choose(h *History) []int {
 		fixed = append(fixed, Span{g.activeFrom, end})
 		glued = !h.ValidStart(len(h.turns) - 1)
 	}
-	var kept []int // candidate indices, newest first
+	kept := g.kept[:0] // candidate indices, newest first
 	if left := g.avail - alwaysKept; left >= 0 {
 		for i := len(g.cands) - 1; i >= 0; {
 			c := g.tree.rightmostAtMost(i, left)
@@ -170,8 +185,13 @@ func (g *greedyBudget) choose(h *History) []int {
 			i = c - 1
 		}
 	}
+	g.kept = kept
 	spans := fixed
-	keptTurn := map[int]bool{}
+	if g.keptTurn == nil {
+		g.keptTurn = map[int]bool{}
+	}
+	keptTurn := g.keptTurn
+	clear(keptTurn)
 	for _, c := range kept {
 		bc := g.cands[c]
 		if bc.turn >= 0 {
@@ -201,7 +221,10 @@ func (g *greedyBudget) choose(h *History) []int {
 		spans = append(spans, Span{h.RetainedStart(lo), h.TurnStart(hi + 1)})
 	}
 	slices.SortFunc(spans, func(a, b Span) int { return a.Lo - b.Lo })
-	out := make([]int, 0, 16)
+	g.spans = spans
+	// The caller uses the positions only within the call: the buffer is
+	// reused.
+	out := g.out[:0]
 	next := 0
 	for _, s := range spans {
 		for p := max(s.Lo, next); p < s.Hi; p++ {
@@ -209,6 +232,7 @@ func (g *greedyBudget) choose(h *History) []int {
 		}
 		next = max(next, s.Hi)
 	}
+	g.out = out
 	return out
 }
 
@@ -221,7 +245,12 @@ type minTree struct {
 
 const noValue = int(^uint(0) >> 1)
 
-func (m *minTree) reset() { m.n = 0; m.size = 0; m.t = m.t[:0] }
+func (m *minTree) reset() {
+	for i := range m.t {
+		m.t[i] = noValue
+	}
+	m.n = 0
+}
 
 func (m *minTree) push(v int) {
 	if m.n == m.size {
