@@ -471,6 +471,11 @@ func (c *Context) Render() (Rendered, error) {
 	if err != nil {
 		return Rendered{}, err
 	}
+	return c.render(w), nil
+}
+
+// render returns what window w sends.
+func (c *Context) render(w *window) Rendered {
 	type item struct {
 		idx int
 		m   transcript.Message
@@ -496,7 +501,7 @@ func (c *Context) Render() (Rendered, error) {
 		sys = append(sys, w.sel.Summary)
 	}
 	r.System = strings.Join(sys, "\n\n")
-	return r, nil
+	return r
 }
 
 // sentMessage is position p as sent: the model's copy with an edit's

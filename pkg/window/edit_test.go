@@ -220,3 +220,21 @@ func TestConcurrentReplays(t *testing.T) {
 		}
 	}
 }
+
+func TestRenderCall(t *testing.T) {
+	mask := Edited{Base: FullStrategy{}, Edits: []Edit{MaskEdit{Keep: 1}}}
+	r, c, err := RenderCall(context.Background(), agent(), mask, ReplayOptions{Options: DefaultOptions()}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As TestRenderPlaceholders' fourth call.
+	if r.System != "SYS" || len(r.Messages) != 7 || r.Messages[2].Text != "[output of grep omitted: 1 line, 400 chars]" || r.Messages[6].Text != x(120) {
+		t.Errorf("rendered %+v", r)
+	}
+	if c.Call != 4 || len(c.Parts) != 8 || c.Parts[3].Sent != SentMasked {
+		t.Errorf("call %+v", c)
+	}
+	if _, _, err := RenderCall(context.Background(), agent(), mask, ReplayOptions{Options: DefaultOptions()}, 5); err == nil || !strings.Contains(err.Error(), "has 4 calls") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -2,6 +2,8 @@ package window
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -171,9 +173,39 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 	return out, nil
 }
 
+// RenderCall replays t through s up to call n (1-based) and returns what
+// that call sent, placeholders and summary in place, with its report (and
+// parts). It is an error when t has fewer calls.
+func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts ReplayOptions, n int) (Rendered, Call, error) {
+	s, err := resolve(s, opts.Options)
+	if err != nil {
+		return Rendered{}, Call{}, err
+	}
+	r := newReplayer(t, opts)
+	fullRes, err := r.run(ctx, FullStrategy{}, nil, false)
+	if err != nil {
+		return Rendered{}, Call{}, err
+	}
+	if n < 1 || n > len(fullRes.Calls) {
+		return Rendered{}, Call{}, fmt.Errorf("call %d out of range: the transcript has %d calls", n, len(fullRes.Calls))
+	}
+	r.renderAt = n
+	res, err := r.run(ctx, s, fullRes.Calls, true)
+	if err != nil && !errors.Is(err, errRendered) {
+		return Rendered{}, Call{}, err
+	}
+	return r.rendered, res.Calls[n-1], nil
+}
+
+// errRendered stops a replay once RenderCall has its call.
+var errRendered = errors.New("rendered")
+
 type replayer struct {
 	t       *transcript.Transcript
 	opts    ReplayOptions
+	// renderAt, when above 0, renders that call into rendered and stops.
+	renderAt int
+	rendered Rendered
 	summary []bool // message i is a harness compaction summary
 	aborted []bool // turn j was aborted
 	orphan  []bool // message i is a tool result without a call before it
@@ -303,6 +335,9 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 		if m.Role == transcript.RoleAssistant && !m.Meta {
 			if m.Call == "" || m.Call != prevCall {
 				if err := r.call(c, res, m, full, indices); err != nil {
+					if errors.Is(err, errRendered) {
+						return res, err
+					}
 					return nil, err
 				}
 			}
@@ -393,6 +428,10 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 		res.Events = append(res.Events, Event{Kind: "compaction", Turn: call.Turn, Call: call.Call, Compaction: *snap.Compaction})
 	}
 	res.Calls = append(res.Calls, call)
+	if r.renderAt == call.Call {
+		r.rendered = c.render(w)
+		return errRendered
+	}
 	return nil
 }
 

@@ -55,24 +55,13 @@ type Selection struct {
 	// Budget, when above 0, is the token budget the window was chosen
 	// under: a call whose counted tokens pass it is marked over budget.
 	Budget int
-
-	keepSet []bool
 }
 
 // contains reports whether position p is sent.
 func (s *Selection) contains(p int) bool {
 	if s.Keep != nil {
-		if s.keepSet == nil {
-			n := 0
-			if len(s.Keep) > 0 {
-				n = s.Keep[len(s.Keep)-1] + 1
-			}
-			s.keepSet = make([]bool, n)
-			for _, k := range s.Keep {
-				s.keepSet[k] = true
-			}
-		}
-		return p < len(s.keepSet) && s.keepSet[p]
+		_, ok := slices.BinarySearch(s.Keep, p)
+		return ok
 	}
 	for _, sp := range s.Spans {
 		if p >= sp.Lo && p < sp.Hi {
