@@ -201,14 +201,14 @@ func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts 
 var errRendered = errors.New("rendered")
 
 type replayer struct {
-	t       *transcript.Transcript
-	opts    ReplayOptions
+	t    *transcript.Transcript
+	opts ReplayOptions
 	// renderAt, when above 0, renders that call into rendered and stops.
 	renderAt int
 	rendered Rendered
-	summary []bool // message i is a harness compaction summary
-	aborted []bool // turn j was aborted
-	orphan  []bool // message i is a tool result without a call before it
+	summary  []bool // message i is a harness compaction summary
+	aborted  []bool // turn j was aborted
+	orphan   []bool // message i is a tool result without a call before it
 	// entries by tool-result limit (0: uncut)
 	entries map[int][]Entry
 }
