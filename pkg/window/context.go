@@ -436,20 +436,18 @@ func (w *window) positions() []int {
 	return out
 }
 
-// parts lists w's parts: the summary first, then the messages by
-// transcript index.
+// parts lists w's parts in the order they are sent: the system part (by
+// transcript index), the rolling summary, then the conversation.
 func (c *Context) parts(w *window) []Part {
 	pos := w.positions()
 	out := make([]Part, 0, len(c.h.sys)+len(pos)+1)
+	for _, e := range c.h.sys {
+		out = append(out, Part{Message: e.Message.Index, Sent: SentWhole, Chars: e.Chars, Tokens: e.Tokens})
+	}
+	// A system message can follow replies made before the first prompt.
+	slices.SortStableFunc(out, func(a, b Part) int { return a.Message - b.Message })
 	if w.sel.Summary != "" {
 		out = append(out, Part{Message: -1, Sent: SentSummary, Chars: w.sel.SummaryChars, Tokens: w.sel.SummaryToks})
-	}
-	for _, e := range c.h.sys {
-		how := SentWhole
-		if e.Truncated {
-			how = SentTruncated
-		}
-		out = append(out, Part{Message: e.Message.Index, Sent: how, Chars: e.Chars, Tokens: e.Tokens})
 	}
 	for _, p := range pos {
 		e := c.h.At(p)
@@ -459,8 +457,6 @@ func (c *Context) parts(w *window) []Part {
 		}
 		out = append(out, Part{Message: e.Message.Index, Sent: how, Chars: e.Chars + c.rawC[p], Tokens: e.Tokens + c.rawT[p]})
 	}
-	// A system message can follow replies made before the first prompt.
-	slices.SortStableFunc(out, func(a, b Part) int { return a.Message - b.Message })
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
@@ -73,8 +74,9 @@ type Call struct {
 	// window's counted tokens pass it: what it always keeps (system part,
 	// newest prompt) is alone over it.
 	OverBudget bool `json:"over_budget"`
-	// Parts are the window's pieces with how each was sent (only with
-	// [ReplayOptions.Indices]).
+	// Parts are the window's pieces with how each was sent, in the order
+	// they are sent: the system part, the rolling summary, the
+	// conversation (only with [ReplayOptions.Indices]).
 	Parts []Part `json:"parts"`
 	// MessageCount is the number of messages sent; FullMessages the number
 	// full would send.
@@ -406,6 +408,9 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 				call.Messages = append(call.Messages, p.Message)
 			}
 		}
+		// A system message can follow replies made before the first
+		// prompt: the indices are listed in order.
+		slices.Sort(call.Messages)
 	}
 	if full == nil {
 		// Full itself: the record when there is one.
