@@ -74,9 +74,11 @@ func TestPropertiesAgentLoop(t *testing.T) {
 				}
 				in := map[int]bool{}
 				for _, p := range c.Parts {
-					in[p.Message] = true
-					if p.Sent == window.SentCleared && tr.Messages[p.Message].ToolCallID != "" {
-						cleared[p.Message] = true
+					for m := p.From; m <= p.To && m >= 0; m++ {
+						in[m] = true
+						if p.Sent == window.SentCleared && tr.Messages[m].ToolCallID != "" {
+							cleared[m] = true
+						}
 					}
 				}
 				for m := range cleared {
@@ -104,7 +106,7 @@ func baseOf(spec string) string {
 
 func sentAs(c window.Call, m int, how window.Sent) bool {
 	for _, p := range c.Parts {
-		if p.Message == m {
+		if p.From <= m && m <= p.To {
 			return p.Sent == how
 		}
 	}
@@ -148,19 +150,18 @@ func toolUsingCalls(tr *transcript.Transcript, rep []int) []map[string]int {
 func checkMask(t *testing.T, name string, tr *transcript.Transcript, c window.Call, ord map[string]int, keep int) {
 	t.Helper()
 	for _, p := range c.Parts {
-		if p.Message < 0 {
-			continue
-		}
-		m := tr.Messages[p.Message]
-		if m.ToolCallID == "" {
-			continue
-		}
-		old := ord[m.ToolCallID] < ord[""]-keep
-		switch {
-		case !old && p.Sent == window.SentMasked:
-			t.Fatalf("%s call %d: result %d of a recent call masked", name, c.Call, p.Message)
-		case old && p.Sent != window.SentMasked && len(m.Text) > 200:
-			t.Fatalf("%s call %d: old result %d (%d bytes) sent %s", name, c.Call, p.Message, len(m.Text), p.Sent)
+		for i := p.From; i <= p.To && i >= 0; i++ {
+			m := tr.Messages[i]
+			if m.ToolCallID == "" {
+				continue
+			}
+			old := ord[m.ToolCallID] < ord[""]-keep
+			switch {
+			case !old && p.Sent == window.SentMasked:
+				t.Fatalf("%s call %d: result %d of a recent call masked", name, c.Call, i)
+			case old && p.Sent != window.SentMasked && len(m.Text) > 200:
+				t.Fatalf("%s call %d: old result %d (%d bytes) sent %s", name, c.Call, i, len(m.Text), p.Sent)
+			}
 		}
 	}
 }

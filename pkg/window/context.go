@@ -22,15 +22,35 @@ const (
 	SentSummary   Sent = "summary"   // a strategy's rolling summary
 )
 
-// Part is one piece of a call's window: a message and how it was sent,
-// with the characters and tokens sent for it (a placeholder's own size
-// where it replaced the text).
+// Part is one piece of a call's window: a run of consecutive messages
+// (transcript indices From through To) sent the same way, with the
+// characters and tokens sent for them (a placeholder's own size where it
+// replaced a text). A run ends where the next message is not the next
+// index or is sent another way, so a window of whole messages is a few
+// parts whatever its length.
 type Part struct {
-	// Message is the transcript index; -1 for a rolling summary.
-	Message int  `json:"message"`
-	Sent    Sent `json:"sent"`
-	Chars   int  `json:"chars"`
-	Tokens  int  `json:"tokens"`
+	// From and To are the first and last transcript index; both -1 for a
+	// rolling summary.
+	From   int  `json:"from"`
+	To     int  `json:"to"`
+	Sent   Sent `json:"sent"`
+	Chars  int  `json:"chars"`
+	Tokens int  `json:"tokens"`
+}
+
+// addPart appends one message's piece to parts, extending the last run
+// when it continues it.
+func addPart(parts []Part, index int, how Sent, chars, tokens int) []Part {
+	if n := len(parts); n > 0 {
+		last := &parts[n-1]
+		if last.Sent == how && last.To >= 0 && last.To+1 == index {
+			last.To = index
+			last.Chars += chars
+			last.Tokens += tokens
+			return parts
+		}
+	}
+	return append(parts, Part{From: index, To: index, Sent: how, Chars: chars, Tokens: tokens})
 }
 
 // Context is one conversation under one strategy. The zero value is not
@@ -439,23 +459,41 @@ func (w *window) positions() []int {
 // parts lists w's parts in the order they are sent: the system part (by
 // transcript index), the rolling summary, then the conversation.
 func (c *Context) parts(w *window) []Part {
-	pos := w.positions()
-	out := make([]Part, 0, len(c.h.sys)+len(pos)+1)
-	for _, e := range c.h.sys {
-		out = append(out, Part{Message: e.Message.Index, Sent: SentWhole, Chars: e.Chars, Tokens: e.Tokens})
+	var out []Part
+	sys := c.h.sys
+	if !slices.IsSortedFunc(sys, func(a, b Entry) int { return a.Message.Index - b.Message.Index }) {
+		// A system message can follow replies made before the first
+		// prompt.
+		sys = slices.Clone(sys)
+		slices.SortStableFunc(sys, func(a, b Entry) int { return a.Message.Index - b.Message.Index })
 	}
-	// A system message can follow replies made before the first prompt.
-	slices.SortStableFunc(out, func(a, b Part) int { return a.Message - b.Message })
+	for _, e := range sys {
+		out = addPart(out, e.Message.Index, SentWhole, e.Chars, e.Tokens)
+	}
 	if w.sel.Summary != "" {
-		out = append(out, Part{Message: -1, Sent: SentSummary, Chars: w.sel.SummaryChars, Tokens: w.sel.SummaryToks})
+		out = append(out, Part{From: -1, To: -1, Sent: SentSummary, Chars: w.sel.SummaryChars, Tokens: w.sel.SummaryToks})
 	}
-	for _, p := range pos {
+	each := func(p int) {
 		e := c.h.At(p)
 		how := c.sent[p]
 		if how == "" {
 			how = SentWhole
 		}
-		out = append(out, Part{Message: e.Message.Index, Sent: how, Chars: e.Chars + c.rawC[p], Tokens: e.Tokens + c.rawT[p]})
+		out = addPart(out, e.Message.Index, how, e.Chars+c.rawC[p], e.Tokens+c.rawT[p])
+	}
+	if w.sel.Keep != nil {
+		for _, p := range w.sel.Keep {
+			each(p)
+		}
+	} else {
+		for _, sp := range w.sel.Spans {
+			for p := sp.Lo; p < sp.Hi; p++ {
+				each(p)
+			}
+		}
+	}
+	if out == nil {
+		out = []Part{}
 	}
 	return out
 }

@@ -125,8 +125,11 @@ func TestRenderPlaceholders(t *testing.T) {
 	if want := []int{3, 113, 71, 59}; !reflect.DeepEqual(got, want) {
 		t.Errorf("clear with inputs tokens = %v, want %v", got, want)
 	}
-	if p := res[1].Calls[2].Parts[2]; p != (Part{Message: 2, Sent: SentCleared, Chars: 4 + 2, Tokens: 1 + 2}) {
-		t.Errorf("call 3 tool call part = %+v", p)
+	// Call 3's parts: 0-1 whole, then the call 2 (grep and "{}": 4+2
+	// chars, 1+2 tokens) and its result 3 (21 chars, 5 tokens) cleared,
+	// then 4-5 whole.
+	if p := res[1].Calls[2].Parts; len(p) != 3 || p[1] != (Part{From: 2, To: 3, Sent: SentCleared, Chars: 6 + 21, Tokens: 3 + 5}) {
+		t.Errorf("call 3 parts = %+v", p)
 	}
 }
 
@@ -231,7 +234,8 @@ func TestRenderCall(t *testing.T) {
 	if r.System != "SYS" || len(r.Messages) != 7 || r.Messages[2].Text != "[output of grep omitted: 1 line, 400 chars]" || r.Messages[6].Text != x(120) {
 		t.Errorf("rendered %+v", r)
 	}
-	if c.Call != 4 || len(c.Parts) != 8 || c.Parts[3].Sent != SentMasked {
+	// Runs: 0-2 whole, 3 masked, 4 whole, 5 masked, 6-7 whole.
+	if c.Call != 4 || len(c.Parts) != 5 || c.Parts[1] != (Part{From: 3, To: 3, Sent: SentMasked, Chars: 43, Tokens: 12}) || c.Parts[3].Sent != SentMasked {
 		t.Errorf("call %+v", c)
 	}
 	if _, _, err := RenderCall(context.Background(), agent(), mask, ReplayOptions{Options: DefaultOptions()}, 5); err == nil || !strings.Contains(err.Error(), "has 4 calls") {

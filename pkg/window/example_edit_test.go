@@ -41,11 +41,11 @@ func ExampleParse() {
 		}
 		fmt.Println()
 	}
-	fmt.Println(res[1].Calls[2].Parts[3])
+	fmt.Println(res[1].Calls[2].Parts)
 	// Output:
 	// full: 3 106 159
 	// full+mask:keep=1: 3 106 71
-	// {3 masked 43 12}
+	// [{0 2 whole 17 6} {3 3 masked 43 12} {4 5 whole 206 53}]
 }
 
 func ExampleMaskPlaceholder() {

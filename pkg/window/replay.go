@@ -402,15 +402,17 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 	}
 	if indices {
 		call.Parts = c.parts(w)
-		call.Messages = make([]int, 0, len(call.Parts))
+		call.Messages = make([]int, 0, snap.Messages)
 		for _, p := range call.Parts {
-			if p.Sent != SentSummary {
-				call.Messages = append(call.Messages, p.Message)
+			for i := p.From; i <= p.To && p.Sent != SentSummary; i++ {
+				call.Messages = append(call.Messages, i)
 			}
 		}
 		// A system message can follow replies made before the first
 		// prompt: the indices are listed in order.
-		slices.Sort(call.Messages)
+		if !slices.IsSorted(call.Messages) {
+			slices.Sort(call.Messages)
+		}
 	}
 	if full == nil {
 		// Full itself: the record when there is one.

@@ -40,8 +40,8 @@
 // clear_tool_uses_20250919), [MaskEdit] (observation masking) and
 // [TruncateEdit] (--tool-result-limit). An edit changes how a message the
 // strategy kept is sent, never whether: a window is a list of [Part]
-// values, each a message and how it was sent (whole, truncated, cleared,
-// masked, or the rolling summary) with its size. A placeholder is used
+// values, each a run of consecutive messages sent the same way (whole,
+// truncated, cleared, masked, or the rolling summary) with its size. A placeholder is used
 // only where it is smaller, so an edit never makes a call cost more than
 // the same strategy without it.
 //
