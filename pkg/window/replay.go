@@ -211,12 +211,12 @@ type replayer struct {
 	summary  []bool // message i is a harness compaction summary
 	aborted  []bool // turn j was aborted
 	orphan   []bool // message i is a tool result without a call before it
-	// entries by tool-result limit (0: uncut)
-	entries map[int][]Entry
+	// entries are the messages measured whole (edits apply on top)
+	entries []Entry
 }
 
 func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
-	r := &replayer{t: t, opts: opts, entries: map[int][]Entry{}}
+	r := &replayer{t: t, opts: opts}
 	r.summary = make([]bool, len(t.Messages))
 	maxTurn := 0
 	for i := range t.Messages {
@@ -237,17 +237,16 @@ func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
 	return r
 }
 
-// measured returns every message measured with the tool-result limit.
-func (r *replayer) measured(limit int) []Entry {
-	if e, ok := r.entries[limit]; ok {
-		return e
+// measured returns every message measured whole, once for all
+// strategies.
+func (r *replayer) measured() []Entry {
+	if r.entries == nil {
+		r.entries = make([]Entry, len(r.t.Messages))
+		for i := range r.t.Messages {
+			r.entries[i] = Measure(r.t.Messages[i], 0, r.opts.Counter)
+		}
 	}
-	e := make([]Entry, len(r.t.Messages))
-	for i := range r.t.Messages {
-		e[i] = Measure(r.t.Messages[i], limit, r.opts.Counter)
-	}
-	r.entries[limit] = e
-	return e
+	return r.entries
 }
 
 // orphans marks the tool results no window may send: a result with no call
@@ -294,7 +293,7 @@ func orphans(t *transcript.Transcript, summary, aborted []bool, folded map[int]b
 func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices bool) (*Result, error) {
 	// The history never holds more than the transcript: size it once.
 	c := newContext(s, r.opts.Counter, len(r.t.Messages))
-	entries := r.measured(0)
+	entries := r.measured()
 	name := s.Name()
 	res := &Result{Strategy: name, Calls: make([]Call, 0, len(full)), Events: []Event{}}
 	cur := 0

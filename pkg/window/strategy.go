@@ -102,7 +102,7 @@ func (n Name) Start() State {
 // With builds the strategy n names with the settings of o, and the edits
 // o asks of every strategy (o.ToolResultLimit).
 func (n Name) With(o Options) (Strategy, error) {
-	return build(string(n), o, nil)
+	return build(string(n), o)
 }
 
 type failed struct{ err error }
@@ -281,10 +281,10 @@ func Parse(spec string, o Options) (Strategy, error) {
 	if spec == "" {
 		return nil, errors.New("empty strategy")
 	}
-	return build(spec, o, nil)
+	return build(spec, o)
 }
 
-func build(spec string, o Options, _ any) (Strategy, error) {
+func build(spec string, o Options) (Strategy, error) {
 	parts := strings.Split(spec, "+")
 	var base Strategy
 	var edits []Edit
