@@ -206,6 +206,9 @@ func runReplay(a *app, o *replayOptions) error {
 		}
 	}
 
+	if o.format != "table" && o.distillCmd == "" {
+		return streamReplay(a, o, strategies, ropts)
+	}
 	var runs []replayed
 	err = a.eachInput(o.files, func(name string, r io.Reader) error {
 		ts, err := transcript.Read(r, name, o.inputFormat)
@@ -614,4 +617,202 @@ func ranges(idx []int) string {
 		i = j + 1
 	}
 	return b.String()
+}
+
+// streamReplay writes --format json|jsonl as the calls are made, so memory
+// does not grow with the calls: every input is read first (bad input
+// stops the run before anything is written), then each transcript is
+// replayed into the output. (With --distill-cmd the report is rendered
+// whole first, so a failing command leaves nothing on stdout.)
+func streamReplay(a *app, o *replayOptions, strategies []window.Strategy, ropts window.ReplayOptions) error {
+	var runs []replayed
+	err := a.eachInput(o.files, func(name string, r io.Reader) error {
+		ts, err := transcript.Read(r, name, o.inputFormat)
+		if err != nil {
+			return inputError(err)
+		}
+		for _, t := range ts {
+			if o.conversation == "" || t.ID == o.conversation {
+				runs = append(runs, replayed{file: name, t: t})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if o.conversation != "" && len(runs) == 0 {
+		return usageErrorf("--conversation: no conversation with id %q", o.conversation)
+	}
+	var plotted []window.Result // tokens per call of the first run, for --plot
+	err = a.writeOutput(o.output, func(w io.Writer) error {
+		for i, run := range runs {
+			tj := window.TranscriptInfo{Format: run.t.Format, Messages: len(run.t.Messages), Turns: run.t.Turns, ID: run.t.ID}
+			if len(runs) > 1 {
+				tj.File = run.file
+			}
+			js := &jsonStream{w: w, jsonl: o.format == "jsonl"}
+			opts := ropts
+			opts.OnCall = func(s string, c *window.Call, ev *window.Event) error {
+				if i == 0 && o.plot != "" {
+					if len(plotted) == 0 || plotted[len(plotted)-1].Totals.Calls >= 0 {
+						plotted = append(plotted, window.Result{Strategy: s, Totals: window.Totals{Calls: -1}})
+					}
+					plotted[len(plotted)-1].Calls = append(plotted[len(plotted)-1].Calls, window.Call{Tokens: c.Tokens})
+				}
+				return js.call(s, c, ev)
+			}
+			opts.OnResult = func(r *window.Result) error {
+				if i == 0 && o.plot != "" {
+					if len(plotted) == 0 || plotted[len(plotted)-1].Totals.Calls >= 0 {
+						plotted = append(plotted, window.Result{Strategy: r.Strategy})
+					}
+					plotted[len(plotted)-1].Totals = r.Totals
+				}
+				return js.result(r)
+			}
+			if err := js.begin(tj); err != nil {
+				return err
+			}
+			if _, err := window.Replay(a.ctx, run.t, strategies, opts); err != nil {
+				if a.ctx.Err() != nil {
+					return err
+				}
+				return inputError(fmt.Errorf("%s: %w", run.file, err))
+			}
+			if err := js.end(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if ropts.Progress != nil {
+		fmt.Fprint(a.io.Err, "\r\033[K")
+	}
+	if err != nil || o.plot == "" || len(runs) == 0 {
+		return err
+	}
+	return writeFileAtomic(o.plot, func(w io.Writer) error {
+		return plotReplay(w, o, replayed{file: runs[0].file, t: runs[0].t, results: plotted})
+	})
+}
+
+// jsonStream writes one transcript's report as writeJSON would write a
+// window.Report (or, for jsonl, one call a line), a call at a time.
+type jsonStream struct {
+	w          io.Writer
+	jsonl      bool
+	strategies int  // strategies begun
+	open       bool // a strategy's calls are being written
+	calls      int  // calls written in the open strategy
+}
+
+// indented encodes v as writeJSON does, its lines after the first
+// starting with prefix, without the final newline.
+func indented(v any, prefix string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+func (j *jsonStream) write(parts ...any) error {
+	for _, p := range parts {
+		var err error
+		switch p := p.(type) {
+		case string:
+			_, err = io.WriteString(j.w, p)
+		case []byte:
+			_, err = j.w.Write(p)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (j *jsonStream) begin(tj window.TranscriptInfo) error {
+	if j.jsonl {
+		return nil
+	}
+	b, err := indented(tj, "  ")
+	if err != nil {
+		return err
+	}
+	return j.write("{\n  \"transcript\": ", b, ",\n  \"strategies\": [")
+}
+
+func (j *jsonStream) openStrategy(name string) error {
+	b, err := indented(name, "")
+	if err != nil {
+		return err
+	}
+	sep := ""
+	if j.strategies > 0 {
+		sep = ","
+	}
+	j.strategies++
+	j.open, j.calls = true, 0
+	return j.write(sep, "\n    {\n      \"strategy\": ", b, ",\n      \"calls\": [")
+}
+
+func (j *jsonStream) call(name string, c *window.Call, ev *window.Event) error {
+	if j.jsonl {
+		return writeJSONLine(j.w, callLine{Strategy: name, Call: *c, Compaction: ev})
+	}
+	if !j.open {
+		if err := j.openStrategy(name); err != nil {
+			return err
+		}
+	}
+	b, err := indented(c, "        ")
+	if err != nil {
+		return err
+	}
+	sep := ""
+	if j.calls > 0 {
+		sep = ","
+	}
+	j.calls++
+	return j.write(sep, "\n        ", b)
+}
+
+func (j *jsonStream) result(r *window.Result) error {
+	if j.jsonl {
+		return nil
+	}
+	if !j.open {
+		if err := j.openStrategy(r.Strategy); err != nil {
+			return err
+		}
+	}
+	closing := "]"
+	if j.calls > 0 {
+		closing = "\n      ]"
+	}
+	ev, err := indented(r.Events, "      ")
+	if err != nil {
+		return err
+	}
+	tot, err := indented(r.Totals, "      ")
+	if err != nil {
+		return err
+	}
+	j.open = false
+	return j.write(closing, ",\n      \"events\": ", ev, ",\n      \"totals\": ", tot, "\n    }")
+}
+
+func (j *jsonStream) end() error {
+	if j.jsonl {
+		return nil
+	}
+	if j.strategies == 0 {
+		return j.write("]\n}\n")
+	}
+	return j.write("\n  ]\n}\n")
 }

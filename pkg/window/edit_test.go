@@ -242,3 +242,72 @@ func TestRenderCall(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestReplayStreamed: with OnCall and OnResult, Replay hands on the same
+// calls, events and totals it returns without them, in strategy order, and
+// keeps no calls.
+func TestReplayStreamed(t *testing.T) {
+	o := DefaultOptions()
+	o.WindowChars, o.HighWaterTokens, o.LowWaterChars = 4000, 2000, 3000
+	o.Budget = engine.Budget{Total: 3000}
+	var strategies []Strategy
+	for _, spec := range []string{"windowed+clear:trigger=2000", "full", "summarizing+mask:keep=3", "budget", "full+limit:bytes=300"} {
+		s, err := Parse(spec, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		strategies = append(strategies, s)
+	}
+	tr := transcriptgen.Generate(transcriptgen.Config{Seed: 3, Turns: 40, AbortEvery: 7, CompactEvery: 9, Usage: true, Overhead: 300})
+	want, err := Replay(context.Background(), tr, strategies, ReplayOptions{Options: o, Indices: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Result
+	cur := -1
+	opts := ReplayOptions{Options: o, Indices: true,
+		OnCall: func(s string, c *Call, ev *Event) error {
+			if cur < 0 || got[cur].Totals.Calls >= 0 {
+				// A strategy starts: Calls -1 marks it open.
+				got = append(got, Result{Strategy: s, Totals: Totals{Calls: -1}})
+				cur = len(got) - 1
+			}
+			cp := *c
+			got[cur].Calls = append(got[cur].Calls, cp)
+			if ev != nil && (len(got[cur].Events) == 0 || got[cur].Events[len(got[cur].Events)-1].Call != ev.Call) {
+				got[cur].Events = append(got[cur].Events, *ev)
+			}
+			return nil
+		},
+		OnResult: func(r *Result) error {
+			if len(r.Calls) != 0 {
+				t.Errorf("%s: %d calls kept", r.Strategy, len(r.Calls))
+			}
+			if cur < 0 || got[cur].Totals.Calls >= 0 {
+				got = append(got, Result{Strategy: r.Strategy, Calls: []Call{}})
+				cur = len(got) - 1
+			}
+			if got[cur].Strategy != r.Strategy {
+				t.Fatalf("result of %s after calls of %s", r.Strategy, got[cur].Strategy)
+			}
+			if got[cur].Events == nil {
+				got[cur].Events = []Event{}
+			}
+			if !reflect.DeepEqual(got[cur].Events, r.Events) {
+				t.Errorf("%s: events streamed %v, returned %v", r.Strategy, got[cur].Events, r.Events)
+			}
+			got[cur].Totals = r.Totals
+			return nil
+		}}
+	if _, err := Replay(context.Background(), tr, strategies, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d results streamed, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("%s: streamed result differs (calls %d/%d, totals %+v / %+v)", want[i].Strategy, len(got[i].Calls), len(want[i].Calls), got[i].Totals, want[i].Totals)
+		}
+	}
+}

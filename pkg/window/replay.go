@@ -24,6 +24,15 @@ type ReplayOptions struct {
 	// Progress, when set, is called now and then with the messages done
 	// and the total, for each strategy in turn.
 	Progress func(strategy string, done, total int)
+	// OnCall, when set, is given every call of every strategy as it is
+	// made, in the order of the strategies, with the compaction just
+	// before it (nil for none); Replay then keeps no calls (the results
+	// it returns have empty Calls), so its memory does not grow with the
+	// calls and their windows. c is valid only during the call.
+	OnCall func(strategy string, c *Call, compaction *Event) error
+	// OnResult, when set, is given each strategy's result (events and
+	// totals) once its calls are done.
+	OnResult func(r *Result) error
 }
 
 // Report is a replay of one transcript, as harpe replay --format json
@@ -156,19 +165,30 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 			wantFull = true
 		}
 	}
-	fullRes, err := r.run(ctx, FullStrategy{}, nil, opts.Indices && wantFull)
+	stream := opts.OnCall != nil
+	fullRes, err := r.run(ctx, FullStrategy{}, nil, opts.Indices && wantFull && !stream)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Result, 0, len(strategies))
 	for _, s := range resolved {
-		if _, ok := s.(FullStrategy); ok {
-			out = append(out, *fullRes)
-			continue
+		res := fullRes
+		if _, ok := s.(FullStrategy); !ok || stream {
+			ref := fullRes.Calls
+			if ok {
+				ref = nil // full again, streamed: the record is its tokens
+			}
+			r.stream = stream
+			res, err = r.run(ctx, s, ref, opts.Indices)
+			r.stream = false
+			if err != nil {
+				return nil, err
+			}
 		}
-		res, err := r.run(ctx, s, fullRes.Calls, opts.Indices)
-		if err != nil {
-			return nil, err
+		if opts.OnResult != nil {
+			if err := opts.OnResult(res); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, *res)
 	}
@@ -208,6 +228,9 @@ type replayer struct {
 	// renderAt, when above 0, renders that call into rendered and stops.
 	renderAt int
 	rendered Rendered
+	// stream hands calls to OnCall instead of keeping them.
+	stream bool
+	calls  int // calls made in the streamed run
 	summary  []bool // message i is a harness compaction summary
 	aborted  []bool // turn j was aborted
 	orphan   []bool // message i is a tool result without a call before it
@@ -295,7 +318,11 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 	c := newContext(s, r.opts.Counter, len(r.t.Messages))
 	entries := r.measured()
 	name := s.Name()
-	res := &Result{Strategy: name, Calls: make([]Call, 0, len(full)), Events: []Event{}}
+	res := &Result{Strategy: name, Calls: []Call{}, Events: []Event{}}
+	if !r.stream {
+		res.Calls = make([]Call, 0, len(full))
+	}
+	r.calls = 0
 	cur := 0
 	prevCall := ""
 	msgs := r.t.Messages
@@ -362,7 +389,12 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 	if r.opts.Progress != nil {
 		r.opts.Progress(name, len(msgs), len(msgs))
 	}
-	res.Totals = totals(res)
+	if !r.stream {
+		for i := range res.Calls {
+			res.Totals.add(&res.Calls[i])
+		}
+	}
+	res.Totals.finish(len(res.Events))
 	return res, nil
 }
 
@@ -378,6 +410,9 @@ func (r *replayer) end(c *Context, cur int) {
 // call takes the snapshot before reply m.
 func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []Call, indices bool) error {
 	n := len(res.Calls)
+	if r.stream {
+		n = r.calls
+	}
 	overhead := 0
 	if full != nil && m.InputTokens != nil {
 		overhead = *m.InputTokens - full[n].Counted
@@ -430,8 +465,15 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 	}
 	call.OverWindow = r.opts.ContextWindow > 0 && call.Tokens > r.opts.ContextWindow
 	c.Observe(call.Tokens)
+	var ev *Event
 	if snap.Compaction != nil {
 		res.Events = append(res.Events, Event{Kind: "compaction", Turn: call.Turn, Call: call.Call, Compaction: *snap.Compaction})
+		ev = &res.Events[len(res.Events)-1]
+	}
+	if r.stream {
+		res.Totals.add(&call)
+		r.calls++
+		return r.opts.OnCall(res.Strategy, &call, ev)
 	}
 	res.Calls = append(res.Calls, call)
 	if r.renderAt == call.Call {
@@ -441,23 +483,26 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 	return nil
 }
 
-func totals(res *Result) Totals {
-	t := Totals{Calls: len(res.Calls), Compactions: len(res.Events)}
-	for _, c := range res.Calls {
-		t.TokensSent += c.Tokens
-		t.TokensFull += c.FullTokens
-		t.MaxCallTokens = max(t.MaxCallTokens, c.Tokens)
-		if c.OverWindow {
-			t.OverWindowCalls++
-		}
-		if c.OverBudget {
-			t.OverBudgetCalls++
-		}
+// add counts call c.
+func (t *Totals) add(c *Call) {
+	t.Calls++
+	t.TokensSent += c.Tokens
+	t.TokensFull += c.FullTokens
+	t.MaxCallTokens = max(t.MaxCallTokens, c.Tokens)
+	if c.OverWindow {
+		t.OverWindowCalls++
 	}
+	if c.OverBudget {
+		t.OverBudgetCalls++
+	}
+}
+
+// finish sets the compactions and the saved ratio.
+func (t *Totals) finish(compactions int) {
+	t.Compactions = compactions
 	if t.TokensFull > 0 {
 		t.SavedRatio = math.Round((1-float64(t.TokensSent)/float64(t.TokensFull))*1000) / 1000
 	}
-	return t
 }
 
 // isSystemPart reports whether m belongs to the system part every window
