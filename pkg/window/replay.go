@@ -229,11 +229,11 @@ type replayer struct {
 	renderAt int
 	rendered Rendered
 	// stream hands calls to OnCall instead of keeping them.
-	stream bool
-	calls  int // calls made in the streamed run
-	summary  []bool // message i is a harness compaction summary
-	aborted  []bool // turn j was aborted
-	orphan   []bool // message i is a tool result without a call before it
+	stream  bool
+	calls   int    // calls made in the streamed run
+	summary []bool // message i is a harness compaction summary
+	aborted []bool // turn j was aborted
+	orphan  []bool // message i is a tool result without a call before it
 	// entries are the messages measured whole (edits apply on top)
 	entries []Entry
 }
