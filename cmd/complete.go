@@ -52,14 +52,8 @@ type valueCompleter func(a *app, c *cobra.Command) []string
 // exists: add "cache" with its modes and the test in complete_test.go
 // picks it up).
 var valueCompleters = map[string]valueCompleter{
-	"strategy": func(*app, *cobra.Command) []string {
-		var out []string
-		for _, s := range window.Strategies() {
-			out = append(out, string(s))
-		}
-		return out
-	},
-	"policy": func(*app, *cobra.Command) []string { return engine.PolicyNames() },
+	"strategy": func(*app, *cobra.Command) []string { return window.Names() },
+	"policy":   func(*app, *cobra.Command) []string { return engine.PolicyNames() },
 	"tokenizer": func(*app, *cobra.Command) []string {
 		return tokenize.Names()
 	},

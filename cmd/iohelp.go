@@ -397,12 +397,13 @@ func wrapCell(s string, width int) string {
 				lineLen += wl
 				continue
 			}
-			// A word wider than the column: break it after a '/' (paths),
-			// else after a '_', '-' or '.', else cut it.
+			// A word wider than the column: break it after a '/' (paths)
+			// or '+' (strategy specs), else after a '_', '-', '.' or ':',
+			// else cut it.
 			var parts []string
-			for _, p := range splitAfterAny(word, "/") {
+			for _, p := range splitAfterAny(word, "/+") {
 				if twwidth.Width(p) > width {
-					parts = append(parts, splitAfterAny(p, "_-.")...)
+					parts = append(parts, splitAfterAny(p, "_-.:")...)
 				} else {
 					parts = append(parts, p)
 				}

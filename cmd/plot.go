@@ -75,7 +75,8 @@ func replaySeries(o *replayOptions, r window.Result) svgplot.Series {
 		}
 	}
 	s.MarkLabel = strings.Join(kinds, ", ")
-	switch r.Strategy {
+	base, _, _ := strings.Cut(strings.SplitN(r.Strategy, "+", 2)[0], ":")
+	switch window.Name(base) {
 	case window.Summarizing:
 		s.Level = float64(o.highWaterTokens)
 		s.LevelLabel = fmt.Sprintf("high water %d", o.highWaterTokens)

@@ -6,8 +6,6 @@ import (
 	"os"
 	"sync"
 	"time"
-
-	"github.com/harpe-dev/harpe/pkg/window"
 )
 
 // Progress reports go to stderr, and only when it is a terminal: each
@@ -136,7 +134,7 @@ func rateOf(n float64, d time.Duration) string {
 type replayProgress struct {
 	w        io.Writer
 	now      func() time.Time
-	strategy window.Strategy
+	strategy string
 	start    time.Time
 	last     time.Time
 }
@@ -146,7 +144,7 @@ func newReplayProgress(w io.Writer) *replayProgress {
 }
 
 // report is a window.ReplayOptions.Progress function.
-func (p *replayProgress) report(s window.Strategy, done, total int) {
+func (p *replayProgress) report(s string, done, total int) {
 	now := p.now()
 	if s != p.strategy {
 		p.strategy, p.start, p.last = s, now, time.Time{}

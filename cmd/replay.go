@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"strconv"
 	"strings"
 
@@ -39,6 +38,11 @@ type replayOptions struct {
 	conversation    string
 	totalsOnly      bool
 	files           []string
+
+	clearTrigger, clearKeep, clearAtLeast int
+	clearExclude                          []string
+	clearInputs                           bool
+	maskKeep                              int
 }
 
 func newReplayCmd(a *app) *cobra.Command {
@@ -62,11 +66,23 @@ Strategies (--strategy, comma-separated to compare several):
   turn         only the active turn
   sliding      the first --head turns plus the newest within --window-chars
   budget       the synthesize engine over the history at each call, under
-               --budget with --policy
+               --budget with --policy; the newest prompt is always kept, the
+               rest of the active turn chosen message by message
+
+Edits, added to any strategy with "+" (an edit alone applies to full):
+  clear        clear old tool results as Anthropic's context editing does:
+               once a call's input passes --clear-trigger tokens, results
+               older than the newest --clear-keep become a placeholder
+  mask         observation masking: results of tool calls older than the
+               last --mask-keep calls that used tools become a placeholder
+  limit        cut tool results past bytes=N (--tool-result-limit)
+A setting can follow a name or an edit: windowed:chars=40000+clear:keep=5,
+summarizing+mask:keep=10, clear:trigger=50000:at-least=20000:exclude=Read/Grep.
 
 Tokens: full sends the provider's recorded input tokens when the transcript
 has them, else the tokenizer's count; other strategies send their counted
-tokens plus the same call's overhead (recorded minus full's counted tokens).
+tokens plus the same call's overhead (recorded minus full's counted tokens,
+over the uncut history).
 
 Aborted turns are dropped from the context once they end. Every strategy
 follows the harness's own compactions: from one on, the retained history is the
@@ -75,10 +91,11 @@ harness's summary and what follows. The transcript is only read.
 		Example: `  harpe replay session.jsonl --strategy full,windowed,summarizing
   harpe replay session.jsonl --strategy windowed --window-chars 40000 --format json
   harpe replay session.jsonl --strategy summarizing --distill-cmd 'my-summarizer'
+  harpe replay session.jsonl --strategy full,windowed+clear,mask,summarizing+mask
   harpe replay session.jsonl --plot tokens.svg`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.files = args
-			a.noteUnusedFlags(o.strategies, replayFlagUses)
+			a.noteUnusedFlags(strategyComponents(o.strategies), replayFlagUses)
 			if err := checkPlotFile(o.plot); err != nil {
 				return err
 			}
@@ -92,7 +109,7 @@ harness's summary and what follows. The transcript is only read.
 		},
 	}
 	f := c.Flags()
-	f.StringSliceVar(&o.strategies, "strategy", []string{"full", "windowed", "summarizing", "turn"}, "`NAMES` of the strategies to replay, comma-separated: "+strategyNames())
+	f.StringSliceVar(&o.strategies, "strategy", []string{"full", "windowed", "summarizing", "turn"}, "`SPECS` of the strategies to replay, comma-separated: "+strategyNames()+", each with +edits")
 	f.IntVar(&o.windowChars, "window-chars", window.DefaultWindowChars, "character budget of windowed and sliding")
 	f.IntVar(&o.head, "head", window.DefaultHead, "turns sliding always keeps from the start")
 	f.IntVar(&o.highWaterTokens, "high-water-tokens", window.DefaultHighWaterTokens, "summarizing compacts after a call over this many input tokens")
@@ -111,13 +128,19 @@ harness's summary and what follows. The transcript is only read.
 	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: detected): "+strings.Join(transcript.Formats(), ", "))
 	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.BoolVar(&o.totalsOnly, "totals", false, "table: only the totals, no row per call")
+	f.IntVar(&o.clearTrigger, "clear-trigger", window.DefaultClearTrigger, "clear: input `TOKENS` past which a call clears old tool results")
+	f.IntVar(&o.clearKeep, "clear-keep", window.DefaultClearKeep, "clear: newest tool results never cleared")
+	f.IntVar(&o.clearAtLeast, "clear-at-least", 0, "clear: clear only when at least this many `TOKENS` are freed")
+	f.StringSliceVar(&o.clearExclude, "clear-exclude", nil, "clear: `TOOLS` whose results are never cleared, comma-separated")
+	f.BoolVar(&o.clearInputs, "clear-inputs", false, "clear: also clear the tool calls' arguments")
+	f.IntVar(&o.maskKeep, "mask-keep", window.DefaultMaskKeep, "mask: tool-using calls whose results are sent verbatim")
 	return c
 }
 
 func strategyNames() string {
 	var names []string
 	for _, s := range window.Strategies() {
-		names = append(names, string(s))
+		names = append(names, s.Name())
 	}
 	return strings.Join(names, ", ")
 }
@@ -130,25 +153,14 @@ type replayed struct {
 }
 
 func runReplay(a *app, o *replayOptions) error {
-	var strategies []window.Strategy
-	for _, name := range o.strategies {
-		s, err := window.ParseStrategy(strings.TrimSpace(name))
-		if err != nil {
-			return usageErrorf("--strategy: %v", err)
-		}
-		if !containsStrategy(strategies, s) {
-			strategies = append(strategies, s)
-		}
-	}
-	if len(strategies) == 0 {
-		return usageErrorf("--strategy: no strategy given; valid: %s", strategyNames())
-	}
 	for _, f := range []struct {
 		name string
 		v    int
 	}{{"--window-chars", o.windowChars}, {"--head", o.head}, {"--high-water-tokens", o.highWaterTokens},
 		{"--low-water-chars", o.lowWaterChars}, {"--summary-max-chars", o.summaryMaxChars},
-		{"--tool-result-limit", o.toolResultLimit}, {"--context-window", o.contextWindow}, {"--budget", o.budget}} {
+		{"--tool-result-limit", o.toolResultLimit}, {"--context-window", o.contextWindow}, {"--budget", o.budget},
+		{"--clear-trigger", o.clearTrigger}, {"--clear-keep", o.clearKeep}, {"--clear-at-least", o.clearAtLeast},
+		{"--mask-keep", o.maskKeep}} {
 		if f.v < 0 {
 			return usageErrorf("%s: must be a whole number ≥ 0, got %d", f.name, f.v)
 		}
@@ -160,83 +172,62 @@ func runReplay(a *app, o *replayOptions) error {
 	if o.inputFormat != "" && !containsString(transcript.Formats(), o.inputFormat) {
 		return usageErrorf("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(transcript.Formats(), ", "))
 	}
-	ropts := window.ReplayOptions{
-		Options: window.Options{
-			WindowChars:     o.windowChars,
-			Head:            o.head,
-			HighWaterTokens: o.highWaterTokens,
-			LowWaterChars:   o.lowWaterChars,
-			SummaryMaxChars: o.summaryMaxChars,
-			ToolResultLimit: o.toolResultLimit,
-			Counter:         counter,
-		},
-		ContextWindow: o.contextWindow,
-		Indices:       o.format != "table",
+	wopts := window.Options{
+		WindowChars:     o.windowChars,
+		Head:            o.head,
+		HighWaterTokens: o.highWaterTokens,
+		LowWaterChars:   o.lowWaterChars,
+		SummaryMaxChars: o.summaryMaxChars,
+		ToolResultLimit: o.toolResultLimit,
+		Counter:         counter,
+		Budget:          engine.Budget{Total: o.budget},
+		Engine:          engine.Options{Policy: o.policy, Counter: counter},
+		Clear: window.ClearEdit{Trigger: o.clearTrigger, Keep: o.clearKeep, ClearAtLeast: o.clearAtLeast,
+			ExcludeTools: o.clearExclude, ClearInputs: o.clearInputs},
+		Mask: window.MaskEdit{Keep: o.maskKeep},
 	}
 	if o.distillCmd != "" {
-		ropts.Distill = a.distiller(o.distillCmd)
+		wopts.Distill = a.distiller(o.distillCmd)
 	}
-	if containsStrategy(strategies, window.Budget) {
-		sel, err := budgetSelector(o, counter)
-		if err != nil {
-			return err
-		}
-		ropts.Select = sel
+	strategies, err := parseStrategies(o, wopts)
+	if err != nil {
+		return err
+	}
+	ropts := window.ReplayOptions{
+		Options:       wopts,
+		ContextWindow: o.contextWindow,
+		Indices:       o.format != "table",
 	}
 	if a.io.ErrIsTerminal {
 		ropts.Progress = newReplayProgress(a.io.Err).report
 	}
 
-	// Input side (branch readers): files and directories read in
-	// parallel, in argument order. The replays run one after another: the
-	// budget selector and the progress line are shared (per-conversation
-	// strategy state on branch window makes them safe to run in parallel).
-	type inputFile struct {
-		name string
-		ts   []*transcript.Transcript
-	}
-	files, err := readTranscriptFiles(a, o.files, func(name string, r io.Reader) (inputFile, error) {
-		ts, err := transcript.Read(r, name, o.inputFormat)
-		if err != nil {
-			return inputFile{}, inputError(err)
-		}
-		return inputFile{name, ts}, nil
-	})
-	var runs []replayed
-	for _, f := range files {
-		if err != nil {
-			break
-		}
-		a.warnTranscripts(f.ts)
-		name := f.name
-		for _, t := range f.ts {
-			if o.conversation != "" && t.ID != o.conversation {
-				continue
-			}
-			res, rerr := window.Replay(a.ctx, t, strategies, ropts)
-			if rerr != nil {
-				var de *window.DistillError
-				switch {
-				case a.ctx.Err() != nil:
-					err = rerr
-				case errors.As(rerr, &de):
-					err = usageErrorf("--distill-cmd: %s: %v", name, de.Err)
-				default:
-					err = inputError(fmt.Errorf("%s: %w", name, rerr))
-				}
-				break
-			}
-			runs = append(runs, replayed{file: name, t: t, results: res})
-		}
-	}
-	if ropts.Progress != nil {
-		fmt.Fprint(a.io.Err, "\r\033[K")
-	}
+	// Every input is read before anything is replayed or written, so bad
+	// input leaves stdout empty.
+	runs, err := readReplayInputs(a, o)
 	if err != nil {
 		return err
 	}
-	if o.conversation != "" && len(runs) == 0 {
-		return usageErrorf("--conversation: no conversation with id %q", o.conversation)
+	if o.format != "table" && o.distillCmd == "" {
+		return streamReplay(a, o, runs, strategies, ropts)
+	}
+	for i := range runs {
+		run := &runs[i]
+		res, err := window.Replay(a.ctx, run.t, strategies, ropts)
+		if err != nil {
+			if a.ctx.Err() != nil {
+				return err
+			}
+			var de *window.DistillError
+			if errors.As(err, &de) {
+				return usageErrorf("--distill-cmd: %s: %v", run.file, de.Err)
+			}
+			return inputError(fmt.Errorf("%s: %w", run.file, err))
+		}
+		run.results = res
+	}
+	if ropts.Progress != nil {
+		fmt.Fprint(a.io.Err, "\r\033[K")
 	}
 	// Render everything before writing anything.
 	var out bytes.Buffer
@@ -255,7 +246,7 @@ func runReplay(a *app, o *replayOptions) error {
 		}
 	}
 	if o.plot != "" {
-		if err := writeFileAtomic(o.plot, func(w io.Writer) error {
+		if err := a.stageFile(o.plot, func(w io.Writer) error {
 			_, err := w.Write(plot.Bytes())
 			return err
 		}); err != nil {
@@ -268,7 +259,38 @@ func runReplay(a *app, o *replayOptions) error {
 	})
 }
 
-func containsStrategy(list []window.Strategy, s window.Strategy) bool {
+// parseStrategies builds the --strategy specs, each once.
+func parseStrategies(o *replayOptions, wopts window.Options) ([]window.Strategy, error) {
+	var strategies []window.Strategy
+	seen := map[string]bool{}
+	for _, spec := range o.strategies {
+		spec = strings.TrimSpace(spec)
+		if seen[spec] {
+			continue
+		}
+		seen[spec] = true
+		base, _, _ := strings.Cut(strings.SplitN(spec, "+", 2)[0], ":")
+		if base == "budget" {
+			if o.budget <= 0 && !strings.Contains(strings.SplitN(spec, "+", 2)[0], "tokens=") {
+				return nil, usageErrorf("--budget: the budget strategy needs a budget of at least 1 token")
+			}
+			if _, err := engine.LookupPolicy(o.policy); err != nil {
+				return nil, usageErrorf("--policy: %v", err)
+			}
+		}
+		s, err := window.Parse(spec, wopts)
+		if err != nil {
+			return nil, usageErrorf("--strategy: %v", err)
+		}
+		strategies = append(strategies, s)
+	}
+	if len(strategies) == 0 {
+		return nil, usageErrorf("--strategy: no strategy given; valid: %s", strategyNames())
+	}
+	return strategies, nil
+}
+
+func containsStrategy(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
 			return true
@@ -286,176 +308,35 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-// distillCommand runs the --distill-cmd shell command for each compaction:
-// the request as JSON on stdin, the summary from stdout (one trailing
-// newline removed).
-func (a *app) distillCommand(command string) window.Distiller {
-	return func(req window.DistillRequest) (string, error) {
-		in, err := json.Marshal(distillJSON(req))
-		if err != nil {
-			return "", err
-		}
-		cmd := exec.CommandContext(a.ctx, "sh", "-c", command)
-		cmd.Stdin = bytes.NewReader(append(in, '\n'))
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout = &stdout
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			msg := strings.TrimSpace(stderr.String())
-			if i := strings.IndexByte(msg, '\n'); i >= 0 {
-				msg = msg[:i]
-			}
-			if msg != "" {
-				return "", fmt.Errorf("%q failed: %v: %s", command, err, msg)
-			}
-			return "", fmt.Errorf("%q failed: %v", command, err)
-		}
-		s := strings.TrimSuffix(stdout.String(), "\n")
-		return strings.TrimSuffix(s, "\r"), nil
-	}
-}
-
-// distillInput is what --distill-cmd reads on stdin.
-type distillInput struct {
-	Summary  string           `json:"summary"`
-	MaxChars int              `json:"max_chars"`
-	Messages []distillMessage `json:"messages"`
-}
-
-type distillMessage struct {
-	Index      int           `json:"index"`
-	Turn       int           `json:"turn"`
-	Role       string        `json:"role"`
-	Content    string        `json:"content"`
-	ToolCalls  []distillCall `json:"tool_calls,omitempty"`
-	ToolCallID string        `json:"tool_call_id,omitempty"`
-}
-
-type distillCall struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
-}
-
-func distillJSON(req window.DistillRequest) distillInput {
-	in := distillInput{Summary: req.Summary, MaxChars: req.MaxChars, Messages: make([]distillMessage, 0, len(req.Messages))}
-	for _, m := range req.Messages {
-		dm := distillMessage{Index: m.Index, Turn: m.Turn, Role: m.Role, Content: m.Text, ToolCallID: m.ToolCallID}
-		for _, tc := range m.ToolCalls {
-			dm.ToolCalls = append(dm.ToolCalls, distillCall{tc.ID, tc.Name, tc.Arguments})
-		}
-		in.Messages = append(in.Messages, dm)
-	}
-	return in
-}
-
-// JSON output, as SPEC §9 shows it.
-type replayJSON struct {
-	Transcript transcriptJSON   `json:"transcript"`
-	Strategies []strategyResult `json:"strategies"`
-}
-
-type transcriptJSON struct {
-	File     string `json:"file,omitempty"`
-	ID       string `json:"conversation,omitempty"`
-	Format   string `json:"format"`
-	Messages int    `json:"messages"`
-	Turns    int    `json:"turns"`
-}
-
-type strategyResult struct {
-	Strategy string      `json:"strategy"`
-	Calls    []callJSON  `json:"calls"`
-	Events   []eventJSON `json:"events"`
-	Totals   totalsJSON  `json:"totals"`
-}
-
-type callJSON struct {
-	Strategy     string     `json:"strategy,omitempty"`
-	File         string     `json:"file,omitempty"`
-	Conversation string     `json:"conversation,omitempty"`
-	Turn         int        `json:"turn"`
-	Call         int        `json:"call"`
-	Messages     []int      `json:"messages"`
-	SummaryChars int        `json:"summary_chars"`
-	Chars        int        `json:"chars"`
-	Tokens       int        `json:"tokens"`
-	FullTokens   int        `json:"full_tokens"`
-	OverWindow   bool       `json:"over_window"`
-	Compaction   *eventJSON `json:"compaction,omitempty"`
-}
-
-type eventJSON struct {
-	Kind           string `json:"kind"`
-	Turn           int    `json:"turn"`
-	Call           int    `json:"call"`
-	MessagesBefore int    `json:"messages_before"`
-	MessagesAfter  int    `json:"messages_after"`
-	SummaryChars   int    `json:"summary_chars"`
-	Folded         []int  `json:"folded"`
-}
-
-type totalsJSON struct {
-	Calls           int     `json:"calls"`
-	TokensSent      int     `json:"tokens_sent"`
-	TokensFull      int     `json:"tokens_full"`
-	SavedRatio      float64 `json:"saved_ratio"`
-	MaxCallTokens   int     `json:"max_call_tokens"`
-	Compactions     int     `json:"compactions"`
-	OverWindowCalls int     `json:"over_window_calls"`
-}
-
-func toEventJSON(e window.Event) eventJSON {
-	return eventJSON{Kind: e.Kind, Turn: e.Turn, Call: e.Call, MessagesBefore: e.MessagesBefore,
-		MessagesAfter: e.MessagesAfter, SummaryChars: e.SummaryChars, Folded: e.Folded}
-}
-
-func toCallJSON(c window.Call) callJSON {
-	msgs := c.Messages
-	if msgs == nil {
-		msgs = []int{}
-	}
-	return callJSON{Turn: c.Turn, Call: c.Call, Messages: msgs, SummaryChars: c.SummaryChars,
-		Chars: c.Chars, Tokens: c.Tokens, FullTokens: c.FullTokens, OverWindow: c.OverWindow}
-}
-
-func toResultJSON(r window.Result) strategyResult {
-	out := strategyResult{Strategy: string(r.Strategy), Calls: make([]callJSON, 0, len(r.Calls)), Events: make([]eventJSON, 0, len(r.Events))}
-	for _, c := range r.Calls {
-		out.Calls = append(out.Calls, toCallJSON(c))
-	}
-	for _, e := range r.Events {
-		out.Events = append(out.Events, toEventJSON(e))
-	}
-	t := r.Totals
-	out.Totals = totalsJSON{t.Calls, t.TokensSent, t.TokensFull, t.SavedRatio, t.MaxCallTokens, t.Compactions, t.OverWindowCalls}
-	return out
+// callLine is one --format jsonl line: a call with its strategy and the
+// compaction before it.
+type callLine struct {
+	Strategy string `json:"strategy"`
+	// File and Conversation name the session when the run reads several.
+	File         string `json:"file,omitempty"`
+	Conversation string `json:"conversation,omitempty"`
+	window.Call
+	Compaction *window.Event `json:"compaction,omitempty"`
 }
 
 func writeReplay(w io.Writer, o *replayOptions, run replayed, several bool) error {
-	tj := transcriptJSON{Format: run.t.Format, Messages: len(run.t.Messages), Turns: run.t.Turns, ID: run.t.ID}
+	tj := window.TranscriptInfo{Format: run.t.Format, Messages: len(run.t.Messages), Turns: run.t.Turns, ID: run.t.ID}
 	if several {
 		tj.File = run.file
 	}
 	switch o.format {
 	case "json":
-		doc := replayJSON{Transcript: tj, Strategies: make([]strategyResult, 0, len(run.results))}
-		for _, r := range run.results {
-			doc.Strategies = append(doc.Strategies, toResultJSON(r))
-		}
-		return writeJSON(w, doc)
+		return writeJSON(w, window.Report{Transcript: tj, Strategies: run.results})
 	case "jsonl":
 		for _, r := range run.results {
 			ev := 0
 			for _, c := range r.Calls {
-				cj := toCallJSON(c)
-				cj.Strategy = string(r.Strategy)
+				cj := callLine{Strategy: r.Strategy, Call: c}
 				if several {
 					cj.File, cj.Conversation = run.file, run.t.ID
 				}
 				if ev < len(r.Events) && r.Events[ev].Call == c.Call {
-					e := toEventJSON(r.Events[ev])
-					cj.Compaction = &e
+					cj.Compaction = &r.Events[ev]
 					ev++
 				}
 				if err := writeJSONLine(w, cj); err != nil {
@@ -470,7 +351,7 @@ func writeReplay(w io.Writer, o *replayOptions, run replayed, several bool) erro
 
 // writeReplayTable writes one table of calls (one strategy) or a
 // comparison of tokens per call (several), then the totals.
-func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results []window.Result) error {
+func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, results []window.Result) error {
 	title := fmt.Sprintf("%s transcript: %s, %s", tj.Format, plural(tj.Messages, "message"), plural(tj.Turns, "turn"))
 	if tj.ID != "" {
 		title = "conversation " + escapeControl(tj.ID) + ": " + title
@@ -498,6 +379,9 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 				if c.OverWindow {
 					note = strings.TrimSpace(note + " !")
 				}
+				if c.OverBudget {
+					note = strings.TrimSpace(note + " B")
+				}
 				rows = append(rows, []string{strconv.Itoa(c.Turn), strconv.Itoa(c.Call),
 					fmt.Sprintf("%d/%d", c.MessageCount, c.FullMessages), strconv.Itoa(c.Chars),
 					strconv.Itoa(c.Tokens), strconv.Itoa(c.FullTokens), note})
@@ -505,13 +389,13 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 		} else {
 			// Tokens per call, one column per strategy (and full's, when
 			// full is not one of them).
-			withFull := !containsStrategy(strategiesOf(results), window.Full)
+			withFull := !containsStrategy(strategiesOf(results), "full")
 			header = []string{"turn", "call"}
 			if withFull {
 				header = append(header, "full")
 			}
-			for _, r := range results {
-				header = append(header, shortName(r.Strategy))
+			for k, r := range results {
+				header = append(header, shortName(r.Strategy, k))
 			}
 			evs := make([]int, len(results))
 			for k, c := range results[0].Calls {
@@ -529,6 +413,9 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 					if rc.OverWindow {
 						cell += " !"
 					}
+					if rc.OverBudget {
+						cell += " B"
+					}
 					row = append(row, cell)
 				}
 				rows = append(rows, row)
@@ -540,7 +427,16 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 		if len(results) > 1 {
 			fmt.Fprint(w, "tokens per call; ")
 		}
-		fmt.Fprintln(w, "C: compacted before this call, !: over the context window")
+		legend := "C: compacted before this call, !: over the context window"
+		if overBudget(results) {
+			legend += ", B: over the budget"
+		}
+		fmt.Fprintln(w, legend)
+		for k, r := range results {
+			if len(results) > 1 && shortName(r.Strategy, k) != r.Strategy && shortName(r.Strategy, k) != oldShort(r.Strategy) {
+				fmt.Fprintf(w, "%s: %s\n", shortName(r.Strategy, k), r.Strategy)
+			}
+		}
 		for _, r := range results {
 			for _, e := range r.Events {
 				fmt.Fprintf(w, "%s compacted before call %d (turn %d): %d → %s, summary %s, folded messages %s\n",
@@ -566,24 +462,28 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj transcriptJSON, results 
 	if err := renderTable(w, header, rows, nil); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%s; full context would send %s in all\n", plural(calls, "call"), plural(full, "token"))
-	return err
+	if _, err := fmt.Fprintf(w, "%s; full context would send %s in all\n", plural(calls, "call"), plural(full, "token")); err != nil {
+		return err
+	}
+	for _, r := range results {
+		if n := r.Totals.OverBudgetCalls; n > 0 {
+			fmt.Fprintf(w, "%s: %s over the budget (what it always keeps, the system part and the newest prompt, is alone over it)\n", r.Strategy, plural(n, "call"))
+		}
+	}
+	return nil
 }
 
-// budgetSelector builds the budget strategy's selection: the engine under
-// --budget with --policy.
-func budgetSelector(o *replayOptions, counter tokenize.Counter) (window.Selector, error) {
-	if o.budget <= 0 {
-		return nil, usageErrorf("--budget: the budget strategy needs a budget of at least 1 token")
+func overBudget(results []window.Result) bool {
+	for _, r := range results {
+		if r.Totals.OverBudgetCalls > 0 {
+			return true
+		}
 	}
-	if _, err := engine.LookupPolicy(o.policy); err != nil {
-		return nil, usageErrorf("--policy: %v", err)
-	}
-	return window.EngineSelector(engine.Budget{Total: o.budget}, engine.Options{Policy: o.policy, Counter: counter}), nil
+	return false
 }
 
-func strategiesOf(results []window.Result) []window.Strategy {
-	out := make([]window.Strategy, len(results))
+func strategiesOf(results []window.Result) []string {
+	out := make([]string, len(results))
 	for i, r := range results {
 		out[i] = r.Strategy
 	}
@@ -591,12 +491,20 @@ func strategiesOf(results []window.Result) []window.Strategy {
 }
 
 // shortName is a strategy's name as a column header (at most 8
-// characters).
-func shortName(s window.Strategy) string {
-	if s == window.Summarizing {
+// characters): a longer one becomes "#k", k its place in --strategy, and a
+// line under the table says which it is.
+func shortName(name string, k int) string {
+	if n := oldShort(name); len(n) <= 8 {
+		return n
+	}
+	return "#" + strconv.Itoa(k+1)
+}
+
+func oldShort(name string) string {
+	if name == "summarizing" {
 		return "summ."
 	}
-	return string(s)
+	return name
 }
 
 // ranges writes increasing indices as "1-6, 9, 12-13".
@@ -617,4 +525,236 @@ func ranges(idx []int) string {
 		i = j + 1
 	}
 	return b.String()
+}
+
+// streamReplay writes --format json|jsonl as the calls are made, so memory
+// does not grow with the calls: every input is read first (bad input
+// stops the run before anything is written), then each transcript is
+// replayed into the output. (With --distill-cmd the report is rendered
+// whole first, so a failing command leaves nothing on stdout.)
+func streamReplay(a *app, o *replayOptions, runs []replayed, strategies []window.Strategy, ropts window.ReplayOptions) error {
+	var plotted []window.Result // tokens per call of the first run, for --plot
+	err := a.writeOutput(o.output, func(w io.Writer) error {
+		for i, run := range runs {
+			tj := window.TranscriptInfo{Format: run.t.Format, Messages: len(run.t.Messages), Turns: run.t.Turns, ID: run.t.ID}
+			if len(runs) > 1 {
+				tj.File = run.file
+			}
+			js := &jsonStream{w: w, jsonl: o.format == "jsonl"}
+			if len(runs) > 1 {
+				js.file, js.conversation = run.file, run.t.ID
+			}
+			opts := ropts
+			opts.OnCall = func(s string, c *window.Call, ev *window.Event) error {
+				if i == 0 && o.plot != "" {
+					if len(plotted) == 0 || plotted[len(plotted)-1].Totals.Calls >= 0 {
+						plotted = append(plotted, window.Result{Strategy: s, Totals: window.Totals{Calls: -1}})
+					}
+					plotted[len(plotted)-1].Calls = append(plotted[len(plotted)-1].Calls, window.Call{Tokens: c.Tokens})
+				}
+				return js.call(s, c, ev)
+			}
+			opts.OnResult = func(r *window.Result) error {
+				if i == 0 && o.plot != "" {
+					if len(plotted) == 0 || plotted[len(plotted)-1].Totals.Calls >= 0 {
+						plotted = append(plotted, window.Result{Strategy: r.Strategy})
+					}
+					plotted[len(plotted)-1].Totals = r.Totals
+				}
+				return js.result(r)
+			}
+			if err := js.begin(tj); err != nil {
+				return err
+			}
+			if _, err := window.Replay(a.ctx, run.t, strategies, opts); err != nil {
+				if a.ctx.Err() != nil {
+					return err
+				}
+				return inputError(fmt.Errorf("%s: %w", run.file, err))
+			}
+			if err := js.end(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if ropts.Progress != nil {
+		fmt.Fprint(a.io.Err, "\r\033[K")
+	}
+	if err != nil || o.plot == "" || len(runs) == 0 {
+		return err
+	}
+	return a.stageFile(o.plot, func(w io.Writer) error {
+		return plotReplay(w, o, replayed{file: runs[0].file, t: runs[0].t, results: plotted})
+	})
+}
+
+// jsonStream writes one transcript's report as writeJSON would write a
+// window.Report (or, for jsonl, one call a line), a call at a time.
+type jsonStream struct {
+	w     io.Writer
+	jsonl bool
+	// file and conversation name the session in jsonl lines when the run
+	// reads several.
+	file, conversation string
+	strategies         int  // strategies begun
+	open               bool // a strategy's calls are being written
+	calls              int  // calls written in the open strategy
+}
+
+// indented encodes v as writeJSON does, its lines after the first
+// starting with prefix, without the final newline.
+func indented(v any, prefix string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+func (j *jsonStream) write(parts ...any) error {
+	for _, p := range parts {
+		var err error
+		switch p := p.(type) {
+		case string:
+			_, err = io.WriteString(j.w, p)
+		case []byte:
+			_, err = j.w.Write(p)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (j *jsonStream) begin(tj window.TranscriptInfo) error {
+	if j.jsonl {
+		return nil
+	}
+	b, err := indented(tj, "  ")
+	if err != nil {
+		return err
+	}
+	return j.write("{\n  \"transcript\": ", b, ",\n  \"strategies\": [")
+}
+
+func (j *jsonStream) openStrategy(name string) error {
+	b, err := indented(name, "")
+	if err != nil {
+		return err
+	}
+	sep := ""
+	if j.strategies > 0 {
+		sep = ","
+	}
+	j.strategies++
+	j.open, j.calls = true, 0
+	return j.write(sep, "\n    {\n      \"strategy\": ", b, ",\n      \"calls\": [")
+}
+
+func (j *jsonStream) call(name string, c *window.Call, ev *window.Event) error {
+	if j.jsonl {
+		return writeJSONLine(j.w, callLine{Strategy: name, File: j.file, Conversation: j.conversation, Call: *c, Compaction: ev})
+	}
+	if !j.open {
+		if err := j.openStrategy(name); err != nil {
+			return err
+		}
+	}
+	b, err := indented(c, "        ")
+	if err != nil {
+		return err
+	}
+	sep := ""
+	if j.calls > 0 {
+		sep = ","
+	}
+	j.calls++
+	return j.write(sep, "\n        ", b)
+}
+
+func (j *jsonStream) result(r *window.Result) error {
+	if j.jsonl {
+		return nil
+	}
+	if !j.open {
+		if err := j.openStrategy(r.Strategy); err != nil {
+			return err
+		}
+	}
+	closing := "]"
+	if j.calls > 0 {
+		closing = "\n      ]"
+	}
+	ev, err := indented(r.Events, "      ")
+	if err != nil {
+		return err
+	}
+	tot, err := indented(r.Totals, "      ")
+	if err != nil {
+		return err
+	}
+	j.open = false
+	return j.write(closing, ",\n      \"events\": ", ev, ",\n      \"totals\": ", tot, "\n    }")
+}
+
+func (j *jsonStream) end() error {
+	if j.jsonl {
+		return nil
+	}
+	if j.strategies == 0 {
+		return j.write("]\n}\n")
+	}
+	return j.write("\n  ]\n}\n")
+}
+
+// readReplayInputs reads every input (files and directories, in parallel,
+// in argument order, as every transcript command reads them) and returns
+// the conversations to replay, --conversation applied.
+func readReplayInputs(a *app, o *replayOptions) ([]replayed, error) {
+	type inputFile struct {
+		name string
+		ts   []*transcript.Transcript
+	}
+	files, err := readTranscriptFiles(a, o.files, func(name string, r io.Reader) (inputFile, error) {
+		ts, err := transcript.Read(r, name, o.inputFormat)
+		if err != nil {
+			return inputFile{}, inputError(err)
+		}
+		return inputFile{name, ts}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var runs []replayed
+	for _, f := range files {
+		a.warnTranscripts(f.ts)
+		for _, t := range f.ts {
+			if o.conversation == "" || t.ID == o.conversation {
+				runs = append(runs, replayed{file: f.name, t: t})
+			}
+		}
+	}
+	if o.conversation != "" && len(runs) == 0 {
+		return nil, usageErrorf("--conversation: no conversation with id %q", o.conversation)
+	}
+	return runs, nil
+}
+
+// strategyComponents splits --strategy specs into the names they use,
+// strategies and edits alike ("windowed:chars=9+clear" → windowed, clear),
+// for the notes on flags no chosen strategy or edit reads.
+func strategyComponents(specs []string) []string {
+	var out []string
+	for _, spec := range specs {
+		for _, part := range strings.Split(spec, "+") {
+			name, _, _ := strings.Cut(strings.TrimSpace(part), ":")
+			out = append(out, name)
+		}
+	}
+	return out
 }

@@ -2,8 +2,11 @@ package cmd
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/harpe-dev/harpe/pkg/window"
 )
 
 func TestReplayProgress(t *testing.T) {
@@ -54,6 +57,49 @@ func TestRanges(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := ranges(tt.in); got != tt.want {
 				t.Errorf("ranges(%v) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseStrategies(t *testing.T) {
+	tests := []struct {
+		name   string
+		specs  []string
+		budget int
+		policy string
+		want   []string // the strategies' names
+		err    string
+	}{
+		{"built-ins", []string{"full", "windowed", "turn"}, 0, "lowest_priority", []string{"full", "windowed", "turn"}, ""},
+		{"duplicates once", []string{"mask", " mask", "full+mask"}, 0, "lowest_priority", []string{"mask", "full+mask"}, ""},
+		{"edits and settings", []string{"windowed:chars=10+clear:keep=1", "summarizing+mask"}, 0, "lowest_priority", []string{"windowed:chars=10+clear:keep=1", "summarizing+mask"}, ""},
+		{"budget needs --budget", []string{"budget+mask"}, 0, "lowest_priority", nil, "--budget: the budget strategy needs a budget of at least 1 token"},
+		{"budget with tokens=", []string{"budget:tokens=50"}, 0, "lowest_priority", []string{"budget:tokens=50"}, ""},
+		{"budget checks --policy", []string{"budget"}, 10, "newest", nil, `--policy: unknown policy "newest"`},
+		{"--policy unchecked without budget", []string{"full"}, 0, "newest", []string{"full"}, ""},
+		{"unknown edit", []string{"full+squash"}, 0, "lowest_priority", nil, `--strategy: full+squash: "squash" is not an edit`},
+		{"empty list", nil, 0, "lowest_priority", nil, "--strategy: no strategy given"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := &replayOptions{strategies: tt.specs, budget: tt.budget, policy: tt.policy}
+			got, err := parseStrategies(o, window.DefaultOptions())
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, s := range got {
+				names = append(names, s.Name())
+			}
+			if !slices.Equal(names, tt.want) {
+				t.Errorf("names = %q, want %q", names, tt.want)
 			}
 		})
 	}

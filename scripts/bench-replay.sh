@@ -4,7 +4,7 @@
 # generated transcript of 1,000 turns (a prompt and a reply each), and
 # harpe alone at 10,000 turns to show it scales linearly.
 #
-#   scripts/bench-replay.sh [WINDOW_CHARS]
+#   scripts/bench-replay.sh [WINDOW_CHARS]    (AGENT=0 skips the agent-loop part)
 #
 # CPU time (user + system) is compared: it is steadier than wall-clock time
 # on a shared machine. harpe's figure is the whole process (reading,
@@ -47,3 +47,18 @@ awk -v lc="$lc" -v h="$h1" -v c="$calls" 'BEGIN{
 	printf "LangChain %.2f ms CPU per call; harpe %.3f ms per call (whole process)\n", lc / c, h / c
 	printf "harpe is %.0f× faster\n", lc / (h > 0 ? h : 1)
 }'
+
+# Agent loops (one human turn, hundreds to thousands of calls) through
+# every kind of strategy and edit, 1,000 against 10,000 calls: the ratio
+# should stay at most about 12× (pkg/window's BenchmarkReplayAgent).
+if [ "${AGENT:-1}" = 1 ]; then
+	go test -run X -bench 'ReplayAgent' -benchtime 3x ./pkg/window/ |
+		awk '/^BenchmarkReplayAgent/ {
+			split($1, p, "/"); sub(/calls=/, "", p[3]); sub(/-[0-9]+$/, "", p[3])
+			t[p[2], p[3]] = $3; s[p[2]] = 1
+		}
+		END {
+			for (k in s) printf "agent loop, %s: 1,000 calls %.1f ms, 10,000 calls %.1f ms (%.1f×)\n",
+				k, t[k, "1000"] / 1e6, t[k, "10000"] / 1e6, t[k, "10000"] / t[k, "1000"]
+		}' | sort
+fi

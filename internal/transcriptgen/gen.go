@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"strings"
 
@@ -38,6 +39,15 @@ type Config struct {
 	// event format cannot record a compaction, so [WriteEvents] refuses
 	// such a transcript.
 	CompactEvery int
+	// AgentCalls, when above 0, makes an agent-loop session instead: one
+	// or two human turns (AgentTurns, default 1) of AgentCalls model calls
+	// each, every call but the last of a turn calling one tool (sometimes
+	// two at once), with tool results from 200 bytes to MaxToolChars
+	// (default 50,000 in this mode), sizes spread evenly on a log scale,
+	// as coding agents read files, grep and run tests. Turns, AbortEvery,
+	// NoTools and CompactEvery are ignored.
+	AgentCalls int
+	AgentTurns int
 }
 
 var words = strings.Fields(`the a of to and in is it that for on with as was at by
@@ -108,7 +118,11 @@ func (g *gen) reply(m transcript.Message) {
 // Generate returns a transcript of cfg.Turns turns: a system prompt, then
 // turns of a user prompt, zero to three rounds of tool calls with their
 // results, and a final reply; aborted turns stop after the tool rounds.
+// With cfg.AgentCalls it is an agent loop instead (see [Config]).
 func Generate(cfg Config) *transcript.Transcript {
+	if cfg.AgentCalls > 0 {
+		return generateAgent(cfg)
+	}
 	if cfg.MaxToolChars <= 0 {
 		cfg.MaxToolChars = 3000
 	}
@@ -163,6 +177,71 @@ func Generate(cfg Config) *transcript.Transcript {
 				g.t.Messages[i].Aborted = true
 			}
 		}
+		g.turnSum = 0
+		g.t.Turns++
+	}
+	return g.t
+}
+
+// agentTools are the tools an agent-loop session calls, with the weight of
+// each and the argument it takes.
+var agentTools = []struct {
+	name, arg string
+	weight    int
+}{{"Read", "file_path", 5}, {"Grep", "pattern", 3}, {"Bash", "command", 3}, {"Edit", "file_path", 1}}
+
+func generateAgent(cfg Config) *transcript.Transcript {
+	if cfg.MaxToolChars <= 0 {
+		cfg.MaxToolChars = 50000
+	}
+	turns := max(cfg.AgentTurns, 1)
+	g := &gen{r: rand.New(rand.NewPCG(cfg.Seed, 0x9e3779b97f4a7c15)), cfg: cfg, t: &transcript.Transcript{Format: "harpe", Skipped: map[string]int{}}}
+	// Tool output is cut from one pool of words, so that a long session
+	// is quick to make.
+	pool := g.text(cfg.MaxToolChars, cfg.MaxToolChars)
+	g.add(transcript.Message{Role: transcript.RoleSystem, Text: g.text(2000, 4000)})
+	g.sum, g.turnSum = g.turnSum, 0
+	weights := 0
+	for _, t := range agentTools {
+		weights += t.weight
+	}
+	callID := 0
+	for turn := 1; turn <= turns; turn++ {
+		g.add(transcript.Message{Role: transcript.RoleUser, Text: g.text(40, 600), Turn: turn})
+		for range cfg.AgentCalls - 1 {
+			m := transcript.Message{Role: transcript.RoleAssistant, Turn: turn}
+			if g.r.IntN(3) == 0 {
+				m.Text = g.text(20, 300)
+			}
+			calls := 1
+			if g.r.IntN(8) == 0 {
+				calls = 2
+			}
+			for range calls {
+				callID++
+				w := g.r.IntN(weights)
+				k := 0
+				for w >= agentTools[k].weight {
+					w -= agentTools[k].weight
+					k++
+				}
+				m.ToolCalls = append(m.ToolCalls, transcript.ToolCall{
+					ID:        fmt.Sprintf("toolu_%04d", callID),
+					Name:      agentTools[k].name,
+					Arguments: fmt.Sprintf(`{"%s":"pkg/f%d.go"}`, agentTools[k].arg, g.r.IntN(200)),
+				})
+			}
+			g.reply(m)
+			for k := range calls {
+				// Log-uniform from 200 bytes to MaxToolChars.
+				lo, hi := 200.0, float64(max(cfg.MaxToolChars, 201))
+				n := int(lo * math.Pow(hi/lo, g.r.Float64()))
+				start := g.r.IntN(len(pool) - min(n, len(pool)) + 1)
+				g.add(transcript.Message{Role: transcript.RoleTool, Turn: turn, ToolCallID: m.ToolCalls[k].ID, Text: pool[start : start+min(n, len(pool))]})
+			}
+		}
+		g.reply(transcript.Message{Role: transcript.RoleAssistant, Turn: turn, Text: g.text(100, 1500)})
+		g.sum += g.turnSum
 		g.turnSum = 0
 		g.t.Turns++
 	}

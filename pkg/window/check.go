@@ -20,12 +20,14 @@ import (
 //     before the reply;
 //   - the first message after the system part is not a tool result;
 //   - replies and tool traffic before the first prompt count as a turn;
-//   - every message of the active turn is sent, save harness compaction
-//     summaries and what came before the latest of them.
+//   - the active turn's first message is sent (the newest prompt), save
+//     when it is a harness compaction summary or came before the latest
+//     of them.
 //
-// Check requires nothing of the turns before the active one: a window may
-// leave out any of them, and in particular anything before the latest
-// harness summary, which every strategy leaves out.
+// Check requires nothing more of the active turn (budget chooses within
+// it), nor of the turns before it: a window may leave out any of them, and
+// in particular anything before the latest harness summary, which every
+// strategy leaves out.
 //
 // summarized lists the messages folded into the summary sent with the
 // window (summarizing: every compaction's Folded so far): a tool result
@@ -80,10 +82,12 @@ func Check(t *transcript.Transcript, reply int, window []int, summarized []int) 
 		turn := t.Messages[i].Turn
 		return turn >= 0 && abortedTurn[turn] && turn != active
 	}
-	// Tool results no window may send: see orphans.
-	orphan := orphans(t, isSummary, abortedTurn, folded)
+	// Tool results no window may send, worked out here on their own (not
+	// with the replay's bookkeeping they check).
+	orphan := unsendable(t, reply, isSummary, abortedTurn, folded)
 	callAt := map[string]int{}
 	results := map[string][]int{}
+	seenActive := false
 	for i := range reply {
 		m := &t.Messages[i]
 		for _, tc := range m.ToolCalls {
@@ -97,8 +101,13 @@ func Check(t *transcript.Transcript, reply int, window []int, summarized []int) 
 		if isSystemPart(m) && !in[i] && !isSummary[i] {
 			return fmt.Errorf("system part message %d dropped", i)
 		}
-		if m.Turn == active && !isSystemPart(m) && !in[i] && !isSummary[i] && !orphan[i] && i > lastSummary {
-			return fmt.Errorf("active turn message %d dropped", i)
+		if m.Turn == active && !isSystemPart(m) && !isSummary[i] && !orphan[i] && i > lastSummary && !seenActive {
+			// The newest prompt: the active turn's first message still
+			// in effect.
+			seenActive = true
+			if !in[i] {
+				return fmt.Errorf("newest prompt %d dropped", i)
+			}
 		}
 	}
 	first := true
@@ -130,4 +139,43 @@ func Check(t *transcript.Transcript, reply int, window []int, summarized []int) 
 		}
 	}
 	return nil
+}
+
+// unsendable marks the tool results before reply that no window may send.
+// A result r may be sent only when the latest message before it calling
+// its id, c, exists; c is not folded into a rolling summary; c's turn was
+// not aborted unless it is r's own turn; and no harness summary in effect
+// at r lies between c and r (a summary is in effect at r when it comes
+// before r and its turn is r's or was not aborted).
+func unsendable(t *transcript.Transcript, reply int, summary, aborted []bool, folded map[int]bool) []bool {
+	out := make([]bool, len(t.Messages))
+	wasAborted := func(turn int) bool { return turn >= 0 && turn < len(aborted) && aborted[turn] }
+	latest := map[string]int{} // call id → the latest message calling it so far
+	var summaries []int
+	for r := 0; r < reply; r++ {
+		m := &t.Messages[r]
+		if summary[r] {
+			summaries = append(summaries, r)
+		}
+		if m.ToolCallID != "" {
+			c, ok := latest[m.ToolCallID]
+			switch {
+			case !ok, folded[c]:
+				out[r] = true
+			case wasAborted(t.Messages[c].Turn) && t.Messages[c].Turn != m.Turn:
+				out[r] = true
+			default:
+				for _, s := range summaries {
+					if s > c && (t.Messages[s].Turn == m.Turn || !wasAborted(t.Messages[s].Turn)) {
+						out[r] = true
+						break
+					}
+				}
+			}
+		}
+		for _, tc := range m.ToolCalls {
+			latest[tc.ID] = r
+		}
+	}
+	return out
 }

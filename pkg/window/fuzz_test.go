@@ -77,7 +77,17 @@ func FuzzReplay(f *testing.F) {
 		o.SummaryMaxChars = 200
 		o.Head = 1
 		o.Select = window.EngineSelector(engine.Budget{Total: 30}, engine.Options{})
-		res, err := window.Replay(context.Background(), tr, window.Strategies(), window.ReplayOptions{Options: o, Indices: true})
+		o.Clear = window.ClearEdit{Trigger: 10, Keep: 1, ClearInputs: true}
+		o.Mask = window.MaskEdit{Keep: 1}
+		strategies := window.Strategies()
+		for _, spec := range []string{"full+clear", "windowed+mask", "summarizing+clear:at-least=5", "budget:tokens=30+mask+limit:bytes=8"} {
+			s, err := window.Parse(spec, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			strategies = append(strategies, s)
+		}
+		res, err := window.Replay(context.Background(), tr, strategies, window.ReplayOptions{Options: o, Indices: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,4 +136,28 @@ func subset(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// FuzzParse checks that any strategy spec either fails with an error or
+// builds a strategy named as written that parses again to the same value.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"full", "windowed:chars=40000+clear:keep=5", "summarizing+mask", "clear:exclude=Read/Grep:inputs", "budget:tokens=3+limit:bytes=9", "mask:keep=", "+", "::", "sliding:head=1:head=2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		s, err := window.Parse(spec, window.DefaultOptions())
+		if err != nil {
+			return
+		}
+		if name := s.Name(); name != strings.TrimSpace(spec) {
+			t.Fatalf("Parse(%q) named %q", spec, name)
+		}
+		again, err := window.Parse(s.Name(), window.DefaultOptions())
+		if err != nil {
+			t.Fatalf("Parse(%q) again: %v", s.Name(), err)
+		}
+		if again.Name() != s.Name() {
+			t.Fatalf("Parse(%q) again named %q", s.Name(), again.Name())
+		}
+	})
 }

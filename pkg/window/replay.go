@@ -2,6 +2,8 @@ package window
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"slices"
 
@@ -10,72 +12,115 @@ import (
 
 // ReplayOptions tune [Replay].
 type ReplayOptions struct {
+	// Options build the strategies given as a [Name]; Options.Counter
+	// counts every strategy's tokens.
 	Options
 	// ContextWindow flags calls whose tokens exceed it; 0 flags none.
 	ContextWindow int
-	// Indices fills [Call.Messages]. Without it a replay costs time in
-	// proportion to the transcript, whatever the windows' sizes.
+	// Indices fills [Call.Messages] and [Call.Parts]. Without it a replay
+	// costs time in proportion to the transcript, whatever the windows'
+	// sizes.
 	Indices bool
 	// Progress, when set, is called now and then with the messages done
 	// and the total, for each strategy in turn.
-	Progress func(strategy Strategy, done, total int)
+	Progress func(strategy string, done, total int)
+	// OnCall, when set, is given every call of every strategy as it is
+	// made, in the order of the strategies, with the compaction just
+	// before it (nil for none); Replay then keeps no calls (the results
+	// it returns have empty Calls), so its memory does not grow with the
+	// calls and their windows. c is valid only during the call.
+	OnCall func(strategy string, c *Call, compaction *Event) error
+	// OnResult, when set, is given each strategy's result (events and
+	// totals) once its calls are done.
+	OnResult func(r *Result) error
+}
+
+// Report is a replay of one transcript, as harpe replay --format json
+// writes it.
+type Report struct {
+	Transcript TranscriptInfo `json:"transcript"`
+	Strategies []Result       `json:"strategies"`
+}
+
+// TranscriptInfo describes the transcript replayed.
+type TranscriptInfo struct {
+	// File names the input when a report covers several.
+	File string `json:"file,omitempty"`
+	// ID names the conversation when the file holds several.
+	ID       string `json:"conversation,omitempty"`
+	Format   string `json:"format"`
+	Messages int    `json:"messages"`
+	Turns    int    `json:"turns"`
 }
 
 // Result is one strategy's replay.
 type Result struct {
-	Strategy Strategy
-	Calls    []Call
-	Events   []Event
-	Totals   Totals
+	Strategy string  `json:"strategy"`
+	Calls    []Call  `json:"calls"`
+	Events   []Event `json:"events"`
+	Totals   Totals  `json:"totals"`
 }
 
 // Call is one model call of a replay.
 type Call struct {
 	// Turn is the active turn (0 for a call before the first prompt).
-	Turn int
+	Turn int `json:"turn"`
 	// Call numbers the calls of the transcript from 1.
-	Call int
+	Call int `json:"call"`
 	// Messages are the transcript indices sent, the system part included
 	// (only with [ReplayOptions.Indices]).
-	Messages []int
+	Messages []int `json:"messages"`
+	// SummaryChars is the size of the rolling summary sent.
+	SummaryChars int `json:"summary_chars"`
+	// Chars and Tokens are the size sent (see [Replay] for tokens).
+	Chars  int `json:"chars"`
+	Tokens int `json:"tokens"`
+	// FullTokens is what full sends at this call.
+	FullTokens int `json:"full_tokens"`
+	// OverWindow is set when Tokens exceed [ReplayOptions.ContextWindow].
+	OverWindow bool `json:"over_window"`
+	// OverBudget is set when the strategy chose under a budget and the
+	// window's counted tokens pass it: what it always keeps (system part,
+	// newest prompt) is alone over it.
+	OverBudget bool `json:"over_budget"`
+	// Parts are the window's pieces with how each was sent, in the order
+	// they are sent: the system part, the rolling summary, the
+	// conversation (only with [ReplayOptions.Indices]).
+	Parts []Part `json:"parts"`
 	// MessageCount is the number of messages sent; FullMessages the number
 	// full would send.
-	MessageCount, FullMessages int
-	// SummaryChars is the size of the rolling summary sent.
-	SummaryChars int
-	// Chars and Tokens are the size sent (see [Replay] for tokens).
-	Chars, Tokens int
-	// FullTokens is what full sends at this call.
-	FullTokens int
+	MessageCount int `json:"-"`
+	FullMessages int `json:"-"`
+	// Counted is the counter's tokens of the window as sent, before the
+	// overhead is added.
+	Counted int `json:"-"`
 	// Recorded is set when the transcript has the provider's usage for
 	// this call.
-	Recorded bool
-	// OverWindow is set when Tokens exceed [ReplayOptions.ContextWindow].
-	OverWindow bool
-	// counted is the counter's tokens, before the record replaced them.
-	counted int
+	Recorded bool `json:"-"`
 }
 
 // Event is something a strategy did between calls.
 type Event struct {
 	// Kind is "compaction".
-	Kind string
+	Kind string `json:"kind"`
 	// Turn and Call name the call the event happened before.
-	Turn, Call int
+	Turn int `json:"turn"`
+	Call int `json:"call"`
 	Compaction
 }
 
 // Totals sum a replay.
 type Totals struct {
-	Calls      int
-	TokensSent int
-	TokensFull int
+	Calls      int `json:"calls"`
+	TokensSent int `json:"tokens_sent"`
+	TokensFull int `json:"tokens_full"`
 	// SavedRatio is 1 − TokensSent/TokensFull, rounded to 3 decimals (0
 	// when full sends nothing); negative when the strategy sends more.
-	SavedRatio      float64
-	MaxCallTokens   int
-	Compactions     int
-	OverWindowCalls int
+	SavedRatio      float64 `json:"saved_ratio"`
+	MaxCallTokens   int     `json:"max_call_tokens"`
+	Compactions     int     `json:"compactions"`
+	OverWindowCalls int     `json:"over_window_calls"`
+	OverBudgetCalls int     `json:"over_budget_calls"`
 }
 
 // Replay runs the transcript through each strategy and reports every model
@@ -86,62 +131,118 @@ type Totals struct {
 // another turn, aborted), or whose call came before a harness compaction
 // summary that is still in effect, is never sent. The transcript's
 // compaction markers ([transcript.Transcript.Compactions]) reset the
-// retained history of every strategy (see the package doc).
+// retained history of every strategy (see the package doc). A [Name] is
+// built with opts.Options.
 //
 // Tokens: full's tokens at a call are the provider's recorded input tokens
 // when the transcript has them, else the counter's count of full's window.
-// Another strategy's tokens are the counter's count of its window plus the
-// same call's overhead, the recorded tokens minus full's counted tokens (0
-// without a record), never below 0: the part of the prompt a transcript
-// does not show (tool schemas, framing) is paid by every strategy alike.
-// Summarizing observes these tokens to decide when to compact.
+// Another strategy's tokens (and full's under an edit) are the counter's
+// count of its window plus the same call's overhead, the recorded tokens
+// minus full's counted tokens over the uncut history (0 without a
+// record), never below 0: the part of the prompt a transcript does not
+// show (tool schemas, framing) is paid by every strategy alike, and a cut
+// or a placeholder never makes a call cost more. Summarizing observes
+// these tokens to decide when to compact; clearing compares them with its
+// trigger.
+//
+// Each strategy gets its own state from [Strategy.Start], so replays may
+// run concurrently.
 func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy, opts ReplayOptions) ([]Result, error) {
-	for _, s := range strategies {
-		if _, err := ParseStrategy(string(s)); err != nil {
+	resolved := make([]Strategy, len(strategies))
+	for i, s := range strategies {
+		rs, err := resolve(s, opts.Options)
+		if err != nil {
 			return nil, err
 		}
-		if err := opts.check(s); err != nil {
-			return nil, err
-		}
+		resolved[i] = rs
 	}
 	r := newReplayer(t, opts)
-	// Full first: every strategy's call is measured against it.
-	wantFull := slices.Contains(strategies, Full)
-	fullRes, err := r.run(ctx, Full, nil, opts.Indices && wantFull)
+	// Full first, over the uncut history: every strategy's call is
+	// measured against it.
+	wantFull := false
+	for _, s := range resolved {
+		if _, ok := s.(FullStrategy); ok {
+			wantFull = true
+		}
+	}
+	stream := opts.OnCall != nil
+	fullRes, err := r.run(ctx, FullStrategy{}, nil, opts.Indices && wantFull && !stream)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Result, 0, len(strategies))
-	for _, s := range strategies {
-		if s == Full {
-			out = append(out, *fullRes)
-			continue
+	for _, s := range resolved {
+		res := fullRes
+		if _, ok := s.(FullStrategy); !ok || stream {
+			ref := fullRes.Calls
+			if ok {
+				ref = nil // full again, streamed: the record is its tokens
+			}
+			r.stream = stream
+			res, err = r.run(ctx, s, ref, opts.Indices)
+			r.stream = false
+			if err != nil {
+				return nil, err
+			}
 		}
-		res, err := r.run(ctx, s, fullRes.Calls, opts.Indices)
-		if err != nil {
-			return nil, err
+		if opts.OnResult != nil {
+			if err := opts.OnResult(res); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, *res)
 	}
 	return out, nil
 }
 
+// RenderCall replays t through s up to call n (1-based) and returns what
+// that call sent, placeholders and summary in place, with its report (and
+// parts). It is an error when t has fewer calls.
+func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts ReplayOptions, n int) (Rendered, Call, error) {
+	s, err := resolve(s, opts.Options)
+	if err != nil {
+		return Rendered{}, Call{}, err
+	}
+	r := newReplayer(t, opts)
+	fullRes, err := r.run(ctx, FullStrategy{}, nil, false)
+	if err != nil {
+		return Rendered{}, Call{}, err
+	}
+	if n < 1 || n > len(fullRes.Calls) {
+		return Rendered{}, Call{}, fmt.Errorf("call %d out of range: the transcript has %d calls", n, len(fullRes.Calls))
+	}
+	r.renderAt = n
+	res, err := r.run(ctx, s, fullRes.Calls, true)
+	if err != nil && !errors.Is(err, errRendered) {
+		return Rendered{}, Call{}, err
+	}
+	return r.rendered, res.Calls[n-1], nil
+}
+
+// errRendered stops a replay once RenderCall has its call.
+var errRendered = errors.New("rendered")
+
 type replayer struct {
-	t       *transcript.Transcript
-	opts    ReplayOptions
-	entries []Entry
+	t    *transcript.Transcript
+	opts ReplayOptions
+	// renderAt, when above 0, renders that call into rendered and stops.
+	renderAt int
+	rendered Rendered
+	// stream hands calls to OnCall instead of keeping them.
+	stream  bool
+	calls   int    // calls made in the streamed run
 	summary []bool // message i is a harness compaction summary
 	aborted []bool // turn j was aborted
 	orphan  []bool // message i is a tool result without a call before it
+	// entries are the messages measured whole (edits apply on top)
+	entries []Entry
 }
 
 func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
 	r := &replayer{t: t, opts: opts}
-	r.entries = make([]Entry, len(t.Messages))
 	r.summary = make([]bool, len(t.Messages))
 	maxTurn := 0
 	for i := range t.Messages {
-		r.entries[i] = Measure(t.Messages[i], opts.ToolResultLimit, opts.Counter)
 		maxTurn = max(maxTurn, t.Messages[i].Turn)
 	}
 	for _, i := range t.Compactions {
@@ -157,6 +258,18 @@ func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
 	}
 	r.orphan = orphans(t, r.summary, r.aborted, nil)
 	return r
+}
+
+// measured returns every message measured whole, once for all
+// strategies.
+func (r *replayer) measured() []Entry {
+	if r.entries == nil {
+		r.entries = make([]Entry, len(r.t.Messages))
+		for i := range r.t.Messages {
+			r.entries[i] = Measure(r.t.Messages[i], 0, r.opts.Counter)
+		}
+	}
+	return r.entries
 }
 
 // orphans marks the tool results no window may send: a result with no call
@@ -198,19 +311,18 @@ func orphans(t *transcript.Transcript, summary, aborted []bool, folded map[int]b
 	return out
 }
 
-// run replays one strategy. full holds full's calls (nil when running
-// full itself).
+// run replays one strategy. full holds full's calls over the uncut history
+// (nil when running that full itself).
 func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices bool) (*Result, error) {
-	c, err := New(s, r.opts.Options)
-	if err != nil {
-		return nil, err
-	}
 	// The history never holds more than the transcript: size it once.
-	n := len(r.t.Messages)
-	c.hist = make([]Entry, 0, n)
-	c.cumC = append(make([]int, 0, n+1), 0)
-	c.cumT = append(make([]int, 0, n+1), 0)
-	res := &Result{Strategy: s, Calls: make([]Call, 0, len(full)), Events: []Event{}}
+	c := newContext(s, r.opts.Counter, len(r.t.Messages))
+	entries := r.measured()
+	name := s.Name()
+	res := &Result{Strategy: name, Calls: []Call{}, Events: []Event{}}
+	if !r.stream {
+		res.Calls = make([]Call, 0, len(full))
+	}
+	r.calls = 0
 	cur := 0
 	prevCall := ""
 	msgs := r.t.Messages
@@ -220,11 +332,11 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 				return nil, err
 			}
 			if r.opts.Progress != nil {
-				r.opts.Progress(s, i, len(msgs))
+				r.opts.Progress(name, i, len(msgs))
 			}
 		}
 		m := &msgs[i]
-		e := r.entries[i]
+		e := entries[i]
 		if m.Turn != cur {
 			r.end(c, cur)
 			cur = m.Turn
@@ -251,6 +363,9 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 		if m.Role == transcript.RoleAssistant && !m.Meta {
 			if m.Call == "" || m.Call != prevCall {
 				if err := r.call(c, res, m, full, indices); err != nil {
+					if errors.Is(err, errRendered) {
+						return res, err
+					}
 					return nil, err
 				}
 			}
@@ -260,11 +375,11 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 		case m.Turn > 0:
 			c.add(e)
 		case isSystemPart(m):
-			c.addSystem(e)
+			c.h.addSystem(e)
 		default:
 			// Replies and tool traffic before the first prompt form a
 			// turn of their own, which windows may drop like any other.
-			if !c.open {
+			if !c.h.open {
 				c.openTurn()
 			}
 			c.push(e)
@@ -272,9 +387,14 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 	}
 	r.end(c, cur)
 	if r.opts.Progress != nil {
-		r.opts.Progress(s, len(msgs), len(msgs))
+		r.opts.Progress(name, len(msgs), len(msgs))
 	}
-	res.Totals = totals(res)
+	if !r.stream {
+		for i := range res.Calls {
+			res.Totals.add(&res.Calls[i])
+		}
+	}
+	res.Totals.finish(len(res.Events))
 	return res, nil
 }
 
@@ -289,11 +409,20 @@ func (r *replayer) end(c *Context, cur int) {
 
 // call takes the snapshot before reply m.
 func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []Call, indices bool) error {
-	snap, pos, err := c.snapshot(indices)
+	n := len(res.Calls)
+	if r.stream {
+		n = r.calls
+	}
+	overhead := 0
+	if full != nil && m.InputTokens != nil {
+		overhead = *m.InputTokens - full[n].Counted
+	}
+	c.SetOverhead(overhead)
+	w, err := c.call()
 	if err != nil {
 		return err
 	}
-	n := len(res.Calls)
+	snap := c.snapshotOf(w)
 	call := Call{
 		Turn:         m.Turn,
 		Call:         n + 1,
@@ -301,11 +430,23 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 		SummaryChars: snap.SummaryChars,
 		Chars:        snap.Chars,
 		Tokens:       snap.Tokens,
+		Counted:      snap.Tokens,
 		Recorded:     m.InputTokens != nil,
-		counted:      snap.Tokens,
+		OverBudget:   snap.OverBudget,
 	}
-	if pos != nil {
-		call.Messages = c.indices(pos)
+	if indices {
+		call.Parts = c.parts(w)
+		call.Messages = make([]int, 0, snap.Messages)
+		for _, p := range call.Parts {
+			for i := p.From; i <= p.To && p.Sent != SentSummary; i++ {
+				call.Messages = append(call.Messages, i)
+			}
+		}
+		// A system message can follow replies made before the first
+		// prompt: the indices are listed in order.
+		if !slices.IsSorted(call.Messages) {
+			slices.Sort(call.Messages)
+		}
 	}
 	if full == nil {
 		// Full itself: the record when there is one.
@@ -319,32 +460,49 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 		call.FullMessages = f.MessageCount
 		call.FullTokens = f.FullTokens
 		if m.InputTokens != nil {
-			call.Tokens = max(0, snap.Tokens+*m.InputTokens-f.counted)
+			call.Tokens = max(0, snap.Tokens+overhead)
 		}
 	}
 	call.OverWindow = r.opts.ContextWindow > 0 && call.Tokens > r.opts.ContextWindow
 	c.Observe(call.Tokens)
+	var ev *Event
 	if snap.Compaction != nil {
 		res.Events = append(res.Events, Event{Kind: "compaction", Turn: call.Turn, Call: call.Call, Compaction: *snap.Compaction})
+		ev = &res.Events[len(res.Events)-1]
+	}
+	if r.stream {
+		res.Totals.add(&call)
+		r.calls++
+		return r.opts.OnCall(res.Strategy, &call, ev)
 	}
 	res.Calls = append(res.Calls, call)
+	if r.renderAt == call.Call {
+		r.rendered = c.render(w)
+		return errRendered
+	}
 	return nil
 }
 
-func totals(res *Result) Totals {
-	t := Totals{Calls: len(res.Calls), Compactions: len(res.Events)}
-	for _, c := range res.Calls {
-		t.TokensSent += c.Tokens
-		t.TokensFull += c.FullTokens
-		t.MaxCallTokens = max(t.MaxCallTokens, c.Tokens)
-		if c.OverWindow {
-			t.OverWindowCalls++
-		}
+// add counts call c.
+func (t *Totals) add(c *Call) {
+	t.Calls++
+	t.TokensSent += c.Tokens
+	t.TokensFull += c.FullTokens
+	t.MaxCallTokens = max(t.MaxCallTokens, c.Tokens)
+	if c.OverWindow {
+		t.OverWindowCalls++
 	}
+	if c.OverBudget {
+		t.OverBudgetCalls++
+	}
+}
+
+// finish sets the compactions and the saved ratio.
+func (t *Totals) finish(compactions int) {
+	t.Compactions = compactions
 	if t.TokensFull > 0 {
 		t.SavedRatio = math.Round((1-float64(t.TokensSent)/float64(t.TokensFull))*1000) / 1000
 	}
-	return t
 }
 
 // isSystemPart reports whether m belongs to the system part every window

@@ -124,15 +124,17 @@ func TestStrategiesWorked(t *testing.T) {
 			{0, 1}, {0, 1, 2, 3}, {0, 1, 2, 3, 4, 5}, {0, 1, 2, 7}, {0, 1, 2, 9}}},
 	}
 	// budget 12 tokens, per-message tokens in small()'s comment: T1 7, T2
-	// 17, T4 7. Call 3's pinned part (system 1 + active 12) is over on
-	// its own; at calls 4 and 5 T2 does not fit the 9 left, T1 does.
+	// 17, T4 7. At call 3 the pinned part is the system 1 and the prompt
+	// 3's 2; of the 9 left, the tool call 4 and its result 5 (3+7 = 10,
+	// one group) do not fit, the older turn 1 (7) does; at calls 4 and 5
+	// T2 does not fit the 9 left, T1 does.
 	tests = append(tests, struct {
 		name     string
 		strategy Strategy
 		opts     Options
 		want     [][]int
 	}{"budget", Budget, opt(func(o *Options) { o.Select = EngineSelector(engine.Budget{Total: 12}, engine.Options{}) }), [][]int{
-		{0, 1}, {0, 1, 2, 3}, {0, 3, 4, 5}, {0, 1, 2, 7}, {0, 1, 2, 9}}})
+		{0, 1}, {0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 7}, {0, 1, 2, 9}}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := replayOne(t, small(), tt.strategy, tt.opts)
@@ -310,9 +312,19 @@ func TestTruncateToolResult(t *testing.T) {
 	o := DefaultOptions()
 	o.ToolResultLimit = 8
 	r := replayOne(t, small(), Full, o)
-	// Message 5 becomes 8 + 35 chars ("…" and 34 of the bracket).
-	if c := r.Calls[2]; c.Chars != 3+10+20+10+3+43 {
-		t.Errorf("call 3 chars = %d", c.Chars)
+	// Message 5 cut would be 8 + 35 chars ("…" and 34 of the bracket),
+	// 11 estimate tokens against its 7: it is sent whole.
+	if c := r.Calls[2]; c.Chars != 3+10+20+10+3+30 || len(c.Parts) != 1 || c.Parts[0].To != 5 || c.Parts[0].Sent != SentWhole {
+		t.Errorf("call 3 chars = %d, parts %v", c.Chars, c.Parts)
+	}
+	// A 400-char result cut to 100 bytes: 100 + 38 chars, max(11 pieces,
+	// 138/4) = 34 tokens against 100.
+	tr := small()
+	tr.Messages[5].Text = x(400)
+	o.ToolResultLimit = 100
+	r = replayOne(t, tr, Full, o)
+	if p := r.Calls[2].Parts; len(p) != 2 || p[1] != (Part{From: 5, To: 5, Sent: SentTruncated, Chars: 138, Tokens: 34}) {
+		t.Errorf("call 3 parts = %+v", p)
 	}
 }
 
@@ -401,7 +413,8 @@ func TestHarnessCompactionEveryStrategy(t *testing.T) {
 		// turn 4.
 		{"summarizing, fold", Summarizing, func(o *Options) { o.HighWaterTokens, o.LowWaterChars = 0, 0 }, [][]int{{0, 1}, {0, 3}, {0, 6}, {0, 6, 8, 9}, {0, 11}, {0, 13}}},
 		{"budget, everything", Budget, func(o *Options) { o.Select = everything }, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 5, 6, 8, 9, 10, 11}, {0, 5, 6, 8, 9, 10, 11, 12, 13}}},
-		{"budget, nothing", Budget, func(o *Options) { o.Select = nothing }, [][]int{{0, 1}, {0, 3}, {0, 6}, {0, 6, 8, 9}, {0, 11}, {0, 13}}},
+		// Selecting nothing keeps the system part and the newest prompt.
+		{"budget, nothing", Budget, func(o *Options) { o.Select = nothing }, [][]int{{0, 1}, {0, 3}, {0, 6}, {0, 6}, {0, 11}, {0, 13}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

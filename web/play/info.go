@@ -28,8 +28,6 @@ func Info() *InfoResult {
 		e := encodingNamed(n)
 		out.Tokenizers = append(out.Tokenizers, Tokenizer{Name: n, Loaded: e == nil || e.Registered()})
 	}
-	for _, s := range window.Strategies() {
-		out.Strategies = append(out.Strategies, string(s))
-	}
+	out.Strategies = window.Names()
 	return out
 }

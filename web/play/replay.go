@@ -84,14 +84,6 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	if len(names) == 0 {
 		names = []string{"full", "windowed", "summarizing", "turn"}
 	}
-	var strategies []window.Strategy
-	for _, n := range names {
-		s, err := window.ParseStrategy(strings.TrimSpace(n))
-		if err != nil {
-			return nil, fmt.Errorf("strategies: %v", err)
-		}
-		strategies = append(strategies, s)
-	}
 	if a.ContextWindow < 0 || a.Budget < 0 || a.WindowChars < 0 {
 		return nil, fmt.Errorf("window_chars, context_window and budget: must be ≥ 0")
 	}
@@ -102,25 +94,34 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if a.Policy == "" {
+		a.Policy = engine.DefaultPolicy
+	}
 	opts := window.ReplayOptions{Options: window.DefaultOptions(), ContextWindow: a.ContextWindow}
 	opts.Counter = c
+	opts.Budget = engine.Budget{Total: a.Budget}
+	opts.Engine = engine.Options{Policy: a.Policy, Counter: c}
 	if a.WindowChars > 0 {
 		opts.WindowChars = a.WindowChars
 	}
-	for _, s := range strategies {
-		if s != window.Budget {
-			continue
+	// Each name is a strategy spec, as `harpe replay --strategy` takes it
+	// ("windowed+clear", "summarizing+mask:keep=5").
+	var strategies []window.Strategy
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if base, _, _ := strings.Cut(strings.SplitN(n, "+", 2)[0], ":"); base == "budget" {
+			if a.Budget <= 0 && !strings.Contains(strings.SplitN(n, "+", 2)[0], "tokens=") {
+				return nil, fmt.Errorf("budget: the budget strategy needs a budget of at least 1 token")
+			}
+			if _, err := engine.LookupPolicy(a.Policy); err != nil {
+				return nil, fmt.Errorf("policy: %v", err)
+			}
 		}
-		if a.Budget <= 0 {
-			return nil, fmt.Errorf("budget: the budget strategy needs a budget of at least 1 token")
+		s, err := window.Parse(n, opts.Options)
+		if err != nil {
+			return nil, fmt.Errorf("strategies: %v", err)
 		}
-		if a.Policy == "" {
-			a.Policy = engine.DefaultPolicy
-		}
-		if _, err := engine.LookupPolicy(a.Policy); err != nil {
-			return nil, fmt.Errorf("policy: %v", err)
-		}
-		opts.Select = window.EngineSelector(engine.Budget{Total: a.Budget}, engine.Options{Policy: a.Policy, Counter: c})
+		strategies = append(strategies, s)
 	}
 	ts, err := transcript.Read(strings.NewReader(a.Transcript), a.Name, a.Format)
 	if err != nil {
@@ -147,10 +148,10 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	}
 	for _, r := range results {
 		tt := r.Totals
-		sr := StrategyResult{Strategy: string(r.Strategy), Calls: tt.Calls, TokensSent: tt.TokensSent, TokensFull: tt.TokensFull,
+		sr := StrategyResult{Strategy: r.Strategy, Calls: tt.Calls, TokensSent: tt.TokensSent, TokensFull: tt.TokensFull,
 			SavedRatio: tt.SavedRatio, MaxCallTokens: tt.MaxCallTokens, Compactions: tt.Compactions, OverWindowCalls: tt.OverWindowCalls,
 			Tokens: make([]int, len(r.Calls))}
-		s := svgplot.Series{Name: string(r.Strategy), Y: make([]float64, len(r.Calls))}
+		s := svgplot.Series{Name: r.Strategy, Y: make([]float64, len(r.Calls))}
 		for i, call := range r.Calls {
 			sr.Tokens[i] = call.Tokens
 			s.Y[i] = float64(call.Tokens)

@@ -1,0 +1,598 @@
+package window
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/transcript"
+)
+
+// Sent says how a part of a window was sent.
+type Sent string
+
+// How a part is sent.
+const (
+	SentWhole     Sent = "whole"
+	SentTruncated Sent = "truncated" // cut by a [TruncateEdit]
+	SentCleared   Sent = "cleared"   // replaced by [ClearedPlaceholder] (or its call's arguments by [ClearedInput])
+	SentMasked    Sent = "masked"    // replaced by a [MaskPlaceholder]
+	SentSummary   Sent = "summary"   // a strategy's rolling summary
+)
+
+// Part is one piece of a call's window: a run of consecutive messages
+// (transcript indices From through To) sent the same way, with the
+// characters and tokens sent for them (a placeholder's own size where it
+// replaced a text). A run ends where the next message is not the next
+// index or is sent another way, so a window of whole messages is a few
+// parts whatever its length.
+type Part struct {
+	// From and To are the first and last transcript index; both -1 for a
+	// rolling summary.
+	From   int  `json:"from"`
+	To     int  `json:"to"`
+	Sent   Sent `json:"sent"`
+	Chars  int  `json:"chars"`
+	Tokens int  `json:"tokens"`
+}
+
+// addPart appends one message's piece to parts, extending the last run
+// when it continues it.
+func addPart(parts []Part, index int, how Sent, chars, tokens int) []Part {
+	if n := len(parts); n > 0 {
+		last := &parts[n-1]
+		if last.Sent == how && last.To >= 0 && last.To+1 == index {
+			last.To = index
+			last.Chars += chars
+			last.Tokens += tokens
+			return parts
+		}
+	}
+	return append(parts, Part{From: index, To: index, Sent: how, Chars: chars, Tokens: tokens})
+}
+
+// Context is one conversation under one strategy. The zero value is not
+// usable; call [New].
+type Context struct {
+	strategy Strategy
+	state    State
+	h        History
+	counter  tokenize.Counter
+	limit    int // TruncateEdit bytes (0: none)
+	edits    []editState
+
+	// Edits' books, parallel to h.hist: sent[p] is how position p is sent
+	// when edited ("" otherwise), dC and dT what the edit changed in its
+	// size (negative), also as Fenwick trees for span sums.
+	sent       []Sent
+	rawC, rawT []int
+	// textC, textT: the part of rawC, rawT that replaced the text.
+	textC, textT []int
+	fenC, fenT   fenwick
+	marks        []int // positions edited, in order
+
+	// results are the positions of the tool results held, in order;
+	// resCall[i] the ordinal of the tool-using call results[i] answers.
+	// toolCalls counts the model calls that called tools, callOrd maps a
+	// tool call id to its call's ordinal, lastToolCall is the number of
+	// the latest call that called tools.
+	results                 []int
+	resCall                 []int
+	toolCalls, lastToolCall int
+	toolCallsAtBegin        int
+	callOrd                 map[string]int
+	calls                   int
+	overhead                int
+}
+
+// New returns an empty context for the strategy; a [Name] is built with
+// opts.
+func New(s Strategy, opts Options) (*Context, error) {
+	s, err := resolve(s, opts)
+	if err != nil {
+		return nil, err
+	}
+	return newContext(s, opts.Counter, 0), nil
+}
+
+func newContext(s Strategy, counter tokenize.Counter, capacity int) *Context {
+	if counter == nil {
+		counter = tokenize.Estimate
+	}
+	c := &Context{strategy: s, counter: counter, h: newHistory(capacity)}
+	c.h.counter = counter
+	c.state = s.Start()
+	if e, ok := s.(Edited); ok {
+		for _, x := range e.Edits {
+			if t, ok := x.(TruncateEdit); ok {
+				c.limit = t.Bytes
+				continue
+			}
+			c.edits = append(c.edits, x.start())
+		}
+	}
+	return c
+}
+
+// Strategy reports the context's strategy.
+func (c *Context) Strategy() Strategy { return c.strategy }
+
+// History returns the context's books.
+func (c *Context) History() *History { return &c.h }
+
+// SetOverhead sets the tokens each call pays beyond its window (tool
+// schemas, framing the transcript does not show), which clearing's
+// trigger counts.
+func (c *Context) SetOverhead(tokens int) { c.overhead = tokens }
+
+// Measure returns the entry for m: the model's copy (a tool result cut by
+// limit when limit > 0, where the cut text, marker included, has fewer
+// tokens) with its characters and tokens.
+func Measure(m transcript.Message, limit int, counter tokenize.Counter) Entry {
+	if counter == nil {
+		counter = tokenize.Estimate
+	}
+	e := Entry{Turn: m.Turn}
+	if limit > 0 && (m.Role == transcript.RoleTool || m.ToolCallID != "") {
+		// The cut text, marker included, is used only where it is
+		// smaller: a cut never makes a call cost more.
+		if cut := TruncateToolResult(m.Text, limit); len(cut) != len(m.Text) && counter.Count(cut) < counter.Count(m.Text) {
+			m.Text, e.Truncated = cut, true
+		}
+	}
+	e.Message = m
+	e.Chars = utf8.RuneCountInString(m.Text)
+	e.Tokens = counter.Count(m.Text)
+	for _, tc := range m.ToolCalls {
+		e.Chars += utf8.RuneCountInString(tc.Name) + utf8.RuneCountInString(tc.Arguments)
+		e.Tokens += counter.Count(tc.Name) + counter.Count(tc.Arguments)
+	}
+	return e
+}
+
+// TruncateToolResult cuts s to at most limit bytes (back to a character
+// boundary) and appends "…[truncated: showing K of N bytes]", where K is the
+// bytes kept and N the original length. A text within the limit is returned
+// as it is.
+func TruncateToolResult(s string, limit int) string {
+	if limit <= 0 || len(s) <= limit {
+		return s
+	}
+	k := limit
+	for k > 0 && k < len(s) && !utf8.RuneStart(s[k]) {
+		k--
+	}
+	return s[:k] + "…[truncated: showing " + strconv.Itoa(k) + " of " + strconv.Itoa(len(s)) + " bytes]"
+}
+
+// measure sizes m whole: a cut is an edit on top (see push), so the
+// strategy chooses on the uncut history.
+func (c *Context) measure(m transcript.Message) Entry { return Measure(m, 0, c.counter) }
+
+// AddSystem adds a message to the system part, which every window keeps.
+func (c *Context) AddSystem(m transcript.Message) { c.h.addSystem(c.measure(m)) }
+
+// Begin opens a turn with the user's message. A turn still open is
+// committed first.
+func (c *Context) Begin(user transcript.Message) {
+	c.openTurn()
+	c.push(c.measure(user))
+}
+
+// openTurn opens an empty turn, committing one still open.
+func (c *Context) openTurn() {
+	if c.h.open {
+		c.Commit()
+	}
+	c.h.openTurn()
+	c.toolCallsAtBegin = c.toolCalls
+}
+
+// Add appends a message to the active turn: an assistant reply, a tool
+// call, a tool result. Without an open turn it goes to the system part.
+func (c *Context) Add(m transcript.Message) { c.add(c.measure(m)) }
+
+func (c *Context) add(e Entry) {
+	if !c.h.open {
+		c.h.addSystem(e)
+		return
+	}
+	c.push(e)
+}
+
+func (c *Context) push(e Entry) {
+	p := c.h.Len()
+	if !c.h.push(e) {
+		return
+	}
+	c.sent = append(c.sent, "")
+	c.rawC = append(c.rawC, 0)
+	c.rawT = append(c.rawT, 0)
+	c.textC = append(c.textC, 0)
+	c.textT = append(c.textT, 0)
+	m := &e.Message
+	if c.limit > 0 && (m.Role == transcript.RoleTool || m.ToolCallID != "") {
+		// The cut text, marker included, is sent only where it is
+		// smaller.
+		if cut := TruncateToolResult(m.Text, c.limit); len(cut) != len(m.Text) {
+			if ct := c.counter.Count(cut); ct < e.Tokens {
+				c.set(p, SentTruncated, utf8.RuneCountInString(cut), ct)
+			}
+		}
+	}
+	if len(m.ToolCalls) > 0 && c.h.open {
+		if c.lastToolCall != c.calls || c.toolCalls == 0 {
+			c.toolCalls++
+			c.lastToolCall = c.calls
+		}
+		if c.callOrd == nil {
+			c.callOrd = map[string]int{}
+		}
+		for _, tc := range m.ToolCalls {
+			c.callOrd[tc.ID] = c.toolCalls - 1
+		}
+	}
+	if m.ToolCallID != "" && c.h.open {
+		ord, ok := c.callOrd[m.ToolCallID]
+		if !ok {
+			ord = -1
+		}
+		c.results = append(c.results, p)
+		c.resCall = append(c.resCall, ord)
+	}
+}
+
+// Compacted records that the harness replaced its own context with summary
+// here, in the active turn. Every strategy follows it: the messages before
+// the summary leave the retained history, and the summary plus what
+// follows is the history from here on (see the package doc). Without an
+// open turn the summary joins the system part, and nothing is dropped.
+// If the active turn is aborted, the compaction is undone with it.
+func (c *Context) Compacted(summary transcript.Message) { c.compacted(c.measure(summary)) }
+
+func (c *Context) compacted(e Entry) {
+	if !c.h.open {
+		c.h.addSystem(e)
+		return
+	}
+	c.h.reset, c.h.resetTurn = c.h.Len(), len(c.h.turns)-1
+	c.h.resets++
+	c.push(e)
+}
+
+// Commit ends the active turn, keeping it in the history.
+func (c *Context) Commit() { c.h.open = false }
+
+// Abort ends the active turn and drops it from the context.
+func (c *Context) Abort() {
+	if !c.h.open {
+		return
+	}
+	start := c.h.abort()
+	// Undo the edits of the dropped positions.
+	kept := c.marks[:0]
+	for _, p := range c.marks {
+		if p < start {
+			kept = append(kept, p)
+		}
+	}
+	c.marks = kept
+	for p := start; p < len(c.sent); p++ {
+		if c.rawC[p] != 0 {
+			c.fenC.add(p, -c.rawC[p])
+		}
+		if c.rawT[p] != 0 {
+			c.fenT.add(p, -c.rawT[p])
+		}
+	}
+	c.sent, c.rawC, c.rawT = c.sent[:start], c.rawC[:start], c.rawT[:start]
+	c.textC, c.textT = c.textC[:start], c.textT[:start]
+	n := len(c.results)
+	for n > 0 && c.results[n-1] >= start {
+		n--
+	}
+	c.results, c.resCall = c.results[:n], c.resCall[:n]
+	c.toolCalls = c.toolCallsAtBegin
+	for _, e := range c.edits {
+		e.abort(n)
+	}
+}
+
+// Observe records the provider's input-token count for the reply to the
+// latest call. Summarizing compacts before the next call when it is over
+// the high-water mark.
+func (c *Context) Observe(inputTokens int) { c.state.Observe(inputTokens) }
+
+// Summary returns the rolling summary ("" when there is none).
+func (c *Context) Summary() string {
+	if s, ok := c.state.(*summarizing); ok {
+		return s.summary
+	}
+	return ""
+}
+
+// sentSize returns the characters and tokens position p is sent with now.
+func (c *Context) sentSize(p int) (chars, tokens int) {
+	e := c.h.At(p)
+	return e.Chars + c.rawC[p], e.Tokens + c.rawT[p]
+}
+
+// set records that position p is sent as how, with the given size in
+// place of its text (tool calls apart).
+func (c *Context) set(p int, how Sent, chars, tokens int) {
+	e := c.h.At(p)
+	text := utf8.RuneCountInString(e.Message.Text)
+	textTok := c.counter.Count(e.Message.Text)
+	// What the text's replacement changes, on top of the edits to the
+	// message's tool calls so far.
+	oc, ot := c.textDelta(p)
+	c.edit(p, how, chars-text-oc, tokens-textTok-ot)
+	c.textC[p], c.textT[p] = chars-text, tokens-textTok
+}
+
+// textDelta returns what edits to position p's text changed so far.
+func (c *Context) textDelta(p int) (int, int) { return c.textC[p], c.textT[p] }
+
+// edit records that position p is sent as how, changing its size by dc
+// characters and dt tokens.
+func (c *Context) edit(p int, how Sent, dc, dt int) {
+	if c.sent[p] == "" {
+		c.marks = append(c.marks, p)
+	}
+	c.sent[p] = how
+	c.fenC.grow(c.h.Len(), c.rawC)
+	c.fenT.grow(c.h.Len(), c.rawT)
+	c.rawC[p] += dc
+	c.rawT[p] += dt
+	c.fenC.add(p, dc)
+	c.fenT.add(p, dt)
+}
+
+// original returns the uncut text of position p.
+func (c *Context) original(p int) string {
+	return c.h.At(p).Message.Text
+}
+
+// inputSaving is the tokens (≤ 0 when it saves) that clearing the
+// arguments of tool call id at position cp changes.
+func (c *Context) inputSaving(cp int, id string) int {
+	for _, tc := range c.h.At(cp).Message.ToolCalls {
+		if tc.ID == id {
+			return c.counter.Count(ClearedInput) - c.counter.Count(tc.Arguments)
+		}
+	}
+	return 0
+}
+
+func (c *Context) inputCharSaving(cp int, id string) int {
+	for _, tc := range c.h.At(cp).Message.ToolCalls {
+		if tc.ID == id {
+			return utf8.RuneCountInString(ClearedInput) - utf8.RuneCountInString(tc.Arguments)
+		}
+	}
+	return 0
+}
+
+// window is one call's choice with its size.
+type window struct {
+	sel                     Selection
+	messages, chars, tokens int
+}
+
+func (c *Context) size(w *window) {
+	w.messages = len(c.h.sys)
+	w.chars, w.tokens = c.h.sysChars+w.sel.SummaryChars, c.h.sysToks+w.sel.SummaryToks
+	if w.sel.Keep != nil {
+		for _, p := range w.sel.Keep {
+			e := c.h.At(p)
+			w.messages++
+			w.chars += e.Chars + c.rawC[p]
+			w.tokens += e.Tokens + c.rawT[p]
+		}
+		return
+	}
+	for _, s := range w.sel.Spans {
+		w.messages += s.Hi - s.Lo
+		ch, tk := c.h.Size(s.Lo, s.Hi)
+		w.chars += ch + c.fenC.sum(s.Hi) - c.fenC.sum(s.Lo)
+		w.tokens += tk + c.fenT.sum(s.Hi) - c.fenT.sum(s.Lo)
+	}
+}
+
+// Snapshot prepares a model call (running a pending compaction and the
+// edits) and describes its window.
+func (c *Context) Snapshot() (Snapshot, error) {
+	w, err := c.call()
+	if err != nil {
+		return Snapshot{}, err
+	}
+	return c.snapshotOf(w), nil
+}
+
+func (c *Context) snapshotOf(w *window) Snapshot {
+	return Snapshot{
+		Messages:     w.messages,
+		Chars:        w.chars,
+		Tokens:       w.tokens,
+		SummaryChars: w.sel.SummaryChars,
+		Compaction:   w.sel.Compaction,
+		OverBudget:   w.sel.Budget > 0 && w.tokens > w.sel.Budget,
+	}
+}
+
+// call chooses and edits the window of the next call.
+func (c *Context) call() (*window, error) {
+	c.calls++
+	sel, err := c.state.Select(&c.h)
+	if err != nil {
+		return nil, err
+	}
+	w := &window{sel: sel}
+	c.size(w)
+	for _, e := range c.edits {
+		e.apply(c, &w.sel, w.tokens+c.overhead)
+		c.size(w)
+	}
+	return w, nil
+}
+
+// positions lists the history positions w sends.
+func (w *window) positions() []int {
+	if w.sel.Keep != nil {
+		return w.sel.Keep
+	}
+	n := 0
+	for _, s := range w.sel.Spans {
+		n += s.Hi - s.Lo
+	}
+	out := make([]int, 0, n)
+	for _, s := range w.sel.Spans {
+		for p := s.Lo; p < s.Hi; p++ {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// parts lists w's parts in the order they are sent: the system part (by
+// transcript index), the rolling summary, then the conversation.
+func (c *Context) parts(w *window) []Part {
+	var out []Part
+	sys := c.h.sys
+	if !slices.IsSortedFunc(sys, func(a, b Entry) int { return a.Message.Index - b.Message.Index }) {
+		// A system message can follow replies made before the first
+		// prompt.
+		sys = slices.Clone(sys)
+		slices.SortStableFunc(sys, func(a, b Entry) int { return a.Message.Index - b.Message.Index })
+	}
+	for _, e := range sys {
+		out = addPart(out, e.Message.Index, SentWhole, e.Chars, e.Tokens)
+	}
+	if w.sel.Summary != "" {
+		out = append(out, Part{From: -1, To: -1, Sent: SentSummary, Chars: w.sel.SummaryChars, Tokens: w.sel.SummaryToks})
+	}
+	each := func(p int) {
+		e := c.h.At(p)
+		how := c.sent[p]
+		if how == "" {
+			how = SentWhole
+		}
+		out = addPart(out, e.Message.Index, how, e.Chars+c.rawC[p], e.Tokens+c.rawT[p])
+	}
+	if w.sel.Keep != nil {
+		for _, p := range w.sel.Keep {
+			each(p)
+		}
+	} else {
+		for _, sp := range w.sel.Spans {
+			for p := sp.Lo; p < sp.Hi; p++ {
+				each(p)
+			}
+		}
+	}
+	if out == nil {
+		out = []Part{}
+	}
+	return out
+}
+
+// Render prepares a model call (running a pending compaction and the
+// edits) and returns what the provider is sent, placeholders in place.
+func (c *Context) Render() (Rendered, error) {
+	w, err := c.call()
+	if err != nil {
+		return Rendered{}, err
+	}
+	return c.render(w), nil
+}
+
+// render returns what window w sends.
+func (c *Context) render(w *window) Rendered {
+	type item struct {
+		idx int
+		m   transcript.Message
+		sys bool
+	}
+	var items []item
+	for _, e := range c.h.sys {
+		items = append(items, item{e.Message.Index, e.Message, e.Message.Role == transcript.RoleSystem})
+	}
+	for _, p := range w.positions() {
+		items = append(items, item{c.h.At(p).Message.Index, c.sentMessage(p), false})
+	}
+	r := Rendered{Messages: make([]transcript.Message, 0, len(items))}
+	var sys []string
+	for _, it := range items {
+		if it.sys {
+			sys = append(sys, it.m.Text)
+			continue
+		}
+		r.Messages = append(r.Messages, it.m)
+	}
+	if w.sel.Summary != "" {
+		sys = append(sys, w.sel.Summary)
+	}
+	r.System = strings.Join(sys, "\n\n")
+	return r
+}
+
+// sentMessage is position p as sent: the model's copy with an edit's
+// placeholder in place.
+func (c *Context) sentMessage(p int) transcript.Message {
+	m := c.h.At(p).Message
+	switch c.sent[p] {
+	case SentCleared:
+		if m.ToolCallID != "" {
+			m.Text = ClearedPlaceholder
+		}
+		if len(m.ToolCalls) > 0 {
+			calls := slices.Clone(m.ToolCalls)
+			for i := range calls {
+				if c.clearedCall(calls[i].ID) {
+					calls[i].Arguments = ClearedInput
+				}
+			}
+			m.ToolCalls = calls
+		}
+	case SentMasked:
+		m.Text = MaskPlaceholder(c.h.ToolName(p), m.Text)
+	case SentTruncated:
+		m.Text = TruncateToolResult(m.Text, c.limit)
+	}
+	return m
+}
+
+// clearedCall reports whether the arguments of tool call id were cleared:
+// its result was cleared by an edit that clears inputs.
+func (c *Context) clearedCall(id string) bool {
+	for i := len(c.results) - 1; i >= 0; i-- {
+		p := c.results[i]
+		if c.h.At(p).Message.ToolCallID == id {
+			return c.sent[p] == SentCleared && c.clearsInputs()
+		}
+	}
+	return false
+}
+
+func (c *Context) clearsInputs() bool {
+	for _, e := range c.edits {
+		if s, ok := e.(*clearState); ok && s.cfg.ClearInputs {
+			return true
+		}
+	}
+	return false
+}
+
+// cutChars keeps the first max code points of s.
+func cutChars(s string, max int) string {
+	n := 0
+	for i := range s {
+		if n == max {
+			return s[:i]
+		}
+		n++
+	}
+	return s
+}

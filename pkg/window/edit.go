@@ -1,0 +1,288 @@
+package window
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Edit changes how messages a strategy kept are sent, without dropping
+// any: see [ClearEdit], [MaskEdit] and [TruncateEdit]. A placeholder is
+// used only where it is smaller (in tokens) than what it replaces, so an
+// edit never makes a call cost more.
+type Edit interface {
+	// Name is how a strategy spec writes the edit ("clear", "mask",
+	// "limit").
+	Name() string
+	start() editState
+}
+
+// editState is one conversation's edit: apply marks what it edits at a
+// call (tokens is the call's input tokens so far: counted window, earlier
+// edits applied, plus the unseen overhead); abort forgets results past the
+// first n, dropped with an aborted turn.
+type editState interface {
+	apply(c *Context, sel *Selection, tokens int)
+	abort(n int)
+}
+
+// Defaults of the edits, as [DefaultOptions] sets them. Anthropic's
+// context editing documentation (clear_tool_uses_20250919, read
+// 2026-12-01 at https://docs.claude.com/en/docs/build-with-claude/context-editing)
+// gives a trigger of 100,000 input tokens and keeps 3 tool uses; the
+// masking window of 10 is the one "The Complexity Trap" (Lindenbauer et
+// al., JetBrains, arXiv 2508.21433, 2025) found best for SWE-agent.
+const (
+	DefaultClearTrigger = 100000
+	DefaultClearKeep    = 3
+	DefaultMaskKeep     = 10
+)
+
+// ClearedPlaceholder replaces a tool result [ClearEdit] cleared.
+const ClearedPlaceholder = "[tool result cleared]"
+
+// ClearedInput replaces a tool call's arguments when [ClearEdit.ClearInputs]
+// is set.
+const ClearedInput = "{}"
+
+// ClearEdit clears old tool results as Anthropic's context editing
+// (clear_tool_uses_20250919) does. The rule harpe implements, where the
+// provider's documentation leaves room:
+//   - at a call whose input tokens (the window as it would be sent, with
+//     what is already cleared, plus the unseen overhead) exceed Trigger,
+//     the clearing fires;
+//   - the candidates are the tool results held, oldest first, save the
+//     newest Keep (counted over every tool, excluded ones included),
+//     those of a tool in ExcludeTools, and those already cleared;
+//   - with ClearAtLeast 0 every candidate is cleared; otherwise the oldest
+//     candidates are cleared until the tokens they free in this call's
+//     window reach ClearAtLeast, and when all of them together would free
+//     less, nothing is cleared at this call;
+//   - a cleared result is sent as [ClearedPlaceholder] from then on (the
+//     cleared set only grows within a conversation), and with ClearInputs
+//     its call's arguments as [ClearedInput];
+//   - the result stays where it was, after its call.
+type ClearEdit struct {
+	Trigger      int
+	Keep         int
+	ClearAtLeast int
+	ExcludeTools []string
+	ClearInputs  bool
+}
+
+// Name returns "clear".
+func (ClearEdit) Name() string { return "clear" }
+
+func (e ClearEdit) start() editState { return &clearState{cfg: e} }
+
+type clearState struct {
+	cfg  ClearEdit
+	next int // results[:next] were decided
+}
+
+func (s *clearState) abort(n int) { s.next = min(s.next, n) }
+
+func (s *clearState) apply(c *Context, sel *Selection, tokens int) {
+	if tokens <= s.cfg.Trigger {
+		return
+	}
+	limit := len(c.results) - s.cfg.Keep
+	var batch []int
+	freed, stop := 0, s.next
+	for i := s.next; i < limit; i++ {
+		stop = i + 1
+		p := c.results[i]
+		if p < c.h.reset || !replaceable(c.sent[p]) || slices.Contains(s.cfg.ExcludeTools, c.h.ToolName(p)) {
+			continue
+		}
+		e := c.h.At(p)
+		_, now := c.sentSize(p)
+		dt := c.counter.Count(ClearedPlaceholder) - now
+		if dt >= 0 {
+			continue
+		}
+		batch = append(batch, p)
+		if sel.contains(p) {
+			freed -= dt
+			if s.cfg.ClearInputs {
+				if cp, ok := c.h.CallOf(p); ok {
+					freed -= min(0, c.inputSaving(cp, e.Message.ToolCallID))
+				}
+			}
+		}
+		if s.cfg.ClearAtLeast > 0 && freed >= s.cfg.ClearAtLeast {
+			break
+		}
+	}
+	if len(batch) == 0 || freed < s.cfg.ClearAtLeast {
+		return
+	}
+	for _, p := range batch {
+		e := c.h.At(p)
+		c.set(p, SentCleared, utf8.RuneCountInString(ClearedPlaceholder), c.counter.Count(ClearedPlaceholder))
+		if s.cfg.ClearInputs {
+			if cp, ok := c.h.CallOf(p); ok {
+				if dt := c.inputSaving(cp, e.Message.ToolCallID); dt < 0 {
+					c.edit(cp, SentCleared, c.inputCharSaving(cp, e.Message.ToolCallID), dt)
+				}
+			}
+		}
+	}
+	s.next = stop
+}
+
+// MaskEdit is observation masking ("The Complexity Trap", arXiv
+// 2508.21433): the results of the tool calls made at the Keep most recent
+// model calls that called tools are sent verbatim; older results are sent
+// as a placeholder ([MaskPlaceholder]) saying what was omitted.
+type MaskEdit struct{ Keep int }
+
+// Name returns "mask".
+func (MaskEdit) Name() string { return "mask" }
+
+func (e MaskEdit) start() editState { return &maskState{cfg: e} }
+
+type maskState struct {
+	cfg  MaskEdit
+	next int
+}
+
+func (s *maskState) abort(n int) { s.next = min(s.next, n) }
+
+func (s *maskState) apply(c *Context, _ *Selection, _ int) {
+	target := c.toolCalls - s.cfg.Keep // results of tool-using calls before it are masked
+	for s.next < len(c.results) && c.resCall[s.next] < target {
+		p := c.results[s.next]
+		s.next++
+		if p < c.h.reset || !replaceable(c.sent[p]) {
+			continue
+		}
+		ph := MaskPlaceholder(c.h.ToolName(p), c.original(p))
+		if _, now := c.sentSize(p); c.counter.Count(ph) < now {
+			c.set(p, SentMasked, utf8.RuneCountInString(ph), c.counter.Count(ph))
+		}
+	}
+}
+
+// MaskPlaceholder is what [MaskEdit] sends instead of an old tool result
+// of the named tool ("" when unknown) whose text was text:
+// "[output of grep omitted: 12 lines, 480 chars]".
+func MaskPlaceholder(tool, text string) string {
+	lines := 0
+	if text != "" {
+		lines = strings.Count(strings.TrimSuffix(text, "\n"), "\n") + 1
+	}
+	what := "tool output"
+	if tool != "" {
+		what = "output of " + tool
+	}
+	unit := " lines, "
+	if lines == 1 {
+		unit = " line, "
+	}
+	return "[" + what + " omitted: " + strconv.Itoa(lines) + unit + strconv.Itoa(utf8.RuneCountInString(text)) + " chars]"
+}
+
+// replaceable reports whether a placeholder may replace a part sent so:
+// whole or cut.
+func replaceable(how Sent) bool { return how == "" || how == SentTruncated }
+
+// TruncateEdit cuts tool results longer than Bytes in the model's copy,
+// with a marker (see [TruncateToolResult]), where the cut text is smaller
+// in tokens. Like every edit it applies to what the strategy chose: the
+// strategy chooses on the uncut sizes.
+type TruncateEdit struct{ Bytes int }
+
+// Name returns "limit".
+func (TruncateEdit) Name() string { return "limit" }
+
+func (TruncateEdit) start() editState { return nil }
+
+func editNames() []string { return []string{"clear", "mask", "limit"} }
+
+func isEditName(s string) bool { return slices.Contains(editNames(), s) }
+
+func buildEdit(name string, o Options, p Params) (Edit, error) {
+	var err error
+	switch name {
+	case "clear":
+		if err := p.only("trigger", "keep", "at-least", "exclude", "inputs"); err != nil {
+			return nil, err
+		}
+		e := o.Clear
+		if e.Trigger, err = p.Int("trigger", e.Trigger); err != nil {
+			return nil, err
+		}
+		if e.Keep, err = p.Int("keep", e.Keep); err != nil {
+			return nil, err
+		}
+		if e.ClearAtLeast, err = p.Int("at-least", e.ClearAtLeast); err != nil {
+			return nil, err
+		}
+		if v, ok := p["exclude"]; ok {
+			e.ExcludeTools = nil
+			for _, t := range strings.Split(v, "/") {
+				if t = strings.TrimSpace(t); t != "" {
+					e.ExcludeTools = append(e.ExcludeTools, t)
+				}
+			}
+		}
+		e.ClearInputs, err = p.Bool("inputs", e.ClearInputs)
+		return e, err
+	case "mask":
+		if err := p.only("keep"); err != nil {
+			return nil, err
+		}
+		e := o.Mask
+		e.Keep, err = p.Int("keep", e.Keep)
+		return e, err
+	case "limit":
+		if err := p.only("bytes"); err != nil {
+			return nil, err
+		}
+		e := TruncateEdit{Bytes: o.ToolResultLimit}
+		if e.Bytes, err = p.Int("bytes", e.Bytes); err != nil {
+			return nil, err
+		}
+		if e.Bytes <= 0 {
+			return nil, errors.New("needs bytes=N with N ≥ 1 (or --tool-result-limit)")
+		}
+		return e, nil
+	}
+	return nil, fmt.Errorf("unknown edit %q", name)
+}
+
+// fenwick is a binary indexed tree of ints over positions 0..n-1.
+type fenwick struct{ t []int }
+
+func (f *fenwick) add(i, v int) {
+	for i++; i < len(f.t); i += i & -i {
+		f.t[i] += v
+	}
+}
+
+// sum returns the sum over positions [0, i).
+func (f *fenwick) sum(i int) int {
+	s := 0
+	for i = min(i, len(f.t)-1); i > 0; i -= i & -i {
+		s += f.t[i]
+	}
+	return s
+}
+
+// grow makes room for n positions, rebuilding from raw.
+func (f *fenwick) grow(n int, raw []int) {
+	if n < len(f.t) {
+		return
+	}
+	size := max(64, 2*len(f.t), n+1)
+	f.t = make([]int, size)
+	for i, v := range raw {
+		if v != 0 {
+			f.add(i, v)
+		}
+	}
+}

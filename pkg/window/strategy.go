@@ -1,0 +1,567 @@
+package window
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/harpe-dev/harpe/pkg/engine"
+	"github.com/harpe-dev/harpe/pkg/transcript"
+)
+
+// Strategy is a context policy: it decides which messages of the history
+// each model call sees. Start gives the state of one conversation, so one
+// Strategy value may replay any number of conversations, concurrently.
+//
+// The built-in strategies are [FullStrategy], [WindowedStrategy],
+// [SummarizingStrategy], [TurnStrategy], [SlidingStrategy] and
+// [BudgetStrategy]; [Edited] adds edits ([ClearEdit], [MaskEdit],
+// [TruncateEdit]) to any of them. [Parse] builds one from its name.
+type Strategy interface {
+	// Name is how reports name the strategy.
+	Name() string
+	// Start returns a fresh state for one conversation.
+	Start() State
+}
+
+// State is one conversation's strategy state.
+type State interface {
+	// Select chooses what the next call sends from h.
+	Select(h *History) (Selection, error)
+	// Observe is told the input tokens of the call just made (the
+	// provider's record where there is one).
+	Observe(inputTokens int)
+}
+
+// Selection is what a strategy chose for one call: the system part is
+// always sent, plus Spans (or Keep), plus the rolling summary.
+type Selection struct {
+	// Spans are the stretches of history positions sent, increasing and
+	// disjoint. Ignored when Keep is set.
+	Spans []Span
+	// Keep, when not nil, lists the positions sent, increasing.
+	Keep []int
+	// Summary is a rolling summary sent in the system part ("" for none),
+	// with its size.
+	Summary                   string
+	SummaryChars, SummaryToks int
+	// Compaction is set when the strategy folded older turns into the
+	// summary just before this call.
+	Compaction *Compaction
+	// Budget, when above 0, is the token budget the window was chosen
+	// under: a call whose counted tokens pass it is marked over budget.
+	Budget int
+}
+
+// contains reports whether position p is sent.
+func (s *Selection) contains(p int) bool {
+	if s.Keep != nil {
+		_, ok := slices.BinarySearch(s.Keep, p)
+		return ok
+	}
+	for _, sp := range s.Spans {
+		if p >= sp.Lo && p < sp.Hi {
+			return true
+		}
+	}
+	return false
+}
+
+// Name names a built-in strategy. As a [Strategy] it is built with the
+// options of the [Replay] or [New] it is given to ([DefaultOptions]
+// elsewhere).
+type Name string
+
+// The built-in strategies.
+const (
+	Full        Name = "full"
+	Windowed    Name = "windowed"
+	Summarizing Name = "summarizing"
+	TurnOnly    Name = "turn"
+	Sliding     Name = "sliding"
+	Budget      Name = "budget"
+)
+
+// Name returns n.
+func (n Name) Name() string { return string(n) }
+
+// Start builds n with [DefaultOptions] and starts it; a strategy that
+// cannot be built so (budget without a budget) fails at its first call.
+func (n Name) Start() State {
+	s, err := n.With(DefaultOptions())
+	if err != nil {
+		return failed{err}
+	}
+	return s.Start()
+}
+
+// With builds the strategy n names with the settings of o, and the edits
+// o asks of every strategy (o.ToolResultLimit).
+func (n Name) With(o Options) (Strategy, error) {
+	return build(string(n), o)
+}
+
+type failed struct{ err error }
+
+func (f failed) Select(*History) (Selection, error) { return Selection{}, f.err }
+func (f failed) Observe(int)                        {}
+
+// Strategies lists the built-in strategies in the order help text shows
+// them.
+func Strategies() []Strategy {
+	return []Strategy{Full, Windowed, Summarizing, TurnOnly, Sliding, Budget}
+}
+
+// Names lists the registered strategy names, built-in first, then the
+// edits.
+func Names() []string {
+	regMu.Lock()
+	defer regMu.Unlock()
+	return append(slices.Clone(regOrder), editNames()...)
+}
+
+// ParseStrategy returns the built-in strategy with the given name.
+func ParseStrategy(name string) (Name, error) {
+	regMu.Lock()
+	_, ok := registry[name]
+	regMu.Unlock()
+	if !ok {
+		return "", fmt.Errorf("unknown strategy %q; valid: %s", name, strings.Join(Names(), ", "))
+	}
+	return Name(name), nil
+}
+
+// Factory builds a strategy from the defaults in o and the settings
+// given with its name (see [Parse]); it rejects a setting it does not
+// know.
+type Factory func(o Options, params Params) (Strategy, error)
+
+// Params are the settings written after a name: "windowed:chars=40000".
+type Params map[string]string
+
+// Int returns the setting key as a whole number ≥ 0, def when absent.
+func (p Params) Int(key string, def int) (int, error) {
+	v, ok := p[key]
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%s=%s: want a whole number ≥ 0", key, v)
+	}
+	return n, nil
+}
+
+// Bool returns the setting key (true, false, or bare), def when absent.
+func (p Params) Bool(key string, def bool) (bool, error) {
+	v, ok := p[key]
+	if !ok {
+		return def, nil
+	}
+	switch v {
+	case "", "true", "yes", "1":
+		return true, nil
+	case "false", "no", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("%s=%s: want true or false", key, v)
+}
+
+func (p Params) only(keys ...string) error {
+	var bad []string
+	for k := range p {
+		if !slices.Contains(keys, k) {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	slices.Sort(bad)
+	if len(keys) == 0 {
+		return fmt.Errorf("unknown setting %q; this one takes none", bad[0])
+	}
+	return fmt.Errorf("unknown setting %q; valid: %s", bad[0], strings.Join(keys, ", "))
+}
+
+var (
+	regMu    sync.Mutex
+	registry = map[string]Factory{}
+	regOrder []string
+)
+
+// Register makes a strategy available by name to [Parse]; it panics on a
+// name registered twice or one holding ':', '+' or ','.
+func Register(name string, f Factory) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := registry[name]; dup || name == "" || strings.ContainsAny(name, ":+,=") || isEditName(name) {
+		panic("window: bad or duplicate strategy name " + strconv.Quote(name))
+	}
+	registry[name] = f
+	regOrder = append(regOrder, name)
+}
+
+func init() {
+	Register("full", func(o Options, p Params) (Strategy, error) {
+		return FullStrategy{}, p.only()
+	})
+	Register("windowed", func(o Options, p Params) (Strategy, error) {
+		if err := p.only("chars"); err != nil {
+			return nil, err
+		}
+		c, err := p.Int("chars", o.WindowChars)
+		return WindowedStrategy{Chars: c}, err
+	})
+	Register("summarizing", func(o Options, p Params) (Strategy, error) {
+		if err := p.only("high", "low", "max"); err != nil {
+			return nil, err
+		}
+		s := SummarizingStrategy{Distill: o.Distill}
+		var err error
+		if s.HighWaterTokens, err = p.Int("high", o.HighWaterTokens); err != nil {
+			return nil, err
+		}
+		if s.LowWaterChars, err = p.Int("low", o.LowWaterChars); err != nil {
+			return nil, err
+		}
+		s.SummaryMaxChars, err = p.Int("max", o.SummaryMaxChars)
+		return s, err
+	})
+	Register("turn", func(o Options, p Params) (Strategy, error) {
+		return TurnStrategy{}, p.only()
+	})
+	Register("sliding", func(o Options, p Params) (Strategy, error) {
+		if err := p.only("head", "chars"); err != nil {
+			return nil, err
+		}
+		s := SlidingStrategy{}
+		var err error
+		if s.Head, err = p.Int("head", o.Head); err != nil {
+			return nil, err
+		}
+		s.Chars, err = p.Int("chars", o.WindowChars)
+		return s, err
+	})
+	Register("budget", func(o Options, p Params) (Strategy, error) {
+		if err := p.only("tokens"); err != nil {
+			return nil, err
+		}
+		b := o.Budget
+		var err error
+		if b.Total, err = p.Int("tokens", b.Total); err != nil {
+			return nil, err
+		}
+		s := BudgetStrategy{Budget: b, Engine: o.Engine, Select: o.Select}
+		if s.Select == nil && s.Budget.Total <= 0 {
+			return nil, errors.New("the budget strategy needs a selector or a budget of at least 1 token")
+		}
+		if s.Engine.Counter == nil {
+			s.Engine.Counter = o.Counter
+		}
+		return s, nil
+	})
+}
+
+// Parse builds the strategy spec names, with o as the defaults of every
+// setting not written in spec:
+//
+//	spec     = base { "+" edit } | edit { "+" edit }
+//	base     = name { ":" key "=" value }     windowed:chars=40000
+//	edit     = "clear" | "mask" | "limit", with settings as for base
+//
+// An edit alone applies to full. The report names the strategy by spec as
+// written. o.ToolResultLimit adds a [TruncateEdit] when spec has none.
+func Parse(spec string, o Options) (Strategy, error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" {
+		return nil, errors.New("empty strategy")
+	}
+	return build(spec, o)
+}
+
+func build(spec string, o Options) (Strategy, error) {
+	parts := strings.Split(spec, "+")
+	var base Strategy
+	var edits []Edit
+	for i, part := range parts {
+		name, params, err := splitParams(part)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", spec, err)
+		}
+		if isEditName(name) {
+			e, err := buildEdit(name, o, params)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			edits = append(edits, e)
+			continue
+		}
+		if i > 0 {
+			return nil, fmt.Errorf("%s: %q is not an edit; edits: %s", spec, name, strings.Join(editNames(), ", "))
+		}
+		regMu.Lock()
+		f, ok := registry[name]
+		regMu.Unlock()
+		if !ok {
+			return nil, fmt.Errorf("unknown strategy %q; valid: %s", name, strings.Join(Names(), ", "))
+		}
+		base, err = f(o, params)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	if base == nil {
+		base = FullStrategy{}
+	}
+	if o.ToolResultLimit > 0 && !slices.ContainsFunc(edits, func(e Edit) bool { _, ok := e.(TruncateEdit); return ok }) {
+		edits = append([]Edit{TruncateEdit{Bytes: o.ToolResultLimit}}, edits...)
+	}
+	if len(edits) == 0 && spec == base.Name() {
+		return base, nil
+	}
+	return Edited{Base: base, Edits: edits, Label: spec}, nil
+}
+
+// splitParams splits "name:k=v:k2=v2".
+func splitParams(s string) (string, Params, error) {
+	fields := strings.Split(strings.TrimSpace(s), ":")
+	name := strings.TrimSpace(fields[0])
+	if name == "" {
+		return "", nil, errors.New("missing name")
+	}
+	p := Params{}
+	for _, f := range fields[1:] {
+		k, v, _ := strings.Cut(f, "=")
+		k = strings.TrimSpace(k)
+		if k == "" {
+			return "", nil, fmt.Errorf("%s: empty setting in %q", name, s)
+		}
+		if _, dup := p[k]; dup {
+			return "", nil, fmt.Errorf("%s: setting %q given twice", name, k)
+		}
+		p[k] = strings.TrimSpace(v)
+	}
+	return name, p, nil
+}
+
+// FullStrategy sends every retained message.
+type FullStrategy struct{}
+
+// Name returns "full".
+func (FullStrategy) Name() string { return "full" }
+
+// Start returns the (stateless) state.
+func (FullStrategy) Start() State {
+	return spanState(func(h *History) []Span { return []Span{{h.reset, h.Len()}} })
+}
+
+// spanState is the state of a strategy that keeps nothing between calls.
+type spanState func(h *History) []Span
+
+func (f spanState) Select(h *History) (Selection, error) { return Selection{Spans: f(h)}, nil }
+func (spanState) Observe(int)                            {}
+
+// WindowedStrategy sends the newest whole turns whose characters fit
+// Chars; the active turn is always whole, even alone over the budget.
+type WindowedStrategy struct{ Chars int }
+
+// Name returns "windowed".
+func (WindowedStrategy) Name() string { return "windowed" }
+
+// Start returns the (stateless) state.
+func (s WindowedStrategy) Start() State {
+	return spanState(func(h *History) []Span {
+		return []Span{{h.RetainedStart(h.NewestFit(0, s.Chars)), h.Len()}}
+	})
+}
+
+// TurnStrategy sends only the active turn (and the turns a tool call in it
+// glues it to).
+type TurnStrategy struct{}
+
+// Name returns "turn".
+func (TurnStrategy) Name() string { return "turn" }
+
+// Start returns the (stateless) state.
+func (TurnStrategy) Start() State {
+	return spanState(func(h *History) []Span {
+		j := h.ActiveTurn()
+		for j > h.resetTurn && !h.ValidStart(j) {
+			j--
+		}
+		return []Span{{h.RetainedStart(j), h.Len()}}
+	})
+}
+
+// SlidingStrategy sends the first Head turns (the goal) plus the newest
+// whole turns that fit Chars.
+type SlidingStrategy struct{ Head, Chars int }
+
+// Name returns "sliding".
+func (SlidingStrategy) Name() string { return "sliding" }
+
+// Start returns the (stateless) state.
+func (s SlidingStrategy) Start() State {
+	return spanState(func(h *History) []Span {
+		// The head turns count from the first retained turn.
+		active := h.ActiveTurn()
+		first := min(h.resetTurn, active)
+		head := min(first+s.Head, active)
+		for head < active && !h.ValidStart(head) {
+			head++ // turns glued to the head belong to it
+		}
+		j := h.NewestFit(head, s.Chars)
+		a, b := Span{h.reset, h.RetainedStart(head)}, Span{h.RetainedStart(j), h.Len()}
+		if a.Hi == b.Lo {
+			return []Span{{h.reset, h.Len()}}
+		}
+		return []Span{a, b}
+	})
+}
+
+// SummarizingStrategy keeps a rolling summary in the system part and
+// recent turns verbatim. Compaction is reactive: after a call whose input
+// tokens exceed HighWaterTokens, the older turns are distilled before the
+// next call, keeping the newest whole turns that fit LowWaterChars. The
+// summary is cut to SummaryMaxChars. Distill nil uses [Extractive].
+type SummarizingStrategy struct {
+	HighWaterTokens, LowWaterChars, SummaryMaxChars int
+	Distill                                         Distiller
+}
+
+// Name returns "summarizing".
+func (SummarizingStrategy) Name() string { return "summarizing" }
+
+// Start returns a conversation's state: no summary yet.
+func (s SummarizingStrategy) Start() State { return &summarizing{cfg: s} }
+
+type summarizing struct {
+	cfg                       SummarizingStrategy
+	fold                      int // turns[:fold] are in the summary
+	summary                   string
+	summaryChars, summaryToks int
+	pending                   bool
+	resets                    int // the harness compactions seen
+}
+
+func (s *summarizing) Observe(tokens int) {
+	if tokens > s.cfg.HighWaterTokens {
+		s.pending = true
+	}
+}
+
+func (s *summarizing) Select(h *History) (Selection, error) {
+	if h.resets != s.resets {
+		// The harness's summary covers what the rolling summary held:
+		// keeping both would send the same history twice, and more than
+		// the provider saw.
+		s.resets = h.resets
+		s.summary, s.summaryChars, s.summaryToks = "", 0, 0
+	}
+	comp, err := s.prepare(h)
+	if err != nil {
+		return Selection{}, err
+	}
+	sel := Selection{Spans: []Span{{h.RetainedStart(s.fold), h.Len()}}, Compaction: comp}
+	if s.summary != "" {
+		sel.Summary, sel.SummaryChars, sel.SummaryToks = s.summary, s.summaryChars, s.summaryToks
+	}
+	return sel, nil
+}
+
+// prepare runs a pending compaction before a call.
+func (s *summarizing) prepare(h *History) (*Compaction, error) {
+	if !s.pending {
+		return nil, nil
+	}
+	s.pending = false
+	// Only retained turns are folded: what came before the harness's
+	// summary is gone already.
+	from := max(s.fold, h.resetTurn)
+	k := h.NewestFit(from, s.cfg.LowWaterChars)
+	if k <= from {
+		return nil, nil
+	}
+	lo, hi := h.RetainedStart(from), h.TurnStart(k)
+	folded := make([]transcript.Message, 0, hi-lo)
+	idx := make([]int, 0, hi-lo)
+	for _, e := range h.hist[lo:hi] {
+		folded = append(folded, e.Message)
+		idx = append(idx, e.Message.Index)
+	}
+	before := len(h.sys) + h.Len() - lo
+	distill := s.cfg.Distill
+	if distill == nil {
+		distill = Extractive
+	}
+	sum, err := distill(DistillRequest{Summary: s.summary, Messages: folded, MaxChars: s.cfg.SummaryMaxChars})
+	if err != nil {
+		return nil, &DistillError{Err: err}
+	}
+	sum = cutChars(sum, s.cfg.SummaryMaxChars)
+	s.summary = sum
+	s.summaryChars = utf8.RuneCountInString(sum)
+	s.summaryToks = h.counter.Count(sum)
+	s.fold = k
+	h.foldTurn = k
+	return &Compaction{
+		MessagesBefore: before,
+		MessagesAfter:  len(h.sys) + h.Len() - hi,
+		SummaryChars:   s.summaryChars,
+		Folded:         idx,
+	}, nil
+}
+
+// BudgetStrategy runs a selection over the history at every call: Select
+// when set, else the engine of harpe synthesize under Budget with Engine
+// ([EngineSelector]), with its own buffers per conversation.
+type BudgetStrategy struct {
+	Budget engine.Budget
+	Engine engine.Options
+	Select Selector
+}
+
+// Name returns "budget".
+func (BudgetStrategy) Name() string { return "budget" }
+
+// Start returns a conversation's state, with a selector of its own.
+func (s BudgetStrategy) Start() State {
+	st := &budgetState{sel: s.Select, budget: s.Budget.Total, cfg: s}
+	if fastBudget(s) {
+		st.fast = &greedyBudget{avail: s.Budget.Available()}
+	}
+	return st
+}
+
+// Edited is a strategy with edits applied to every window it chooses, in
+// order: [TruncateEdit] cuts tool results in the model's copy before the
+// strategy chooses; [ClearEdit] and [MaskEdit] then replace old tool
+// results by placeholders. An edit never removes a message, so a tool
+// call and its (edited) result travel together.
+type Edited struct {
+	Base  Strategy
+	Edits []Edit
+	// Label names it in reports; "" gives base+edit+….
+	Label string
+}
+
+// Name returns the label, or the base's and the edits' names joined by
+// "+".
+func (e Edited) Name() string {
+	if e.Label != "" {
+		return e.Label
+	}
+	names := []string{e.Base.Name()}
+	for _, x := range e.Edits {
+		names = append(names, x.Name())
+	}
+	return strings.Join(names, "+")
+}
+
+// Start starts the base strategy; a [Context] starts the edits.
+func (e Edited) Start() State { return e.Base.Start() }
