@@ -165,7 +165,9 @@ func TestPlayground(t *testing.T) {
 
 	// Drop a transcript: docs/replay.md's worked example, whose full
 	// context sends 3+10+20+27+27 = 87 tokens and turn-only 3+3+13+3+3 = 25;
-	// windowed and summarizing at their default sizes keep everything (87).
+	// windowed and summarizing at their default sizes keep everything (87),
+	// and so do clear (no call passes its 100,000-token trigger) and mask
+	// (5 calls: all within the newest 10 whose results it keeps).
 	worked, err := os.ReadFile("../testdata/replay/worked.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +182,7 @@ func TestPlayground(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`#plot svg`)),
 	)
 	sent := eval[string](t, ctx, `[...document.querySelectorAll("#comparison tbody tr")].map(r => r.dataset.strategy + "=" + r.dataset.sent).join(" ")`)
-	if want := "full=87 windowed=87 summarizing=87 turn=25"; sent != want {
+	if want := "full=87 windowed=87 summarizing=87 turn=25 clear=87 mask=87"; sent != want {
 		t.Errorf("comparison %q, want %q", sent, want)
 	}
 	if got := text(t, ctx, "#replay-title"); !strings.HasPrefix(got, "worked.jsonl: harpe transcript, 11 messages, 4 turns") {

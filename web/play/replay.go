@@ -23,7 +23,8 @@ type ReplayArgs struct {
 	Name string `json:"name"`
 	// Format is one of transcript.Formats(), or "" to detect it.
 	Format string `json:"format"`
-	// Strategies default to full, windowed, summarizing and turn.
+	// Strategies are strategy specs as `harpe replay --strategy` takes them;
+	// they default to full, windowed, summarizing, turn, clear and mask.
 	Strategies []string `json:"strategies"`
 	Tokenizer  string   `json:"tokenizer"`
 	// WindowChars is the character budget of windowed and sliding (0: the
@@ -82,7 +83,7 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	}
 	names := a.Strategies
 	if len(names) == 0 {
-		names = []string{"full", "windowed", "summarizing", "turn"}
+		names = []string{"full", "windowed", "summarizing", "turn", "clear", "mask"}
 	}
 	if a.ContextWindow < 0 || a.Budget < 0 || a.WindowChars < 0 {
 		return nil, fmt.Errorf("window_chars, context_window and budget: must be ≥ 0")
