@@ -126,7 +126,7 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 			// The first record with usage wins, as ccusage counts it.
 			u, err := rec.Message.Usage.parts()
 			if err != nil {
-				return d.errorf("message.usage: %v", err)
+				return d.errorf("message.usage: %w", err)
 			}
 			usage[id] = u
 		}
@@ -142,7 +142,7 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		delete(thinking, id)
 		if !usedUsage[id] && usage[id] != nil {
 			if err := m.setUsage(usage[id]); err != nil {
-				return d.errorf("message.usage: %v", err)
+				return d.errorf("message.usage: %w", err)
 			}
 			usedUsage[id] = true
 		}

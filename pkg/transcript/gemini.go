@@ -190,7 +190,7 @@ func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 			b.add(Message{Role: RoleSystem, Text: text}, false)
 		}
 		if _, err := doc.UsageMetadata.output(); err != nil {
-			return nil, errAt(name, "usageMetadata", "%v", err)
+			return nil, errAt(name, "usageMetadata", "%w", err)
 		}
 		defer func() {
 			// Usage of the response the request produced, when stored with it.
@@ -237,7 +237,7 @@ func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 		case "model":
 			m := Message{Role: RoleAssistant, Text: g.text, Images: g.images, ToolCalls: g.calls, Timestamp: ts, Model: c.ModelVersion}
 			if err := c.UsageMetadata.setOn(&m); err != nil {
-				return nil, errAt(name, path+".usageMetadata", "%v", err)
+				return nil, errAt(name, path+".usageMetadata", "%w", err)
 			}
 			b.add(m, false)
 		default:
@@ -336,7 +336,7 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 			if m.Tokens != nil && m.Tokens.Input != nil {
 				out, err := geminiOutput(m.Tokens.Output, m.Tokens.Thoughts, "tokens.output", "tokens.thoughts")
 				if err != nil {
-					return nil, errAt(name, path, "%v", err)
+					return nil, errAt(name, path, "%w", err)
 				}
 				msg.setSplitUsage(*m.Tokens.Input, m.Tokens.Cached, out)
 			}

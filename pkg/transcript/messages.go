@@ -305,7 +305,7 @@ func (u *anUsage) total() (int, error) {
 	}
 	n, ok := checked.Sum(u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)
 	if !ok {
-		return 0, &OverflowError{What: fmt.Sprintf("the usage's input_tokens (%d), cache_creation_input_tokens (%d) and cache_read_input_tokens (%d)", u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)}
+		return 0, &OverflowError{What: fmt.Sprintf("input_tokens (%d), cache_creation_input_tokens (%d) and cache_read_input_tokens (%d)", u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)}
 	}
 	return n, nil
 }
@@ -465,7 +465,7 @@ func (a *anthropicReader) add(raw json.RawMessage, where func(format string, arg
 			err = msg.setUsage(u)
 		}
 		if err != nil {
-			return where("usage: %v", err)
+			return where("usage: %w", err)
 		}
 		a.b.add(msg, false)
 		for _, r := range c.results {
