@@ -125,7 +125,7 @@ func runCount(a *app, opts *countOptions, args []string) error {
 		results, err = readTranscriptFiles(a, args, func(name string, r io.Reader) (fileCount, error) {
 			fc := fileCount{name: name}
 			var err error
-			fc.bytes, fc.counts, fc.read, err = countTranscript(r, name, opts.inputFormat, counters)
+			fc.bytes, fc.counts, fc.read, err = countTranscript(a.ctx, r, name, opts.inputFormat, counters)
 			return fc, err
 		})
 		for _, fc := range results {
@@ -179,7 +179,7 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript
 	countOne := func(i int, name string, r io.Reader) {
 		results[i].name = name
 		if transcript {
-			results[i].bytes, results[i].counts, results[i].read, errs[i] = countTranscript(ctxReader{a.ctx, r}, name, inputFormat, counters)
+			results[i].bytes, results[i].counts, results[i].read, errs[i] = countTranscript(a.ctx, ctxReader{a.ctx, r}, name, inputFormat, counters)
 			return
 		}
 		opt := tokenize.StreamOptions{Workers: 1}
@@ -465,12 +465,12 @@ func (c ctxReader) Read(p []byte) (int, error) {
 // countTranscript bills one transcript with each counter. With one counter
 // it streams (a JSONL transcript of any size counts in about one turn's
 // memory); with several, the input is read once into memory and billed
-// with each.
-func countTranscript(r io.Reader, name, format string, counters []tokenize.Counter) (int64, []int, []*transcript.Transcript, error) {
+// with each. ctx stops the reading and the billing.
+func countTranscript(ctx context.Context, r io.Reader, name, format string, counters []tokenize.Counter) (int64, []int, []*transcript.Transcript, error) {
 	cr := &countingReader{r: r}
 	counts := make([]int, len(counters))
 	if len(counters) == 1 {
-		n, ts, err := transcript.CountBilledTranscripts(cr, name, format, counters[0])
+		n, ts, err := transcript.CountBilledTranscriptsContext(ctx, cr, name, format, counters[0])
 		if err != nil {
 			return 0, nil, nil, inputError(err)
 		}
@@ -483,7 +483,7 @@ func countTranscript(r io.Reader, name, format string, counters []tokenize.Count
 	}
 	var read []*transcript.Transcript
 	for k, c := range counters {
-		n, ts, err := transcript.CountBilledTranscripts(bytes.NewReader(data), name, format, c)
+		n, ts, err := transcript.CountBilledTranscriptsContext(ctx, bytes.NewReader(data), name, format, c)
 		if err != nil {
 			return 0, nil, nil, inputError(err)
 		}

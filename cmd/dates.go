@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -175,7 +176,10 @@ func runDates(a *app, opts *datesOptions) error {
 		if opts.format == "json" && !utf8.ValidString(text) {
 			return inputError(fmt.Errorf("%s: %s; --format json needs UTF-8 text (the text format copies any bytes)", name, jsonl.UTF8Message(data, jsonl.InvalidUTF8(data))))
 		}
-		out, spans := dates.Annotate(text, def)
+		out, spans, err := dates.AnnotateContext(a.ctx, text, def)
+		if err != nil {
+			return err
+		}
 		texts = append(texts, datesText{File: name, SaidOn: def.String(), Spans: spansJSON(spans), Text: out})
 		return nil
 	})
@@ -214,7 +218,7 @@ func runDatesJSONL(a *app, opts *datesOptions, def dates.Date, haveDef bool) err
 				out.WriteByte('\n')
 				return nil
 			}
-			newLine, item, err := dateItem(l.Item, def, haveDef)
+			newLine, item, err := dateItem(a.ctx, l.Item, def, haveDef)
 			if err != nil {
 				return inputError(fmt.Errorf("%s:%d: %v", name, l.No, err))
 			}
@@ -257,7 +261,7 @@ func anchorTime(s string) (time.Time, error) {
 // write (the item's line itself when nothing changes). The item's day is
 // its timestamp's calendar day in the timestamp's own offset (UTC for Unix
 // time), else def when haveDef.
-func dateItem(it *engine.Item, def dates.Date, haveDef bool) ([]byte, datesItem, error) {
+func dateItem(ctx context.Context, it *engine.Item, def dates.Date, haveDef bool) ([]byte, datesItem, error) {
 	item := datesItem{Spans: []datesSpan{}, ID: jsonl.String(it.ID)}
 	day, have := def, haveDef
 	if it.Timestamp != nil {
@@ -268,7 +272,10 @@ func dateItem(it *engine.Item, def dates.Date, haveDef bool) ([]byte, datesItem,
 	}
 	s := day.String()
 	item.SaidOn = &s
-	annotated, spans := dates.Annotate(it.Content, day)
+	annotated, spans, err := dates.AnnotateContext(ctx, it.Content, day)
+	if err != nil {
+		return nil, datesItem{}, err
+	}
 	item.Spans = spansJSON(spans)
 	if len(spans) == 0 {
 		return it.Raw, item, nil

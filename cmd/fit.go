@@ -244,7 +244,11 @@ func (h *historyCounter) transcriptTokens(name string, r io.Reader) ([]byte, tra
 	var cur *transcript.Transcript
 	last := map[*transcript.Transcript]int{}
 	var order []*transcript.Transcript
-	ts, err := transcript.Scan(r, name, format, func(t *transcript.Transcript, m *transcript.Message) error {
+	ctx := h.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ts, err := transcript.ScanContext(ctx, r, name, format, func(t *transcript.Transcript, m *transcript.Message) error {
 		if m.InputTokens != nil {
 			if _, ok := last[t]; !ok {
 				order = append(order, t)

@@ -108,7 +108,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		idx := map[*transcript.Transcript]int{}
 		iw := &transcript.ItemWriter{File: name}
 		n := 0
-		ts, err := transcript.Scan(r, name, opts.inputFormat, func(t *transcript.Transcript, m *transcript.Message) error {
+		ts, err := transcript.ScanContext(a.ctx, r, name, opts.inputFormat, func(t *transcript.Transcript, m *transcript.Message) error {
 			k, ok := idx[t]
 			if !ok {
 				k = len(tf.listings)
@@ -117,15 +117,21 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 				tf.sessions = append(tf.sessions, transcript.NewSessionBreakdown(name, counter))
 				tf.items = append(tf.items, nil)
 			}
+			// Add reports usage totals past the largest int; Scan puts
+			// the error at the message's line.
+			var err error
 			switch {
 			case opts.breakdown:
-				tf.sessions[k].Add(t, m)
+				err = tf.sessions[k].Add(t, m)
 			case opts.emit != "":
 				if it, ok := iw.Item(t, m); ok {
 					tf.items[k] = append(tf.items[k], it)
 				}
 			default:
-				tf.listings[k].Add(m)
+				err = tf.listings[k].Add(m)
+			}
+			if err != nil {
+				return err
 			}
 			if n++; n%100000 == 0 && a.io.ErrIsTerminal {
 				fmt.Fprintf(a.io.Err, "\rharpe: %s: %d messages read", name, n)
@@ -157,7 +163,9 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 			}
 			l.SetHeader(t)
 			l.File = name
-			s.Finish(t)
+			if err := s.Finish(t); err != nil {
+				return nil, inputError(&transcript.Error{Name: name, Err: err})
+			}
 			ls, ss, is = append(ls, l), append(ss, s), append(is, items)
 		}
 		tf.listings, tf.sessions, tf.items = ls, ss, is
@@ -205,9 +213,14 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 			return writeItems(w, items)
 		})
 	}
+	var b *transcript.Breakdown
+	if opts.breakdown {
+		if b, err = transcript.NewBreakdown(sessions); err != nil {
+			return inputError(err)
+		}
+	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.breakdown {
-			b := transcript.NewBreakdown(sessions)
 			if opts.format == "table" {
 				return writeBreakdownTable(w, b)
 			}

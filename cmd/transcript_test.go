@@ -31,7 +31,7 @@ func TestWriteListingsJSON(t *testing.T) {
 		}
 		var ls []*transcript.Listing
 		for _, tr := range ts {
-			ls = append(ls, transcript.List(tr))
+			ls = append(ls, mustList(t, tr))
 		}
 		var want, got bytes.Buffer
 		if len(ls) == 1 {
@@ -48,12 +48,22 @@ func TestWriteListingsJSON(t *testing.T) {
 	}
 	// Several listings, one of them empty, and a conversation id that
 	// holds the marker text.
-	ls := []*transcript.Listing{transcript.List(&transcript.Transcript{Format: "sharegpt", ID: `"messages": null`}),
-		transcript.List(&transcript.Transcript{Format: "sharegpt", ID: "b", Messages: []transcript.Message{{Role: "user", Text: "<hi>"}}})}
+	ls := []*transcript.Listing{mustList(t, &transcript.Transcript{Format: "sharegpt", ID: `"messages": null`}),
+		mustList(t, &transcript.Transcript{Format: "sharegpt", ID: "b", Messages: []transcript.Message{{Role: "user", Text: "<hi>"}}})}
 	var want, got bytes.Buffer
 	writeJSON(&want, ls)
 	writeListingsJSON(&got, ls)
 	if !bytes.Equal(got.Bytes(), want.Bytes()) {
 		t.Errorf("got\n%s\nwant\n%s", got.String(), want.String())
 	}
+}
+
+// mustList is transcript.List, failing the test on an error.
+func mustList(t *testing.T, tr *transcript.Transcript) *transcript.Listing {
+	t.Helper()
+	l, err := transcript.List(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }

@@ -5,7 +5,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/harpe-dev/harpe/internal/checked"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // Figures of the cache rules, read on 2026-12-01 from Anthropic's
@@ -177,6 +179,14 @@ func Simulate(calls []Call, opt Options) (*Report, error) {
 			return nil, err
 		}
 	}
+	// Every window's running sums (the prefix sums the rules take) and
+	// the totals over calls must fit an int: a wrapped sum would price
+	// a call that was never made.
+	for i := range calls {
+		if _, ok := checked.Sum(blockTokens(calls[i].Blocks)...); !ok {
+			return nil, fmt.Errorf("call %d: %w", i+1, &transcript.OverflowError{What: "the window's block tokens"})
+		}
+	}
 	caches := map[string]map[string]entry{} // model → prefix key → entry
 	unpriced := map[string]bool{}
 	rep := &Report{Calls: make([]CallCost, 0, len(calls)), Unpriced: []string{}}
@@ -225,10 +235,14 @@ func Simulate(calls []Call, opt Options) (*Report, error) {
 		rep.Calls = append(rep.Calls, cc)
 		t := &rep.Totals
 		t.Calls++
-		t.Cache.Read += p.Read
-		t.Cache.Write += p.Write
-		t.Cache.Uncached += p.Uncached
-		t.OutputTokens += c.Output
+		var ok [4]bool
+		t.Cache.Read, ok[0] = checked.Add(t.Cache.Read, p.Read)
+		t.Cache.Write, ok[1] = checked.Add(t.Cache.Write, p.Write)
+		t.Cache.Uncached, ok[2] = checked.Add(t.Cache.Uncached, p.Uncached)
+		t.OutputTokens, ok[3] = checked.Add(t.OutputTokens, c.Output)
+		if ok != [4]bool{true, true, true, true} {
+			return nil, fmt.Errorf("call %d: %w", i+1, &transcript.OverflowError{What: "the calls' cache read, cache write, uncached and output tokens"})
+		}
 		t.CostUSD += cc.CostUSD
 	}
 	for name := range unpriced {
@@ -294,4 +308,13 @@ func openAICall(c *Call, keys []string, total int, cache map[string]entry, minTo
 		cache[keys[k]] = entry{tokens: sum, expires: expiry(c.Time, OpenAIRetention)}
 	}
 	return Parts{Read: read, Uncached: total - read}
+}
+
+// blockTokens lists the tokens of each block.
+func blockTokens(blocks []Block) []int {
+	ns := make([]int, len(blocks))
+	for i, b := range blocks {
+		ns[i] = b.Tokens
+	}
+	return ns
 }

@@ -44,7 +44,11 @@ func ExampleRecorded() {
 	if err != nil {
 		panic(err)
 	}
-	_, tot := cost.Recorded(ts[0], nil)
+	_, tot, err := cost.Recorded(ts[0], nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Printf("%d call: input %d, read %d, write %d, output %d: $%.6f\n", tot.Calls, tot.Input, tot.CacheRead, tot.CacheWrite, tot.Output, tot.CostUSD)
 	// Output:
 	// 1 call: input 2, read 12000, write 800, output 40: $0.002402

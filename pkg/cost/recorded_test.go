@@ -23,7 +23,10 @@ func TestRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	calls, tot := Recorded(ts[0], nil)
+	calls, tot, err := Recorded(ts[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// 3×5 + 20000×0.50 + 600×6.25 + 400×10 + 200×25 = 15 + 10000 + 3750 + 4000 + 5000
 	const want = 22765e-6
 	if len(calls) != 2 || math.Abs(calls[0].CostUSD-want) > 1e-12 || calls[1].CostUSD != 0 {
@@ -55,7 +58,10 @@ func TestRecordedSamples(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.rel, func(t *testing.T) {
-			_, tot := Recorded(readSample(t, tc.rel), nil)
+			_, tot, err := Recorded(readSample(t, tc.rel), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if tot.Calls != tc.calls || tot.Input != tc.input || tot.CacheRead != tc.read || tot.CacheWrite != tc.write || tot.Output != tc.output {
 				t.Errorf("got %+v, want %d calls, input %d, read %d, write %d, output %d", tot, tc.calls, tc.input, tc.read, tc.write, tc.output)
 			}
@@ -72,11 +78,15 @@ func TestRecordedSamples(t *testing.T) {
 // $11.675533 in all; Recorded gives the same from the calls.
 func TestListingCostSample(t *testing.T) {
 	tr := readSample(t, agentSamples[0])
-	usd, unpriced, ok := ListingCost(transcript.List(tr), nil)
+	l, err := transcript.List(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	usd, unpriced, ok := ListingCost(l, nil)
 	if !ok || len(unpriced) != 0 || math.Abs(usd-11.675533) > 1e-9 {
 		t.Errorf("ListingCost = %v %v %v, want 11.675533", usd, unpriced, ok)
 	}
-	if _, tot := Recorded(tr, nil); math.Abs(tot.CostUSD-11.675533) > 1e-9 {
+	if _, tot, _ := Recorded(tr, nil); math.Abs(tot.CostUSD-11.675533) > 1e-9 {
 		t.Errorf("Recorded = %v", tot.CostUSD)
 	}
 }

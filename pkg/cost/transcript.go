@@ -1,9 +1,11 @@
 package cost
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
+	"github.com/harpe-dev/harpe/internal/checked"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
@@ -53,8 +55,10 @@ func UsageCost(u transcript.Usage, p *tokenize.Prices) float64 {
 
 // Recorded returns each call's recorded usage in t, priced with cat (nil:
 // the built-in presets), and their totals: what the session really cost.
-// Aborted messages count too: the provider billed those calls.
-func Recorded(t *transcript.Transcript, cat *tokenize.Catalog) ([]RecordedCall, RecordedTotals) {
+// Aborted messages count too: the provider billed those calls. Totals
+// past the largest int are a [*transcript.OverflowError] naming the
+// message.
+func Recorded(t *transcript.Transcript, cat *tokenize.Catalog) ([]RecordedCall, RecordedTotals, error) {
 	if cat == nil {
 		cat, _ = tokenize.NewCatalog(nil)
 	}
@@ -76,18 +80,22 @@ func Recorded(t *transcript.Transcript, cat *tokenize.Catalog) ([]RecordedCall, 
 		rc := RecordedCall{Message: m.Index, Model: m.Model, Time: m.Timestamp, Usage: *m.Usage, CostUSD: UsageCost(*m.Usage, p)}
 		calls = append(calls, rc)
 		tot.Calls++
-		tot.Input += m.Usage.Input
-		tot.CacheRead += m.Usage.CacheRead
-		tot.CacheWrite += m.Usage.CacheWrite
-		tot.CacheWrite1h += m.Usage.CacheWrite1h
-		tot.Output += m.Usage.Output
+		var ok [5]bool
+		tot.Input, ok[0] = checked.Add(tot.Input, m.Usage.Input)
+		tot.CacheRead, ok[1] = checked.Add(tot.CacheRead, m.Usage.CacheRead)
+		tot.CacheWrite, ok[2] = checked.Add(tot.CacheWrite, m.Usage.CacheWrite)
+		tot.CacheWrite1h, ok[3] = checked.Add(tot.CacheWrite1h, m.Usage.CacheWrite1h)
+		tot.Output, ok[4] = checked.Add(tot.Output, m.Usage.Output)
+		if ok != [5]bool{true, true, true, true, true} {
+			return nil, RecordedTotals{}, fmt.Errorf("message %d: %w", m.Index, &transcript.OverflowError{What: "the recorded input, cache and output tokens"})
+		}
 		tot.CostUSD += rc.CostUSD
 	}
 	for name := range unpriced {
 		tot.Unpriced = append(tot.Unpriced, name)
 	}
 	slices.Sort(tot.Unpriced)
-	return calls, tot
+	return calls, tot, nil
 }
 
 // FullCalls returns the calls t records, each with the window the harness

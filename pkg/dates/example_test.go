@@ -1,6 +1,7 @@
 package dates_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/harpe-dev/harpe/pkg/dates"
@@ -43,4 +44,19 @@ func ExampleAnnotate_expressions() {
 	fmt.Println(out)
 	// Output:
 	// I flew 3 days before yesterday (2023-05-16), land Thursday next week (2023-05-25), and was sick at the end of last week.
+}
+
+func ExampleAnnotateContext() {
+	saidOn := dates.Date{Year: 2023, Month: 5, Day: 20}
+	out, _, err := dates.AnnotateContext(context.Background(), "We met yesterday.", saidOn)
+	fmt.Println(out, err)
+
+	// A context that is done gives its error and no text.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, spans, err := dates.AnnotateContext(ctx, "We met yesterday.", saidOn)
+	fmt.Printf("%q %d %v\n", out, len(spans), err)
+	// Output:
+	// We met yesterday (2023-05-19). <nil>
+	// "" 0 context canceled
 }

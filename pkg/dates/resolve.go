@@ -1,6 +1,7 @@
 package dates
 
 import (
+	"context"
 	"strings"
 	"time"
 	"unicode"
@@ -61,9 +62,25 @@ func (s Span) appendLabel(b []byte) []byte {
 // is, so removing the annotations gives text back, and annotating the
 // result again changes nothing.
 func Annotate(text string, saidOn Date) (string, []Span) {
-	spans := Find(text, saidOn)
+	out, spans, _ := AnnotateContext(context.Background(), text, saidOn)
+	return out, spans
+}
+
+// AnnotateContext is [Annotate] that stops once ctx is done, checking it
+// every [CheckEvery] bytes of text, and then returns ctx's error and no
+// text.
+func AnnotateContext(ctx context.Context, text string, saidOn Date) (string, []Span, error) {
+	spans, err := FindContext(ctx, text, saidOn)
+	if err != nil {
+		return "", nil, err
+	}
+	return annotate(text, spans), spans, nil
+}
+
+// annotate writes each span's label after it.
+func annotate(text string, spans []Span) string {
 	if len(spans) == 0 {
-		return text, nil
+		return text
 	}
 	var b strings.Builder
 	b.Grow(len(text) + len(spans)*27)
@@ -77,7 +94,7 @@ func Annotate(text string, saidOn Date) (string, []Span) {
 		last = s.End
 	}
 	b.WriteString(text[last:])
-	return b.String(), spans
+	return b.String()
 }
 
 // Find returns the relative phrases of text that name one day or one span
@@ -86,13 +103,34 @@ func Annotate(text string, saidOn Date) (string, []Span) {
 // returned; see the package documentation for the list. An invalid saidOn
 // (such as the zero Date) finds nothing.
 func Find(text string, saidOn Date) []Span {
-	if !saidOn.valid() {
-		return nil
+	spans, _ := FindContext(context.Background(), text, saidOn)
+	return spans
+}
+
+// CheckEvery is how many bytes of text [FindContext] and
+// [AnnotateContext] read between two checks of their context.
+const CheckEvery = 64 << 10
+
+// FindContext is [Find] that stops once ctx is done, checking it every
+// [CheckEvery] bytes of text, and then returns ctx's error and no spans.
+func FindContext(ctx context.Context, text string, saidOn Date) ([]Span, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
+	if !saidOn.valid() {
+		return nil, nil
+	}
+	done := ctx.Done() // nil for a context that is never done
 	var spans []Span
 	var parens parenIndex
-	i := 0
+	i, check := 0, CheckEvery
 	for i < len(text) {
+		if done != nil && i >= check {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			check = i + CheckEvery
+		}
 		c := text[i]
 		if !isAlnum(c) {
 			i++
@@ -116,7 +154,7 @@ func Find(text string, saidOn Date) []Span {
 		}
 		i = end
 	}
-	return spans
+	return spans, nil
 }
 
 // startsPhrase[c][n] is true when a phrase may start with a word of n

@@ -3,7 +3,8 @@ package engine
 import (
 	"fmt"
 	"math"
-	"math/bits"
+
+	"github.com/harpe-dev/harpe/internal/checked"
 )
 
 // TokenOverflowError is a sum or product of token figures that does not fit
@@ -30,25 +31,8 @@ func AddTokens(a, b int, what string) (int, error) {
 }
 
 // addInt is a + b and whether it fits an int.
-func addInt(a, b int) (int, bool) {
-	s := a + b
-	// Overflow happened when a and b have the same sign and s the other.
-	if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
-		return 0, false
-	}
-	return s, true
-}
+func addInt(a, b int) (int, bool) { return checked.Add(a, b) }
 
 // percentOf is ⌊n·pct/100⌋ for n, pct ≥ 0, worked out in 128 bits, and
 // whether the result fits an int.
-func percentOf(n, pct int) (int, bool) {
-	hi, lo := bits.Mul64(uint64(n), uint64(pct))
-	if hi >= 100 {
-		return 0, false
-	}
-	q, _ := bits.Div64(hi, lo, 100)
-	if q > math.MaxInt {
-		return 0, false
-	}
-	return int(q), true
-}
+func percentOf(n, pct int) (int, bool) { return checked.Percent(n, pct) }

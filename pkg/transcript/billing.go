@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"context"
+	"fmt"
 	"io"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
@@ -65,9 +67,18 @@ func BilledTokens(t *Transcript, c tokenize.Counter) int {
 // CountBilled reads the transcripts in r (see [Read]) and returns what
 // they cost as chat requests, each conversation its own request:
 // [BilledTokens] summed over them. It streams through [Scan], so a JSONL
-// transcript of any size is counted in about one turn's memory.
+// transcript of any size is counted in about one turn's memory. A total
+// past the largest int is an [*Error] naming the line of the message
+// that took it there, wrapping an [*OverflowError].
 func CountBilled(r io.Reader, name, format string, c tokenize.Counter) (int, error) {
-	n, _, err := CountBilledTranscripts(r, name, format, c)
+	n, _, err := CountBilledTranscriptsContext(context.Background(), r, name, format, c)
+	return n, err
+}
+
+// CountBilledContext is [CountBilled] that stops once ctx is done (see
+// [ScanContext]) and returns ctx's error.
+func CountBilledContext(ctx context.Context, r io.Reader, name, format string, c tokenize.Counter) (int, error) {
+	n, _, err := CountBilledTranscriptsContext(ctx, r, name, format, c)
 	return n, err
 }
 
@@ -75,24 +86,40 @@ func CountBilled(r io.Reader, name, format string, c tokenize.Counter) (int, err
 // transcripts read (as [Scan] returns them, without messages): their
 // warnings, tools and counts.
 func CountBilledTranscripts(r io.Reader, name, format string, c tokenize.Counter) (int, []*Transcript, error) {
+	return CountBilledTranscriptsContext(context.Background(), r, name, format, c)
+}
+
+// CountBilledTranscriptsContext is [CountBilledTranscripts] that stops
+// once ctx is done (see [ScanContext]) and returns ctx's error.
+func CountBilledTranscriptsContext(ctx context.Context, r io.Reader, name, format string, c tokenize.Counter) (int, []*Transcript, error) {
+	const what = "the billed tokens"
 	total := 0
 	var cur *Transcript
-	ts, err := Scan(r, name, format, func(t *Transcript, m *Message) error {
+	ts, err := ScanContext(ctx, r, name, format, func(t *Transcript, m *Message) error {
 		if m.Aborted {
 			return nil
 		}
+		var err error
 		if t != cur { // the first kept message of a conversation
 			cur = t
-			total += ReplyPriming
+			sumInto(&total, ReplyPriming, what, &err)
 		}
-		total += MessageTokens(m, c)
-		return nil
+		sumInto(&total, MessageTokens(m, c), what, &err)
+		return err
 	})
 	if err != nil {
 		return 0, nil, err
 	}
-	for _, t := range ts {
-		total += ToolDefTokens(t.Tools, c)
+	for k, t := range ts {
+		var err error
+		sumInto(&total, ToolDefTokens(t.Tools, c), what, &err)
+		if err != nil {
+			where := ""
+			if len(ts) > 1 {
+				where = fmt.Sprintf("conversation %d", k+1)
+			}
+			return 0, nil, &Error{Name: name, Path: where, Err: fmt.Errorf("tool definitions: %w", err)}
+		}
 	}
 	return total, ts, nil
 }

@@ -1,9 +1,12 @@
 package transcript
 
 import (
+	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/harpe-dev/harpe/internal/checked"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
@@ -132,10 +135,15 @@ func (s *SessionBreakdown) tool(name string) *ToolTokens {
 	return t
 }
 
-// Add counts one message of transcript t.
-func (s *SessionBreakdown) Add(t *Transcript, m *Message) {
+// Add counts one message of transcript t. A total that would not fit an
+// int is an [*OverflowError] (fed from [Scan], an [*Error] naming the
+// line of the message); the breakdown is then incomplete and not to be
+// used.
+func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 	a := &s.acc
-	s.Usage.Add(m)
+	if err := s.Usage.Add(m); err != nil {
+		return err
+	}
 	s.Recorded = s.Usage.Total
 	if slices.Contains(t.Compactions, m.Index) {
 		a.sinceComp = 0
@@ -146,12 +154,18 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) {
 		}
 		a.lastCall = m.Call
 		if m.InputTokens != nil {
-			o := *m.InputTokens - a.sinceComp - ReplyPriming
+			o, ok := checked.Sub(*m.InputTokens, a.sinceComp)
+			if ok {
+				o, ok = checked.Sub(o, ReplyPriming)
+			}
+			if !ok {
+				return &OverflowError{What: "the overhead: the recorded prompt less the visible tokens"}
+			}
 			a.overhead = &o
 		}
 	}
 	if m.Aborted {
-		return
+		return nil
 	}
 	c := a.counter
 	total := MessageTokens(m, c)
@@ -159,13 +173,16 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) {
 	if m.Thinking != "" {
 		thinking = c.Count(m.Thinking)
 	}
+	// The counts of one message are bounded by its size; the sums over
+	// messages are checked.
+	var err error
 	calls := 0
 	for _, tc := range m.ToolCalls {
 		n := TokensPerToolCall + c.Count(tc.Name) + c.Count(tc.Arguments)
-		calls += n
+		sumInto(&calls, n, "the tool calls' tokens", &err)
 		tt := s.tool(tc.Name)
 		tt.Calls++
-		tt.InputTokens += n
+		sumInto(&tt.InputTokens, n, "the tool calls' tokens of "+tt.Name, &err)
 		if tc.ID != "" {
 			a.names[tc.ID] = tc.Name
 		}
@@ -173,33 +190,45 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) {
 	rest := total - calls
 	switch {
 	case m.ToolCallID != "" || m.Role == RoleTool:
-		s.Tokens.ToolResults += rest
+		sumInto(&s.Tokens.ToolResults, rest, "the tool results' tokens", &err)
 		tt := s.tool(ResultToolName(m, a.names))
-		tt.ResultTokens += rest
+		sumInto(&tt.ResultTokens, rest, "the tool results' tokens of "+tt.Name, &err)
 		tt.MaxResultTokens = max(tt.MaxResultTokens, rest)
 	case m.Role == RoleSystem:
-		s.Tokens.System += rest
+		sumInto(&s.Tokens.System, rest, "the system messages' tokens", &err)
 	case m.Role == RoleUser:
-		s.Tokens.User += rest
+		sumInto(&s.Tokens.User, rest, "the user messages' tokens", &err)
 	default:
-		s.Tokens.Assistant += rest
+		sumInto(&s.Tokens.Assistant, rest, "the assistant messages' tokens", &err)
 	}
-	s.Tokens.ToolCalls += calls
-	s.Tokens.Thinking += thinking
-	a.sinceComp += total + thinking
+	sumInto(&s.Tokens.ToolCalls, calls, "the tool calls' tokens", &err)
+	sumInto(&s.Tokens.Thinking, thinking, "the thinking tokens", &err)
+	sumInto(&a.sinceComp, total, "the visible tokens", &err)
+	sumInto(&a.sinceComp, thinking, "the visible tokens", &err)
+	return err
 }
 
 // Finish sets the fields known once every message is added: the header
 // from t (which must be finished), the tools, the totals and the overhead.
-func (s *SessionBreakdown) Finish(t *Transcript) {
+// Totals that do not fit an int are an [*OverflowError].
+func (s *SessionBreakdown) Finish(t *Transcript) error {
 	s.Format, s.Conversation = t.Format, t.ID
 	s.Tokens.ToolDefinitions = ToolDefTokens(t.Tools, s.acc.counter)
 	if o := s.acc.overhead; o != nil {
-		n := *o - s.Tokens.ToolDefinitions
+		n, ok := checked.Sub(*o, s.Tokens.ToolDefinitions)
+		if !ok {
+			return &OverflowError{What: "the overhead: the recorded prompt less the tool definitions"}
+		}
 		s.Tokens.Overhead = &n
 	}
-	s.VisibleTokens = s.Tokens.Visible()
+	k := s.Tokens
+	v, ok := checked.Sum(k.System, k.User, k.Assistant, k.Thinking, k.ToolCalls, k.ToolResults, k.ToolDefinitions)
+	if !ok {
+		return &OverflowError{What: "the visible tokens"}
+	}
+	s.VisibleTokens = v
 	s.Tools = sortTools(s.acc.tools)
+	return nil
 }
 
 func sortTools(m map[string]*ToolTokens) []ToolTokens {
@@ -209,7 +238,7 @@ func sortTools(m map[string]*ToolTokens) []ToolTokens {
 	}
 	slices.SortFunc(out, func(a, b ToolTokens) int {
 		if a.ResultTokens != b.ResultTokens {
-			return b.ResultTokens - a.ResultTokens
+			return cmp.Compare(b.ResultTokens, a.ResultTokens)
 		}
 		return strings.Compare(a.Name, b.Name)
 	})
@@ -217,8 +246,11 @@ func sortTools(m map[string]*ToolTokens) []ToolTokens {
 }
 
 // NewBreakdown sums finished sessions into a [Breakdown]. The overhead
-// total is the sum of the sessions that have one, null when none has.
-func NewBreakdown(sessions []*SessionBreakdown) *Breakdown {
+// total is the sum of the sessions that have one, null when none has. A
+// total that does not fit an int is an [*Error] naming the file of the
+// session that took it past the largest int, wrapping an
+// [*OverflowError].
+func NewBreakdown(sessions []*SessionBreakdown) (*Breakdown, error) {
 	b := &Breakdown{Sessions: sessions}
 	if b.Sessions == nil {
 		b.Sessions = []*SessionBreakdown{}
@@ -226,33 +258,30 @@ func NewBreakdown(sessions []*SessionBreakdown) *Breakdown {
 	tot := &b.Totals
 	tools := map[string]*ToolTokens{}
 	for _, s := range sessions {
+		var err error
 		tot.Sessions++
-		tot.Calls += s.Calls
-		tot.VisibleTokens += s.VisibleTokens
+		sumInto(&tot.Calls, s.Calls, "the calls", &err)
+		sumInto(&tot.VisibleTokens, s.VisibleTokens, "the visible tokens", &err)
 		if o := s.Tokens.Overhead; o != nil {
 			n := *o
 			if tot.Tokens.Overhead != nil {
-				n += *tot.Tokens.Overhead
+				sumInto(&n, *tot.Tokens.Overhead, "the overhead tokens", &err)
 			}
 			tot.Tokens.Overhead = &n
 		}
-		tot.Tokens.System += s.Tokens.System
-		tot.Tokens.User += s.Tokens.User
-		tot.Tokens.Assistant += s.Tokens.Assistant
-		tot.Tokens.Thinking += s.Tokens.Thinking
-		tot.Tokens.ToolCalls += s.Tokens.ToolCalls
-		tot.Tokens.ToolResults += s.Tokens.ToolResults
-		tot.Tokens.ToolDefinitions += s.Tokens.ToolDefinitions
-		if r := s.Recorded; r != nil {
+		tk, sk := &tot.Tokens, &s.Tokens
+		sumInto(&tk.System, sk.System, "the system messages' tokens", &err)
+		sumInto(&tk.User, sk.User, "the user messages' tokens", &err)
+		sumInto(&tk.Assistant, sk.Assistant, "the assistant messages' tokens", &err)
+		sumInto(&tk.Thinking, sk.Thinking, "the thinking tokens", &err)
+		sumInto(&tk.ToolCalls, sk.ToolCalls, "the tool calls' tokens", &err)
+		sumInto(&tk.ToolResults, sk.ToolResults, "the tool results' tokens", &err)
+		sumInto(&tk.ToolDefinitions, sk.ToolDefinitions, "the tool definitions' tokens", &err)
+		if r := s.Recorded; r != nil && err == nil {
 			if tot.Recorded == nil {
 				tot.Recorded = &RecordedUsage{}
 			}
-			tot.Recorded.Calls += r.Calls
-			tot.Recorded.Input += r.Input
-			tot.Recorded.CacheRead += r.CacheRead
-			tot.Recorded.CacheWrite += r.CacheWrite
-			tot.Recorded.CacheWrite1h += r.CacheWrite1h
-			tot.Recorded.Output += r.Output
+			err = tot.Recorded.Add(r)
 		}
 		if c := s.CostUSD; c != nil {
 			n := *c
@@ -267,12 +296,15 @@ func NewBreakdown(sessions []*SessionBreakdown) *Breakdown {
 				x = &ToolTokens{Name: t.Name}
 				tools[t.Name] = x
 			}
-			x.Calls += t.Calls
-			x.InputTokens += t.InputTokens
-			x.ResultTokens += t.ResultTokens
+			sumInto(&x.Calls, t.Calls, "the calls of "+t.Name, &err)
+			sumInto(&x.InputTokens, t.InputTokens, "the tool calls' tokens of "+t.Name, &err)
+			sumInto(&x.ResultTokens, t.ResultTokens, "the tool results' tokens of "+t.Name, &err)
 			x.MaxResultTokens = max(x.MaxResultTokens, t.MaxResultTokens)
+		}
+		if err != nil {
+			return nil, &Error{Name: s.File, Err: fmt.Errorf("totals over the sessions: %w", err)}
 		}
 	}
 	tot.Tools = sortTools(tools)
-	return b
+	return b, nil
 }

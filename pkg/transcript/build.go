@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -31,6 +32,15 @@ type builder struct {
 	sinkErr  error
 	calls    map[string]int // open tool calls: id → message index
 	scratch  Message        // stands in for a message already handed on
+
+	// With a sink: the input's name, the line being read (JSONL), and
+	// for t.Messages the line each came from (its usage's line when that
+	// came later), so that an overflow the sink reports names it; ctx
+	// stops the hand-over once done.
+	name  string
+	line  int
+	lines []int
+	ctx   context.Context
 }
 
 func newBuilder(format string) *builder {
@@ -59,10 +69,20 @@ func (b *builder) add(m Message, opens bool) int {
 	m.Index = b.count()
 	b.t.Messages = append(b.t.Messages, m)
 	b.opens = append(b.opens, opens)
+	if b.sink != nil {
+		b.lines = append(b.lines, b.line)
+	}
 	if opens {
 		b.lastOpen = m.Index
 	}
 	return m.Index
+}
+
+// usageAt notes that message i's usage was read from the current line.
+func (b *builder) usageAt(i int) {
+	if b.sink != nil && i >= b.base {
+		b.lines[i-b.base] = b.line
+	}
 }
 
 // open marks message i as opening a turn.
@@ -140,13 +160,17 @@ func (b *builder) flush(upto int) {
 	b.settle(upto)
 	k := upto - b.base
 	for i := 0; i < k; i++ {
+		if b.sinkErr == nil && b.ctx != nil {
+			b.sinkErr = b.ctx.Err()
+		}
 		if b.sinkErr == nil {
-			b.sinkErr = b.sink(&b.t.Messages[i])
+			b.sinkErr = placeOverflow(b.sink(&b.t.Messages[i]), b.name, b.lines[i], "")
 		}
 	}
 	clear(b.t.Messages[:k]) // let the texts go
 	b.t.Messages = b.t.Messages[k:]
 	b.opens = b.opens[k:]
+	b.lines = b.lines[k:]
 	b.base = upto
 }
 

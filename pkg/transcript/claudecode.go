@@ -124,7 +124,11 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		}
 		if usage[id] == nil {
 			// The first record with usage wins, as ccusage counts it.
-			usage[id] = rec.Message.Usage.parts()
+			u, err := rec.Message.Usage.parts()
+			if err != nil {
+				return d.errorf("message.usage: %w", err)
+			}
+			usage[id] = u
 		}
 		if c.thinking != "" {
 			thinking[id] += c.thinking
@@ -137,7 +141,9 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		m := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Timestamp: ts, Call: id, Model: rec.Message.Model, Thinking: thinking[id]}
 		delete(thinking, id)
 		if !usedUsage[id] && usage[id] != nil {
-			m.setUsage(usage[id])
+			if err := m.setUsage(usage[id]); err != nil {
+				return d.errorf("message.usage: %w", err)
+			}
 			usedUsage[id] = true
 		}
 		b.add(m, false)

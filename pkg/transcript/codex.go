@@ -312,7 +312,8 @@ func (c *codexReader) usage(info *cxInfo) {
 		return
 	}
 	m := c.b.msg(at)
-	m.setUsage(openAIParts(*info.Last.InputTokens, info.Last.CachedInput, info.Last.OutputTokens))
+	m.setSplitUsage(*info.Last.InputTokens, info.Last.CachedInput, info.Last.OutputTokens)
+	c.b.usageAt(at)
 	if m.Model == "" {
 		m.Model = c.model
 	}

@@ -95,7 +95,11 @@ func ExampleNewBreakdown() {
 	}
 	ts, _ := transcript.Read(strings.NewReader(events), "s.jsonl", "")
 	sessions[0].Finish(ts[0])
-	b := transcript.NewBreakdown(sessions)
+	b, err := transcript.NewBreakdown(sessions)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	tk := b.Totals.Tokens
 	fmt.Println("visible", b.Totals.VisibleTokens, "user", tk.User, "assistant", tk.Assistant, "calls", tk.ToolCalls, "results", tk.ToolResults)
 	for _, tool := range b.Totals.Tools {

@@ -230,7 +230,7 @@ func readOpenHands(v json.RawMessage, name string) (*Transcript, error) {
 				if r := tm.ModelResponse; r != nil {
 					m.Call = r.ID
 					if r.Usage != nil && r.Usage.PromptTokens != nil && !usedUsage[r.ID] {
-						m.setUsage(openAIParts(*r.Usage.PromptTokens, 0, 0))
+						m.setSplitUsage(*r.Usage.PromptTokens, 0, 0)
 						usedUsage[r.ID] = true
 					}
 				}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/harpe-dev/harpe/internal/checked"
 	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
@@ -24,13 +25,37 @@ type gmUsage struct {
 	ThoughtsTokenCount      int  `json:"thoughtsTokenCount"`
 }
 
-// parts is the usage in its parts: Gemini's prompt count includes the
-// cached content; thoughts are billed as output.
-func (u *gmUsage) parts() *Usage {
+// output is the tokens billed as output: the candidates and the thoughts,
+// or an [*OverflowError] when they do not fit an int.
+func (u *gmUsage) output() (int, error) {
+	if u == nil {
+		return 0, nil
+	}
+	return geminiOutput(u.CandidatesTokenCount, u.ThoughtsTokenCount, "candidatesTokenCount", "thoughtsTokenCount")
+}
+
+// geminiOutput is out + thoughts, or an [*OverflowError] naming the fields.
+func geminiOutput(out, thoughts int, outName, thoughtsName string) (int, error) {
+	n, ok := checked.Add(out, thoughts)
+	if !ok {
+		return 0, &OverflowError{What: fmt.Sprintf("%s (%d) and %s (%d)", outName, out, thoughtsName, thoughts)}
+	}
+	return n, nil
+}
+
+// setOn sets m's usage in its parts: Gemini's prompt count includes the
+// cached content; thoughts are billed as output. Nothing is set when the
+// prompt count is not recorded.
+func (u *gmUsage) setOn(m *Message) error {
 	if u == nil || u.PromptTokenCount == nil {
 		return nil
 	}
-	return openAIParts(*u.PromptTokenCount, u.CachedContentTokenCount, u.CandidatesTokenCount+u.ThoughtsTokenCount)
+	out, err := u.output()
+	if err != nil {
+		return err
+	}
+	m.setSplitUsage(*u.PromptTokenCount, u.CachedContentTokenCount, out)
+	return nil
 }
 
 type gmPart struct {
@@ -164,12 +189,15 @@ func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 			}
 			b.add(Message{Role: RoleSystem, Text: text}, false)
 		}
+		if _, err := doc.UsageMetadata.output(); err != nil {
+			return nil, errAt(name, "usageMetadata", "%w", err)
+		}
 		defer func() {
 			// Usage of the response the request produced, when stored with it.
 			if doc.UsageMetadata != nil && doc.UsageMetadata.PromptTokenCount != nil {
 				for i := len(b.t.Messages) - 1; i >= 0; i-- {
 					if b.t.Messages[i].Role == RoleAssistant {
-						b.t.Messages[i].setUsage(doc.UsageMetadata.parts())
+						_ = doc.UsageMetadata.setOn(&b.t.Messages[i]) // checked above
 						if b.t.Messages[i].Model == "" {
 							b.t.Messages[i].Model = doc.ModelVersion
 						}
@@ -208,7 +236,9 @@ func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 			}
 		case "model":
 			m := Message{Role: RoleAssistant, Text: g.text, Images: g.images, ToolCalls: g.calls, Timestamp: ts, Model: c.ModelVersion}
-			m.setUsage(c.UsageMetadata.parts())
+			if err := c.UsageMetadata.setOn(&m); err != nil {
+				return nil, errAt(name, path+".usageMetadata", "%w", err)
+			}
 			b.add(m, false)
 		default:
 			return nil, errAt(name, path, "unknown role %q; valid: user, model", c.Role)
@@ -304,7 +334,11 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 				}
 			}
 			if m.Tokens != nil && m.Tokens.Input != nil {
-				msg.setUsage(openAIParts(*m.Tokens.Input, m.Tokens.Cached, m.Tokens.Output+m.Tokens.Thoughts))
+				out, err := geminiOutput(m.Tokens.Output, m.Tokens.Thoughts, "tokens.output", "tokens.thoughts")
+				if err != nil {
+					return nil, errAt(name, path, "%w", err)
+				}
+				msg.setSplitUsage(*m.Tokens.Input, m.Tokens.Cached, out)
 			}
 			msg.Model = m.Model
 			b.add(msg, false)

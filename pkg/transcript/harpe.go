@@ -2,8 +2,11 @@ package transcript
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
+
+	"github.com/harpe-dev/harpe/internal/checked"
 )
 
 // harpeEvent is one line of harpe's own event JSONL.
@@ -91,11 +94,17 @@ func readHarpe(d *lineDecoder, b *builder) error {
 			if ev.CacheRead < 0 || ev.CacheWrite < 0 || ev.Output < 0 {
 				return d.errorf("\"cache_read_tokens\", \"cache_write_tokens\" and \"output_tokens\" must be whole numbers ≥ 0")
 			}
-			if ev.CacheRead+ev.CacheWrite > *ev.Input {
-				return d.errorf("\"cache_read_tokens\" + \"cache_write_tokens\" (%d) exceed \"input_tokens\" (%d), which is the whole prompt", ev.CacheRead+ev.CacheWrite, *ev.Input)
+			cached, ok := checked.Add(ev.CacheRead, ev.CacheWrite)
+			if !ok {
+				return d.errorf("%w", &OverflowError{What: fmt.Sprintf("\"cache_read_tokens\" (%d) and \"cache_write_tokens\" (%d)", ev.CacheRead, ev.CacheWrite)})
+			}
+			if cached > *ev.Input {
+				return d.errorf("\"cache_read_tokens\" + \"cache_write_tokens\" (%d) exceed \"input_tokens\" (%d), which is the whole prompt", cached, *ev.Input)
 			}
 			m := b.msg(lastAssistant)
-			m.setUsage(&Usage{Input: *ev.Input - ev.CacheRead - ev.CacheWrite, CacheRead: ev.CacheRead, CacheWrite: ev.CacheWrite, Output: ev.Output})
+			// The parts add up to input_tokens: the sum cannot overflow.
+			_ = m.setUsage(&Usage{Input: *ev.Input - cached, CacheRead: ev.CacheRead, CacheWrite: ev.CacheWrite, Output: ev.Output})
+			b.usageAt(lastAssistant)
 			m.Model = ev.Model
 		case "abort":
 			b.abort()

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -47,13 +48,32 @@ type RecordedUsage struct {
 	Usage
 }
 
-func (r *RecordedUsage) add(u *Usage) {
-	r.Calls++
-	r.Input += u.Input
-	r.CacheRead += u.CacheRead
-	r.CacheWrite += u.CacheWrite
-	r.CacheWrite1h += u.CacheWrite1h
-	r.Output += u.Output
+// Add adds o's calls and tokens to r, or returns an [*OverflowError]
+// (and leaves r as it was) when a total would not fit an int.
+func (r *RecordedUsage) Add(o *RecordedUsage) error {
+	s := *r
+	var err error
+	sumInto(&s.Calls, o.Calls, "the recorded calls", &err)
+	s.Usage, err = s.Usage.plus(&o.Usage, err)
+	if err != nil {
+		return err
+	}
+	*r = s
+	return nil
+}
+
+func (r *RecordedUsage) add(u *Usage) error {
+	return r.Add(&RecordedUsage{Calls: 1, Usage: *u})
+}
+
+// plus is u + o part by part, or the first overflow (err when set).
+func (u Usage) plus(o *Usage, err error) (Usage, error) {
+	sumInto(&u.Input, o.Input, "the recorded input tokens", &err)
+	sumInto(&u.CacheRead, o.CacheRead, "the recorded cache read tokens", &err)
+	sumInto(&u.CacheWrite, o.CacheWrite, "the recorded cache write tokens", &err)
+	sumInto(&u.CacheWrite1h, o.CacheWrite1h, "the recorded 1-hour cache write tokens", &err)
+	sumInto(&u.Output, o.Output, "the recorded output tokens", &err)
+	return u, err
 }
 
 // UsageTally sums the usage a transcript records, in all and per answering
@@ -64,23 +84,32 @@ type UsageTally struct {
 	byModel map[string]*RecordedUsage
 }
 
-// Add counts m's usage, if it records any.
-func (t *UsageTally) Add(m *Message) {
+// Add counts m's usage, if it records any. A total that would not fit
+// an int is an [*OverflowError]; the tally is then left as it was.
+func (t *UsageTally) Add(m *Message) error {
 	u := m.Usage
 	if u == nil {
-		return
+		return nil
 	}
-	if t.Total == nil {
-		t.Total = &RecordedUsage{}
+	var total, model RecordedUsage
+	if t.Total != nil {
+		total = *t.Total
+	}
+	if r := t.byModel[m.Model]; r != nil {
+		model = *r
+	}
+	if err := total.add(u); err != nil {
+		return err
+	}
+	if err := model.add(u); err != nil {
+		return err
+	}
+	if t.byModel == nil {
 		t.byModel = map[string]*RecordedUsage{}
 	}
-	t.Total.add(u)
-	r := t.byModel[m.Model]
-	if r == nil {
-		r = &RecordedUsage{}
-		t.byModel[m.Model] = r
-	}
-	r.add(u)
+	t.Total = &total
+	t.byModel[m.Model] = &model
+	return nil
 }
 
 // ByModel returns the usage summed per answering model ("" for calls
@@ -139,19 +168,28 @@ type ListingPair struct {
 }
 
 // List builds the [Listing] of t. Timestamps are RFC 3339 with the offset
-// they were recorded in.
-func List(t *Transcript) *Listing {
+// they were recorded in. Recorded usage whose totals do not fit an int is
+// an [*OverflowError] naming the message.
+func List(t *Transcript) (*Listing, error) {
 	l := &Listing{Messages: make([]ListingMessage, 0, len(t.Messages))}
 	for i := range t.Messages {
-		l.Add(&t.Messages[i])
+		if err := l.Add(&t.Messages[i]); err != nil {
+			return nil, fmt.Errorf("message %d: %w", i, err)
+		}
 	}
 	l.SetHeader(t)
-	return l
+	return l, nil
 }
 
 // Add appends the listing of one message; with [Scan], a listing is built
-// without keeping the messages.
-func (l *Listing) Add(m *Message) {
+// without keeping the messages. When the recorded usage's totals would
+// not fit an int, it returns an [*OverflowError] and adds nothing; fed
+// from [Scan], the error comes back as an [*Error] naming the line of
+// the message.
+func (l *Listing) Add(m *Message) error {
+	if err := l.tally.Add(m); err != nil {
+		return err
+	}
 	lm := ListingMessage{Index: m.Index, Role: m.Role, Turn: m.Turn, Chars: m.Chars(),
 		ToolCalls: []string{}, ToolNames: []string{}, InputTokens: m.InputTokens, Usage: m.Usage, Model: m.Model, Aborted: m.Aborted, Meta: m.Meta}
 	if l.Counter != nil {
@@ -179,9 +217,9 @@ func (l *Listing) Add(m *Message) {
 		s := m.Timestamp.Format(time.RFC3339Nano)
 		lm.Timestamp = &s
 	}
-	l.tally.Add(m)
 	l.Recorded = l.tally.Total
 	l.Messages = append(l.Messages, lm)
+	return nil
 }
 
 // SetHeader fills the transcript-wide fields of l from t, which must be

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/harpe-dev/harpe/internal/checked"
 	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
@@ -181,7 +182,7 @@ func (o *openAIReader) add(raw json.RawMessage, where func(format string, args .
 			if d := m.Usage.PromptTokensDetails; d != nil {
 				cached = d.CachedTokens
 			}
-			msg.setUsage(openAIParts(*m.Usage.PromptTokens, cached, m.Usage.CompletionTokens))
+			msg.setSplitUsage(*m.Usage.PromptTokens, cached, m.Usage.CompletionTokens)
 		}
 		msg.Model = m.Model
 	case "tool":
@@ -259,33 +260,54 @@ type anUsage struct {
 
 // parts is the usage in its parts; nil when unknown or when the prompt
 // size is 0 (no usage recorded).
-func (u *anUsage) parts() *Usage {
-	if u.total() <= 0 {
-		return nil
+func (u *anUsage) parts() (*Usage, error) {
+	if n, err := u.total(); n <= 0 || err != nil {
+		return nil, err
 	}
 	p := &Usage{Input: u.InputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens, Output: u.OutputTokens}
 	if c := u.CacheCreation; c != nil {
 		p.CacheWrite1h = min(max(c.Ephemeral1h, 0), p.CacheWrite)
 	}
-	return p
+	return p, nil
 }
 
-// setUsage sets m's usage record and prompt size from u (nil: none).
-func (m *Message) setUsage(u *Usage) {
+// setUsage sets m's usage record and prompt size from u (nil: none). A
+// prompt whose parts do not fit an int is an [*OverflowError] and sets
+// nothing.
+func (m *Message) setUsage(u *Usage) error {
 	if u == nil {
-		return
+		return nil
 	}
-	n := u.Prompt()
+	n, err := u.checkedPrompt()
+	if err != nil {
+		return err
+	}
+	m.InputTokens = &n
+	m.Usage = u
+	return nil
+}
+
+// setSplitUsage sets m's usage from a provider's prompt total (cached
+// part included), its cached part and the output (see [openAIParts]).
+// The parts add up to prompt, so no sum can overflow.
+func (m *Message) setSplitUsage(prompt, cached, output int) {
+	u := openAIParts(prompt, cached, output)
+	n := prompt
 	m.InputTokens = &n
 	m.Usage = u
 }
 
-// total is the prompt size: input plus both cache parts; 0 when unknown.
-func (u *anUsage) total() int {
+// total is the prompt size: input plus both cache parts; 0 when unknown,
+// an [*OverflowError] when the parts do not fit an int.
+func (u *anUsage) total() (int, error) {
 	if u == nil {
-		return 0
+		return 0, nil
 	}
-	return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+	n, ok := checked.Sum(u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)
+	if !ok {
+		return 0, &OverflowError{What: fmt.Sprintf("input_tokens (%d), cache_creation_input_tokens (%d) and cache_read_input_tokens (%d)", u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)}
+	}
+	return n, nil
 }
 
 type anBlock struct {
@@ -438,7 +460,13 @@ func (a *anthropicReader) add(raw json.RawMessage, where func(format string, arg
 		}
 	case "assistant":
 		msg := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Model: m.Model, Thinking: c.thinking}
-		msg.setUsage(m.Usage.parts())
+		u, err := m.Usage.parts()
+		if err == nil {
+			err = msg.setUsage(u)
+		}
+		if err != nil {
+			return where("usage: %w", err)
+		}
 		a.b.add(msg, false)
 		for _, r := range c.results {
 			a.b.add(r, false)

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,7 +75,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // kept, not with the size of the input. An empty input is one empty
 // transcript (format "harpe" when detecting).
 func Read(r io.Reader, name, format string) ([]*Transcript, error) {
-	return read(r, name, format, nil)
+	return read(context.Background(), r, name, format, nil)
 }
 
 // Scan reads like [Read] but hands each message to fn once it is settled
@@ -85,14 +86,28 @@ func Read(r io.Reader, name, format string) ([]*Transcript, error) {
 // first. fn gets the transcript being read (for its Format and ID) and the
 // message; an error from fn stops the reading and is returned. Usage that a
 // format records only after the next turn has opened is not seen.
+//
+// An [*OverflowError] from fn (such as [Listing.Add] returns) comes back
+// as an [*Error] naming the line the message was read from (the line of
+// its usage, when that came later), or for JSON documents the message.
 func Scan(r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+	return ScanContext(context.Background(), r, name, format, fn)
+}
+
+// ScanContext is [Scan] that stops once ctx is done: it checks ctx before
+// each line of a JSONL input and before each message it hands to fn, and
+// returns ctx's error. fn is not called after that.
+func ScanContext(ctx context.Context, r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	if fn == nil {
 		return nil, errors.New("transcript.Scan: nil fn")
 	}
-	return read(r, name, format, fn)
+	return read(ctx, r, name, format, fn)
 }
 
-func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+func read(ctx context.Context, r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if format != "" && !validFormat(format) {
 		return nil, fmt.Errorf("unknown transcript format %q; valid: %s", format, strings.Join(Formats(), ", "))
 	}
@@ -133,7 +148,7 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 				err = noRecords(name, format, found)
 			}
 		}
-		return scanAll(ts, err, fn)
+		return scanAll(ctx, name, ts, err, fn)
 	}
 	// Codex rollouts and bare Responses items are JSONL; a Responses array
 	// or request body is a document.
@@ -157,6 +172,7 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 		b := newBuilder(format)
 		if fn != nil {
 			b.sink = func(m *Message) error { return fn(b.t, m) }
+			b.name, b.ctx = name, ctx
 		}
 		d := &lineDecoder{r: jsonl.NewReader(io.MultiReader(bytes.NewReader(head), br)), name: name, b: b}
 		switch format {
@@ -206,19 +222,26 @@ func read(r io.Reader, name, format string, fn func(t *Transcript, m *Message) e
 			err = noRecords(name, format, found)
 		}
 	}
-	return scanAll(ts, err, fn)
+	return scanAll(ctx, name, ts, err, fn)
 }
 
 // scanAll hands the messages of ts, read whole, to fn (when not nil) and
-// drops them, as [Scan] promises.
-func scanAll(ts []*Transcript, err error, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+// drops them, as [Scan] promises, checking ctx before each.
+func scanAll(ctx context.Context, name string, ts []*Transcript, err error, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	if err != nil || fn == nil {
 		return ts, err
 	}
-	for _, t := range ts {
+	for k, t := range ts {
 		for i := range t.Messages {
-			if err := fn(t, &t.Messages[i]); err != nil {
+			if err := ctx.Err(); err != nil {
 				return nil, err
+			}
+			if err := fn(t, &t.Messages[i]); err != nil {
+				where := fmt.Sprintf("message %d", i)
+				if len(ts) > 1 {
+					where = fmt.Sprintf("conversation %d, message %d", k+1, i)
+				}
+				return nil, placeOverflow(err, name, 0, where)
 			}
 		}
 		t.Messages = nil
@@ -700,6 +723,14 @@ func (d *lineDecoder) next() ([]byte, error) {
 			return nil, &Error{Name: d.name, Line: n + 1, Err: err}
 		}
 		d.line = n
+		if d.b != nil {
+			d.b.line = n
+			if d.b.ctx != nil {
+				if err := d.b.ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+		}
 		if n == 1 {
 			line = bytes.TrimPrefix(line, bom)
 		}

@@ -125,7 +125,10 @@ func TestBreakdown(t *testing.T) {
 	if len(s.Tools) != 2 || s.Tools[0] != wantTools[0] || s.Tools[1] != wantTools[1] {
 		t.Errorf("tools\n got %+v\nwant %+v", s.Tools, wantTools)
 	}
-	b := NewBreakdown([]*SessionBreakdown{s, s})
+	b, err := NewBreakdown([]*SessionBreakdown{s, s})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if b.Totals.Sessions != 2 || b.Totals.VisibleTokens != 136 || *b.Totals.Tokens.Overhead != 2*over || b.Totals.Tools[0].Calls != 4 {
 		t.Errorf("totals %+v", b.Totals)
 	}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/url"
 	"strings"
+
+	"github.com/harpe-dev/harpe/internal/checked"
 )
 
 // Formats of HTTP recordings of provider calls.
@@ -333,17 +335,21 @@ func parseReply(r recorded) (json.RawMessage, *int, error) {
 			usage = resp.UsageMetadata.PromptTokenCount
 		}
 	} else {
-		usage = promptTokens(r.api, resp.Usage)
+		var err error
+		if usage, err = promptTokens(r.api, resp.Usage); err != nil {
+			return nil, nil, err
+		}
 	}
 	return reply, usage, nil
 }
 
 // promptTokens reads the prompt size from a usage object: OpenAI Chat
 // prompt_tokens, Responses input_tokens (both include the cached part),
-// Anthropic input + cache creation + cache read.
-func promptTokens(api string, raw json.RawMessage) *int {
+// Anthropic input + cache creation + cache read, whose sum must fit an
+// int (else an [*OverflowError]).
+func promptTokens(api string, raw json.RawMessage) (*int, error) {
 	if len(raw) == 0 || string(raw) == "null" {
-		return nil
+		return nil, nil
 	}
 	var u struct {
 		PromptTokens *int `json:"prompt_tokens"`
@@ -352,18 +358,27 @@ func promptTokens(api string, raw json.RawMessage) *int {
 		CacheRead    int  `json:"cache_read_input_tokens"`
 	}
 	if json.Unmarshal(raw, &u) != nil {
-		return nil
+		return nil, nil
 	}
 	switch {
 	case api == apiChat && u.PromptTokens != nil:
-		return u.PromptTokens
+		return u.PromptTokens, nil
 	case api == apiMessages && u.InputTokens != nil:
-		n := *u.InputTokens + u.CacheWrite + u.CacheRead
-		return &n
+		return anthropicPrompt(*u.InputTokens, u.CacheWrite, u.CacheRead)
 	case u.InputTokens != nil:
-		return u.InputTokens
+		return u.InputTokens, nil
 	}
-	return nil
+	return nil, nil
+}
+
+// anthropicPrompt is the prompt size of an Anthropic usage record, or an
+// [*OverflowError] when its parts do not fit an int.
+func anthropicPrompt(input, cacheWrite, cacheRead int) (*int, error) {
+	n, ok := checked.Sum(input, cacheWrite, cacheRead)
+	if !ok {
+		return nil, &OverflowError{What: fmt.Sprintf("usage input_tokens (%d), cache_creation_input_tokens (%d) and cache_read_input_tokens (%d)", input, cacheWrite, cacheRead)}
+	}
+	return &n, nil
 }
 
 // textPart returns the text of a Gemini part that holds only text.
@@ -426,7 +441,11 @@ func parseStream(api string, body []byte) (json.RawMessage, *int, error) {
 			if json.Unmarshal(ev, &e) != nil {
 				continue
 			}
-			if u := promptTokens(api, e.Usage); u != nil {
+			u, err := promptTokens(api, e.Usage)
+			if err != nil {
+				return nil, nil, err
+			}
+			if u != nil {
 				usage = u
 			}
 			for _, ch := range e.Choices {
@@ -553,8 +572,10 @@ func parseStream(api string, body []byte) (json.RawMessage, *int, error) {
 			}
 		}
 		if haveUsage {
-			n := input + cacheW + cacheR
-			usage = &n
+			var err error
+			if usage, err = anthropicPrompt(input, cacheW, cacheR); err != nil {
+				return nil, nil, err
+			}
 		}
 		return mustMarshal([]any{map[string]any{"role": "assistant", "content": content}}), usage, nil
 	case apiResponses:
@@ -568,7 +589,11 @@ func parseStream(api string, body []byte) (json.RawMessage, *int, error) {
 				} `json:"response"`
 			}
 			if json.Unmarshal(ev, &e) == nil && e.Response != nil && (e.Type == "response.completed" || e.Type == "response.incomplete") {
-				return e.Response.Output, promptTokens(api, e.Response.Usage), nil
+				u, err := promptTokens(api, e.Response.Usage)
+				if err != nil {
+					return nil, nil, err
+				}
+				return e.Response.Output, u, nil
 			}
 		}
 		return nil, nil, nil

@@ -1,0 +1,313 @@
+package transcript
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// 2^63−1, the largest int: every bound below is worked from it by hand.
+const maxInt = "9223372036854775807"
+
+// TestUsageOverflow: a usage record whose parts do not fit an int is an
+// *Error naming the input and line (JSONL) or JSON path (documents),
+// wrapping an *OverflowError; the largest prompt that fits is read.
+func TestUsageOverflow(t *testing.T) {
+	tests := []struct {
+		name, format, in string
+		want             string // the error, "" for none
+	}{
+		{"claude-code input plus cache read", "", `{"type":"user","message":{"role":"user","content":"hi"}}
+{"type":"assistant","message":{"id":"m1","role":"assistant","content":"yo","usage":{"input_tokens":` + maxInt + `,"cache_read_input_tokens":1}}}
+`, "in.jsonl:2: message.usage: input_tokens (" + maxInt + "), cache_creation_input_tokens (0) and cache_read_input_tokens (1) add up to more than " + maxInt + " tokens"},
+		{"claude-code cache write plus cache read", "", `{"type":"user","message":{"role":"user","content":"hi"}}
+{"type":"assistant","message":{"id":"m1","role":"assistant","content":"yo","usage":{"input_tokens":0,"cache_creation_input_tokens":4611686018427387904,"cache_read_input_tokens":4611686018427387904}}}
+`, "in.jsonl:2: message.usage: input_tokens (0), cache_creation_input_tokens (4611686018427387904) and cache_read_input_tokens (4611686018427387904) add up to more than " + maxInt + " tokens"},
+		// 2^63−2 + 1 = 2^63−1 fits.
+		{"claude-code at the bound", "", `{"type":"user","message":{"role":"user","content":"hi"}}
+{"type":"assistant","message":{"id":"m1","role":"assistant","content":"yo","usage":{"input_tokens":9223372036854775806,"cache_read_input_tokens":1}}}
+`, ""},
+		{"harpe cache read plus cache write", "", `{"type":"user","content":"hi"}
+{"type":"assistant","content":"yo"}
+{"type":"usage","input_tokens":5,"cache_read_tokens":` + maxInt + `,"cache_write_tokens":1}
+`, `in.jsonl:3: "cache_read_tokens" (` + maxInt + `) and "cache_write_tokens" (1) add up to more than ` + maxInt + " tokens"},
+		{"anthropic document", "anthropic", `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"yo","usage":{"input_tokens":1,"cache_creation_input_tokens":` + maxInt + `}}]}`,
+			"in.jsonl: messages[1]: usage: input_tokens (1), cache_creation_input_tokens (" + maxInt + ") and cache_read_input_tokens (0) add up to more than " + maxInt + " tokens"},
+		{"gemini candidates plus thoughts", "gemini", `{"contents":[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"text":"yo"}],"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":` + maxInt + `,"thoughtsTokenCount":1}}]}`,
+			"in.jsonl: contents[1].usageMetadata: candidatesTokenCount (" + maxInt + ") and thoughtsTokenCount (1) add up to more than " + maxInt + " tokens"},
+		{"gemini document usage", "gemini", `{"contents":[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"text":"yo"}]}],"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":1,"thoughtsTokenCount":` + maxInt + `}}`,
+			"in.jsonl: usageMetadata: candidatesTokenCount (1) and thoughtsTokenCount (" + maxInt + ") add up to more than " + maxInt + " tokens"},
+		{"gemini-cli output plus thoughts", "gemini-cli", `{"messages":[{"type":"user","content":"hi"},{"type":"gemini","content":"yo","tokens":{"input":5,"output":` + maxInt + `,"thoughts":1}}]}`,
+			"in.jsonl: messages[1]: tokens.output (" + maxInt + ") and tokens.thoughts (1) add up to more than " + maxInt + " tokens"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, scan := range []bool{false, true} {
+				var err error
+				if scan {
+					_, err = Scan(strings.NewReader(tt.in), "in.jsonl", tt.format, func(*Transcript, *Message) error { return nil })
+				} else {
+					_, err = Read(strings.NewReader(tt.in), "in.jsonl", tt.format)
+				}
+				if tt.want == "" {
+					if err != nil {
+						t.Fatalf("scan %v: %v", scan, err)
+					}
+					continue
+				}
+				var e *Error
+				var oe *OverflowError
+				if err == nil || err.Error() != tt.want || !errors.As(err, &e) || !errors.As(err, &oe) {
+					t.Errorf("scan %v: error\n %v\nwant an *Error wrapping an *OverflowError:\n %s", scan, err, tt.want)
+				}
+			}
+		})
+	}
+}
+
+// TestListingOverflow: totals over calls that pass the largest int are an
+// error naming the line of the call's usage, for the listing and the
+// breakdown fed from Scan.
+func TestListingOverflow(t *testing.T) {
+	// 5·10^18 twice is 10^19 > 2^63−1 ≈ 9.22·10^18.
+	in := `{"type":"user","content":"one"}
+{"type":"assistant","content":"a"}
+{"type":"usage","input_tokens":10,"output_tokens":5000000000000000000}
+{"type":"user","content":"two"}
+{"type":"assistant","content":"b"}
+{"type":"usage","input_tokens":10,"output_tokens":5000000000000000000}
+`
+	const want = "s.jsonl:6: the recorded output tokens add up to more than " + maxInt + " tokens"
+	var l Listing
+	_, err := Scan(strings.NewReader(in), "s.jsonl", "", func(t *Transcript, m *Message) error { return l.Add(m) })
+	if err == nil || err.Error() != want {
+		t.Errorf("listing: %v, want %s", err, want)
+	}
+	s := NewSessionBreakdown("s.jsonl", nil)
+	_, err = Scan(strings.NewReader(in), "s.jsonl", "", func(t *Transcript, m *Message) error {
+		m.Text, m.Role = "", RoleAssistant // no counter: count nothing
+		return s.Usage.Add(m)
+	})
+	if err == nil || err.Error() != want {
+		t.Errorf("tally: %v, want %s", err, want)
+	}
+	// List on a transcript read whole names the message.
+	ts, err := Read(strings.NewReader(in), "s.jsonl", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := List(ts[0]); err == nil || err.Error() != "message 3: the recorded output tokens add up to more than "+maxInt+" tokens" {
+		t.Errorf("List: %v", err)
+	}
+	// One call alone fits.
+	one := strings.Join(strings.Split(in, "\n")[:3], "\n") + "\n"
+	ts, err = Read(strings.NewReader(one), "s.jsonl", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err := List(ts[0]); err != nil || l.Recorded.Output != 5e18 {
+		t.Errorf("List of one call: %v, %+v", err, l)
+	}
+}
+
+func TestRecordedUsageAdd(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b RecordedUsage
+		want string // "" when it fits
+	}{
+		{"fits", RecordedUsage{Calls: 1, Usage: Usage{Input: 2}}, RecordedUsage{Calls: 2, Usage: Usage{Input: 3}}, ""},
+		{"input", RecordedUsage{Usage: Usage{Input: math.MaxInt}}, RecordedUsage{Usage: Usage{Input: 1}}, "the recorded input tokens"},
+		{"cache read", RecordedUsage{Usage: Usage{CacheRead: math.MaxInt}}, RecordedUsage{Usage: Usage{CacheRead: 1}}, "the recorded cache read tokens"},
+		{"cache write", RecordedUsage{Usage: Usage{CacheWrite: 1 << 62}}, RecordedUsage{Usage: Usage{CacheWrite: 1 << 62}}, "the recorded cache write tokens"},
+		{"1h cache write", RecordedUsage{Usage: Usage{CacheWrite1h: math.MaxInt}}, RecordedUsage{Usage: Usage{CacheWrite1h: math.MaxInt}}, "the recorded 1-hour cache write tokens"},
+		{"output", RecordedUsage{Usage: Usage{Output: math.MaxInt}}, RecordedUsage{Usage: Usage{Output: 1}}, "the recorded output tokens"},
+		{"calls", RecordedUsage{Calls: math.MaxInt}, RecordedUsage{Calls: 1}, "the recorded calls"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := tt.a
+			err := r.Add(&tt.b)
+			if tt.want == "" {
+				if err != nil || r.Calls != 3 || r.Input != 5 {
+					t.Errorf("Add = %v, %+v; want 3 calls, 5 input", err, r)
+				}
+				return
+			}
+			var oe *OverflowError
+			if !errors.As(err, &oe) || oe.What != tt.want {
+				t.Errorf("Add: %v, want an overflow of %s", err, tt.want)
+			}
+			if r != tt.a {
+				t.Errorf("after the error r = %+v, want it unchanged %+v", r, tt.a)
+			}
+		})
+	}
+}
+
+// bigCounter counts every non-empty string as n tokens.
+type bigCounter struct{ n int }
+
+func (c bigCounter) Count(s string) int {
+	if s == "" {
+		return 0
+	}
+	return c.n
+}
+func (bigCounter) Name() string { return "big" }
+
+// TestCountBilledOverflow: with a counter giving 2^61 tokens a string,
+// each message costs 3 + 2^61 (role) + 2^61 (text) = 2^62 + 3. With the
+// reply priming, one message is 2^62 + 6 and fits; two are 2^63 + 9,
+// past 2^63 − 1, so the second message's line is named.
+func TestCountBilledOverflow(t *testing.T) {
+	in := `{"type":"user","content":"one"}
+{"type":"assistant","content":"a"}
+`
+	c := bigCounter{1 << 61}
+	_, err := CountBilled(strings.NewReader(in), "s.jsonl", "", c)
+	const want = "s.jsonl:2: the billed tokens add up to more than " + maxInt + " tokens"
+	if err == nil || err.Error() != want {
+		t.Errorf("CountBilled: %v, want %s", err, want)
+	}
+	// One message: 3 priming + 2^62 + 3 fits.
+	n, err := CountBilled(strings.NewReader(in[:strings.Index(in, "\n")+1]), "s.jsonl", "", c)
+	if err != nil || n != 1<<62+6 {
+		t.Errorf("CountBilled of one message = %d, %v; want %d", n, err, 1<<62+6)
+	}
+}
+
+// TestNewBreakdownOverflow: totals over sessions that pass the largest
+// int name the file of the session that took them there.
+func TestNewBreakdownOverflow(t *testing.T) {
+	mk := func(file string, user int, out int) *SessionBreakdown {
+		s := NewSessionBreakdown(file, nil)
+		s.Tokens.User = user
+		if out > 0 {
+			s.Recorded = &RecordedUsage{Calls: 1, Usage: Usage{Output: out}}
+		}
+		return s
+	}
+	tests := []struct {
+		name     string
+		sessions []*SessionBreakdown
+		want     string
+	}{
+		{"fits", []*SessionBreakdown{mk("a", 1, 1), mk("b", 2, 2)}, ""},
+		{"user tokens", []*SessionBreakdown{mk("a", math.MaxInt, 0), mk("b", 1, 0)}, "b: totals over the sessions: the user messages' tokens add up to more than " + maxInt + " tokens"},
+		{"recorded output", []*SessionBreakdown{mk("a", 0, 1<<62), mk("b", 0, 1<<62), mk("c", 0, 1)}, "b: totals over the sessions: the recorded output tokens add up to more than " + maxInt + " tokens"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := NewBreakdown(tt.sessions)
+			if tt.want == "" {
+				if err != nil || b.Totals.Tokens.User != 3 || b.Totals.Recorded.Output != 3 {
+					t.Errorf("NewBreakdown = %v, %+v", err, b)
+				}
+				return
+			}
+			var oe *OverflowError
+			if err == nil || err.Error() != tt.want || !errors.As(err, &oe) {
+				t.Errorf("NewBreakdown: %v, want %s", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestSortToolsLarge: tools sort by result tokens even when their
+// difference does not fit an int (a subtraction used to wrap).
+func TestSortToolsLarge(t *testing.T) {
+	got := sortTools(map[string]*ToolTokens{"big": {Name: "big", ResultTokens: math.MaxInt}, "neg": {Name: "neg", ResultTokens: -2}})
+	if got[0].Name != "big" {
+		t.Errorf("order %v, want big first", got)
+	}
+}
+
+// longHarpe is n turns of harpe events: a user line and an assistant line.
+func longHarpe(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "{\"type\":\"user\",\"content\":\"q%d\"}\n{\"type\":\"assistant\",\"content\":\"a%d\"}\n", i, i)
+	}
+	return b.String()
+}
+
+// lineCounter counts the bytes read through it, 64 at most a call.
+type lineCounter struct {
+	r     *strings.Reader
+	bytes int
+}
+
+func (c *lineCounter) Read(p []byte) (int, error) {
+	// Small reads, so that what is read shows how far the scan went.
+	n, err := c.r.Read(p[:min(len(p), 64)])
+	c.bytes += n
+	return n, err
+}
+
+// TestScanContextStops: a context cancelled while a long transcript is
+// scanned stops it at once: fn is not called again, and the reading stops
+// within the reader's buffer, not at the end of the input. Work is
+// counted (calls, bytes), not timed.
+func TestScanContextStops(t *testing.T) {
+	const turns = 100000 // 2 messages a turn, ~3.6 MB
+	in := longHarpe(turns)
+	for _, format := range []string{"", "harpe"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		calls, at := 0, -1
+		r := &lineCounter{r: strings.NewReader(in)}
+		_, err := ScanContext(ctx, r, "s.jsonl", format, func(t *Transcript, m *Message) error {
+			calls++
+			if calls == 10 {
+				cancel()
+				at = r.bytes
+			}
+			return nil
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("format %q: error %v, want context.Canceled", format, err)
+		}
+		if calls != 10 {
+			t.Errorf("format %q: fn called %d times, want 10 (none after the cancel)", format, calls)
+		}
+		// The reader reads ahead at most its 64 KiB buffer.
+		if r.bytes-at > 128<<10 || r.bytes >= len(in) {
+			t.Errorf("format %q: read %d of %d bytes, %d after the cancel", format, r.bytes, len(in), r.bytes-at)
+		}
+		cancel()
+	}
+}
+
+// TestCountBilledContextStops: cancelled before it starts, nothing is
+// read; a JSON document's messages are not counted once cancelled.
+func TestCountBilledContextStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := &lineCounter{r: strings.NewReader(longHarpe(1000))}
+	if _, err := CountBilledContext(ctx, r, "s.jsonl", "", bigCounter{1}); !errors.Is(err, context.Canceled) || r.bytes != 0 {
+		t.Errorf("error %v after %d bytes, want context.Canceled after 0", err, r.bytes)
+	}
+	// A document: read whole, then its messages are handed on one by one
+	// and the context is checked before each.
+	var doc strings.Builder
+	doc.WriteString(`[{"role":"system","content":"s"}`)
+	for i := range 1000 {
+		fmt.Fprintf(&doc, `,{"role":"user","content":"q%d"}`, i)
+	}
+	doc.WriteString("]")
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	calls := 0
+	_, err := ScanContext(ctx, strings.NewReader(doc.String()), "d.json", "", func(*Transcript, *Message) error {
+		if calls++; calls == 3 {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) || calls != 3 {
+		t.Errorf("document: %v after %d calls, want context.Canceled after 3", err, calls)
+	}
+}
