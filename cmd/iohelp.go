@@ -149,8 +149,9 @@ func writeFormatted(w io.Writer, format string, v any) error {
 // not a terminal, and the least they get when it is.
 const minTableWidth = 80
 
-// terminalColumns is the width of the terminal standard output is, 0 when
-// it is not one. Only Main sets it, once, before any command runs.
+// terminalColumns is the width of the terminal the report is written to, 0
+// when it goes elsewhere (a pipe, a file named by -o). It is set once per
+// run, before the command runs, from [IO.OutColumns].
 var terminalColumns int
 
 // tableWidth is the width tables are made to fit: the terminal's when

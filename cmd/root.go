@@ -47,6 +47,9 @@ type IO struct {
 	Err io.Writer
 	// ErrIsTerminal switches on progress reports, which go to Err.
 	ErrIsTerminal bool
+	// OutColumns is the width of the terminal Out is, 0 when it is not
+	// one: tables fit it when the report goes to Out.
+	OutColumns int
 }
 
 // app is what every subcommand shares: the streams, the run's context, the
@@ -94,7 +97,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
-			terminalColumns = cols
+			streams.OutColumns = cols
 		}
 	}
 	a := newApp(ctx, streams, os.LookupEnv)
@@ -256,7 +259,16 @@ EXIT STATUS
 		CompletionOptions: cobra.CompletionOptions{},
 		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
 			a.recordCommandLine(c)
-			return a.applyConfig(c)
+			if err := a.applyConfig(c); err != nil {
+				return err
+			}
+			// Tables fit the terminal only when they are written to it:
+			// a report saved with -o gets the 80 columns of a file.
+			terminalColumns = a.io.OutColumns
+			if f := c.Flags().Lookup("output"); f != nil && f.Value.String() != "" && f.Value.String() != "-" {
+				terminalColumns = 0
+			}
+			return nil
 		},
 	}
 	root.SetVersionTemplate("harpe {{.Version}}\n")
