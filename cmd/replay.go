@@ -38,6 +38,10 @@ type replayOptions struct {
 	conversation    string
 	totalsOnly      bool
 	files           []string
+	// showCall is --show-call N (showCallSet: given), showAs --show-as.
+	showCall    int
+	showCallSet bool
+	showAs      string
 
 	clearTrigger, clearKeep, clearAtLeast int
 	clearExclude                          []string
@@ -105,6 +109,10 @@ harness's summary and what follows. The transcript is only read.
 			if err := checkFormat(o.format, "table", "json", "jsonl"); err != nil {
 				return err
 			}
+			o.showCallSet = c.Flags().Changed("show-call")
+			if err := checkShowCall(o, c.Flags().Changed("strategy")); err != nil {
+				return err
+			}
 			return runReplay(a, o)
 		},
 	}
@@ -128,6 +136,8 @@ harness's summary and what follows. The transcript is only read.
 	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: detected): "+strings.Join(transcript.Formats(), ", "))
 	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.BoolVar(&o.totalsOnly, "totals", false, "table: only the totals, no row per call")
+	f.IntVar(&o.showCall, "show-call", 0, "print what call `N` sent under the one --strategy (default full): readable, or with --format json the request body")
+	f.StringVar(&o.showAs, "show-as", "", "request body of --show-call --format json: openai or anthropic (default: the transcript's own, else openai)")
 	f.IntVar(&o.clearTrigger, "clear-trigger", window.DefaultClearTrigger, "clear: input `TOKENS` past which a call clears old tool results")
 	f.IntVar(&o.clearKeep, "clear-keep", window.DefaultClearKeep, "clear: newest tool results never cleared")
 	f.IntVar(&o.clearAtLeast, "clear-at-least", 0, "clear: clear only when at least this many `TOKENS` are freed")
@@ -207,6 +217,9 @@ func runReplay(a *app, o *replayOptions) error {
 	runs, err := readReplayInputs(a, o)
 	if err != nil {
 		return err
+	}
+	if o.showCallSet {
+		return runShowCall(a, o, runs, strategies, ropts)
 	}
 	if o.format != "table" && o.distillCmd == "" {
 		return streamReplay(a, o, runs, strategies, ropts)

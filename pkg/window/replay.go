@@ -3,7 +3,6 @@ package window
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 
@@ -209,7 +208,7 @@ func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts 
 		return Rendered{}, Call{}, err
 	}
 	if n < 1 || n > len(fullRes.Calls) {
-		return Rendered{}, Call{}, fmt.Errorf("call %d out of range: the transcript has %d calls", n, len(fullRes.Calls))
+		return Rendered{}, Call{}, &CallRangeError{Call: n, Calls: len(fullRes.Calls)}
 	}
 	r.renderAt = n
 	res, err := r.run(ctx, s, fullRes.Calls, true)
