@@ -3,7 +3,6 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -221,26 +220,14 @@ func runReplay(a *app, o *replayOptions) error {
 	if o.showCallSet {
 		return runShowCall(a, o, runs, strategies, ropts)
 	}
+	if o.totalsOnly && len(runs) > 1 {
+		return replaySessionsTotals(a, o, runs, strategies, ropts)
+	}
 	if o.format != "table" && o.distillCmd == "" {
 		return streamReplay(a, o, runs, strategies, ropts)
 	}
-	for i := range runs {
-		run := &runs[i]
-		res, err := window.Replay(a.ctx, run.t, strategies, ropts)
-		if err != nil {
-			if a.ctx.Err() != nil {
-				return err
-			}
-			var de *window.DistillError
-			if errors.As(err, &de) {
-				return usageErrorf("--distill-cmd: %s: %v", run.file, de.Err)
-			}
-			return inputError(fmt.Errorf("%s: %w", run.file, err))
-		}
-		run.results = res
-	}
-	if ropts.Progress != nil {
-		fmt.Fprint(a.io.Err, "\r\033[K")
+	if err := replayRuns(a, o, runs, strategies, ropts); err != nil {
+		return err
 	}
 	// Render everything before writing anything.
 	var out bytes.Buffer
