@@ -172,3 +172,80 @@ func ExampleShowCall() {
 	// [5] tool whole 3: "f.go"
 	// {"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":"[output of ls omitted: 5 lines, 24 chars]"}]}
 }
+
+// FuzzRequestBodies builds windows from fuzzed texts and arguments and
+// checks the Anthropic body's rules: roles alternate, no empty text
+// block, every tool_use input is a JSON object, every result follows its
+// call; and that both bodies encode as JSON.
+func FuzzRequestBodies(f *testing.F) {
+	f.Add("S", "q", `{"a":1}`, "out", "", false)
+	f.Add("", "", "", "", "late", true)
+	f.Add("s", "x", "not json", "r", "", true)
+	f.Add("", "q", "[1,2]", "", "", false)
+	f.Fuzz(func(t *testing.T, system, prompt, args, result, late string, twice bool) {
+		msgs := []transcript.Message{
+			{Role: "user", Text: prompt},
+			{Role: "assistant", ToolCalls: call("c1", "t", args)},
+			{Role: "tool", ToolCallID: "c1", Text: result},
+		}
+		if twice {
+			msgs = append(msgs, transcript.Message{Role: "assistant", Text: prompt, ToolCalls: call("c2", "t", args)},
+				transcript.Message{Role: "tool", ToolCallID: "c2", Text: result})
+		}
+		msgs = append(msgs, transcript.Message{Role: "system", Text: late}, transcript.Message{Role: "user", Text: prompt})
+		r := window.Rendered{System: system, Messages: msgs}
+		a := window.AnthropicRequestFor(r)
+		if _, err := json.Marshal(a); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := json.Marshal(window.OpenAIRequestFor(r)); err != nil {
+			t.Fatal(err)
+		}
+		called := map[string]bool{}
+		for i, m := range a.Messages {
+			if i > 0 && a.Messages[i-1].Role == m.Role {
+				t.Fatalf("messages %d and %d are both %s", i-1, i, m.Role)
+			}
+			if len(m.Content) == 0 {
+				t.Fatalf("message %d has no block", i)
+			}
+			for _, b := range m.Content {
+				switch b.Type {
+				case "text":
+					if b.Text == "" {
+						t.Fatalf("message %d: empty text block", i)
+					}
+				case "tool_use":
+					var obj map[string]any
+					if err := json.Unmarshal(b.Input, &obj); err != nil || obj == nil {
+						t.Fatalf("tool_use input %s is not an object", b.Input)
+					}
+					called[b.ID] = true
+				case "tool_result":
+					if !called[b.ToolUseID] || m.Role != "user" {
+						t.Fatalf("result %s before its call or outside a user message", b.ToolUseID)
+					}
+				}
+			}
+		}
+	})
+}
+
+// BenchmarkReplayAll replays 8 generated agent loops of 300 calls through
+// full and mask on every core.
+func BenchmarkReplayAll(b *testing.B) {
+	var ts []*transcript.Transcript
+	for seed := uint64(1); seed <= 8; seed++ {
+		ts = append(ts, transcriptgen.Generate(transcriptgen.Config{Seed: seed, AgentCalls: 300, Usage: true, Overhead: 5000, MaxToolChars: 10000}))
+	}
+	o := window.DefaultOptions()
+	mask, err := window.Parse("mask", o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := window.ReplayAll(context.Background(), ts, []window.Strategy{window.Full, mask}, window.ReplayOptions{Options: o}, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
