@@ -3,7 +3,6 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -38,6 +37,10 @@ type replayOptions struct {
 	conversation    string
 	totalsOnly      bool
 	files           []string
+	// showCall is --show-call N (showCallSet: given), showAs --show-as.
+	showCall    int
+	showCallSet bool
+	showAs      string
 
 	clearTrigger, clearKeep, clearAtLeast int
 	clearExclude                          []string
@@ -105,6 +108,10 @@ harness's summary and what follows. The transcript is only read.
 			if err := checkFormat(o.format, "table", "json", "jsonl"); err != nil {
 				return err
 			}
+			o.showCallSet = c.Flags().Changed("show-call")
+			if err := checkShowCall(o, c.Flags().Changed("strategy")); err != nil {
+				return err
+			}
 			return runReplay(a, o)
 		},
 	}
@@ -128,6 +135,8 @@ harness's summary and what follows. The transcript is only read.
 	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: detected): "+strings.Join(transcript.Formats(), ", "))
 	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.BoolVar(&o.totalsOnly, "totals", false, "table: only the totals, no row per call")
+	f.IntVar(&o.showCall, "show-call", 0, "print what call `N` sent under the one --strategy (default full): readable, or with --format json the request body")
+	f.StringVar(&o.showAs, "show-as", "", "request body of --show-call --format json: openai or anthropic (default: the transcript's own, else openai)")
 	f.IntVar(&o.clearTrigger, "clear-trigger", window.DefaultClearTrigger, "clear: input `TOKENS` past which a call clears old tool results")
 	f.IntVar(&o.clearKeep, "clear-keep", window.DefaultClearKeep, "clear: newest tool results never cleared")
 	f.IntVar(&o.clearAtLeast, "clear-at-least", 0, "clear: clear only when at least this many `TOKENS` are freed")
@@ -208,26 +217,17 @@ func runReplay(a *app, o *replayOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.showCallSet {
+		return runShowCall(a, o, runs, strategies, ropts)
+	}
+	if o.totalsOnly && len(runs) > 1 {
+		return replaySessionsTotals(a, o, runs, strategies, ropts)
+	}
 	if o.format != "table" && o.distillCmd == "" {
 		return streamReplay(a, o, runs, strategies, ropts)
 	}
-	for i := range runs {
-		run := &runs[i]
-		res, err := window.Replay(a.ctx, run.t, strategies, ropts)
-		if err != nil {
-			if a.ctx.Err() != nil {
-				return err
-			}
-			var de *window.DistillError
-			if errors.As(err, &de) {
-				return usageErrorf("--distill-cmd: %s: %v", run.file, de.Err)
-			}
-			return inputError(fmt.Errorf("%s: %w", run.file, err))
-		}
-		run.results = res
-	}
-	if ropts.Progress != nil {
-		fmt.Fprint(a.io.Err, "\r\033[K")
+	if err := replayRuns(a, o, runs, strategies, ropts); err != nil {
+		return err
 	}
 	// Render everything before writing anything.
 	var out bytes.Buffer

@@ -533,6 +533,7 @@ func (c *Context) render(w *window) Rendered {
 	}
 	if w.sel.Summary != "" {
 		sys = append(sys, w.sel.Summary)
+		r.Summary = w.sel.Summary
 	}
 	r.System = strings.Join(sys, "\n\n")
 	return r

@@ -3,10 +3,10 @@ package window
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 
+	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
@@ -209,7 +209,7 @@ func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts 
 		return Rendered{}, Call{}, err
 	}
 	if n < 1 || n > len(fullRes.Calls) {
-		return Rendered{}, Call{}, fmt.Errorf("call %d out of range: the transcript has %d calls", n, len(fullRes.Calls))
+		return Rendered{}, Call{}, &CallRangeError{Call: n, Calls: len(fullRes.Calls)}
 	}
 	r.renderAt = n
 	res, err := r.run(ctx, s, fullRes.Calls, true)
@@ -391,7 +391,9 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 	}
 	if !r.stream {
 		for i := range res.Calls {
-			res.Totals.add(&res.Calls[i])
+			if err := res.Totals.add(name, &res.Calls[i]); err != nil {
+				return nil, err
+			}
 		}
 	}
 	res.Totals.finish(len(res.Events))
@@ -471,7 +473,9 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 		ev = &res.Events[len(res.Events)-1]
 	}
 	if r.stream {
-		res.Totals.add(&call)
+		if err := res.Totals.add(res.Strategy, &call); err != nil {
+			return err
+		}
 		r.calls++
 		return r.opts.OnCall(res.Strategy, &call, ev)
 	}
@@ -483,11 +487,20 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 	return nil
 }
 
-// add counts call c.
-func (t *Totals) add(c *Call) {
+// add counts call c of strategy. The sums are checked: tokens that do
+// not fit an int are a [*engine.TokenOverflowError], never a wrapped
+// number.
+func (t *Totals) add(strategy string, c *Call) error {
+	sent, err := engine.AddTokens(t.TokensSent, c.Tokens, "the tokens "+strategy+" sends")
+	if err != nil {
+		return err
+	}
+	full, err := engine.AddTokens(t.TokensFull, c.FullTokens, "the tokens full sends")
+	if err != nil {
+		return err
+	}
 	t.Calls++
-	t.TokensSent += c.Tokens
-	t.TokensFull += c.FullTokens
+	t.TokensSent, t.TokensFull = sent, full
 	t.MaxCallTokens = max(t.MaxCallTokens, c.Tokens)
 	if c.OverWindow {
 		t.OverWindowCalls++
@@ -495,6 +508,30 @@ func (t *Totals) add(c *Call) {
 	if c.OverBudget {
 		t.OverBudgetCalls++
 	}
+	return nil
+}
+
+// Add adds u's sums to t (calls, tokens, the calls over the window or
+// the budget, compactions; the largest call is the larger of the two) and
+// sets the saved ratio of the sum, as totals over several sessions are
+// worked out. Token sums that do not fit an int are a
+// [*engine.TokenOverflowError] naming what, and t is left as it was.
+func (t *Totals) Add(u Totals, what string) error {
+	sent, err := engine.AddTokens(t.TokensSent, u.TokensSent, "the tokens "+what+" sends")
+	if err != nil {
+		return err
+	}
+	full, err := engine.AddTokens(t.TokensFull, u.TokensFull, "the tokens full sends")
+	if err != nil {
+		return err
+	}
+	t.Calls += u.Calls
+	t.TokensSent, t.TokensFull = sent, full
+	t.MaxCallTokens = max(t.MaxCallTokens, u.MaxCallTokens)
+	t.OverWindowCalls += u.OverWindowCalls
+	t.OverBudgetCalls += u.OverBudgetCalls
+	t.finish(t.Compactions + u.Compactions)
+	return nil
 }
 
 // finish sets the compactions and the saved ratio.

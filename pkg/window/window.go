@@ -244,6 +244,9 @@ type Rendered struct {
 	// System holds the system messages' text joined by a blank line, and
 	// the rolling summary when there is one.
 	System string
+	// Summary is the rolling summary sent at the end of System ("" for
+	// none).
+	Summary string
 	// Messages is the conversation history the strategy kept, the active
 	// turn last. Never nil.
 	Messages []transcript.Message

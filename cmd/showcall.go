@@ -1,0 +1,159 @@
+package cmd
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/harpe-dev/harpe/pkg/window"
+)
+
+// Values of --show-as.
+const (
+	showAsOpenAI    = "openai"
+	showAsAnthropic = "anthropic"
+)
+
+// checkShowCall checks the flags that go with --show-call before any
+// input is read. strategyGiven is whether --strategy was set.
+func checkShowCall(o *replayOptions, strategyGiven bool) error {
+	if o.showAs != "" && o.showAs != showAsOpenAI && o.showAs != showAsAnthropic {
+		return usageErrorf("--show-as: unknown value %q; valid: %s, %s", o.showAs, showAsOpenAI, showAsAnthropic)
+	}
+	if !o.showCallSet {
+		if o.showAs != "" {
+			return usageErrorf("--show-as: goes with --show-call N")
+		}
+		return nil
+	}
+	if !strategyGiven {
+		// One strategy is shown; without --strategy, what full sends.
+		o.strategies = []string{"full"}
+	}
+	switch {
+	case o.showCall < 1:
+		return usageErrorf("--show-call: calls are numbered from 1, got %d", o.showCall)
+	case len(o.strategies) != 1:
+		return usageErrorf("--show-call: shows the call of one strategy; --strategy names %d (%s)", len(o.strategies), strings.Join(o.strategies, ", "))
+	case o.format == "jsonl":
+		return usageErrorf("--show-call: --format table (readable) or json (the request body), not jsonl")
+	case o.totalsOnly:
+		return usageErrorf("--show-call and --totals: choose one")
+	case o.plot != "":
+		return usageErrorf("--show-call and --plot: choose one")
+	}
+	return nil
+}
+
+// showAsFor is the request shape for a transcript of format: Anthropic's
+// for the formats that record Anthropic requests, else OpenAI's.
+func showAsFor(format string) string {
+	switch format {
+	case "anthropic", "claude-code":
+		return showAsAnthropic
+	}
+	return showAsOpenAI
+}
+
+// runShowCall writes what call o.showCall of the one session in runs sent
+// under the one strategy: readable text, or (--format json) the request
+// body.
+func runShowCall(a *app, o *replayOptions, runs []replayed, strategies []window.Strategy, ropts window.ReplayOptions) error {
+	if len(runs) != 1 {
+		hint := "name one file"
+		if len(runs) > 1 && runs[0].t.ID != "" && runs[0].file == runs[len(runs)-1].file {
+			hint = "pick one with --conversation ID"
+		}
+		return usageErrorf("--show-call: shows a call of one session; the input holds %d (%s)", len(runs), hint)
+	}
+	run := runs[0]
+	ropts.Progress = nil
+	v, err := window.ShowCall(a.ctx, run.t, strategies[0], ropts, o.showCall)
+	if err != nil {
+		if a.ctx.Err() != nil {
+			return err
+		}
+		var de *window.DistillError
+		if errors.As(err, &de) {
+			return usageErrorf("--distill-cmd: %s: %v", run.file, de.Err)
+		}
+		var oor *window.CallRangeError
+		if errors.As(err, &oor) {
+			return usageErrorf("--show-call: %s: %v", run.file, err)
+		}
+		return inputError(fmt.Errorf("%s: %w", run.file, err))
+	}
+	var out bytes.Buffer
+	if o.format == "json" {
+		as := o.showAs
+		if as == "" {
+			as = showAsFor(run.t.Format)
+		}
+		var body any = window.OpenAIRequestFor(v.Rendered)
+		if as == showAsAnthropic {
+			body = window.AnthropicRequestFor(v.Rendered)
+		}
+		if err := writeJSON(&out, body); err != nil {
+			return err
+		}
+	} else {
+		writeCallView(&out, run, v)
+	}
+	return a.writeOutput(o.output, func(w io.Writer) error {
+		_, err := w.Write(out.Bytes())
+		return err
+	})
+}
+
+// writeCallView writes v for people: a heading with the call's size, then
+// each message sent with its index, role, how it was sent and its tokens,
+// and its text indented below (tool calls as "→ NAME ID ARGUMENTS").
+func writeCallView(w io.Writer, run replayed, v *window.CallView) {
+	c := v.Call
+	fmt.Fprintf(w, "%s: call %d (turn %d) under %s: %s, %s, %s",
+		escapeControl(run.file), c.Call, c.Turn, escapeControl(v.Strategy),
+		plural(len(v.Messages), "message"), plural(c.Chars, "char"), plural(c.Tokens, "token"))
+	if over := c.Tokens - c.Counted; c.Recorded && over != 0 {
+		fmt.Fprintf(w, " (%d counted + %d unseen overhead)", c.Counted, over)
+	}
+	fmt.Fprintf(w, "; full sends %s\n", plural(c.FullTokens, "token"))
+	for _, m := range v.Messages {
+		where := "[" + strconv.Itoa(m.Index) + "]"
+		if m.Index < 0 {
+			where = "[summary]"
+		}
+		role := m.Role
+		if m.InSystem && m.Index >= 0 {
+			role += " (system part)"
+		}
+		line := fmt.Sprintf("\n%s %s, %s, %s", where, role, m.Sent, plural(m.Tokens, "token"))
+		if m.Message.ToolCallID != "" {
+			line += ", answers " + escapeControl(m.Message.ToolCallID)
+		}
+		fmt.Fprintln(w, line)
+		writeIndented(w, m.Message.Text)
+		for _, tc := range m.Message.ToolCalls {
+			writeIndented(w, "→ "+tc.Name+" "+tc.ID+" "+tc.Arguments)
+		}
+		if m.Message.Images > 0 {
+			writeIndented(w, "("+plural(m.Message.Images, "image")+", not shown)")
+		}
+	}
+	if len(v.Messages) == 0 {
+		fmt.Fprintln(w, "\n(nothing sent)")
+	}
+}
+
+// writeIndented writes text a line at a time, indented by 4 spaces,
+// control characters escaped; nothing for "".
+func writeIndented(w io.Writer, text string) {
+	if text == "" {
+		return
+	}
+	for _, line := range strings.Split(text, "\n") {
+		fmt.Fprintln(w, "    "+escapeControl(line))
+	}
+}
