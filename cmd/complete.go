@@ -13,6 +13,8 @@ import (
 	"github.com/harpe-dev/harpe/pkg/window"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/harpe-dev/harpe/internal/suggest"
 )
 
 // Shell completion of flag values, and the wording of flag mistakes.
@@ -232,7 +234,7 @@ func nearestFlag(c *cobra.Command, name string) string {
 		if f.Hidden {
 			return
 		}
-		d := editDistance(name, f.Name)
+		d := suggest.Distance(name, f.Name)
 		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
 			d = min(d, 1)
 		}
@@ -247,33 +249,6 @@ func nearestFlag(c *cobra.Command, name string) string {
 		return ""
 	}
 	return best
-}
-
-// editDistance is the Damerau–Levenshtein distance (optimal string
-// alignment: insertions, deletions, substitutions and swaps of two
-// neighbours) between a and b, in bytes; flag names are ASCII.
-func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 // commandError puts cobra's unknown-command message on one line, with its

@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	"gopkg.in/yaml.v3"
+
+	"github.com/harpe-dev/harpe/internal/suggest"
 )
 
 // configName is the file harpe looks for when --config is not given.
@@ -437,7 +439,7 @@ func withKey(m map[string]bool, k string) map[string]bool {
 func closestConfigKey(name string, known map[string]bool) string {
 	best, bestD := "", 0
 	for k := range known {
-		d := configKeyDistance(name, k)
+		d := suggest.Distance(name, k)
 		if d > 2 || 2*d >= len(name) {
 			continue
 		}
@@ -446,27 +448,6 @@ func closestConfigKey(name string, known map[string]bool) string {
 		}
 	}
 	return best
-}
-
-// configKeyDistance is the Levenshtein distance between a and b, in bytes.
-func configKeyDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // configValues turns a configuration value into the flag arguments that

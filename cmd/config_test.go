@@ -44,8 +44,11 @@ func TestClosestConfigKey(t *testing.T) {
 		{"two swapped", "budgte", "budget"},
 		{"one letter changed", "formet", "format"},
 		{"too far", "frobnicate", ""},
-		// "cpa" is 2 edits from "cap", but 2 of 3 letters is not a typo.
-		{"short word, too many edits", "cpa", ""},
+		// "cpa" is one swap from "cap" (the same distance flags and model
+		// names use); "cxq" is 2 edits from "cap", and 2 of 3 letters is
+		// not a typo.
+		{"short word, swapped", "cpa", "cap"},
+		{"short word, too many edits", "cxq", ""},
 		{"exact", "output", "output"},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/harpe-dev/harpe/internal/suggest"
 )
 
 // Model is a model preset: the size of its context window and output, the
@@ -327,7 +329,7 @@ func (c *Catalog) closeNames(name string) []string {
 	var cs []cand
 	for _, m := range c.models {
 		n := strings.ToLower(m.Name)
-		d := editDistance(q, n)
+		d := suggest.Distance(q, n)
 		switch {
 		case q != "" && (strings.Contains(n, q) || strings.Contains(q, n)):
 			cs = append(cs, cand{m.Name, min(d, 1)})
@@ -344,25 +346,4 @@ func (c *Catalog) closeNames(name string) []string {
 		out = append(out, x.name)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
