@@ -5,9 +5,33 @@
 package checked
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 )
+
+// OverflowError is a sum of token figures that does not fit an int.
+// Packages that sum token counts return it (engine.TokenOverflowError and
+// transcript.OverflowError are this type), so one errors.As finds it
+// whichever package did the sum.
+type OverflowError struct {
+	// What names the figures being summed ("the items' tokens").
+	What string
+}
+
+func (e *OverflowError) Error() string {
+	return fmt.Sprintf("%s add up to more than %d tokens", e.What, math.MaxInt)
+}
+
+// AddTokens returns a + b, or an [*OverflowError] naming what when the sum
+// does not fit an int.
+func AddTokens(a, b int, what string) (int, error) {
+	s, ok := Add(a, b)
+	if !ok {
+		return 0, &OverflowError{What: what}
+	}
+	return s, nil
+}
 
 // Add returns a + b and whether the sum fits an int.
 func Add(a, b int) (int, bool) {

@@ -1,34 +1,19 @@
 package engine
 
 import (
-	"fmt"
-	"math"
-
 	"github.com/harpe-dev/harpe/internal/checked"
 )
 
 // TokenOverflowError is a sum or product of token figures that does not fit
 // an int. Sizes are summed with checked arithmetic throughout the package:
 // a total that wraps around would be an answer that looks right and is
-// not, so it is an error instead.
-type TokenOverflowError struct {
-	// What names the figure being computed ("the items' tokens").
-	What string
-}
-
-func (e *TokenOverflowError) Error() string {
-	return fmt.Sprintf("%s add up to more than %d tokens", e.What, math.MaxInt)
-}
+// not, so it is an error instead. It is the same type as
+// [transcript.OverflowError].
+type TokenOverflowError = checked.OverflowError
 
 // AddTokens returns a + b, or a [*TokenOverflowError] naming what when the
 // sum does not fit an int.
-func AddTokens(a, b int, what string) (int, error) {
-	s, ok := addInt(a, b)
-	if !ok {
-		return 0, &TokenOverflowError{What: what}
-	}
-	return s, nil
-}
+func AddTokens(a, b int, what string) (int, error) { return checked.AddTokens(a, b, what) }
 
 // addInt is a + b and whether it fits an int.
 func addInt(a, b int) (int, bool) { return checked.Add(a, b) }

@@ -3,7 +3,6 @@ package transcript
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/harpe-dev/harpe/internal/checked"
 )
@@ -13,24 +12,12 @@ import (
 // calls, messages or sessions that do. Every such sum in the package is
 // checked, since a total that wrapped around would look like an answer.
 // Where the input position is known, the error reaches the caller
-// inside an [*Error] naming the input and line.
-type OverflowError struct {
-	// What names the figures being summed ("the recorded input tokens").
-	What string
-}
-
-func (e *OverflowError) Error() string {
-	return fmt.Sprintf("%s add up to more than %d tokens", e.What, math.MaxInt)
-}
+// inside an [*Error] naming the input and line. It is the same type as
+// engine.TokenOverflowError.
+type OverflowError = checked.OverflowError
 
 // addTokens is a + b, or an [*OverflowError] naming what.
-func addTokens(a, b int, what string) (int, error) {
-	s, ok := checked.Add(a, b)
-	if !ok {
-		return 0, &OverflowError{What: what}
-	}
-	return s, nil
-}
+func addTokens(a, b int, what string) (int, error) { return checked.AddTokens(a, b, what) }
 
 // sumInto adds b to *a, keeping the first overflow in *err.
 func sumInto(a *int, b int, what string, err *error) {
