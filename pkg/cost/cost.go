@@ -109,4 +109,3 @@ type Options struct {
 	// Catalog gives the models; nil means the built-in presets.
 	Catalog *tokenize.Catalog
 }
-
