@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
+	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
@@ -33,6 +35,9 @@ type ReplayOptions struct {
 	// OnResult, when set, is given each strategy's result (events and
 	// totals) once its calls are done.
 	OnResult func(r *Result) error
+	// Cost, when set, prices every call under the provider's prompt
+	// cache ([CostOptions]): [Call.CallCost] and [Totals.CostTotals].
+	Cost *CostOptions
 }
 
 // Report is a replay of one transcript, as harpe replay --format json
@@ -97,6 +102,8 @@ type Call struct {
 	// Recorded is set when the transcript has the provider's usage for
 	// this call.
 	Recorded bool `json:"-"`
+	// CallCost is the call's cost (only with [ReplayOptions.Cost]).
+	*CallCost
 }
 
 // Event is something a strategy did between calls.
@@ -121,6 +128,8 @@ type Totals struct {
 	Compactions     int     `json:"compactions"`
 	OverWindowCalls int     `json:"over_window_calls"`
 	OverBudgetCalls int     `json:"over_budget_calls"`
+	// CostTotals sum the calls' cost (only with [ReplayOptions.Cost]).
+	*CostTotals
 }
 
 // Replay runs the transcript through each strategy and reports every model
@@ -236,6 +245,13 @@ type replayer struct {
 	orphan  []bool // message i is a tool result without a call before it
 	// entries are the messages measured whole (edits apply on top)
 	entries []Entry
+	// fullUSD is what full's calls cost (the reference run's), when
+	// costs are on; records is set when t records cache usage.
+	fullUSD float64
+	records bool
+	cr      *costRun // the current run's pricing (nil: costs off)
+	// trace, in tests, is handed to each run's pricing.
+	trace func(model string, at time.Time, blocks []cost.Block)
 }
 
 func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
@@ -257,6 +273,9 @@ func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
 		}
 	}
 	r.orphan = orphans(t, r.summary, r.aborted, nil)
+	if opts.Cost != nil {
+		r.records = recordsCache(t)
+	}
 	return r
 }
 
@@ -323,6 +342,19 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 		res.Calls = make([]Call, 0, len(full))
 	}
 	r.calls = 0
+	r.cr = nil
+	if co := r.opts.Cost; co != nil {
+		sim, err := cost.NewSimulator(cost.Options{Rule: co.Rule, TTL: co.TTL, Catalog: co.Catalog})
+		if err != nil {
+			return nil, err
+		}
+		r.cr = &costRun{sim: sim, opts: co, full: full == nil, records: r.records, trace: r.trace}
+		c.cost.on = true
+		res.Totals.CostTotals = &CostTotals{}
+		if r.cr.full && r.records {
+			res.Totals.Agreement = &cost.Agreement{}
+		}
+	}
 	cur := 0
 	prevCall := ""
 	msgs := r.t.Messages
@@ -395,6 +427,12 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 		}
 	}
 	res.Totals.finish(len(res.Events))
+	if r.cr != nil {
+		if full == nil {
+			r.fullUSD = res.Totals.usd
+		}
+		r.cr.finish(&res.Totals, r.fullUSD)
+	}
 	return res, nil
 }
 
@@ -464,6 +502,15 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 		}
 	}
 	call.OverWindow = r.opts.ContextWindow > 0 && call.Tokens > r.opts.ContextWindow
+	if r.cr != nil {
+		// The unseen overhead: recorded prompt minus full's counted
+		// tokens (full's own count for full itself).
+		ov := overhead
+		if full == nil && m.InputTokens != nil {
+			ov = *m.InputTokens - snap.Tokens
+		}
+		r.cr.price(c, w, m, &call, ov, &res.Totals)
+	}
 	c.Observe(call.Tokens)
 	var ev *Event
 	if snap.Compaction != nil {
