@@ -2,12 +2,15 @@ package window_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/cost"
+	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
@@ -78,5 +81,33 @@ func TestReplayCostAgainstRecorded(t *testing.T) {
 				t.Errorf("full saves $%v against itself", full.Totals.SavedUSD)
 			}
 		})
+	}
+}
+
+// BenchmarkReplayCost is BenchmarkReplayAgent with every call priced
+// (anthropic, the model named by --model): linear in the calls, as the
+// replay itself.
+func BenchmarkReplayCost(b *testing.B) {
+	specs := []string{"full", "windowed", "windowed+clear", "mask", "summarizing+mask", "budget"}
+	for _, n := range []int{1000, 10000} {
+		tr := transcriptgen.Generate(transcriptgen.Config{Seed: 1, AgentCalls: n, Usage: true, Overhead: 5000, MaxToolChars: 10000})
+		o := window.DefaultOptions()
+		o.Budget = engine.Budget{Total: 100000}
+		o.WindowChars = 400000
+		for _, spec := range specs {
+			s, err := window.Parse(spec, o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/calls=%d", spec, n), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := window.Replay(context.Background(), tr, []window.Strategy{s},
+						window.ReplayOptions{Options: o, Cost: &window.CostOptions{Model: "claude-sonnet-4-5"}}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/call")
+			})
+		}
 	}
 }
