@@ -506,7 +506,7 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 		}
 		fmt.Fprintln(w, legend)
 		if len(results) == 1 && results[0].Totals.CostTotals != nil {
-			fmt.Fprintln(w, "cached: tokens read from the prompt cache; cost $: the call's price, output included")
+			fmt.Fprintln(w, "cached: tokens read from the prompt cache; cost $: the call's price")
 		}
 		for k, r := range results {
 			if len(results) > 1 && shortName(r.Strategy, k) != r.Strategy && shortName(r.Strategy, k) != oldShort(r.Strategy) {
