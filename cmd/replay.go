@@ -559,7 +559,7 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 	}
 	for _, r := range results {
 		if a := r.Totals.CostTotals; a != nil && a.Agreement != nil {
-			fmt.Fprintf(w, "%s: modelled cache reads agree with the recorded ones on %d of %s (%.1f%%)\n",
+			fmt.Fprintf(w, "%s: modelled cache reads agree with the records on %d of %s (%.1f%%)\n",
 				r.Strategy, a.Agreement.Agree, plural(a.Agreement.Calls, "call"), 100*float64(a.Agreement.Agree)/float64(a.Agreement.Calls))
 		}
 	}
