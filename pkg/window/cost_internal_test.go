@@ -71,3 +71,51 @@ func TestCostStepsMatchWholeWindows(t *testing.T) {
 		}
 	}
 }
+
+func TestCommonRuns(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b []Span
+		want int
+	}{
+		{"empty", nil, []Span{{0, 3}}, 0},
+		{"same", []Span{{0, 3}, {5, 7}}, []Span{{0, 3}, {5, 7}}, 5},
+		{"extended", []Span{{0, 3}}, []Span{{0, 5}}, 3},
+		{"split the same way or not", []Span{{0, 2}, {2, 4}}, []Span{{0, 4}}, 4},
+		{"front dropped", []Span{{0, 4}}, []Span{{2, 6}}, 0},
+		{"gap moved", []Span{{0, 3}, {5, 9}}, []Span{{0, 3}, {6, 9}}, 3},
+		{"a position left out", []Span{{0, 6}}, []Span{{0, 2}, {3, 7}}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := commonRuns(tt.a, tt.b); got != tt.want {
+				t.Errorf("commonRuns = %d, want %d", got, tt.want)
+			}
+			if got := commonRuns(tt.b, tt.a); got != tt.want {
+				t.Errorf("commonRuns swapped = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestIndexOf(t *testing.T) {
+	runs := []Span{{2, 5}, {8, 10}} // positions 2 3 4 8 9
+	tests := []struct {
+		name    string
+		p, want int
+	}{
+		{"before the first", 0, 0},
+		{"the first", 2, 0},
+		{"inside", 4, 2},
+		{"in the gap", 6, 3},
+		{"second run", 9, 4},
+		{"past the end", 12, 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := indexOf(runs, tt.p); got != tt.want {
+				t.Errorf("indexOf(%d) = %d, want %d", tt.p, got, tt.want)
+			}
+		})
+	}
+}
