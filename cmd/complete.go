@@ -79,6 +79,7 @@ var valueCompleters = map[string]valueCompleter{
 		return []string{engine.DestinationRemote, engine.DestinationLocal}
 	},
 	"cache":       func(*app, *cobra.Command) []string { return cacheRules },
+	"cache-ttl":   func(*app, *cobra.Command) []string { return cacheTTLs },
 	"plot-metric": func(*app, *cobra.Command) []string { return plotMetrics },
 }
 

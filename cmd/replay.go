@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -39,6 +40,7 @@ type replayOptions struct {
 	totalsOnly      bool
 	files           []string
 	cache           string
+	cacheTTL        string
 	plotMetric      string
 
 	clearTrigger, clearKeep, clearAtLeast int
@@ -121,6 +123,9 @@ harness's summary and what follows. The transcript is only read.
 			if o.cache != "" && !containsString(cacheRules, o.cache) {
 				return usageErrorf("--cache: unknown cache rule %q; valid: %s", o.cache, strings.Join(cacheRules, ", "))
 			}
+			if !containsString(cacheTTLs, o.cacheTTL) {
+				return usageErrorf("--cache-ttl: unknown TTL %q; valid: %s", o.cacheTTL, strings.Join(cacheTTLs, ", "))
+			}
 			if !containsString(plotMetrics, o.plotMetric) {
 				return usageErrorf("--plot-metric: unknown metric %q; valid: %s", o.plotMetric, strings.Join(plotMetrics, ", "))
 			}
@@ -148,6 +153,7 @@ harness's summary and what follows. The transcript is only read.
 	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.BoolVar(&o.totalsOnly, "totals", false, "table: only the totals, no row per call")
 	f.StringVar(&o.cache, "cache", "", "prompt-cache `RULE` for every call: "+strings.Join(cacheRules, ", ")+" (default: each call's model's)")
+	f.StringVar(&o.cacheTTL, "cache-ttl", "5m", "Anthropic cache `TTL`: 5m, or 1h (written at the 1-hour price)")
 	f.StringVar(&o.plotMetric, "plot-metric", "tokens", "what --plot draws per call: "+strings.Join(plotMetrics, ", "))
 	f.IntVar(&o.clearTrigger, "clear-trigger", window.DefaultClearTrigger, "clear: input `TOKENS` past which a call clears old tool results")
 	f.IntVar(&o.clearKeep, "clear-keep", window.DefaultClearKeep, "clear: newest tool results never cleared")
@@ -162,6 +168,7 @@ harness's summary and what follows. The transcript is only read.
 // --plot-metric.
 var (
 	cacheRules  = []string{tokenize.CacheAnthropic, tokenize.CacheOpenAI, tokenize.CacheNone}
+	cacheTTLs   = []string{"5m", "1h"}
 	plotMetrics = []string{"tokens", "cost"}
 )
 
@@ -175,7 +182,11 @@ func costOptions(o *replayOptions, t *transcript.Transcript, cat *tokenize.Catal
 	if !named {
 		return nil
 	}
-	return &window.CostOptions{Rule: o.cache, Model: o.model, Catalog: cat}
+	ttl := cost.AnthropicTTL
+	if o.cacheTTL == "1h" {
+		ttl = cost.AnthropicLongTTL
+	}
+	return &window.CostOptions{Rule: o.cache, Model: o.model, Catalog: cat, TTL: ttl}
 }
 
 // noteUnpriced writes one note on stderr for each model in results that

@@ -25,6 +25,9 @@ func TestCostOptions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.o.cacheTTL == "" {
+				tt.o.cacheTTL = "5m"
+			}
 			co := costOptions(&tt.o, tt.t, nil)
 			if (co != nil) != tt.on {
 				t.Fatalf("priced = %v, want %v", co != nil, tt.on)
