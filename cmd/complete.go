@@ -50,9 +50,8 @@ var emitValues = []string{"report", "kept", "dropped", "rendered"}
 type valueCompleter func(a *app, c *cobra.Command) []string
 
 // valueCompleters completes flags by name, on every command that has them.
-// A new flag with a fixed set of values gets an entry here (--cache, once it
-// exists: add "cache" with its modes and the test in complete_test.go
-// picks it up).
+// A new flag with a fixed set of values gets an entry here (the test in
+// complete_test.go picks it up).
 var valueCompleters = map[string]valueCompleter{
 	"strategy": func(*app, *cobra.Command) []string { return window.Names() },
 	"policy":   func(*app, *cobra.Command) []string { return engine.PolicyNames() },
@@ -81,6 +80,9 @@ var valueCompleters = map[string]valueCompleter{
 	"destination": func(*app, *cobra.Command) []string {
 		return []string{engine.DestinationRemote, engine.DestinationLocal}
 	},
+	"cache":       func(*app, *cobra.Command) []string { return cacheRules },
+	"cache-ttl":   func(*app, *cobra.Command) []string { return cacheTTLs },
+	"plot-metric": func(*app, *cobra.Command) []string { return plotMetrics },
 }
 
 // commandKey is c's path without the root's name: "dates anchor".

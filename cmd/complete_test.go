@@ -109,6 +109,9 @@ func TestCompletionListsMatchValidation(t *testing.T) {
 		{"emit", []string{"synthesize", "--budget", "1", "--emit", "bogus"}, emitValues},
 		{"destination", []string{"synthesize", "--budget", "1", "--destination", "bogus"}, valueCompleters["destination"](nil, nil)},
 		{"fit input-format", []string{"fit", "--threshold", "1", "--input-format", "bogus"}, append([]string{"auto", "items"}, valueCompleters["input-format"](nil, &cobra.Command{})...)},
+		{"replay cache", []string{"replay", "--cache", "bogus"}, valueCompleters["cache"](nil, nil)},
+		{"replay cache-ttl", []string{"replay", "--cache-ttl", "bogus"}, valueCompleters["cache-ttl"](nil, nil)},
+		{"replay plot-metric", []string{"replay", "--plot-metric", "bogus"}, valueCompleters["plot-metric"](nil, nil)},
 	}
 	for cmdPath, formats := range formatsOf {
 		args := append(strings.Fields(cmdPath), "--format", "bogus")
@@ -233,4 +236,3 @@ func TestFlagMistakes(t *testing.T) {
 		})
 	}
 }
-

@@ -26,10 +26,12 @@ func checkPlotFile(path string) error {
 		path, strings.TrimSuffix(path, ext), strings.ToUpper(strings.TrimPrefix(ext, ".")))
 }
 
-// plotReplay draws tokens per call, one line per strategy in the order
+// plotReplay draws tokens per call (or, with --plot-metric cost, the
+// cost of each call in US dollars), one line per strategy in the order
 // given, with its compactions marked on the line, the high-water mark of
 // summarizing and the budget of the budget strategy as levels, and the
-// context window when one is set. The title names the file.
+// context window when one is set (token plots only). The title names the
+// file.
 func plotReplay(w io.Writer, o *replayOptions, run replayed) error {
 	file := run.file
 	if len(file) > 48 {
@@ -45,7 +47,12 @@ func plotReplay(w io.Writer, o *replayOptions, run replayed) error {
 		XLabel: "model call",
 		YLabel: "input tokens",
 	}
-	if o.contextWindow > 0 {
+	byCost := o.plotMetric == "cost"
+	if byCost {
+		p.Title = fmt.Sprintf("Cost per call: %s (%s)", file, what)
+		p.YLabel = "US dollars"
+	}
+	if o.contextWindow > 0 && !byCost {
 		p.Limit = float64(o.contextWindow)
 		p.LimitLabel = fmt.Sprintf("context window %d", o.contextWindow)
 	}
@@ -62,8 +69,15 @@ func replaySeries(o *replayOptions, r window.Result) svgplot.Series {
 	s := svgplot.Series{Name: string(r.Strategy), Y: make([]float64, len(r.Calls))}
 	var kinds []string // the events' kinds, in order of first appearance
 	ev := 0
+	byCost := o.plotMetric == "cost"
 	for i, c := range r.Calls {
 		s.Y[i] = float64(c.Tokens)
+		if byCost {
+			s.Y[i] = 0
+			if c.CallCost != nil {
+				s.Y[i] = c.CostUSD
+			}
+		}
 		for ev < len(r.Events) && r.Events[ev].Call <= c.Call {
 			if e := r.Events[ev]; e.Call == c.Call {
 				s.Marks = append(s.Marks, svgplot.Mark{X: i + 1})
@@ -76,6 +90,9 @@ func replaySeries(o *replayOptions, r window.Result) svgplot.Series {
 	}
 	s.MarkLabel = strings.Join(kinds, ", ")
 	base, _, _ := strings.Cut(strings.SplitN(r.Strategy, "+", 2)[0], ":")
+	if byCost {
+		return s // the levels are in tokens
+	}
 	switch window.Name(base) {
 	case window.Summarizing:
 		s.Level = float64(o.highWaterTokens)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -41,6 +42,9 @@ type replayOptions struct {
 	showCall    int
 	showCallSet bool
 	showAs      string
+	cache       string
+	cacheTTL    string
+	plotMetric  string
 
 	clearTrigger, clearKeep, clearAtLeast int
 	clearExclude                          []string
@@ -87,6 +91,15 @@ has them, else the tokenizer's count; other strategies send their counted
 tokens plus the same call's overhead (recorded minus full's counted tokens,
 over the uncut history).
 
+Cost: where the calls name their model (or --model names one, or --cache is
+given), every call is priced under the provider's prompt cache: the tokens
+read from the cache, written to it and sent uncached, the recorded output,
+and the price in US dollars; the totals add the saving against full in money.
+The cache rule comes from each call's model (anthropic, openai, none) unless
+--cache overrides it. For full, calls that record cache usage show the record
+and the totals how often the modelled cache reads agree with it. A model
+without prices counts $0, with a note on stderr.
+
 Aborted turns are dropped from the context once they end. Every strategy
 follows the harness's own compactions: from one on, the retained history is the
 harness's summary and what follows. The transcript is only read.
@@ -95,7 +108,9 @@ harness's summary and what follows. The transcript is only read.
   harpe replay session.jsonl --strategy windowed --window-chars 40000 --format json
   harpe replay session.jsonl --strategy summarizing --distill-cmd 'my-summarizer'
   harpe replay session.jsonl --strategy full,windowed+clear,mask,summarizing+mask
-  harpe replay session.jsonl --plot tokens.svg`,
+  harpe replay session.jsonl --plot tokens.svg
+  harpe replay session.jsonl --strategy full,clear,mask --totals --cache anthropic
+  harpe replay session.jsonl --plot cost.svg --plot-metric cost`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.files = args
 			a.noteUnusedFlags(strategyComponents(o.strategies), replayFlagUses)
@@ -111,6 +126,15 @@ harness's summary and what follows. The transcript is only read.
 			o.showCallSet = c.Flags().Changed("show-call")
 			if err := checkShowCall(o, c.Flags().Changed("strategy")); err != nil {
 				return err
+			}
+			if o.cache != "" && !containsString(cacheRules, o.cache) {
+				return usageErrorf("--cache: unknown cache rule %q; valid: %s", o.cache, strings.Join(cacheRules, ", "))
+			}
+			if !containsString(cacheTTLs, o.cacheTTL) {
+				return usageErrorf("--cache-ttl: unknown TTL %q; valid: %s", o.cacheTTL, strings.Join(cacheTTLs, ", "))
+			}
+			if !containsString(plotMetrics, o.plotMetric) {
+				return usageErrorf("--plot-metric: unknown metric %q; valid: %s", o.plotMetric, strings.Join(plotMetrics, ", "))
 			}
 			return runReplay(a, o)
 		},
@@ -137,6 +161,9 @@ harness's summary and what follows. The transcript is only read.
 	f.BoolVar(&o.totalsOnly, "totals", false, "table: only the totals, no row per call")
 	f.IntVar(&o.showCall, "show-call", 0, "print what call `N` sent under the one --strategy (default full): readable, or with --format json the request body")
 	f.StringVar(&o.showAs, "show-as", "", "request body of --show-call --format json: openai or anthropic (default: the transcript's own, else openai)")
+	f.StringVar(&o.cache, "cache", "", "prompt-cache `RULE` for every call: "+strings.Join(cacheRules, ", ")+" (default: each call's model's)")
+	f.StringVar(&o.cacheTTL, "cache-ttl", "5m", "Anthropic cache `TTL`: 5m, or 1h (written at the 1-hour price)")
+	f.StringVar(&o.plotMetric, "plot-metric", "tokens", "what --plot draws per call: "+strings.Join(plotMetrics, ", "))
 	f.IntVar(&o.clearTrigger, "clear-trigger", window.DefaultClearTrigger, "clear: input `TOKENS` past which a call clears old tool results")
 	f.IntVar(&o.clearKeep, "clear-keep", window.DefaultClearKeep, "clear: newest tool results never cleared")
 	f.IntVar(&o.clearAtLeast, "clear-at-least", 0, "clear: clear only when at least this many `TOKENS` are freed")
@@ -144,6 +171,42 @@ harness's summary and what follows. The transcript is only read.
 	f.BoolVar(&o.clearInputs, "clear-inputs", false, "clear: also clear the tool calls' arguments")
 	f.IntVar(&o.maskKeep, "mask-keep", window.DefaultMaskKeep, "mask: tool-using calls whose results are sent verbatim")
 	return c
+}
+
+// cacheRules are the values of --cache; plotMetrics those of
+// --plot-metric.
+var (
+	cacheRules  = []string{tokenize.CacheAnthropic, tokenize.CacheOpenAI, tokenize.CacheNone}
+	cacheTTLs   = []string{"5m", "1h"}
+	plotMetrics = []string{"tokens", "cost"}
+)
+
+// costOptions returns the pricing of a replay: each call is priced as its
+// recorded model (else --model), under --cache when given. A transcript
+// that names no model, replayed without --model or --cache, is not priced
+// (see window.CostOptions).
+func costOptions(o *replayOptions, cat *tokenize.Catalog) *window.CostOptions {
+	ttl := cost.AnthropicTTL
+	if o.cacheTTL == "1h" {
+		ttl = cost.AnthropicLongTTL
+	}
+	return &window.CostOptions{Rule: o.cache, Model: o.model, Catalog: cat, TTL: ttl}
+}
+
+// noteUnpriced writes one note on stderr for each model in results that
+// has no prices, once per run of the command.
+func (a *app) noteUnpriced(noted map[string]bool, results []window.Result) {
+	for _, r := range results {
+		if r.Totals.CostTotals == nil {
+			continue
+		}
+		for _, m := range r.Totals.UnpricedModels {
+			if !noted[m] {
+				noted[m] = true
+				fmt.Fprintf(a.io.Err, "harpe: note: no prices for model %q; its calls are priced at 0 (add them under models: in harpe.yaml)\n", m)
+			}
+		}
+	}
 }
 
 func strategyNames() string {
@@ -217,6 +280,11 @@ func runReplay(a *app, o *replayOptions) error {
 	if err != nil {
 		return err
 	}
+	cat, err := a.modelCatalog()
+	if err != nil {
+		return err
+	}
+	ropts.Cost = costOptions(o, cat)
 	if o.showCallSet {
 		return runShowCall(a, o, runs, strategies, ropts)
 	}
@@ -228,6 +296,10 @@ func runReplay(a *app, o *replayOptions) error {
 	}
 	if err := replayRuns(a, o, runs, strategies, ropts); err != nil {
 		return err
+	}
+	noted := map[string]bool{}
+	for _, run := range runs {
+		a.noteUnpriced(noted, run.results)
 	}
 	// Render everything before writing anything.
 	var out bytes.Buffer
@@ -369,6 +441,10 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 		if len(results) == 1 {
 			r := results[0]
 			header = []string{"turn", "call", "messages", "chars", "tokens", "full", "note"}
+			priced := r.Totals.CostTotals != nil
+			if priced {
+				header = append(header, "cached", "cost $")
+			}
 			ev := 0
 			for _, c := range r.Calls {
 				note := ""
@@ -382,9 +458,13 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 				if c.OverBudget {
 					note = strings.TrimSpace(note + " B")
 				}
-				rows = append(rows, []string{strconv.Itoa(c.Turn), strconv.Itoa(c.Call),
+				row := []string{strconv.Itoa(c.Turn), strconv.Itoa(c.Call),
 					fmt.Sprintf("%d/%d", c.MessageCount, c.FullMessages), strconv.Itoa(c.Chars),
-					strconv.Itoa(c.Tokens), strconv.Itoa(c.FullTokens), note})
+					strconv.Itoa(c.Tokens), strconv.Itoa(c.FullTokens), note}
+				if priced && c.CallCost != nil {
+					row = append(row, strconv.Itoa(c.Cache.Read), usd(c.CostUSD))
+				}
+				rows = append(rows, row)
 			}
 		} else {
 			// Tokens per call, one column per strategy (and full's, when
@@ -432,6 +512,9 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 			legend += ", B: over the budget"
 		}
 		fmt.Fprintln(w, legend)
+		if len(results) == 1 && results[0].Totals.CostTotals != nil {
+			fmt.Fprintln(w, "cached: tokens read from the prompt cache; cost $: the call's price")
+		}
 		for k, r := range results {
 			if len(results) > 1 && shortName(r.Strategy, k) != r.Strategy && shortName(r.Strategy, k) != oldShort(r.Strategy) {
 				fmt.Fprintf(w, "%s: %s\n", shortName(r.Strategy, k), r.Strategy)
@@ -447,13 +530,23 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 	// Six columns, headers of at most 8 characters: the table helper
 	// shares the 80 columns out and cuts longer headers. Every strategy
 	// makes the same calls, so their number is in the last line.
+	priced := len(results) > 0 && results[0].Totals.CostTotals != nil
 	header := []string{"strategy", "sent", "saved", "max call", "compact.", "over win"}
+	if priced {
+		// Two more columns: the last three are cut to fit 80 columns,
+		// with a legend under the table.
+		header = []string{"strategy", "sent", "saved", "cost $", "$ saved", "max", "C", "!"}
+	}
 	var rows [][]string
 	for _, r := range results {
 		t := r.Totals
-		rows = append(rows, []string{string(r.Strategy), strconv.Itoa(t.TokensSent),
-			strconv.FormatFloat(t.SavedRatio*100, 'f', 1, 64) + "%", strconv.Itoa(t.MaxCallTokens),
-			strconv.Itoa(t.Compactions), strconv.Itoa(t.OverWindowCalls)})
+		row := []string{string(r.Strategy), strconv.Itoa(t.TokensSent),
+			strconv.FormatFloat(t.SavedRatio*100, 'f', 1, 64) + "%"}
+		if priced {
+			row = append(row, usd4(t.CostUSD), strconv.FormatFloat(t.SavedCostRatio*100, 'f', 1, 64)+"%")
+		}
+		rows = append(rows, append(row, strconv.Itoa(t.MaxCallTokens),
+			strconv.Itoa(t.Compactions), strconv.Itoa(t.OverWindowCalls)))
 	}
 	var full, calls int
 	if len(results) > 0 {
@@ -462,8 +555,20 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 	if err := renderTable(w, header, rows, nil); err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(w, "%s; full context would send %s in all\n", plural(calls, "call"), plural(full, "token")); err != nil {
+	costing := ""
+	if priced {
+		costing = ", costing $" + usd(results[0].Totals.FullCostUSD)
+		fmt.Fprintln(w, "cost $: what the calls cost, output included; $ saved: against full's cost;")
+		fmt.Fprintln(w, "max: the largest call; C: compactions; !: calls over the context window")
+	}
+	if _, err := fmt.Fprintf(w, "%s; full context would send %s in all%s\n", plural(calls, "call"), plural(full, "token"), costing); err != nil {
 		return err
+	}
+	for _, r := range results {
+		if a := r.Totals.CostTotals; a != nil && a.Agreement != nil {
+			fmt.Fprintf(w, "%s: modelled cache reads agree with the records on %d of %s (%.1f%%)\n",
+				r.Strategy, a.Agreement.Agree, plural(a.Agreement.Calls, "call"), 100*float64(a.Agreement.Agree)/float64(a.Agreement.Calls))
+		}
 	}
 	for _, r := range results {
 		if n := r.Totals.OverBudgetCalls; n > 0 {
@@ -472,6 +577,10 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 	}
 	return nil
 }
+
+// usd writes a price in US dollars with six decimals; usd4 with four.
+func usd(x float64) string  { return strconv.FormatFloat(x, 'f', 6, 64) }
+func usd4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
 
 func overBudget(results []window.Result) bool {
 	for _, r := range results {
@@ -533,7 +642,8 @@ func ranges(idx []int) string {
 // replayed into the output. (With --distill-cmd the report is rendered
 // whole first, so a failing command leaves nothing on stdout.)
 func streamReplay(a *app, o *replayOptions, runs []replayed, strategies []window.Strategy, ropts window.ReplayOptions) error {
-	var plotted []window.Result // tokens per call of the first run, for --plot
+	var plotted []window.Result // tokens and cost per call of the first run, for --plot
+	noted := map[string]bool{}
 	err := a.writeOutput(o.output, func(w io.Writer) error {
 		for i, run := range runs {
 			tj := window.TranscriptInfo{Format: run.t.Format, Messages: len(run.t.Messages), Turns: run.t.Turns, ID: run.t.ID}
@@ -550,7 +660,11 @@ func streamReplay(a *app, o *replayOptions, runs []replayed, strategies []window
 					if len(plotted) == 0 || plotted[len(plotted)-1].Totals.Calls >= 0 {
 						plotted = append(plotted, window.Result{Strategy: s, Totals: window.Totals{Calls: -1}})
 					}
-					plotted[len(plotted)-1].Calls = append(plotted[len(plotted)-1].Calls, window.Call{Tokens: c.Tokens})
+					pc := window.Call{Tokens: c.Tokens, Call: c.Call}
+					if c.CallCost != nil {
+						pc.CallCost = &window.CallCost{CostUSD: c.CostUSD}
+					}
+					plotted[len(plotted)-1].Calls = append(plotted[len(plotted)-1].Calls, pc)
 				}
 				return js.call(s, c, ev)
 			}
@@ -561,6 +675,7 @@ func streamReplay(a *app, o *replayOptions, runs []replayed, strategies []window
 					}
 					plotted[len(plotted)-1].Totals = r.Totals
 				}
+				a.noteUnpriced(noted, []window.Result{*r})
 				return js.result(r)
 			}
 			if err := js.begin(tj); err != nil {
@@ -570,7 +685,7 @@ func streamReplay(a *app, o *replayOptions, runs []replayed, strategies []window
 				if a.ctx.Err() != nil {
 					return err
 				}
-				return inputError(fmt.Errorf("%s: %w", run.file, err))
+				return replayError(run.file, err)
 			}
 			if err := js.end(); err != nil {
 				return err

@@ -133,9 +133,26 @@ func writeSessionsTable(w io.Writer, runs []replayed, rep *window.SessionsReport
 	// Seven columns, so that 9-digit sums still fit 80 columns; every
 	// strategy makes a session's calls, listed above.
 	header := []string{"session", "strategy", "sent", "full", "saved", "max call", "compact."}
+	priced := false
+	for _, t := range rep.Totals {
+		priced = priced || t.CostTotals != nil
+	}
+	if priced {
+		// Cost in place of full's tokens and the compactions, which the
+		// single-session tables show.
+		header = []string{"session", "strategy", "sent", "saved", "cost $", "$ saved", "max call"}
+	}
 	row := func(session, strategy string, t window.Totals) []string {
+		saved := strconv.FormatFloat(t.SavedRatio*100, 'f', 1, 64) + "%"
+		if priced {
+			cost, costSaved := "-", "-"
+			if t.CostTotals != nil {
+				cost, costSaved = usd4(t.CostUSD), strconv.FormatFloat(t.SavedCostRatio*100, 'f', 1, 64)+"%"
+			}
+			return []string{session, strategy, strconv.Itoa(t.TokensSent), saved, cost, costSaved, strconv.Itoa(t.MaxCallTokens)}
+		}
 		return []string{session, strategy, strconv.Itoa(t.TokensSent), strconv.Itoa(t.TokensFull),
-			strconv.FormatFloat(t.SavedRatio*100, 'f', 1, 64) + "%", strconv.Itoa(t.MaxCallTokens), strconv.Itoa(t.Compactions)}
+			saved, strconv.Itoa(t.MaxCallTokens), strconv.Itoa(t.Compactions)}
 	}
 	var rows [][]string
 	per := len(rep.Sessions) / max(1, len(runs))
@@ -149,7 +166,14 @@ func writeSessionsTable(w io.Writer, runs []replayed, rep *window.SessionsReport
 		return err
 	}
 	if len(rep.Totals) > 0 {
-		fmt.Fprintf(w, "%s in %s\n", plural(rep.Totals[0].Calls, "call"), plural(len(runs), "session"))
+		fmt.Fprintf(w, "%s in %s", plural(rep.Totals[0].Calls, "call"), plural(len(runs), "session"))
+		if t := rep.Totals[0]; t.CostTotals != nil {
+			fmt.Fprintf(w, "; full context would cost $%s", usd(t.FullCostUSD))
+		}
+		fmt.Fprintln(w)
+		if priced {
+			fmt.Fprintln(w, "cost $: what the calls cost, output included; $ saved: against full's cost")
+		}
 	}
 	over := false
 	for _, t := range rep.Totals {

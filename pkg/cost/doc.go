@@ -13,6 +13,13 @@
 // served (read), what it wrote and what was sent uncached, then prices
 // each part with the model's [tokenize.Prices].
 //
+// A [Simulator] does the same one call at a time, each given as a [Step]:
+// the front block (the unseen system prompt and tools), how many blocks
+// after it the call shares with the previous one, and the blocks that
+// follow. A call then costs time in proportion to what changed, so a
+// replay of 10,000 calls costs ten times one of 1,000; [Simulate] finds
+// the shared prefix of whole windows itself and steps through them.
+//
 // # Cache rules
 //
 // The rule comes from the model ([tokenize.Model.CacheRule]) unless

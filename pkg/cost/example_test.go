@@ -53,3 +53,29 @@ func ExampleRecorded() {
 	// Output:
 	// 1 call: input 2, read 12000, write 800, output 40: $0.002402
 }
+
+// The same two calls given as steps, and a third that edits the tool
+// result r (masked to 12 tokens): the cache holds only up to it, so the
+// third call reads what call 1 wrote and writes the rest.
+func ExampleSimulator() {
+	t := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	s, err := cost.NewSimulator(cost.Options{})
+	if err != nil {
+		panic(err)
+	}
+	front := cost.Block{ID: "system+tools", Tokens: 12000, Breakpoint: true}
+	steps := []cost.Step{
+		{Keep: 0, Append: []cost.Block{{Tokens: 40}}, Output: 310},                  // q
+		{Keep: 1, Append: []cost.Block{{Tokens: 300}, {Tokens: 5000}}, Output: 150}, // q, then a and r
+		{Keep: 2, Append: []cost.Block{{Tokens: 12}, {Tokens: 100}}, Output: 100},   // q a, then r masked and b
+	}
+	for i, st := range steps {
+		st.Model, st.Time, st.Front = "claude-sonnet-4-5", t.Add(time.Duration(i)*20*time.Second), front
+		c := s.Step(st)
+		fmt.Printf("call %d: read %d, write %d, $%.6f\n", i+1, c.Cache.Read, c.Cache.Write, c.CostUSD)
+	}
+	// Output:
+	// call 1: read 0, write 12040, $0.049800
+	// call 2: read 12040, write 5300, $0.025737
+	// call 3: read 12040, write 412, $0.006657
+}

@@ -1,6 +1,7 @@
 package window
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,6 +86,9 @@ type Context struct {
 	callOrd                 map[string]int
 	calls                   int
 	overhead                int
+
+	// cost remembers the previous call's window for the cost model.
+	cost costBooks
 }
 
 // New returns an empty context for the strategy; a [Name] is built with
@@ -101,7 +105,7 @@ func newContext(s Strategy, counter tokenize.Counter, capacity int) *Context {
 	if counter == nil {
 		counter = tokenize.Estimate
 	}
-	c := &Context{strategy: s, counter: counter, h: newHistory(capacity)}
+	c := &Context{strategy: s, counter: counter, h: newHistory(capacity), cost: costBooks{abortedAt: math.MaxInt}}
 	c.h.counter = counter
 	c.state = s.Start()
 	if e, ok := s.(Edited); ok {
@@ -271,6 +275,7 @@ func (c *Context) Abort() {
 		return
 	}
 	start := c.h.abort()
+	c.cost.noteAbort(start)
 	// Undo the edits of the dropped positions.
 	kept := c.marks[:0]
 	for _, p := range c.marks {
@@ -342,6 +347,7 @@ func (c *Context) edit(p int, how Sent, dc, dt int) {
 		c.marks = append(c.marks, p)
 	}
 	c.sent[p] = how
+	c.cost.noteEdit(p)
 	c.fenC.grow(c.h.Len(), c.rawC)
 	c.fenT.grow(c.h.Len(), c.rawT)
 	c.rawC[p] += dc

@@ -55,3 +55,29 @@ func ExampleMaskPlaceholder() {
 	// [output of grep omitted: 2 lines, 14 chars]
 	// [tool output omitted: 0 lines, 0 chars]
 }
+
+// With ReplayOptions.Cost every call is priced: here as gpt-5 ($1.25 per
+// million input tokens) under the rule none, everything uncached.
+func ExampleCostOptions() {
+	msgs := []transcript.Message{
+		{Role: "user", Text: strings.Repeat("x", 4000), Turn: 1},
+		{Role: "assistant", Text: "ok", Turn: 1},
+		{Role: "user", Text: strings.Repeat("x", 400), Turn: 2},
+		{Role: "assistant", Text: "ok", Turn: 2},
+	}
+	for i := range msgs {
+		msgs[i].Index = i
+	}
+	tr := &transcript.Transcript{Format: "harpe", Messages: msgs, Turns: 2}
+	res, err := window.Replay(context.Background(), tr, []window.Strategy{window.Full, window.Name("turn")},
+		window.ReplayOptions{Options: window.DefaultOptions(), Cost: &window.CostOptions{Model: "gpt-5", Rule: "none"}})
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range res {
+		fmt.Printf("%s: %d tokens, $%.8f (saved $%.8f)\n", r.Strategy, r.Totals.TokensSent, r.Totals.CostUSD, r.Totals.SavedUSD)
+	}
+	// Output:
+	// full: 2101 tokens, $0.00262625 (saved $0.00000000)
+	// turn: 1100 tokens, $0.00137500 (saved $0.00125125)
+}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"time"
 
+	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
@@ -33,6 +35,9 @@ type ReplayOptions struct {
 	// OnResult, when set, is given each strategy's result (events and
 	// totals) once its calls are done.
 	OnResult func(r *Result) error
+	// Cost, when set, prices every call under the provider's prompt
+	// cache ([CostOptions]): [Call.CallCost] and [Totals.CostTotals].
+	Cost *CostOptions
 }
 
 // Report is a replay of one transcript, as harpe replay --format json
@@ -97,6 +102,8 @@ type Call struct {
 	// Recorded is set when the transcript has the provider's usage for
 	// this call.
 	Recorded bool `json:"-"`
+	// CallCost is the call's cost (only with [ReplayOptions.Cost]).
+	*CallCost
 }
 
 // Event is something a strategy did between calls.
@@ -121,6 +128,8 @@ type Totals struct {
 	Compactions     int     `json:"compactions"`
 	OverWindowCalls int     `json:"over_window_calls"`
 	OverBudgetCalls int     `json:"over_budget_calls"`
+	// CostTotals sum the calls' cost (only with [ReplayOptions.Cost]).
+	*CostTotals
 }
 
 // Replay runs the transcript through each strategy and reports every model
@@ -236,6 +245,13 @@ type replayer struct {
 	orphan  []bool // message i is a tool result without a call before it
 	// entries are the messages measured whole (edits apply on top)
 	entries []Entry
+	// fullUSD is what full's calls cost (the reference run's), when
+	// costs are on; records is set when t records cache usage.
+	fullUSD float64
+	records bool
+	cr      *costRun // the current run's pricing (nil: costs off)
+	// trace, in tests, is handed to each run's pricing.
+	trace func(model string, at time.Time, blocks []cost.Block)
 }
 
 func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
@@ -257,7 +273,26 @@ func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
 		}
 	}
 	r.orphan = orphans(t, r.summary, r.aborted, nil)
+	if co := opts.Cost; co != nil && co.Model == "" && co.Rule == "" && !namesModel(t) {
+		// Nothing to price the calls with: no model named anywhere, and
+		// no model or cache rule given.
+		r.opts.Cost = nil
+	}
+	if r.opts.Cost != nil {
+		r.records = recordsCache(t)
+	}
 	return r
+}
+
+// namesModel reports whether any message of t records the model that
+// answered it.
+func namesModel(t *transcript.Transcript) bool {
+	for i := range t.Messages {
+		if t.Messages[i].Model != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // measured returns every message measured whole, once for all
@@ -323,6 +358,19 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 		res.Calls = make([]Call, 0, len(full))
 	}
 	r.calls = 0
+	r.cr = nil
+	if co := r.opts.Cost; co != nil {
+		sim, err := cost.NewSimulator(cost.Options{Rule: co.Rule, TTL: co.TTL, Catalog: co.Catalog})
+		if err != nil {
+			return nil, err
+		}
+		r.cr = &costRun{sim: sim, opts: co, full: full == nil, records: r.records, trace: r.trace}
+		c.cost.on = true
+		res.Totals.CostTotals = &CostTotals{}
+		if r.cr.full && r.records {
+			res.Totals.Agreement = &cost.Agreement{}
+		}
+	}
 	cur := 0
 	prevCall := ""
 	msgs := r.t.Messages
@@ -397,6 +445,12 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 		}
 	}
 	res.Totals.finish(len(res.Events))
+	if r.cr != nil {
+		if full == nil {
+			r.fullUSD = res.Totals.usd
+		}
+		r.cr.finish(&res.Totals, r.fullUSD)
+	}
 	return res, nil
 }
 
@@ -466,6 +520,17 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 		}
 	}
 	call.OverWindow = r.opts.ContextWindow > 0 && call.Tokens > r.opts.ContextWindow
+	if r.cr != nil {
+		// The unseen overhead: recorded prompt minus full's counted
+		// tokens (full's own count for full itself).
+		ov := overhead
+		if full == nil && m.InputTokens != nil {
+			ov = *m.InputTokens - snap.Tokens
+		}
+		if err := r.cr.price(c, w, m, &call, ov, &res.Totals); err != nil {
+			return err
+		}
+	}
 	c.Observe(call.Tokens)
 	var ev *Event
 	if snap.Compaction != nil {
@@ -512,8 +577,8 @@ func (t *Totals) add(strategy string, c *Call) error {
 }
 
 // Add adds u's sums to t (calls, tokens, the calls over the window or
-// the budget, compactions; the largest call is the larger of the two) and
-// sets the saved ratio of the sum, as totals over several sessions are
+// the budget, compactions, cost; the largest call is the larger of the
+// two) and sets the saved ratios of the sum, as totals over several sessions are
 // worked out. Token sums that do not fit an int are a
 // [*engine.TokenOverflowError] naming what, and t is left as it was.
 func (t *Totals) Add(u Totals, what string) error {
@@ -524,6 +589,21 @@ func (t *Totals) Add(u Totals, what string) error {
 	full, err := engine.AddTokens(t.TokensFull, u.TokensFull, "the tokens full sends")
 	if err != nil {
 		return err
+	}
+	if u.CostTotals != nil {
+		sum := &CostTotals{UnpricedModels: []string{}}
+		if t.CostTotals != nil {
+			*sum = *t.CostTotals
+			sum.UnpricedModels = slices.Clone(t.CostTotals.UnpricedModels)
+			if a := t.CostTotals.Agreement; a != nil {
+				ac := *a
+				sum.Agreement = &ac
+			}
+		}
+		if err := sum.add(u.CostTotals); err != nil {
+			return err
+		}
+		t.CostTotals = sum
 	}
 	t.Calls += u.Calls
 	t.TokensSent, t.TokensFull = sent, full

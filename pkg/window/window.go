@@ -92,6 +92,15 @@
 // [Replay] drives contexts through a [transcript.Transcript] and reports
 // every call in the types [Report], [Result], [Call], [Event] and
 // [Totals], whose JSON form is harpe replay's --format json.
+//
+// # Cost
+//
+// With [ReplayOptions.Cost] every call is also priced under the
+// provider's prompt cache ([CostOptions], package cost): its window as
+// blocks (the unseen overhead first, then each message as sent), handed
+// to a [cost.Simulator] from the first block that changed since the
+// previous call, so that an edit mid-window invalidates the cache from
+// there on and pricing stays linear in the calls.
 package window
 
 import (

@@ -1,0 +1,30 @@
+package cmd
+
+import (
+	"testing"
+	"time"
+)
+
+// The flags become the pricing options as given: whether a transcript is
+// priced at all is window's rule (see TestCostWhenPriced there).
+func TestCostOptions(t *testing.T) {
+	tests := []struct {
+		name        string
+		o           replayOptions
+		rule, model string
+		ttl         time.Duration
+	}{
+		{"defaults", replayOptions{cacheTTL: "5m"}, "", "", 5 * time.Minute},
+		{"--model", replayOptions{model: "gpt-5", cacheTTL: "5m"}, "", "gpt-5", 5 * time.Minute},
+		{"--cache", replayOptions{cache: "openai", cacheTTL: "5m"}, "openai", "", 5 * time.Minute},
+		{"--cache-ttl 1h", replayOptions{cacheTTL: "1h"}, "", "", time.Hour},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			co := costOptions(&tt.o, nil)
+			if co.Rule != tt.rule || co.Model != tt.model || co.TTL != tt.ttl {
+				t.Errorf("rule %q model %q ttl %v, want %q %q %v", co.Rule, co.Model, co.TTL, tt.rule, tt.model, tt.ttl)
+			}
+		})
+	}
+}

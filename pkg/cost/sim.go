@@ -1,0 +1,401 @@
+package cost
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/harpe-dev/harpe/internal/checked"
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+)
+
+// Step is one call given as a change of the previous call's window, so
+// that a long session costs time in proportion to what changes between
+// calls, not to the windows' lengths.
+//
+// A window is its front block (the system prompt and tool definitions a
+// transcript does not show: one fixed block whose size may be measured
+// anew at each call, always first) and then the blocks after it. Keep
+// says how many of the previous call's blocks after the front this
+// call's window starts with, identical; Append lists the blocks that
+// follow them. A front with another ID than the previous call's starts a
+// new prefix: nothing is shared, and Keep is taken as 0.
+type Step struct {
+	// Model chooses the prices and the cache rule; caches are per model.
+	Model string
+	// Time is when the call was made (zero: unknown, entries never
+	// expire).
+	Time time.Time
+	// Output is the reply's recorded output tokens.
+	Output int
+	// Front is the window's first block; its Tokens may change from call
+	// to call while its ID stays.
+	Front Block
+	// Keep is the number of blocks after the front shared with the
+	// previous call (clamped to what that call had).
+	Keep int
+	// Append are the blocks after the kept ones.
+	Append []Block
+}
+
+// Simulator prices calls one at a time under the cache model ([Simulate]
+// is the same over a list of whole windows). It keeps the current
+// window as prefix sums and, on it, the cache entries of every model, so
+// a call costs time in proportion to the blocks it appends and the
+// entries it passes, whatever the window's length.
+//
+// Compared with matching every prefix of every earlier window, one thing
+// is left out: a window that comes back to what an earlier window held
+// after a window in between diverged from it (a revert) does not find
+// that earlier window's cache. Strategies do not do that: what they drop
+// or edit stays dropped or edited.
+type Simulator struct {
+	// err is the first sum that did not fit an int (see [Simulator.Err]);
+	// steps counts the calls stepped.
+	err   error
+	steps int
+
+	rule     string
+	ttl      time.Duration
+	cat      *tokenize.Catalog
+	models   map[string]modelInfo
+	unpriced map[string]bool
+	totals   Totals
+
+	front string // the current front's ID
+	have  bool   // a call was made
+	// rel[k] is the tokens of the first k blocks after the front
+	// (rel[0] = 0); frontTok the front's tokens now.
+	rel      []int
+	frontTok int
+	// bps are the depths (blocks after the front) that end with a
+	// breakpoint block, increasing; the front is depth 0.
+	bps []int
+	// ents are the Anthropic entries on the current window, by
+	// increasing depth.
+	ents []aEntry
+	// oai is each model's latest OpenAI use of the current window.
+	oai map[string]oRec
+	// minTokens is the current call's model's minimum cacheable prefix.
+	minTokens int
+}
+
+type modelInfo struct {
+	m      tokenize.Model
+	prices *tokenize.Prices
+}
+
+// aEntry is an Anthropic cache entry: the prefix of depth blocks after
+// the front, written by model, of tokens tokens.
+type aEntry struct {
+	depth   int
+	model   string
+	tokens  int
+	expires time.Time // zero: never
+}
+
+// oRec is a model's latest call sharing depth blocks after the front with
+// the current window: every prefix of it is cached until expires.
+type oRec struct {
+	depth   int
+	tokens  int
+	expires time.Time
+}
+
+func live(expires, t time.Time) bool {
+	return expires.IsZero() || t.IsZero() || !t.After(expires)
+}
+
+func expiry(t time.Time, ttl time.Duration) time.Time {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	return t.Add(ttl)
+}
+
+// NewSimulator returns a simulator with the options of [Simulate].
+func NewSimulator(opt Options) (*Simulator, error) {
+	switch opt.Rule {
+	case "", tokenize.CacheAnthropic, tokenize.CacheOpenAI, tokenize.CacheNone:
+	default:
+		return nil, fmt.Errorf("unknown cache rule %q; valid: anthropic, openai, none", opt.Rule)
+	}
+	ttl := opt.TTL
+	if ttl == 0 {
+		ttl = AnthropicTTL
+	}
+	if ttl != AnthropicTTL && ttl != AnthropicLongTTL {
+		return nil, fmt.Errorf("TTL %v: Anthropic offers %v and %v", ttl, AnthropicTTL, AnthropicLongTTL)
+	}
+	cat := opt.Catalog
+	if cat == nil {
+		var err error
+		if cat, err = tokenize.NewCatalog(nil); err != nil {
+			return nil, err
+		}
+	}
+	return &Simulator{rule: opt.Rule, ttl: ttl, cat: cat, models: map[string]modelInfo{},
+		unpriced: map[string]bool{}, rel: []int{0}, oai: map[string]oRec{}}, nil
+}
+
+// Totals returns the sums of the calls so far.
+func (s *Simulator) Totals() Totals { return s.totals }
+
+// Err returns the first sum that did not fit an int, as "call N: " and an
+// [*checked.OverflowError] (transcript.OverflowError): a window whose
+// blocks, or calls whose totals, add up past the largest int. The figures
+// of that call and after are not to be trusted; nil when every sum fit.
+func (s *Simulator) Err() error { return s.err }
+
+// add is a + b; past the largest int it records what overflowed (once)
+// and gives the largest int.
+func (s *Simulator) add(a, b int, what string) int {
+	n, ok := checked.Add(a, b)
+	if !ok {
+		if s.err == nil {
+			s.err = fmt.Errorf("call %d: %w", s.steps, &checked.OverflowError{What: what})
+		}
+		return math.MaxInt
+	}
+	return n
+}
+
+// Unpriced lists, sorted, the models seen so far that have no prices
+// (their calls cost 0); "" stands for calls that name no model.
+func (s *Simulator) Unpriced() []string {
+	out := make([]string, 0, len(s.unpriced))
+	for name := range s.unpriced {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (s *Simulator) model(name string) modelInfo {
+	if mi, ok := s.models[name]; ok {
+		return mi
+	}
+	mi := modelInfo{m: tokenize.Model{Name: name}}
+	if m, err := s.cat.Lookup(name); err == nil {
+		mi = modelInfo{m: m, prices: m.Prices}
+	}
+	if mi.prices == nil {
+		s.unpriced[name] = true
+	}
+	s.models[name] = mi
+	return mi
+}
+
+// prefix returns the tokens of the prefix of depth blocks after the
+// front, the front included.
+func (s *Simulator) prefix(depth int) int { return s.frontTok + s.rel[depth] }
+
+// cut makes the current window its first keep blocks after the front
+// (all of it dropped, front included, when fresh is set).
+func (s *Simulator) cut(keep int, fresh bool) {
+	if fresh {
+		s.ents, s.bps = s.ents[:0], s.bps[:0]
+		clear(s.oai)
+		s.rel = s.rel[:1]
+		return
+	}
+	keep = max(0, min(keep, len(s.rel)-1))
+	for name, r := range s.oai {
+		if r.depth > keep {
+			r.tokens -= s.rel[r.depth] - s.rel[keep]
+			r.depth = keep
+			s.oai[name] = r
+		}
+	}
+	n := len(s.ents)
+	for n > 0 && s.ents[n-1].depth > keep {
+		n--
+	}
+	s.ents = s.ents[:n]
+	n = len(s.bps)
+	for n > 0 && s.bps[n-1] > keep {
+		n--
+	}
+	s.bps = s.bps[:n]
+	s.rel = s.rel[:keep+1]
+}
+
+// Step prices the next call and updates the caches.
+func (s *Simulator) Step(st Step) CallCost {
+	s.steps++
+	s.cut(st.Keep, s.have && st.Front.ID != s.front)
+	if !s.have || st.Front.ID != s.front {
+		s.bps = s.bps[:0]
+		if st.Front.Breakpoint {
+			s.bps = append(s.bps, 0)
+		}
+	}
+	s.have, s.front, s.frontTok = true, st.Front.ID, st.Front.Tokens
+	for _, b := range st.Append {
+		s.rel = append(s.rel, s.add(s.rel[len(s.rel)-1], b.Tokens, windowTokens))
+		if b.Breakpoint {
+			s.bps = append(s.bps, len(s.rel)-1)
+		}
+	}
+	s.add(s.frontTok, s.rel[len(s.rel)-1], windowTokens) // the whole window
+	mi := s.model(st.Model)
+	st.Model = mi.m.Name // a dated snapshot shares its family's cache
+	rule := s.rule
+	if rule == "" {
+		rule = mi.m.CacheRule()
+	}
+	var p Parts
+	switch rule {
+	case tokenize.CacheAnthropic:
+		s.minTokens = mi.m.MinCacheTokens
+		p = s.anthropic(st, mi.m.MinCacheTokens)
+	case tokenize.CacheOpenAI:
+		p = s.openAI(st, mi.m.MinCacheTokens)
+	default:
+		p = Parts{Uncached: s.prefix(len(s.rel) - 1)}
+	}
+	cc := CallCost{Cache: p, OutputTokens: st.Output, Rule: rule}
+	if pr := mi.prices; pr != nil {
+		w := pr.CacheWrite5m
+		if s.ttl == AnthropicLongTTL {
+			w = pr.CacheWrite1h
+		}
+		cc.CostUSD = (float64(p.Uncached)*pr.Input + float64(p.Read)*pr.CacheRead +
+			float64(p.Write)*w + float64(st.Output)*pr.Output) / 1e6
+	}
+	t := &s.totals
+	t.Calls++
+	t.Cache.Read = s.add(t.Cache.Read, p.Read, totalTokens)
+	t.Cache.Write = s.add(t.Cache.Write, p.Write, totalTokens)
+	t.Cache.Uncached = s.add(t.Cache.Uncached, p.Uncached, totalTokens)
+	t.OutputTokens = s.add(t.OutputTokens, st.Output, totalTokens)
+	t.CostUSD += cc.CostUSD
+	return cc
+}
+
+// What the overflow errors name.
+const (
+	windowTokens = "the window's block tokens"
+	totalTokens  = "the calls' cache read, cache write, uncached and output tokens"
+)
+
+// anthropic applies the Anthropic rule to the current window.
+func (s *Simulator) anthropic(st Step, minTokens int) Parts {
+	end := len(s.rel) - 1
+	total := s.prefix(end)
+	if total < minTokens || total <= 0 {
+		return Parts{Uncached: max(0, total)}
+	}
+	// The deepest live entry of this model; expired entries on top go.
+	for n := len(s.ents); n > 0 && !live(s.ents[n-1].expires, st.Time); n-- {
+		s.ents = s.ents[:n-1]
+	}
+	read, at := 0, -1
+	for i := len(s.ents) - 1; i >= 0; i-- {
+		e := &s.ents[i]
+		if e.model == st.Model && live(e.expires, st.Time) {
+			read, at = min(e.tokens, s.prefix(e.depth)), e.depth
+			e.tokens, e.expires = read, expiry(st.Time, s.ttl) // the read refreshes it
+			break
+		}
+	}
+	// Breakpoints below the read are refreshed; past it, and at the end,
+	// written.
+	for _, d := range s.bps {
+		switch {
+		case d < at:
+			if i := s.find(d, st.Model); i >= 0 && live(s.ents[i].expires, st.Time) {
+				s.ents[i].expires = expiry(st.Time, s.ttl)
+			}
+		case d > at && d < end:
+			s.write(d, st)
+		}
+	}
+	if end > at {
+		s.write(end, st)
+	}
+	return Parts{Read: read, Write: total - read}
+}
+
+// find returns the index in ents of the entry of model at depth, or -1.
+func (s *Simulator) find(depth int, model string) int {
+	i, _ := slices.BinarySearchFunc(s.ents, depth, func(e aEntry, d int) int { return e.depth - d })
+	for ; i < len(s.ents) && s.ents[i].depth == depth; i++ {
+		if s.ents[i].model == model {
+			return i
+		}
+	}
+	return -1
+}
+
+// write writes the entry of the prefix of depth blocks for the step's
+// model, when it is long enough to be cached.
+func (s *Simulator) write(depth int, st Step) {
+	tok := s.prefix(depth)
+	if tok < s.minTokens {
+		return
+	}
+	e := aEntry{depth: depth, model: st.Model, tokens: tok, expires: expiry(st.Time, s.ttl)}
+	if i := s.find(depth, st.Model); i >= 0 {
+		s.ents[i] = e
+		return
+	}
+	i, _ := slices.BinarySearchFunc(s.ents, depth+1, func(e aEntry, d int) int { return e.depth - d })
+	s.ents = slices.Insert(s.ents, i, e)
+}
+
+// openAI applies the OpenAI rule to the current window: the longest
+// prefix shared with this model's latest call, when that is live.
+func (s *Simulator) openAI(st Step, minTokens int) Parts {
+	if minTokens <= 0 {
+		minTokens = OpenAIMinTokens
+	}
+	end := len(s.rel) - 1
+	total := max(0, s.prefix(end))
+	common := 0
+	if r, ok := s.oai[st.Model]; ok && live(r.expires, st.Time) {
+		common = min(r.tokens, s.prefix(r.depth))
+	}
+	read := 0
+	if common >= minTokens {
+		read = common / OpenAIStep * OpenAIStep
+	}
+	s.oai[st.Model] = oRec{depth: end, tokens: total, expires: expiry(st.Time, OpenAIRetention)}
+	return Parts{Read: read, Uncached: total - read}
+}
+
+// Simulate prices calls in order under the cache model: see the package
+// documentation for the rules. Each call's first block is its front (see
+// [Step]); two calls share the blocks after it up to the first whose ID
+// or tokens differ.
+func Simulate(calls []Call, opt Options) (*Report, error) {
+	s, err := NewSimulator(opt)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Calls: make([]CallCost, 0, len(calls))}
+	var prev []Block
+	prevFront := ""
+	for i := range calls {
+		c := &calls[i]
+		st := Step{Model: c.Model, Time: c.Time, Output: c.Output}
+		blocks := c.Blocks
+		if len(blocks) > 0 {
+			st.Front, blocks = blocks[0], blocks[1:]
+		}
+		k := 0
+		for i > 0 && st.Front.ID == prevFront && k < len(blocks) && k < len(prev) && blocks[k] == prev[k] {
+			k++
+		}
+		st.Keep, st.Append = k, blocks[k:]
+		prev, prevFront = blocks, st.Front.ID
+		rep.Calls = append(rep.Calls, s.Step(st))
+		if err := s.Err(); err != nil {
+			return nil, err
+		}
+	}
+	rep.Totals = s.Totals()
+	rep.Unpriced = s.Unpriced()
+	return rep, nil
+}

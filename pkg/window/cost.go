@@ -1,0 +1,397 @@
+package window
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"github.com/harpe-dev/harpe/internal/checked"
+	"github.com/harpe-dev/harpe/pkg/cost"
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/transcript"
+)
+
+// CostOptions turn on the cost of a replay ([ReplayOptions.Cost]): every
+// call of every strategy is priced under the provider's prompt cache
+// ([cost.Simulator]).
+//
+// A call's window becomes blocks in the order sent: first one fixed front
+// block, the unseen overhead (tool definitions and system prompt the
+// transcript does not show: the call's recorded prompt minus full's
+// counted tokens, 0 without a record; a cache breakpoint), then each
+// message of the system part (the last one a breakpoint), the rolling
+// summary, and each message of the conversation. A message's block is
+// the same from call to call as long as it is sent the same way with the
+// same size; sent otherwise (cleared, masked, cut, or a new summary) it
+// is another block, so the cache holds only up to the first block that
+// changed. Between two calls only the blocks from the first change on
+// are handed to the simulator, so pricing is linear in the calls.
+//
+// A transcript none of whose messages names a model, replayed with
+// neither Model nor Rule set, is not priced: its calls carry no cost.
+type CostOptions struct {
+	// Rule overrides every model's cache rule: "anthropic", "openai",
+	// "none" ("" keeps each model's own).
+	Rule string
+	// Model prices the calls whose transcript names no model ("": none,
+	// priced at 0 under the rule none).
+	Model string
+	// TTL is the Anthropic cache TTL ([cost.Options.TTL]).
+	TTL time.Duration
+	// Catalog gives the models; nil means the built-in presets.
+	Catalog *tokenize.Catalog
+}
+
+// CallCost is what a replayed call would cost: its prompt tokens split by
+// how the provider bills them, the recorded output and the price. For
+// full, where the transcript records cache usage, Recorded gives the
+// provider's record of the same call.
+type CallCost struct {
+	// Model is the model the call is priced as ("" for none).
+	Model string `json:"model,omitempty"`
+	// CacheRule is the cache rule applied.
+	CacheRule string `json:"cache_rule"`
+	// Cache splits the window's tokens: read from the cache, written to
+	// it, sent uncached.
+	Cache cost.Parts `json:"cache"`
+	// OutputTokens is the recorded output of the call (the same for
+	// every strategy: a replay does not change the answer).
+	OutputTokens int `json:"output_tokens"`
+	// CostUSD is the call's price in US dollars (rounded to 1e-9).
+	CostUSD float64 `json:"cost_usd"`
+	// RecordedUsage is the provider's record (full only).
+	RecordedUsage *RecordedCache `json:"recorded,omitempty"`
+}
+
+// RecordedCache is a call's recorded prompt usage.
+type RecordedCache struct {
+	CacheRead  int `json:"cache_read"`
+	CacheWrite int `json:"cache_write"`
+	// Input is the uncached input.
+	Input int `json:"input"`
+}
+
+// CostTotals sum the cost of a strategy's calls.
+type CostTotals struct {
+	Cache        cost.Parts `json:"cache"`
+	OutputTokens int        `json:"output_tokens"`
+	// CostUSD is what the strategy's calls cost; FullCostUSD what full's
+	// cost (both rounded to 1e-9).
+	CostUSD     float64 `json:"cost_usd"`
+	FullCostUSD float64 `json:"full_cost_usd"`
+	// SavedUSD is FullCostUSD − CostUSD (negative when the strategy
+	// costs more); SavedCostRatio is SavedUSD / FullCostUSD rounded to 3
+	// decimals (0 when full costs nothing), the money counterpart of
+	// [Totals.SavedRatio].
+	SavedUSD       float64 `json:"saved_usd"`
+	SavedCostRatio float64 `json:"saved_cost_ratio"`
+	// UnpricedModels lists, sorted, the models named by calls that have
+	// no prices: their calls count $0.
+	UnpricedModels []string `json:"unpriced_models"`
+	// Agreement (full only, where the transcript records cache usage)
+	// counts the calls whose modelled cache read agrees with the recorded
+	// one ([cost.Agrees]: within 2% or 50 tokens).
+	Agreement *cost.Agreement `json:"recorded_agreement,omitempty"`
+
+	usd, fullUSD float64 // unrounded
+}
+
+func roundUSD(x float64) float64 { return math.Round(x*1e9) / 1e9 }
+
+// settle sets the rounded dollar figures and the saving from the
+// unrounded sums.
+func (ct *CostTotals) settle() {
+	ct.CostUSD = roundUSD(ct.usd)
+	ct.FullCostUSD = roundUSD(ct.fullUSD)
+	ct.SavedUSD = roundUSD(ct.fullUSD - ct.usd)
+	ct.SavedCostRatio = 0
+	if ct.fullUSD > 0 {
+		ct.SavedCostRatio = math.Round((1-ct.usd/ct.fullUSD)*1000) / 1000
+	}
+}
+
+// add adds u's sums to ct, as totals over several sessions are worked out:
+// tokens (checked), dollars, the unpriced models and the agreement with
+// the record.
+func (ct *CostTotals) add(u *CostTotals) error {
+	var ok [4]bool
+	var read, write, uncached, out int
+	read, ok[0] = checked.Add(ct.Cache.Read, u.Cache.Read)
+	write, ok[1] = checked.Add(ct.Cache.Write, u.Cache.Write)
+	uncached, ok[2] = checked.Add(ct.Cache.Uncached, u.Cache.Uncached)
+	out, ok[3] = checked.Add(ct.OutputTokens, u.OutputTokens)
+	if ok != [4]bool{true, true, true, true} {
+		return &checked.OverflowError{What: "the cache and output tokens of the sessions"}
+	}
+	ct.Cache = cost.Parts{Read: read, Write: write, Uncached: uncached}
+	ct.OutputTokens = out
+	ct.usd += u.usd
+	ct.fullUSD += u.fullUSD
+	for _, m := range u.UnpricedModels {
+		if !slices.Contains(ct.UnpricedModels, m) {
+			ct.UnpricedModels = append(ct.UnpricedModels, m)
+		}
+	}
+	slices.Sort(ct.UnpricedModels)
+	if a := u.Agreement; a != nil {
+		if ct.Agreement == nil {
+			ct.Agreement = &cost.Agreement{}
+		}
+		ct.Agreement.Calls += a.Calls
+		ct.Agreement.Agree += a.Agree
+		ct.Agreement.Share = math.Round(float64(ct.Agreement.Agree)/float64(ct.Agreement.Calls)*1000) / 1000
+	}
+	ct.settle()
+	return nil
+}
+
+// costRun prices one strategy's calls.
+type costRun struct {
+	sim  *cost.Simulator
+	opts *CostOptions
+	// full is set for full itself, which shows the recorded usage.
+	full, records bool
+	blocks        []cost.Block // scratch
+	// trace, in tests, is given every call's whole window as blocks.
+	trace func(model string, at time.Time, blocks []cost.Block)
+}
+
+// recordsCache reports whether t records cache usage on any call.
+func recordsCache(t *transcript.Transcript) bool {
+	for i := range t.Messages {
+		if u := t.Messages[i].Usage; u != nil && (u.CacheRead > 0 || u.CacheWrite > 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// costBooks are what a [Context] remembers of the previous call's window
+// to find where the next one first differs from it.
+type costBooks struct {
+	on      bool
+	have    bool
+	sysN    int
+	summary string
+	hasSum  bool
+	runs    []Span
+	// dirty are the positions edited since the last call; abortedAt the
+	// lowest position an abort dropped since then (positions from there
+	// on may hold other messages now).
+	dirty     []int
+	abortedAt int
+}
+
+func (b *costBooks) noteEdit(p int) {
+	if b.on {
+		b.dirty = append(b.dirty, p)
+	}
+}
+
+func (b *costBooks) noteAbort(start int) {
+	if b.on {
+		b.abortedAt = min(b.abortedAt, start)
+	}
+}
+
+// runsOf returns the positions w sends as runs, appended to buf.
+func runsOf(w *window, buf []Span) []Span {
+	buf = buf[:0]
+	if w.sel.Keep == nil {
+		for _, s := range w.sel.Spans {
+			if s.Hi <= s.Lo {
+				continue
+			}
+			if n := len(buf); n > 0 && buf[n-1].Hi == s.Lo {
+				buf[n-1].Hi = s.Hi
+				continue
+			}
+			buf = append(buf, s)
+		}
+		return buf
+	}
+	for _, p := range w.sel.Keep {
+		if n := len(buf); n > 0 && buf[n-1].Hi == p {
+			buf[n-1].Hi++
+			continue
+		}
+		buf = append(buf, Span{p, p + 1})
+	}
+	return buf
+}
+
+// commonRuns returns how many positions a and b share from the start.
+func commonRuns(a, b []Span) int {
+	n, i, j := 0, 0, 0
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	pa, pb := a[0].Lo, b[0].Lo
+	for i < len(a) && j < len(b) && pa == pb {
+		l := min(a[i].Hi-pa, b[j].Hi-pb)
+		n += l
+		pa += l
+		pb += l
+		if pa == a[i].Hi {
+			if i++; i < len(a) {
+				pa = a[i].Lo
+			}
+		}
+		if pb == b[j].Hi {
+			if j++; j < len(b) {
+				pb = b[j].Lo
+			}
+		}
+	}
+	return n
+}
+
+// indexOf returns the index in the sequence of runs of the first
+// position ≥ p (the sequence's length when none is).
+func indexOf(runs []Span, p int) int {
+	n := 0
+	for _, r := range runs {
+		if p < r.Hi {
+			return n + max(0, p-r.Lo)
+		}
+		n += r.Hi - r.Lo
+	}
+	return n
+}
+
+// costStep turns window w into a step: the blocks after the front that
+// it shares with the previous call's window, then the rest.
+func (c *Context) costStep(w *window, overhead int, buf []cost.Block) cost.Step {
+	b := &c.cost
+	runs := runsOf(w, nil)
+	keep := 0
+	sysN := len(c.h.sys)
+	hasSum := w.sel.Summary != ""
+	sumN := 0
+	if hasSum {
+		sumN = 1
+	}
+	if b.have {
+		switch {
+		case sysN != b.sysN:
+			keep = min(sysN, b.sysN)
+		case hasSum != b.hasSum || w.sel.Summary != b.summary:
+			keep = sysN
+		default:
+			conv := commonRuns(b.runs, runs)
+			if b.abortedAt < math.MaxInt {
+				conv = min(conv, indexOf(runs, b.abortedAt))
+			}
+			for _, p := range b.dirty {
+				if w.sel.contains(p) {
+					conv = min(conv, indexOf(runs, p))
+				}
+			}
+			keep = sysN + sumN + conv
+		}
+	}
+	buf = buf[:0]
+	for k := keep; k < sysN; k++ {
+		buf = append(buf, cost.Block{Tokens: c.h.sys[k].Tokens, Breakpoint: k == sysN-1})
+	}
+	if hasSum && keep <= sysN {
+		buf = append(buf, cost.Block{Tokens: w.sel.SummaryToks})
+	}
+	skip := max(0, keep-sysN-sumN)
+	for _, r := range runs {
+		if l := r.Hi - r.Lo; skip >= l {
+			skip -= l
+			continue
+		}
+		for p := r.Lo + skip; p < r.Hi; p++ {
+			buf = append(buf, cost.Block{Tokens: c.h.At(p).Tokens + c.rawT[p]})
+		}
+		skip = 0
+	}
+	b.have, b.sysN, b.summary, b.hasSum = true, sysN, w.sel.Summary, hasSum
+	b.runs = runs
+	b.dirty = b.dirty[:0]
+	b.abortedAt = math.MaxInt
+	return cost.Step{Front: cost.Block{ID: cost.OverheadID, Tokens: max(0, overhead), Breakpoint: true}, Keep: keep, Append: buf}
+}
+
+// price prices call (made before message m) under the cost model.
+func (cr *costRun) price(c *Context, w *window, m *transcript.Message, call *Call, overhead int, t *Totals) error {
+	st := c.costStep(w, overhead, cr.blocks)
+	cr.blocks = st.Append[:0]
+	st.Model, st.Time = m.Model, m.Timestamp
+	if st.Model == "" {
+		st.Model = cr.opts.Model
+	}
+	if m.Usage != nil {
+		st.Output = m.Usage.Output
+	}
+	if cr.trace != nil {
+		cr.trace(st.Model, st.Time, c.costBlocks(w, overhead))
+	}
+	cc := cr.sim.Step(st)
+	if err := cr.sim.Err(); err != nil {
+		return err
+	}
+	call.CallCost = &CallCost{Model: st.Model, CacheRule: cc.Rule, Cache: cc.Cache, OutputTokens: cc.OutputTokens, CostUSD: roundUSD(cc.CostUSD)}
+	ct := t.CostTotals
+	var ok [4]bool
+	ct.Cache.Read, ok[0] = checked.Add(ct.Cache.Read, cc.Cache.Read)
+	ct.Cache.Write, ok[1] = checked.Add(ct.Cache.Write, cc.Cache.Write)
+	ct.Cache.Uncached, ok[2] = checked.Add(ct.Cache.Uncached, cc.Cache.Uncached)
+	ct.OutputTokens, ok[3] = checked.Add(ct.OutputTokens, cc.OutputTokens)
+	if ok != [4]bool{true, true, true, true} {
+		return &checked.OverflowError{What: "the cache and output tokens of the calls"}
+	}
+	ct.usd += cc.CostUSD
+	if cr.full && cr.records && m.Usage != nil {
+		u := m.Usage
+		call.RecordedUsage = &RecordedCache{CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Input: u.Input}
+		a := ct.Agreement
+		a.Calls++
+		if cost.Agrees(cc.Cache.Read, u.CacheRead) {
+			a.Agree++
+		}
+	}
+	return nil
+}
+
+// finishCost rounds the totals and sets the saving against full's cost.
+func (cr *costRun) finish(t *Totals, fullUSD float64) {
+	ct := t.CostTotals
+	ct.fullUSD = fullUSD
+	ct.settle()
+	ct.UnpricedModels = slices.DeleteFunc(cr.sim.Unpriced(), func(s string) bool { return s == "" })
+	if a := ct.Agreement; a != nil {
+		if a.Calls == 0 {
+			ct.Agreement = nil
+		} else {
+			a.Share = math.Round(float64(a.Agree)/float64(a.Calls)*1000) / 1000
+		}
+	}
+}
+
+// costBlocks lists w's whole window as [Context.costStep] describes it,
+// each block named by what it is (tests compare the steps against it).
+func (c *Context) costBlocks(w *window, overhead int) []cost.Block {
+	out := []cost.Block{{ID: cost.OverheadID, Tokens: max(0, overhead), Breakpoint: true}}
+	for k, e := range c.h.sys {
+		out = append(out, cost.Block{ID: cost.ContentID(e.Message.Index, "system"), Tokens: e.Tokens, Breakpoint: k == len(c.h.sys)-1})
+	}
+	if w.sel.Summary != "" {
+		out = append(out, cost.Block{ID: cost.ContentID(-1, "summary", w.sel.Summary), Tokens: w.sel.SummaryToks})
+	}
+	for _, p := range w.positions() {
+		how := c.sent[p]
+		if how == "" {
+			how = SentWhole
+		}
+		m := c.sentMessage(p)
+		parts := []string{m.Text}
+		for _, tc := range m.ToolCalls {
+			parts = append(parts, tc.Name, tc.Arguments)
+		}
+		out = append(out, cost.Block{ID: cost.ContentID(m.Index, string(how), parts...), Tokens: c.h.At(p).Tokens + c.rawT[p]})
+	}
+	return out
+}
