@@ -484,7 +484,7 @@ func (a *app) priceRecorded(listings []*transcript.Listing, sessions []*transcri
 // writeBreakdownTable writes, for each session and then the totals, the
 // tokens by category and the tools by result tokens.
 func writeBreakdownTable(w io.Writer, b *transcript.Breakdown) error {
-	section := func(title string, calls, visible int, tk transcript.CategoryTokens, tools []transcript.ToolTokens) error {
+	section := func(title string, calls, visible int, tk transcript.CategoryTokens, tools []transcript.ToolTokens, rec *transcript.RecordedUsage, dollars *float64) error {
 		fmt.Fprintf(w, "%s: %s, %d visible tokens\n", title, plural(calls, "call"), visible)
 		pct := func(n int) string {
 			if visible == 0 {
@@ -510,6 +510,14 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown) error {
 			return err
 		}
 		fmt.Fprintf(w, "unseen overhead (last recorded prompt minus visible): %s\n", over)
+		if rec != nil {
+			fmt.Fprintf(w, "recorded: %s, input %d, cache write %d, cache read %d, output %d", plural(rec.Calls, "call"),
+				rec.Input, rec.CacheWrite, rec.CacheRead, rec.Output)
+			if dollars != nil {
+				fmt.Fprintf(w, "; $%s at list prices", usd(*dollars))
+			}
+			fmt.Fprintln(w)
+		}
 		if len(tools) == 0 {
 			return nil
 		}
@@ -528,14 +536,14 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown) error {
 		if s.Conversation != "" {
 			title += " conversation " + s.Conversation
 		}
-		if err := section(title, s.Calls, s.VisibleTokens, s.Tokens, s.Tools); err != nil {
+		if err := section(title, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD); err != nil {
 			return err
 		}
 	}
 	if len(b.Sessions) > 1 {
 		fmt.Fprintln(w)
 		t := b.Totals
-		if err := section(fmt.Sprintf("total over %d sessions", t.Sessions), t.Calls, t.VisibleTokens, t.Tokens, t.Tools); err != nil {
+		if err := section(fmt.Sprintf("total over %d sessions", t.Sessions), t.Calls, t.VisibleTokens, t.Tokens, t.Tools, t.Recorded, t.CostUSD); err != nil {
 			return err
 		}
 	}
