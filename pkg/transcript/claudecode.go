@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 type ccRecord struct {
@@ -23,6 +25,91 @@ type ccMessage struct {
 	Content json.RawMessage `json:"content"`
 	Usage   *anUsage        `json:"usage"`
 	Model   string          `json:"model"`
+}
+
+// parse decodes a record line as json.Unmarshal does, in one pass over it
+// (see [jsonl.Parser]), and reports whether it could. When it cannot (bad
+// JSON, a wrong type, a duplicate or oddly cased field) the caller decodes
+// the line with encoding/json, which gives the error; rec is then to be
+// reset first. Fields harpe does not use (toolUseResult, snapshots,
+// progress data) are checked for syntax and skipped. Message.Content and
+// Timestamp point into line.
+func (rec *ccRecord) parse(line []byte) bool {
+	p := jsonl.NewParser(line)
+	var seen fieldSet
+	p.Object(func(key []byte) {
+		switch string(key) {
+		case "type":
+			seen.once(&p, 0)
+			rec.Type = p.String()
+		case "subtype":
+			seen.once(&p, 1)
+			rec.Subtype = p.String()
+		case "uuid":
+			seen.once(&p, 2)
+			rec.UUID = p.String()
+		case "isSidechain":
+			seen.once(&p, 3)
+			rec.IsSidechain = p.Bool()
+		case "isMeta":
+			seen.once(&p, 4)
+			rec.IsMeta = p.Bool()
+		case "isCompactSummary":
+			seen.once(&p, 5)
+			rec.IsCompactSummary = p.Bool()
+		case "timestamp":
+			seen.once(&p, 6)
+			rec.Timestamp = p.Skip()
+		case "message":
+			seen.once(&p, 7)
+			if p.Null() {
+				return
+			}
+			rec.Message = new(ccMessage)
+			rec.Message.parse(&p)
+		default:
+			otherField(&p, key, ccRecordFields)
+		}
+	})
+	return p.End()
+}
+
+// handDecode turns the hand decoders on; the differential tests turn them
+// off to compare with encoding/json alone.
+var handDecode = true
+
+var (
+	ccRecordFields  = []string{"type", "subtype", "uuid", "isSidechain", "isMeta", "isCompactSummary", "timestamp", "message"}
+	ccMessageFields = []string{"id", "role", "content", "usage", "model"}
+)
+
+func (m *ccMessage) parse(p *jsonl.Parser) {
+	var seen fieldSet
+	p.Object(func(key []byte) {
+		switch string(key) {
+		case "id":
+			seen.once(p, 0)
+			m.ID = p.String()
+		case "role":
+			seen.once(p, 1)
+			m.Role = p.String()
+		case "content":
+			seen.once(p, 2)
+			m.Content = p.Skip()
+		case "usage":
+			seen.once(p, 3)
+			if p.Null() {
+				return
+			}
+			m.Usage = new(anUsage)
+			m.Usage.parse(p)
+		case "model":
+			seen.once(p, 4)
+			m.Model = p.String()
+		default:
+			otherField(p, key, ccMessageFields)
+		}
+	})
 }
 
 // ccHarnessPrefixes start user records that the harness wrote, not the
@@ -53,8 +140,11 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 			return err
 		}
 		var rec ccRecord
-		if err := d.decode(&rec); err != nil {
-			return err
+		if !handDecode || !rec.parse(d.data) {
+			rec = ccRecord{}
+			if err := d.decode(&rec); err != nil {
+				return err
+			}
 		}
 		switch rec.Type {
 		case "user", "assistant":
