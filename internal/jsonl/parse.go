@@ -1,6 +1,9 @@
 package jsonl
 
 import (
+	"bytes"
+	"encoding/binary"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -27,6 +30,7 @@ type Parser struct {
 	pos    int
 	depth  int
 	failed bool
+	utf8ok bool // the text is known to be valid UTF-8
 	spaced bool // white space met inside the value SkipCompact skips
 }
 
@@ -36,6 +40,10 @@ const maxDepth = 256
 
 // NewParser returns a Parser at the start of data.
 func NewParser(data []byte) Parser { return Parser{data: data} }
+
+// NewParserUTF8 is [NewParser] for data the caller has checked is valid
+// UTF-8, so that strings need no second check.
+func NewParserUTF8(data []byte) Parser { return Parser{data: data, utf8ok: true} }
 
 // Failed reports whether the parser has given up.
 func (p *Parser) Failed() bool { return p.failed }
@@ -405,7 +413,7 @@ func (p *Parser) String() string {
 		if p.failed {
 			return ""
 		}
-		if high && !utf8.Valid(p.data[start+1:end-1]) {
+		if high && !p.utf8ok && !utf8.Valid(p.data[start+1:end-1]) {
 			p.Fail() // encoding/json would put U+FFFD for the bad bytes
 			return ""
 		}
@@ -450,6 +458,20 @@ func (p *Parser) Since(mark int) []byte {
 	return p.data[mark:p.pos]
 }
 
+const (
+	loBits = 0x0101010101010101
+	hiBits = 0x8080808080808080
+)
+
+// special reports whether any of the eight bytes in x is a quote, a
+// backslash or below 0x20 (the classic "has zero byte" and "has byte
+// less than n" word tests).
+func special(x uint64) bool {
+	q := x ^ (loBits * '"')
+	b := x ^ (loBits * '\\')
+	return ((q-loBits)&^q|(b-loBits)&^b|(x-loBits*0x20)&^x)&hiBits != 0
+}
+
 // plain marks the bytes that may stand in a string as they are: not a
 // quote, a backslash or a control character.
 var plain = func() (t [256]bool) {
@@ -466,15 +488,24 @@ func (p *Parser) str() (end int, escaped, high bool) {
 	d := p.data
 	i := p.pos + 1
 	var or byte
+	var or64 uint64
 	for {
-		for i+8 <= len(d) && plain[d[i]] && plain[d[i+1]] && plain[d[i+2]] && plain[d[i+3]] &&
-			plain[d[i+4]] && plain[d[i+5]] && plain[d[i+6]] && plain[d[i+7]] {
-			or |= d[i] | d[i+1] | d[i+2] | d[i+3] | d[i+4] | d[i+5] | d[i+6] | d[i+7]
+		// Eight bytes at a time while none is a quote, a backslash or a
+		// control character.
+		for i+8 <= len(d) {
+			x := binary.LittleEndian.Uint64(d[i:])
+			if special(x) {
+				break
+			}
+			or64 |= x
 			i += 8
 		}
 		for i < len(d) && plain[d[i]] {
 			or |= d[i]
 			i++
+		}
+		if or64&hiBits != 0 {
+			or |= 0x80
 		}
 		if i >= len(d) {
 			p.Fail()
@@ -533,27 +564,28 @@ func hex4(b []byte) rune {
 // encoding/json does: a \u escape of half a surrogate pair that is not
 // followed by its other half becomes U+FFFD.
 func unquote(s []byte) string {
-	b := make([]byte, 0, len(s))
+	var b strings.Builder
+	b.Grow(len(s))
 	for i := 0; i < len(s); {
-		j := i
-		for j < len(s) && s[j] != '\\' {
-			j++
+		j := len(s)
+		if k := bytes.IndexByte(s[i:], '\\'); k >= 0 {
+			j = i + k
 		}
-		b = append(b, s[i:j]...)
+		b.Write(s[i:j])
 		if j >= len(s) {
 			break
 		}
 		switch c := s[j+1]; c {
 		case 'b':
-			b = append(b, '\b')
+			b.WriteByte('\b')
 		case 'f':
-			b = append(b, '\f')
+			b.WriteByte('\f')
 		case 'n':
-			b = append(b, '\n')
+			b.WriteByte('\n')
 		case 'r':
-			b = append(b, '\r')
+			b.WriteByte('\r')
 		case 't':
-			b = append(b, '\t')
+			b.WriteByte('\t')
 		case 'u':
 			r := hex4(s[j+2:])
 			j += 4
@@ -569,11 +601,11 @@ func unquote(s []byte) string {
 					r = utf8.RuneError
 				}
 			}
-			b = utf8.AppendRune(b, r)
+			b.WriteRune(r)
 		default: // '"', '\\', '/'
-			b = append(b, c)
+			b.WriteByte(c)
 		}
 		i = j + 2
 	}
-	return string(b)
+	return b.String()
 }

@@ -196,3 +196,21 @@ func FuzzParser(f *testing.F) {
 		}
 	})
 }
+
+// TestSpecial checks the eight-byte test of str against the byte table:
+// every byte value at every place in a word of plain bytes.
+func TestSpecial(t *testing.T) {
+	for c := range 256 {
+		for at := range 8 {
+			w := []byte("abcdefgh")
+			w[at] = byte(c)
+			x := uint64(0)
+			for k := 7; k >= 0; k-- {
+				x = x<<8 | uint64(w[k])
+			}
+			if got, want := special(x), !plain[c]; got != want {
+				t.Fatalf("byte %#x at %d: special %v, want %v", c, at, got, want)
+			}
+		}
+	}
+}

@@ -1,9 +1,11 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
 )
@@ -25,6 +27,18 @@ type ccMessage struct {
 	Content json.RawMessage `json:"content"`
 	Usage   *anUsage        `json:"usage"`
 	Model   string          `json:"model"`
+
+	// Set by the hand decoder, which reads the content on its way through
+	// the line (encoding/json leaves it nil: parseAnthropic reads Content).
+	content *anRead
+}
+
+// content splits the message's content (see [parseAnthropic]).
+func (m *ccMessage) parseContent() (anContent, error) {
+	if m.content != nil {
+		return m.content.split()
+	}
+	return parseAnthropic(m.Content)
 }
 
 // parse decodes a record line as json.Unmarshal does, in one pass over it
@@ -33,9 +47,10 @@ type ccMessage struct {
 // the line with encoding/json, which gives the error; rec is then to be
 // reset first. Fields harpe does not use (toolUseResult, snapshots,
 // progress data) are checked for syntax and skipped. Message.Content and
-// Timestamp point into line.
+// Timestamp point into line, which must be valid UTF-8 (lineDecoder.next
+// checks it).
 func (rec *ccRecord) parse(line []byte) bool {
-	p := jsonl.NewParser(line)
+	p := jsonl.NewParserUTF8(line)
 	var seen fieldSet
 	p.Object(func(key []byte) {
 		switch string(key) {
@@ -95,7 +110,12 @@ func (m *ccMessage) parse(p *jsonl.Parser) {
 			m.Role = p.String()
 		case "content":
 			seen.once(p, 2)
-			m.Content = p.Skip()
+			if p.Null() {
+				m.Content = json.RawMessage("null")
+				return
+			}
+			m.content = new(anRead)
+			m.Content = m.content.parse(p)
 		case "usage":
 			seen.once(p, 3)
 			if p.Null() {
@@ -110,6 +130,17 @@ func (m *ccMessage) parse(p *jsonl.Parser) {
 			otherField(p, key, ccMessageFields)
 		}
 	})
+}
+
+// ccTime is [parseTime] with a shortcut for the RFC 3339 strings without
+// escapes that Claude Code writes: parseTime tries that layout first.
+func ccTime(raw json.RawMessage) (time.Time, error) {
+	if len(raw) > 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		if ts, err := time.Parse(time.RFC3339Nano, string(raw[1:len(raw)-1])); err == nil {
+			return ts, nil
+		}
+	}
+	return parseTime(raw)
 }
 
 // ccHarnessPrefixes start user records that the harness wrote, not the
@@ -176,11 +207,11 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		if rec.Message == nil {
 			return d.errorf("a %s record needs \"message\"", rec.Type)
 		}
-		ts, err := parseTime(rec.Timestamp)
+		ts, err := ccTime(rec.Timestamp)
 		if err != nil {
 			return d.errorf("%q: %v", "timestamp", err)
 		}
-		c, err := parseAnthropic(rec.Message.Content)
+		c, err := rec.Message.parseContent()
 		if err != nil {
 			return d.errorf("message: %v", err)
 		}

@@ -332,12 +332,29 @@ func otherField(p *jsonl.Parser, key []byte, known []string) {
 		}
 	}
 	for _, k := range known {
-		if len(k) == len(key) && strings.EqualFold(k, string(key)) {
+		if foldEqual(k, key) {
 			p.Fail()
 			return
 		}
 	}
 	p.Skip()
+}
+
+// foldEqual reports whether the ASCII key equals k ignoring case.
+func foldEqual(k string, key []byte) bool {
+	if len(k) != len(key) {
+		return false
+	}
+	for i := range len(k) {
+		a, b := k[i], key[i]
+		if a == b {
+			continue
+		}
+		if la := a | 0x20; la < 'a' || la > 'z' || la != b|0x20 {
+			return false
+		}
+	}
+	return true
 }
 
 // parts is the usage in its parts; nil when unknown or when the prompt
@@ -488,25 +505,49 @@ func parseAnthropic(raw json.RawMessage) (anContent, error) {
 	raw = bytes.TrimSpace(raw)
 	if handDecode && len(raw) > 0 && (raw[0] == '[' || raw[0] == '"') {
 		p := jsonl.NewParser(raw)
-		if raw[0] == '"' {
-			c := anContent{isString: true, text: p.String()}
-			if p.End() {
-				return c, nil
-			}
-		} else {
-			var blocks []anBlock
-			p.Array(func() {
-				blocks = append(blocks, anBlock{})
-				if !p.Null() {
-					blocks[len(blocks)-1].parse(&p)
-				}
-			})
-			if p.End() {
-				return splitBlocks(blocks)
-			}
+		var r anRead
+		r.parse(&p)
+		if p.End() {
+			return r.split()
 		}
 	}
 	return parseAnthropicJSON(raw)
+}
+
+// anRead is a message's content as the hand decoder reads it: a string or
+// blocks.
+type anRead struct {
+	isString bool
+	text     string
+	blocks   []anBlock
+}
+
+// parse reads a string or an array of blocks from p and returns the
+// value's bytes; anything else fails p.
+func (r *anRead) parse(p *jsonl.Parser) []byte {
+	start := p.Mark()
+	switch p.Peek() {
+	case '"':
+		r.isString = true
+		r.text = p.String()
+	case '[':
+		p.Array(func() {
+			r.blocks = append(r.blocks, anBlock{})
+			if !p.Null() {
+				r.blocks[len(r.blocks)-1].parse(p)
+			}
+		})
+	default:
+		p.Fail()
+	}
+	return p.Since(start)
+}
+
+func (r *anRead) split() (anContent, error) {
+	if r.isString {
+		return anContent{isString: true, text: r.text}, nil
+	}
+	return splitBlocks(r.blocks)
 }
 
 // parseAnthropicJSON is parseAnthropic through encoding/json.
