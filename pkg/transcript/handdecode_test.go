@@ -258,3 +258,26 @@ func FuzzResultContent(f *testing.F) {
 		}
 	})
 }
+
+func TestFoldEqual(t *testing.T) {
+	tests := []struct {
+		name, k, key string
+		want         bool
+	}{
+		{"same", "uuid", "uuid", true},
+		{"upper case", "uuid", "UUID", true},
+		{"mixed case", "isSidechain", "issidechain", true},
+		{"other letters", "type", "typo", false},
+		{"longer", "type", "types", false},
+		{"underscore is not folded", "tool_use_id", "tool\x7fuse_id", false},
+		{"a letter after a digit", "ephemeral_5m_input_tokens", "ephemeral_5M_input_tokens", true},
+		{"symbols one case bit apart", "a@b", "a`b", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := foldEqual(tt.k, []byte(tt.key)); got != tt.want {
+				t.Fatalf("foldEqual(%q, %q) = %v, want %v", tt.k, tt.key, got, tt.want)
+			}
+		})
+	}
+}
