@@ -1,6 +1,8 @@
 // Package jsonl holds helpers for JSON Lines input: reading lines of any
-// length with their numbers, and rewriting one field of an object line while
-// keeping every other byte as it came in.
+// length with their numbers, rewriting one field of an object line while
+// keeping every other byte as it came in, and [Parser], a one-pass cursor
+// for decoding a few fields of a line by hand, which gives way to
+// encoding/json on anything it does not read exactly as that does.
 package jsonl
 
 import (
