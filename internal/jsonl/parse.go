@@ -429,6 +429,21 @@ func (p *Parser) String() string {
 	return ""
 }
 
+// StringIn is [Parser.String] that returns the element of known the string
+// equals, when it is one and has no escapes, without allocating.
+func (p *Parser) StringIn(known []string) string {
+	if p.Peek() == '"' {
+		d := p.data[p.pos+1:]
+		for _, k := range known {
+			if len(d) > len(k) && d[len(k)] == '"' && string(d[:len(k)]) == k {
+				p.pos += len(k) + 2
+				return k
+			}
+		}
+	}
+	return p.String()
+}
+
 // StringBytes is [Parser.String] that also returns the value's bytes,
 // quotes included ("null" for a null).
 func (p *Parser) StringBytes() (s string, raw []byte) {

@@ -214,3 +214,27 @@ func TestSpecial(t *testing.T) {
 		}
 	}
 }
+
+func TestParserStringIn(t *testing.T) {
+	known := []string{"user", "assistant", "use"}
+	tests := []struct{ name, in, want string }{
+		{"known", `"assistant"`, "assistant"},
+		{"prefix of a known one", `"use"`, "use"},
+		{"longer than a known one", `"users"`, "users"},
+		{"unknown", `"system"`, "system"},
+		{"escaped known", `"us\u0065r"`, "user"},
+		{"null", `null`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := NewParser([]byte(tt.in))
+			if got := p.StringIn(known); got != tt.want || !p.End() {
+				t.Fatalf("got %q (ok %v), want %q", got, !p.Failed(), tt.want)
+			}
+		})
+	}
+	p := NewParser([]byte(`"user`))
+	if p.StringIn(known); p.End() {
+		t.Fatal("an unterminated string read")
+	}
+}

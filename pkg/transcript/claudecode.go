@@ -56,10 +56,10 @@ func (rec *ccRecord) parse(line []byte) bool {
 		switch string(key) {
 		case "type":
 			seen.once(&p, 0)
-			rec.Type = p.String()
+			rec.Type = p.StringIn(ccTypeNames)
 		case "subtype":
 			seen.once(&p, 1)
-			rec.Subtype = p.String()
+			rec.Subtype = p.StringIn(ccSubtypeNames)
 		case "uuid":
 			seen.once(&p, 2)
 			rec.UUID = p.String()
@@ -93,6 +93,15 @@ func (rec *ccRecord) parse(line []byte) bool {
 // off to compare with encoding/json alone.
 var handDecode = true
 
+// The values of record and block types, roles and subtypes that the hand
+// decoders return without allocating.
+var (
+	ccTypeNames    = []string{"assistant", "user", "progress", "system", "file-history-snapshot", "summary", "queue-operation"}
+	ccSubtypeNames = []string{"compact_boundary", "local_command", "api_error", "informational", "turn_duration"}
+	ccRoleNames    = []string{"assistant", "user"}
+	anBlockTypes   = []string{"text", "tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document"}
+)
+
 var (
 	ccRecordFields  = []string{"type", "subtype", "uuid", "isSidechain", "isMeta", "isCompactSummary", "timestamp", "message"}
 	ccMessageFields = []string{"id", "role", "content", "usage", "model"}
@@ -107,7 +116,7 @@ func (m *ccMessage) parse(p *jsonl.Parser) {
 			m.ID = p.String()
 		case "role":
 			seen.once(p, 1)
-			m.Role = p.String()
+			m.Role = p.StringIn(ccRoleNames)
 		case "content":
 			seen.once(p, 2)
 			if p.Null() {

@@ -437,7 +437,7 @@ func (bl *anBlock) parse(p *jsonl.Parser) {
 		switch string(key) {
 		case "type":
 			seen.once(p, 0)
-			bl.Type = p.String()
+			bl.Type = p.StringIn(anBlockTypes)
 		case "text":
 			seen.once(p, 1)
 			bl.Text = p.String()
