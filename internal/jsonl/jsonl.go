@@ -1,6 +1,8 @@
 // Package jsonl holds helpers for JSON Lines input: reading lines of any
-// length with their numbers, and rewriting one field of an object line while
-// keeping every other byte as it came in.
+// length with their numbers, rewriting one field of an object line while
+// keeping every other byte as it came in, and [Parser], a one-pass cursor
+// for decoding a few fields of a line by hand, which gives way to
+// encoding/json on anything it does not read exactly as that does.
 package jsonl
 
 import (
@@ -36,26 +38,42 @@ func NewReader(r io.Reader) *Reader {
 // io.EOF; a last line without a newline is returned first.
 func (r *Reader) Next() ([]byte, int, error) {
 	r.buf = r.buf[:0]
+	// A line that fits the buffer is returned in place, not copied.
+	chunk, err := r.br.ReadSlice('\n')
+	if err == nil {
+		r.line++
+		return chunk[:len(chunk)-1], r.line, nil
+	}
+	r.buf = append(r.buf, chunk...)
+	if err != bufio.ErrBufferFull {
+		return r.end(err)
+	}
 	for {
 		chunk, err := r.br.ReadSlice('\n')
 		r.buf = append(r.buf, chunk...)
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		if err == io.EOF {
-			if len(r.buf) == 0 {
-				return nil, r.line, io.EOF
-			}
-			r.line++
-			r.unter = true
-			return r.buf, r.line, nil
-		}
 		if err != nil {
-			return nil, r.line, err
+			return r.end(err)
 		}
 		r.line++
 		return r.buf[:len(r.buf)-1], r.line, nil
 	}
+}
+
+// end finishes Next on a read error: at io.EOF the unterminated last line
+// in r.buf, if any, comes first.
+func (r *Reader) end(err error) ([]byte, int, error) {
+	if err != io.EOF {
+		return nil, r.line, err
+	}
+	if len(r.buf) == 0 {
+		return nil, r.line, io.EOF
+	}
+	r.line++
+	r.unter = true
+	return r.buf, r.line, nil
 }
 
 // SetField returns a copy of the JSON object line with key set to the JSON

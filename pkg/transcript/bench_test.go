@@ -2,10 +2,12 @@ package transcript
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/harpe-dev/harpe/internal/jsonl"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
@@ -79,4 +81,76 @@ func BenchmarkSessionBreakdown(b *testing.B) {
 		}
 		s.Finish(ts[0])
 	}
+}
+
+// benchReadBoth reads file with the hand decoders on and, as a reference,
+// with encoding/json alone.
+func benchReadBoth(b *testing.B, file string) {
+	b.Run("hand", func(b *testing.B) { benchReadPath(b, file) })
+	b.Run("encoding-json", func(b *testing.B) { withJSONOnly(func() { benchReadPath(b, file) }) })
+}
+
+func benchReadPath(b *testing.B, path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(bytes.NewReader(data), path, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadClaudeCodeAgent: the agent-loop session of the many-sessions
+// benchmark (2.3 MB, 230 calls, tool results the bulk of it).
+func BenchmarkReadClaudeCodeAgent(b *testing.B) {
+	benchReadBoth(b, filepath.Join("..", "..", "testdata", "agent", "claude", "projects", "-src-shop", "7c1e5a9d-3b2f-4e8a-9d61-0f4b2c8e6a17.jsonl"))
+}
+
+// BenchmarkReadClaudeCodeChat: a generated 60-turn chat session.
+func BenchmarkReadClaudeCodeChat(b *testing.B) {
+	benchReadBoth(b, filepath.Join("..", "..", "testdata", "transcripts", "claude-code", "long.jsonl"))
+}
+
+// BenchmarkReadAnthropicDoc: an Anthropic messages document, whose content
+// blocks go through the same hand decoder.
+func BenchmarkReadAnthropicDoc(b *testing.B) {
+	benchReadBoth(b, filepath.Join("..", "..", "testdata", "transcripts", "anthropic", "long.json"))
+}
+
+// BenchmarkReadClaudeCodeToolUseResult: the agent-loop session with each
+// tool result also written as the record's toolUseResult, as real Claude
+// Code sessions write it (the file grows to about 4 MB); the hand decoder
+// checks and skips the copy.
+func BenchmarkReadClaudeCodeToolUseResult(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "agent", "claude", "projects", "-src-shop", "7c1e5a9d-3b2f-4e8a-9d61-0f4b2c8e6a17.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out bytes.Buffer
+	for line := range bytes.Lines(data) {
+		var rec struct {
+			Message struct {
+				Content []struct {
+					Content json.RawMessage `json:"content"`
+				} `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(line, &rec) == nil && len(rec.Message.Content) > 0 && rec.Message.Content[0].Content != nil {
+			stdout := []byte(`{"stdout":` + string(rec.Message.Content[0].Content) + `,"stderr":"","interrupted":false}`)
+			if line, err = jsonl.SetField(bytes.TrimSuffix(line, []byte("\n")), "toolUseResult", stdout); err != nil {
+				b.Fatal(err)
+			}
+			line = append(line, '\n')
+		}
+		out.Write(line)
+	}
+	path := filepath.Join(b.TempDir(), "tool-use-result.jsonl")
+	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	benchReadBoth(b, path)
 }

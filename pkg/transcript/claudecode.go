@@ -1,9 +1,13 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"strings"
+	"time"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 type ccRecord struct {
@@ -23,6 +27,129 @@ type ccMessage struct {
 	Content json.RawMessage `json:"content"`
 	Usage   *anUsage        `json:"usage"`
 	Model   string          `json:"model"`
+
+	// Set by the hand decoder, which reads the content on its way through
+	// the line (encoding/json leaves it nil: parseAnthropic reads Content).
+	content *anRead
+}
+
+// content splits the message's content (see [parseAnthropic]).
+func (m *ccMessage) parseContent() (anContent, error) {
+	if m.content != nil {
+		return m.content.split()
+	}
+	return parseAnthropic(m.Content)
+}
+
+// parse decodes a record line as json.Unmarshal does, in one pass over it
+// (see [jsonl.Parser]), and reports whether it could. When it cannot (bad
+// JSON, a wrong type, a duplicate or oddly cased field) the caller decodes
+// the line with encoding/json, which gives the error; rec is then to be
+// reset first. Fields harpe does not use (toolUseResult, snapshots,
+// progress data) are checked for syntax and skipped. Message.Content and
+// Timestamp point into line, which must be valid UTF-8 (lineDecoder.next
+// checks it).
+func (rec *ccRecord) parse(line []byte) bool {
+	p := jsonl.NewParserUTF8(line)
+	var seen fieldSet
+	p.Object(func(key []byte) {
+		switch string(key) {
+		case "type":
+			seen.once(&p, 0)
+			rec.Type = p.StringIn(ccTypeNames)
+		case "subtype":
+			seen.once(&p, 1)
+			rec.Subtype = p.StringIn(ccSubtypeNames)
+		case "uuid":
+			seen.once(&p, 2)
+			rec.UUID = p.String()
+		case "isSidechain":
+			seen.once(&p, 3)
+			rec.IsSidechain = p.Bool()
+		case "isMeta":
+			seen.once(&p, 4)
+			rec.IsMeta = p.Bool()
+		case "isCompactSummary":
+			seen.once(&p, 5)
+			rec.IsCompactSummary = p.Bool()
+		case "timestamp":
+			seen.once(&p, 6)
+			rec.Timestamp = p.Skip()
+		case "message":
+			seen.once(&p, 7)
+			if p.Null() {
+				return
+			}
+			rec.Message = new(ccMessage)
+			rec.Message.parse(&p)
+		default:
+			otherField(&p, key, ccRecordFields)
+		}
+	})
+	return p.End()
+}
+
+// handDecode turns the hand decoders on; the differential tests turn them
+// off to compare with encoding/json alone.
+var handDecode = true
+
+// The values of record and block types, roles and subtypes that the hand
+// decoders return without allocating.
+var (
+	ccTypeNames    = []string{"assistant", "user", "progress", "system", "file-history-snapshot", "summary", "queue-operation"}
+	ccSubtypeNames = []string{"compact_boundary", "local_command", "api_error", "informational", "turn_duration"}
+	ccRoleNames    = []string{"assistant", "user"}
+	anBlockTypes   = []string{"text", "tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document"}
+)
+
+var (
+	ccRecordFields  = []string{"type", "subtype", "uuid", "isSidechain", "isMeta", "isCompactSummary", "timestamp", "message"}
+	ccMessageFields = []string{"id", "role", "content", "usage", "model"}
+)
+
+func (m *ccMessage) parse(p *jsonl.Parser) {
+	var seen fieldSet
+	p.Object(func(key []byte) {
+		switch string(key) {
+		case "id":
+			seen.once(p, 0)
+			m.ID = p.String()
+		case "role":
+			seen.once(p, 1)
+			m.Role = p.StringIn(ccRoleNames)
+		case "content":
+			seen.once(p, 2)
+			if p.Null() {
+				m.Content = json.RawMessage("null")
+				return
+			}
+			m.content = new(anRead)
+			m.Content = m.content.parse(p)
+		case "usage":
+			seen.once(p, 3)
+			if p.Null() {
+				return
+			}
+			m.Usage = new(anUsage)
+			m.Usage.parse(p)
+		case "model":
+			seen.once(p, 4)
+			m.Model = p.String()
+		default:
+			otherField(p, key, ccMessageFields)
+		}
+	})
+}
+
+// ccTime is [parseTime] with a shortcut for the RFC 3339 strings without
+// escapes that Claude Code writes: parseTime tries that layout first.
+func ccTime(raw json.RawMessage) (time.Time, error) {
+	if len(raw) > 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		if ts, err := time.Parse(time.RFC3339Nano, string(raw[1:len(raw)-1])); err == nil {
+			return ts, nil
+		}
+	}
+	return parseTime(raw)
 }
 
 // ccHarnessPrefixes start user records that the harness wrote, not the
@@ -53,8 +180,11 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 			return err
 		}
 		var rec ccRecord
-		if err := d.decode(&rec); err != nil {
-			return err
+		if !handDecode || !rec.parse(d.data) {
+			rec = ccRecord{}
+			if err := d.decode(&rec); err != nil {
+				return err
+			}
 		}
 		switch rec.Type {
 		case "user", "assistant":
@@ -86,11 +216,11 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		if rec.Message == nil {
 			return d.errorf("a %s record needs \"message\"", rec.Type)
 		}
-		ts, err := parseTime(rec.Timestamp)
+		ts, err := ccTime(rec.Timestamp)
 		if err != nil {
 			return d.errorf("%q: %v", "timestamp", err)
 		}
-		c, err := parseAnthropic(rec.Message.Content)
+		c, err := rec.Message.parseContent()
 		if err != nil {
 			return d.errorf("message: %v", err)
 		}

@@ -258,6 +258,105 @@ type anUsage struct {
 	} `json:"cache_creation"`
 }
 
+var (
+	anUsageFields         = []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens", "cache_creation"}
+	anCacheCreationFields = []string{"ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens"}
+)
+
+// parse decodes a usage object from p as json.Unmarshal does (see
+// [ccRecord.parse]).
+func (u *anUsage) parse(p *jsonl.Parser) {
+	var seen fieldSet
+	p.Object(func(key []byte) {
+		switch string(key) {
+		case "input_tokens":
+			seen.once(p, 0)
+			u.InputTokens = p.Int()
+		case "cache_creation_input_tokens":
+			seen.once(p, 1)
+			u.CacheCreationInputTokens = p.Int()
+		case "cache_read_input_tokens":
+			seen.once(p, 2)
+			u.CacheReadInputTokens = p.Int()
+		case "output_tokens":
+			seen.once(p, 3)
+			u.OutputTokens = p.Int()
+		case "cache_creation":
+			seen.once(p, 4)
+			if p.Null() {
+				return
+			}
+			u.CacheCreation = &struct {
+				Ephemeral5m int `json:"ephemeral_5m_input_tokens"`
+				Ephemeral1h int `json:"ephemeral_1h_input_tokens"`
+			}{}
+			var seen2 fieldSet
+			p.Object(func(key []byte) {
+				switch string(key) {
+				case "ephemeral_5m_input_tokens":
+					seen2.once(p, 0)
+					u.CacheCreation.Ephemeral5m = p.Int()
+				case "ephemeral_1h_input_tokens":
+					seen2.once(p, 1)
+					u.CacheCreation.Ephemeral1h = p.Int()
+				default:
+					otherField(p, key, anCacheCreationFields)
+				}
+			})
+		default:
+			otherField(p, key, anUsageFields)
+		}
+	})
+}
+
+// fieldSet notes the fields of one object already met, for the hand
+// decoders, which give up on a duplicate (encoding/json merges them).
+type fieldSet uint32
+
+// once fails p when field n was met before.
+func (s *fieldSet) once(p *jsonl.Parser, n uint) {
+	if *s&(1<<n) != 0 {
+		p.Fail()
+	}
+	*s |= 1 << n
+}
+
+// otherField skips the value of a field a hand decoder does not keep, and
+// fails p when encoding/json would match key to one of known anyway (it
+// matches keys case-insensitively, with Unicode folding for non-ASCII).
+func otherField(p *jsonl.Parser, key []byte, known []string) {
+	for _, c := range key {
+		if c >= 0x80 {
+			p.Fail()
+			return
+		}
+	}
+	for _, k := range known {
+		if foldEqual(k, key) {
+			p.Fail()
+			return
+		}
+	}
+	p.Skip()
+}
+
+// foldEqual reports whether the ASCII key equals k ignoring case.
+func foldEqual(k string, key []byte) bool {
+	if len(k) != len(key) {
+		return false
+	}
+	for i := range len(k) {
+		a, b := k[i], key[i]
+		if a == b {
+			continue
+		}
+		if la := a | 0x20; la < 'a' || la > 'z' || la != b|0x20 {
+			return false
+		}
+	}
+	return true
+}
+
 // parts is the usage in its parts; nil when unknown or when the prompt
 // size is 0 (no usage recorded).
 func (u *anUsage) parts() (*Usage, error) {
@@ -320,6 +419,70 @@ type anBlock struct {
 	Content   json.RawMessage `json:"content"`
 	Source    json.RawMessage `json:"source"`
 	Thinking  string          `json:"thinking"`
+
+	// Set by the hand decoder only (encoding/json leaves them zero): Input
+	// needs no json.Compact; Content is the string contentText.
+	inputCompact  bool
+	contentIsText bool
+	contentText   string
+}
+
+var anBlockFields = []string{"type", "text", "id", "name", "input", "tool_use_id", "content", "source", "thinking"}
+
+// parse decodes a content block from p as json.Unmarshal does (see
+// [ccRecord.parse]); a string content is decoded on the way.
+func (bl *anBlock) parse(p *jsonl.Parser) {
+	var seen fieldSet
+	p.Object(func(key []byte) {
+		switch string(key) {
+		case "type":
+			seen.once(p, 0)
+			bl.Type = p.StringIn(anBlockTypes)
+		case "text":
+			seen.once(p, 1)
+			bl.Text = p.String()
+		case "id":
+			seen.once(p, 2)
+			bl.ID = p.String()
+		case "name":
+			seen.once(p, 3)
+			bl.Name = p.String()
+		case "input":
+			seen.once(p, 4)
+			bl.Input, bl.inputCompact = p.SkipCompact()
+		case "tool_use_id":
+			seen.once(p, 5)
+			bl.ToolUseID = p.String()
+		case "content":
+			seen.once(p, 6)
+			if p.Peek() == '"' {
+				bl.contentText, bl.Content = p.StringBytes()
+				bl.contentIsText = true
+			} else {
+				bl.Content = p.Skip()
+			}
+		case "source":
+			seen.once(p, 7)
+			bl.Source = p.Skip()
+		case "thinking":
+			seen.once(p, 8)
+			bl.Thinking = p.String()
+		default:
+			otherField(p, key, anBlockFields)
+		}
+	})
+}
+
+// argTextOf is [argText] of a value the hand decoder read: compact tells
+// that json.Compact would leave it as it is.
+func argTextOf(raw []byte, compact bool) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	if raw[0] != '"' && compact {
+		return string(raw)
+	}
+	return argText(raw)
 }
 
 // anContent is one Anthropic message's content split into the messages
@@ -335,8 +498,60 @@ type anContent struct {
 	thinking  string // joined thinking blocks
 }
 
-// parseAnthropic splits content (a string or blocks) of a message.
+// parseAnthropic splits content (a string or blocks) of a message. It
+// reads the content with the hand decoder when it can, with encoding/json
+// when not (and for the error).
 func parseAnthropic(raw json.RawMessage) (anContent, error) {
+	raw = bytes.TrimSpace(raw)
+	if handDecode && len(raw) > 0 && (raw[0] == '[' || raw[0] == '"') {
+		p := jsonl.NewParser(raw)
+		var r anRead
+		r.parse(&p)
+		if p.End() {
+			return r.split()
+		}
+	}
+	return parseAnthropicJSON(raw)
+}
+
+// anRead is a message's content as the hand decoder reads it: a string or
+// blocks.
+type anRead struct {
+	isString bool
+	text     string
+	blocks   []anBlock
+}
+
+// parse reads a string or an array of blocks from p and returns the
+// value's bytes; anything else fails p.
+func (r *anRead) parse(p *jsonl.Parser) []byte {
+	start := p.Mark()
+	switch p.Peek() {
+	case '"':
+		r.isString = true
+		r.text = p.String()
+	case '[':
+		p.Array(func() {
+			r.blocks = append(r.blocks, anBlock{})
+			if !p.Null() {
+				r.blocks[len(r.blocks)-1].parse(p)
+			}
+		})
+	default:
+		p.Fail()
+	}
+	return p.Since(start)
+}
+
+func (r *anRead) split() (anContent, error) {
+	if r.isString {
+		return anContent{isString: true, text: r.text}, nil
+	}
+	return splitBlocks(r.blocks)
+}
+
+// parseAnthropicJSON is parseAnthropic through encoding/json.
+func parseAnthropicJSON(raw json.RawMessage) (anContent, error) {
 	var c anContent
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -358,8 +573,15 @@ func parseAnthropic(raw json.RawMessage) (anContent, error) {
 		}
 		return c, fmt.Errorf("\"content\" must be an array of blocks")
 	}
+	return splitBlocks(blocks)
+}
+
+// splitBlocks sorts decoded content blocks into an anContent.
+func splitBlocks(blocks []anBlock) (anContent, error) {
+	var c anContent
 	var texts []string
-	for i, bl := range blocks {
+	for i := range blocks {
+		bl := &blocks[i]
 		switch bl.Type {
 		case "text":
 			texts = append(texts, bl.Text)
@@ -369,12 +591,15 @@ func parseAnthropic(raw json.RawMessage) (anContent, error) {
 			if bl.ID == "" {
 				return c, fmt.Errorf("content[%d]: a %s block needs \"id\"", i, bl.Type)
 			}
-			c.calls = append(c.calls, ToolCall{ID: bl.ID, Name: bl.Name, Arguments: argText(bl.Input)})
+			c.calls = append(c.calls, ToolCall{ID: bl.ID, Name: bl.Name, Arguments: argTextOf(bl.Input, bl.inputCompact)})
 		case "tool_result":
 			if bl.ToolUseID == "" {
 				return c, fmt.Errorf("content[%d]: a tool_result block needs \"tool_use_id\"", i)
 			}
-			text, images := resultContent(bl.Content)
+			text, images := bl.contentText, 0
+			if !bl.contentIsText {
+				text, images = resultContent(bl.Content)
+			}
 			c.results = append(c.results, Message{Role: RoleTool, ToolCallID: bl.ToolUseID, Text: text, Images: images})
 			c.hasResult = true
 		case "thinking", "redacted_thinking":
@@ -388,7 +613,11 @@ func parseAnthropic(raw json.RawMessage) (anContent, error) {
 		default:
 			if strings.HasSuffix(bl.Type, "_tool_result") && bl.ToolUseID != "" {
 				// A server tool's result, written into the assistant turn.
-				c.results = append(c.results, Message{Role: RoleTool, ToolCallID: bl.ToolUseID, Text: argText(bl.Content)})
+				text := bl.contentText
+				if !bl.contentIsText {
+					text = argText(bl.Content)
+				}
+				c.results = append(c.results, Message{Role: RoleTool, ToolCallID: bl.ToolUseID, Text: text})
 				continue
 			}
 			c.skipped = append(c.skipped, "block:"+bl.Type)
@@ -400,8 +629,49 @@ func parseAnthropic(raw json.RawMessage) (anContent, error) {
 
 // resultContent reads a tool result's content: a string, or blocks whose
 // text is joined and whose images are counted; other blocks are kept as
-// their JSON.
+// their JSON. It reads with the hand decoder when it can.
 func resultContent(raw json.RawMessage) (string, int) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || !handDecode {
+		return resultContentJSON(raw)
+	}
+	p := jsonl.NewParser(raw)
+	switch raw[0] {
+	case '"', 'n':
+		if s := p.String(); p.End() {
+			return s, 0
+		}
+	case '[':
+		var texts []string
+		images := 0
+		p.Array(func() {
+			if p.Peek() != '{' {
+				// What json.Unmarshal cannot put in a block is kept as
+				// its JSON (a null as "").
+				texts = append(texts, argTextOf(p.SkipCompact()))
+				return
+			}
+			var bl anBlock
+			start := p.Mark()
+			bl.parse(&p)
+			switch bl.Type {
+			case "text":
+				texts = append(texts, bl.Text)
+			case "image", "document":
+				images++
+			default:
+				texts = append(texts, argText(p.Since(start)))
+			}
+		})
+		if p.End() {
+			return strings.Join(texts, "\n"), images
+		}
+	}
+	return resultContentJSON(raw)
+}
+
+// resultContentJSON is resultContent through encoding/json.
+func resultContentJSON(raw json.RawMessage) (string, int) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", 0
