@@ -161,7 +161,9 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 			} else {
 				l = &transcript.Listing{}
 			}
-			l.SetHeader(t)
+			if err := l.SetHeader(t); err != nil {
+				return nil, inputError(&transcript.Error{Name: name, Err: err})
+			}
 			l.File = name
 			if err := s.Finish(t); err != nil {
 				return nil, inputError(&transcript.Error{Name: name, Err: err})

@@ -213,6 +213,10 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 // Totals that do not fit an int are an [*OverflowError].
 func (s *SessionBreakdown) Finish(t *Transcript) error {
 	s.Format, s.Conversation = t.Format, t.ID
+	if err := s.Usage.AddUnsent(t); err != nil {
+		return err
+	}
+	s.Recorded = s.Usage.Total
 	s.Tokens.ToolDefinitions = ToolDefTokens(t.Tools, s.acc.counter)
 	if o := s.acc.overhead; o != nil {
 		n, ok := checked.Sub(*o, s.Tokens.ToolDefinitions)

@@ -165,13 +165,15 @@ var ccHarnessPrefixes = []string{"<command-name>", "<command-message>", "<local-
 // (input + cache creation + cache read) goes on the first message of the
 // call only, in its parts (see [Usage]; the first record of the call that
 // carries usage gives it) with the model. Sidechain records (a subagent's work inside the main
-// session) are skipped and counted as "sidechain", unless the file is a
-// subagent's own file, whose first message record is a sidechain one:
-// then the sidechain is the conversation and other records are skipped.
+// session) are skipped and counted as "sidechain", their calls' usage kept
+// in [Transcript.Unsent], unless the file is a subagent's own file, whose
+// first message record is a sidechain one: then the sidechain is the
+// conversation and other records are skipped the same way.
 func readClaudeCode(d *lineDecoder, b *builder) error {
 	sidechain := -1 // unknown until the first message record
 	usage := map[string]*Usage{}
 	usedUsage := map[string]bool{}
+	unsentSeen := map[string]bool{} // sidechain calls whose usage is counted
 	thinking := map[string]string{} // call id → thinking not yet on a message
 	for {
 		if _, err := d.next(); err == io.EOF {
@@ -211,6 +213,27 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		}
 		if side != sidechain {
 			b.skip("sidechain")
+			// Not this conversation's, but billed: its usage counts in
+			// the recorded sums, once per call as in the conversation.
+			if rec.Type == "assistant" && rec.Message != nil && rec.Message.Usage != nil {
+				id := rec.Message.ID
+				if id == "" {
+					id = rec.UUID
+				}
+				if !unsentSeen[id] {
+					u, err := rec.Message.Usage.parts()
+					if err != nil {
+						return d.errorf("message.usage: %w", err)
+					}
+					if u != nil {
+						if _, err := u.checkedPrompt(); err != nil {
+							return d.errorf("message.usage: %w", err)
+						}
+						unsentSeen[id] = true
+						b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: rec.Message.Model, Usage: *u})
+					}
+				}
+			}
 			continue
 		}
 		if rec.Message == nil {

@@ -87,28 +87,45 @@ type UsageTally struct {
 // Add counts m's usage, if it records any. A total that would not fit
 // an int is an [*OverflowError]; the tally is then left as it was.
 func (t *UsageTally) Add(m *Message) error {
-	u := m.Usage
-	if u == nil {
+	if m.Usage == nil {
 		return nil
 	}
-	var total, model RecordedUsage
+	return t.AddUsage(m.Model, m.Usage)
+}
+
+// AddUsage counts one call's usage u, answered by model. Totals that do
+// not fit an int are an [*OverflowError]; the tally is then left as it
+// was.
+func (t *UsageTally) AddUsage(model string, u *Usage) error {
+	var total, byModel RecordedUsage
 	if t.Total != nil {
 		total = *t.Total
 	}
-	if r := t.byModel[m.Model]; r != nil {
-		model = *r
+	if r := t.byModel[model]; r != nil {
+		byModel = *r
 	}
 	if err := total.add(u); err != nil {
 		return err
 	}
-	if err := model.add(u); err != nil {
+	if err := byModel.add(u); err != nil {
 		return err
 	}
 	if t.byModel == nil {
 		t.byModel = map[string]*RecordedUsage{}
 	}
 	t.Total = &total
-	t.byModel[m.Model] = &model
+	t.byModel[model] = &byModel
+	return nil
+}
+
+// AddUnsent counts the usage of t's calls that are not part of its
+// conversation ([Transcript.Unsent]).
+func (t *UsageTally) AddUnsent(tr *Transcript) error {
+	for i := range tr.Unsent {
+		if err := t.AddUsage(tr.Unsent[i].Model, &tr.Unsent[i].Usage); err != nil {
+			return fmt.Errorf("unsent call %d: %w", i+1, err)
+		}
+	}
 	return nil
 }
 
@@ -177,7 +194,9 @@ func List(t *Transcript) (*Listing, error) {
 			return nil, fmt.Errorf("message %d: %w", i, err)
 		}
 	}
-	l.SetHeader(t)
+	if err := l.SetHeader(t); err != nil {
+		return nil, err
+	}
 	return l, nil
 }
 
@@ -224,8 +243,12 @@ func (l *Listing) Add(m *Message) error {
 
 // SetHeader fills the transcript-wide fields of l from t, which must be
 // finished: its format, turns, pairs, skipped records and compactions.
-func (l *Listing) SetHeader(t *Transcript) {
+func (l *Listing) SetHeader(t *Transcript) error {
 	l.Format, l.Conversation, l.Turns, l.Compactions = t.Format, t.ID, t.Turns, t.Compactions
+	if err := l.tally.AddUnsent(t); err != nil {
+		return err
+	}
+	l.Recorded = l.tally.Total
 	if l.Messages == nil {
 		l.Messages = []ListingMessage{}
 	}
@@ -237,6 +260,7 @@ func (l *Listing) SetHeader(t *Transcript) {
 	for _, u := range t.Unpaired {
 		l.Unpaired = append(l.Unpaired, ListingPair{Message: u.Message, ToolCallID: u.ToolCallID, Kind: u.Kind})
 	}
+	return nil
 }
 
 // ResultToolName is the name of the tool whose result m is: m.Name when

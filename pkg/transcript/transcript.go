@@ -62,6 +62,12 @@ type Transcript struct {
 	// own context: what the provider saw from there on is the message at
 	// that index (the summary) plus what follows.
 	Compactions []int
+	// Unsent lists, in file order, the calls the file records that are
+	// not part of this conversation: a subagent's run kept in a Claude
+	// Code session file (sidechain records). The provider billed them, so
+	// the recorded sums and the session's cost count them ([UsageTally],
+	// [Listing], [SessionBreakdown]), but no window holds them.
+	Unsent []UnsentCall
 	// Warnings are problems that did not stop the reading, each naming
 	// the input and line: a half-written last line (a session still
 	// being written) is skipped, and everything before it is read.
@@ -146,6 +152,13 @@ type Usage struct {
 
 // Prompt is the whole prompt of the call: Input + CacheRead + CacheWrite.
 func (u Usage) Prompt() int { return u.Input + u.CacheRead + u.CacheWrite }
+
+// UnsentCall is one call in [Transcript.Unsent]: the model that answered
+// and its recorded usage.
+type UnsentCall struct {
+	Model string
+	Usage Usage
+}
 
 // ToolCall is one call an assistant message makes.
 type ToolCall struct {
