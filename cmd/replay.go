@@ -154,7 +154,7 @@ harness's summary and what follows. The transcript is only read.
 	f.IntVar(&o.budget, "budget", 0, "token budget of the budget strategy")
 	f.StringVar(&o.policy, "policy", "lowest_priority", "selection policy of the budget strategy")
 	f.StringVarP(&o.format, "format", "f", "table", "output format: table, json, jsonl")
-	f.StringVar(&o.plot, "plot", "", "also draw tokens per call for each strategy as an SVG `FILE`")
+	f.StringVar(&o.plot, "plot", "", "also draw tokens (or --plot-metric cost) per call for each strategy as an SVG `FILE`, of the first session when there are several")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
 	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: detected): "+strings.Join(transcript.Formats(), ", "))
 	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
