@@ -37,7 +37,7 @@ func plotReplay(w io.Writer, o *replayOptions, run replayed) error {
 	if len(file) > 48 {
 		file = filepath.Base(file)
 	}
-	file = escapeControl(file)
+	file = escapeControl(shortenMiddle(file, 36))
 	what := fmt.Sprintf("%s transcript, %s", run.t.Format, plural(run.t.Turns, "turn"))
 	if run.t.ID != "" {
 		what = "conversation " + escapeControl(run.t.ID) + ", " + what
@@ -102,4 +102,18 @@ func replaySeries(o *replayOptions, r window.Result) svgplot.Series {
 		s.LevelLabel = fmt.Sprintf("budget %d", o.budget)
 	}
 	return s
+}
+
+// shortenMiddle keeps at most n code points of s, taking out the middle
+// for an ellipsis when it is longer: a session file's name
+// ("rollout-2026-11-24T14-02-09-019ab6f2-….jsonl") keeps its start and its
+// end, and the title stays within the picture.
+func shortenMiddle(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n || n < 3 {
+		return s
+	}
+	head := (n - 1) / 2
+	tail := n - 1 - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
 }
