@@ -38,10 +38,12 @@ type replayOptions struct {
 	conversation    string
 	totalsOnly      bool
 	files           []string
-	// showCall is --show-call N (showCallSet: given), showAs --show-as.
+	// showCall is --show-call N (showCallSet: given), showAs --show-as
+	// (showAsGiven: on the command line, not from configuration).
 	showCall    int
 	showCallSet bool
 	showAs      string
+	showAsGiven bool
 	cache       string
 	cacheTTL    string
 	plotMetric  string
@@ -124,6 +126,7 @@ harness's summary and what follows. The transcript is only read.
 				return err
 			}
 			o.showCallSet = c.Flags().Changed("show-call")
+			o.showAsGiven = a.cmdLine["show-as"]
 			if err := checkShowCall(o, c.Flags().Changed("strategy")); err != nil {
 				return err
 			}
@@ -156,7 +159,7 @@ harness's summary and what follows. The transcript is only read.
 	f.StringVarP(&o.format, "format", "f", "table", "output format: table, json, jsonl")
 	f.StringVar(&o.plot, "plot", "", "also draw tokens (or --plot-metric cost) per call for each strategy as an SVG `FILE`, of the first session when there are several")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
-	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: detected): "+strings.Join(transcript.Formats(), ", "))
+	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: auto, detected): "+strings.Join(transcript.Formats(), ", "))
 	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.BoolVar(&o.totalsOnly, "totals", false, "table: only the totals, no row per call")
 	f.IntVar(&o.showCall, "show-call", 0, "print what call `N` sent under the one --strategy (default full): readable, or with --format json the request body")
@@ -240,6 +243,9 @@ func runReplay(a *app, o *replayOptions) error {
 	counter, err := tokenize.New(o.tokenizer)
 	if err != nil {
 		return usageErrorf("--tokenizer: %v", err)
+	}
+	if o.inputFormat == "auto" {
+		o.inputFormat = "" // detect, as fit's --input-format auto does
 	}
 	if o.inputFormat != "" && !containsString(transcript.Formats(), o.inputFormat) {
 		return usageErrorf("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(transcript.Formats(), ", "))

@@ -63,6 +63,9 @@ harpe synthesize:
 			if err := checkFormat(opts.format, "json", "table"); err != nil {
 				return err
 			}
+			if opts.inputFormat == "auto" {
+				opts.inputFormat = "" // detect, as fit's --input-format auto does
+			}
 			if opts.inputFormat != "" && !slices.Contains(transcript.Formats(), opts.inputFormat) {
 				return usageErrorf("--input-format: unknown format %q; valid: %s", opts.inputFormat, strings.Join(transcript.Formats(), ", "))
 			}
@@ -78,7 +81,7 @@ harpe synthesize:
 	}
 	f := c.Flags()
 	f.StringVarP(&opts.format, "format", "f", "json", "output `FORMAT`: json or table")
-	f.StringVar(&opts.inputFormat, "input-format", "", "read the input as `FORMAT` instead of detecting it ("+strings.Join(transcript.Formats(), ", ")+")")
+	f.StringVar(&opts.inputFormat, "input-format", "", "read the input as `FORMAT` instead of detecting it (auto: detect; "+strings.Join(transcript.Formats(), ", ")+")")
 	f.StringVar(&opts.conversation, "conversation", "", "list only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	f.StringVarP(&opts.tokenizer, "tokenizer", "t", "estimate", "count message tokens with `NAME`: "+strings.Join(tokenize.Names(), ", "))
@@ -266,12 +269,14 @@ func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		title := l.Format
+		// "harpe transcript", not a bare "harpe:" that reads as an error
+		// line; replay's title names the format the same way.
+		title := l.Format + " transcript"
 		if len(files) > 1 {
 			title = l.File + ": " + title // several files: say which
 		}
 		if l.Conversation != "" {
-			title += " conversation " + escapeControl(l.Conversation)
+			title += ", conversation " + escapeControl(l.Conversation)
 		}
 		fmt.Fprintf(w, "%s: %s, %s, %d unpaired, %s\n", title, plural(len(l.Messages), "message"),
 			plural(l.Turns, "turn"), len(l.Unpaired), plural(len(l.Compactions), "compaction"))
