@@ -157,7 +157,7 @@ harness's summary and what follows. The transcript is only read.
 	f.IntVar(&o.budget, "budget", 0, "token budget of the budget strategy")
 	f.StringVar(&o.policy, "policy", "lowest_priority", "selection policy of the budget strategy")
 	f.StringVarP(&o.format, "format", "f", "table", "output format: table, json, jsonl")
-	f.StringVar(&o.plot, "plot", "", "also draw tokens (or --plot-metric cost) per call for each strategy as an SVG `FILE`, of the first session when there are several")
+	f.StringVar(&o.plot, "plot", "", "also draw tokens (or --plot-metric cost) per call for each strategy as an SVG `FILE`, of the first session when there are several (a note names it)")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
 	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: auto, detected): "+strings.Join(transcript.Formats(), ", "))
 	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
@@ -210,6 +210,19 @@ func (a *app) noteUnpriced(noted map[string]bool, results []window.Result) {
 			}
 		}
 	}
+}
+
+// notePlotSession says on stderr which session --plot drew when the
+// input held several (it draws the first), so the choice is not silent.
+func (a *app) notePlotSession(n int, file, conversation string) {
+	if n < 2 {
+		return
+	}
+	name := escapeControl(file)
+	if conversation != "" {
+		name += " (conversation " + escapeControl(conversation) + ")"
+	}
+	fmt.Fprintf(a.io.Err, "harpe: note: --plot draws session 1 of %d, %s; name one file (or --conversation ID) to draw another\n", n, name)
 }
 
 func strategyNames() string {
@@ -322,6 +335,7 @@ func runReplay(a *app, o *replayOptions) error {
 		if err := plotReplay(&plot, o, runs[0]); err != nil {
 			return err
 		}
+		a.notePlotSession(len(runs), runs[0].file, runs[0].t.ID)
 	}
 	if o.plot != "" {
 		if err := a.stageFile(o.plot, func(w io.Writer) error {
@@ -705,6 +719,7 @@ func streamReplay(a *app, o *replayOptions, runs []replayed, strategies []window
 	if err != nil || o.plot == "" || len(runs) == 0 {
 		return err
 	}
+	a.notePlotSession(len(runs), runs[0].file, runs[0].t.ID)
 	return a.stageFile(o.plot, func(w io.Writer) error {
 		return plotReplay(w, o, replayed{file: runs[0].file, t: runs[0].t, results: plotted})
 	})
