@@ -223,6 +223,9 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		if b, err = transcript.NewBreakdown(sessions); err != nil {
 			return inputError(err)
 		}
+		if c := b.Totals.CostUSD; c != nil {
+			*c = cost.RoundUSD(*c) // the sessions' sum, without float residue
+		}
 	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.breakdown {
