@@ -521,12 +521,13 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown) error {
 		}
 		fmt.Fprintf(w, "unseen overhead (last recorded prompt minus visible): %s\n", over)
 		if rec != nil {
-			fmt.Fprintf(w, "recorded: %s, input %d, cache write %d, cache read %d, output %d", plural(rec.Calls, "call"),
-				rec.Input, rec.CacheWrite, rec.CacheRead, rec.Output)
+			// Wrapped before 80 columns: real sessions' sums are long.
+			last := fmt.Sprintf("output %d", rec.Output)
 			if dollars != nil {
-				fmt.Fprintf(w, "; $%s at list prices", usd(*dollars))
+				last += fmt.Sprintf("; $%s at list prices", usd(*dollars))
 			}
-			fmt.Fprintln(w)
+			writeWrapped(w, "recorded: ", []string{plural(rec.Calls, "call"), fmt.Sprintf("input %d", rec.Input),
+				fmt.Sprintf("cache write %d", rec.CacheWrite), fmt.Sprintf("cache read %d", rec.CacheRead), last})
 		}
 		if len(tools) == 0 {
 			return nil
