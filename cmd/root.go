@@ -149,6 +149,7 @@ func (a *app) run(args []string) int {
 	if isCompletionRequest(args) {
 		plainUsages(root)
 	}
+	checkCompletionArgs(root)
 	root.SetArgs(args)
 	err := root.ExecuteContext(a.ctx)
 	// A negative answer (fit: does not fit) is a result too: its output
@@ -298,6 +299,20 @@ EXIT STATUS
 	markSensitive(root)
 	registerCompletions(a, root)
 	return root
+}
+
+// checkCompletionArgs makes cobra's own completion command runnable, so
+// that it checks its arguments: left alone it printed its help with exit
+// status 0 for any argument ("harpe completion bsh"); now an unknown shell
+// is a usage error. It is done at run time only, so the tree that
+// scripts/gen-docs renders (without the completion command) is unchanged.
+func checkCompletionArgs(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" && c.RunE == nil && c.Run == nil {
+			c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+		}
+	}
 }
 
 // Command returns harpe's command tree with its flags and help, for tools
