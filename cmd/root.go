@@ -73,6 +73,10 @@ type app struct {
 	distillTimeout time.Duration
 	// cmdLine holds the flags the command line set (see flaguse.go).
 	cmdLine map[string]bool
+	// fromConfig names where applyConfig took each flag it set
+	// ("HARPE_FORMAT", "harpe.yaml:3: format"), so that an error about
+	// the value can say where the value came from.
+	fromConfig map[string]string
 }
 
 // stopGrace is how long a command has, after SIGINT or SIGTERM cancels
@@ -176,7 +180,7 @@ func (a *app) run(args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(streams.Err, "harpe: %v\n", ee.err)
+			fmt.Fprintf(streams.Err, "harpe: %s\n", a.valueSource(ee.err.Error()))
 		}
 		if ee.usageOf != nil {
 			fmt.Fprintf(streams.Err, "Run '%s --help' for usage.\n", ee.usageOf.CommandPath())
@@ -299,6 +303,21 @@ EXIT STATUS
 	markSensitive(root)
 	registerCompletions(a, root)
 	return root
+}
+
+// valueSource prefixes an error about a flag's value ("--format: …") with
+// where the value came from when it was not the command line
+// ("HARPE_FORMAT: --format: …"): otherwise a value set in the environment
+// or harpe.yaml for another command reads as a flag nobody typed.
+func (a *app) valueSource(msg string) string {
+	if !strings.HasPrefix(msg, "--") {
+		return msg
+	}
+	name, _, ok := strings.Cut(msg[2:], ":")
+	if src := a.fromConfig[name]; ok && src != "" {
+		return src + ": " + msg
+	}
+	return msg
 }
 
 // checkCompletionArgs makes cobra's own completion command runnable, so
