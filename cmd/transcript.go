@@ -75,6 +75,11 @@ harpe synthesize:
 			if opts.emit != "" && opts.breakdown {
 				return usageErrorf("--emit and --breakdown: choose one")
 			}
+			if a.cmdLine["tokenizer"] && !opts.breakdown && (opts.emit != "" || opts.format == "table") {
+				// The table shows characters and --emit items writes no
+				// token_count: said once rather than silently ignored.
+				fmt.Fprintln(a.io.Err, "harpe: note: --tokenizer is ignored: only the JSON listing and --breakdown count tokens")
+			}
 			opts.args = args
 			return runTranscript(a, opts)
 		},
