@@ -91,6 +91,11 @@ Examples:
 		RunE: func(c *cobra.Command, args []string) error {
 			o.files = args
 			a.noteUnusedFlags([]string{o.policy}, synthesizeFlagUses)
+			if a.cmdLine["format"] && o.emit != "report" && o.report == "" {
+				// --format shapes the report, which --emit kept, dropped
+				// or rendered writes only with --report FILE.
+				fmt.Fprintf(a.io.Err, "harpe: note: --format is ignored: it shapes the report, and --emit %s writes items (add --report FILE to save the report too)\n", o.emit)
+			}
 			if err := a.applyModel(c, o.model, "budget"); err != nil {
 				return err
 			}
