@@ -542,8 +542,16 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 		}
 		for _, r := range results {
 			for _, e := range r.Events {
-				fmt.Fprintf(w, "%s compacted before call %d (turn %d): %d → %s, summary %s, folded messages %s\n",
+				line := fmt.Sprintf("%s compacted before call %d (turn %d): %d → %s, summary %s, folded messages %s",
 					r.Strategy, e.Call, e.Turn, e.MessagesBefore, plural(e.MessagesAfter, "message"), plural(e.SummaryChars, "char"), ranges(e.Folded))
+				// Wrapped at spaces to the table's width, continuation
+				// lines indented: a real session's line is over 100 wide.
+				for i, l := range strings.Split(wrapCell(line, tableWidth()-2), "\n") {
+					if i > 0 {
+						l = "  " + l
+					}
+					fmt.Fprintln(w, l)
+				}
 			}
 		}
 	}
