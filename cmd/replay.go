@@ -115,7 +115,6 @@ harness's summary and what follows. The transcript is only read.
   harpe replay session.jsonl --plot cost.svg --plot-metric cost`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.files = args
-			a.noteUnusedFlags(strategyComponents(o.strategies), replayFlagUses)
 			if err := checkPlotFile(o.plot); err != nil {
 				return err
 			}
@@ -284,6 +283,9 @@ func runReplay(a *app, o *replayOptions) error {
 	if err != nil {
 		return err
 	}
+	// After the flag and strategy checks, so that a refused value is not
+	// first noted as ignored ("--head -1", "--strategy foo").
+	a.noteUnusedFlags(strategyComponents(o.strategies), replayFlagUses)
 	ropts := window.ReplayOptions{
 		Options:       wopts,
 		ContextWindow: o.contextWindow,
