@@ -288,6 +288,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 				if err := setFlag(c, f, s); err != nil {
 					firstErr = usageErrorf("%s: %v", env, flagError(c, err))
 				}
+				a.noteConfigSource(f.Name, env)
 				return
 			}
 		}
@@ -309,10 +310,20 @@ func (a *app) applyConfig(c *cobra.Command) error {
 					return
 				}
 			}
+			a.noteConfigSource(f.Name, cf.where(key)+": "+key)
 			return
 		}
 	})
 	return firstErr
+}
+
+// noteConfigSource records that flag name took its value from src (see
+// app.valueSource).
+func (a *app) noteConfigSource(name, src string) {
+	if a.fromConfig == nil {
+		a.fromConfig = map[string]string{}
+	}
+	a.fromConfig[name] = src
 }
 
 // setFlag sets f from a configuration value. Boolean flags take what

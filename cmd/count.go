@@ -81,7 +81,7 @@ counted (harpe transcript --help says how directories are walked).
 	f.BoolVar(&opts.jsonl, "jsonl", false, "read JSONL items and write them back with token_count set")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	f.BoolVar(&opts.transcript, "transcript", false, "count each input as a transcript, as a chat API bills it")
-	f.StringVar(&opts.inputFormat, "input-format", "", "with --transcript, the transcript `FORMAT` (detected when empty)")
+	f.StringVar(&opts.inputFormat, "input-format", "", "with --transcript, the transcript `FORMAT` (detected when empty or auto)")
 	return c
 }
 
@@ -113,11 +113,19 @@ func runCount(a *app, opts *countOptions, args []string) error {
 		}
 		return a.countJSONL(opts, args, counters[0])
 	}
-	if opts.inputFormat != "" && !opts.transcript {
-		return usageErrorf("--input-format: goes with --transcript")
+	if opts.inputFormat == "auto" {
+		opts.inputFormat = "" // detect, as fit's --input-format auto does
 	}
 	if opts.inputFormat != "" && !slices.Contains(transcript.Formats(), opts.inputFormat) {
 		return usageErrorf("--input-format: unknown format %q; valid: %s", opts.inputFormat, strings.Join(transcript.Formats(), ", "))
+	}
+	if opts.inputFormat != "" && !opts.transcript {
+		if a.cmdLine["input-format"] {
+			return usageErrorf("--input-format: goes with --transcript")
+		}
+		// From HARPE_INPUT_FORMAT or harpe.yaml, meant for the transcript
+		// commands: plain files have no format to name.
+		opts.inputFormat = ""
 	}
 	var results []fileCount
 	if opts.transcript {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -146,7 +147,7 @@ func runFit(a *app, o *fitOptions) error {
 		}
 		if p.items != nil {
 			if err := h.addItems(p.name, bytes.NewReader(p.items)); err != nil {
-				return err
+				return autoItemsHint(err, h.format, p.name, p.items)
 			}
 		}
 	}
@@ -304,6 +305,25 @@ func (h *historyCounter) addItems(name string, r io.Reader) error {
 		}
 	}
 	return nil
+}
+
+// autoItemsHint adds a next step to an items error of an input that
+// --input-format auto took for items (its first line looked like one)
+// when the input reads whole as a transcript: an OpenAI chat JSONL file
+// whose first message has a string content, say.
+// Anything but a bad-input error (an interrupt, say) is returned as it is.
+func autoItemsHint(err error, format, name string, data []byte) error {
+	var ee *exitError
+	if format != "auto" || !errors.As(err, &ee) || ee.code != ExitUsage || ee.err == nil {
+		return err
+	}
+	ts, terr := transcript.Read(bytes.NewReader(data), name, "")
+	if terr != nil || len(ts) == 0 {
+		return err
+	}
+	code, inner := ee.code, ee.err
+	f := ts[0].Format
+	return &exitError{code: code, err: fmt.Errorf("%w (read as items, since its first line looks like one; --input-format %s reads it as a transcript)", inner, f)}
 }
 
 // firstNonBlankLine reads br up to and including the first line that is not

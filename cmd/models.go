@@ -82,7 +82,7 @@ func runModels(a *app, opts *modelsOptions) error {
 		case "yaml":
 			return writeYAML(w, map[string]any{"models": models})
 		}
-		if err := modelsTable(w, models); err != nil {
+		if err := modelsTable(w, models, len(opts.names) == 0); err != nil {
 			return err
 		}
 		if len(opts.names) > 0 {
@@ -137,8 +137,9 @@ func money(p *tokenize.Prices, v func(*tokenize.Prices) float64) string {
 
 // modelsTable shows the presets in 80 columns: limits and prices. The
 // tokenizer, the 1-hour write price and the sources are in --format json
-// and in the details of named presets.
-func modelsTable(w io.Writer, models []tokenize.Model) error {
+// and in the details of named presets; hint says so (not when the details
+// follow).
+func modelsTable(w io.Writer, models []tokenize.Model, hint bool) error {
 	var rows [][]string
 	for _, m := range models {
 		out := "-"
@@ -160,8 +161,10 @@ func modelsTable(w io.Writer, models []tokenize.Model) error {
 		return err
 	}
 	_, err := io.WriteString(w, "IN READ WRITE OUT: US$ per million tokens (input, cache read, 5-minute cache\n"+
-		"write, output); -: not priced here. OUTPUT -: no separate limit published.\n"+
-		"harpe models NAME shows tokenizers, cache rules and sources.\n")
+		"write, output); -: not priced here. OUTPUT -: no separate limit published.\n")
+	if err == nil && hint {
+		_, err = io.WriteString(w, "harpe models NAME shows tokenizers, cache rules and sources.\n")
+	}
 	return err
 }
 

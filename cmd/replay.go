@@ -38,10 +38,12 @@ type replayOptions struct {
 	conversation    string
 	totalsOnly      bool
 	files           []string
-	// showCall is --show-call N (showCallSet: given), showAs --show-as.
+	// showCall is --show-call N (showCallSet: given), showAs --show-as
+	// (showAsGiven: on the command line, not from configuration).
 	showCall    int
 	showCallSet bool
 	showAs      string
+	showAsGiven bool
 	cache       string
 	cacheTTL    string
 	plotMetric  string
@@ -113,7 +115,6 @@ harness's summary and what follows. The transcript is only read.
   harpe replay session.jsonl --plot cost.svg --plot-metric cost`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.files = args
-			a.noteUnusedFlags(strategyComponents(o.strategies), replayFlagUses)
 			if err := checkPlotFile(o.plot); err != nil {
 				return err
 			}
@@ -124,6 +125,7 @@ harness's summary and what follows. The transcript is only read.
 				return err
 			}
 			o.showCallSet = c.Flags().Changed("show-call")
+			o.showAsGiven = a.cmdLine["show-as"]
 			if err := checkShowCall(o, c.Flags().Changed("strategy")); err != nil {
 				return err
 			}
@@ -154,9 +156,9 @@ harness's summary and what follows. The transcript is only read.
 	f.IntVar(&o.budget, "budget", 0, "token budget of the budget strategy")
 	f.StringVar(&o.policy, "policy", "lowest_priority", "selection policy of the budget strategy")
 	f.StringVarP(&o.format, "format", "f", "table", "output format: table, json, jsonl")
-	f.StringVar(&o.plot, "plot", "", "also draw tokens (or --plot-metric cost) per call for each strategy as an SVG `FILE`, of the first session when there are several")
+	f.StringVar(&o.plot, "plot", "", "also draw tokens (or --plot-metric cost) per call for each strategy as an SVG `FILE`, of the first session when there are several (a note names it)")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
-	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: detected): "+strings.Join(transcript.Formats(), ", "))
+	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: auto, detected): "+strings.Join(transcript.Formats(), ", "))
 	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.BoolVar(&o.totalsOnly, "totals", false, "table: only the totals, no row per call")
 	f.IntVar(&o.showCall, "show-call", 0, "print what call `N` sent under the one --strategy (default full): readable, or with --format json the request body")
@@ -209,6 +211,19 @@ func (a *app) noteUnpriced(noted map[string]bool, results []window.Result) {
 	}
 }
 
+// notePlotSession says on stderr which session --plot drew when the
+// input held several (it draws the first), so the choice is not silent.
+func (a *app) notePlotSession(n int, file, conversation string) {
+	if n < 2 {
+		return
+	}
+	name := escapeControl(file)
+	if conversation != "" {
+		name += " (conversation " + escapeControl(conversation) + ")"
+	}
+	fmt.Fprintf(a.io.Err, "harpe: note: --plot draws session 1 of %d, %s; name one file (or --conversation ID) to draw another\n", n, name)
+}
+
 func strategyNames() string {
 	var names []string
 	for _, s := range window.Strategies() {
@@ -241,6 +256,9 @@ func runReplay(a *app, o *replayOptions) error {
 	if err != nil {
 		return usageErrorf("--tokenizer: %v", err)
 	}
+	if o.inputFormat == "auto" {
+		o.inputFormat = "" // detect, as fit's --input-format auto does
+	}
 	if o.inputFormat != "" && !containsString(transcript.Formats(), o.inputFormat) {
 		return usageErrorf("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(transcript.Formats(), ", "))
 	}
@@ -265,6 +283,9 @@ func runReplay(a *app, o *replayOptions) error {
 	if err != nil {
 		return err
 	}
+	// After the flag and strategy checks, so that a refused value is not
+	// first noted as ignored ("--head -1", "--strategy foo").
+	a.noteUnusedFlags(strategyComponents(o.strategies), replayFlagUses)
 	ropts := window.ReplayOptions{
 		Options:       wopts,
 		ContextWindow: o.contextWindow,
@@ -316,6 +337,7 @@ func runReplay(a *app, o *replayOptions) error {
 		if err := plotReplay(&plot, o, runs[0]); err != nil {
 			return err
 		}
+		a.notePlotSession(len(runs), runs[0].file, runs[0].t.ID)
 	}
 	if o.plot != "" {
 		if err := a.stageFile(o.plot, func(w io.Writer) error {
@@ -522,8 +544,16 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 		}
 		for _, r := range results {
 			for _, e := range r.Events {
-				fmt.Fprintf(w, "%s compacted before call %d (turn %d): %d → %s, summary %s, folded messages %s\n",
+				line := fmt.Sprintf("%s compacted before call %d (turn %d): %d → %s, summary %s, folded messages %s",
 					r.Strategy, e.Call, e.Turn, e.MessagesBefore, plural(e.MessagesAfter, "message"), plural(e.SummaryChars, "char"), ranges(e.Folded))
+				// Wrapped at spaces to the table's width, continuation
+				// lines indented: a real session's line is over 100 wide.
+				for i, l := range strings.Split(wrapCell(line, tableWidth()-2), "\n") {
+					if i > 0 {
+						l = "  " + l
+					}
+					fmt.Fprintln(w, l)
+				}
 			}
 		}
 	}
@@ -699,6 +729,7 @@ func streamReplay(a *app, o *replayOptions, runs []replayed, strategies []window
 	if err != nil || o.plot == "" || len(runs) == 0 {
 		return err
 	}
+	a.notePlotSession(len(runs), runs[0].file, runs[0].t.ID)
 	return a.stageFile(o.plot, func(w io.Writer) error {
 		return plotReplay(w, o, replayed{file: runs[0].file, t: runs[0].t, results: plotted})
 	})

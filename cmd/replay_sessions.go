@@ -105,6 +105,7 @@ func replaySessionsTotals(a *app, o *replayOptions, runs []replayed, strategies 
 		if err := a.stageFile(o.plot, func(w io.Writer) error { return plotReplay(w, o, runs[0]) }); err != nil {
 			return err
 		}
+		a.notePlotSession(len(runs), runs[0].file, runs[0].t.ID)
 	}
 	return a.writeOutput(o.output, func(w io.Writer) error {
 		_, err := w.Write(out.Bytes())

@@ -73,6 +73,10 @@ type app struct {
 	distillTimeout time.Duration
 	// cmdLine holds the flags the command line set (see flaguse.go).
 	cmdLine map[string]bool
+	// fromConfig names where applyConfig took each flag it set
+	// ("HARPE_FORMAT", "harpe.yaml:3: format"), so that an error about
+	// the value can say where the value came from.
+	fromConfig map[string]string
 }
 
 // stopGrace is how long a command has, after SIGINT or SIGTERM cancels
@@ -149,6 +153,7 @@ func (a *app) run(args []string) int {
 	if isCompletionRequest(args) {
 		plainUsages(root)
 	}
+	checkCompletionArgs(root)
 	root.SetArgs(args)
 	err := root.ExecuteContext(a.ctx)
 	// A negative answer (fit: does not fit) is a result too: its output
@@ -175,7 +180,7 @@ func (a *app) run(args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(streams.Err, "harpe: %v\n", ee.err)
+			fmt.Fprintf(streams.Err, "harpe: %s\n", a.valueSource(ee.err.Error()))
 		}
 		if ee.usageOf != nil {
 			fmt.Fprintf(streams.Err, "Run '%s --help' for usage.\n", ee.usageOf.CommandPath())
@@ -298,6 +303,35 @@ EXIT STATUS
 	markSensitive(root)
 	registerCompletions(a, root)
 	return root
+}
+
+// valueSource prefixes an error about a flag's value ("--format: …") with
+// where the value came from when it was not the command line
+// ("HARPE_FORMAT: --format: …"): otherwise a value set in the environment
+// or harpe.yaml for another command reads as a flag nobody typed.
+func (a *app) valueSource(msg string) string {
+	if !strings.HasPrefix(msg, "--") {
+		return msg
+	}
+	name, _, ok := strings.Cut(msg[2:], ":")
+	if src := a.fromConfig[name]; ok && src != "" {
+		return src + ": " + msg
+	}
+	return msg
+}
+
+// checkCompletionArgs makes cobra's own completion command runnable, so
+// that it checks its arguments: left alone it printed its help with exit
+// status 0 for any argument ("harpe completion bsh"); now an unknown shell
+// is a usage error. It is done at run time only, so the tree that
+// scripts/gen-docs renders (without the completion command) is unchanged.
+func checkCompletionArgs(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" && c.RunE == nil && c.Run == nil {
+			c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+		}
+	}
 }
 
 // Command returns harpe's command tree with its flags and help, for tools

@@ -24,7 +24,9 @@ func checkShowCall(o *replayOptions, strategyGiven bool) error {
 		return usageErrorf("--show-as: unknown value %q; valid: %s, %s", o.showAs, showAsOpenAI, showAsAnthropic)
 	}
 	if !o.showCallSet {
-		if o.showAs != "" {
+		// A --show-as from HARPE_* or harpe.yaml serves the runs that
+		// show a call; on the others it is not a mistake.
+		if o.showAs != "" && o.showAsGiven {
 			return usageErrorf("--show-as: goes with --show-call N")
 		}
 		return nil

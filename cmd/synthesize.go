@@ -90,7 +90,6 @@ Examples:
 ` + strings.Replace(exitStatusHelp, "\n  130", "\n  3    --strict refused: the always-kept items alone exceed the budget\n  130", 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.files = args
-			a.noteUnusedFlags([]string{o.policy}, synthesizeFlagUses)
 			if err := a.applyModel(c, o.model, "budget"); err != nil {
 				return err
 			}
@@ -223,6 +222,14 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 	plan, err := planSynthesize(o)
 	if err != nil {
 		return err
+	}
+	// Notes on flags that do nothing here come after the flag checks, so
+	// a refused value ("--dp-cells 0", "--policy foo") is an error alone.
+	a.noteUnusedFlags([]string{o.policy}, synthesizeFlagUses)
+	if a.cmdLine["format"] && o.emit != "report" && o.report == "" {
+		// --format shapes the report, which --emit kept, dropped or
+		// rendered writes only with --report FILE.
+		fmt.Fprintf(a.io.Err, "harpe: note: --format is ignored: it shapes the report, and --emit %s writes items (add --report FILE to save the report too)\n", o.emit)
 	}
 	reader := engine.NewItemReader(plan.read)
 	err = a.eachInput(o.files, func(name string, r io.Reader) error {

@@ -63,6 +63,9 @@ harpe synthesize:
 			if err := checkFormat(opts.format, "json", "table"); err != nil {
 				return err
 			}
+			if opts.inputFormat == "auto" {
+				opts.inputFormat = "" // detect, as fit's --input-format auto does
+			}
 			if opts.inputFormat != "" && !slices.Contains(transcript.Formats(), opts.inputFormat) {
 				return usageErrorf("--input-format: unknown format %q; valid: %s", opts.inputFormat, strings.Join(transcript.Formats(), ", "))
 			}
@@ -72,13 +75,18 @@ harpe synthesize:
 			if opts.emit != "" && opts.breakdown {
 				return usageErrorf("--emit and --breakdown: choose one")
 			}
+			if a.cmdLine["tokenizer"] && !opts.breakdown && (opts.emit != "" || opts.format == "table") {
+				// The table shows characters and --emit items writes no
+				// token_count: said once rather than silently ignored.
+				fmt.Fprintln(a.io.Err, "harpe: note: --tokenizer is ignored: only the JSON listing and --breakdown count tokens")
+			}
 			opts.args = args
 			return runTranscript(a, opts)
 		},
 	}
 	f := c.Flags()
 	f.StringVarP(&opts.format, "format", "f", "json", "output `FORMAT`: json or table")
-	f.StringVar(&opts.inputFormat, "input-format", "", "read the input as `FORMAT` instead of detecting it ("+strings.Join(transcript.Formats(), ", ")+")")
+	f.StringVar(&opts.inputFormat, "input-format", "", "read the input as `FORMAT` instead of detecting it (auto: detect; "+strings.Join(transcript.Formats(), ", ")+")")
 	f.StringVar(&opts.conversation, "conversation", "", "list only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	f.StringVarP(&opts.tokenizer, "tokenizer", "t", "estimate", "count message tokens with `NAME`: "+strings.Join(tokenize.Names(), ", "))
@@ -220,6 +228,9 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		if b, err = transcript.NewBreakdown(sessions); err != nil {
 			return inputError(err)
 		}
+		if c := b.Totals.CostUSD; c != nil {
+			*c = cost.RoundUSD(*c) // the sessions' sum, without float residue
+		}
 	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.breakdown {
@@ -266,12 +277,14 @@ func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		title := l.Format
+		// "harpe transcript", not a bare "harpe:" that reads as an error
+		// line; replay's title names the format the same way.
+		title := l.Format + " transcript"
 		if len(files) > 1 {
 			title = l.File + ": " + title // several files: say which
 		}
 		if l.Conversation != "" {
-			title += " conversation " + escapeControl(l.Conversation)
+			title += ", conversation " + escapeControl(l.Conversation)
 		}
 		fmt.Fprintf(w, "%s: %s, %s, %d unpaired, %s\n", title, plural(len(l.Messages), "message"),
 			plural(l.Turns, "turn"), len(l.Unpaired), plural(len(l.Compactions), "compaction"))
@@ -513,12 +526,13 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown) error {
 		}
 		fmt.Fprintf(w, "unseen overhead (last recorded prompt minus visible): %s\n", over)
 		if rec != nil {
-			fmt.Fprintf(w, "recorded: %s, input %d, cache write %d, cache read %d, output %d", plural(rec.Calls, "call"),
-				rec.Input, rec.CacheWrite, rec.CacheRead, rec.Output)
+			// Wrapped before 80 columns: real sessions' sums are long.
+			last := fmt.Sprintf("output %d", rec.Output)
 			if dollars != nil {
-				fmt.Fprintf(w, "; $%s at list prices", usd(*dollars))
+				last += fmt.Sprintf("; $%s at list prices", usd(*dollars))
 			}
-			fmt.Fprintln(w)
+			writeWrapped(w, "recorded: ", []string{plural(rec.Calls, "call"), fmt.Sprintf("input %d", rec.Input),
+				fmt.Sprintf("cache write %d", rec.CacheWrite), fmt.Sprintf("cache read %d", rec.CacheRead), last})
 		}
 		if len(tools) == 0 {
 			return nil

@@ -90,3 +90,47 @@ func TestListingCostSample(t *testing.T) {
 		t.Errorf("Recorded = %v", tot.CostUSD)
 	}
 }
+
+// TestRoundUSD: sums of token costs come out as the decimal the prices
+// give, worked by hand. 0.1+0.2 in float64 is the classic residue
+// (0.30000000000000004); the agent sample's subagent costs $0.24715105 by
+// hand (see TestListingCostSubagent), which the per-model float sum misses
+// in the 17th digit.
+func TestRoundUSD(t *testing.T) {
+	tests := []struct {
+		name string
+		in   float64
+		want float64
+	}{
+		{"zero", 0, 0},
+		{"float residue", 0.30000000000000004, 0.3}, // 0.1 + 0.2 in float64
+		{"residue below", 0.24715104999999998, 0.24715105},
+		{"a tenth of a nano-dollar kept", 3.75e-8 * 3, 1.125e-7},
+		{"whole dollars", 11.675533000000005, 11.675533},
+		{"negative", -0.30000000000000004, -0.3},
+		{"large left as is", 123456.78900000001, 123456.78900000001},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := RoundUSD(tt.in); got != tt.want {
+				t.Errorf("RoundUSD(%v) = %v, want %v", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestListingCostSubagent: the subagent sample's cost is exactly the
+// decimal worked by hand, with no float residue, so the JSON reads
+// 0.24715105: claude-haiku-4-5 at $1 input, $0.10 cache read, $1.25
+// 5-minute write, $5 output per million, on its recorded sums (61, 1,148,538,
+// 67,789, 9,500): 61 + 114,853.8 + 84,736.25 + 47,500 = 247,151.05 µ$.
+func TestListingCostSubagent(t *testing.T) {
+	tr := readSample(t, agentSamples[1])
+	l, err := transcript.List(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if usd, _, ok := ListingCost(l, nil); !ok || usd != 0.24715105 {
+		t.Errorf("ListingCost = %v %v, want exactly 0.24715105", usd, ok)
+	}
+}

@@ -2,6 +2,7 @@ package cost
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -248,5 +249,19 @@ func TallyCost(byModel func() ([]string, []transcript.RecordedUsage), cat *token
 		}
 		usd += UsageCost(usage[i].Usage, p)
 	}
-	return usd, unpriced, ok
+	return RoundUSD(usd), unpriced, ok
+}
+
+// RoundUSD rounds a sum of dollar amounts to 1e-10 dollars, which removes
+// the binary floating-point residue of adding token costs (0.24715105, not
+// 0.24715104999999998) and keeps every digit a price can give: a price
+// per million tokens with up to four decimals (the built-in ones have at
+// most three) makes a token cost a whole number of 1e-10 dollars. Amounts
+// of 10^5 dollars or more, where 1e-10 is near float64's resolution, are
+// returned as they are.
+func RoundUSD(usd float64) float64 {
+	if math.Abs(usd) >= 1e5 {
+		return usd
+	}
+	return math.Round(usd*1e10) / 1e10
 }
