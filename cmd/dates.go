@@ -205,6 +205,7 @@ func runDates(a *app, opts *datesOptions) error {
 func runDatesJSONL(a *app, opts *datesOptions, def dates.Date, haveDef bool) error {
 	var out bytes.Buffer
 	var items []datesItem
+	undated := 0 // items with no day to count from: nothing is dated in them
 	// Items are read by the engine's reader, as every command reads them;
 	// a "timestamp" string may also be any anchor format.
 	rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10, Timestamp: anchorTime})
@@ -223,6 +224,9 @@ func runDatesJSONL(a *app, opts *datesOptions, def dates.Date, haveDef bool) err
 				return inputError(fmt.Errorf("%s:%d: %v", name, l.No, err))
 			}
 			item.File, item.Line = name, l.No
+			if item.SaidOn == nil {
+				undated++
+			}
 			items = append(items, item)
 			out.Write(newLine)
 			out.WriteByte('\n')
@@ -231,6 +235,9 @@ func runDatesJSONL(a *app, opts *datesOptions, def dates.Date, haveDef bool) err
 	})
 	if err != nil {
 		return err
+	}
+	if undated > 0 {
+		fmt.Fprintf(a.io.Err, "harpe: note: %s without a timestamp left undated (--said-on or --anchor gives them a day)\n", plural(undated, "item"))
 	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.format == "json" {
