@@ -68,6 +68,17 @@ func runShowCall(a *app, o *replayOptions, runs []replayed, strategies []window.
 		hint := "name one file"
 		if len(runs) > 1 && runs[0].t.ID != "" && runs[0].file == runs[len(runs)-1].file {
 			hint = "pick one with --conversation ID"
+		} else if len(runs) > 1 {
+			// Say which: the first few files, as they were read.
+			var names []string
+			for i, r := range runs {
+				if i == 3 {
+					names = append(names, fmt.Sprintf("and %d more", len(runs)-3))
+					break
+				}
+				names = append(names, escapeControl(r.file))
+			}
+			hint = "name one file: " + strings.Join(names, ", ")
 		}
 		return usageErrorf("--show-call: shows a call of one session; the input holds %d (%s)", len(runs), hint)
 	}
