@@ -328,8 +328,17 @@ func (a *app) valueSource(msg string) string {
 func checkCompletionArgs(root *cobra.Command) {
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
-		if c.Name() == "completion" && c.RunE == nil && c.Run == nil {
+		if c.Name() != "completion" {
+			continue
+		}
+		if c.RunE == nil && c.Run == nil {
 			c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+		}
+		// Every command's help ends with its exit statuses, cobra's too.
+		for _, sc := range append([]*cobra.Command{c}, c.Commands()...) {
+			if !strings.Contains(sc.Long, "EXIT STATUS") {
+				sc.Long = strings.TrimRight(sc.Long, "\n") + "\n" + exitStatusHelp
+			}
 		}
 	}
 }
