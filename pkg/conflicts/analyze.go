@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/harpe-dev/harpe/internal/cancel"
 )
 
 // token is one word or punctuation mark of a text.
@@ -64,7 +66,7 @@ func scanTokens(text string, done <-chan struct{}, emit func(token)) {
 	}
 	i := 0
 	for steps := 1; i < len(text); steps++ {
-		if steps%checkEvery == 0 && stopped(done) {
+		if steps%cancel.Every == 0 && cancel.Stopped(done) {
 			return
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -174,7 +176,7 @@ func eachSentence(text string, done <-chan struct{}, fn func(sentence)) {
 		}
 		buf = buf[:0]
 	})
-	if len(buf) > 0 && !stopped(done) {
+	if len(buf) > 0 && !cancel.Stopped(done) {
 		fn(sentence{toks: buf})
 	}
 }
@@ -377,7 +379,7 @@ func (a *analyzer) intern(k string) int32 {
 // content word, or only weak ones. The clause's keys and seq point at the
 // scratch space until [analyzer.keep] copies them.
 func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, ok bool) {
-	if stopped(a.done) {
+	if cancel.Stopped(a.done) {
 		return c, false
 	}
 	negs, flips := 0, 0
@@ -393,7 +395,7 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 	isCue := a.isCue
 	frame := ""
 	for i := 0; i < len(toks); i++ {
-		if i%checkEvery == checkEvery-1 && stopped(a.done) {
+		if i%cancel.Every == cancel.Every-1 && cancel.Stopped(a.done) {
 			return c, false
 		}
 		t := toks[i]
@@ -458,7 +460,7 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 	// not scan back.
 	last := -1
 	for i, t := range toks {
-		if i%checkEvery == checkEvery-1 && stopped(a.done) {
+		if i%cancel.Every == cancel.Every-1 && cancel.Stopped(a.done) {
 			return c, false
 		}
 		afterBe := last >= 0 && beForms[toks[last].low]

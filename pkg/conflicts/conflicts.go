@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/harpe-dev/harpe/internal/cancel"
 )
 
 // DefaultMinScore is the score below which [Find] drops a pair unless
@@ -77,12 +79,12 @@ func FindStatsContext(ctx context.Context, texts []string, opts Options) ([]Pair
 	done := ctx.Done()
 	an.done = done
 	for ti, text := range texts {
-		if stopped(done) {
+		if cancel.Stopped(done) {
 			return nil, Stats{}, ctx.Err()
 		}
 		all = appendClauses(all, an, ti, text, done)
 	}
-	if stopped(done) {
+	if cancel.Stopped(done) {
 		return nil, Stats{}, ctx.Err()
 	}
 	st.Clauses = len(all)
@@ -113,7 +115,7 @@ func FindStatsContext(ctx context.Context, texts []string, opts Options) ([]Pair
 	best := map[key]int{}
 	var hits []found
 	for di := range all {
-		if di%checkEvery == 0 && stopped(done) {
+		if di%cancel.Every == 0 && cancel.Stopped(done) {
 			return nil, Stats{}, ctx.Err()
 		}
 		d := &all[di]
@@ -135,7 +137,7 @@ func FindStatsContext(ctx context.Context, texts []string, opts Options) ([]Pair
 			cands = index[rare]
 		}
 		for k, si := range cands {
-			if k%checkEvery == checkEvery-1 && stopped(done) {
+			if k%cancel.Every == cancel.Every-1 && cancel.Stopped(done) {
 				return nil, Stats{}, ctx.Err()
 			}
 			s := &all[si]
@@ -168,27 +170,10 @@ func FindStatsContext(ctx context.Context, texts []string, opts Options) ([]Pair
 		}
 		return out[i].Statement < out[j].Statement
 	})
-	if stopped(done) { // pairOf's analysis may have given up
+	if cancel.Stopped(done) { // pairOf's analysis may have given up
 		return nil, Stats{}, ctx.Err()
 	}
 	return out, st, nil
-}
-
-// checkEvery is how many steps of a loop pass between two looks at the
-// done channel.
-const checkEvery = 1 << 12
-
-// stopped reports whether done (nil: never) is closed.
-func stopped(done <-chan struct{}) bool {
-	if done == nil {
-		return false
-	}
-	select {
-	case <-done:
-		return true
-	default:
-		return false
-	}
 }
 
 // appendClauses analyzes one text and appends its clauses. Once done is

@@ -1,6 +1,10 @@
 package tokenize
 
-import "runtime/debug"
+import (
+	"runtime/debug"
+
+	"github.com/harpe-dev/harpe/internal/cancel"
+)
 
 // Long pieces. A text without break points can be one pre-tokenizer piece
 // of any length (100 MB of "a", of spaces, of NULs), and byte-pair merging
@@ -120,7 +124,7 @@ func (e *Encoding) bigMerge(piece string, done <-chan struct{}) []uint32 {
 		return rank24(piece[i:k])
 	}
 	for steps := 1; tree[1] != bigNone; steps++ {
-		if steps%checkEvery == 0 && stopped(done) {
+		if steps%cancel.Every == 0 && cancel.Stopped(done) {
 			return nil
 		}
 		top := tree[1]

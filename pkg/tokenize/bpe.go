@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize/internal/bpetable"
+
+	"github.com/harpe-dev/harpe/internal/cancel"
 )
 
 //go:generate go run ./internal/gen .
@@ -129,7 +131,7 @@ func (e *Encoding) Count(s string) int {
 }
 
 // count is Count that gives up with errf() once done is closed (nil: never),
-// looking every checkEvery pieces and inside long merges.
+// looking every cancel.Every pieces and inside long merges.
 func (e *Encoding) count(done <-chan struct{}, s string, errf func() error) (int, error) {
 	e.setup()
 	s = validUTF8(s)
@@ -140,7 +142,7 @@ func (e *Encoding) count(done <-chan struct{}, s string, errf func() error) (int
 	var seen map[string]int
 	steps := 0
 	for i := 0; i < len(s); {
-		if steps++; steps%checkEvery == 0 && stopped(done) {
+		if steps++; steps%cancel.Every == 0 && cancel.Stopped(done) {
 			return 0, errf()
 		}
 		j := e.next(s, i)

@@ -51,20 +51,3 @@ func (estimator) CountContext(ctx context.Context, s string) (int, error) {
 	}
 	return n, nil
 }
-
-// checkEvery is how many loop steps pass between two looks at a done
-// channel.
-const checkEvery = 1 << 12
-
-// stopped reports whether done (nil: never) is closed.
-func stopped(done <-chan struct{}) bool {
-	if done == nil {
-		return false
-	}
-	select {
-	case <-done:
-		return true
-	default:
-		return false
-	}
-}
