@@ -7,12 +7,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/harpe-dev/harpe/internal/suggest"
 )
@@ -61,7 +62,7 @@ var valueCompleters = map[string]valueCompleter{
 	"model": func(a *app, _ *cobra.Command) []string {
 		models := tokenize.Models()
 		if cat, err := a.modelCatalog(); err == nil {
-			models = cat.Models()
+			models = cat.Windows().Models()
 		}
 		out := make([]string, 0, len(models))
 		for _, m := range models {

@@ -228,7 +228,8 @@ func yamlError(err error) error {
 }
 
 // indexLines records the line of every key of a mapping, and of the keys
-// one level down (a command's section), lowercased as viper reads them.
+// one level down (a command's section), lowercased as viper reads them;
+// under "models" every level (a price's line).
 func (cf *configFile) indexLines(n *yaml.Node, prefix string) {
 	if n.Kind != yaml.MappingNode {
 		return
@@ -239,7 +240,7 @@ func (cf *configFile) indexLines(n *yaml.Node, prefix string) {
 		if _, dup := cf.lines[key]; !dup {
 			cf.lines[key] = k.Line
 		}
-		if prefix == "" && val.Kind == yaml.MappingNode {
+		if (prefix == "" || strings.HasPrefix(key, "models.")) && val.Kind == yaml.MappingNode {
 			cf.indexLines(val, key+".")
 		}
 	}

@@ -1,15 +1,20 @@
 package cmd
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
+
+	"github.com/harpe-dev/harpe/pkg/prices"
+	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
 // modelsOptions are the flags and arguments of harpe models.
@@ -60,6 +65,7 @@ the built-in prices as a whole:
 	}
 	c.Flags().StringVarP(&opts.format, "format", "f", "table", "output `FORMAT`: table, json or yaml")
 	c.Flags().StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
+	a.addPriceFlags(c, false)
 	return c
 }
 
@@ -93,16 +99,17 @@ func runModels(a *app, opts *modelsOptions) error {
 }
 
 // selectModels picks the presets args name, in argument order without
-// repeats: an exact (or dated-snapshot) name gives its preset, anything
-// else every preset whose name contains it. No args: every preset.
-func selectModels(cat *tokenize.Catalog, args []string) ([]tokenize.Model, error) {
+// repeats: an exact (or dated-snapshot) name gives its preset, or the
+// model the price data knows by that name; anything else every preset
+// whose name contains it. No args: every preset.
+func selectModels(cat *prices.Catalog, args []string) ([]prices.Model, error) {
 	all := cat.Models()
 	if len(args) == 0 {
 		return all, nil
 	}
-	var out []tokenize.Model
+	var out []prices.Model
 	seen := map[string]bool{}
-	add := func(m tokenize.Model) {
+	add := func(m prices.Model) {
 		if !seen[m.Name] {
 			seen[m.Name] = true
 			out = append(out, m)
@@ -119,7 +126,7 @@ func selectModels(cat *tokenize.Catalog, args []string) ([]tokenize.Model, error
 					add(m)
 				}
 			}
-			if len(out) == n && !slices.ContainsFunc(all, func(m tokenize.Model) bool { return strings.Contains(strings.ToLower(m.Name), q) }) {
+			if len(out) == n && !slices.ContainsFunc(all, func(m prices.Model) bool { return strings.Contains(strings.ToLower(m.Name), q) }) {
 				return nil, usageErrorf("%v", err)
 			}
 		}
@@ -128,7 +135,7 @@ func selectModels(cat *tokenize.Catalog, args []string) ([]tokenize.Model, error
 }
 
 // money formats a price per million tokens: "-" when unpriced.
-func money(p *tokenize.Prices, v func(*tokenize.Prices) float64) string {
+func money(p *prices.Prices, v func(*prices.Prices) float64) string {
 	if p == nil {
 		return "-"
 	}
@@ -139,56 +146,86 @@ func money(p *tokenize.Prices, v func(*tokenize.Prices) float64) string {
 // tokenizer, the 1-hour write price and the sources are in --format json
 // and in the details of named presets; hint says so (not when the details
 // follow).
-func modelsTable(w io.Writer, models []tokenize.Model, hint bool) error {
+func modelsTable(w io.Writer, models []prices.Model, hint bool) error {
 	var rows [][]string
+	sources := map[string]bool{}
+	var srcs []string
 	for _, m := range models {
-		out := "-"
+		out, window := "-", "-"
 		if m.OutputLimit > 0 {
 			out = strconv.Itoa(m.OutputLimit)
 		}
+		if m.ContextWindow > 0 {
+			window = strconv.Itoa(m.ContextWindow)
+		}
 		p := m.Prices
-		write := money(p, func(p *tokenize.Prices) float64 { return p.CacheWrite5m })
-		if p != nil && p.CacheWrite5m == 0 {
+		write := money(p, func(p *prices.Prices) float64 { return p.CacheWrite5m })
+		if p != nil && (p.CacheWrite5m == 0 || p.CacheWrite5m == p.Input) && m.CacheRule() != prices.CacheAnthropic {
 			write = "free"
 		}
-		rows = append(rows, []string{m.Name, strconv.Itoa(m.ContextWindow), out,
-			money(p, func(p *tokenize.Prices) float64 { return p.Input }),
-			money(p, func(p *tokenize.Prices) float64 { return p.CacheRead }),
+		if m.PriceSource != "" && !sources[m.PriceSource] {
+			sources[m.PriceSource] = true
+			srcs = append(srcs, m.PriceSource)
+		}
+		rows = append(rows, []string{m.Name, window, out,
+			money(p, func(p *prices.Prices) float64 { return p.Input }),
+			money(p, func(p *prices.Prices) float64 { return p.CacheRead }),
 			write,
-			money(p, func(p *tokenize.Prices) float64 { return p.Output })})
+			money(p, func(p *prices.Prices) float64 { return p.Output })})
 	}
 	if err := renderTable(w, []string{"MODEL", "CONTEXT", "OUTPUT", "IN", "READ", "WRITE", "OUT"}, rows, nil); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, "IN READ WRITE OUT: US$ per million tokens (input, cache read, 5-minute cache\n"+
-		"write, output); -: not priced here. OUTPUT -: no separate limit published.\n")
-	if err == nil && hint {
-		_, err = io.WriteString(w, "harpe models NAME shows tokenizers, cache rules and sources.\n")
+	var b strings.Builder
+	b.WriteString("IN READ WRITE OUT: US$ per million tokens (input, cache read, 5-minute cache\n" +
+		"write, output); -: not priced. OUTPUT -: no separate limit published.\n")
+	slices.Sort(srcs)
+	if len(srcs) > 0 {
+		fmt.Fprintf(&b, "Prices from %s.\n", strings.Join(srcs, ", "))
 	}
+	if hint {
+		b.WriteString("harpe models NAME shows tokenizers, cache rules and sources.\n")
+	}
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 // modelDetails writes each preset's other fields and its sources.
-func modelDetails(w io.Writer, models []tokenize.Model) error {
+func modelDetails(w io.Writer, models []prices.Model) error {
 	var b strings.Builder
 	for _, m := range models {
-		fmt.Fprintf(&b, "\n%s (%s)\n", m.Name, m.Provider)
-		tok := m.Tokenizer
-		if !m.Exact() {
-			tok += " (its tokenizer is not built into harpe)"
+		fmt.Fprintf(&b, "\n%s (%s)\n", m.Name, cmp.Or(m.Provider, "provider unknown"))
+		if m.ContextWindow > 0 {
+			tok := m.Tokenizer
+			if !m.Exact() {
+				tok += " (its tokenizer is not built into harpe)"
+			}
+			fmt.Fprintf(&b, "  tokenizer:  %s\n", tok)
+			fmt.Fprintf(&b, "  window:     %d tokens, output %d (as of %s)\n              %s\n", m.ContextWindow, m.OutputLimit, m.AsOf, m.Source)
+		} else {
+			b.WriteString("  window:     no preset (add one under models: in harpe.yaml to use it with --model)\n")
 		}
-		fmt.Fprintf(&b, "  tokenizer:  %s\n", tok)
-		fmt.Fprintf(&b, "  window:     %d tokens, output %d (as of %s)\n              %s\n", m.ContextWindow, m.OutputLimit, m.AsOf, m.Source)
 		if p := m.Prices; p != nil {
 			fmt.Fprintf(&b, "  prices:     input %s, cache read %s, cache write 5m %s / 1h %s, output %s\n",
-				money(p, func(p *tokenize.Prices) float64 { return p.Input }), money(p, func(p *tokenize.Prices) float64 { return p.CacheRead }),
-				money(p, func(p *tokenize.Prices) float64 { return p.CacheWrite5m }), money(p, func(p *tokenize.Prices) float64 { return p.CacheWrite1h }),
-				money(p, func(p *tokenize.Prices) float64 { return p.Output }))
-			fmt.Fprintf(&b, "              US$ per million tokens (as of %s)\n              %s\n", p.AsOf, p.Source)
+				money(p, func(p *prices.Prices) float64 { return p.Input }), money(p, func(p *prices.Prices) float64 { return p.CacheRead }),
+				money(p, func(p *prices.Prices) float64 { return p.CacheWrite5m }), money(p, func(p *prices.Prices) float64 { return p.CacheWrite1h }),
+				money(p, func(p *prices.Prices) float64 { return p.Output }))
+			asOf := ""
+			if p.AsOf != "" {
+				asOf = " (as of " + p.AsOf + ")"
+			}
+			fmt.Fprintf(&b, "              US$ per million tokens%s\n              from %s", asOf, m.PriceSource)
+			if m.PriceModel != "" {
+				fmt.Fprintf(&b, ": %s", m.PriceModel)
+			}
+			b.WriteString("\n")
+			if m.PriceVaries != "" {
+				fmt.Fprintf(&b, "              the prices vary %s (each call is priced at its own)\n", m.PriceVaries)
+			}
 		} else {
-			b.WriteString("  prices:     none published in harpe's table; priced at 0 (add them under models: in harpe.yaml)\n")
+			b.WriteString("  prices:     none known; its calls are unpriced (add them under models: in harpe.yaml)\n")
 		}
-		cache := m.CacheRule()
+		cache := string(m.CacheRule())
 		if m.MinCacheTokens > 0 {
 			cache += fmt.Sprintf(", prompts of %d tokens or more", m.MinCacheTokens)
 		}
@@ -198,51 +235,149 @@ func modelDetails(w io.Writer, models []tokenize.Model) error {
 	return err
 }
 
-// modelCatalog returns the built-in presets with the configuration file's
-// "models:" entries applied.
-func (a *app) modelCatalog() (*tokenize.Catalog, error) {
-	v, err := a.loadConfigFile()
+// modelEntry is one entry of harpe.yaml's "models:": a preset's window
+// fields and its prices and cache.
+type modelEntry struct {
+	tokenize.Model `yaml:",inline"`
+	Prices         *prices.Prices `yaml:"prices"`
+	Cache          string         `yaml:"cache"`
+	MinCacheTokens int            `yaml:"min_cache_tokens"`
+}
+
+// addPriceFlags adds --prices and, when priceAs, --price-as to c.
+func (a *app) addPriceFlags(c *cobra.Command, priceAs bool) {
+	c.Flags().StringVar(&a.priceFile, "prices", "", "read prices from `FILE`, a genai-prices data.json (default: the embedded snapshot)")
+	if priceAs {
+		c.Flags().StringVar(&a.priceAs, "price-as", "", "price every call as if sent to model `NAME`, its cache rule included (--model only fills in what the calls leave out)")
+	}
+}
+
+// modelCatalog returns the presets with the configuration file's
+// "models:" entries applied, priced from the embedded snapshot or the
+// --prices file, as --price-as when set.
+func (a *app) modelCatalog() (*prices.Catalog, error) {
+	cf, err := a.loadConfigFile()
 	if err != nil {
 		return nil, err
 	}
-	if !v.IsSet("models") {
-		return tokenize.NewCatalog(nil)
+	windows, overrides, err := configModels(cf)
+	if err != nil {
+		return nil, err
 	}
-	where := v.ConfigFileUsed() + ": models"
+	var db *prices.DB
+	if a.priceFile != "" {
+		data, err := readSmallFile(a.priceFile, maxPriceFile)
+		if err != nil {
+			return nil, usageErrorf("--prices: %v", err)
+		}
+		if db, err = prices.Load(data, a.priceFile); err != nil {
+			return nil, usageErrorf("--prices: %v", err)
+		}
+	}
+	cat, err := prices.NewCatalog(windows, db, overrides)
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	if a.priceAs != "" {
+		if cat, err = cat.PriceAs(a.priceAs); err != nil {
+			return nil, usageErrorf("--price-as: %v", err)
+		}
+	}
+	return cat, nil
+}
+
+// maxPriceFile bounds a --prices file (the snapshot is 0.5 MB).
+const maxPriceFile = 64 << 20
+
+// readSmallFile reads a regular file of at most limit bytes.
+func readSmallFile(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: larger than %d MiB", path, limit>>20)
+	}
+	return data, nil
+}
+
+// configModels reads the configuration file's "models:": the window
+// presets it adds or changes and the prices and cache rules it gives. A
+// bad value is an error naming the key's line.
+func configModels(cf *configFile) (*tokenize.Catalog, []prices.Override, error) {
+	v := cf.Viper
+	if !v.IsSet("models") {
+		return tokenize.DefaultCatalog(), nil, nil
+	}
+	where := cf.where("models") + ": models"
 	// Re-encode through YAML so the field names and types are checked the
 	// same way whatever viper made of them.
 	raw, err := yaml.Marshal(v.Get("models"))
 	if err != nil {
-		return nil, usageErrorf("%s: %v", where, err)
+		return nil, nil, usageErrorf("%s: %v", where, err)
 	}
-	var entries map[string]tokenize.Model
+	var entries map[string]modelEntry
 	if err := yaml.Unmarshal(raw, &entries); err != nil {
-		return nil, usageErrorf("%s: want a map of model name to {context_window, output_limit, tokenizer, source, as_of}: %v", where, err)
+		return nil, nil, usageErrorf("%s: want a map of model name to {context_window, output_limit, tokenizer, source, as_of, prices, cache}: %v", where, err)
 	}
 	names := make([]string, 0, len(entries))
 	for name := range entries {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	extra := make([]tokenize.Model, 0, len(names))
+	var extra []tokenize.Model
+	var overrides []prices.Override
 	for _, name := range names {
-		m := entries[name]
+		e := entries[name]
+		key := "models." + strings.ToLower(name)
+		m := e.Model
 		m.Name = name
 		// YAML reads an unquoted 2026-01-15 as a timestamp.
 		m.AsOf = strings.TrimSuffix(m.AsOf, "T00:00:00Z")
-		if p := m.Prices; p != nil {
+		if p := e.Prices; p != nil {
 			p.AsOf = strings.TrimSuffix(p.AsOf, "T00:00:00Z")
 			if p.Source == "" {
-				p.Source = v.ConfigFileUsed()
+				p.Source = cf.where(key + ".prices")
+			}
+			if err := p.Check(); err != nil {
+				var fe *prices.FieldError
+				at := cf.where(key + ".prices")
+				if errors.As(err, &fe) {
+					at = cf.where(key + ".prices." + fe.Field)
+				}
+				return nil, nil, usageErrorf("%s: model %q: prices.%v", at, name, err)
 			}
 		}
-		extra = append(extra, m)
+		rule, err := prices.ParseCacheRule(e.Cache)
+		if err != nil {
+			return nil, nil, usageErrorf("%s: model %q: %v", cf.where(key+".cache"), name, err)
+		}
+		if e.Prices != nil || rule != "" || e.MinCacheTokens != 0 {
+			overrides = append(overrides, prices.Override{Name: name, Prices: e.Prices, Cache: rule, MinCacheTokens: e.MinCacheTokens})
+		}
+		// An entry that gives only prices or a cache rule for a model
+		// without a preset adds no preset.
+		if _, err := tokenize.LookupModel(name); err == nil || m != (tokenize.Model{Name: name}) {
+			extra = append(extra, m)
+		}
 	}
 	cat, err := tokenize.NewCatalog(extra)
 	if err != nil {
-		return nil, usageErrorf("%s: %v", where, err)
+		return nil, nil, usageErrorf("%s: %v", where, err)
 	}
-	return cat, nil
+	return cat, overrides, nil
 }
 
 // applyModel fills in what a --model preset implies for command c: the
@@ -259,7 +394,7 @@ func (a *app) applyModel(c *cobra.Command, name, windowFlag string) error {
 	if err != nil {
 		return err
 	}
-	m, err := cat.Lookup(name)
+	m, err := cat.Windows().Lookup(name)
 	if err != nil {
 		return usageErrorf("--model: %v", err)
 	}

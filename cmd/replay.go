@@ -8,12 +8,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/engine"
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
-	"github.com/spf13/cobra"
 )
 
 // replayOptions are the flags of harpe replay.
@@ -152,7 +154,7 @@ harness's summary and what follows. The transcript is only read.
 	f.IntVar(&o.toolResultLimit, "tool-result-limit", 0, "cut tool results longer than `BYTES` in the model's copy (0: no limit)")
 	f.StringVarP(&o.tokenizer, "tokenizer", "t", "estimate", "tokenizer: "+strings.Join(tokenize.Names(), ", "))
 	f.IntVar(&o.contextWindow, "context-window", 0, "flag calls over this many `TOKENS` (0: none)")
-	f.StringVarP(&o.model, "model", "m", "", "take --context-window and --tokenizer from model `NAME` (harpe models)")
+	f.StringVarP(&o.model, "model", "m", "", "take --context-window and --tokenizer from model `NAME` (harpe models), and price as it the calls that name no model (--price-as reprices every call)")
 	f.IntVar(&o.budget, "budget", 0, "token budget of the budget strategy")
 	f.StringVar(&o.policy, "policy", "lowest_priority", "selection policy of the budget strategy")
 	f.StringVarP(&o.format, "format", "f", "table", "output format: table, json, jsonl")
@@ -163,6 +165,7 @@ harness's summary and what follows. The transcript is only read.
 	f.BoolVar(&o.totalsOnly, "totals", false, "table: only the totals, no row per call")
 	f.IntVar(&o.showCall, "show-call", 0, "print what call `N` sent under the one --strategy (default full): readable, or with --format json the request body")
 	f.StringVar(&o.showAs, "show-as", "", "request body of --show-call --format json: openai or anthropic (default: the transcript's own, else openai)")
+	a.addPriceFlags(c, true)
 	f.StringVar(&o.cache, "cache", "", "prompt-cache `RULE` for every call: "+strings.Join(cacheRules, ", ")+" (default: each call's model's)")
 	f.StringVar(&o.cacheTTL, "cache-ttl", "5m", "Anthropic cache `TTL`: 5m, or 1h (written at the 1-hour price)")
 	f.StringVar(&o.plotMetric, "plot-metric", "tokens", "what --plot draws per call: "+strings.Join(plotMetrics, ", "))
@@ -178,7 +181,7 @@ harness's summary and what follows. The transcript is only read.
 // cacheRules are the values of --cache; plotMetrics those of
 // --plot-metric.
 var (
-	cacheRules  = []string{tokenize.CacheAnthropic, tokenize.CacheOpenAI, tokenize.CacheNone}
+	cacheRules  = []string{string(prices.CacheAnthropic), string(prices.CacheOpenAI), string(prices.CacheNone)}
 	cacheTTLs   = []string{"5m", "1h"}
 	plotMetrics = []string{"tokens", "cost"}
 )
@@ -187,12 +190,12 @@ var (
 // recorded model (else --model), under --cache when given. A transcript
 // that names no model, replayed without --model or --cache, is not priced
 // (see window.CostOptions).
-func costOptions(o *replayOptions, cat *tokenize.Catalog) *window.CostOptions {
+func costOptions(o *replayOptions, cat *prices.Catalog) *window.CostOptions {
 	ttl := cost.AnthropicTTL
 	if o.cacheTTL == "1h" {
 		ttl = cost.AnthropicLongTTL
 	}
-	return &window.CostOptions{Rule: o.cache, Model: o.model, Catalog: cat, TTL: ttl}
+	return &window.CostOptions{Rule: prices.CacheRule(o.cache), Model: o.model, Catalog: cat, TTL: ttl}
 }
 
 // noteUnpriced writes one note on stderr for each model in results that

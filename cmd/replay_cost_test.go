@@ -22,7 +22,7 @@ func TestCostOptions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			co := costOptions(&tt.o, nil)
-			if co.Rule != tt.rule || co.Model != tt.model || co.TTL != tt.ttl {
+			if string(co.Rule) != tt.rule || co.Model != tt.model || co.TTL != tt.ttl {
 				t.Errorf("rule %q model %q ttl %v, want %q %q %v", co.Rule, co.Model, co.TTL, tt.rule, tt.model, tt.ttl)
 			}
 		})

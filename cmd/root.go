@@ -77,6 +77,9 @@ type app struct {
 	// ("HARPE_FORMAT", "harpe.yaml:3: format"), so that an error about
 	// the value can say where the value came from.
 	fromConfig map[string]string
+	// priceFile and priceAs are --prices and --price-as (see
+	// addPriceFlags).
+	priceFile, priceAs string
 }
 
 // stopGrace is how long a command has, after SIGINT or SIGTERM cancels

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
@@ -26,9 +27,9 @@ func BenchmarkSimulateFull(b *testing.B) {
 // the result 20 blocks back, as masking does), under each rule: the time
 // per call stays flat from 1,000 to 10,000 calls.
 func BenchmarkSimulatorSteps(b *testing.B) {
-	for _, rule := range []string{"anthropic", "openai"} {
+	for _, rule := range []prices.CacheRule{"anthropic", "openai"} {
 		for _, n := range []int{1000, 10000} {
-			b.Run(rule+"/"+strconv.Itoa(n), func(b *testing.B) {
+			b.Run(string(rule)+"/"+strconv.Itoa(n), func(b *testing.B) {
 				for b.Loop() {
 					s, err := NewSimulator(Options{Rule: rule})
 					if err != nil {

@@ -3,7 +3,7 @@ package cost
 import (
 	"time"
 
-	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/prices"
 )
 
 // Figures of the cache rules, read on 2026-12-01 from Anthropic's
@@ -78,7 +78,7 @@ type CallCost struct {
 	OutputTokens int     `json:"output_tokens"`
 	CostUSD      float64 `json:"cost_usd"`
 	// Rule is the cache rule applied.
-	Rule string `json:"rule"`
+	Rule prices.CacheRule `json:"rule"`
 }
 
 // Totals sums the calls of a [Report].
@@ -100,12 +100,13 @@ type Report struct {
 
 // Options tune [Simulate].
 type Options struct {
-	// Rule overrides every model's cache rule: "anthropic", "openai" or
-	// "none"; "" keeps each model's own.
-	Rule string
+	// Rule overrides every model's cache rule ("" keeps each model's
+	// own).
+	Rule prices.CacheRule
 	// TTL is the Anthropic write TTL: [AnthropicTTL] (the default, when 0)
 	// or [AnthropicLongTTL], which writes at the 1-hour price.
 	TTL time.Duration
-	// Catalog gives the models; nil means the built-in presets.
-	Catalog *tokenize.Catalog
+	// Catalog gives the models and their prices; nil means the built-in
+	// presets priced from the embedded snapshot ([prices.Default]).
+	Catalog *prices.Catalog
 }

@@ -3,6 +3,8 @@ package cost
 import (
 	"testing"
 	"time"
+
+	"github.com/harpe-dev/harpe/pkg/prices"
 )
 
 // FuzzSimulate builds calls from fuzz bytes (each byte a block: its low
@@ -34,7 +36,7 @@ func FuzzSimulate(f *testing.F) {
 			}
 			calls = append(calls, Call{Model: models[model], Time: at, Blocks: append([]Block(nil), blocks...), Output: int(b)})
 		}
-		for _, rule := range []string{"", "anthropic", "openai", "none"} {
+		for _, rule := range []prices.CacheRule{"", "anthropic", "openai", "none"} {
 			rep, err := Simulate(calls, Options{Rule: rule})
 			if err != nil {
 				t.Fatal(err)

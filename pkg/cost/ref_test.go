@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/prices"
 )
 
 // entry is a cached prefix.
@@ -56,10 +56,8 @@ func (kr *refKeyer) prefixKeys(blocks []Block) []string {
 // handles windows that return to an earlier content (reverts); the
 // property test checks Simulator against it on windows that do not.
 func refSimulate(calls []Call, opt Options) (*Report, error) {
-	switch opt.Rule {
-	case "", tokenize.CacheAnthropic, tokenize.CacheOpenAI, tokenize.CacheNone:
-	default:
-		return nil, fmt.Errorf("unknown cache rule %q; valid: anthropic, openai, none", opt.Rule)
+	if _, err := prices.ParseCacheRule(string(opt.Rule)); err != nil {
+		return nil, err
 	}
 	ttl := opt.TTL
 	if ttl == 0 {
@@ -70,10 +68,7 @@ func refSimulate(calls []Call, opt Options) (*Report, error) {
 	}
 	cat := opt.Catalog
 	if cat == nil {
-		var err error
-		if cat, err = tokenize.NewCatalog(nil); err != nil {
-			return nil, err
-		}
+		cat = prices.Default()
 	}
 	caches := map[string]map[string]refEntry{} // model → prefix key → entry
 	unpriced := map[string]bool{}
@@ -81,14 +76,8 @@ func refSimulate(calls []Call, opt Options) (*Report, error) {
 	var kr refKeyer
 	for i := range calls {
 		c := &calls[i]
-		m, err := cat.Lookup(c.Model)
-		var prices *tokenize.Prices
-		if err == nil {
-			prices = m.Prices
-		} else {
-			m = tokenize.Model{Name: c.Model}
-		}
-		if prices == nil {
+		m := cat.LookupCall(c.Model)
+		if m.Prices == nil {
 			unpriced[c.Model] = true
 		}
 		rule := opt.Rule
@@ -104,15 +93,15 @@ func refSimulate(calls []Call, opt Options) (*Report, error) {
 		total := c.Tokens()
 		var p Parts
 		switch rule {
-		case tokenize.CacheAnthropic:
+		case prices.CacheAnthropic:
 			p = refAnthropicCall(c, keys, total, cache, m.MinCacheTokens, ttl)
-		case tokenize.CacheOpenAI:
+		case prices.CacheOpenAI:
 			p = refOpenAICall(c, keys, total, cache, m.MinCacheTokens)
 		default:
 			p = Parts{Uncached: total}
 		}
 		cc := CallCost{Cache: p, OutputTokens: c.Output, Rule: rule}
-		if prices != nil {
+		if prices := m.At(c.Time, total); prices != nil {
 			w := prices.CacheWrite5m
 			if ttl == AnthropicLongTTL {
 				w = prices.CacheWrite1h

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/harpe-dev/harpe/internal/checked"
-	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/prices"
 )
 
 // Step is one call given as a change of the previous call's window, so
@@ -56,9 +56,9 @@ type Simulator struct {
 	err   error
 	steps int
 
-	rule     string
+	rule     prices.CacheRule
 	ttl      time.Duration
-	cat      *tokenize.Catalog
+	cat      *prices.Catalog
 	models   map[string]modelInfo
 	unpriced map[string]bool
 	totals   Totals
@@ -82,8 +82,8 @@ type Simulator struct {
 }
 
 type modelInfo struct {
-	m      tokenize.Model
-	prices *tokenize.Prices
+	m      prices.Model
+	priced bool
 }
 
 // aEntry is an Anthropic cache entry: the prefix of depth blocks after
@@ -116,10 +116,8 @@ func expiry(t time.Time, ttl time.Duration) time.Time {
 
 // NewSimulator returns a simulator with the options of [Simulate].
 func NewSimulator(opt Options) (*Simulator, error) {
-	switch opt.Rule {
-	case "", tokenize.CacheAnthropic, tokenize.CacheOpenAI, tokenize.CacheNone:
-	default:
-		return nil, fmt.Errorf("unknown cache rule %q; valid: anthropic, openai, none", opt.Rule)
+	if _, err := prices.ParseCacheRule(string(opt.Rule)); err != nil {
+		return nil, err
 	}
 	ttl := opt.TTL
 	if ttl == 0 {
@@ -130,10 +128,7 @@ func NewSimulator(opt Options) (*Simulator, error) {
 	}
 	cat := opt.Catalog
 	if cat == nil {
-		var err error
-		if cat, err = tokenize.NewCatalog(nil); err != nil {
-			return nil, err
-		}
+		cat = prices.Default()
 	}
 	return &Simulator{rule: opt.Rule, ttl: ttl, cat: cat, models: map[string]modelInfo{},
 		unpriced: map[string]bool{}, rel: []int{0}, oai: map[string]oRec{}}, nil
@@ -176,11 +171,9 @@ func (s *Simulator) model(name string) modelInfo {
 	if mi, ok := s.models[name]; ok {
 		return mi
 	}
-	mi := modelInfo{m: tokenize.Model{Name: name}}
-	if m, err := s.cat.Lookup(name); err == nil {
-		mi = modelInfo{m: m, prices: m.Prices}
-	}
-	if mi.prices == nil {
+	m := s.cat.LookupCall(name)
+	mi := modelInfo{m: m, priced: m.Prices != nil}
+	if !mi.priced {
 		s.unpriced[name] = true
 	}
 	s.models[name] = mi
@@ -247,16 +240,16 @@ func (s *Simulator) Step(st Step) CallCost {
 	}
 	var p Parts
 	switch rule {
-	case tokenize.CacheAnthropic:
+	case prices.CacheAnthropic:
 		s.minTokens = mi.m.MinCacheTokens
 		p = s.anthropic(st, mi.m.MinCacheTokens)
-	case tokenize.CacheOpenAI:
+	case prices.CacheOpenAI:
 		p = s.openAI(st, mi.m.MinCacheTokens)
 	default:
 		p = Parts{Uncached: s.prefix(len(s.rel) - 1)}
 	}
 	cc := CallCost{Cache: p, OutputTokens: st.Output, Rule: rule}
-	if pr := mi.prices; pr != nil {
+	if pr := mi.m.At(st.Time, p.Read+p.Write+p.Uncached); pr != nil {
 		w := pr.CacheWrite5m
 		if s.ttl == AnthropicLongTTL {
 			w = pr.CacheWrite1h

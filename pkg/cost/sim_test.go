@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/harpe-dev/harpe/pkg/prices"
 )
 
 // TestSimulatorMatchesReference checks the incremental simulator against
@@ -43,7 +45,7 @@ func TestSimulatorMatchesReference(t *testing.T) {
 			calls = append(calls, Call{Model: models[r.IntN(len(models))], Time: at,
 				Blocks: append([]Block{front}, blocks...), Output: r.IntN(300)})
 		}
-		for _, rule := range []string{"", "anthropic", "openai", "none"} {
+		for _, rule := range []prices.CacheRule{"", "anthropic", "openai", "none"} {
 			want, err := refSimulate(calls, Options{Rule: rule})
 			if err != nil {
 				t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/harpe-dev/harpe/internal/checked"
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
@@ -44,7 +45,7 @@ type RecordedTotals struct {
 // UsageCost prices one call's recorded usage with p (nil: 0): uncached
 // input, cache reads, cache writes (the 1-hour part at the 1-hour price)
 // and output.
-func UsageCost(u transcript.Usage, p *tokenize.Prices) float64 {
+func UsageCost(u transcript.Usage, p *prices.Prices) float64 {
 	if p == nil {
 		return 0
 	}
@@ -54,14 +55,28 @@ func UsageCost(u transcript.Usage, p *tokenize.Prices) float64 {
 		float64(u.Output)*p.Output) / 1e6
 }
 
+// PromptTokens is the whole prompt of a call's usage: uncached input,
+// cache reads and cache writes, the size that chooses a price tier
+// (saturating at the largest int).
+func PromptTokens(u transcript.Usage) int {
+	n, ok := checked.Add(u.Input, u.CacheRead)
+	if ok {
+		n, ok = checked.Add(n, u.CacheWrite)
+	}
+	if !ok {
+		return math.MaxInt
+	}
+	return n
+}
+
 // Recorded returns each call's recorded usage in t, priced with cat (nil:
 // the built-in presets), and their totals: what the session really cost.
 // Aborted messages count too: the provider billed those calls. Totals
 // past the largest int are a [*transcript.OverflowError] naming the
 // message.
-func Recorded(t *transcript.Transcript, cat *tokenize.Catalog) ([]RecordedCall, RecordedTotals, error) {
+func Recorded(t *transcript.Transcript, cat *prices.Catalog) ([]RecordedCall, RecordedTotals, error) {
 	if cat == nil {
-		cat, _ = tokenize.NewCatalog(nil)
+		cat = prices.Default()
 	}
 	var calls []RecordedCall
 	tot := RecordedTotals{Unpriced: []string{}}
@@ -71,10 +86,7 @@ func Recorded(t *transcript.Transcript, cat *tokenize.Catalog) ([]RecordedCall, 
 		if m.Usage == nil {
 			continue
 		}
-		var p *tokenize.Prices
-		if mod, err := cat.Lookup(m.Model); err == nil {
-			p = mod.Prices
-		}
+		p := cat.LookupCall(m.Model).At(m.Timestamp, PromptTokens(*m.Usage))
 		if p == nil {
 			unpriced[m.Model] = true
 		}
@@ -223,15 +235,15 @@ func Compare(rep *Report, rec []*transcript.Usage) Agreement {
 // answering model, with cat (nil: the built-in presets). Calls that
 // record no model are left out; ok is false when no call records one.
 // unpriced lists, sorted, the models without prices (counted at 0).
-func ListingCost(l *transcript.Listing, cat *tokenize.Catalog) (usd float64, unpriced []string, ok bool) {
+func ListingCost(l *transcript.Listing, cat *prices.Catalog) (usd float64, unpriced []string, ok bool) {
 	return TallyCost(l.RecordedByModel, cat)
 }
 
 // TallyCost prices usage summed per model, as [transcript.UsageTally.ByModel]
 // returns it, the same way [ListingCost] does.
-func TallyCost(byModel func() ([]string, []transcript.RecordedUsage), cat *tokenize.Catalog) (usd float64, unpriced []string, ok bool) {
+func TallyCost(byModel func() ([]string, []transcript.RecordedUsage), cat *prices.Catalog) (usd float64, unpriced []string, ok bool) {
 	if cat == nil {
-		cat, _ = tokenize.NewCatalog(nil)
+		cat = prices.Default()
 	}
 	models, usage := byModel()
 	for i, name := range models {
@@ -239,10 +251,7 @@ func TallyCost(byModel func() ([]string, []transcript.RecordedUsage), cat *token
 			continue
 		}
 		ok = true
-		var p *tokenize.Prices
-		if m, err := cat.Lookup(name); err == nil {
-			p = m.Prices
-		}
+		p := cat.LookupCall(name).Prices
 		if p == nil {
 			unpriced = append(unpriced, name)
 			continue

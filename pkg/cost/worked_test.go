@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/prices"
 )
 
 var t0 = time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
@@ -59,7 +59,7 @@ func TestWorkedExamples(t *testing.T) {
 	tests := []struct {
 		name  string
 		calls []Call
-		rule  string
+		rule  prices.CacheRule
 		want  []want
 	}{
 		{"five calls, anthropic", session(sonnet, fiveAt, fiveN, msgs), "", []want{
@@ -163,7 +163,7 @@ func TestUnpricedModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Totals.CostUSD != 0 || len(rep.Unpriced) != 1 || rep.Unpriced[0] != "my-model" || rep.Calls[0].Rule != tokenize.CacheNone {
+	if rep.Totals.CostUSD != 0 || len(rep.Unpriced) != 1 || rep.Unpriced[0] != "my-model" || rep.Calls[0].Rule != prices.CacheNone {
 		t.Errorf("got %+v", rep)
 	}
 	if _, err := Simulate(calls, Options{Rule: "lru"}); err == nil || err.Error() != `unknown cache rule "lru"; valid: anthropic, openai, none` {

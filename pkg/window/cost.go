@@ -7,7 +7,7 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/checked"
 	"github.com/harpe-dev/harpe/pkg/cost"
-	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
@@ -32,14 +32,14 @@ import (
 type CostOptions struct {
 	// Rule overrides every model's cache rule: "anthropic", "openai",
 	// "none" ("" keeps each model's own).
-	Rule string
+	Rule prices.CacheRule
 	// Model prices the calls whose transcript names no model ("": none,
 	// priced at 0 under the rule none).
 	Model string
 	// TTL is the Anthropic cache TTL ([cost.Options.TTL]).
 	TTL time.Duration
 	// Catalog gives the models; nil means the built-in presets.
-	Catalog *tokenize.Catalog
+	Catalog *prices.Catalog
 }
 
 // CallCost is what a replayed call would cost: its prompt tokens split by
@@ -50,7 +50,7 @@ type CallCost struct {
 	// Model is the model the call is priced as ("" for none).
 	Model string `json:"model,omitempty"`
 	// CacheRule is the cache rule applied.
-	CacheRule string `json:"cache_rule"`
+	CacheRule prices.CacheRule `json:"cache_rule"`
 	// Cache splits the window's tokens: read from the cache, written to
 	// it, sent uncached.
 	Cache cost.Parts `json:"cache"`

@@ -1,0 +1,294 @@
+package prices
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+)
+
+// CacheRule names a provider's prompt-caching rule, by which the cost
+// model prices a call's prompt (pkg/cost).
+type CacheRule string
+
+// The cache rules.
+const (
+	CacheAnthropic CacheRule = "anthropic"
+	CacheOpenAI    CacheRule = "openai"
+	CacheNone      CacheRule = "none"
+)
+
+// CacheRules are the valid rules, in the order help lists them.
+var CacheRules = []CacheRule{CacheAnthropic, CacheOpenAI, CacheNone}
+
+// ParseCacheRule reads a cache rule; "" is the model's own (returned as
+// "").
+func ParseCacheRule(s string) (CacheRule, error) {
+	r := CacheRule(s)
+	if s == "" || slices.Contains(CacheRules, r) {
+		return r, nil
+	}
+	return "", fmt.Errorf("unknown cache rule %q; valid: anthropic, openai, none", s)
+}
+
+// ruleOf is the cache rule of a model by who makes it: Anthropic's for
+// Claude, wherever it is served (Bedrock, Vertex), OpenAI's for the
+// OpenAI models (GPT, o-series) wherever served (Azure), else none:
+// Gemini's implicit caching publishes no granularity, and the other
+// providers' caches are not modelled.
+func ruleOf(db *DB, id, provider string) CacheRule {
+	id = normalize(id)
+	if provider == "" {
+		provider = db.Provider(id)
+	}
+	switch {
+	case strings.Contains(id, "claude") || provider == "anthropic":
+		return CacheAnthropic
+	case provider == "openai":
+		return CacheOpenAI
+	}
+	return CacheNone
+}
+
+// minCache is the shortest prompt Anthropic caches, by model, as its
+// prompt-caching page lists it (docs/cost.md); models not listed cache a
+// prompt of any length in the cost model.
+var minCache = map[string]int{
+	"claude-opus-4-5": 4096, "claude-opus-4-1": 1024, "claude-opus-4": 1024,
+	"claude-sonnet-4-5": 1024, "claude-sonnet-4": 1024, "claude-haiku-4-5": 4096,
+	"claude-3-7-sonnet": 1024, "claude-3-5-haiku": 2048,
+}
+
+// Override is what harpe.yaml's "models:" gives for a model's prices
+// and cache: it beats the price data.
+type Override struct {
+	// Name is the model name, matched without regard to case; a dated
+	// snapshot or alias of a preset shares the preset's override.
+	Name string
+	// Prices replace the data's prices as a whole (nil: keep them); their
+	// Source says where they come from ("harpe.yaml:12").
+	Prices *Prices
+	// Cache and MinCacheTokens replace the rule and minimum ("", 0: keep).
+	Cache          CacheRule
+	MinCacheTokens int
+}
+
+// Model is a model as harpe prices it: its preset (window, tokenizer;
+// zero fields when harpe has no preset for it), its prices and its cache
+// rule.
+type Model struct {
+	tokenize.Model `yaml:",inline"`
+	// Prices are the newest prices for a call below every tier; nil when
+	// neither the data nor harpe.yaml prices the model. A call's own
+	// prices are [Model.At].
+	Prices *Prices `json:"prices" yaml:"prices"`
+	// PriceSource says where the prices come from: the embedded snapshot
+	// ("genai-prices 0.1.8 (2026-09-23)"), a --prices file or harpe.yaml.
+	PriceSource string `json:"price_source,omitempty" yaml:"price_source,omitempty"`
+	// PriceModel is the price data's provider and model the name matched
+	// ("anthropic/claude-opus-4-6"); PriceVaries how its prices vary
+	// ("by date; above 200,000 input tokens").
+	PriceModel  string `json:"price_model,omitempty" yaml:"price_model,omitempty"`
+	PriceVaries string `json:"price_varies,omitempty" yaml:"price_varies,omitempty"`
+	// Cache is the prompt-caching rule of the model's calls: from
+	// harpe.yaml, else by who makes the model ([CacheRule]).
+	Cache CacheRule `json:"cache" yaml:"cache"`
+	// MinCacheTokens is the shortest prompt prefix the provider caches;
+	// 0 means the rule's default (1,024 for "openai").
+	MinCacheTokens int `json:"min_cache_tokens,omitempty" yaml:"min_cache_tokens,omitempty"`
+
+	entry *Entry
+	fixed bool // Prices come from harpe.yaml: every call pays them
+}
+
+// CacheRule is the model's cache rule.
+func (m Model) CacheRule() CacheRule { return m.Cache }
+
+// At returns the prices of one of the model's calls at time t (zero: the
+// newest prices) whose input, cache reads and writes included, is input
+// tokens; nil when the model is unpriced.
+func (m Model) At(t time.Time, input int) *Prices {
+	if m.fixed || m.entry == nil {
+		return m.Prices
+	}
+	p := m.entry.At(t, input)
+	if p != nil && p.AsOf == "" && m.Prices != nil {
+		p.AsOf = m.Prices.AsOf
+	}
+	return p
+}
+
+// Catalog prices models: the model presets for windows, a price
+// database, and harpe.yaml's overrides.
+type Catalog struct {
+	windows  *tokenize.Catalog
+	db       *DB
+	asOf     string
+	over     []Override
+	priceAll string // price every call as this model ("": its own)
+}
+
+// NewCatalog returns a catalog of the presets windows (nil: the built-in
+// ones) priced from db (nil: the embedded [Snapshot]), with overrides
+// applied. An override's prices are checked ([Prices.Check]) and its
+// cache rule must be valid.
+func NewCatalog(windows *tokenize.Catalog, db *DB, overrides []Override) (*Catalog, error) {
+	if windows == nil {
+		windows = tokenize.DefaultCatalog()
+	}
+	asOf := ""
+	if db == nil {
+		db = Snapshot()
+		asOf = Info().Published
+	}
+	for _, o := range overrides {
+		if p := o.Prices; p != nil {
+			if err := p.Check(); err != nil {
+				return nil, fmt.Errorf("model %q: prices.%w", o.Name, err)
+			}
+		}
+		if _, err := ParseCacheRule(string(o.Cache)); err != nil {
+			return nil, fmt.Errorf("model %q: %w", o.Name, err)
+		}
+		if o.MinCacheTokens < 0 {
+			return nil, fmt.Errorf("model %q: min_cache_tokens must be a whole number ≥ 0, got %d", o.Name, o.MinCacheTokens)
+		}
+	}
+	return &Catalog{windows: windows, db: db, asOf: asOf, over: slices.Clone(overrides)}, nil
+}
+
+// Default is the built-in presets priced from the embedded snapshot.
+func Default() *Catalog {
+	c, _ := NewCatalog(nil, nil, nil)
+	return c
+}
+
+// Windows returns the presets the catalog takes windows from.
+func (c *Catalog) Windows() *tokenize.Catalog { return c.windows }
+
+// DB returns the price database.
+func (c *Catalog) DB() *DB { return c.db }
+
+// PriceAs returns a copy of the catalog that prices every call as the
+// model name, cache rule included, whatever model the call names; it is
+// an error when the catalog cannot price name.
+func (c *Catalog) PriceAs(name string) (*Catalog, error) {
+	m, err := c.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if m.Prices == nil {
+		return nil, fmt.Errorf("model %q has no price (harpe models %s says why)", name, name)
+	}
+	cc := *c
+	cc.priceAll = name
+	return &cc, nil
+}
+
+// PricedAs is the model every call is priced as ("" for each call's own).
+func (c *Catalog) PricedAs() string { return c.priceAll }
+
+// Models returns the presets, priced, in the presets' order.
+func (c *Catalog) Models() []Model {
+	ws := c.windows.Models()
+	out := make([]Model, len(ws))
+	for i, w := range ws {
+		out[i] = c.price(w, w.Name)
+	}
+	return out
+}
+
+// Lookup returns the model named name, as a call naming it is priced: a
+// preset (a dated snapshot finds its family, see [tokenize.Catalog.Lookup])
+// and its prices, or, without a preset, a model only the price data or
+// an override knows (window fields zero). A name none of them knows is
+// a [*tokenize.UnknownModelError].
+func (c *Catalog) Lookup(name string) (Model, error) {
+	if c.priceAll != "" {
+		name = c.priceAll
+	}
+	w, err := c.windows.Lookup(name)
+	if err == nil {
+		return c.price(w, name), nil
+	}
+	m := c.price(tokenize.Model{}, name)
+	if m.Prices == nil && c.override(name) == nil {
+		return Model{}, err
+	}
+	return m, nil
+}
+
+// LookupCall is [Catalog.Lookup] for a call that names the model name:
+// an unknown name is a model without prices (not an error), whose cache
+// rule is still the maker's ("claude-next" is Anthropic's).
+func (c *Catalog) LookupCall(name string) Model {
+	if m, err := c.Lookup(name); err == nil {
+		return m
+	}
+	return c.price(tokenize.Model{Name: name}, name)
+}
+
+func (c *Catalog) override(name string) *Override {
+	for i := len(c.over) - 1; i >= 0; i-- {
+		if strings.EqualFold(c.over[i].Name, name) {
+			return &c.over[i]
+		}
+	}
+	return nil
+}
+
+// price prices the preset w (zero: none) for a call naming name.
+func (c *Catalog) price(w tokenize.Model, name string) Model {
+	m := Model{Model: w}
+	e, ok := c.db.Find(name)
+	if !ok && w.Name != "" {
+		e, ok = c.db.Find(w.Name)
+	}
+	provider := w.Provider
+	if ok {
+		m.entry = e
+		m.PriceModel = e.Provider + "/" + e.Model
+		m.PriceVaries = e.Varies()
+		m.PriceSource = c.db.Source
+		if m.Prices = e.At(time.Time{}, 0); m.Prices != nil && m.Prices.AsOf == "" {
+			m.Prices.AsOf = c.asOf
+		}
+		if m.Name == "" {
+			m.Name = e.Model
+		}
+		if provider == "" {
+			provider = e.Provider
+		}
+	}
+	if m.Name == "" {
+		m.Name = name
+	}
+	if m.Provider == "" {
+		m.Provider = provider
+	}
+	m.Cache = ruleOf(c.db, name, provider)
+	m.MinCacheTokens = minCache[strings.ToLower(w.Name)]
+	o := c.override(name)
+	if o == nil && w.Name != "" {
+		o = c.override(w.Name)
+	}
+	if o != nil {
+		if o.Prices != nil {
+			p := *o.Prices
+			m.Prices, m.fixed = &p, true
+			m.PriceSource, m.PriceVaries, m.PriceModel = p.Source, "", ""
+		}
+		if o.Cache != "" {
+			m.Cache = o.Cache
+		}
+		if o.MinCacheTokens > 0 {
+			m.MinCacheTokens = o.MinCacheTokens
+		}
+	}
+	if m.Prices == nil {
+		m.PriceSource = ""
+	}
+	return m
+}
