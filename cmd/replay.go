@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -101,8 +102,12 @@ read from the cache, written to it and sent uncached, the recorded output,
 and the price in US dollars; the totals add the saving against full in money.
 The cache rule comes from each call's model (anthropic, openai, none) unless
 --cache overrides it. For full, calls that record cache usage show the record
-and the totals how often the modelled cache reads agree with it. A model
-without prices counts $0, with a note on stderr.
+and the totals how often the modelled cache reads agree with it. Prices come
+from the embedded genai-prices snapshot (--prices FILE reads a newer
+data.json), at each call's date and size. --model prices only the calls
+that name no model; --price-as MODEL prices every call as if sent to MODEL,
+its cache rule included. A call without a price shows "unpriced", is named
+under the table and in "unpriced_models", with a note on stderr.
 
 Aborted turns are dropped from the context once they end. Every strategy
 follows the harness's own compactions: from one on, the retained history is the
@@ -487,7 +492,11 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 					fmt.Sprintf("%d/%d", c.MessageCount, c.FullMessages), strconv.Itoa(c.Chars),
 					strconv.Itoa(c.Tokens), strconv.Itoa(c.FullTokens), note}
 				if priced && c.CallCost != nil {
-					row = append(row, strconv.Itoa(c.Cache.Read), usd(c.CostUSD))
+					cell := usd(c.CostUSD)
+					if slices.Contains(r.Totals.UnpricedModels, c.CallCost.Model) {
+						cell = "unpriced"
+					}
+					row = append(row, strconv.Itoa(c.Cache.Read), cell)
 				}
 				rows = append(rows, row)
 			}
@@ -576,7 +585,7 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 		row := []string{string(r.Strategy), strconv.Itoa(t.TokensSent),
 			strconv.FormatFloat(t.SavedRatio*100, 'f', 1, 64) + "%"}
 		if priced {
-			row = append(row, usd4(t.CostUSD), strconv.FormatFloat(t.SavedCostRatio*100, 'f', 1, 64)+"%")
+			row = append(row, costCell(t), strconv.FormatFloat(t.SavedCostRatio*100, 'f', 1, 64)+"%")
 		}
 		rows = append(rows, append(row, strconv.Itoa(t.MaxCallTokens),
 			strconv.Itoa(t.Compactions), strconv.Itoa(t.OverWindowCalls)))
@@ -597,6 +606,11 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 	if _, err := fmt.Fprintf(w, "%s; full context would send %s in all%s\n", plural(calls, "call"), plural(full, "token"), costing); err != nil {
 		return err
 	}
+	if len(results) > 0 {
+		if left := replayUnpriced(results[0]); len(left) > 0 {
+			io.WriteString(w, unpricedLine(left))
+		}
+	}
 	for _, r := range results {
 		if a := r.Totals.CostTotals; a != nil && a.Agreement != nil {
 			fmt.Fprintf(w, "%s: modelled cache reads agree with the records on %d of %s (%.1f%%)\n",
@@ -612,7 +626,32 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 }
 
 // usd writes a price in US dollars with six decimals; usd4 with four.
-func usd(x float64) string  { return strconv.FormatFloat(x, 'f', 6, 64) }
+func usd(x float64) string { return strconv.FormatFloat(x, 'f', 6, 64) }
+
+// costCell is a strategy's cost in a table: "unpriced" when no call of
+// it has a price.
+func costCell(t window.Totals) string {
+	if t.CostUSD == 0 && len(t.UnpricedModels) > 0 {
+		return "unpriced"
+	}
+	return usd4(t.CostUSD)
+}
+
+// replayUnpriced returns the calls and tokens (sent and output) of r
+// whose model has no price, by model.
+func replayUnpriced(r window.Result) []cost.Unpriced {
+	if r.Totals.CostTotals == nil || len(r.Totals.UnpricedModels) == 0 {
+		return nil
+	}
+	var out []cost.Unpriced
+	for _, c := range r.Calls {
+		if c.CallCost == nil || !slices.Contains(r.Totals.UnpricedModels, c.CallCost.Model) {
+			continue
+		}
+		out = cost.MergeUnpriced(out, []cost.Unpriced{{Model: c.CallCost.Model, Calls: 1, Tokens: c.Tokens + c.CallCost.OutputTokens}})
+	}
+	return out
+}
 func usd4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
 
 func overBudget(results []window.Result) bool {

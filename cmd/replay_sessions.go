@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
@@ -148,7 +149,7 @@ func writeSessionsTable(w io.Writer, runs []replayed, rep *window.SessionsReport
 		if priced {
 			cost, costSaved := "-", "-"
 			if t.CostTotals != nil {
-				cost, costSaved = usd4(t.CostUSD), strconv.FormatFloat(t.SavedCostRatio*100, 'f', 1, 64)+"%"
+				cost, costSaved = costCell(t), strconv.FormatFloat(t.SavedCostRatio*100, 'f', 1, 64)+"%"
 			}
 			return []string{session, strategy, strconv.Itoa(t.TokensSent), saved, cost, costSaved, strconv.Itoa(t.MaxCallTokens)}
 		}
@@ -175,6 +176,15 @@ func writeSessionsTable(w io.Writer, runs []replayed, rep *window.SessionsReport
 		if priced {
 			fmt.Fprintln(w, "cost $: what the calls cost, output included; $ saved: against full's cost")
 		}
+	}
+	var left []cost.Unpriced
+	for _, run := range runs {
+		if len(run.results) > 0 {
+			left = cost.MergeUnpriced(left, replayUnpriced(run.results[0]))
+		}
+	}
+	if len(left) > 0 {
+		io.WriteString(w, unpricedLine(left))
 	}
 	over := false
 	for _, t := range rep.Totals {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/cost"
@@ -206,11 +207,12 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		i := slices.Index(all, t)
 		listings, sessions, items = listings[i:i+1], sessions[i:i+1], items[i:i+1]
 	}
+	var unpriced map[*transcript.SessionBreakdown][]cost.Unpriced
 	if opts.emit == "" {
 		if opts.breakdown {
-			err = a.priceRecorded(nil, sessions)
+			unpriced, err = a.priceRecorded(nil, sessions)
 		} else {
-			err = a.priceRecorded(listings, nil)
+			_, err = a.priceRecorded(listings, nil)
 		}
 		if err != nil {
 			return err
@@ -236,7 +238,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.breakdown {
 			if opts.format == "table" {
-				return writeBreakdownTable(w, b)
+				return writeBreakdownTable(w, b, unpriced)
 			}
 			return writeJSON(w, b)
 		}
@@ -462,11 +464,15 @@ func writeListingJSON(w io.Writer, l *transcript.Listing, prefix, end string) er
 // priceRecorded prices the recorded usage of each listing and session
 // breakdown at list prices (issue 12), with a note on stderr, once per
 // model, for each model that has no prices.
-func (a *app) priceRecorded(listings []*transcript.Listing, sessions []*transcript.SessionBreakdown) error {
+//
+// It returns, for each session, the calls and tokens of its models
+// without prices.
+func (a *app) priceRecorded(listings []*transcript.Listing, sessions []*transcript.SessionBreakdown) (map[*transcript.SessionBreakdown][]cost.Unpriced, error) {
 	cat, err := a.modelCatalog()
 	if err != nil {
-		return err
+		return nil, err
 	}
+	left := map[*transcript.SessionBreakdown][]cost.Unpriced{}
 	noted := map[string]bool{}
 	note := func(models []string) {
 		for _, m := range models {
@@ -492,15 +498,31 @@ func (a *app) priceRecorded(listings []*transcript.Listing, sessions []*transcri
 		if usd, unpriced, ok := cost.TallyCost(s.Usage.ByModel, cat); ok {
 			s.CostUSD, s.UnpricedModels = &usd, unpriced
 			note(unpriced)
+			if len(unpriced) > 0 {
+				left[s] = cost.UnpricedIn(s.Usage.ByModel, cat)
+			}
 		}
 	}
-	return nil
+	return left, nil
+}
+
+// unpricedLine says what a cost leaves out: `unpriced: 6 calls, 66116
+// tokens of "mystery-1": not in the cost`.
+func unpricedLine(us []cost.Unpriced) string {
+	calls, tokens := 0, 0
+	names := make([]string, 0, len(us))
+	for _, u := range us {
+		calls, tokens = calls+u.Calls, tokens+u.Tokens
+		names = append(names, strconv.Quote(u.Model))
+	}
+	return fmt.Sprintf("unpriced: %s, %d tokens of %s: not in the cost\n",
+		plural(calls, "call"), tokens, strings.Join(names, ", "))
 }
 
 // writeBreakdownTable writes, for each session and then the totals, the
 // tokens by category and the tools by result tokens.
-func writeBreakdownTable(w io.Writer, b *transcript.Breakdown) error {
-	section := func(title string, calls, visible int, tk transcript.CategoryTokens, tools []transcript.ToolTokens, rec *transcript.RecordedUsage, dollars *float64) error {
+func writeBreakdownTable(w io.Writer, b *transcript.Breakdown, unpriced map[*transcript.SessionBreakdown][]cost.Unpriced) error {
+	section := func(title string, calls, visible int, tk transcript.CategoryTokens, tools []transcript.ToolTokens, rec *transcript.RecordedUsage, dollars *float64, left []cost.Unpriced) error {
 		fmt.Fprintf(w, "%s: %s, %d visible tokens\n", title, plural(calls, "call"), visible)
 		pct := func(n int) string {
 			if visible == 0 {
@@ -529,11 +551,17 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown) error {
 		if rec != nil {
 			// Wrapped before 80 columns: real sessions' sums are long.
 			last := fmt.Sprintf("output %d", rec.Output)
-			if dollars != nil {
+			switch {
+			case dollars != nil && *dollars == 0 && len(left) > 0:
+				last += "; unpriced"
+			case dollars != nil:
 				last += fmt.Sprintf("; $%s at list prices", usd(*dollars))
 			}
 			writeWrapped(w, "recorded: ", []string{plural(rec.Calls, "call"), fmt.Sprintf("input %d", rec.Input),
 				fmt.Sprintf("cache write %d", rec.CacheWrite), fmt.Sprintf("cache read %d", rec.CacheRead), last})
+			if len(left) > 0 {
+				io.WriteString(w, unpricedLine(left))
+			}
 		}
 		if len(tools) == 0 {
 			return nil
@@ -553,14 +581,18 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown) error {
 		if s.Conversation != "" {
 			title += " conversation " + s.Conversation
 		}
-		if err := section(title, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD); err != nil {
+		if err := section(title, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD, unpriced[s]); err != nil {
 			return err
 		}
+	}
+	var all []cost.Unpriced
+	for _, s := range b.Sessions {
+		all = cost.MergeUnpriced(all, unpriced[s])
 	}
 	if len(b.Sessions) > 1 {
 		fmt.Fprintln(w)
 		t := b.Totals
-		if err := section(fmt.Sprintf("total over %d sessions", t.Sessions), t.Calls, t.VisibleTokens, t.Tokens, t.Tools, t.Recorded, t.CostUSD); err != nil {
+		if err := section(fmt.Sprintf("total over %d sessions", t.Sessions), t.Calls, t.VisibleTokens, t.Tokens, t.Tools, t.Recorded, t.CostUSD, all); err != nil {
 			return err
 		}
 	}

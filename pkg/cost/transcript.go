@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/harpe-dev/harpe/internal/checked"
@@ -273,4 +274,60 @@ func RoundUSD(usd float64) float64 {
 		return usd
 	}
 	return math.Round(usd*1e10) / 1e10
+}
+
+// Unpriced is what a cost leaves out: the calls of a model that has no
+// price, and their tokens (input, cache reads and writes, output).
+type Unpriced struct {
+	Model  string `json:"model"`
+	Calls  int    `json:"calls"`
+	Tokens int    `json:"tokens"`
+}
+
+// UnpricedIn returns, in the tally's order, the models of byModel (as
+// [TallyCost] takes it) that cat (nil: the built-in presets) cannot
+// price, with their calls and tokens; calls that record no model count
+// under "". Sums saturate at the largest int.
+func UnpricedIn(byModel func() ([]string, []transcript.RecordedUsage), cat *prices.Catalog) []Unpriced {
+	if cat == nil {
+		cat = prices.Default()
+	}
+	var out []Unpriced
+	models, usage := byModel()
+	for i, name := range models {
+		if name != "" && cat.LookupCall(name).Prices != nil {
+			continue
+		}
+		u := usage[i].Usage
+		tok, ok := checked.Add(PromptTokens(u), u.Output)
+		if !ok {
+			tok = math.MaxInt
+		}
+		out = append(out, Unpriced{Model: name, Calls: usage[i].Calls, Tokens: tok})
+	}
+	return out
+}
+
+// MergeUnpriced adds b's calls and tokens to a's, model by model, sorted
+// by model name (sums saturate).
+func MergeUnpriced(a, b []Unpriced) []Unpriced {
+	out := slices.Clone(a)
+	for _, u := range b {
+		i := slices.IndexFunc(out, func(x Unpriced) bool { return x.Model == u.Model })
+		if i < 0 {
+			out = append(out, u)
+			continue
+		}
+		var ok1, ok2 bool
+		out[i].Calls, ok1 = checked.Add(out[i].Calls, u.Calls)
+		out[i].Tokens, ok2 = checked.Add(out[i].Tokens, u.Tokens)
+		if !ok1 {
+			out[i].Calls = math.MaxInt
+		}
+		if !ok2 {
+			out[i].Tokens = math.MaxInt
+		}
+	}
+	slices.SortFunc(out, func(x, y Unpriced) int { return strings.Compare(x.Model, y.Model) })
+	return out
 }

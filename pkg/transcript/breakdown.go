@@ -105,6 +105,9 @@ type BreakdownTotals struct {
 	// any); CostUSD their costs (null when none has one).
 	Recorded *RecordedUsage `json:"recorded"`
 	CostUSD  *float64       `json:"cost_usd"`
+	// UnpricedModels lists, sorted, the sessions' models without prices
+	// (their calls are not in CostUSD).
+	UnpricedModels []string `json:"unpriced_models,omitempty"`
 }
 
 type breakdownAcc struct {
@@ -294,6 +297,12 @@ func NewBreakdown(sessions []*SessionBreakdown) (*Breakdown, error) {
 			}
 			tot.CostUSD = &n
 		}
+		for _, m := range s.UnpricedModels {
+			if !slices.Contains(tot.UnpricedModels, m) {
+				tot.UnpricedModels = append(tot.UnpricedModels, m)
+			}
+		}
+		slices.Sort(tot.UnpricedModels)
 		for _, t := range s.Tools {
 			x := tools[t.Name]
 			if x == nil {
