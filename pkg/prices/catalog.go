@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
@@ -128,7 +130,20 @@ type Catalog struct {
 	asOf     string
 	over     []Override
 	priceAll string // price every call as this model ("": its own)
+	// looked caches lookups by name (a catalog is shared by concurrent
+	// replays); at most maxLooked names.
+	looked  sync.Map // string → lookup
+	nLooked atomic.Int64
 }
+
+type lookup struct {
+	m   Model
+	err error
+}
+
+// maxLooked bounds the names a catalog remembers: a transcript naming
+// more models than that is looked up afresh each time.
+const maxLooked = 4096
 
 // NewCatalog returns a catalog of the presets windows (nil: the built-in
 // ones) priced from db (nil: the embedded [Snapshot]), with overrides
@@ -182,9 +197,7 @@ func (c *Catalog) PriceAs(name string) (*Catalog, error) {
 	if m.Prices == nil {
 		return nil, fmt.Errorf("model %q has no price (harpe models %s says why)", name, name)
 	}
-	cc := *c
-	cc.priceAll = name
-	return &cc, nil
+	return &Catalog{windows: c.windows, db: c.db, asOf: c.asOf, over: c.over, priceAll: name}, nil
 }
 
 // PricedAs is the model every call is priced as ("" for each call's own).
@@ -206,6 +219,28 @@ func (c *Catalog) Models() []Model {
 // an override knows (window fields zero). A name none of them knows is
 // a [*tokenize.UnknownModelError].
 func (c *Catalog) Lookup(name string) (Model, error) {
+	if v, ok := c.looked.Load(name); ok {
+		l := v.(lookup)
+		return l.m.clone(), l.err
+	}
+	m, err := c.lookup(name)
+	if c.nLooked.Add(1) <= maxLooked {
+		c.looked.Store(name, lookup{m.clone(), err})
+	}
+	return m, err
+}
+
+// clone copies m's prices, so that a caller's change does not reach the
+// cache.
+func (m Model) clone() Model {
+	if m.Prices != nil {
+		p := *m.Prices
+		m.Prices = &p
+	}
+	return m
+}
+
+func (c *Catalog) lookup(name string) (Model, error) {
 	if c.priceAll != "" {
 		name = c.priceAll
 	}
@@ -224,10 +259,19 @@ func (c *Catalog) Lookup(name string) (Model, error) {
 // an unknown name is a model without prices (not an error), whose cache
 // rule is still the maker's ("claude-next" is Anthropic's).
 func (c *Catalog) LookupCall(name string) Model {
-	if m, err := c.Lookup(name); err == nil {
+	m, err := c.Lookup(name)
+	if err == nil {
 		return m
 	}
-	return c.price(tokenize.Model{Name: name}, name)
+	key := "\x00" + name // the unknown name's own entry
+	if v, ok := c.looked.Load(key); ok {
+		return v.(lookup).m.clone()
+	}
+	m = c.price(tokenize.Model{Name: name}, name)
+	if c.nLooked.Add(1) <= maxLooked {
+		c.looked.Store(key, lookup{m: m.clone()})
+	}
+	return m
 }
 
 func (c *Catalog) override(name string) *Override {

@@ -326,3 +326,25 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// TestCatalogConcurrent looks models up from several goroutines, as
+// concurrent replays share one catalog (run with -race).
+func TestCatalogConcurrent(t *testing.T) {
+	cat := Default()
+	done := make(chan Model)
+	for i := range 8 {
+		go func() {
+			var m Model
+			for j := range 50 {
+				m = cat.LookupCall([]string{"claude-opus-4-6", "mystery", "o3"}[(i+j)%3])
+			}
+			done <- m
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+	if m := cat.LookupCall("claude-opus-4-6"); m.Prices == nil || m.Prices.Input != 5 {
+		t.Errorf("after concurrent lookups: %+v", m)
+	}
+}
