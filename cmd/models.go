@@ -127,7 +127,7 @@ func selectModels(cat *prices.Catalog, args []string) ([]prices.Model, error) {
 				}
 			}
 			if len(out) == n && !slices.ContainsFunc(all, func(m prices.Model) bool { return strings.Contains(strings.ToLower(m.Name), q) }) {
-				return nil, usageErrorf("%v", err)
+				return nil, usageErrorf("%v", modelError(err))
 			}
 		}
 	}
@@ -280,10 +280,19 @@ func (a *app) modelCatalog() (*prices.Catalog, error) {
 	}
 	if a.priceAs != "" {
 		if cat, err = cat.PriceAs(a.priceAs); err != nil {
-			return nil, usageErrorf("--price-as: %v", err)
+			return nil, usageErrorf("--price-as: %v", modelError(err))
 		}
 	}
 	return cat, nil
+}
+
+// modelError adds to an unknown model's error where to find the names.
+func modelError(err error) error {
+	var u *tokenize.UnknownModelError
+	if errors.As(err, &u) {
+		return fmt.Errorf("%w (harpe models lists them all)", err)
+	}
+	return err
 }
 
 // maxPriceFile bounds a --prices file (the snapshot is 0.5 MB).
@@ -396,7 +405,7 @@ func (a *app) applyModel(c *cobra.Command, name, windowFlag string) error {
 	}
 	m, err := cat.Windows().Lookup(name)
 	if err != nil {
-		return usageErrorf("--model: %v", err)
+		return usageErrorf("--model: %v", modelError(err))
 	}
 	f := c.Flags()
 	if windowFlag != "" && !f.Changed(windowFlag) {

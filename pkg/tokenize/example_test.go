@@ -50,7 +50,7 @@ func ExampleLookupModel() {
 	fmt.Println(err)
 	// Output:
 	// gpt-4o 128000 16384 o200k_base <nil>
-	// unknown model "gpt-4-o"; did you mean gpt-4o, gpt-4, gpt-4.1 (harpe models lists them all)
+	// unknown model "gpt-4-o"; did you mean gpt-4o, gpt-4, gpt-4.1
 }
 
 // A program that gets a table some other way (the browser playground

@@ -213,7 +213,7 @@ func (e *UnknownModelError) Error() string {
 	if len(e.Suggestions) > 0 {
 		msg += "; did you mean " + strings.Join(e.Suggestions, ", ")
 	}
-	return msg + " (harpe models lists them all)"
+	return msg
 }
 
 // closeNames returns up to five known names close to name: those that
