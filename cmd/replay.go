@@ -196,9 +196,9 @@ var (
 // that names no model, replayed without --model or --cache, is not priced
 // (see window.CostOptions).
 func costOptions(o *replayOptions, cat *prices.Catalog) *window.CostOptions {
-	ttl := cost.AnthropicTTL
-	if o.cacheTTL == "1h" {
-		ttl = cost.AnthropicLongTTL
+	ttl, err := cost.ParseTTL(o.cacheTTL)
+	if err != nil {
+		ttl = cost.AnthropicTTL // checked with the flags
 	}
 	return &window.CostOptions{Rule: prices.CacheRule(o.cache), Model: o.model, Catalog: cat, TTL: ttl}
 }

@@ -2,7 +2,8 @@ package cmd
 
 import (
 	"testing"
-	"time"
+
+	"github.com/harpe-dev/harpe/pkg/cost"
 )
 
 // The flags become the pricing options as given: whether a transcript is
@@ -12,12 +13,12 @@ func TestCostOptions(t *testing.T) {
 		name        string
 		o           replayOptions
 		rule, model string
-		ttl         time.Duration
+		ttl         cost.TTL
 	}{
-		{"defaults", replayOptions{cacheTTL: "5m"}, "", "", 5 * time.Minute},
-		{"--model", replayOptions{model: "gpt-5", cacheTTL: "5m"}, "", "gpt-5", 5 * time.Minute},
-		{"--cache", replayOptions{cache: "openai", cacheTTL: "5m"}, "openai", "", 5 * time.Minute},
-		{"--cache-ttl 1h", replayOptions{cacheTTL: "1h"}, "", "", time.Hour},
+		{"defaults", replayOptions{cacheTTL: "5m"}, "", "", cost.AnthropicTTL},
+		{"--model", replayOptions{model: "gpt-5", cacheTTL: "5m"}, "", "gpt-5", cost.AnthropicTTL},
+		{"--cache", replayOptions{cache: "openai", cacheTTL: "5m"}, "openai", "", cost.AnthropicTTL},
+		{"--cache-ttl 1h", replayOptions{cacheTTL: "1h"}, "", "", cost.AnthropicLongTTL},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package cost
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/harpe-dev/harpe/pkg/prices"
@@ -15,10 +16,10 @@ import (
 const (
 	// AnthropicTTL is how long an Anthropic cache entry lives unused; each
 	// read refreshes it.
-	AnthropicTTL = 5 * time.Minute
+	AnthropicTTL TTL = TTL(5 * time.Minute)
 	// AnthropicLongTTL is the 1-hour TTL Anthropic offers at a higher write
 	// price.
-	AnthropicLongTTL = time.Hour
+	AnthropicLongTTL TTL = TTL(time.Hour)
 	// OpenAIMinTokens is the shortest prompt OpenAI caches.
 	OpenAIMinTokens = 1024
 	// OpenAIStep is the granularity of OpenAI cache hits.
@@ -105,8 +106,34 @@ type Options struct {
 	Rule prices.CacheRule
 	// TTL is the Anthropic write TTL: [AnthropicTTL] (the default, when 0)
 	// or [AnthropicLongTTL], which writes at the 1-hour price.
-	TTL time.Duration
+	TTL TTL
 	// Catalog gives the models and their prices; nil means the built-in
 	// presets priced from the embedded snapshot ([prices.Default]).
 	Catalog *prices.Catalog
+}
+
+// TTL is how long an Anthropic cache entry lives unused: [AnthropicTTL]
+// or [AnthropicLongTTL].
+type TTL time.Duration
+
+// String is "5m" or "1h" (a duration otherwise).
+func (t TTL) String() string {
+	switch t {
+	case AnthropicTTL:
+		return "5m"
+	case AnthropicLongTTL:
+		return "1h"
+	}
+	return time.Duration(t).String()
+}
+
+// ParseTTL reads "5m" or "1h".
+func ParseTTL(s string) (TTL, error) {
+	switch s {
+	case "5m":
+		return AnthropicTTL, nil
+	case "1h":
+		return AnthropicLongTTL, nil
+	}
+	return 0, fmt.Errorf("unknown TTL %q; valid: 5m, 1h", s)
 }

@@ -94,7 +94,7 @@ func refSimulate(calls []Call, opt Options) (*Report, error) {
 		var p Parts
 		switch rule {
 		case prices.CacheAnthropic:
-			p = refAnthropicCall(c, keys, total, cache, m.MinCacheTokens, ttl)
+			p = refAnthropicCall(c, keys, total, cache, m.MinCacheTokens, time.Duration(ttl))
 		case prices.CacheOpenAI:
 			p = refOpenAICall(c, keys, total, cache, m.MinCacheTokens)
 		default:

@@ -130,7 +130,7 @@ func NewSimulator(opt Options) (*Simulator, error) {
 	if cat == nil {
 		cat = prices.Default()
 	}
-	return &Simulator{rule: opt.Rule, ttl: ttl, cat: cat, models: map[string]modelInfo{},
+	return &Simulator{rule: opt.Rule, ttl: time.Duration(ttl), cat: cat, models: map[string]modelInfo{},
 		unpriced: map[string]bool{}, rel: []int{0}, oai: map[string]oRec{}}, nil
 }
 
@@ -251,7 +251,7 @@ func (s *Simulator) Step(st Step) CallCost {
 	cc := CallCost{Cache: p, OutputTokens: st.Output, Rule: rule}
 	if pr := mi.m.At(st.Time, p.Read+p.Write+p.Uncached); pr != nil {
 		w := pr.CacheWrite5m
-		if s.ttl == AnthropicLongTTL {
+		if TTL(s.ttl) == AnthropicLongTTL {
 			w = pr.CacheWrite1h
 		}
 		cc.CostUSD = (float64(p.Uncached)*pr.Input + float64(p.Read)*pr.CacheRead +

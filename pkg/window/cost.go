@@ -37,7 +37,7 @@ type CostOptions struct {
 	// priced at 0 under the rule none).
 	Model string
 	// TTL is the Anthropic cache TTL ([cost.Options.TTL]).
-	TTL time.Duration
+	TTL cost.TTL
 	// Catalog gives the models; nil means the built-in presets.
 	Catalog *prices.Catalog
 }
