@@ -23,6 +23,8 @@ type transcriptOptions struct {
 	tokenizer    string
 	emit         string
 	breakdown    bool
+	messages     bool
+	by           string
 	args         []string
 }
 
@@ -30,11 +32,23 @@ func newTranscriptCmd(a *app) *cobra.Command {
 	opts := &transcriptOptions{}
 	c := &cobra.Command{
 		Use:   "transcript [FILE|DIR…]",
-		Short: "List the messages, turns and tool pairs read from saved conversations",
-		Long: `transcript reads saved conversations and lists what harpe made of them: each
+		Short: "Summarize saved conversations: one line a session, or every message",
+		Long: `transcript reads saved conversations and writes one line per session: when
+it started (UTC), the project (the working directory the session recorded,
+else the file's directory), the harness and the models that answered, the
+calls, the recorded input, cache read, cache write and output tokens, and
+what they cost at list prices; sorted by start time, with a total row.
+--by day, project or model groups the same figures (days in UTC, each call
+counted on its own day). The table writes tokens as 17.2M or 738k; the JSON
+has the exact figures. Point it at ~/.claude/projects or ~/.codex/sessions:
+  harpe transcript ~/.claude/projects ~/.codex/sessions --by day
+
+--messages lists, instead, what harpe made of each conversation: each
 message's role, turn, size, tokens, tool calls (ids and tool names) and
 provider usage, the turn count, tool calls without a result (and results
 without a call), and the records that are not messages, counted by kind.
+In the table the records of one streamed response (Claude Code writes one
+per content block) are one message; the JSON keeps one entry a record.
 
 Formats, detected from the content (--input-format names one): ` + strings.Join(transcript.Formats(), ", ") + `.
 A file with several conversations (ShareGPT, long-memory) gives one listing each;
@@ -45,11 +59,11 @@ among them): every file there that is a transcript is read, and stderr says
 how many files were skipped and why. A half-written last line (a session
 still being written) is skipped with a warning; everything before it is read.
 
---format json writes the listing other tools check a replay against (each
-listing names its "file"); --format table is for people. chars counts the
-Unicode code points of the text plus each tool call's name and arguments;
-tokens is what the message costs in a chat request (harpe count --transcript's
-rule) with --tokenizer.
+--messages --format json writes the listing other tools check a replay
+against (each listing names its "file"). chars counts the Unicode code
+points of the text plus each tool call's name and arguments; tokens is what
+the message costs in a chat request (harpe count --transcript's rule) with
+--tokenizer.
 
 --breakdown writes, instead, each session's tokens by category (system, user,
 assistant, thinking, tool calls, tool results by tool name) and their totals.
@@ -75,9 +89,22 @@ harpe synthesize:
 			if opts.emit != "" && opts.breakdown {
 				return usageErrorf("--emit and --breakdown: choose one")
 			}
-			if a.cmdLine["tokenizer"] && !opts.breakdown && (opts.emit != "" || opts.format == "table") {
-				// The table shows characters and --emit items writes no
-				// token_count: said once rather than silently ignored.
+			if opts.messages && (opts.emit != "" || opts.breakdown) {
+				return usageErrorf("--messages and --%s: choose one", map[bool]string{true: "breakdown", false: "emit"}[opts.breakdown])
+			}
+			if opts.by != "" && (opts.messages || opts.emit != "" || opts.breakdown) {
+				return usageErrorf("--by groups the session summary; it does not go with --messages, --breakdown or --emit")
+			}
+			if opts.by == "" {
+				opts.by = "session"
+			}
+			if !slices.Contains(transcript.SummaryGroupings, opts.by) {
+				return usageErrorf("--by: unknown grouping %q; valid: day, project, model", opts.by)
+			}
+			if a.cmdLine["tokenizer"] && !opts.breakdown && (opts.emit != "" || !opts.messages || opts.format == "table") {
+				// The summary and the table show recorded usage or
+				// characters and --emit items writes no token_count: said
+				// once rather than silently ignored.
 				fmt.Fprintln(a.io.Err, "harpe: note: --tokenizer is ignored: only the JSON listing and --breakdown count tokens")
 			}
 			opts.args = args
@@ -92,6 +119,8 @@ harpe synthesize:
 	f.StringVarP(&opts.tokenizer, "tokenizer", "t", "estimate", "count message tokens with `NAME`: "+strings.Join(tokenize.Names(), ", "))
 	f.StringVar(&opts.emit, "emit", "", "write the conversations as `items` JSONL for harpe synthesize instead of a listing")
 	f.BoolVar(&opts.breakdown, "breakdown", false, "write each session's tokens by category and tool, and their totals")
+	f.BoolVar(&opts.messages, "messages", false, "list every message (role, turn, size, tools, usage) instead of one line per session")
+	f.StringVar(&opts.by, "by", "", "group the session summary by `KEY`: day, project or model")
 	return c
 }
 
@@ -100,6 +129,7 @@ type transcriptFile struct {
 	ts       []*transcript.Transcript
 	listings []*transcript.Listing
 	sessions []*transcript.SessionBreakdown
+	summary  []*transcript.SessionSummary
 	items    [][]transcript.Item // per transcript
 	aborted  int
 }
@@ -113,6 +143,12 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 	// settle, so a large transcript costs its listing, not its text.
 	files, err := readTranscriptFiles(a, opts.args, func(name string, r io.Reader) (*transcriptFile, error) {
 		tf := &transcriptFile{}
+		summarize := !opts.breakdown && opts.emit == "" && !opts.messages
+		var head *headReader
+		if summarize {
+			head = &headReader{r: r}
+			r = head
+		}
 		idx := map[*transcript.Transcript]int{}
 		iw := &transcript.ItemWriter{File: name}
 		n := 0
@@ -124,6 +160,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 				tf.listings = append(tf.listings, &transcript.Listing{Counter: counter})
 				tf.sessions = append(tf.sessions, transcript.NewSessionBreakdown(name, counter))
 				tf.items = append(tf.items, nil)
+				tf.summary = append(tf.summary, nil)
 			}
 			// Add reports usage totals past the largest int; Scan puts
 			// the error at the message's line.
@@ -135,6 +172,11 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 				if it, ok := iw.Item(t, m); ok {
 					tf.items[k] = append(tf.items[k], it)
 				}
+			case summarize:
+				if tf.summary[k] == nil {
+					tf.summary[k] = transcript.NewSessionSummary(name, transcript.ProjectDir(head.head))
+				}
+				err = tf.summary[k].Add(m)
 			default:
 				err = tf.listings[k].Add(m)
 			}
@@ -159,16 +201,29 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		var ls []*transcript.Listing
 		var ss []*transcript.SessionBreakdown
 		var is [][]transcript.Item
+		var sums []*transcript.SessionSummary
 		for _, t := range ts {
 			k, ok := idx[t]
 			var l *transcript.Listing
 			s := transcript.NewSessionBreakdown(name, counter)
 			var items []transcript.Item
+			var sum *transcript.SessionSummary
 			if ok {
-				l, s, items = tf.listings[k], tf.sessions[k], tf.items[k]
+				l, s, items, sum = tf.listings[k], tf.sessions[k], tf.items[k], tf.summary[k]
 			} else {
 				l = &transcript.Listing{}
 			}
+			if sum == nil {
+				project := ""
+				if head != nil {
+					project = transcript.ProjectDir(head.head)
+				}
+				sum = transcript.NewSessionSummary(name, project)
+			}
+			if err := sum.Finish(t); err != nil {
+				return nil, inputError(&transcript.Error{Name: name, Err: err})
+			}
+			sums = append(sums, sum)
 			if err := l.SetHeader(t); err != nil {
 				return nil, inputError(&transcript.Error{Name: name, Err: err})
 			}
@@ -178,7 +233,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 			}
 			ls, ss, is = append(ls, l), append(ss, s), append(is, items)
 		}
-		tf.listings, tf.sessions, tf.items = ls, ss, is
+		tf.listings, tf.sessions, tf.items, tf.summary = ls, ss, is, sums
 		return tf, nil
 	})
 	if err != nil {
@@ -188,6 +243,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 	var listings []*transcript.Listing
 	var sessions []*transcript.SessionBreakdown
 	var items [][]transcript.Item
+	var sums []*transcript.SessionSummary
 	aborted := 0
 	for _, tf := range files {
 		a.warnTranscripts(tf.ts)
@@ -195,6 +251,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		listings = append(listings, tf.listings...)
 		sessions = append(sessions, tf.sessions...)
 		items = append(items, tf.items...)
+		sums = append(sums, tf.summary...)
 		aborted += tf.aborted
 	}
 	if opts.conversation != "" {
@@ -203,7 +260,22 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 			return usageErrorf("--conversation: %v", err)
 		}
 		i := slices.Index(all, t)
-		listings, sessions, items = listings[i:i+1], sessions[i:i+1], items[i:i+1]
+		listings, sessions, items, sums = listings[i:i+1], sessions[i:i+1], items[i:i+1], sums[i:i+1]
+	}
+	if !opts.breakdown && opts.emit == "" && !opts.messages {
+		sum, err := transcript.NewSummary(sums, opts.by)
+		if err != nil {
+			return inputError(err)
+		}
+		if err := a.priceSummary(sum); err != nil {
+			return err
+		}
+		return a.writeOutput(opts.output, func(w io.Writer) error {
+			if opts.format == "table" {
+				return writeSummaryTable(w, sum)
+			}
+			return writeJSON(w, sum)
+		})
 	}
 	if opts.emit == "" {
 		if opts.breakdown {
@@ -286,15 +358,19 @@ func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
 		if l.Conversation != "" {
 			title += ", conversation " + escapeControl(l.Conversation)
 		}
-		fmt.Fprintf(w, "%s: %s, %s, %d unpaired, %s\n", title, plural(len(l.Messages), "message"),
+		// A streamed response (Claude Code writes one record per content
+		// block, sharing the call) is one message here.
+		msgs := joinCalls(l.Messages)
+		fmt.Fprintf(w, "%s: %s, %s, %d unpaired, %s\n", title, plural(len(msgs), "message"),
 			plural(l.Turns, "turn"), len(l.Unpaired), plural(len(l.Compactions), "compaction"))
-		rows := make([][]string, 0, len(l.Messages))
+		rows := make([][]string, 0, len(msgs))
 		chars := 0
 		compacted := map[int]bool{}
 		for _, c := range l.Compactions {
 			compacted[c] = true
 		}
-		for _, m := range l.Messages {
+		for _, jm := range msgs {
+			m := jm.ListingMessage
 			chars += m.Chars
 			// Ids are long; the table shows counts, the JSON the ids.
 			tools := ""
@@ -320,7 +396,11 @@ func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
 			case m.Meta:
 				notes = append(notes, "meta")
 			}
-			rows = append(rows, []string{fmt.Sprint(m.Index), fmt.Sprint(m.Turn), m.Role,
+			index := fmt.Sprint(m.Index)
+			if jm.last > m.Index {
+				index = fmt.Sprintf("%d-%d", m.Index, jm.last)
+			}
+			rows = append(rows, []string{index, fmt.Sprint(m.Turn), m.Role,
 				fmt.Sprint(m.Chars), in, tools, strings.Join(notes, " ")})
 		}
 		footer := []string{"", "", "total", fmt.Sprint(chars), "", "", ""}
@@ -347,6 +427,30 @@ func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
 		}
 	}
 	return nil
+}
+
+// joinedMessage is one row of the message table: a listing message, or
+// the records of one streamed response joined (chars and tool calls
+// summed, the first record's input), Index to last.
+type joinedMessage struct {
+	transcript.ListingMessage
+	last int
+}
+
+// joinCalls joins consecutive messages that share a non-empty Call.
+func joinCalls(ms []transcript.ListingMessage) []joinedMessage {
+	out := make([]joinedMessage, 0, len(ms))
+	for _, m := range ms {
+		if n := len(out); n > 0 && m.Call != "" && out[n-1].Call == m.Call && out[n-1].Aborted == m.Aborted {
+			j := &out[n-1]
+			j.Chars += m.Chars
+			j.ToolCalls = append(slices.Clip(j.ToolCalls), m.ToolCalls...)
+			j.last = m.Index
+			continue
+		}
+		out = append(out, joinedMessage{ListingMessage: m, last: m.Index})
+	}
+	return out
 }
 
 func plural(n int, word string) string {
