@@ -121,6 +121,7 @@ harness's summary and what follows. The transcript is only read.
 			if err := a.applyModel(c, o.model, "context-window"); err != nil {
 				return err
 			}
+			o.format = a.reportFormat(o.format, toStdout(o.output))
 			if err := checkFormat(o.format, "table", "json", "jsonl"); err != nil {
 				return err
 			}
@@ -155,7 +156,7 @@ harness's summary and what follows. The transcript is only read.
 	f.StringVarP(&o.model, "model", "m", "", "take --context-window and --tokenizer from model `NAME` (harpe models)")
 	f.IntVar(&o.budget, "budget", 0, "token budget of the budget strategy")
 	f.StringVar(&o.policy, "policy", "lowest_priority", "selection policy of the budget strategy")
-	f.StringVarP(&o.format, "format", "f", "table", "output format: table, json, jsonl")
+	f.StringVarP(&o.format, "format", "f", "", formatFlagHelp("table, json or jsonl"))
 	f.StringVar(&o.plot, "plot", "", "also draw tokens (or --plot-metric cost) per call for each strategy as an SVG `FILE`, of the first session when there are several (a note names it)")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
 	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: auto, detected): "+strings.Join(transcript.Formats(), ", "))

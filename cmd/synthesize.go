@@ -115,7 +115,7 @@ Examples:
 	f.StringVarP(&o.model, "model", "m", "", "take --budget (the context window) and --tokenizer from model `NAME` (harpe models)")
 	f.StringVar(&o.emit, "emit", "report", "`WHAT` to write, see above")
 	f.StringVar(&o.report, "report", "", "also save the report to `FILE`")
-	f.StringVarP(&o.format, "format", "f", "json", "report `FORMAT`: json, yaml or table")
+	f.StringVarP(&o.format, "format", "f", "", formatFlagHelp("table, json or yaml"))
 	f.StringVarP(&o.output, "output", "o", "", "write to `FILE` atomically, not stdout")
 	f.IntVar(&o.dpCells, "dp-cells", engine.DefaultDPCells, "knapsack: exact DP cell limit `N`")
 	f.Float64Var(&o.alpha, "alpha", engine.DefaultAlpha, "duo_attention: relevance weight `A`")
@@ -219,6 +219,7 @@ func planSynthesize(o *synthesizeOptions) (*synthesizePlan, error) {
 }
 
 func runSynthesize(a *app, o *synthesizeOptions) error {
+	o.format = a.reportFormat(o.format, toStdout(o.output) && o.emit == "report")
 	plan, err := planSynthesize(o)
 	if err != nil {
 		return err

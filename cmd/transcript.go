@@ -74,6 +74,7 @@ harpe synthesize:
 ` + exitStatusHelp,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			opts.format = a.reportFormat(opts.format, toStdout(opts.output) && opts.emit == "")
 			if err := checkFormat(opts.format, "json", "table"); err != nil {
 				return err
 			}
@@ -112,7 +113,7 @@ harpe synthesize:
 		},
 	}
 	f := c.Flags()
-	f.StringVarP(&opts.format, "format", "f", "json", "output `FORMAT`: json or table")
+	f.StringVarP(&opts.format, "format", "f", "", formatFlagHelp("table or json"))
 	f.StringVar(&opts.inputFormat, "input-format", "", "read the input as `FORMAT` instead of detecting it (auto: detect; "+strings.Join(transcript.Formats(), ", ")+")")
 	f.StringVar(&opts.conversation, "conversation", "", "list only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
