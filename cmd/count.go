@@ -130,7 +130,7 @@ func runCount(a *app, opts *countOptions, args []string) error {
 	var results []fileCount
 	if opts.transcript {
 		// Files and directories, as every transcript command reads them.
-		results, err = readTranscriptFiles(a, args, func(name string, r io.Reader) (fileCount, error) {
+		results, err = readTranscriptFiles(a, readRules{once: true}, args, func(name string, r io.Reader) (fileCount, error) {
 			fc := fileCount{name: name}
 			var err error
 			fc.bytes, fc.counts, fc.read, err = countTranscript(a.ctx, r, name, opts.inputFormat, counters)

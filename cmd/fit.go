@@ -128,7 +128,7 @@ func runFit(a *app, o *fitOptions) error {
 		count transcriptCount
 		items []byte
 	}
-	parts, err := readTranscriptFiles(a, o.files, func(name string, r io.Reader) (part, error) {
+	parts, err := readTranscriptFiles(a, readRules{}, o.files, func(name string, r io.Reader) (part, error) {
 		items, count, err := h.transcriptTokens(name, r)
 		return part{name, count, items}, err
 	})

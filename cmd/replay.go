@@ -902,7 +902,7 @@ func readReplayInputs(a *app, o *replayOptions) ([]replayed, error) {
 		name string
 		ts   []*transcript.Transcript
 	}
-	files, err := readTranscriptFiles(a, o.files, func(name string, r io.Reader) (inputFile, error) {
+	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true}, o.files, func(name string, r io.Reader) (inputFile, error) {
 		ts, err := transcript.Read(r, name, o.inputFormat)
 		if err != nil {
 			return inputFile{}, inputError(err)

@@ -142,7 +142,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 	}
 	// Scan keeps no message texts: the listings are built as messages
 	// settle, so a large transcript costs its listing, not its text.
-	files, err := readTranscriptFiles(a, opts.args, func(name string, r io.Reader) (*transcriptFile, error) {
+	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true}, opts.args, func(name string, r io.Reader) (*transcriptFile, error) {
 		tf := &transcriptFile{}
 		summarize := !opts.breakdown && opts.emit == "" && !opts.messages
 		var head *headReader
