@@ -245,7 +245,8 @@ func readConflictTexts(a *app, opts *conflictsOptions) ([]conflictText, []confli
 	if !opts.lines {
 		rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
 		err := a.eachInput(opts.args, func(name string, r io.Reader) error {
-			return inputError(rd.ReadEach(a.ctx, r, name, func(l engine.Line) error {
+			head := &headReader{r: r}
+			err := rd.ReadEach(a.ctx, head, name, func(l engine.Line) error {
 				if l.Item == nil {
 					if opts.annotate {
 						lines = append(lines, conflictLine{text: -1, raw: bytes.Clone(l.Raw), bom: l.BOM})
@@ -264,7 +265,11 @@ func readConflictTexts(a *app, opts *conflictsOptions) ([]conflictText, []confli
 				}
 				texts = append(texts, t)
 				return nil
-			}))
+			})
+			if err != nil {
+				return inputError(plainTextHint(name, head.head, err, "For one statement a line:\n  harpe conflicts --lines FILE"))
+			}
+			return nil
 		})
 		return texts, lines, err
 	}

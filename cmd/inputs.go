@@ -144,6 +144,23 @@ func (h *headReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// plainTextHint adds to err, the error reading name as context items, a
+// line saying that the input looks like plain text (its first line does
+// not open a JSON value) and what to do instead (advice, with FILE for
+// the input's name); else it returns err.
+func plainTextHint(name string, head []byte, err error, advice string) error {
+	first, rerr := firstNonBlankLine(bufio.NewReader(bytes.NewReader(head)))
+	first = bytes.TrimPrefix(bytes.TrimSpace(first), []byte(utf8BOM))
+	if rerr != nil || len(first) == 0 || first[0] == '{' || first[0] == '[' || first[0] == '"' {
+		return err
+	}
+	arg := name
+	if name == stdinName {
+		arg = "FILE"
+	}
+	return fmt.Errorf("%w\n  %s looks like plain text; harpe reads context items, one JSON object a line:\n  {\"id\": \"a\", \"content\": \"…\"}. %s", err, name, strings.ReplaceAll(advice, "FILE", arg))
+}
+
 // transcriptHint replaces err, the error reading name as context items,
 // with one that says the input is a transcript and how to turn it into
 // items, when head (its first bytes) is one; else it returns err.

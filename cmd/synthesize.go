@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -236,7 +237,10 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 	err = a.eachInput(o.files, func(name string, r io.Reader) error {
 		head := &headReader{r: r}
 		if err := reader.ReadContext(a.ctx, head, name); err != nil {
-			return inputError(transcriptHint(name, head.head, err))
+			if hinted := transcriptHint(name, head.head, err); hinted != err {
+				return inputError(hinted)
+			}
+			return inputError(plainTextHint(name, head.head, err, "To make one item of each line:\n  jq -Rc '{content: .}' FILE | harpe synthesize …"))
 		}
 		return nil
 	})
@@ -343,8 +347,14 @@ func writeSynthesisReport(w io.Writer, format string, rep *engine.Report) error 
 	}
 	if rep.Solver != "" && rep.Utility != nil {
 		// The optimising policies say which solver ran and what it kept.
-		_, err := fmt.Fprintf(w, "policy %s, solver %s, utility %s\n", rep.Policy, rep.Solver, strconv.FormatFloat(*rep.Utility, 'g', -1, 64))
+		_, err := fmt.Fprintf(w, "policy %s, solver %s, utility %s\n", rep.Policy, rep.Solver, roundForPeople(*rep.Utility))
 		return err
 	}
 	return nil
+}
+
+// roundForPeople writes x to at most four decimals (1.0305555555555557 →
+// "1.0306"); the JSON report keeps every digit.
+func roundForPeople(x float64) string {
+	return strconv.FormatFloat(math.Round(x*1e4)/1e4, 'f', -1, 64)
 }

@@ -604,7 +604,7 @@ func (a *app) priceRecorded(listings []*transcript.Listing, sessions []*transcri
 // writeBreakdownTable writes, for each session and then the totals, the
 // tokens by category and the tools by result tokens.
 func writeBreakdownTable(w io.Writer, b *transcript.Breakdown) error {
-	section := func(title string, calls, visible int, tk transcript.CategoryTokens, tools []transcript.ToolTokens, rec *transcript.RecordedUsage, dollars *float64) error {
+	section := func(title string, sessions, calls, visible int, tk transcript.CategoryTokens, tools []transcript.ToolTokens, rec *transcript.RecordedUsage, dollars *float64) error {
 		fmt.Fprintf(w, "%s: %s, %d visible tokens\n", title, plural(calls, "call"), visible)
 		pct := func(n int) string {
 			if visible == 0 {
@@ -630,6 +630,12 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown) error {
 			return err
 		}
 		fmt.Fprintf(w, "unseen overhead (last recorded prompt minus visible): %s\n", over)
+		if tk.Thinking > 0 {
+			// count --transcript counts what a request would carry now:
+			// providers drop earlier turns' thinking from the prompt.
+			fmt.Fprintf(w, "count --transcript: %d (visible - thinking, not re-sent, + %d to prime)\n",
+				visible-tk.Thinking+3*sessions, 3*sessions)
+		}
 		if rec != nil {
 			// Wrapped before 80 columns: real sessions' sums are long.
 			last := fmt.Sprintf("output %d", rec.Output)
@@ -657,14 +663,14 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown) error {
 		if s.Conversation != "" {
 			title += " conversation " + s.Conversation
 		}
-		if err := section(title, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD); err != nil {
+		if err := section(title, 1, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD); err != nil {
 			return err
 		}
 	}
 	if len(b.Sessions) > 1 {
 		fmt.Fprintln(w)
 		t := b.Totals
-		if err := section(fmt.Sprintf("total over %d sessions", t.Sessions), t.Calls, t.VisibleTokens, t.Tokens, t.Tools, t.Recorded, t.CostUSD); err != nil {
+		if err := section(fmt.Sprintf("total over %d sessions", t.Sessions), t.Sessions, t.Calls, t.VisibleTokens, t.Tokens, t.Tools, t.Recorded, t.CostUSD); err != nil {
 			return err
 		}
 	}
