@@ -571,15 +571,7 @@ func (a *app) priceRecorded(listings []*transcript.Listing, sessions []*transcri
 	if err != nil {
 		return err
 	}
-	noted := map[string]bool{}
-	note := func(models []string) {
-		for _, m := range models {
-			if !noted[m] {
-				noted[m] = true
-				fmt.Fprintf(a.io.Err, "harpe: note: no prices for model %q; its calls are priced at 0 (add them under models: in harpe.yaml)\n", m)
-			}
-		}
-	}
+	note := a.unpricedNoter()
 	for _, l := range listings {
 		if l.Recorded == nil {
 			continue

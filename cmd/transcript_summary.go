@@ -11,15 +11,11 @@ import (
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
-// priceSummary prices each session, group and the totals of s at list
-// prices, with a note on stderr once for each model that has no prices.
-func (a *app) priceSummary(s *transcript.Summary) error {
-	cat, err := a.modelCatalog()
-	if err != nil {
-		return err
-	}
+// unpricedNoter returns a function that notes on stderr, once per model,
+// each model that has no prices.
+func (a *app) unpricedNoter() func(models []string) {
 	noted := map[string]bool{}
-	note := func(models []string) {
+	return func(models []string) {
 		for _, m := range models {
 			if !noted[m] {
 				noted[m] = true
@@ -27,6 +23,16 @@ func (a *app) priceSummary(s *transcript.Summary) error {
 			}
 		}
 	}
+}
+
+// priceSummary prices each session, group and the totals of s at list
+// prices, with a note on stderr once for each model that has no prices.
+func (a *app) priceSummary(s *transcript.Summary) error {
+	cat, err := a.modelCatalog()
+	if err != nil {
+		return err
+	}
+	note := a.unpricedNoter()
 	price := func(t *transcript.UsageTally) (*float64, []string) {
 		if t.Total == nil {
 			return nil, nil

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -118,3 +119,25 @@ func TestNewSummary(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func ExampleNewSummary() {
+	// Two calls of one session, each recorded with its usage.
+	at := time.Date(2026, 11, 24, 9, 12, 3, 0, time.UTC)
+	s := NewSessionSummary("projects/-src-shop/s.jsonl", "/src/shop")
+	for i, u := range []Usage{{Input: 2, CacheWrite: 12000, Output: 400}, {Input: 1, CacheRead: 12000, CacheWrite: 800, Output: 90}} {
+		m := Message{Role: RoleAssistant, Model: "claude-sonnet-4-5", Timestamp: at.Add(time.Duration(i) * time.Minute), Usage: &u}
+		if err := s.Add(&m); err != nil {
+			panic(err)
+		}
+	}
+	if err := s.Finish(&Transcript{Format: "claude-code"}); err != nil {
+		panic(err)
+	}
+	sum, err := NewSummary([]*SessionSummary{s}, "session")
+	if err != nil {
+		panic(err)
+	}
+	r := sum.Totals.Recorded
+	fmt.Println(*sum.Sessions[0].Start, sum.Sessions[0].Project, r.Calls, r.Input, r.CacheRead, r.CacheWrite, r.Output)
+	// Output: 2026-11-24T09:12:03Z /src/shop 2 3 12000 12800 490
+}
