@@ -248,10 +248,26 @@ func nearestFlag(c *cobra.Command, name string) string {
 	c.Flags().VisitAll(consider)
 	c.InheritedFlags().VisitAll(consider)
 	limit := min(3, max(1, len(name)/3))
+	if len(name) >= 3 && isSubsequence(name, best) && name[0] == best[0] {
+		// Letters left out of a longer name ("--totl" for --totals) are
+		// a typo of another kind: two of them still point at one flag.
+		limit = max(limit, 2)
+	}
 	if bestD < 0 || bestD > limit {
 		return ""
 	}
 	return best
+}
+
+// isSubsequence reports whether the bytes of short appear in long in order.
+func isSubsequence(short, long string) bool {
+	i := 0
+	for j := 0; i < len(short) && j < len(long); j++ {
+		if short[i] == long[j] {
+			i++
+		}
+	}
+	return i == len(short)
 }
 
 // commandError puts cobra's unknown-command message on one line, with its

@@ -197,6 +197,9 @@ func TestFlagMistakes(t *testing.T) {
 	}{
 		{"swapped letters", []string{"synthesize", "--budgte", "5"}, "harpe: unknown flag --budgte; did you mean --budget?\n"},
 		{"missing letter", []string{"replay", "--stratgy", "full"}, "harpe: unknown flag --stratgy; did you mean --strategy?\n"},
+		// totl is totals with two letters left out (distance 2 > the
+		// limit of 1 for four letters), in order.
+		{"two letters left out", []string{"replay", "--totl", "x"}, "harpe: unknown flag --totl; did you mean --totals?\n"},
 		{"prefix", []string{"fit", "--thresh", "5"}, "harpe: unknown flag --thresh; did you mean --threshold?\n"},
 		{"inherited flag", []string{"count", "--confg", "x"}, "harpe: unknown flag --confg; did you mean --config?\n"},
 		{"nothing close", []string{"count", "--zzzzzz"}, "harpe: unknown flag --zzzzzz\n"},

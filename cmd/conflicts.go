@@ -58,6 +58,7 @@ Running --annotate on its own output changes nothing.
 			if opts.minScore < 0 || opts.minScore > 1 || math.IsNaN(opts.minScore) {
 				return usageErrorf("--min-score: must be between 0 and 1, got %v", opts.minScore)
 			}
+			opts.format = a.reportFormat(opts.format, toStdout(opts.output) && !opts.annotate)
 			if err := checkFormat(opts.format, "json", "yaml", "table"); err != nil {
 				return err
 			}
@@ -72,7 +73,7 @@ Running --annotate on its own output changes nothing.
 	f.BoolVar(&opts.lines, "lines", false, "read one text per line instead of items JSONL")
 	f.BoolVar(&opts.annotate, "annotate", false, "write the input back with a note after each denial")
 	f.Float64Var(&opts.minScore, "min-score", conflicts.DefaultMinScore, "drop pairs scoring below `S` (0 to 1)")
-	f.StringVarP(&opts.format, "format", "f", "json", "report format: json, yaml or table")
+	f.StringVarP(&opts.format, "format", "f", "", formatFlagHelp("table, json or yaml"))
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	return c
 }
@@ -244,7 +245,8 @@ func readConflictTexts(a *app, opts *conflictsOptions) ([]conflictText, []confli
 	if !opts.lines {
 		rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
 		err := a.eachInput(opts.args, func(name string, r io.Reader) error {
-			return inputError(rd.ReadEach(a.ctx, r, name, func(l engine.Line) error {
+			head := &headReader{r: r}
+			err := rd.ReadEach(a.ctx, head, name, func(l engine.Line) error {
 				if l.Item == nil {
 					if opts.annotate {
 						lines = append(lines, conflictLine{text: -1, raw: bytes.Clone(l.Raw), bom: l.BOM})
@@ -263,7 +265,11 @@ func readConflictTexts(a *app, opts *conflictsOptions) ([]conflictText, []confli
 				}
 				texts = append(texts, t)
 				return nil
-			}))
+			})
+			if err != nil {
+				return inputError(plainTextHint(name, head.head, err, "For one statement a line:\n  harpe conflicts --lines FILE"))
+			}
+			return nil
 		})
 		return texts, lines, err
 	}

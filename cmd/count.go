@@ -63,7 +63,10 @@ the way a chat API bills it: every message's text, role and name, each tool
 call's name and arguments, tool results, 765 tokens per image, 3 framing
 tokens per message (1 more with a name, 3 per tool call) and 3 to prime the
 reply, per conversation, plus each tool definition the transcript records
-(3 + name + description + schema). Aborted turns are left out. With
+(3 + name + description + schema). Aborted turns are left out, and so is
+recorded thinking: providers drop earlier turns' thinking from the prompt
+(harpe transcript --breakdown counts it as its own category, so its visible
+total is this count plus the thinking, minus the 3 priming tokens). With
 --transcript a FILE may be a directory: every transcript under it is
 counted (harpe transcript --help says how directories are walked).
 ` + exitStatusHelp,
@@ -130,7 +133,7 @@ func runCount(a *app, opts *countOptions, args []string) error {
 	var results []fileCount
 	if opts.transcript {
 		// Files and directories, as every transcript command reads them.
-		results, err = readTranscriptFiles(a, args, func(name string, r io.Reader) (fileCount, error) {
+		results, err = readTranscriptFiles(a, readRules{once: true}, args, func(name string, r io.Reader) (fileCount, error) {
 			fc := fileCount{name: name}
 			var err error
 			fc.bytes, fc.counts, fc.read, err = countTranscript(a.ctx, r, name, opts.inputFormat, counters)

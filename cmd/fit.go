@@ -95,7 +95,7 @@ Examples:
 	f.StringVarP(&o.tokenizer, "tokenizer", "t", "estimate", "count tokens with `NAME`")
 	f.StringVarP(&o.model, "model", "m", "", "count with the tokenizer of model `NAME` (harpe models)")
 	f.StringVar(&o.inputFormat, "input-format", "auto", "read the history as `FORMAT`: auto, items or a transcript format")
-	f.StringVarP(&o.format, "format", "f", "json", "output `FORMAT`: json, yaml or table")
+	f.StringVarP(&o.format, "format", "f", "", formatFlagHelp("table, json or yaml"))
 	f.StringVarP(&o.output, "output", "o", "", "write to `FILE` atomically, not stdout")
 	return c
 }
@@ -111,6 +111,7 @@ func runFit(a *app, o *fitOptions) error {
 	if err != nil {
 		return usageErrorf("--tokenizer: %v", err)
 	}
+	o.format = a.reportFormat(o.format, toStdout(o.output))
 	if err := checkFormat(o.format, "json", "yaml", "table"); err != nil {
 		return err
 	}
@@ -127,7 +128,7 @@ func runFit(a *app, o *fitOptions) error {
 		count transcriptCount
 		items []byte
 	}
-	parts, err := readTranscriptFiles(a, o.files, func(name string, r io.Reader) (part, error) {
+	parts, err := readTranscriptFiles(a, readRules{}, o.files, func(name string, r io.Reader) (part, error) {
 		items, count, err := h.transcriptTokens(name, r)
 		return part{name, count, items}, err
 	})

@@ -23,22 +23,42 @@ import (
 //
 // This is the one input side of every transcript command (transcript,
 // replay, fit, count --transcript).
-func readTranscriptFiles[T any](a *app, args []string, fn func(name string, r io.Reader) (T, error)) ([]T, error) {
+func readTranscriptFiles[T any](a *app, rules readRules, args []string, fn func(name string, r io.Reader) (T, error)) ([]T, error) {
 	ins, skips, err := inputs.Expand(args)
 	if err != nil {
 		return nil, inputError(err)
 	}
+	// A file named twice (or named and found in a named directory) is
+	// read once, with a note: counted twice, it doubled the totals.
+	if rules.once {
+		var dups []string
+		ins, dups = inputs.Dedupe(ins)
+		for _, d := range dups {
+			if d == inputs.Stdin {
+				d = stdinName
+			}
+			fmt.Fprintf(a.io.Err, "harpe: note: %s is named more than once; it is read once\n", escapeControl(d))
+		}
+	}
 	res, errs := inputs.Map(a.ctx, ins, 0, func(in inputs.Input) (T, error) {
-		if in.Path == inputs.Stdin {
-			return fn(stdinName, a.io.In)
+		var zero T
+		name, r := stdinName, io.Reader(a.io.In)
+		if in.Path != inputs.Stdin {
+			f, err := os.Open(in.Path)
+			if err != nil {
+				return zero, inputError(fmt.Errorf("%s: %w", in.Path, pathErr(err)))
+			}
+			defer f.Close()
+			name, r = in.Path, ctxReader{a.ctx, f}
 		}
-		f, err := os.Open(in.Path)
-		if err != nil {
-			var zero T
-			return zero, inputError(fmt.Errorf("%s: %w", in.Path, pathErr(err)))
+		if !rules.refuseEmpty {
+			return fn(name, r)
 		}
-		defer f.Close()
-		return fn(in.Path, ctxReader{a.ctx, f})
+		br := bufio.NewReaderSize(r, 64<<10)
+		if blankInput(br) {
+			return zero, inputError(fmt.Errorf("%s: %w", name, errEmptyInput))
+		}
+		return fn(name, br)
 	})
 	if err := a.ctx.Err(); err != nil {
 		return nil, err
@@ -47,6 +67,11 @@ func readTranscriptFiles[T any](a *app, args []string, fn func(name string, r io
 	for i, err := range errs {
 		if err != nil && ins[i].FromDir && errors.Is(err, transcript.ErrUnknownFormat) {
 			skips = append(skips, inputs.Skip{Path: ins[i].Path, Reason: "not a transcript"})
+			continue
+		}
+		if err != nil && ins[i].FromDir && errors.Is(err, errEmptyInput) {
+			// A session the harness has just created: nothing to read yet.
+			skips = append(skips, inputs.Skip{Path: ins[i].Path, Reason: "empty"})
 			continue
 		}
 		if err != nil {
@@ -65,6 +90,33 @@ func readTranscriptFiles[T any](a *app, args []string, fn func(name string, r io
 		fmt.Fprintf(a.io.Err, "harpe: %s\n", summary)
 	}
 	return out, nil
+}
+
+// readRules say how a command takes its inputs: once reads a file named
+// more than once a single time (with a note), so that totals count it
+// once; refuseEmpty makes an input with nothing in it bad input (exit 2)
+// when named, and skips it (counted on stderr) in a directory.
+type readRules struct{ once, refuseEmpty bool }
+
+// errEmptyInput is a named input with nothing but white space in it: no
+// conversation, which a report of "0 messages" would hide.
+var errEmptyInput = errors.New("empty: no conversation to read")
+
+// blankInput reports whether br holds only white space (or nothing),
+// looking at no more than its buffer and consuming nothing.
+func blankInput(br *bufio.Reader) bool {
+	for n := 1; ; n = min(2*n, br.Size()) {
+		buf, err := br.Peek(n)
+		if len(bytes.TrimLeft(buf, " \t\r\n")) > 0 {
+			return false
+		}
+		if err != nil {
+			return errors.Is(err, io.EOF)
+		}
+		if n == br.Size() {
+			return false // a buffer of white space: let the reader judge
+		}
+	}
 }
 
 // warnTranscripts writes the warnings of ts (a half-written last line
@@ -90,6 +142,23 @@ func (h *headReader) Read(p []byte) (int, error) {
 		h.head = append(h.head, p[:min(n, room)]...)
 	}
 	return n, err
+}
+
+// plainTextHint adds to err, the error reading name as context items, a
+// line saying that the input looks like plain text (its first line does
+// not open a JSON value) and what to do instead (advice, with FILE for
+// the input's name); else it returns err.
+func plainTextHint(name string, head []byte, err error, advice string) error {
+	first, rerr := firstNonBlankLine(bufio.NewReader(bytes.NewReader(head)))
+	first = bytes.TrimPrefix(bytes.TrimSpace(first), []byte(utf8BOM))
+	if rerr != nil || len(first) == 0 || first[0] == '{' || first[0] == '[' || first[0] == '"' {
+		return err
+	}
+	arg := name
+	if name == stdinName {
+		arg = "FILE"
+	}
+	return fmt.Errorf("%w\n  %s looks like plain text; harpe reads context items, one JSON object a line:\n  {\"id\": \"a\", \"content\": \"…\"}. %s", err, name, strings.ReplaceAll(advice, "FILE", arg))
 }
 
 // transcriptHint replaces err, the error reading name as context items,

@@ -63,13 +63,14 @@ the built-in prices as a whole:
 			return runModels(a, opts)
 		},
 	}
-	c.Flags().StringVarP(&opts.format, "format", "f", "table", "output `FORMAT`: table, json or yaml")
+	c.Flags().StringVarP(&opts.format, "format", "f", "", formatFlagHelp("table, json or yaml"))
 	c.Flags().StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	a.addPriceFlags(c, false)
 	return c
 }
 
 func runModels(a *app, opts *modelsOptions) error {
+	opts.format = a.reportFormat(opts.format, toStdout(opts.output))
 	if err := checkFormat(opts.format, "table", "json", "yaml"); err != nil {
 		return err
 	}

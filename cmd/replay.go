@@ -21,7 +21,10 @@ import (
 
 // replayOptions are the flags of harpe replay.
 type replayOptions struct {
-	strategies      []string
+	strategies []string
+	// chosen says, for the table, which strategies replay picked when
+	// --strategy named none; "" when it named some.
+	chosen          string
 	windowChars     int
 	head            int
 	highWaterTokens int
@@ -91,6 +94,10 @@ Edits, added to any strategy with "+" (an edit alone applies to full):
 A setting can follow a name or an edit: windowed:chars=40000+clear:keep=5,
 summarizing+mask:keep=10, clear:trigger=50000:at-least=20000:exclude=Read/Grep.
 
+Without --strategy, replay compares full, clear and mask on agent loops (a
+turn holds tool calls: most of their input is re-sent tool results) and
+full, windowed, summarizing and turn on chats; the table says which.
+
 Tokens: full sends the provider's recorded input tokens when the transcript
 has them, else the tokenizer's count; other strategies send their counted
 tokens plus the same call's overhead (recorded minus full's counted tokens,
@@ -128,6 +135,7 @@ harness's summary and what follows. The transcript is only read.
 			if err := a.applyModel(c, o.model, "context-window"); err != nil {
 				return err
 			}
+			o.format = a.reportFormat(o.format, toStdout(o.output))
 			if err := checkFormat(o.format, "table", "json", "jsonl"); err != nil {
 				return err
 			}
@@ -149,7 +157,7 @@ harness's summary and what follows. The transcript is only read.
 		},
 	}
 	f := c.Flags()
-	f.StringSliceVar(&o.strategies, "strategy", []string{"full", "windowed", "summarizing", "turn"}, "`SPECS` of the strategies to replay, comma-separated: "+strategyNames()+", each with +edits")
+	f.StringSliceVar(&o.strategies, "strategy", nil, "`SPECS` of the strategies to replay, comma-separated: "+strategyNames()+", each with +edits (default: full,clear,mask for agent sessions, full,windowed,summarizing,turn for chats)")
 	f.IntVar(&o.windowChars, "window-chars", window.DefaultWindowChars, "character budget of windowed and sliding")
 	f.IntVar(&o.head, "head", window.DefaultHead, "turns sliding always keeps from the start")
 	f.IntVar(&o.highWaterTokens, "high-water-tokens", window.DefaultHighWaterTokens, "summarizing compacts after a call over this many input tokens")
@@ -162,7 +170,7 @@ harness's summary and what follows. The transcript is only read.
 	f.StringVarP(&o.model, "model", "m", "", "take --context-window and --tokenizer from model `NAME` (harpe models), and price as it the calls that name no model (--price-as reprices every call)")
 	f.IntVar(&o.budget, "budget", 0, "token budget of the budget strategy")
 	f.StringVar(&o.policy, "policy", "lowest_priority", "selection policy of the budget strategy")
-	f.StringVarP(&o.format, "format", "f", "table", "output format: table, json, jsonl")
+	f.StringVarP(&o.format, "format", "f", "", formatFlagHelp("table, json or jsonl"))
 	f.StringVar(&o.plot, "plot", "", "also draw tokens (or --plot-metric cost) per call for each strategy as an SVG `FILE`, of the first session when there are several (a note names it)")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
 	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: auto, detected): "+strings.Join(transcript.Formats(), ", "))
@@ -287,13 +295,22 @@ func runReplay(a *app, o *replayOptions) error {
 	if o.distillCmd != "" {
 		wopts.Distill = a.distiller(o.distillCmd)
 	}
-	strategies, err := parseStrategies(o, wopts)
-	if err != nil {
-		return err
+	var strategies []window.Strategy
+	parse := func() error {
+		if strategies, err = parseStrategies(o, wopts); err != nil {
+			return err
+		}
+		// After the flag and strategy checks, so that a refused value is
+		// not first noted as ignored ("--head -1", "--strategy foo").
+		a.noteUnusedFlags(strategyComponents(o.strategies), replayFlagUses)
+		return nil
 	}
-	// After the flag and strategy checks, so that a refused value is not
-	// first noted as ignored ("--head -1", "--strategy foo").
-	a.noteUnusedFlags(strategyComponents(o.strategies), replayFlagUses)
+	defaulted := len(o.strategies) == 0 // chosen once the transcripts are read
+	if !defaulted {
+		if err := parse(); err != nil {
+			return err
+		}
+	}
 	ropts := window.ReplayOptions{
 		Options:       wopts,
 		ContextWindow: o.contextWindow,
@@ -308,6 +325,22 @@ func runReplay(a *app, o *replayOptions) error {
 	runs, err := readReplayInputs(a, o)
 	if err != nil {
 		return err
+	}
+	if defaulted {
+		ts := make([]*transcript.Transcript, len(runs))
+		for i := range runs {
+			ts[i] = runs[i].t
+		}
+		var agent bool
+		o.strategies, agent = window.DefaultStrategies(ts...)
+		// The table says what was chosen (and why) in one line.
+		o.chosen = "default for chats: " + strings.Join(o.strategies, ", ") + " (--strategy names others)"
+		if agent {
+			o.chosen = "default for agent loops: " + strings.Join(o.strategies, ", ") + " (--strategy names others)"
+		}
+		if err := parse(); err != nil {
+			return err
+		}
 	}
 	cat, err := a.modelCatalog()
 	if err != nil {
@@ -462,6 +495,9 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 		title = escapeControl(tj.File) + ": " + title
 	}
 	fmt.Fprintln(w, title)
+	if o.chosen != "" {
+		fmt.Fprintln(w, o.chosen)
+	}
 	if len(results) == 0 || len(results[0].Calls) == 0 {
 		fmt.Fprintln(w, "no model calls")
 	}
@@ -908,7 +944,7 @@ func readReplayInputs(a *app, o *replayOptions) ([]replayed, error) {
 		name string
 		ts   []*transcript.Transcript
 	}
-	files, err := readTranscriptFiles(a, o.files, func(name string, r io.Reader) (inputFile, error) {
+	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true}, o.files, func(name string, r io.Reader) (inputFile, error) {
 		ts, err := transcript.Read(r, name, o.inputFormat)
 		if err != nil {
 			return inputFile{}, inputError(err)

@@ -98,6 +98,9 @@ func replaySessionsTotals(a *app, o *replayOptions, runs []replayed, strategies 
 			}
 		}
 	default:
+		if o.chosen != "" {
+			fmt.Fprintln(&out, o.chosen)
+		}
 		if err := writeSessionsTable(&out, runs, rep); err != nil {
 			return err
 		}

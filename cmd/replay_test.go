@@ -10,7 +10,7 @@ import (
 )
 
 func TestReplayProgress(t *testing.T) {
-	args := []string{"replay", "--strategy", "windowed", "--totals", "../testdata/replay/worked.jsonl"}
+	args := []string{"replay", "-f", "table", "--strategy", "windowed", "--totals", "../testdata/replay/worked.jsonl"}
 	tests := []struct {
 		name     string
 		terminal bool

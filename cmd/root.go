@@ -47,6 +47,8 @@ type IO struct {
 	Err io.Writer
 	// ErrIsTerminal switches on progress reports, which go to Err.
 	ErrIsTerminal bool
+	// OutIsTerminal makes reports tables by default (JSON otherwise).
+	OutIsTerminal bool
 	// OutColumns is the width of the terminal Out is, 0 when it is not
 	// one: tables fit it when the report goes to Out.
 	OutColumns int
@@ -103,6 +105,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		streams.ErrIsTerminal = term.IsTerminal(int(f.Fd()))
 	}
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		streams.OutIsTerminal = true
 		if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
 			streams.OutColumns = cols
 		}
@@ -255,6 +258,10 @@ defaults. Flags that run a program or name a file to write (--distill-cmd,
 directory, only from one named by --config or in the user config
 directory.
 
+Reports (transcript, replay, synthesize, fit, conflicts, models) are a table
+on a terminal and JSON otherwise; --format chooses. count writes its
+wc-like lines either way.
+
 EXIT STATUS
   0    done
   1    a negative answer (fit: the history does not fit)
@@ -303,6 +310,12 @@ EXIT STATUS
 		newTranscriptCmd(a),
 		replay,
 	)
+	// Every report-writing command's help states the format rule.
+	for _, c := range root.Commands() {
+		if f := c.Flags().Lookup("format"); f != nil && f.DefValue == "" {
+			c.Long = strings.Replace(c.Long, "\nEXIT STATUS", formatRuleHelp+"\nEXIT STATUS", 1)
+		}
+	}
 	markSensitive(root)
 	registerCompletions(a, root)
 	return root

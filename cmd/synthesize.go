@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,7 +116,7 @@ Examples:
 	f.StringVarP(&o.model, "model", "m", "", "take --budget (the context window) and --tokenizer from model `NAME` (harpe models)")
 	f.StringVar(&o.emit, "emit", "report", "`WHAT` to write, see above")
 	f.StringVar(&o.report, "report", "", "also save the report to `FILE`")
-	f.StringVarP(&o.format, "format", "f", "json", "report `FORMAT`: json, yaml or table")
+	f.StringVarP(&o.format, "format", "f", "", formatFlagHelp("table, json or yaml"))
 	f.StringVarP(&o.output, "output", "o", "", "write to `FILE` atomically, not stdout")
 	f.IntVar(&o.dpCells, "dp-cells", engine.DefaultDPCells, "knapsack: exact DP cell limit `N`")
 	f.Float64Var(&o.alpha, "alpha", engine.DefaultAlpha, "duo_attention: relevance weight `A`")
@@ -219,6 +220,7 @@ func planSynthesize(o *synthesizeOptions) (*synthesizePlan, error) {
 }
 
 func runSynthesize(a *app, o *synthesizeOptions) error {
+	o.format = a.reportFormat(o.format, toStdout(o.output) && o.emit == "report")
 	plan, err := planSynthesize(o)
 	if err != nil {
 		return err
@@ -235,7 +237,10 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 	err = a.eachInput(o.files, func(name string, r io.Reader) error {
 		head := &headReader{r: r}
 		if err := reader.ReadContext(a.ctx, head, name); err != nil {
-			return inputError(transcriptHint(name, head.head, err))
+			if hinted := transcriptHint(name, head.head, err); hinted != err {
+				return inputError(hinted)
+			}
+			return inputError(plainTextHint(name, head.head, err, "To make one item of each line:\n  jq -Rc '{content: .}' FILE | harpe synthesize …"))
 		}
 		return nil
 	})
@@ -342,8 +347,14 @@ func writeSynthesisReport(w io.Writer, format string, rep *engine.Report) error 
 	}
 	if rep.Solver != "" && rep.Utility != nil {
 		// The optimising policies say which solver ran and what it kept.
-		_, err := fmt.Fprintf(w, "policy %s, solver %s, utility %s\n", rep.Policy, rep.Solver, strconv.FormatFloat(*rep.Utility, 'g', -1, 64))
+		_, err := fmt.Fprintf(w, "policy %s, solver %s, utility %s\n", rep.Policy, rep.Solver, roundForPeople(*rep.Utility))
 		return err
 	}
 	return nil
+}
+
+// roundForPeople writes x to at most four decimals (1.0305555555555557 →
+// "1.0306"); the JSON report keeps every digit.
+func roundForPeople(x float64) string {
+	return strconv.FormatFloat(math.Round(x*1e4)/1e4, 'f', -1, 64)
 }

@@ -24,6 +24,8 @@ type transcriptOptions struct {
 	tokenizer    string
 	emit         string
 	breakdown    bool
+	messages     bool
+	by           string
 	args         []string
 }
 
@@ -31,11 +33,23 @@ func newTranscriptCmd(a *app) *cobra.Command {
 	opts := &transcriptOptions{}
 	c := &cobra.Command{
 		Use:   "transcript [FILE|DIR…]",
-		Short: "List the messages, turns and tool pairs read from saved conversations",
-		Long: `transcript reads saved conversations and lists what harpe made of them: each
+		Short: "Summarize saved conversations: one line a session, or every message",
+		Long: `transcript reads saved conversations and writes one line per session: when
+it started (UTC), the project (the working directory the session recorded,
+else the file's directory), the harness and the models that answered, the
+calls, the recorded input, cache read, cache write and output tokens, and
+what they cost at list prices; sorted by start time, with a total row.
+--by day, project or model groups the same figures (days in UTC, each call
+counted on its own day). The table writes tokens as 17.2M or 738k; the JSON
+has the exact figures. Point it at ~/.claude/projects or ~/.codex/sessions:
+  harpe transcript ~/.claude/projects ~/.codex/sessions --by day
+
+--messages lists, instead, what harpe made of each conversation: each
 message's role, turn, size, tokens, tool calls (ids and tool names) and
 provider usage, the turn count, tool calls without a result (and results
 without a call), and the records that are not messages, counted by kind.
+In the table the records of one streamed response (Claude Code writes one
+per content block) are one message; the JSON keeps one entry a record.
 
 Formats, detected from the content (--input-format names one): ` + strings.Join(transcript.Formats(), ", ") + `.
 A file with several conversations (ShareGPT, long-memory) gives one listing each;
@@ -46,11 +60,11 @@ among them): every file there that is a transcript is read, and stderr says
 how many files were skipped and why. A half-written last line (a session
 still being written) is skipped with a warning; everything before it is read.
 
---format json writes the listing other tools check a replay against (each
-listing names its "file"); --format table is for people. chars counts the
-Unicode code points of the text plus each tool call's name and arguments;
-tokens is what the message costs in a chat request (harpe count --transcript's
-rule) with --tokenizer.
+--messages --format json writes the listing other tools check a replay
+against (each listing names its "file"). chars counts the Unicode code
+points of the text plus each tool call's name and arguments; tokens is what
+the message costs in a chat request (harpe count --transcript's rule) with
+--tokenizer.
 
 --breakdown writes, instead, each session's tokens by category (system, user,
 assistant, thinking, tool calls, tool results by tool name) and their totals.
@@ -61,6 +75,7 @@ harpe synthesize:
 ` + exitStatusHelp,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			opts.format = a.reportFormat(opts.format, toStdout(opts.output) && opts.emit == "")
 			if err := checkFormat(opts.format, "json", "table"); err != nil {
 				return err
 			}
@@ -76,9 +91,22 @@ harpe synthesize:
 			if opts.emit != "" && opts.breakdown {
 				return usageErrorf("--emit and --breakdown: choose one")
 			}
-			if a.cmdLine["tokenizer"] && !opts.breakdown && (opts.emit != "" || opts.format == "table") {
-				// The table shows characters and --emit items writes no
-				// token_count: said once rather than silently ignored.
+			if opts.messages && (opts.emit != "" || opts.breakdown) {
+				return usageErrorf("--messages and --%s: choose one", map[bool]string{true: "breakdown", false: "emit"}[opts.breakdown])
+			}
+			if opts.by != "" && (opts.messages || opts.emit != "" || opts.breakdown) {
+				return usageErrorf("--by groups the session summary; it does not go with --messages, --breakdown or --emit")
+			}
+			if opts.by == "" {
+				opts.by = "session"
+			}
+			if !slices.Contains(transcript.SummaryGroupings, opts.by) {
+				return usageErrorf("--by: unknown grouping %q; valid: day, project, model", opts.by)
+			}
+			if a.cmdLine["tokenizer"] && !opts.breakdown && (opts.emit != "" || !opts.messages || opts.format == "table") {
+				// The summary and the table show recorded usage or
+				// characters and --emit items writes no token_count: said
+				// once rather than silently ignored.
 				fmt.Fprintln(a.io.Err, "harpe: note: --tokenizer is ignored: only the JSON listing and --breakdown count tokens")
 			}
 			opts.args = args
@@ -86,7 +114,7 @@ harpe synthesize:
 		},
 	}
 	f := c.Flags()
-	f.StringVarP(&opts.format, "format", "f", "json", "output `FORMAT`: json or table")
+	f.StringVarP(&opts.format, "format", "f", "", formatFlagHelp("table or json"))
 	f.StringVar(&opts.inputFormat, "input-format", "", "read the input as `FORMAT` instead of detecting it (auto: detect; "+strings.Join(transcript.Formats(), ", ")+")")
 	f.StringVar(&opts.conversation, "conversation", "", "list only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
@@ -94,6 +122,8 @@ harpe synthesize:
 	f.StringVar(&opts.emit, "emit", "", "write the conversations as `items` JSONL for harpe synthesize instead of a listing")
 	f.BoolVar(&opts.breakdown, "breakdown", false, "write each session's tokens by category and tool, and their totals")
 	a.addPriceFlags(c, true)
+	f.BoolVar(&opts.messages, "messages", false, "list every message (role, turn, size, tools, usage) instead of one line per session")
+	f.StringVar(&opts.by, "by", "", "group the session summary by `KEY`: day, project or model")
 	return c
 }
 
@@ -102,6 +132,7 @@ type transcriptFile struct {
 	ts       []*transcript.Transcript
 	listings []*transcript.Listing
 	sessions []*transcript.SessionBreakdown
+	summary  []*transcript.SessionSummary
 	items    [][]transcript.Item // per transcript
 	aborted  int
 }
@@ -113,8 +144,14 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 	}
 	// Scan keeps no message texts: the listings are built as messages
 	// settle, so a large transcript costs its listing, not its text.
-	files, err := readTranscriptFiles(a, opts.args, func(name string, r io.Reader) (*transcriptFile, error) {
+	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true}, opts.args, func(name string, r io.Reader) (*transcriptFile, error) {
 		tf := &transcriptFile{}
+		summarize := !opts.breakdown && opts.emit == "" && !opts.messages
+		var head *headReader
+		if summarize {
+			head = &headReader{r: r}
+			r = head
+		}
 		idx := map[*transcript.Transcript]int{}
 		iw := &transcript.ItemWriter{File: name}
 		n := 0
@@ -126,6 +163,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 				tf.listings = append(tf.listings, &transcript.Listing{Counter: counter})
 				tf.sessions = append(tf.sessions, transcript.NewSessionBreakdown(name, counter))
 				tf.items = append(tf.items, nil)
+				tf.summary = append(tf.summary, nil)
 			}
 			// Add reports usage totals past the largest int; Scan puts
 			// the error at the message's line.
@@ -137,6 +175,11 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 				if it, ok := iw.Item(t, m); ok {
 					tf.items[k] = append(tf.items[k], it)
 				}
+			case summarize:
+				if tf.summary[k] == nil {
+					tf.summary[k] = transcript.NewSessionSummary(name, transcript.ProjectDir(head.head))
+				}
+				err = tf.summary[k].Add(m)
 			default:
 				err = tf.listings[k].Add(m)
 			}
@@ -161,16 +204,29 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		var ls []*transcript.Listing
 		var ss []*transcript.SessionBreakdown
 		var is [][]transcript.Item
+		var sums []*transcript.SessionSummary
 		for _, t := range ts {
 			k, ok := idx[t]
 			var l *transcript.Listing
 			s := transcript.NewSessionBreakdown(name, counter)
 			var items []transcript.Item
+			var sum *transcript.SessionSummary
 			if ok {
-				l, s, items = tf.listings[k], tf.sessions[k], tf.items[k]
+				l, s, items, sum = tf.listings[k], tf.sessions[k], tf.items[k], tf.summary[k]
 			} else {
 				l = &transcript.Listing{}
 			}
+			if sum == nil {
+				project := ""
+				if head != nil {
+					project = transcript.ProjectDir(head.head)
+				}
+				sum = transcript.NewSessionSummary(name, project)
+			}
+			if err := sum.Finish(t); err != nil {
+				return nil, inputError(&transcript.Error{Name: name, Err: err})
+			}
+			sums = append(sums, sum)
 			if err := l.SetHeader(t); err != nil {
 				return nil, inputError(&transcript.Error{Name: name, Err: err})
 			}
@@ -180,7 +236,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 			}
 			ls, ss, is = append(ls, l), append(ss, s), append(is, items)
 		}
-		tf.listings, tf.sessions, tf.items = ls, ss, is
+		tf.listings, tf.sessions, tf.items, tf.summary = ls, ss, is, sums
 		return tf, nil
 	})
 	if err != nil {
@@ -190,6 +246,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 	var listings []*transcript.Listing
 	var sessions []*transcript.SessionBreakdown
 	var items [][]transcript.Item
+	var sums []*transcript.SessionSummary
 	aborted := 0
 	for _, tf := range files {
 		a.warnTranscripts(tf.ts)
@@ -197,6 +254,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		listings = append(listings, tf.listings...)
 		sessions = append(sessions, tf.sessions...)
 		items = append(items, tf.items...)
+		sums = append(sums, tf.summary...)
 		aborted += tf.aborted
 	}
 	if opts.conversation != "" {
@@ -205,7 +263,22 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 			return usageErrorf("--conversation: %v", err)
 		}
 		i := slices.Index(all, t)
-		listings, sessions, items = listings[i:i+1], sessions[i:i+1], items[i:i+1]
+		listings, sessions, items, sums = listings[i:i+1], sessions[i:i+1], items[i:i+1], sums[i:i+1]
+	}
+	if !opts.breakdown && opts.emit == "" && !opts.messages {
+		sum, err := transcript.NewSummary(sums, opts.by)
+		if err != nil {
+			return inputError(err)
+		}
+		if err := a.priceSummary(sum); err != nil {
+			return err
+		}
+		return a.writeOutput(opts.output, func(w io.Writer) error {
+			if opts.format == "table" {
+				return writeSummaryTable(w, sum)
+			}
+			return writeJSON(w, sum)
+		})
 	}
 	var unpriced map[*transcript.SessionBreakdown][]cost.Unpriced
 	if opts.emit == "" {
@@ -289,15 +362,19 @@ func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
 		if l.Conversation != "" {
 			title += ", conversation " + escapeControl(l.Conversation)
 		}
-		fmt.Fprintf(w, "%s: %s, %s, %d unpaired, %s\n", title, plural(len(l.Messages), "message"),
+		// A streamed response (Claude Code writes one record per content
+		// block, sharing the call) is one message here.
+		msgs := joinCalls(l.Messages)
+		fmt.Fprintf(w, "%s: %s, %s, %d unpaired, %s\n", title, plural(len(msgs), "message"),
 			plural(l.Turns, "turn"), len(l.Unpaired), plural(len(l.Compactions), "compaction"))
-		rows := make([][]string, 0, len(l.Messages))
+		rows := make([][]string, 0, len(msgs))
 		chars := 0
 		compacted := map[int]bool{}
 		for _, c := range l.Compactions {
 			compacted[c] = true
 		}
-		for _, m := range l.Messages {
+		for _, jm := range msgs {
+			m := jm.ListingMessage
 			chars += m.Chars
 			// Ids are long; the table shows counts, the JSON the ids.
 			tools := ""
@@ -323,7 +400,11 @@ func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
 			case m.Meta:
 				notes = append(notes, "meta")
 			}
-			rows = append(rows, []string{fmt.Sprint(m.Index), fmt.Sprint(m.Turn), m.Role,
+			index := fmt.Sprint(m.Index)
+			if jm.last > m.Index {
+				index = fmt.Sprintf("%d-%d", m.Index, jm.last)
+			}
+			rows = append(rows, []string{index, fmt.Sprint(m.Turn), m.Role,
 				fmt.Sprint(m.Chars), in, tools, strings.Join(notes, " ")})
 		}
 		footer := []string{"", "", "total", fmt.Sprint(chars), "", "", ""}
@@ -350,6 +431,30 @@ func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
 		}
 	}
 	return nil
+}
+
+// joinedMessage is one row of the message table: a listing message, or
+// the records of one streamed response joined (chars and tool calls
+// summed, the first record's input), Index to last.
+type joinedMessage struct {
+	transcript.ListingMessage
+	last int
+}
+
+// joinCalls joins consecutive messages that share a non-empty Call.
+func joinCalls(ms []transcript.ListingMessage) []joinedMessage {
+	out := make([]joinedMessage, 0, len(ms))
+	for _, m := range ms {
+		if n := len(out); n > 0 && m.Call != "" && out[n-1].Call == m.Call && out[n-1].Aborted == m.Aborted {
+			j := &out[n-1]
+			j.Chars += m.Chars
+			j.ToolCalls = append(slices.Clip(j.ToolCalls), m.ToolCalls...)
+			j.last = m.Index
+			continue
+		}
+		out = append(out, joinedMessage{ListingMessage: m, last: m.Index})
+	}
+	return out
 }
 
 func plural(n int, word string) string {
@@ -473,15 +578,7 @@ func (a *app) priceRecorded(listings []*transcript.Listing, sessions []*transcri
 		return nil, err
 	}
 	left := map[*transcript.SessionBreakdown][]cost.Unpriced{}
-	noted := map[string]bool{}
-	note := func(models []string) {
-		for _, m := range models {
-			if !noted[m] {
-				noted[m] = true
-				fmt.Fprintf(a.io.Err, "harpe: note: no prices for model %q; its calls are priced at 0 (add them under models: in harpe.yaml)\n", m)
-			}
-		}
-	}
+	note := a.unpricedNoter()
 	for _, l := range listings {
 		if l.Recorded == nil {
 			continue
@@ -522,7 +619,7 @@ func unpricedLine(us []cost.Unpriced) string {
 // writeBreakdownTable writes, for each session and then the totals, the
 // tokens by category and the tools by result tokens.
 func writeBreakdownTable(w io.Writer, b *transcript.Breakdown, unpriced map[*transcript.SessionBreakdown][]cost.Unpriced) error {
-	section := func(title string, calls, visible int, tk transcript.CategoryTokens, tools []transcript.ToolTokens, rec *transcript.RecordedUsage, dollars *float64, left []cost.Unpriced) error {
+	section := func(title string, sessions, calls, visible int, tk transcript.CategoryTokens, tools []transcript.ToolTokens, rec *transcript.RecordedUsage, dollars *float64, left []cost.Unpriced) error {
 		fmt.Fprintf(w, "%s: %s, %d visible tokens\n", title, plural(calls, "call"), visible)
 		pct := func(n int) string {
 			if visible == 0 {
@@ -548,6 +645,12 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown, unpriced map[*tra
 			return err
 		}
 		fmt.Fprintf(w, "unseen overhead (last recorded prompt minus visible): %s\n", over)
+		if tk.Thinking > 0 {
+			// count --transcript counts what a request would carry now:
+			// providers drop earlier turns' thinking from the prompt.
+			fmt.Fprintf(w, "count --transcript: %d (visible - thinking, not re-sent, + %d to prime)\n",
+				visible-tk.Thinking+3*sessions, 3*sessions)
+		}
 		if rec != nil {
 			// Wrapped before 80 columns: real sessions' sums are long.
 			last := fmt.Sprintf("output %d", rec.Output)
@@ -581,7 +684,7 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown, unpriced map[*tra
 		if s.Conversation != "" {
 			title += " conversation " + s.Conversation
 		}
-		if err := section(title, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD, unpriced[s]); err != nil {
+		if err := section(title, 1, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD, unpriced[s]); err != nil {
 			return err
 		}
 	}
@@ -592,7 +695,7 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown, unpriced map[*tra
 	if len(b.Sessions) > 1 {
 		fmt.Fprintln(w)
 		t := b.Totals
-		if err := section(fmt.Sprintf("total over %d sessions", t.Sessions), t.Calls, t.VisibleTokens, t.Tokens, t.Tools, t.Recorded, t.CostUSD, all); err != nil {
+		if err := section(fmt.Sprintf("total over %d sessions", t.Sessions), t.Sessions, t.Calls, t.VisibleTokens, t.Tokens, t.Tools, t.Recorded, t.CostUSD, all); err != nil {
 			return err
 		}
 	}

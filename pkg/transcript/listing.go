@@ -175,6 +175,9 @@ type ListingMessage struct {
 	Model   string `json:"model,omitempty"`
 	Aborted bool   `json:"aborted,omitempty"`
 	Meta    bool   `json:"meta,omitempty"`
+	// Call is [Message.Call]: the records of one streamed response share
+	// it. Not in the JSON (one entry a record there); tables join them.
+	Call string `json:"-"`
 }
 
 // ListingPair is an [Unpaired] entry of a [Listing].
@@ -210,7 +213,7 @@ func (l *Listing) Add(m *Message) error {
 		return err
 	}
 	lm := ListingMessage{Index: m.Index, Role: m.Role, Turn: m.Turn, Chars: m.Chars(),
-		ToolCalls: []string{}, ToolNames: []string{}, InputTokens: m.InputTokens, Usage: m.Usage, Model: m.Model, Aborted: m.Aborted, Meta: m.Meta}
+		ToolCalls: []string{}, ToolNames: []string{}, InputTokens: m.InputTokens, Usage: m.Usage, Model: m.Model, Aborted: m.Aborted, Meta: m.Meta, Call: m.Call}
 	if l.Counter != nil {
 		lm.Tokens = MessageTokens(m, l.Counter)
 	}

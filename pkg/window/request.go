@@ -129,15 +129,28 @@ type OpenAIFunction struct {
 // (system messages and the rolling summary) as one system message first,
 // then each message; an assistant message's tool calls as tool_calls
 // (content null when it has no text), a tool result as a "tool" message
-// answering its call. Images are not reproduced (a transcript keeps
-// only their number), nor is thinking (providers drop earlier turns'
-// thinking).
+// answering its call. The records of one response (a streamed Claude
+// Code reply, one per content block, sharing [transcript.Message.Call])
+// are one assistant message, and an assistant message after one with
+// tool calls joins it, so that each "tool" message follows the assistant
+// message holding its call, as the API requires. Images are not
+// reproduced (a transcript keeps only their number), nor is thinking
+// (providers drop earlier turns' thinking).
 func OpenAIRequestFor(r Rendered) OpenAIRequest {
 	out := OpenAIRequest{Messages: []OpenAIMessage{}}
 	if r.System != "" {
 		out.Messages = append(out.Messages, OpenAIMessage{Role: "system", Content: ptr(r.System)})
 	}
+	lastCall := ""
 	for _, m := range r.Messages {
+		if n := len(out.Messages); n > 0 && m.Role == transcript.RoleAssistant && m.ToolCallID == "" &&
+			out.Messages[n-1].Role == transcript.RoleAssistant &&
+			((m.Call != "" && m.Call == lastCall) || len(out.Messages[n-1].ToolCalls) > 0) {
+			joinAssistant(&out.Messages[n-1], &m)
+			lastCall = m.Call
+			continue
+		}
+		lastCall = m.Call
 		om := OpenAIMessage{Role: m.Role, Content: ptr(m.Text)}
 		switch {
 		case m.ToolCallID != "" || m.Role == transcript.RoleTool:
@@ -157,6 +170,24 @@ func OpenAIRequestFor(r Rendered) OpenAIRequest {
 		out.Messages = append(out.Messages, om)
 	}
 	return out
+}
+
+// joinAssistant adds m's text and tool calls to the assistant message om.
+func joinAssistant(om *OpenAIMessage, m *transcript.Message) {
+	if m.Text != "" {
+		if om.Content == nil || *om.Content == "" {
+			om.Content = ptr(m.Text)
+		} else {
+			om.Content = ptr(*om.Content + "\n" + m.Text)
+		}
+	}
+	for _, tc := range m.ToolCalls {
+		om.ToolCalls = append(om.ToolCalls, OpenAIToolCall{ID: tc.ID, Type: "function",
+			Function: OpenAIFunction{Name: tc.Name, Arguments: tc.Arguments}})
+	}
+	if len(om.ToolCalls) > 0 && (om.Content == nil || *om.Content == "") {
+		om.Content = nil
+	}
 }
 
 func ptr(s string) *string { return &s }

@@ -1,0 +1,341 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Summary is a set of sessions in one line each, or grouped: `harpe
+// transcript` writes it. Its JSON field names are a stable contract.
+type Summary struct {
+	// By is how the rows are grouped: "session" (one row a conversation),
+	// "day", "project" or "model".
+	By string `json:"by"`
+	// Sessions are the conversations, by start time (those with no
+	// timestamp last, in input order); set when By is "session".
+	Sessions []*SessionSummary `json:"sessions,omitempty"`
+	// Groups are the rows of the other groupings, sorted by key.
+	Groups []*SummaryGroup `json:"groups,omitempty"`
+	// Totals sums every session.
+	Totals SummaryGroup `json:"totals"`
+}
+
+// SessionSummary is one conversation's recorded usage in one line.
+type SessionSummary struct {
+	File         string `json:"file"`
+	Conversation string `json:"conversation,omitempty"`
+	// Format is the harness or API that wrote it ("claude-code", "codex").
+	Format string `json:"format"`
+	// Project is the working directory the session recorded (Claude Code
+	// and Codex write it), else the directory of the file.
+	Project string `json:"project"`
+	// Start and End are the first and last message timestamps, RFC 3339
+	// in UTC; null when the format records none.
+	Start *string `json:"start"`
+	End   *string `json:"end"`
+	// Models are the models that answered, sorted.
+	Models []string `json:"models"`
+	// Messages counts the messages; a response written as several
+	// records ([Message.Call]) counts once.
+	Messages int `json:"messages"`
+	// Recorded sums the provider's usage over every call (calls not part
+	// of the conversation, [Transcript.Unsent], too); zero when the format
+	// records none.
+	Recorded RecordedUsage `json:"recorded"`
+	// CostUSD is what the recorded usage cost at list prices, set by the
+	// caller (see package cost); null when no call records its model.
+	CostUSD        *float64 `json:"cost_usd"`
+	UnpricedModels []string `json:"unpriced_models,omitempty"`
+
+	// Usage tallies the recorded usage per model, for pricing.
+	Usage UsageTally `json:"-"`
+
+	start, end time.Time
+	days       map[string]*UsageTally // UTC day → that day's calls
+	lastCall   string
+}
+
+// SummaryGroup is the figures of a set of sessions: a row of a grouped
+// [Summary], or its totals.
+type SummaryGroup struct {
+	// Key is the day (YYYY-MM-DD, UTC), project or model; "" for totals.
+	Key      string `json:"key,omitempty"`
+	Sessions int    `json:"sessions"`
+	// Models are the models that answered, sorted.
+	Models   []string      `json:"models"`
+	Recorded RecordedUsage `json:"recorded"`
+	// CostUSD is set by the caller, as [SessionSummary.CostUSD].
+	CostUSD        *float64 `json:"cost_usd"`
+	UnpricedModels []string `json:"unpriced_models,omitempty"`
+
+	// Usage tallies the recorded usage per model, for pricing.
+	Usage UsageTally `json:"-"`
+}
+
+// SummaryGroupings are the values [NewSummary] takes for by.
+var SummaryGroupings = []string{"session", "day", "project", "model"}
+
+// NewSessionSummary starts the summary of one conversation read from
+// file; project is where it ran ([ProjectDir], or "" for the file's
+// directory). Feed it every message in order with [SessionSummary.Add],
+// then call [SessionSummary.Finish].
+func NewSessionSummary(file, project string) *SessionSummary {
+	if project == "" {
+		project = fileDir(file)
+	}
+	return &SessionSummary{File: file, Project: project, days: map[string]*UsageTally{}}
+}
+
+// fileDir is the directory part of a slash- or backslash-separated name.
+func fileDir(name string) string {
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		return name[:i]
+	}
+	return "."
+}
+
+// Add counts one message. A total past the largest int is an
+// [*OverflowError].
+func (s *SessionSummary) Add(m *Message) error {
+	if m.Call == "" || m.Call != s.lastCall {
+		s.Messages++
+	}
+	s.lastCall = m.Call
+	if !m.Timestamp.IsZero() {
+		ts := m.Timestamp.UTC()
+		if s.start.IsZero() || ts.Before(s.start) {
+			s.start = ts
+		}
+		if ts.After(s.end) {
+			s.end = ts
+		}
+	}
+	if m.Usage == nil {
+		return nil
+	}
+	if err := s.Usage.Add(m); err != nil {
+		return err
+	}
+	day := "" // a call with no timestamp counts on the session's first day
+	if !m.Timestamp.IsZero() {
+		day = m.Timestamp.UTC().Format(time.DateOnly)
+	}
+	d := s.days[day]
+	if d == nil {
+		d = &UsageTally{}
+		s.days[day] = d
+	}
+	return d.Add(m)
+}
+
+// Finish adds t's header: its format and conversation id, and the calls
+// it records outside the conversation.
+func (s *SessionSummary) Finish(t *Transcript) error {
+	s.Format, s.Conversation = t.Format, t.ID
+	if err := s.Usage.AddUnsent(t); err != nil {
+		return err
+	}
+	if len(t.Unsent) > 0 {
+		d := s.days[""]
+		if d == nil {
+			d = &UsageTally{}
+			s.days[""] = d
+		}
+		if err := d.AddUnsent(t); err != nil {
+			return err
+		}
+	}
+	if !s.start.IsZero() {
+		a, b := s.start.Format(time.RFC3339), s.end.Format(time.RFC3339)
+		s.Start, s.End = &a, &b
+		if d := s.days[""]; d != nil {
+			delete(s.days, "")
+			day := s.start.Format(time.DateOnly)
+			if s.days[day] == nil {
+				s.days[day] = &UsageTally{}
+			}
+			if err := s.days[day].addTally(d); err != nil {
+				return err
+			}
+		}
+	}
+	if s.Usage.Total != nil {
+		s.Recorded = *s.Usage.Total
+	}
+	s.Models = tallyModels(&s.Usage)
+	return nil
+}
+
+// tallyModels is the models of t, sorted, without "" (calls that record
+// none); never nil.
+func tallyModels(t *UsageTally) []string {
+	models, _ := t.ByModel()
+	models = slices.DeleteFunc(models, func(m string) bool { return m == "" })
+	if models == nil {
+		models = []string{}
+	}
+	return models
+}
+
+// addTally adds o's calls, per model, to t.
+func (t *UsageTally) addTally(o *UsageTally) error {
+	models, usage := o.ByModel()
+	for i, m := range models {
+		r := t.byModel[m]
+		if r == nil {
+			r = &RecordedUsage{}
+		}
+		sum := *r
+		if err := sum.Add(&usage[i]); err != nil {
+			return err
+		}
+		total := RecordedUsage{}
+		if t.Total != nil {
+			total = *t.Total
+		}
+		if err := total.Add(&usage[i]); err != nil {
+			return err
+		}
+		if t.byModel == nil {
+			t.byModel = map[string]*RecordedUsage{}
+		}
+		t.byModel[m], t.Total = &sum, &total
+	}
+	return nil
+}
+
+// NewSummary sums finished session summaries, grouped by one of
+// [SummaryGroupings]. Sessions are ordered by start time; totals past the
+// largest int are an [*OverflowError].
+func NewSummary(sessions []*SessionSummary, by string) (*Summary, error) {
+	if !slices.Contains(SummaryGroupings, by) {
+		return nil, fmt.Errorf("unknown grouping %q; valid: %s", by, strings.Join(SummaryGroupings, ", "))
+	}
+	ss := slices.Clone(sessions)
+	slices.SortStableFunc(ss, func(a, b *SessionSummary) int {
+		switch {
+		case a.start.IsZero() && b.start.IsZero():
+			return 0
+		case a.start.IsZero():
+			return 1
+		case b.start.IsZero():
+			return -1
+		}
+		return a.start.Compare(b.start)
+	})
+	sum := &Summary{By: by}
+	groups := map[string]*SummaryGroup{}
+	group := func(key string) *SummaryGroup {
+		g := groups[key]
+		if g == nil {
+			g = &SummaryGroup{Key: key}
+			groups[key] = g
+		}
+		return g
+	}
+	for _, s := range ss {
+		sum.Totals.Sessions++
+		if err := sum.Totals.Usage.addTally(&s.Usage); err != nil {
+			return nil, err
+		}
+		switch by {
+		case "project":
+			g := group(s.Project)
+			g.Sessions++
+			if err := g.Usage.addTally(&s.Usage); err != nil {
+				return nil, err
+			}
+		case "day":
+			for day, d := range s.days {
+				if day == "" {
+					day = "-" // no timestamp at all
+				}
+				g := group(day)
+				g.Sessions++
+				if err := g.Usage.addTally(d); err != nil {
+					return nil, err
+				}
+			}
+		case "model":
+			models, usage := s.Usage.ByModel()
+			for i, m := range models {
+				if m == "" {
+					m = "-" // calls that record no model
+				}
+				g := group(m)
+				g.Sessions++
+				u := usage[i]
+				one := UsageTally{Total: &u, byModel: map[string]*RecordedUsage{models[i]: &u}}
+				if err := g.Usage.addTally(&one); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if by == "session" {
+		sum.Sessions = ss
+		if sum.Sessions == nil {
+			sum.Sessions = []*SessionSummary{}
+		}
+	} else {
+		keys := make([]string, 0, len(groups))
+		for k := range groups {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		sum.Groups = []*SummaryGroup{}
+		for _, k := range keys {
+			g := groups[k]
+			g.finish()
+			sum.Groups = append(sum.Groups, g)
+		}
+	}
+	sum.Totals.finish()
+	return sum, nil
+}
+
+func (g *SummaryGroup) finish() {
+	if g.Usage.Total != nil {
+		g.Recorded = *g.Usage.Total
+	}
+	g.Models = tallyModels(&g.Usage)
+}
+
+// projectHeadLines is how many lines [ProjectDir] looks at.
+const projectHeadLines = 64
+
+// ProjectDir returns the working directory a session recorded in its
+// first lines: Claude Code writes "cwd" on each record, Codex in its
+// session_meta payload. head is the start of the file; "" when no line
+// there names one.
+func ProjectDir(head []byte) string {
+	sc := bufio.NewScanner(bytes.NewReader(head))
+	sc.Buffer(make([]byte, 0, 64<<10), len(head)+1)
+	for n := 0; n < projectHeadLines && sc.Scan(); n++ {
+		line := sc.Bytes()
+		if !bytes.Contains(line, []byte(`"cwd"`)) {
+			continue
+		}
+		var rec struct {
+			Cwd     string `json:"cwd"`
+			Payload struct {
+				Cwd string `json:"cwd"`
+			} `json:"payload"`
+		}
+		if json.Unmarshal(line, &rec) != nil {
+			continue // a record cut off at the end of head, or not JSON
+		}
+		if rec.Cwd != "" {
+			return rec.Cwd
+		}
+		if rec.Payload.Cwd != "" {
+			return rec.Payload.Cwd
+		}
+	}
+	return ""
+}

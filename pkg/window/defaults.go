@@ -1,0 +1,32 @@
+package window
+
+import "github.com/harpe-dev/harpe/pkg/transcript"
+
+// DefaultStrategies returns the strategy specs to compare when none is
+// named, chosen by what the transcripts are. When some turn of any of ts
+// holds a tool call (an agent loop, where most of the input is re-sent
+// tool results), they are full and the edits that cut those results:
+// full, clear, mask. Otherwise (chats) they are full and the strategies
+// that drop whole turns: full, windowed, summarizing, turn. agent says
+// which set it is.
+func DefaultStrategies(ts ...*transcript.Transcript) (specs []string, agent bool) {
+	for _, t := range ts {
+		if IsAgentLoop(t) {
+			// The one place the agent-loop defaults are listed: add
+			// "cheapest" here once that strategy exists.
+			return []string{"full", "clear", "mask"}, true
+		}
+	}
+	return []string{"full", "windowed", "summarizing", "turn"}, false
+}
+
+// IsAgentLoop reports whether some turn of t (past the system part)
+// holds a tool call.
+func IsAgentLoop(t *transcript.Transcript) bool {
+	for i := range t.Messages {
+		if m := &t.Messages[i]; m.Turn > 0 && len(m.ToolCalls) > 0 {
+			return true
+		}
+	}
+	return false
+}
