@@ -270,12 +270,13 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		if err != nil {
 			return inputError(err)
 		}
-		if err := a.priceSummary(sum); err != nil {
+		left, err := a.priceSummary(sum)
+		if err != nil {
 			return err
 		}
 		return a.writeOutput(opts.output, func(w io.Writer) error {
 			if opts.format == "table" {
-				return writeSummaryTable(w, sum)
+				return writeSummaryTable(w, sum, left)
 			}
 			return writeJSON(w, sum)
 		})

@@ -27,10 +27,12 @@ func (a *app) unpricedNoter() func(models []string) {
 
 // priceSummary prices each session, group and the totals of s at list
 // prices, with a note on stderr once for each model that has no prices.
-func (a *app) priceSummary(s *transcript.Summary) error {
+// It returns the calls and tokens the totals leave out for want of a
+// price, for the table's footer.
+func (a *app) priceSummary(s *transcript.Summary) ([]cost.Unpriced, error) {
 	cat, err := a.modelCatalog()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	note := a.unpricedNoter()
 	price := func(t *transcript.UsageTally) (*float64, []string) {
@@ -52,20 +54,28 @@ func (a *app) priceSummary(s *transcript.Summary) error {
 		g.CostUSD, g.UnpricedModels = price(&g.Usage)
 	}
 	s.Totals.CostUSD, s.Totals.UnpricedModels = price(&s.Totals.Usage)
-	return nil
+	if s.Totals.Usage.Total == nil {
+		return nil, nil
+	}
+	return cost.UnpricedIn(s.Totals.Usage.ByModel, cat), nil
 }
 
-// writeSummaryTable writes one row per session (or group) and a total row.
-func writeSummaryTable(w io.Writer, s *transcript.Summary) error {
-	money := func(c *float64) string {
-		if c == nil {
+// writeSummaryTable writes one row per session (or group) and a total
+// row, then a line naming what the cost leaves out for want of a price.
+// A cost with nothing priced reads "unpriced", never 0.00.
+func writeSummaryTable(w io.Writer, s *transcript.Summary, left []cost.Unpriced) error {
+	money := func(c *float64, unpriced []string) string {
+		switch {
+		case c == nil:
 			return "-"
+		case *c == 0 && len(unpriced) > 0:
+			return "unpriced"
 		}
 		return fmt.Sprintf("%.2f", *c)
 	}
-	figures := func(r transcript.RecordedUsage, c *float64) []string {
+	figures := func(r transcript.RecordedUsage, c *float64, unpriced []string) []string {
 		return []string{fmt.Sprint(r.Calls), compactCount(r.Input), compactCount(r.CacheRead),
-			compactCount(r.CacheWrite), compactCount(r.Output), money(c)}
+			compactCount(r.CacheWrite), compactCount(r.Output), money(c, unpriced)}
 	}
 	models := func(ms []string) string {
 		if len(ms) == 0 {
@@ -92,9 +102,9 @@ func writeSummaryTable(w io.Writer, s *transcript.Summary) error {
 			if ss.Conversation != "" {
 				project += " (" + ss.Conversation + ")"
 			}
-			rows = append(rows, append([]string{start, project, ss.Format + ": " + models(ss.Models)}, figures(ss.Recorded, ss.CostUSD)...))
+			rows = append(rows, append([]string{start, project, ss.Format + ": " + models(ss.Models)}, figures(ss.Recorded, ss.CostUSD, ss.UnpricedModels)...))
 		}
-		footer = append([]string{"total", "", ""}, figures(t.Recorded, t.CostUSD)...)
+		footer = append([]string{"total", "", ""}, figures(t.Recorded, t.CostUSD, t.UnpricedModels)...)
 	} else {
 		header = append([]string{s.By, "sessions"}, nums...)
 		if s.By != "model" {
@@ -105,19 +115,19 @@ func writeSummaryTable(w io.Writer, s *transcript.Summary) error {
 			if s.By != "model" {
 				row = append(row, models(g.Models))
 			}
-			rows = append(rows, append(row, figures(g.Recorded, g.CostUSD)...))
+			rows = append(rows, append(row, figures(g.Recorded, g.CostUSD, g.UnpricedModels)...))
 		}
 		footer = []string{"total", fmt.Sprint(t.Sessions)}
 		if s.By != "model" {
 			footer = append(footer, "")
 		}
-		footer = append(footer, figures(t.Recorded, t.CostUSD)...)
+		footer = append(footer, figures(t.Recorded, t.CostUSD, t.UnpricedModels)...)
 	}
 	if err := renderTable(w, header, rows, footer); err != nil {
 		return err
 	}
-	if len(t.UnpricedModels) > 0 {
-		_, err := fmt.Fprintf(w, "cost $ counts 0 for models without prices: %s\n", strings.Join(t.UnpricedModels, ", "))
+	if len(left) > 0 {
+		_, err := io.WriteString(w, unpricedLine(left))
 		return err
 	}
 	return nil
