@@ -1,11 +1,12 @@
 package hf
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // bpe is tokenizers' BPE model: each piece starts as its characters (with
@@ -26,10 +27,9 @@ type bpe struct {
 	byteFB       [256]int32 // ids of <0x00>…<0xFF>, -1 where missing
 
 	// For pieces of raw bytes (after a ByteLevel pre-tokenizer): the id of
-	// each byte's character, and the vocabulary keyed by raw bytes.
+	// each byte's character.
 	byteIDs   [256]int32
 	fastBytes bool // every byte has an id and there is no prefix or suffix
-	rawVocab  map[string]int32
 }
 
 type merge struct {
@@ -78,54 +78,95 @@ func parseBPE(m *modelJSON, byteLevel bool) (*bpe, error) {
 			}
 			b.byteIDs[c] = id
 		}
-		if b.ignoreMerges {
-			b.rawVocab = make(map[string]int32, len(b.vocab))
-			for tok, id := range b.vocab {
-				if raw, ok := fromByteChars(tok); ok {
-					b.rawVocab[raw] = id
-				}
-			}
-		}
 	}
 	return b, nil
 }
 
 // parseMerges reads the merges as "a b" strings or as ["a", "b"] pairs.
-func (b *bpe) parseMerges(r json.RawMessage) error {
-	r = bytes.TrimSpace(r)
+// Looking the tokens up is most of the load time, so it is shared out
+// among the processors; the map is then filled in order.
+func (b *bpe) parseMerges(text string) error {
+	if text == "" || text == "null" {
+		b.merges = map[uint64]merge{}
+		return nil
+	}
 	var pairs [][2]string
-	if isNull(r) {
-		// no merges
-	} else if k := bytes.IndexAny(r[1:], "\"["); k >= 0 && r[1+k] == '"' {
-		var lines []string
-		if err := json.Unmarshal(r, &lines); err != nil {
-			return err
-		}
-		pairs = make([][2]string, len(lines))
-		for i, l := range lines {
-			a, c, ok := strings.Cut(l, " ")
-			if !ok || strings.Contains(c, " ") {
-				return fmt.Errorf("merge %d %q is not two tokens separated by a space", i, l)
+	p := &scan{s: text}
+	err := p.list(func() error {
+		var l, r string
+		var err error
+		if p.peek() == '"' {
+			var line string
+			if line, err = p.str(); err != nil {
+				return err
 			}
-			pairs[i] = [2]string{a, c}
+			var ok bool
+			if l, r, ok = strings.Cut(line, " "); !ok || strings.Contains(r, " ") {
+				return fmt.Errorf("merge %d %q is not two tokens separated by a space", len(pairs), line)
+			}
+		} else {
+			n := 0
+			err = p.list(func() error {
+				s, err := p.str()
+				if n == 0 {
+					l = s
+				} else {
+					r = s
+				}
+				n++
+				return err
+			})
+			if err == nil && n != 2 {
+				err = fmt.Errorf("merge %d has %d tokens, want 2", len(pairs), n)
+			}
 		}
-	} else if err := json.Unmarshal(r, &pairs); err != nil {
+		pairs = append(pairs, [2]string{l, r})
+		return err
+	})
+	if err != nil {
 		return err
 	}
-	b.merges = make(map[uint64]merge, len(pairs))
-	for i, p := range pairs {
-		a, ok1 := b.vocab[p[0]]
-		c, ok2 := b.vocab[p[1]]
-		if !ok1 || !ok2 {
-			return fmt.Errorf("merge %d (%q %q): a token is not in the vocabulary", i, p[0], p[1])
+	type entry struct {
+		key uint64
+		m   merge
+	}
+	entries := make([]entry, len(pairs))
+	workers := min(runtime.GOMAXPROCS(0), 4, 1+len(pairs)/50000)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte
+			for i := w * len(pairs) / workers; i < (w+1)*len(pairs)/workers; i++ {
+				l, r := pairs[i][0], pairs[i][1]
+				a, ok1 := b.vocab[l]
+				c, ok2 := b.vocab[r]
+				if !ok1 || !ok2 {
+					errs[w] = fmt.Errorf("merge %d (%q %q): a token is not in the vocabulary", i, l, r)
+					return
+				}
+				buf = append(append(buf[:0], l...), strings.TrimPrefix(r, b.prefix)...)
+				id, ok := b.vocab[string(buf)]
+				if !ok {
+					errs[w] = fmt.Errorf("merge %d (%q %q): %q is not in the vocabulary", i, l, r, buf)
+					return
+				}
+				entries[i] = entry{pairKey(a, c), merge{int32(i), id}}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
-		joined := p[0] + strings.TrimPrefix(p[1], b.prefix)
-		id, ok := b.vocab[joined]
-		if !ok {
-			return fmt.Errorf("merge %d (%q %q): %q is not in the vocabulary", i, p[0], p[1], joined)
-		}
+	}
+	b.merges = make(map[uint64]merge, len(entries))
+	for _, e := range entries {
 		// A pair listed twice keeps its last rank, as in tokenizers.
-		b.merges[pairKey(a, c)] = merge{int32(i), id}
+		b.merges[e.key] = e.m
 	}
 	return nil
 }
@@ -147,6 +188,7 @@ type scratch struct {
 	syms []sym
 	heap []heapEntry
 	best []bestNode // Unigram
+	buf  []byte
 }
 
 // tokens merges the piece and returns its symbols; those with n > 0 are
@@ -273,11 +315,15 @@ func (b *bpe) count(s string, raw bool, sc *scratch, ids *[]int) int {
 		return 0
 	}
 	if b.ignoreMerges {
-		v := b.vocab
+		key := s
 		if raw {
-			v = b.rawVocab
+			sc.buf = sc.buf[:0]
+			for i := 0; i < len(s); i++ {
+				sc.buf = append(sc.buf, byteChars[s[i]]...)
+			}
+			key = unsafe.String(unsafe.SliceData(sc.buf), len(sc.buf))
 		}
-		if id, ok := v[s]; ok && (v != nil) {
+		if id, ok := b.vocab[key]; ok {
 			if ids != nil {
 				*ids = append(*ids, int(id))
 			}
@@ -352,8 +398,7 @@ func heapPop(h []heapEntry) (heapEntry, []heapEntry) {
 // byteChars is GPT-2's mapping of bytes to printable characters, which
 // ByteLevel applies: printable Latin-1 bytes stand for themselves, the
 // others for U+0100 on.
-var byteChars, charBytes = func() (bc [256]string, cb map[rune]byte) {
-	cb = make(map[rune]byte, 256)
+var byteChars = func() (bc [256]string) {
 	n := 0
 	for c := range 256 {
 		r := rune(c)
@@ -362,9 +407,8 @@ var byteChars, charBytes = func() (bc [256]string, cb map[rune]byte) {
 			n++
 		}
 		bc[c] = string(r)
-		cb[r] = byte(c)
 	}
-	return bc, cb
+	return bc
 }()
 
 func toByteChars(s string) string {
@@ -376,25 +420,20 @@ func toByteChars(s string) string {
 	return b.String()
 }
 
-// fromByteChars returns the bytes a string of ByteLevel characters stands
-// for, or false when it has another character.
-func fromByteChars(s string) (string, bool) {
-	b := make([]byte, 0, len(s))
-	for _, r := range s {
-		c, ok := charBytes[r]
-		if !ok {
-			return "", false
-		}
-		b = append(b, c)
-	}
-	return string(b), true
-}
-
 // parseVocab reads a {"token": id, …} object.
-func parseVocab(r json.RawMessage) (map[string]int32, error) {
-	var v map[string]int32
-	if err := json.Unmarshal(r, &v); err != nil {
-		return nil, err
-	}
-	return v, nil
+func parseVocab(text string) (map[string]int32, error) {
+	v := make(map[string]int32, len(text)/16)
+	p := &scan{s: text}
+	err := p.object(func(k string) error {
+		id, err := p.int()
+		if err != nil {
+			return err
+		}
+		if id < 0 || id > 1<<31-1 {
+			return fmt.Errorf("token %q: id %d out of range", k, id)
+		}
+		v[k] = int32(id)
+		return nil
+	})
+	return v, err
 }

@@ -3,6 +3,9 @@ package hf
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 )
 
 // The parts of a tokenizer.json that decide how a text is split into
@@ -10,10 +13,9 @@ import (
 // decoder, truncation and padding do not change how many tokens a text
 // encodes to without special tokens, and are not read.
 type fileJSON struct {
-	AddedTokens  []addedJSON    `json:"added_tokens"`
+	AddedTokens  []addedJSON     `json:"added_tokens"`
 	Normalizer   json.RawMessage `json:"normalizer"`
 	PreTokenizer json.RawMessage `json:"pre_tokenizer"`
-	Model        json.RawMessage `json:"model"`
 }
 
 type addedJSON struct {
@@ -24,6 +26,46 @@ type addedJSON struct {
 	RStrip     bool   `json:"rstrip"`
 	Normalized bool   `json:"normalized"`
 	Special    bool   `json:"special"`
+}
+
+// readFile reads the parts of a tokenizer.json that harpe uses.
+func readFile(s string) (*fileJSON, *modelJSON, error) {
+	top, err := fields(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	f := &fileJSON{
+		Normalizer:   json.RawMessage(top["normalizer"]),
+		PreTokenizer: json.RawMessage(top["pre_tokenizer"]),
+	}
+	if a := top["added_tokens"]; a != "" && a != "null" {
+		if err := decodeSmall(a, &f.AddedTokens); err != nil {
+			return nil, nil, fmt.Errorf("added_tokens: %v", err)
+		}
+	}
+	ms, ok := top["model"]
+	if !ok || ms == "null" {
+		return nil, nil, fmt.Errorf("no model")
+	}
+	mf, err := fields(ms)
+	if err != nil {
+		return nil, nil, fmt.Errorf("model: %v", err)
+	}
+	// The small fields go through encoding/json, the vocabulary and the
+	// merges through the hand-written reader.
+	var rest []string
+	for k, v := range mf {
+		if k != "vocab" && k != "merges" {
+			rest = append(rest, strconv.Quote(k)+":"+v)
+		}
+	}
+	slices.Sort(rest)
+	m := &modelJSON{}
+	if err := decodeSmall("{"+strings.Join(rest, ",")+"}", m); err != nil {
+		return nil, nil, fmt.Errorf("model: %v", err)
+	}
+	m.Vocab, m.Merges = mf["vocab"], mf["merges"]
+	return f, m, nil
 }
 
 // component is any normalizer, pre-tokenizer or model: its "type" and
@@ -80,17 +122,18 @@ type modelJSON struct {
 	Type string `json:"type"`
 
 	// BPE and WordPiece
-	Vocab                   json.RawMessage `json:"vocab"`
-	UnkToken                *string         `json:"unk_token"`
-	ContinuingSubwordPrefix *string         `json:"continuing_subword_prefix"`
+	Vocab string `json:"-"` // the text of the value
+
+	UnkToken                *string `json:"unk_token"`
+	ContinuingSubwordPrefix *string `json:"continuing_subword_prefix"`
 
 	// BPE
-	Merges          json.RawMessage `json:"merges"`
-	Dropout         *float64        `json:"dropout"`
-	EndOfWordSuffix *string         `json:"end_of_word_suffix"`
-	FuseUnk         bool            `json:"fuse_unk"`
-	ByteFallback    bool            `json:"byte_fallback"`
-	IgnoreMerges    bool            `json:"ignore_merges"`
+	Merges          string   `json:"-"` // the text of the value
+	Dropout         *float64 `json:"dropout"`
+	EndOfWordSuffix *string  `json:"end_of_word_suffix"`
+	FuseUnk         bool     `json:"fuse_unk"`
+	ByteFallback    bool     `json:"byte_fallback"`
+	IgnoreMerges    bool     `json:"ignore_merges"`
 
 	// Unigram
 	UnkID *int `json:"unk_id"`

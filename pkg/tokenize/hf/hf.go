@@ -22,7 +22,6 @@ package hf
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"unicode/utf8"
@@ -63,12 +62,11 @@ func Load(path string) (*Tokenizer, error) {
 
 // Parse reads a tokenizer.json's contents; name is what Name returns.
 func Parse(data []byte, name string) (*Tokenizer, error) {
-	var f fileJSON
-	if err := json.Unmarshal(data, &f); err != nil {
+	f, m, err := readFile(string(data))
+	if err != nil {
 		return nil, fmt.Errorf("not a tokenizer.json: %v", err)
 	}
 	t := &Tokenizer{name: name}
-	var err error
 	if !isNull(f.Normalizer) {
 		if t.norm, err = parseNormalizer(f.Normalizer); err != nil {
 			return nil, err
@@ -79,25 +77,18 @@ func Parse(data []byte, name string) (*Tokenizer, error) {
 			return nil, err
 		}
 	}
-	if isNull(f.Model) {
-		return nil, fmt.Errorf("no model")
-	}
-	var m modelJSON
-	if err := json.Unmarshal(f.Model, &m); err != nil {
-		return nil, fmt.Errorf("model: %v", err)
-	}
 	switch m.Type {
 	case "BPE", "":
 		// Files written before models had a type are BPE when they have
 		// merges.
-		if m.Type == "" && isNull(m.Merges) {
+		if m.Type == "" && (m.Merges == "" || m.Merges == "null") {
 			return nil, fmt.Errorf("model has no type")
 		}
-		t.model, err = parseBPE(&m, t.byteLevel)
+		t.model, err = parseBPE(m, t.byteLevel)
 	case "Unigram":
-		t.model, err = parseUnigram(&m, t.byteLevel)
+		t.model, err = parseUnigram(m, t.byteLevel)
 	case "WordPiece":
-		t.model, err = parseWordPiece(&m, t.byteLevel)
+		t.model, err = parseWordPiece(m, t.byteLevel)
 	default:
 		err = fmt.Errorf("model %s is not supported by harpe (supported: BPE, Unigram, WordPiece)", m.Type)
 	}

@@ -1,9 +1,9 @@
 package hf
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -24,35 +24,52 @@ type unigram struct {
 }
 
 type bestNode struct {
-	score  float64
-	start  int32 // -1: not reached
-	id     int32
+	score float64
+	start int32 // -1: not reached
+	id    int32
 }
 
 func parseUnigram(m *modelJSON, byteLevel bool) (*unigram, error) {
 	if byteLevel {
 		return nil, fmt.Errorf("model Unigram after a ByteLevel pre-tokenizer is not supported")
 	}
-	var raw [][2]json.RawMessage
-	if err := json.Unmarshal(m.Vocab, &raw); err != nil {
-		return nil, fmt.Errorf("model Unigram: vocab: %v", err)
-	}
 	u := &unigram{t: newTrie(), unk: -1, byteFallback: m.ByteFallback}
 	minScore := math.Inf(1)
-	u.scores = make([]float64, len(raw))
-	ids := make(map[string]int32, len(raw))
-	for i, e := range raw {
-		var p string
-		var s float64
-		if err := json.Unmarshal(e[0], &p); err != nil {
-			return nil, fmt.Errorf("model Unigram: vocab[%d]: %v", i, err)
+	ids := make(map[string]int32)
+	p := &scan{s: m.Vocab}
+	err := p.list(func() error {
+		var piece string
+		n := 0
+		err := p.list(func() error {
+			defer func() { n++ }()
+			switch n {
+			case 0:
+				var err error
+				piece, err = p.str()
+				return err
+			case 1:
+				v, err := p.skip()
+				if err != nil {
+					return err
+				}
+				s, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					return fmt.Errorf("score %q: %v", v, err)
+				}
+				ids[piece] = int32(len(u.scores))
+				u.scores = append(u.scores, s)
+				minScore = min(minScore, s)
+				return nil
+			}
+			return fmt.Errorf("want [piece, score]")
+		})
+		if err == nil && n != 2 {
+			err = fmt.Errorf("want [piece, score]")
 		}
-		if err := json.Unmarshal(e[1], &s); err != nil {
-			return nil, fmt.Errorf("model Unigram: vocab[%d]: %v", i, err)
-		}
-		u.scores[i] = s
-		minScore = min(minScore, s)
-		ids[p] = int32(i)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("model Unigram: vocab: %v", err)
 	}
 	for p, id := range ids {
 		u.t.add(p, id)
@@ -63,7 +80,7 @@ func parseUnigram(m *modelJSON, byteLevel bool) (*unigram, error) {
 		return nil, fmt.Errorf("model Unigram without unk_id is not supported")
 	}
 	{
-		if *m.UnkID < 0 || *m.UnkID >= len(raw) {
+		if *m.UnkID < 0 || *m.UnkID >= len(u.scores) {
 			return nil, fmt.Errorf("model Unigram: unk_id %d is not in the vocabulary", *m.UnkID)
 		}
 		u.unk = int32(*m.UnkID)
@@ -151,4 +168,3 @@ func (u *unigram) count(s string, _ bool, sc *scratch, ids *[]int) int {
 	}
 	return n
 }
-

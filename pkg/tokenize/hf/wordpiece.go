@@ -1,7 +1,6 @@
 package hf
 
 import (
-	"encoding/json"
 	"fmt"
 	"unicode/utf8"
 )
@@ -23,7 +22,8 @@ func parseWordPiece(m *modelJSON, byteLevel bool) (*wordPiece, error) {
 		return nil, fmt.Errorf("model WordPiece after a ByteLevel pre-tokenizer is not supported")
 	}
 	w := &wordPiece{prefix: "##", maxChars: 100}
-	if err := json.Unmarshal(m.Vocab, &w.vocab); err != nil {
+	var err error
+	if w.vocab, err = parseVocab(m.Vocab); err != nil {
 		return nil, fmt.Errorf("model WordPiece: vocab: %v", err)
 	}
 	if m.ContinuingSubwordPrefix != nil {
