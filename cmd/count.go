@@ -75,7 +75,7 @@ counted (harpe transcript --help says how directories are walked).
 		},
 	}
 	f := c.Flags()
-	f.StringSliceVarP(&opts.tokenizers, "tokenizer", "t", []string{"estimate"}, "counter `NAME`s, comma-separated: "+strings.Join(tokenize.Names(), ", "))
+	f.StringSliceVarP(&opts.tokenizers, "tokenizer", "t", []string{"estimate"}, "counter `NAME`s, comma-separated: "+strings.Join(tokenize.Names(), ", ")+tokenizerHelp)
 	f.StringVarP(&opts.model, "model", "m", "", "count with the tokenizer of model `NAME`")
 	f.StringVarP(&opts.format, "format", "f", "text", "output `FORMAT`: text, json or table")
 	f.BoolVar(&opts.jsonl, "jsonl", false, "read JSONL items and write them back with token_count set")

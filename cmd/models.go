@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"github.com/harpe-dev/harpe/pkg/tokenize/hf"
 	"io"
 	"slices"
 	"strconv"
@@ -274,6 +275,14 @@ func (a *app) applyModel(c *cobra.Command, name, windowFlag string) error {
 			return usageErrorf("--model: %v", err)
 		}
 		if !m.Exact() {
+			if repo := tokenize.HFRepo(m.Name); repo != "" {
+				if _, err := hf.Find(repo); err == nil {
+					return f.Set("tokenizer", "hf:"+repo)
+				} else {
+					fmt.Fprintf(a.io.Err, "harpe: note: %s: its tokens are estimated: %v\n", m.Name, err)
+					return nil
+				}
+			}
 			fmt.Fprintf(a.io.Err, "harpe: note: %s: its tokenizer is not built into harpe, so its tokens are estimated\n", m.Name)
 		}
 	}

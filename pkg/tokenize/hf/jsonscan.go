@@ -241,10 +241,13 @@ func (p *scan) skip() (string, error) {
 		case '{', '[':
 			depth++
 		case '}', ']':
-			depth--
-			if depth < 0 {
-				return "", p.errorf("unexpected %q", c)
+			if depth == 0 {
+				if p.i == start {
+					return "", p.errorf("unexpected %q", c)
+				}
+				return p.s[start:p.i], nil
 			}
+			depth--
 			if depth == 0 {
 				p.i++
 				return p.s[start:p.i], nil

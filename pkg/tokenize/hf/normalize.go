@@ -107,7 +107,7 @@ func parseNormalizer(r json.RawMessage) (normalizer, error) {
 				s = padChinese(s)
 			}
 			if strip {
-				s = stripAccents(s)
+				s = stripAccents(norm.NFD.String(s))
 			}
 			if lower {
 				s = lowercase(s)
