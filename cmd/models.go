@@ -271,19 +271,22 @@ func (a *app) applyModel(c *cobra.Command, name, windowFlag string) error {
 		}
 	}
 	if !f.Changed("tokenizer") {
-		if err := f.Set("tokenizer", m.Tokenizer); err != nil {
-			return usageErrorf("--model: %v", err)
-		}
+		tok, note := m.Tokenizer, ""
 		if !m.Exact() {
+			note = "its tokenizer is not built into harpe, so its tokens are estimated"
 			if repo := tokenize.HFRepo(m.Name); repo != "" {
 				if _, err := hf.Find(repo); err == nil {
-					return f.Set("tokenizer", "hf:"+repo)
+					tok, note = "hf:"+repo, ""
 				} else {
-					fmt.Fprintf(a.io.Err, "harpe: note: %s: its tokens are estimated: %v\n", m.Name, err)
-					return nil
+					note = "its tokens are estimated: " + err.Error()
 				}
 			}
-			fmt.Fprintf(a.io.Err, "harpe: note: %s: its tokenizer is not built into harpe, so its tokens are estimated\n", m.Name)
+		}
+		if err := f.Set("tokenizer", tok); err != nil {
+			return usageErrorf("--model: %v", err)
+		}
+		if note != "" {
+			fmt.Fprintf(a.io.Err, "harpe: note: %s: %s\n", m.Name, note)
 		}
 	}
 	return nil

@@ -22,7 +22,9 @@ package hf
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"unicode/utf8"
 
@@ -51,7 +53,11 @@ type model interface {
 func Load(path string) (*Tokenizer, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	t, err := Parse(data, path)
 	if err != nil {
