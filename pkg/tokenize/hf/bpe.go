@@ -25,6 +25,7 @@ type bpe struct {
 	prefix       string
 	suffix       string
 	byteFB       [256]int32 // ids of <0x00>…<0xFF>, -1 where missing
+	maxLen       int        // the longest token, in characters
 
 	// For pieces of raw bytes (after a ByteLevel pre-tokenizer): the id of
 	// each byte's character.
@@ -52,6 +53,9 @@ func parseBPE(m *modelJSON, byteLevel bool) (*bpe, error) {
 	var err error
 	if b.vocab, err = parseVocab(m.Vocab); err != nil {
 		return nil, fmt.Errorf("model BPE: vocab: %v", err)
+	}
+	for tok := range b.vocab {
+		b.maxLen = max(b.maxLen, utf8.RuneCountInString(tok))
 	}
 	if m.UnkToken != nil {
 		id, ok := b.vocab[*m.UnkToken]
@@ -185,28 +189,33 @@ type heapEntry struct {
 
 // scratch holds the buffers one count reuses.
 type scratch struct {
-	syms []sym
-	heap []heapEntry
-	best []bestNode // Unigram
-	buf  []byte
+	syms  []sym
+	heap  []heapEntry
+	best  []bestNode // Unigram
+	buf   []byte
+	first []int32
 }
 
-// tokens merges the piece and returns its symbols; those with n > 0 are
-// the tokens, in order.
-func (b *bpe) tokens(s string, raw bool, sc *scratch) []sym {
-	syms := sc.syms[:0]
+// first returns the ids of the piece's symbols before merging.
+func (b *bpe) first(s string, raw bool, ids []int32) []int32 {
 	if raw && b.fastBytes {
 		for i := 0; i < len(s); i++ {
-			syms = append(syms, sym{id: b.byteIDs[s[i]], n: 1})
+			ids = append(ids, b.byteIDs[s[i]])
 		}
-	} else {
-		if raw {
-			s = toByteChars(s)
-		}
-		syms = b.chars(s, syms)
+		return ids
 	}
-	for i := range syms {
-		syms[i].prev, syms[i].next = int32(i-1), int32(i+1)
+	if raw {
+		s = toByteChars(s)
+	}
+	return b.chars(s, ids)
+}
+
+// tokens merges the piece's symbols and returns them; those with n > 0
+// are the tokens, in order.
+func (b *bpe) tokens(first []int32, sc *scratch) []sym {
+	syms := sc.syms[:0]
+	for i, id := range first {
+		syms = append(syms, sym{id: id, n: 1, prev: int32(i - 1), next: int32(i + 1)})
 	}
 	if len(syms) > 0 {
 		syms[len(syms)-1].next = -1
@@ -254,7 +263,7 @@ func (b *bpe) tokens(s string, raw bool, sc *scratch) []sym {
 
 // chars is tokenizers' merge_word before merging: the first symbols of a
 // piece of characters.
-func (b *bpe) chars(w string, syms []sym) []sym {
+func (b *bpe) chars(w string, syms []int32) []int32 {
 	unkID, unkLen := int32(-1), 0
 	for i := 0; i < len(w); {
 		_, size := utf8.DecodeRuneInString(w[i:])
@@ -269,10 +278,10 @@ func (b *bpe) chars(w string, syms []sym) []sym {
 		i = end
 		if id, ok := b.vocab[s]; ok {
 			if unkID >= 0 {
-				syms = append(syms, sym{id: unkID, n: int32(unkLen)})
+				syms = append(syms, unkID)
 				unkID = -1
 			}
-			syms = append(syms, sym{id: id, n: int32(size)})
+			syms = append(syms, id)
 			continue
 		}
 		if b.byteFallback {
@@ -283,7 +292,7 @@ func (b *bpe) chars(w string, syms []sym) []sym {
 			if ok {
 				// (tokenizers does not add a pending unknown token here.)
 				for k := 0; k < len(s); k++ {
-					syms = append(syms, sym{id: b.byteFB[s[k]], n: 1})
+					syms = append(syms, b.byteFB[s[k]])
 				}
 				continue
 			}
@@ -293,7 +302,7 @@ func (b *bpe) chars(w string, syms []sym) []sym {
 			case unkID >= 0 && b.fuseUnk:
 				unkLen += size
 			case unkID >= 0:
-				syms = append(syms, sym{id: unkID, n: int32(unkLen)})
+				syms = append(syms, unkID)
 				unkID, unkLen = b.unk, size
 			default:
 				unkID, unkLen = b.unk, size
@@ -303,7 +312,7 @@ func (b *bpe) chars(w string, syms []sym) []sym {
 		// tokenizers drops it.
 	}
 	if unkID >= 0 {
-		syms = append(syms, sym{id: unkID, n: int32(unkLen)})
+		syms = append(syms, unkID)
 	}
 	return syms
 }
@@ -330,8 +339,12 @@ func (b *bpe) count(s string, raw bool, sc *scratch, ids *[]int) int {
 			return 1
 		}
 	}
+	sc.first = b.first(s, raw, sc.first[:0])
+	if len(sc.first) >= bigPiece && b.maxLen <= 255 {
+		return b.bigMerge(sc.first, ids)
+	}
 	n := 0
-	for _, y := range b.tokens(s, raw, sc) {
+	for _, y := range b.tokens(sc.first, sc) {
 		if y.n > 0 {
 			n++
 			if ids != nil {

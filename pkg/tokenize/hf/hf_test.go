@@ -275,3 +275,32 @@ func TestFind(t *testing.T) {
 		t.Errorf("Find(org/none) error = %v", err)
 	}
 }
+
+// bigMerge gives the heap merge's tokens on long pieces.
+func TestBigMerge(t *testing.T) {
+	tok, err := Load("testdata/bytelevel.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := tok.model.(*bpe)
+	seed := uint32(1)
+	for _, n := range []int{1, 2, 3, 63, 64, 65, 1000, 70000} {
+		text := make([]byte, n)
+		for i := range text {
+			seed = seed*1664525 + 1013904223
+			text[i] = "aabbc "[seed>>29%6]
+		}
+		first := b.first(string(text), true, nil)
+		var want []int
+		for _, y := range b.tokens(first, &scratch{}) {
+			if y.n > 0 {
+				want = append(want, int(y.id))
+			}
+		}
+		var got []int
+		k := b.bigMerge(b.first(string(text), true, nil), &got)
+		if k != len(got) || !slices.Equal(got, want) {
+			t.Errorf("n=%d: bigMerge gives %d tokens, heap %d", n, len(got), len(want))
+		}
+	}
+}
