@@ -44,9 +44,11 @@ input is counted as it streams, in bounded memory.
 
 --tokenizer picks the counter: estimate (the default, the same rule in
 every build), o200k_base or cl100k_base (exact, as OpenAI's tiktoken counts
-them, special-token text counted as plain text). Several, comma-separated,
-count at once and show each count's ratio to the last one, so the
-estimate's error is visible:
+them, special-token text counted as plain text), or a Hugging Face
+tokenizer.json: a path, or hf:ORG/NAME from the Hugging Face cache (exact,
+as the tokenizers library counts without special tokens added; harpe never
+downloads). Several, comma-separated, count at once and show each count's
+ratio to the last one, so the estimate's error is visible:
 
   harpe count --tokenizer estimate,o200k_base notes.md
 
