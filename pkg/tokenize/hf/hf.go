@@ -157,6 +157,10 @@ func (t *Tokenizer) Encode(s string) []int {
 const maxSeen = 1 << 14
 
 func (t *Tokenizer) run(done <-chan struct{}, s string, ids *[]int) (int, bool) {
+	if s == "" {
+		// tokenizers encodes nothing, even where Metaspace would prepend.
+		return 0, true
+	}
 	s = validUTF8(s)
 	sc := &scratch{}
 	n, steps := 0, 0

@@ -71,6 +71,11 @@ func TestEncodeFiles(t *testing.T) {
 		{"unigram unk", "unigram.json", "c", []int{1, 0}},
 		// cc: one fused <unk>.
 		{"unigram fused unk", "unigram.json", "cc", []int{1, 0}},
+		// The empty text is no token, though Metaspace would prepend ▁.
+		{"unigram empty", "unigram.json", "", []int{}},
+		// One space: ▁ after the replacement (prepend skipped: it starts
+		// with ▁ already).
+		{"unigram space", "unigram.json", " ", []int{1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
