@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -57,19 +58,17 @@ func (p *scan) str() (string, error) {
 		return "", err
 	}
 	start := p.i
-	for p.i < len(p.s) {
-		switch c := p.s[p.i]; {
-		case c == '"':
-			p.i++
-			return p.s[start : p.i-1], nil
-		case c == '\\':
-			return p.escaped(start)
-		case c < 0x20:
-			return "", p.errorf("control character in string")
-		}
-		p.i++
+	k := strings.IndexByte(p.s[start:], '"')
+	if k < 0 {
+		return "", p.errorf("unterminated string")
 	}
-	return "", p.errorf("unterminated string")
+	if strings.IndexByte(p.s[start:start+k], '\\') < 0 {
+		// No escape: the string is the text up to the quote. (Control
+		// characters, which JSON forbids in strings, are let through.)
+		p.i = start + k + 1
+		return p.s[start : start+k], nil
+	}
+	return p.escaped(start)
 }
 
 // escaped reads the rest of a string that has an escape, from its start.
