@@ -22,10 +22,12 @@ package hf
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/internal/cancel"
@@ -40,6 +42,7 @@ type Tokenizer struct {
 	pre       preTokenizer // nil: none
 	byteLevel bool
 	model     model
+	safe      bool // see SafeChunks
 }
 
 type model interface {
@@ -73,10 +76,13 @@ func Parse(data []byte, name string) (*Tokenizer, error) {
 		return nil, fmt.Errorf("not a tokenizer.json: %v", err)
 	}
 	t := &Tokenizer{name: name}
+	normNFC := false
 	if !isNull(f.Normalizer) {
 		if t.norm, err = parseNormalizer(f.Normalizer); err != nil {
 			return nil, err
 		}
+		var c component
+		normNFC = json.Unmarshal(f.Normalizer, &c) == nil && c.Type == "NFC"
 	}
 	if !isNull(f.PreTokenizer) {
 		if t.pre, t.byteLevel, err = parsePreTokenizer(f.PreTokenizer); err != nil {
@@ -122,7 +128,42 @@ func Parse(data []byte, name string) (*Tokenizer, error) {
 		}
 		t.normd.add(content, tok)
 	}
+	t.safe = (t.norm == nil || normNFC) && safePre(t.pre) && safeAdded(f.AddedTokens)
 	return t, nil
+}
+
+// SafeChunks reports whether the tokenizer's counts add up over chunks cut
+// at tokenize.SafeBoundary (a line break before printable ASCII, or a
+// space between ASCII letters), so that tokenize.CountReader streams it in
+// bounded memory. That holds for the Llama 3, Qwen and gpt-oss layout: no
+// normalizer or NFC (which never joins a character to a line break or a
+// space, nor across one), a Split with a pattern a hand-written scanner of
+// package tokenize matches (whose pieces never cross such a boundary, as
+// that package shows for its encodings; Qwen's differs only in taking
+// digits one at a time), then ByteLevel without a prefix space or pattern;
+// and added tokens that hold no space or line break and take nothing
+// beyond their text (no lstrip, rstrip, single_word), so no match crosses
+// the boundary. For other files SafeChunks is false and a stream is
+// counted whole.
+func (t *Tokenizer) SafeChunks() bool { return t.safe }
+
+func safePre(p preTokenizer) bool {
+	q, ok := p.(sequence)
+	if !ok || len(q) != 2 {
+		return false
+	}
+	sp, ok1 := q[0].(*splitter)
+	bl, ok2 := q[1].(*byteLevel)
+	return ok1 && ok2 && sp.known && sp.behavior == isolated && !sp.invert && !bl.prefix && bl.sp == nil
+}
+
+func safeAdded(toks []addedJSON) bool {
+	for _, a := range toks {
+		if a.LStrip || a.RStrip || a.SingleWord || strings.ContainsAny(a.Content, " \n\r") {
+			return false
+		}
+	}
+	return true
 }
 
 // Name returns the name given to Load or Parse.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
 // A piece is a part of the text that the model encodes on its own. first
@@ -60,6 +62,7 @@ type splitter struct {
 	find     func(s string, f func(start, end int))
 	behavior behavior
 	invert   bool
+	known    bool // find is a hand-written scanner of package tokenize
 }
 
 func (sp *splitter) split(in []piece, out []piece) []piece {
@@ -288,7 +291,11 @@ func parsePreTokenizer(r json.RawMessage) (p preTokenizer, bl bool, err error) {
 		if err != nil {
 			return nil, false, err
 		}
-		return &splitter{find: find, behavior: b, invert: c.Invert}, false, nil
+		known := false
+		if c.Pattern.Regex != nil {
+			_, known = tokenize.KnownSplit(*c.Pattern.Regex)
+		}
+		return &splitter{find: find, behavior: b, invert: c.Invert, known: known}, false, nil
 	case "ByteLevel":
 		b := &byteLevel{prefix: c.AddPrefixSpace == nil || *c.AddPrefixSpace}
 		if c.UseRegex == nil || *c.UseRegex {
