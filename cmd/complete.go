@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/pkg/tokenize/hf"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,7 +58,7 @@ var valueCompleters = map[string]valueCompleter{
 	"strategy": func(*app, *cobra.Command) []string { return window.Names() },
 	"policy":   func(*app, *cobra.Command) []string { return engine.PolicyNames() },
 	"tokenizer": func(*app, *cobra.Command) []string {
-		return tokenize.Names()
+		return append(tokenize.Names(), hf.CachedNames()...)
 	},
 	"model": func(a *app, _ *cobra.Command) []string {
 		models := tokenize.Models()

@@ -44,9 +44,11 @@ input is counted as it streams, in bounded memory.
 
 --tokenizer picks the counter: estimate (the default, the same rule in
 every build), o200k_base or cl100k_base (exact, as OpenAI's tiktoken counts
-them, special-token text counted as plain text). Several, comma-separated,
-count at once and show each count's ratio to the last one, so the
-estimate's error is visible:
+them, special-token text counted as plain text), or a Hugging Face
+tokenizer.json: a path, or hf:ORG/NAME from the Hugging Face cache (exact,
+as the tokenizers library counts without special tokens added; harpe never
+downloads). Several, comma-separated, count at once and show each count's
+ratio to the last one, so the estimate's error is visible:
 
   harpe count --tokenizer estimate,o200k_base notes.md
 
@@ -78,7 +80,7 @@ counted (harpe transcript --help says how directories are walked).
 		},
 	}
 	f := c.Flags()
-	f.StringSliceVarP(&opts.tokenizers, "tokenizer", "t", []string{"estimate"}, "counter `NAME`s, comma-separated: "+strings.Join(tokenize.Names(), ", "))
+	f.StringSliceVarP(&opts.tokenizers, "tokenizer", "t", []string{"estimate"}, "counter `NAME`s, comma-separated: "+strings.Join(tokenize.Names(), ", ")+tokenizerHelp)
 	f.StringVarP(&opts.model, "model", "m", "", "count with the tokenizer of model `NAME`")
 	f.StringVarP(&opts.format, "format", "f", "text", "output `FORMAT`: text, json or table")
 	f.BoolVar(&opts.jsonl, "jsonl", false, "read JSONL items and write them back with token_count set")

@@ -92,7 +92,7 @@ Examples:
 	f := c.Flags()
 	f.IntVar(&o.threshold, "threshold", 0, "most tokens `N` to send whole (required)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing; answer by exit status")
-	f.StringVarP(&o.tokenizer, "tokenizer", "t", "estimate", "count tokens with `NAME`")
+	f.StringVarP(&o.tokenizer, "tokenizer", "t", "estimate", "count tokens with `NAME`: "+strings.Join(tokenize.Names(), ", ")+tokenizerHelp)
 	f.StringVarP(&o.model, "model", "m", "", "count with the tokenizer of model `NAME` (harpe models)")
 	f.StringVar(&o.inputFormat, "input-format", "auto", "read the history as `FORMAT`: auto, items or a transcript format")
 	f.StringVarP(&o.format, "format", "f", "", formatFlagHelp("table, json or yaml"))

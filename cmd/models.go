@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/pkg/tokenize/hf"
 	"io"
 	"os"
 	"slices"
@@ -415,11 +416,22 @@ func (a *app) applyModel(c *cobra.Command, name, windowFlag string) error {
 		}
 	}
 	if !f.Changed("tokenizer") {
-		if err := f.Set("tokenizer", m.Tokenizer); err != nil {
+		tok, note := m.Tokenizer, ""
+		if !m.Exact() {
+			note = "its tokenizer is not built into harpe, so its tokens are estimated"
+			if repo := tokenize.HFRepo(m.Name); repo != "" {
+				if _, err := hf.Find(repo); err == nil {
+					tok, note = "hf:"+repo, ""
+				} else {
+					note = "its tokens are estimated: " + err.Error()
+				}
+			}
+		}
+		if err := f.Set("tokenizer", tok); err != nil {
 			return usageErrorf("--model: %v", err)
 		}
-		if !m.Exact() {
-			fmt.Fprintf(a.io.Err, "harpe: note: %s: its tokenizer is not built into harpe, so its tokens are estimated\n", m.Name)
+		if note != "" {
+			fmt.Fprintf(a.io.Err, "harpe: note: %s: %s\n", m.Name, note)
 		}
 	}
 	return nil

@@ -112,7 +112,7 @@ Examples:
 	f.StringArrayVar(&o.caps, "cap", nil, "cap a dimension: `DIM=N` or DIM=N% (repeatable)")
 	f.BoolVar(&o.strict, "strict", false, "refuse (exit 3) when always-kept items overflow")
 	f.BoolVar(&o.skipInvalid, "skip-invalid", false, "skip bad lines, listing them in the report")
-	f.StringVarP(&o.tokenizer, "tokenizer", "t", "estimate", "count tokens with `NAME`")
+	f.StringVarP(&o.tokenizer, "tokenizer", "t", "estimate", "count tokens with `NAME`: "+strings.Join(tokenize.Names(), ", ")+tokenizerHelp)
 	f.StringVarP(&o.model, "model", "m", "", "take --budget (the context window) and --tokenizer from model `NAME` (harpe models)")
 	f.StringVar(&o.emit, "emit", "report", "`WHAT` to write, see above")
 	f.StringVar(&o.report, "report", "", "also save the report to `FILE`")

@@ -55,6 +55,16 @@ type tally interface {
 	total() int
 }
 
+// SafeChunker is a [Counter] that can say its counts add up over chunks
+// cut at [SafeBoundary]: [CountReader] then streams it in bounded memory
+// as it does the built-in counters.
+type SafeChunker interface {
+	Counter
+	// SafeChunks reports whether no piece of this counter crosses a safe
+	// boundary, so that the chunks' counts sum to the whole text's.
+	SafeChunks() bool
+}
+
 // chunker is implemented by counters whose counts can be summed over
 // chunks cut at safe boundaries.
 type chunker interface {
@@ -140,10 +150,11 @@ type StreamOptions struct {
 // returns the number of bytes read and one count per counter.
 //
 // When every counter is a built-in one ([Estimate], [O200kBase],
-// [Cl100kBase]) the text is read in chunks cut at safe boundaries (see
-// [SafeBoundary]) and counted in parallel, in memory bounded by a few
-// chunks; the counts are exactly those of the whole text. Any other
-// [Counter] gets the whole text at once.
+// [Cl100kBase]) or a [SafeChunker] that says so, the text is read in
+// chunks cut at safe boundaries (see [SafeBoundary]) and counted in
+// parallel, in memory bounded by a few chunks; the counts are exactly
+// those of the whole text. Any other [Counter] gets the whole text at
+// once.
 func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []int, error) {
 	return CountReaderContext(context.Background(), r, counters, opt)
 }
@@ -160,11 +171,15 @@ func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, op
 	}
 	tallies := make([]tally, len(counters))
 	for i, c := range counters {
-		ch, ok := c.(chunker)
-		if !ok {
-			return countWhole(ctx, r, counters)
+		if ch, ok := c.(chunker); ok {
+			tallies[i] = ch.newTally()
+			continue
 		}
-		tallies[i] = ch.newTally()
+		if sc, ok := c.(SafeChunker); ok && sc.SafeChunks() {
+			tallies[i] = &sumTally{c: c}
+			continue
+		}
+		return countWhole(ctx, r, counters)
 	}
 
 	jobs := make(chan string, opt.Workers)

@@ -1,0 +1,269 @@
+// Package hf counts tokens exactly as Hugging Face's tokenizers library
+// does, from a model's tokenizer.json.
+//
+// [Load] and [Parse] read the file; the [Tokenizer] they return counts
+// ([Tokenizer.Count]) and encodes ([Tokenizer.Encode]) a text as
+// tokenizers' encode does with add_special_tokens false: added tokens
+// (special or not) found in the text count as one token each, and the
+// post-processor's tokens are not added. It implements tokenize.Counter.
+//
+// Supported: the normalizers NFC, NFD, NFKC, NFKD, Lowercase, Strip,
+// StripAccents, Prepend, Replace, BertNormalizer and Sequence; the
+// pre-tokenizers ByteLevel, Split, Digits, Metaspace, Whitespace,
+// WhitespaceSplit, Punctuation, BertPreTokenizer, CharDelimiterSplit and
+// Sequence; the models BPE, Unigram and WordPiece. A file that uses
+// anything else is an error that names the component: harpe never counts
+// differently without saying so.
+//
+// Importing the package lets tokenize.New open a tokenizer.json by path
+// ("./tokenizer.json", any name ending in .json) and from the Hugging Face
+// cache ("hf:Qwen/Qwen3-8B"); see [Resolve].
+package hf
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/harpe-dev/harpe/internal/cancel"
+)
+
+// Tokenizer is a loaded tokenizer.json. It is safe for concurrent use.
+type Tokenizer struct {
+	name      string
+	raw       *addedTokens // added tokens found in the raw text
+	normd     *addedTokens // added tokens found in the normalized text
+	norm      normalizer   // nil: none
+	pre       preTokenizer // nil: none
+	byteLevel bool
+	model     model
+	safe      bool // see SafeChunks
+}
+
+type model interface {
+	// count returns the number of tokens of a piece and appends their ids
+	// to *ids when ids is not nil. raw is set for pieces of bytes after
+	// ByteLevel.
+	count(s string, raw bool, sc *scratch, ids *[]int) int
+}
+
+// Load reads the tokenizer.json at path; the tokenizer's name is the path.
+func Load(path string) (*Tokenizer, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	t, err := Parse(data, path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return t, nil
+}
+
+// Parse reads a tokenizer.json's contents; name is what Name returns.
+func Parse(data []byte, name string) (*Tokenizer, error) {
+	f, m, err := readFile(string(data))
+	if err != nil {
+		return nil, fmt.Errorf("not a tokenizer.json: %v", err)
+	}
+	t := &Tokenizer{name: name}
+	normNFC := false
+	if !isNull(f.Normalizer) {
+		if t.norm, err = parseNormalizer(f.Normalizer); err != nil {
+			return nil, err
+		}
+		var c component
+		normNFC = json.Unmarshal(f.Normalizer, &c) == nil && c.Type == "NFC"
+	}
+	if !isNull(f.PreTokenizer) {
+		if t.pre, t.byteLevel, err = parsePreTokenizer(f.PreTokenizer); err != nil {
+			return nil, err
+		}
+	}
+	switch m.Type {
+	case "BPE", "":
+		// Files written before models had a type are BPE when they have
+		// merges.
+		if m.Type == "" && (m.Merges == "" || m.Merges == "null") {
+			return nil, fmt.Errorf("model has no type")
+		}
+		t.model, err = parseBPE(m, t.byteLevel)
+	case "Unigram":
+		t.model, err = parseUnigram(m, t.byteLevel)
+	case "WordPiece":
+		t.model, err = parseWordPiece(m, t.byteLevel)
+	default:
+		err = fmt.Errorf("model %s is not supported by harpe (supported: BPE, Unigram, WordPiece)", m.Type)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range f.AddedTokens {
+		tok := addedToken{id: a.ID, lstrip: a.LStrip, rstrip: a.RStrip, singleWord: a.SingleWord}
+		if a.Content == "" {
+			continue
+		}
+		if !a.Normalized {
+			if t.raw == nil {
+				t.raw = &addedTokens{}
+			}
+			t.raw.add(a.Content, tok)
+			continue
+		}
+		content := a.Content
+		if t.norm != nil {
+			content = t.norm(content)
+		}
+		if t.normd == nil {
+			t.normd = &addedTokens{}
+		}
+		t.normd.add(content, tok)
+	}
+	t.safe = (t.norm == nil || normNFC) && safePre(t.pre) && safeAdded(f.AddedTokens)
+	return t, nil
+}
+
+// SafeChunks reports whether the tokenizer's counts add up over chunks cut
+// at tokenize.SafeBoundary (a line break before printable ASCII, or a
+// space between ASCII letters), so that tokenize.CountReader streams it in
+// bounded memory. That holds for the Llama 3, Qwen and gpt-oss layout: no
+// normalizer or NFC (which never joins a character to a line break or a
+// space, nor across one), a Split with a pattern a hand-written scanner of
+// package tokenize matches (whose pieces never cross such a boundary, as
+// that package shows for its encodings; Qwen's differs only in taking
+// digits one at a time), then ByteLevel without a prefix space or pattern;
+// and added tokens that hold no space or line break and take nothing
+// beyond their text (no lstrip, rstrip, single_word), so no match crosses
+// the boundary. For other files SafeChunks is false and a stream is
+// counted whole.
+func (t *Tokenizer) SafeChunks() bool { return t.safe }
+
+func safePre(p preTokenizer) bool {
+	q, ok := p.(sequence)
+	if !ok || len(q) != 2 {
+		return false
+	}
+	sp, ok1 := q[0].(*splitter)
+	bl, ok2 := q[1].(*byteLevel)
+	return ok1 && ok2 && sp.known && sp.behavior == isolated && !sp.invert && !bl.prefix && bl.sp == nil
+}
+
+func safeAdded(toks []addedJSON) bool {
+	for _, a := range toks {
+		if a.LStrip || a.RStrip || a.SingleWord || strings.ContainsAny(a.Content, " \n\r") {
+			return false
+		}
+	}
+	return true
+}
+
+// Name returns the name given to Load or Parse.
+func (t *Tokenizer) Name() string { return t.name }
+
+// Count returns the number of tokens tokenizers' encode gives for s
+// without special tokens added. Invalid UTF-8 is read as Go's []rune reads
+// it: each bad byte is U+FFFD.
+func (t *Tokenizer) Count(s string) int {
+	n, _ := t.run(nil, s, nil)
+	return n
+}
+
+// CountContext is Count that returns ctx.Err() once ctx is done.
+func (t *Tokenizer) CountContext(ctx context.Context, s string) (int, error) {
+	n, ok := t.run(ctx.Done(), s, nil)
+	if !ok {
+		return 0, ctx.Err()
+	}
+	return n, nil
+}
+
+// Encode returns the token ids tokenizers' encode gives for s without
+// special tokens added.
+func (t *Tokenizer) Encode(s string) []int {
+	ids := []int{}
+	t.run(nil, s, &ids)
+	return ids
+}
+
+// maxSeen bounds the pieces one count remembers the count of.
+const maxSeen = 1 << 14
+
+func (t *Tokenizer) run(done <-chan struct{}, s string, ids *[]int) (int, bool) {
+	if s == "" {
+		// tokenizers encodes nothing, even where Metaspace would prepend.
+		return 0, true
+	}
+	s = validUTF8(s)
+	sc := &scratch{}
+	n, steps := 0, 0
+	stopped := false
+	var seen map[string]int
+	token := func(id int32) {
+		n++
+		if ids != nil {
+			*ids = append(*ids, int(id))
+		}
+	}
+	t.raw.each(s, token, func(part string, first bool) {
+		if stopped {
+			return
+		}
+		if t.norm != nil {
+			part = t.norm(part)
+		}
+		t.normd.each(part, token, func(part string, first2 bool) {
+			if stopped {
+				return
+			}
+			pieces := []piece{{part, first && first2}}
+			if t.pre != nil {
+				pieces = t.pre.split(pieces, nil)
+			}
+			for _, p := range pieces {
+				if steps++; steps%cancel.Every == 0 && cancel.Stopped(done) {
+					stopped = true
+					return
+				}
+				if ids == nil && len(p.s) <= 64 {
+					if k, ok := seen[p.s]; ok {
+						n += k
+						continue
+					}
+				}
+				k := t.model.count(p.s, t.byteLevel, sc, ids)
+				n += k
+				if ids == nil && len(p.s) <= 64 {
+					if seen == nil {
+						seen = make(map[string]int)
+					}
+					if len(seen) < maxSeen {
+						seen[p.s] = k
+					}
+				}
+			}
+		})
+	})
+	return n, !stopped
+}
+
+// validUTF8 returns s with every byte that does not start a valid UTF-8
+// sequence replaced by U+FFFD.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+len(s)/8+8)
+	for _, r := range s {
+		b = utf8.AppendRune(b, r)
+	}
+	return string(b)
+}

@@ -1,0 +1,34 @@
+package tokenize
+
+import "sync"
+
+// A Resolver gives the counter for a name [New] does not know itself
+// (a file path, "hf:ORG/NAME"): ok is false when the name is not one it
+// handles, and err says why a name it handles gives no counter.
+type Resolver func(name string) (c Counter, ok bool, err error)
+
+var (
+	resolversMu sync.Mutex
+	resolvers   []Resolver
+)
+
+// RegisterResolver adds r to the resolvers [New] asks, in order, about
+// names it does not know. Package github.com/harpe-dev/harpe/pkg/tokenize/hf
+// registers one for tokenizer.json files when imported.
+func RegisterResolver(r Resolver) {
+	resolversMu.Lock()
+	defer resolversMu.Unlock()
+	resolvers = append(resolvers, r)
+}
+
+func resolve(name string) (Counter, bool, error) {
+	resolversMu.Lock()
+	rs := resolvers
+	resolversMu.Unlock()
+	for _, r := range rs {
+		if c, ok, err := r(name); ok {
+			return c, true, err
+		}
+	}
+	return nil, false, nil
+}
