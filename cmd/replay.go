@@ -99,7 +99,10 @@ read from the cache, written to it and sent uncached, the recorded output,
 and the price in US dollars; the totals add the saving against full in money.
 The cache rule comes from each call's model (anthropic, openai, none) unless
 --cache overrides it. For full, calls that record cache usage show the record
-and the totals how often the modelled cache reads agree with it. A model
+and the totals how often the modelled cache reads agree with it, and what the
+records bill. Where a record reads less than modelled (an eviction, a routing
+miss), the cache is cut to what the record shows for every strategy, so full
+costs what was billed and each saving is measured against it. A model
 without prices counts $0, with a note on stderr.
 
 Aborted turns are dropped from the context once they end. Every strategy
@@ -598,6 +601,13 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 		if a := r.Totals.CostTotals; a != nil && a.Agreement != nil {
 			fmt.Fprintf(w, "%s: modelled cache reads agree with the records on %d of %s (%.1f%%)\n",
 				r.Strategy, a.Agreement.Agree, plural(a.Agreement.Calls, "call"), 100*float64(a.Agreement.Agree)/float64(a.Agreement.Calls))
+			if a.RecordedCostUSD != nil {
+				line := fmt.Sprintf("%s: the records bill $%s", r.Strategy, usd(*a.RecordedCostUSD))
+				if a.EvictedCalls > 0 {
+					line += fmt.Sprintf("; %s read less than modelled: every strategy is priced with the cache cut there", plural(a.EvictedCalls, "call"))
+				}
+				fmt.Fprintln(w, line)
+			}
 		}
 	}
 	for _, r := range results {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/checked"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // Step is one call given as a change of the previous call's window, so
@@ -37,6 +38,11 @@ type Step struct {
 	Keep int
 	// Append are the blocks after the kept ones.
 	Append []Block
+	// Evidence, when set, says the provider's cache held at most Held
+	// tokens of this window's prefix at this call (a recorded cache read
+	// shorter than the model's, see [Simulator.Step]).
+	Evidence bool
+	Held     int
 }
 
 // Simulator prices calls one at a time under the cache model ([Simulate]
@@ -139,6 +145,12 @@ func NewSimulator(opt Options) (*Simulator, error) {
 		unpriced: map[string]bool{}, rel: []int{0}, oai: map[string]oRec{}}, nil
 }
 
+// RecordedCost prices a call's recorded usage u at model's prices, as
+// the simulator finds them ([UsageCost]; 0 for a model without prices).
+func (s *Simulator) RecordedCost(model string, u transcript.Usage) float64 {
+	return UsageCost(u, s.model(model).prices)
+}
+
 // Totals returns the sums of the calls so far.
 func (s *Simulator) Totals() Totals { return s.totals }
 
@@ -222,6 +234,13 @@ func (s *Simulator) cut(keep int, fresh bool) {
 }
 
 // Step prices the next call and updates the caches.
+//
+// With st.Evidence, where the model would read more than st.Held tokens
+// and the two do not [Agrees] (the slack of counting), the cache is taken
+// to have held no more than st.Held: the call's model's entries longer
+// than that (beyond the slack) are evicted before the call reads, and the
+// read is at most st.Held. The call then writes what it did not read, as
+// any call does, and [CallCost.Evicted] is set.
 func (s *Simulator) Step(st Step) CallCost {
 	s.steps++
 	s.cut(st.Keep, s.have && st.Front.ID != s.front)
@@ -246,16 +265,17 @@ func (s *Simulator) Step(st Step) CallCost {
 		rule = mi.m.CacheRule()
 	}
 	var p Parts
+	evicted := false
 	switch rule {
 	case tokenize.CacheAnthropic:
 		s.minTokens = mi.m.MinCacheTokens
-		p = s.anthropic(st, mi.m.MinCacheTokens)
+		p, evicted = s.anthropic(st, mi.m.MinCacheTokens)
 	case tokenize.CacheOpenAI:
-		p = s.openAI(st, mi.m.MinCacheTokens)
+		p, evicted = s.openAI(st, mi.m.MinCacheTokens)
 	default:
 		p = Parts{Uncached: s.prefix(len(s.rel) - 1)}
 	}
-	cc := CallCost{Cache: p, OutputTokens: st.Output, Rule: rule}
+	cc := CallCost{Cache: p, OutputTokens: st.Output, Rule: rule, Evicted: evicted}
 	if pr := mi.prices; pr != nil {
 		w := pr.CacheWrite5m
 		if s.ttl == AnthropicLongTTL {
@@ -280,25 +300,34 @@ const (
 	totalTokens  = "the calls' cache read, cache write, uncached and output tokens"
 )
 
-// anthropic applies the Anthropic rule to the current window.
-func (s *Simulator) anthropic(st Step, minTokens int) Parts {
+// anthropic applies the Anthropic rule to the current window; evicted
+// reports that the step's evidence cut the read.
+func (s *Simulator) anthropic(st Step, minTokens int) (p Parts, evicted bool) {
 	end := len(s.rel) - 1
 	total := s.prefix(end)
 	if total < minTokens || total <= 0 {
-		return Parts{Uncached: max(0, total)}
+		return Parts{Uncached: max(0, total)}, false
 	}
 	// The deepest live entry of this model; expired entries on top go.
 	for n := len(s.ents); n > 0 && !live(s.ents[n-1].expires, st.Time); n-- {
 		s.ents = s.ents[:n-1]
 	}
-	read, at := 0, -1
-	for i := len(s.ents) - 1; i >= 0; i-- {
-		e := &s.ents[i]
-		if e.model == st.Model && live(e.expires, st.Time) {
-			read, at = min(e.tokens, s.prefix(e.depth)), e.depth
-			e.tokens, e.expires = read, expiry(st.Time, s.ttl) // the read refreshes it
-			break
+	i := s.deepest(st)
+	if st.Evidence && i >= 0 {
+		if r := s.entryTokens(i); r > st.Held && !Agrees(r, st.Held) {
+			s.evict(st.Model, st.Held)
+			evicted = true
+			i = s.deepest(st)
 		}
+	}
+	read, at := 0, -1
+	if i >= 0 {
+		e := &s.ents[i]
+		read, at = s.entryTokens(i), e.depth
+		if evicted {
+			read = min(read, st.Held)
+		}
+		e.tokens, e.expires = read, expiry(st.Time, s.ttl) // the read refreshes it
 	}
 	// Breakpoints below the read are refreshed; past it, and at the end,
 	// written.
@@ -315,7 +344,32 @@ func (s *Simulator) anthropic(st Step, minTokens int) Parts {
 	if end > at {
 		s.write(end, st)
 	}
-	return Parts{Read: read, Write: total - read}
+	return Parts{Read: read, Write: total - read}, evicted
+}
+
+// deepest returns the index in ents of the deepest live entry of the
+// step's model, or -1.
+func (s *Simulator) deepest(st Step) int {
+	for i := len(s.ents) - 1; i >= 0; i-- {
+		if e := &s.ents[i]; e.model == st.Model && live(e.expires, st.Time) {
+			return i
+		}
+	}
+	return -1
+}
+
+// entryTokens is what entry i holds of the current window.
+func (s *Simulator) entryTokens(i int) int {
+	return min(s.ents[i].tokens, s.prefix(s.ents[i].depth))
+}
+
+// evict drops model's entries that hold more than held tokens (beyond
+// the slack of [Agrees]).
+func (s *Simulator) evict(model string, held int) {
+	s.ents = slices.DeleteFunc(s.ents, func(e aEntry) bool {
+		t := min(e.tokens, s.prefix(e.depth))
+		return e.model == model && t > held && !Agrees(t, held)
+	})
 }
 
 // find returns the index in ents of the entry of model at depth, or -1.
@@ -346,8 +400,9 @@ func (s *Simulator) write(depth int, st Step) {
 }
 
 // openAI applies the OpenAI rule to the current window: the longest
-// prefix shared with this model's latest call, when that is live.
-func (s *Simulator) openAI(st Step, minTokens int) Parts {
+// prefix shared with this model's latest call, when that is live;
+// evicted reports that the step's evidence cut the read.
+func (s *Simulator) openAI(st Step, minTokens int) (p Parts, evicted bool) {
 	if minTokens <= 0 {
 		minTokens = OpenAIMinTokens
 	}
@@ -357,12 +412,15 @@ func (s *Simulator) openAI(st Step, minTokens int) Parts {
 	if r, ok := s.oai[st.Model]; ok && live(r.expires, st.Time) {
 		common = min(r.tokens, s.prefix(r.depth))
 	}
+	if st.Evidence && common > st.Held && !Agrees(common, st.Held) {
+		common, evicted = st.Held, true
+	}
 	read := 0
 	if common >= minTokens {
 		read = common / OpenAIStep * OpenAIStep
 	}
 	s.oai[st.Model] = oRec{depth: end, tokens: total, expires: expiry(st.Time, OpenAIRetention)}
-	return Parts{Read: read, Uncached: total - read}
+	return Parts{Read: read, Uncached: total - read}, evicted
 }
 
 // Simulate prices calls in order under the cache model: see the package

@@ -369,6 +369,9 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 		res.Totals.CostTotals = &CostTotals{}
 		if r.cr.full && r.records {
 			res.Totals.Agreement = &cost.Agreement{}
+			if r.cr.pure, err = cost.NewSimulator(cost.Options{Rule: co.Rule, TTL: co.TTL, Catalog: co.Catalog}); err != nil {
+				return nil, err
+			}
 		}
 	}
 	cur := 0
@@ -527,7 +530,11 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 		if full == nil && m.InputTokens != nil {
 			ov = *m.InputTokens - snap.Tokens
 		}
-		if err := r.cr.price(c, w, m, &call, ov, &res.Totals); err != nil {
+		var ref *Call
+		if full != nil {
+			ref = &full[n]
+		}
+		if err := r.cr.price(c, w, m, &call, ref, ov, &res.Totals); err != nil {
 			return err
 		}
 	}
