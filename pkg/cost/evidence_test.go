@@ -29,12 +29,12 @@ func TestStepEvidence(t *testing.T) {
 			// 2: the record reads 3,000, as the model: no cut.
 			{evidence: true, held: 3000, want: Parts{Read: 3000, Write: 1000}},
 			// 3: the model would read 4,000, the record 0: every entry
-			//    goes, 5,000 written.
+			//    is cut to 0, 5,000 written.
 			{evidence: true, held: 0, want: Parts{Write: 5000}, evicted: true},
-			// 4: the record reads 2,030, the model 5,000: entries over
-			//    2,030 beyond the slack (50 tokens) go; S's 2,000 is
-			//    read, 4,000 written.
-			{evidence: true, held: 2030, want: Parts{Read: 2000, Write: 4000}, evicted: true},
+			// 4: the record reads 2,030, the model 5,000: the entries
+			//    over 2,030 beyond the slack (50 tokens) are cut to
+			//    2,030, which is read; 3,970 written.
+			{evidence: true, held: 2030, want: Parts{Read: 2030, Write: 3970}, evicted: true},
 			// 5: the record reads 6,000 less 40 (within the slack of the
 			//    model's 6,000): no cut, the model's read stands.
 			{evidence: true, held: 5960, want: Parts{Read: 6000, Write: 1000}},

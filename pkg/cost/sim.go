@@ -99,6 +99,9 @@ type aEntry struct {
 	model   string
 	tokens  int
 	expires time.Time // zero: never
+	// capped is set when evidence cut the entry to fewer tokens than its
+	// prefix ([Step.Evidence]): a shallower entry may hold more.
+	capped bool
 }
 
 // oRec is a model's latest call sharing depth blocks after the front with
@@ -238,9 +241,9 @@ func (s *Simulator) cut(keep int, fresh bool) {
 // With st.Evidence, where the model would read more than st.Held tokens
 // and the two do not [Agrees] (the slack of counting), the cache is taken
 // to have held no more than st.Held: the call's model's entries longer
-// than that (beyond the slack) are evicted before the call reads, and the
-// read is at most st.Held. The call then writes what it did not read, as
-// any call does, and [CallCost.Evicted] is set.
+// than that (beyond the slack) are cut to st.Held tokens before the call
+// reads, so it reads st.Held. The call then writes what it did not read,
+// as any call does, and [CallCost.Evicted] is set.
 func (s *Simulator) Step(st Step) CallCost {
 	s.steps++
 	s.cut(st.Keep, s.have && st.Front.ID != s.front)
@@ -317,22 +320,24 @@ func (s *Simulator) anthropic(st Step, minTokens int) (p Parts, evicted bool) {
 		if r := s.entryTokens(i); r > st.Held && !Agrees(r, st.Held) {
 			s.evict(st.Model, st.Held)
 			evicted = true
-			i = s.deepest(st)
 		}
+	}
+	if evicted {
+		i = s.deepest(st)
 	}
 	read, at := 0, -1
 	if i >= 0 {
 		e := &s.ents[i]
 		read, at = s.entryTokens(i), e.depth
-		if evicted {
-			read = min(read, st.Held)
-		}
 		e.tokens, e.expires = read, expiry(st.Time, s.ttl) // the read refreshes it
 	}
 	// Breakpoints below the read are refreshed; past it, and at the end,
-	// written.
+	// written. After an eviction every breakpoint is written whole: the
+	// call sent its whole window and wrote what it did not read.
 	for _, d := range s.bps {
 		switch {
+		case evicted && d < end:
+			s.write(d, st)
 		case d < at:
 			if i := s.find(d, st.Model); i >= 0 && live(s.ents[i].expires, st.Time) {
 				s.ents[i].expires = expiry(st.Time, s.ttl)
@@ -347,15 +352,25 @@ func (s *Simulator) anthropic(st Step, minTokens int) (p Parts, evicted bool) {
 	return Parts{Read: read, Write: total - read}, evicted
 }
 
-// deepest returns the index in ents of the deepest live entry of the
-// step's model, or -1.
+// deepest returns the index in ents of the live entry of the step's
+// model that holds the most tokens, the deepest of equals, or -1. An
+// entry that holds its whole prefix holds at least as much as any
+// shallower one; only an entry cut by evidence may hold less.
 func (s *Simulator) deepest(st Step) int {
+	best := -1
 	for i := len(s.ents) - 1; i >= 0; i-- {
-		if e := &s.ents[i]; e.model == st.Model && live(e.expires, st.Time) {
-			return i
+		e := &s.ents[i]
+		if e.model != st.Model || !live(e.expires, st.Time) {
+			continue
+		}
+		if best < 0 || s.entryTokens(i) > s.entryTokens(best) {
+			best = i
+		}
+		if !e.capped {
+			break
 		}
 	}
-	return -1
+	return best
 }
 
 // entryTokens is what entry i holds of the current window.
@@ -363,13 +378,16 @@ func (s *Simulator) entryTokens(i int) int {
 	return min(s.ents[i].tokens, s.prefix(s.ents[i].depth))
 }
 
-// evict drops model's entries that hold more than held tokens (beyond
-// the slack of [Agrees]).
+// evict cuts model's entries that hold more than held tokens (beyond
+// the slack of [Agrees]) to held tokens: the provider held that much of
+// the prefix and no more.
 func (s *Simulator) evict(model string, held int) {
-	s.ents = slices.DeleteFunc(s.ents, func(e aEntry) bool {
-		t := min(e.tokens, s.prefix(e.depth))
-		return e.model == model && t > held && !Agrees(t, held)
-	})
+	for i := range s.ents {
+		e := &s.ents[i]
+		if t := min(e.tokens, s.prefix(e.depth)); e.model == model && t > held && !Agrees(t, held) {
+			e.tokens, e.capped = max(0, held), true
+		}
+	}
 }
 
 // find returns the index in ents of the entry of model at depth, or -1.

@@ -411,7 +411,8 @@ func (s SlidingStrategy) Start() State {
 		// The head turns count from the first retained turn.
 		active := h.ActiveTurn()
 		first := min(h.resetTurn, active)
-		head := min(first+s.Head, active)
+		// first ≤ active: the sum cannot overflow, whatever Head is.
+		head := first + min(max(0, s.Head), active-first)
 		for head < active && !h.ValidStart(head) {
 			head++ // turns glued to the head belong to it
 		}
