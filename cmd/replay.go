@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -366,17 +367,14 @@ func parseStrategies(o *replayOptions, wopts window.Options) ([]window.Strategy,
 			continue
 		}
 		seen[spec] = true
-		base, _, _ := strings.Cut(strings.SplitN(spec, "+", 2)[0], ":")
-		if base == "budget" {
-			if o.budget <= 0 && !strings.Contains(strings.SplitN(spec, "+", 2)[0], "tokens=") {
-				return nil, usageErrorf("--budget: the budget strategy needs a budget of at least 1 token")
-			}
-			if _, err := engine.LookupPolicy(o.policy); err != nil {
-				return nil, usageErrorf("--policy: %v", err)
-			}
-		}
 		s, err := window.Parse(spec, wopts)
-		if err != nil {
+		var pe *window.PolicyError
+		switch {
+		case errors.Is(err, window.ErrNoBudget):
+			return nil, usageErrorf("--budget: the budget strategy needs a budget of at least 1 token")
+		case errors.As(err, &pe):
+			return nil, usageErrorf("--policy: %v", pe.Err)
+		case err != nil:
 			return nil, usageErrorf("--strategy: %v", err)
 		}
 		strategies = append(strategies, s)
