@@ -608,6 +608,12 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 			}
 		}
 	}
+	if len(results) > 0 {
+		if cal := results[0].Totals.Calibration; cal != nil && cal.Ratio != 1 {
+			fmt.Fprintf(w, "sizes from the records: a front of %s; the counter gives %.3f× the recorded tokens of %s\n",
+				plural(cal.Front, "token"), cal.Ratio, plural(cal.Messages, "message"))
+		}
+	}
 	for _, r := range results {
 		if n := r.Totals.OverBudgetCalls; n > 0 {
 			fmt.Fprintf(w, "%s: %s over the budget (what it always keeps, the system part and the newest prompt, is alone over it)\n", r.Strategy, plural(n, "call"))

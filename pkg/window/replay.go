@@ -38,6 +38,10 @@ type ReplayOptions struct {
 	// Cost, when set, prices every call under the provider's prompt
 	// cache ([CostOptions]): [Call.CallCost] and [Totals.CostTotals].
 	Cost *CostOptions
+	// CountedSizes keeps the counter's sizes where the transcript records
+	// its prompts; by default the messages are sized from the records
+	// ([Calibration], [Totals.Calibration]).
+	CountedSizes bool
 }
 
 // Report is a replay of one transcript, as harpe replay --format json
@@ -130,6 +134,10 @@ type Totals struct {
 	OverBudgetCalls int     `json:"over_budget_calls"`
 	// CostTotals sum the calls' cost (only with [ReplayOptions.Cost]).
 	*CostTotals
+	// Calibration says how the messages were sized from the records
+	// (the same for every strategy of a session; nil where the
+	// transcript records no prompt, or with [ReplayOptions.CountedSizes]).
+	Calibration *Calibration `json:"calibration,omitempty"`
 }
 
 // Replay runs the transcript through each strategy and reports every model
@@ -166,6 +174,9 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 		resolved[i] = rs
 	}
 	r := newReplayer(t, opts)
+	if err := r.calibrate(ctx); err != nil {
+		return nil, err
+	}
 	// Full first, over the uncut history: every strategy's call is
 	// measured against it.
 	wantFull := false
@@ -213,6 +224,9 @@ func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts 
 		return Rendered{}, Call{}, err
 	}
 	r := newReplayer(t, opts)
+	if err := r.calibrate(ctx); err != nil {
+		return Rendered{}, Call{}, err
+	}
 	fullRes, err := r.run(ctx, FullStrategy{}, nil, false)
 	if err != nil {
 		return Rendered{}, Call{}, err
@@ -250,6 +264,10 @@ type replayer struct {
 	fullUSD float64
 	records bool
 	cr      *costRun // the current run's pricing (nil: costs off)
+	// calib, during the sizing pass, sizes the messages from the records;
+	// calibration is its outcome.
+	calib       *calibrator
+	calibration *Calibration
 	// trace, in tests, is handed to each run's pricing.
 	trace func(model string, at time.Time, blocks []cost.Block)
 }
@@ -359,7 +377,8 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 	}
 	r.calls = 0
 	r.cr = nil
-	if co := r.opts.Cost; co != nil {
+	res.Totals.Calibration = r.calibration
+	if co := r.opts.Cost; co != nil && r.calib == nil {
 		sim, err := cost.NewSimulator(cost.Options{Rule: co.Rule, TTL: co.TTL, Catalog: co.Catalog})
 		if err != nil {
 			return nil, err
@@ -382,7 +401,7 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			if r.opts.Progress != nil {
+			if r.opts.Progress != nil && r.calib == nil {
 				r.opts.Progress(name, i, len(msgs))
 			}
 		}
@@ -437,7 +456,7 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 		}
 	}
 	r.end(c, cur)
-	if r.opts.Progress != nil {
+	if r.opts.Progress != nil && r.calib == nil {
 		r.opts.Progress(name, len(msgs), len(msgs))
 	}
 	if !r.stream {
@@ -468,6 +487,12 @@ func (r *replayer) end(c *Context, cur int) {
 
 // call takes the snapshot before reply m.
 func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []Call, indices bool) error {
+	if r.calib != nil {
+		if m.InputTokens != nil {
+			r.calib.at(&c.h, *m.InputTokens)
+		}
+		return nil
+	}
 	n := len(res.Calls)
 	if r.stream {
 		n = r.calls
