@@ -241,6 +241,17 @@ type replayed struct {
 	file    string
 	t       *transcript.Transcript
 	results []window.Result
+	// messages is the conversation's length where t was let go after
+	// its replay (t then keeps only its ID, format and turns).
+	messages int
+}
+
+// messageCount is the number of messages of the run's conversation.
+func (r *replayed) messageCount() int {
+	if r.t.Messages == nil {
+		return r.messages
+	}
+	return len(r.t.Messages)
 }
 
 func runReplay(a *app, o *replayOptions) error {
@@ -299,17 +310,41 @@ func runReplay(a *app, o *replayOptions) error {
 		ropts.Progress = newReplayProgress(a.io.Err).report
 	}
 
+	cat, err := a.modelCatalog()
+	if err != nil {
+		return err
+	}
+	ropts.Cost = costOptions(o, cat)
+	if o.totalsOnly && o.distillCmd == "" && !o.showCallSet && o.plot == "" {
+		// Totals over many sessions: each file is replayed as it is read
+		// and let go, a few at once, so memory holds a few transcripts
+		// and every session's totals, not every session.
+		runs, err := readAndReplayTotals(a, o, strategies, ropts)
+		if err != nil {
+			return err
+		}
+		if len(runs) > 1 {
+			return replaySessionsTotals(a, o, runs, strategies, ropts)
+		}
+		if o.format == "table" {
+			a.noteUnpriced(map[string]bool{}, runs[0].results)
+			var out bytes.Buffer
+			if err := writeReplay(&out, o, runs[0], false); err != nil {
+				return err
+			}
+			return a.writeOutput(o.output, func(w io.Writer) error {
+				_, err := w.Write(out.Bytes())
+				return err
+			})
+		}
+		// JSON of one session writes its calls: replayed again below.
+	}
 	// Every input is read before anything is replayed or written, so bad
 	// input leaves stdout empty.
 	runs, err := readReplayInputs(a, o)
 	if err != nil {
 		return err
 	}
-	cat, err := a.modelCatalog()
-	if err != nil {
-		return err
-	}
-	ropts.Cost = costOptions(o, cat)
 	if o.showCallSet {
 		return runShowCall(a, o, runs, strategies, ropts)
 	}
@@ -415,7 +450,7 @@ type callLine struct {
 }
 
 func writeReplay(w io.Writer, o *replayOptions, run replayed, several bool) error {
-	tj := window.TranscriptInfo{Format: run.t.Format, Messages: len(run.t.Messages), Turns: run.t.Turns, ID: run.t.ID}
+	tj := window.TranscriptInfo{Format: run.t.Format, Messages: run.messageCount(), Turns: run.t.Turns, ID: run.t.ID}
 	if several {
 		tj.File = run.file
 	}
@@ -455,7 +490,7 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 		title = escapeControl(tj.File) + ": " + title
 	}
 	fmt.Fprintln(w, title)
-	if len(results) == 0 || len(results[0].Calls) == 0 {
+	if len(results) == 0 || results[0].Totals.Calls == 0 {
 		fmt.Fprintln(w, "no model calls")
 	}
 	if !o.totalsOnly && len(results) > 0 && len(results[0].Calls) > 0 {
