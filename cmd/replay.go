@@ -409,6 +409,8 @@ func parseStrategies(o *replayOptions, wopts window.Options) ([]window.Strategy,
 			return nil, usageErrorf("--budget: the budget strategy needs a budget of at least 1 token")
 		case errors.As(err, &pe):
 			return nil, usageErrorf("--policy: %v", pe.Err)
+		case errors.Is(err, window.ErrNoLimit):
+			return nil, usageErrorf("--strategy: limit: needs bytes=N with N ≥ 1 (or --tool-result-limit)")
 		case err != nil:
 			return nil, usageErrorf("--strategy: %v", err)
 		}

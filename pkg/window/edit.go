@@ -248,12 +248,16 @@ func buildEdit(name string, o Options, p Params) (Edit, error) {
 			return nil, err
 		}
 		if e.Bytes <= 0 {
-			return nil, errors.New("needs bytes=N with N ≥ 1 (or --tool-result-limit)")
+			return nil, ErrNoLimit
 		}
 		return e, nil
 	}
 	return nil, fmt.Errorf("unknown edit %q", name)
 }
+
+// ErrNoLimit is the error of [Parse] for a limit edit given no bytes,
+// neither in its spec nor in [Options.ToolResultLimit].
+var ErrNoLimit = errors.New("needs bytes=N with N ≥ 1 (or Options.ToolResultLimit)")
 
 // fenwick is a binary indexed tree of ints over positions 0..n-1.
 type fenwick struct{ t []int }

@@ -110,10 +110,19 @@ type Call struct {
 	*CallCost
 }
 
+// EventKind names what an [Event] is.
+type EventKind string
+
+// The kinds of event.
+const (
+	// EventCompaction: the strategy folded older turns into its summary.
+	EventCompaction EventKind = "compaction"
+)
+
 // Event is something a strategy did between calls.
 type Event struct {
-	// Kind is "compaction".
-	Kind string `json:"kind"`
+	// Kind is [EventCompaction].
+	Kind EventKind `json:"kind"`
 	// Turn and Call name the call the event happened before.
 	Turn int `json:"turn"`
 	Call int `json:"call"`
@@ -566,7 +575,7 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 	c.Observe(call.Tokens)
 	var ev *Event
 	if snap.Compaction != nil {
-		res.Events = append(res.Events, Event{Kind: "compaction", Turn: call.Turn, Call: call.Call, Compaction: *snap.Compaction})
+		res.Events = append(res.Events, Event{Kind: EventCompaction, Turn: call.Turn, Call: call.Call, Compaction: *snap.Compaction})
 		ev = &res.Events[len(res.Events)-1]
 	}
 	if r.stream {
