@@ -37,7 +37,9 @@ func readTranscriptFiles[T any](a *app, rules readRules, args []string, fn func(
 			if d == inputs.Stdin {
 				d = stdinName
 			}
-			fmt.Fprintf(a.io.Err, "harpe: note: %s is named more than once; it is read once\n", escapeControl(d))
+			if !rules.quiet {
+				fmt.Fprintf(a.io.Err, "harpe: note: %s is named more than once; it is read once\n", escapeControl(d))
+			}
 		}
 	}
 	res, errs := inputs.Map(a.ctx, ins, 0, func(in inputs.Input) (T, error) {
@@ -86,7 +88,7 @@ func readTranscriptFiles[T any](a *app, rules readRules, args []string, fn func(
 		}
 		return nil, inputError(fmt.Errorf("%s: no transcript to read (%s)", strings.Join(args, ", "), summary))
 	}
-	if summary != "" {
+	if summary != "" && !rules.quiet {
 		fmt.Fprintf(a.io.Err, "harpe: %s\n", summary)
 	}
 	return out, nil
@@ -96,7 +98,10 @@ func readTranscriptFiles[T any](a *app, rules readRules, args []string, fn func(
 // more than once a single time (with a note), so that totals count it
 // once; refuseEmpty makes an input with nothing in it bad input (exit 2)
 // when named, and skips it (counted on stderr) in a directory.
-type readRules struct{ once, refuseEmpty bool }
+//
+// quiet leaves out the notes (names given twice, what was skipped): for a
+// first look at inputs that are read again for the report.
+type readRules struct{ once, refuseEmpty, quiet bool }
 
 // errEmptyInput is a named input with nothing but white space in it: no
 // conversation, which a report of "0 messages" would hide.

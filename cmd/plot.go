@@ -81,8 +81,8 @@ func replaySeries(o *replayOptions, r window.Result) svgplot.Series {
 		for ev < len(r.Events) && r.Events[ev].Call <= c.Call {
 			if e := r.Events[ev]; e.Call == c.Call {
 				s.Marks = append(s.Marks, svgplot.Mark{X: i + 1})
-				if !slices.Contains(kinds, e.Kind) {
-					kinds = append(kinds, e.Kind)
+				if !slices.Contains(kinds, string(e.Kind)) {
+					kinds = append(kinds, string(e.Kind))
 				}
 			}
 			ev++

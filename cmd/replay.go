@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -109,7 +110,10 @@ read from the cache, written to it and sent uncached, the recorded output,
 and the price in US dollars; the totals add the saving against full in money.
 The cache rule comes from each call's model (anthropic, openai, none) unless
 --cache overrides it. For full, calls that record cache usage show the record
-and the totals how often the modelled cache reads agree with it. Prices come
+and the totals how often the modelled cache reads agree with it, and what the
+records bill. Where a record reads less than modelled (an eviction, a routing
+miss), the cache is cut to what the record shows for every strategy, so full
+costs what was billed and each saving is measured against it. Prices come
 from the embedded genai-prices snapshot (--prices FILE reads a newer
 data.json), at each call's date and size. --model prices only the calls
 that name no model; --price-as MODEL prices every call as if sent to MODEL,
@@ -253,6 +257,17 @@ type replayed struct {
 	file    string
 	t       *transcript.Transcript
 	results []window.Result
+	// messages is the conversation's length where t was let go after
+	// its replay (t then keeps only its ID, format and turns).
+	messages int
+}
+
+// messageCount is the number of messages of the run's conversation.
+func (r *replayed) messageCount() int {
+	if r.t.Messages == nil {
+		return r.messages
+	}
+	return len(r.t.Messages)
 }
 
 func runReplay(a *app, o *replayOptions) error {
@@ -320,33 +335,68 @@ func runReplay(a *app, o *replayOptions) error {
 		ropts.Progress = newReplayProgress(a.io.Err).report
 	}
 
-	// Every input is read before anything is replayed or written, so bad
-	// input leaves stdout empty.
-	runs, err := readReplayInputs(a, o)
-	if err != nil {
-		return err
-	}
-	if defaulted {
-		ts := make([]*transcript.Transcript, len(runs))
-		for i := range runs {
-			ts[i] = runs[i].t
-		}
-		var agent bool
-		o.strategies, agent = window.DefaultStrategies(ts...)
-		// The table says what was chosen (and why) in one line.
-		o.chosen = "default for chats: " + strings.Join(o.strategies, ", ") + " (--strategy names others)"
-		if agent {
-			o.chosen = "default for agent loops: " + strings.Join(o.strategies, ", ") + " (--strategy names others)"
-		}
-		if err := parse(); err != nil {
-			return err
-		}
-	}
 	cat, err := a.modelCatalog()
 	if err != nil {
 		return err
 	}
 	ropts.Cost = costOptions(o, cat)
+	streamTotals := o.totalsOnly && o.distillCmd == "" && !o.showCallSet && o.plot == ""
+	var runs []replayed
+	if defaulted {
+		// The defaults depend on what the sessions are: agent loops or
+		// chats. Totals over many files are told apart by a quiet first
+		// read of each file, holding one answer a file, so the replay
+		// below can still stream; otherwise every input is read now.
+		var agent []bool
+		if streamTotals && !slices.Contains(o.files, "-") {
+			agent, err = classifySessions(a, o)
+		} else {
+			runs, err = readReplayInputs(a, o)
+			for _, r := range runs {
+				agent = append(agent, window.IsAgentLoop(r.t))
+			}
+		}
+		if err != nil {
+			return err
+		}
+		if err := chooseDefaultStrategies(o, agent); err != nil {
+			return err
+		}
+		if err := parse(); err != nil {
+			return err
+		}
+	}
+	if streamTotals && runs == nil {
+		// Totals over many sessions: each file is replayed as it is read
+		// and let go, a few at once, so memory holds a few transcripts
+		// and every session's totals, not every session.
+		runs, err := readAndReplayTotals(a, o, strategies, ropts)
+		if err != nil {
+			return err
+		}
+		if len(runs) > 1 {
+			return replaySessionsTotals(a, o, runs, strategies, ropts)
+		}
+		if o.format == "table" {
+			a.noteUnpriced(map[string]bool{}, runs[0].results)
+			var out bytes.Buffer
+			if err := writeReplay(&out, o, runs[0], false); err != nil {
+				return err
+			}
+			return a.writeOutput(o.output, func(w io.Writer) error {
+				_, err := w.Write(out.Bytes())
+				return err
+			})
+		}
+		// JSON of one session writes its calls: replayed again below.
+	}
+	// Every input is read before anything is replayed or written, so bad
+	// input leaves stdout empty.
+	if runs == nil {
+		if runs, err = readReplayInputs(a, o); err != nil {
+			return err
+		}
+	}
 	if o.showCallSet {
 		return runShowCall(a, o, runs, strategies, ropts)
 	}
@@ -404,17 +454,16 @@ func parseStrategies(o *replayOptions, wopts window.Options) ([]window.Strategy,
 			continue
 		}
 		seen[spec] = true
-		base, _, _ := strings.Cut(strings.SplitN(spec, "+", 2)[0], ":")
-		if base == "budget" {
-			if o.budget <= 0 && !strings.Contains(strings.SplitN(spec, "+", 2)[0], "tokens=") {
-				return nil, usageErrorf("--budget: the budget strategy needs a budget of at least 1 token")
-			}
-			if _, err := engine.LookupPolicy(o.policy); err != nil {
-				return nil, usageErrorf("--policy: %v", err)
-			}
-		}
 		s, err := window.Parse(spec, wopts)
-		if err != nil {
+		var pe *window.PolicyError
+		switch {
+		case errors.Is(err, window.ErrNoBudget):
+			return nil, usageErrorf("--budget: the budget strategy needs a budget of at least 1 token")
+		case errors.As(err, &pe):
+			return nil, usageErrorf("--policy: %v", pe.Err)
+		case errors.Is(err, window.ErrNoLimit):
+			return nil, usageErrorf("--strategy: limit: needs bytes=N with N ≥ 1 (or --tool-result-limit)")
+		case err != nil:
 			return nil, usageErrorf("--strategy: %v", err)
 		}
 		strategies = append(strategies, s)
@@ -455,7 +504,7 @@ type callLine struct {
 }
 
 func writeReplay(w io.Writer, o *replayOptions, run replayed, several bool) error {
-	tj := window.TranscriptInfo{Format: run.t.Format, Messages: len(run.t.Messages), Turns: run.t.Turns, ID: run.t.ID}
+	tj := window.TranscriptInfo{Format: run.t.Format, Messages: run.messageCount(), Turns: run.t.Turns, ID: run.t.ID}
 	if several {
 		tj.File = run.file
 	}
@@ -498,7 +547,7 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 	if o.chosen != "" {
 		fmt.Fprintln(w, o.chosen)
 	}
-	if len(results) == 0 || len(results[0].Calls) == 0 {
+	if len(results) == 0 || results[0].Totals.Calls == 0 {
 		fmt.Fprintln(w, "no model calls")
 	}
 	if !o.totalsOnly && len(results) > 0 && len(results[0].Calls) > 0 {
@@ -651,6 +700,19 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 		if a := r.Totals.CostTotals; a != nil && a.Agreement != nil {
 			fmt.Fprintf(w, "%s: modelled cache reads agree with the records on %d of %s (%.1f%%)\n",
 				r.Strategy, a.Agreement.Agree, plural(a.Agreement.Calls, "call"), 100*float64(a.Agreement.Agree)/float64(a.Agreement.Calls))
+			if a.RecordedCostUSD != nil {
+				line := fmt.Sprintf("%s: the records bill $%s", r.Strategy, usd(*a.RecordedCostUSD))
+				if a.EvictedCalls > 0 {
+					line += fmt.Sprintf("; %s read less than modelled: every strategy is priced with the cache cut there", plural(a.EvictedCalls, "call"))
+				}
+				fmt.Fprintln(w, line)
+			}
+		}
+	}
+	if len(results) > 0 {
+		if cal := results[0].Totals.Calibration; cal != nil && cal.Ratio != 1 {
+			fmt.Fprintf(w, "sizes from the records: a front of %s; the counter gives %.3f× the recorded tokens of %s\n",
+				plural(cal.Front, "token"), cal.Ratio, plural(cal.Messages, "message"))
 		}
 	}
 	for _, r := range results {
@@ -939,6 +1001,46 @@ func (j *jsonStream) end() error {
 // readReplayInputs reads every input (files and directories, in parallel,
 // in argument order, as every transcript command reads them) and returns
 // the conversations to replay, --conversation applied.
+// classifySessions reads each input once, quietly, and says for each
+// session whether it is an agent loop ([window.IsAgentLoop]), holding
+// no transcript longer than it takes to read it.
+func classifySessions(a *app, o *replayOptions) ([]bool, error) {
+	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true, quiet: true}, o.files, func(name string, r io.Reader) ([]bool, error) {
+		ts, err := transcript.Read(r, name, o.inputFormat)
+		if err != nil {
+			return nil, inputError(err)
+		}
+		var agent []bool
+		for _, t := range ts {
+			if o.conversation == "" || t.ID == o.conversation {
+				agent = append(agent, window.IsAgentLoop(t))
+			}
+		}
+		return agent, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var agent []bool
+	for _, f := range files {
+		agent = append(agent, f...)
+	}
+	return agent, nil
+}
+
+// chooseDefaultStrategies sets o.strategies to the defaults for sessions
+// that are agent loops (any of agent) or chats, and o.chosen to the line
+// the table shows about it.
+func chooseDefaultStrategies(o *replayOptions, agent []bool) error {
+	specs, isAgent := window.DefaultStrategiesFor(slices.Contains(agent, true))
+	o.strategies = specs
+	o.chosen = "default for chats: " + strings.Join(specs, ", ") + " (--strategy names others)"
+	if isAgent {
+		o.chosen = "default for agent loops: " + strings.Join(specs, ", ") + " (--strategy names others)"
+	}
+	return nil
+}
+
 func readReplayInputs(a *app, o *replayOptions) ([]replayed, error) {
 	type inputFile struct {
 		name string

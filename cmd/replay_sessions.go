@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/harpe-dev/harpe/pkg/cost"
@@ -56,6 +57,76 @@ func replayRuns(a *app, o *replayOptions, runs []replayed, strategies []window.S
 	return nil
 }
 
+// readAndReplayTotals reads every input as readReplayInputs does (files
+// on a few workers, results in argument order, bad input stops the run
+// before anything is written) and replays each conversation as soon as
+// its file is read, keeping only the totals: the calls are not kept
+// (window.ReplayOptions.OnCall) and each transcript is let go once
+// replayed but for its ID, format and turns. A replay's error (a sum too
+// large) counts as its file's error.
+func readAndReplayTotals(a *app, o *replayOptions, strategies []window.Strategy, ropts window.ReplayOptions) ([]replayed, error) {
+	type inputFile struct {
+		runs     []replayed
+		warnings []*transcript.Error
+	}
+	if len(o.files) != 1 || o.files[0] != "-" && !isRegular(o.files[0]) {
+		ropts.Progress = nil // several files at once: no one progress line
+	}
+	ropts.Indices = false
+	ropts.OnCall = func(string, *window.Call, *window.Event) error { return nil }
+	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true}, o.files, func(name string, r io.Reader) (inputFile, error) {
+		ts, err := transcript.Read(r, name, o.inputFormat)
+		if err != nil {
+			return inputFile{}, inputError(err)
+		}
+		var f inputFile
+		for _, t := range ts {
+			f.warnings = append(f.warnings, t.Warnings...)
+			if o.conversation != "" && t.ID != o.conversation {
+				continue
+			}
+			res, err := window.Replay(a.ctx, t, strategies, ropts)
+			if err != nil {
+				if a.ctx.Err() != nil {
+					return inputFile{}, a.ctx.Err()
+				}
+				return inputFile{}, replayError(name, err)
+			}
+			for i := range res {
+				if res[i].Calls == nil {
+					res[i].Calls = []window.Call{}
+				}
+			}
+			f.runs = append(f.runs, replayed{file: name, results: res, messages: len(t.Messages),
+				t: &transcript.Transcript{ID: t.ID, Format: t.Format, Turns: t.Turns}})
+		}
+		return f, nil
+	})
+	if ropts.Progress != nil {
+		fmt.Fprint(a.io.Err, "\r\033[K")
+	}
+	if err != nil {
+		return nil, err
+	}
+	var runs []replayed
+	for _, f := range files {
+		for _, w := range f.warnings {
+			fmt.Fprintf(a.io.Err, "harpe: warning: %v\n", w)
+		}
+		runs = append(runs, f.runs...)
+	}
+	if o.conversation != "" && len(runs) == 0 {
+		return nil, usageErrorf("--conversation: no conversation with id %q", o.conversation)
+	}
+	return runs, nil
+}
+
+// isRegular reports whether name is a regular file (following links).
+func isRegular(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // replayError is a replay's failure on file: a --distill-cmd failure is
 // a usage error, anything else (a sum too large) bad input.
 func replayError(file string, err error) error {
@@ -71,8 +142,10 @@ func replayError(file string, err error) error {
 // window.SessionsReport (json), or one line per row and then per grand
 // total (jsonl).
 func replaySessionsTotals(a *app, o *replayOptions, runs []replayed, strategies []window.Strategy, ropts window.ReplayOptions) error {
-	if err := replayRuns(a, o, runs, strategies, ropts); err != nil {
-		return err
+	if runs[0].results == nil {
+		if err := replayRuns(a, o, runs, strategies, ropts); err != nil {
+			return err
+		}
 	}
 	rep := window.NewSessionsReport()
 	for _, run := range runs {
@@ -133,7 +206,7 @@ func writeSessionsTable(w io.Writer, runs []replayed, rep *window.SessionsReport
 			calls = run.results[0].Totals.Calls
 		}
 		fmt.Fprintf(w, "%*d  %s: %s, %s, %s, %s\n", width, i+1, name, run.t.Format,
-			plural(len(run.t.Messages), "message"), plural(run.t.Turns, "turn"), plural(calls, "call"))
+			plural(run.messageCount(), "message"), plural(run.t.Turns, "turn"), plural(calls, "call"))
 	}
 	// Seven columns, so that 9-digit sums still fit 80 columns; every
 	// strategy makes a session's calls, listed above.

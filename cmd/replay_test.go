@@ -77,6 +77,8 @@ func TestParseStrategies(t *testing.T) {
 		{"budget needs --budget", []string{"budget+mask"}, 0, "lowest_priority", nil, "--budget: the budget strategy needs a budget of at least 1 token"},
 		{"budget with tokens=", []string{"budget:tokens=50"}, 0, "lowest_priority", []string{"budget:tokens=50"}, ""},
 		{"budget checks --policy", []string{"budget"}, 10, "newest", nil, `--policy: unknown policy "newest"`},
+		{"budget's unknown setting", []string{"budget:foo=1"}, 0, "lowest_priority", nil, `--strategy: budget: unknown setting "foo"; valid: tokens`},
+		{"budget's tokens=0", []string{"budget:tokens=0"}, 0, "lowest_priority", nil, `--strategy: budget: tokens=0: want at least 1`},
 		{"--policy unchecked without budget", []string{"full"}, 0, "newest", []string{"full"}, ""},
 		{"unknown edit", []string{"full+squash"}, 0, "lowest_priority", nil, `--strategy: full+squash: "squash" is not an edit`},
 		{"empty list", nil, 0, "lowest_priority", nil, "--strategy: no strategy given"},
@@ -84,7 +86,9 @@ func TestParseStrategies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := &replayOptions{strategies: tt.specs, budget: tt.budget, policy: tt.policy}
-			got, err := parseStrategies(o, window.DefaultOptions())
+			wo := window.DefaultOptions()
+			wo.Budget.Total, wo.Engine.Policy = tt.budget, tt.policy
+			got, err := parseStrategies(o, wo)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err = %v, want %q", err, tt.err)

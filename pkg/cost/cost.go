@@ -80,6 +80,9 @@ type CallCost struct {
 	CostUSD      float64 `json:"cost_usd"`
 	// Rule is the cache rule applied.
 	Rule prices.CacheRule `json:"rule"`
+	// Evicted is set when the step's evidence ([Step.Evidence]) cut what
+	// the model would have read.
+	Evicted bool `json:"evicted,omitempty"`
 }
 
 // Totals sums the calls of a [Report].

@@ -8,6 +8,7 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/checked"
 	"github.com/harpe-dev/harpe/pkg/prices"
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // Step is one call given as a change of the previous call's window, so
@@ -37,6 +38,11 @@ type Step struct {
 	Keep int
 	// Append are the blocks after the kept ones.
 	Append []Block
+	// Evidence, when set, says the provider's cache held at most Held
+	// tokens of this window's prefix at this call (a recorded cache read
+	// shorter than the model's, see [Simulator.Step]).
+	Evidence bool
+	Held     int
 }
 
 // Simulator prices calls one at a time under the cache model ([Simulate]
@@ -93,6 +99,9 @@ type aEntry struct {
 	model   string
 	tokens  int
 	expires time.Time // zero: never
+	// capped is set when evidence cut the entry to fewer tokens than its
+	// prefix ([Step.Evidence]): a shallower entry may hold more.
+	capped bool
 }
 
 // oRec is a model's latest call sharing depth blocks after the front with
@@ -132,6 +141,13 @@ func NewSimulator(opt Options) (*Simulator, error) {
 	}
 	return &Simulator{rule: opt.Rule, ttl: time.Duration(ttl), cat: cat, models: map[string]modelInfo{},
 		unpriced: map[string]bool{}, rel: []int{0}, oai: map[string]oRec{}}, nil
+}
+
+// RecordedCost prices a call's recorded usage u, made at t, at model's
+// prices for that date and prompt size, as the simulator finds them
+// ([UsageCost]; 0 for a model without prices).
+func (s *Simulator) RecordedCost(model string, t time.Time, u transcript.Usage) float64 {
+	return UsageCost(u, s.model(model).m.At(t, PromptTokens(u)))
 }
 
 // Totals returns the sums of the calls so far.
@@ -215,6 +231,13 @@ func (s *Simulator) cut(keep int, fresh bool) {
 }
 
 // Step prices the next call and updates the caches.
+//
+// With st.Evidence, where the model would read more than st.Held tokens
+// and the two do not [Agrees] (the slack of counting), the cache is taken
+// to have held no more than st.Held: the call's model's entries longer
+// than that (beyond the slack) are cut to st.Held tokens before the call
+// reads, so it reads st.Held. The call then writes what it did not read,
+// as any call does, and [CallCost.Evicted] is set.
 func (s *Simulator) Step(st Step) CallCost {
 	s.steps++
 	s.cut(st.Keep, s.have && st.Front.ID != s.front)
@@ -239,16 +262,17 @@ func (s *Simulator) Step(st Step) CallCost {
 		rule = mi.m.CacheRule()
 	}
 	var p Parts
+	evicted := false
 	switch rule {
 	case prices.CacheAnthropic:
 		s.minTokens = mi.m.MinCacheTokens
-		p = s.anthropic(st, mi.m.MinCacheTokens)
+		p, evicted = s.anthropic(st, mi.m.MinCacheTokens)
 	case prices.CacheOpenAI:
-		p = s.openAI(st, mi.m.MinCacheTokens)
+		p, evicted = s.openAI(st, mi.m.MinCacheTokens)
 	default:
 		p = Parts{Uncached: s.prefix(len(s.rel) - 1)}
 	}
-	cc := CallCost{Cache: p, OutputTokens: st.Output, Rule: rule}
+	cc := CallCost{Cache: p, OutputTokens: st.Output, Rule: rule, Evicted: evicted}
 	if pr := mi.m.At(st.Time, p.Read+p.Write+p.Uncached); pr != nil {
 		w := pr.CacheWrite5m
 		if TTL(s.ttl) == AnthropicLongTTL {
@@ -273,30 +297,41 @@ const (
 	totalTokens  = "the calls' cache read, cache write, uncached and output tokens"
 )
 
-// anthropic applies the Anthropic rule to the current window.
-func (s *Simulator) anthropic(st Step, minTokens int) Parts {
+// anthropic applies the Anthropic rule to the current window; evicted
+// reports that the step's evidence cut the read.
+func (s *Simulator) anthropic(st Step, minTokens int) (p Parts, evicted bool) {
 	end := len(s.rel) - 1
 	total := s.prefix(end)
 	if total < minTokens || total <= 0 {
-		return Parts{Uncached: max(0, total)}
+		return Parts{Uncached: max(0, total)}, false
 	}
 	// The deepest live entry of this model; expired entries on top go.
 	for n := len(s.ents); n > 0 && !live(s.ents[n-1].expires, st.Time); n-- {
 		s.ents = s.ents[:n-1]
 	}
-	read, at := 0, -1
-	for i := len(s.ents) - 1; i >= 0; i-- {
-		e := &s.ents[i]
-		if e.model == st.Model && live(e.expires, st.Time) {
-			read, at = min(e.tokens, s.prefix(e.depth)), e.depth
-			e.tokens, e.expires = read, expiry(st.Time, s.ttl) // the read refreshes it
-			break
+	i := s.deepest(st)
+	if st.Evidence && i >= 0 {
+		if r := s.entryTokens(i); r > st.Held && !Agrees(r, st.Held) {
+			s.evict(st.Model, st.Held)
+			evicted = true
 		}
 	}
+	if evicted {
+		i = s.deepest(st)
+	}
+	read, at := 0, -1
+	if i >= 0 {
+		e := &s.ents[i]
+		read, at = s.entryTokens(i), e.depth
+		e.tokens, e.expires = read, expiry(st.Time, s.ttl) // the read refreshes it
+	}
 	// Breakpoints below the read are refreshed; past it, and at the end,
-	// written.
+	// written. After an eviction every breakpoint is written whole: the
+	// call sent its whole window and wrote what it did not read.
 	for _, d := range s.bps {
 		switch {
+		case evicted && d < end:
+			s.write(d, st)
 		case d < at:
 			if i := s.find(d, st.Model); i >= 0 && live(s.ents[i].expires, st.Time) {
 				s.ents[i].expires = expiry(st.Time, s.ttl)
@@ -308,7 +343,45 @@ func (s *Simulator) anthropic(st Step, minTokens int) Parts {
 	if end > at {
 		s.write(end, st)
 	}
-	return Parts{Read: read, Write: total - read}
+	return Parts{Read: read, Write: total - read}, evicted
+}
+
+// deepest returns the index in ents of the live entry of the step's
+// model that holds the most tokens, the deepest of equals, or -1. An
+// entry that holds its whole prefix holds at least as much as any
+// shallower one; only an entry cut by evidence may hold less.
+func (s *Simulator) deepest(st Step) int {
+	best := -1
+	for i := len(s.ents) - 1; i >= 0; i-- {
+		e := &s.ents[i]
+		if e.model != st.Model || !live(e.expires, st.Time) {
+			continue
+		}
+		if best < 0 || s.entryTokens(i) > s.entryTokens(best) {
+			best = i
+		}
+		if !e.capped {
+			break
+		}
+	}
+	return best
+}
+
+// entryTokens is what entry i holds of the current window.
+func (s *Simulator) entryTokens(i int) int {
+	return min(s.ents[i].tokens, s.prefix(s.ents[i].depth))
+}
+
+// evict cuts model's entries that hold more than held tokens (beyond
+// the slack of [Agrees]) to held tokens: the provider held that much of
+// the prefix and no more.
+func (s *Simulator) evict(model string, held int) {
+	for i := range s.ents {
+		e := &s.ents[i]
+		if t := min(e.tokens, s.prefix(e.depth)); e.model == model && t > held && !Agrees(t, held) {
+			e.tokens, e.capped = max(0, held), true
+		}
+	}
 }
 
 // find returns the index in ents of the entry of model at depth, or -1.
@@ -339,8 +412,9 @@ func (s *Simulator) write(depth int, st Step) {
 }
 
 // openAI applies the OpenAI rule to the current window: the longest
-// prefix shared with this model's latest call, when that is live.
-func (s *Simulator) openAI(st Step, minTokens int) Parts {
+// prefix shared with this model's latest call, when that is live;
+// evicted reports that the step's evidence cut the read.
+func (s *Simulator) openAI(st Step, minTokens int) (p Parts, evicted bool) {
 	if minTokens <= 0 {
 		minTokens = OpenAIMinTokens
 	}
@@ -350,12 +424,15 @@ func (s *Simulator) openAI(st Step, minTokens int) Parts {
 	if r, ok := s.oai[st.Model]; ok && live(r.expires, st.Time) {
 		common = min(r.tokens, s.prefix(r.depth))
 	}
+	if st.Evidence && common > st.Held && !Agrees(common, st.Held) {
+		common, evicted = st.Held, true
+	}
 	read := 0
 	if common >= minTokens {
 		read = common / OpenAIStep * OpenAIStep
 	}
 	s.oai[st.Model] = oRec{depth: end, tokens: total, expires: expiry(st.Time, OpenAIRetention)}
-	return Parts{Read: read, Uncached: total - read}
+	return Parts{Read: read, Uncached: total - read}, evicted
 }
 
 // Simulate prices calls in order under the cache model: see the package

@@ -221,7 +221,7 @@ func (c *Context) push(e Entry) {
 		// The cut text, marker included, is sent only where it is
 		// smaller.
 		if cut := TruncateToolResult(m.Text, c.limit); len(cut) != len(m.Text) {
-			if ct := c.counter.Count(cut); ct < e.Tokens {
+			if ct := c.scaled(p, c.counter.Count(cut)); ct < e.Tokens {
 				c.set(p, SentTruncated, utf8.RuneCountInString(cut), ct)
 			}
 		}
@@ -329,12 +329,24 @@ func (c *Context) sentSize(p int) (chars, tokens int) {
 func (c *Context) set(p int, how Sent, chars, tokens int) {
 	e := c.h.At(p)
 	text := utf8.RuneCountInString(e.Message.Text)
-	textTok := c.counter.Count(e.Message.Text)
+	textTok := c.scaled(p, c.counter.Count(e.Message.Text))
 	// What the text's replacement changes, on top of the edits to the
 	// message's tool calls so far.
 	oc, ot := c.textDelta(p)
 	c.edit(p, how, chars-text-oc, tokens-textTok-ot)
 	c.textC[p], c.textT[p] = chars-text, tokens-textTok
+}
+
+// scaled converts tokens the counter gave for a part of position p's
+// message into the message's sizing: where it was sized from the records
+// ([Calibration]), in proportion (rounded to the nearest); else as they
+// are. A placeholder is counted, not scaled: it was never sent.
+func (c *Context) scaled(p, tokens int) int {
+	e := c.h.At(p)
+	if e.counted <= 0 {
+		return tokens
+	}
+	return int(math.Round(float64(tokens) * float64(e.Tokens) / float64(e.counted)))
 }
 
 // textDelta returns what edits to position p's text changed so far.
@@ -366,7 +378,7 @@ func (c *Context) original(p int) string {
 func (c *Context) inputSaving(cp int, id string) int {
 	for _, tc := range c.h.At(cp).Message.ToolCalls {
 		if tc.ID == id {
-			return c.counter.Count(ClearedInput) - c.counter.Count(tc.Arguments)
+			return c.counter.Count(ClearedInput) - c.scaled(cp, c.counter.Count(tc.Arguments))
 		}
 	}
 	return 0

@@ -61,6 +61,11 @@ type CallCost struct {
 	CostUSD float64 `json:"cost_usd"`
 	// RecordedUsage is the provider's record (full only).
 	RecordedUsage *RecordedCache `json:"recorded,omitempty"`
+	// Evicted is set at a call where the record shows the provider's
+	// cache held less than the model of full's calls predicts: the
+	// cache was taken to hold only what the record shows, for every
+	// strategy alike (see [CostOptions]).
+	Evicted bool `json:"evicted,omitempty"`
 }
 
 // RecordedCache is a call's recorded prompt usage.
@@ -92,8 +97,15 @@ type CostTotals struct {
 	// counts the calls whose modelled cache read agrees with the recorded
 	// one ([cost.Agrees]: within 2% or 50 tokens).
 	Agreement *cost.Agreement `json:"recorded_agreement,omitempty"`
+	// EvictedCalls counts the calls priced with the cache cut to what the
+	// record shows ([CallCost.Evicted]).
+	EvictedCalls int `json:"evicted_calls,omitempty"`
+	// RecordedCostUSD (full only, where the transcript records cache
+	// usage) is the recorded usage of full's calls priced at the same
+	// prices: the bill (rounded to 1e-9).
+	RecordedCostUSD *float64 `json:"recorded_cost_usd,omitempty"`
 
-	usd, fullUSD float64 // unrounded
+	usd, fullUSD, recordedUSD float64 // unrounded
 }
 
 func roundUSD(x float64) float64 { return math.Round(x*1e9) / 1e9 }
@@ -127,6 +139,12 @@ func (ct *CostTotals) add(u *CostTotals) error {
 	ct.OutputTokens = out
 	ct.usd += u.usd
 	ct.fullUSD += u.fullUSD
+	ct.EvictedCalls += u.EvictedCalls
+	if u.RecordedCostUSD != nil {
+		ct.recordedUSD += u.recordedUSD
+		r := roundUSD(ct.recordedUSD)
+		ct.RecordedCostUSD = &r
+	}
 	for _, m := range u.UnpricedModels {
 		if !slices.Contains(ct.UnpricedModels, m) {
 			ct.UnpricedModels = append(ct.UnpricedModels, m)
@@ -147,7 +165,11 @@ func (ct *CostTotals) add(u *CostTotals) error {
 
 // costRun prices one strategy's calls.
 type costRun struct {
-	sim  *cost.Simulator
+	sim *cost.Simulator
+	// pure (full only, where the transcript records cache usage) prices
+	// full's calls by the model alone, without the records' evidence:
+	// its reads are what [CostTotals.Agreement] compares.
+	pure *cost.Simulator
 	opts *CostOptions
 	// full is set for full itself, which shows the recorded usage.
 	full, records bool
@@ -315,8 +337,10 @@ func (c *Context) costStep(w *window, overhead int, buf []cost.Block) cost.Step 
 	return cost.Step{Front: cost.Block{ID: cost.OverheadID, Tokens: max(0, overhead), Breakpoint: true}, Keep: keep, Append: buf}
 }
 
-// price prices call (made before message m) under the cost model.
-func (cr *costRun) price(c *Context, w *window, m *transcript.Message, call *Call, overhead int, t *Totals) error {
+// price prices call (made before message m) under the cost model. ref
+// is full's call at the same place (nil for full itself): where the
+// records cut full's cache, this call's cache is cut alike.
+func (cr *costRun) price(c *Context, w *window, m *transcript.Message, call, ref *Call, overhead int, t *Totals) error {
 	st := c.costStep(w, overhead, cr.blocks)
 	cr.blocks = st.Append[:0]
 	st.Model, st.Time = m.Model, m.Timestamp
@@ -329,11 +353,25 @@ func (cr *costRun) price(c *Context, w *window, m *transcript.Message, call *Cal
 	if cr.trace != nil {
 		cr.trace(st.Model, st.Time, c.costBlocks(w, overhead))
 	}
+	var pure cost.CallCost
+	if cr.pure != nil {
+		pure = cr.pure.Step(st)
+		if err := cr.pure.Err(); err != nil {
+			return err
+		}
+	}
+	if cr.records && m.Usage != nil && (ref == nil || (ref.CallCost != nil && ref.Evicted)) {
+		// The record is evidence of what the provider's cache held:
+		// full's own call decides where it cut the cache, every other
+		// strategy follows it there.
+		st.Evidence, st.Held = true, m.Usage.CacheRead
+	}
 	cc := cr.sim.Step(st)
 	if err := cr.sim.Err(); err != nil {
 		return err
 	}
-	call.CallCost = &CallCost{Model: st.Model, CacheRule: cc.Rule, Cache: cc.Cache, OutputTokens: cc.OutputTokens, CostUSD: roundUSD(cc.CostUSD)}
+	call.CallCost = &CallCost{Model: st.Model, CacheRule: cc.Rule, Cache: cc.Cache, OutputTokens: cc.OutputTokens,
+		CostUSD: roundUSD(cc.CostUSD), Evicted: cc.Evicted}
 	ct := t.CostTotals
 	var ok [4]bool
 	ct.Cache.Read, ok[0] = checked.Add(ct.Cache.Read, cc.Cache.Read)
@@ -344,12 +382,16 @@ func (cr *costRun) price(c *Context, w *window, m *transcript.Message, call *Cal
 		return &checked.OverflowError{What: "the cache and output tokens of the calls"}
 	}
 	ct.usd += cc.CostUSD
+	if cc.Evicted {
+		ct.EvictedCalls++
+	}
 	if cr.full && cr.records && m.Usage != nil {
 		u := m.Usage
 		call.RecordedUsage = &RecordedCache{CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Input: u.Input}
+		ct.recordedUSD += cr.sim.RecordedCost(st.Model, st.Time, *u)
 		a := ct.Agreement
 		a.Calls++
-		if cost.Agrees(cc.Cache.Read, u.CacheRead) {
+		if cost.Agrees(pure.Cache.Read, u.CacheRead) {
 			a.Agree++
 		}
 	}
@@ -367,6 +409,8 @@ func (cr *costRun) finish(t *Totals, fullUSD float64) {
 			ct.Agreement = nil
 		} else {
 			a.Share = math.Round(float64(a.Agree)/float64(a.Calls)*1000) / 1000
+			r := roundUSD(ct.recordedUSD)
+			ct.RecordedCostUSD = &r
 		}
 	}
 }

@@ -1,6 +1,10 @@
 package window
 
-import "github.com/harpe-dev/harpe/pkg/transcript"
+import (
+	"slices"
+
+	"github.com/harpe-dev/harpe/pkg/transcript"
+)
 
 // DefaultStrategies returns the strategy specs to compare when none is
 // named, chosen by what the transcripts are. When some turn of any of ts
@@ -10,12 +14,16 @@ import "github.com/harpe-dev/harpe/pkg/transcript"
 // that drop whole turns: full, windowed, summarizing, turn. agent says
 // which set it is.
 func DefaultStrategies(ts ...*transcript.Transcript) (specs []string, agent bool) {
-	for _, t := range ts {
-		if IsAgentLoop(t) {
-			// The one place the agent-loop defaults are listed: add
-			// "cheapest" here once that strategy exists.
-			return []string{"full", "clear", "mask"}, true
-		}
+	return DefaultStrategiesFor(slices.ContainsFunc(ts, IsAgentLoop))
+}
+
+// DefaultStrategiesFor returns the default strategy specs for agent loops
+// (agent) or for chats, and agent.
+func DefaultStrategiesFor(agent bool) (specs []string, _ bool) {
+	if agent {
+		// The one place the agent-loop defaults are listed: add
+		// "cheapest" here once that strategy exists.
+		return []string{"full", "clear", "mask"}, true
 	}
 	return []string{"full", "windowed", "summarizing", "turn"}, false
 }

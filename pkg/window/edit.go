@@ -89,7 +89,7 @@ func (s *clearState) apply(c *Context, sel *Selection, tokens int) {
 	if tokens <= s.cfg.Trigger {
 		return
 	}
-	limit := len(c.results) - s.cfg.Keep
+	limit := len(c.results) - max(0, s.cfg.Keep)
 	var batch []int
 	freed, stop := 0, s.next
 	for i := s.next; i < limit; i++ {
@@ -153,7 +153,7 @@ type maskState struct {
 func (s *maskState) abort(n int) { s.next = min(s.next, n) }
 
 func (s *maskState) apply(c *Context, _ *Selection, _ int) {
-	target := c.toolCalls - s.cfg.Keep // results of tool-using calls before it are masked
+	target := c.toolCalls - max(0, s.cfg.Keep) // results of tool-using calls before it are masked
 	for s.next < len(c.results) && c.resCall[s.next] < target {
 		p := c.results[s.next]
 		s.next++
@@ -248,12 +248,16 @@ func buildEdit(name string, o Options, p Params) (Edit, error) {
 			return nil, err
 		}
 		if e.Bytes <= 0 {
-			return nil, errors.New("needs bytes=N with N ≥ 1 (or --tool-result-limit)")
+			return nil, ErrNoLimit
 		}
 		return e, nil
 	}
 	return nil, fmt.Errorf("unknown edit %q", name)
 }
+
+// ErrNoLimit is the error of [Parse] for a limit edit given no bytes,
+// neither in its spec nor in [Options.ToolResultLimit].
+var ErrNoLimit = errors.New("needs bytes=N with N ≥ 1 (or Options.ToolResultLimit)")
 
 // fenwick is a binary indexed tree of ints over positions 0..n-1.
 type fenwick struct{ t []int }

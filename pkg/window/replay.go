@@ -38,6 +38,10 @@ type ReplayOptions struct {
 	// Cost, when set, prices every call under the provider's prompt
 	// cache ([CostOptions]): [Call.CallCost] and [Totals.CostTotals].
 	Cost *CostOptions
+	// CountedSizes keeps the counter's sizes where the transcript records
+	// its prompts; by default the messages are sized from the records
+	// ([Calibration], [Totals.Calibration]).
+	CountedSizes bool
 }
 
 // Report is a replay of one transcript, as harpe replay --format json
@@ -106,10 +110,19 @@ type Call struct {
 	*CallCost
 }
 
+// EventKind names what an [Event] is.
+type EventKind string
+
+// The kinds of event.
+const (
+	// EventCompaction: the strategy folded older turns into its summary.
+	EventCompaction EventKind = "compaction"
+)
+
 // Event is something a strategy did between calls.
 type Event struct {
-	// Kind is "compaction".
-	Kind string `json:"kind"`
+	// Kind is [EventCompaction].
+	Kind EventKind `json:"kind"`
 	// Turn and Call name the call the event happened before.
 	Turn int `json:"turn"`
 	Call int `json:"call"`
@@ -130,6 +143,10 @@ type Totals struct {
 	OverBudgetCalls int     `json:"over_budget_calls"`
 	// CostTotals sum the calls' cost (only with [ReplayOptions.Cost]).
 	*CostTotals
+	// Calibration says how the messages were sized from the records
+	// (the same for every strategy of a session; nil where the
+	// transcript records no prompt, or with [ReplayOptions.CountedSizes]).
+	Calibration *Calibration `json:"calibration,omitempty"`
 }
 
 // Replay runs the transcript through each strategy and reports every model
@@ -166,6 +183,9 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 		resolved[i] = rs
 	}
 	r := newReplayer(t, opts)
+	if err := r.calibrate(ctx); err != nil {
+		return nil, err
+	}
 	// Full first, over the uncut history: every strategy's call is
 	// measured against it.
 	wantFull := false
@@ -213,6 +233,9 @@ func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts 
 		return Rendered{}, Call{}, err
 	}
 	r := newReplayer(t, opts)
+	if err := r.calibrate(ctx); err != nil {
+		return Rendered{}, Call{}, err
+	}
 	fullRes, err := r.run(ctx, FullStrategy{}, nil, false)
 	if err != nil {
 		return Rendered{}, Call{}, err
@@ -250,6 +273,10 @@ type replayer struct {
 	fullUSD float64
 	records bool
 	cr      *costRun // the current run's pricing (nil: costs off)
+	// calib, during the sizing pass, sizes the messages from the records;
+	// calibration is its outcome.
+	calib       *calibrator
+	calibration *Calibration
 	// trace, in tests, is handed to each run's pricing.
 	trace func(model string, at time.Time, blocks []cost.Block)
 }
@@ -359,7 +386,8 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 	}
 	r.calls = 0
 	r.cr = nil
-	if co := r.opts.Cost; co != nil {
+	res.Totals.Calibration = r.calibration
+	if co := r.opts.Cost; co != nil && r.calib == nil {
 		sim, err := cost.NewSimulator(cost.Options{Rule: co.Rule, TTL: co.TTL, Catalog: co.Catalog})
 		if err != nil {
 			return nil, err
@@ -369,6 +397,9 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 		res.Totals.CostTotals = &CostTotals{}
 		if r.cr.full && r.records {
 			res.Totals.Agreement = &cost.Agreement{}
+			if r.cr.pure, err = cost.NewSimulator(cost.Options{Rule: co.Rule, TTL: co.TTL, Catalog: co.Catalog}); err != nil {
+				return nil, err
+			}
 		}
 	}
 	cur := 0
@@ -379,7 +410,7 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			if r.opts.Progress != nil {
+			if r.opts.Progress != nil && r.calib == nil {
 				r.opts.Progress(name, i, len(msgs))
 			}
 		}
@@ -434,7 +465,7 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 		}
 	}
 	r.end(c, cur)
-	if r.opts.Progress != nil {
+	if r.opts.Progress != nil && r.calib == nil {
 		r.opts.Progress(name, len(msgs), len(msgs))
 	}
 	if !r.stream {
@@ -465,6 +496,12 @@ func (r *replayer) end(c *Context, cur int) {
 
 // call takes the snapshot before reply m.
 func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []Call, indices bool) error {
+	if r.calib != nil {
+		if m.InputTokens != nil {
+			r.calib.at(&c.h, *m.InputTokens)
+		}
+		return nil
+	}
 	n := len(res.Calls)
 	if r.stream {
 		n = r.calls
@@ -527,14 +564,18 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 		if full == nil && m.InputTokens != nil {
 			ov = *m.InputTokens - snap.Tokens
 		}
-		if err := r.cr.price(c, w, m, &call, ov, &res.Totals); err != nil {
+		var ref *Call
+		if full != nil {
+			ref = &full[n]
+		}
+		if err := r.cr.price(c, w, m, &call, ref, ov, &res.Totals); err != nil {
 			return err
 		}
 	}
 	c.Observe(call.Tokens)
 	var ev *Event
 	if snap.Compaction != nil {
-		res.Events = append(res.Events, Event{Kind: "compaction", Turn: call.Turn, Call: call.Call, Compaction: *snap.Compaction})
+		res.Events = append(res.Events, Event{Kind: EventCompaction, Turn: call.Turn, Call: call.Call, Compaction: *snap.Compaction})
 		ev = &res.Events[len(res.Events)-1]
 	}
 	if r.stream {

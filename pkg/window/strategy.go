@@ -258,7 +258,15 @@ func init() {
 		}
 		s := BudgetStrategy{Budget: b, Engine: o.Engine, Select: o.Select}
 		if s.Select == nil && s.Budget.Total <= 0 {
-			return nil, errors.New("the budget strategy needs a selector or a budget of at least 1 token")
+			if _, set := p["tokens"]; set {
+				return nil, fmt.Errorf("tokens=%d: want at least 1", s.Budget.Total)
+			}
+			return nil, ErrNoBudget
+		}
+		if s.Select == nil {
+			if _, err := engine.LookupPolicy(s.Engine.Policy); err != nil {
+				return nil, &PolicyError{Err: err}
+			}
 		}
 		if s.Engine.Counter == nil {
 			s.Engine.Counter = o.Counter
@@ -266,6 +274,17 @@ func init() {
 		return s, nil
 	})
 }
+
+// ErrNoBudget is the error of [Parse] for a budget strategy whose spec
+// sets no tokens, given no budget in [Options.Budget] and no selector.
+var ErrNoBudget = errors.New("the budget strategy needs a selector or a budget of at least 1 token")
+
+// PolicyError is the error of [Parse] for a budget strategy whose engine
+// policy ([Options.Engine]) is unknown.
+type PolicyError struct{ Err error }
+
+func (e *PolicyError) Error() string { return e.Err.Error() }
+func (e *PolicyError) Unwrap() error { return e.Err }
 
 // Parse builds the strategy spec names, with o as the defaults of every
 // setting not written in spec:
@@ -411,7 +430,8 @@ func (s SlidingStrategy) Start() State {
 		// The head turns count from the first retained turn.
 		active := h.ActiveTurn()
 		first := min(h.resetTurn, active)
-		head := min(first+s.Head, active)
+		// first ≤ active: the sum cannot overflow, whatever Head is.
+		head := first + min(max(0, s.Head), active-first)
 		for head < active && !h.ValidStart(head) {
 			head++ // turns glued to the head belong to it
 		}

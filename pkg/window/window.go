@@ -246,6 +246,9 @@ type Entry struct {
 	Truncated bool
 	// Turn is the message's turn; 0 for the system part.
 	Turn int
+	// counted is the counter's tokens where Tokens were sized from the
+	// records ([Calibration]); 0 when Tokens are the counter's.
+	counted int
 }
 
 // Rendered is what a model call is sent.

@@ -6,6 +6,7 @@ package play
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -109,17 +110,14 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	// ("windowed+clear", "summarizing+mask:keep=5").
 	var strategies []window.Strategy
 	for _, n := range names {
-		n = strings.TrimSpace(n)
-		if base, _, _ := strings.Cut(strings.SplitN(n, "+", 2)[0], ":"); base == "budget" {
-			if a.Budget <= 0 && !strings.Contains(strings.SplitN(n, "+", 2)[0], "tokens=") {
-				return nil, fmt.Errorf("budget: the budget strategy needs a budget of at least 1 token")
-			}
-			if _, err := engine.LookupPolicy(a.Policy); err != nil {
-				return nil, fmt.Errorf("policy: %v", err)
-			}
-		}
 		s, err := window.Parse(n, opts.Options)
-		if err != nil {
+		var pe *window.PolicyError
+		switch {
+		case errors.Is(err, window.ErrNoBudget):
+			return nil, fmt.Errorf("budget: the budget strategy needs a budget of at least 1 token")
+		case errors.As(err, &pe):
+			return nil, fmt.Errorf("policy: %v", pe.Err)
+		case err != nil:
 			return nil, fmt.Errorf("strategies: %v", err)
 		}
 		strategies = append(strategies, s)
