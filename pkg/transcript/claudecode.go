@@ -223,7 +223,7 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 			// the recorded sums, once per call as in the conversation,
 			// the call's last record giving it.
 			if rec.Type == "assistant" && rec.Message != nil && rec.Message.Usage != nil {
-				if err := addUnsent(b, unsent, rec.Message, rec.UUID); err != nil {
+				if err := addUnsent(calls, unsent, rec.Message, rec.UUID, d.line); err != nil {
 					return d.errorf("message.usage: %w", err)
 				}
 			}
@@ -268,7 +268,7 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		if id == "" {
 			id = rec.UUID
 		}
-		u, err := rec.Message.Usage.parts()
+		u, err := calls.parts(rec.Message.Usage, d.line)
 		if err != nil {
 			return d.errorf("message.usage: %w", err)
 		}
@@ -298,12 +298,13 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 // addUnsent keeps the usage of a sidechain record in b.t.Unsent: the
 // first record of its call appends the call, later ones replace its usage
 // (the last record of a streamed response gives the final output).
-func addUnsent(b *builder, unsent map[string]int, msg *ccMessage, uuid string) error {
+func addUnsent(cs *ccCalls, unsent map[string]int, msg *ccMessage, uuid string, line int) error {
+	b := cs.b
 	id := msg.ID
 	if id == "" {
 		id = uuid
 	}
-	u, err := msg.Usage.parts()
+	u, err := cs.parts(msg.Usage, line)
 	if err != nil || u == nil {
 		return err
 	}
@@ -333,6 +334,27 @@ type ccCalls struct {
 	byID  map[string]int // call id → index in list
 	list  []ccCall
 	short int // calls noted by finish
+
+	// Records whose usage has a negative count: left out, counted, and
+	// noted once by finish with the first one's line and error.
+	negative     int
+	negativeLine int
+	negativeErr  error
+}
+
+// parts is u in its parts (see [anUsage.parts]). A record with a negative
+// count (which would bill a negative cost) is treated as recording no
+// usage: it is counted in Skipped as "negative_usage" and noted once.
+func (cs *ccCalls) parts(u *anUsage, line int) (*Usage, error) {
+	if err := u.check(); err != nil {
+		cs.b.skip("negative_usage")
+		if cs.negative == 0 {
+			cs.negativeLine, cs.negativeErr = line, err
+		}
+		cs.negative++
+		return nil, nil
+	}
+	return u.parts()
 }
 
 type ccCall struct {
@@ -416,6 +438,10 @@ const shortOutputFactor = 4
 // finish adds one warning for the calls whose recorded output is smaller
 // than the estimate of their visible content.
 func (cs *ccCalls) finish(name string) {
+	if cs.negative > 0 {
+		cs.b.t.Warnings = append(cs.b.t.Warnings, &Error{Name: name, Line: cs.negativeLine,
+			Err: fmt.Errorf("%d records have a negative token count, their usage left out (first: %v)", cs.negative, cs.negativeErr)})
+	}
 	first := -1
 	for k := range cs.list {
 		c := &cs.list[k]

@@ -230,6 +230,9 @@ func readOpenHands(v json.RawMessage, name string) (*Transcript, error) {
 				if r := tm.ModelResponse; r != nil {
 					m.Call = r.ID
 					if r.Usage != nil && r.Usage.PromptTokens != nil && !usedUsage[r.ID] {
+						if err := nonNegative(count{"usage.prompt_tokens", *r.Usage.PromptTokens}); err != nil {
+							return nil, errAt(name, path+".tool_call_metadata.model_response", "%w", err)
+						}
 						m.setSplitUsage(*r.Usage.PromptTokens, 0, 0)
 						usedUsage[r.ID] = true
 					}

@@ -31,6 +31,9 @@ func (u *gmUsage) output() (int, error) {
 	if u == nil {
 		return 0, nil
 	}
+	if err := u.check(); err != nil {
+		return 0, err
+	}
 	return geminiOutput(u.CandidatesTokenCount, u.ThoughtsTokenCount, "candidatesTokenCount", "thoughtsTokenCount")
 }
 
@@ -334,6 +337,10 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 				}
 			}
 			if m.Tokens != nil && m.Tokens.Input != nil {
+				if err := nonNegative(count{"tokens.input", *m.Tokens.Input}, count{"tokens.output", m.Tokens.Output},
+					count{"tokens.cached", m.Tokens.Cached}, count{"tokens.thoughts", m.Tokens.Thoughts}); err != nil {
+					return nil, errAt(name, path, "%w", err)
+				}
 				out, err := geminiOutput(m.Tokens.Output, m.Tokens.Thoughts, "tokens.output", "tokens.thoughts")
 				if err != nil {
 					return nil, errAt(name, path, "%w", err)

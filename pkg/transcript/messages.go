@@ -182,6 +182,9 @@ func (o *openAIReader) add(raw json.RawMessage, where func(format string, args .
 			if d := m.Usage.PromptTokensDetails; d != nil {
 				cached = d.CachedTokens
 			}
+			if err := nonNegative(count{"completion_tokens", m.Usage.CompletionTokens}, count{"prompt_tokens_details.cached_tokens", cached}); err != nil {
+				return where("usage: %w", err)
+			}
 			msg.setSplitUsage(*m.Usage.PromptTokens, cached, m.Usage.CompletionTokens)
 		}
 		msg.Model = m.Model
@@ -397,10 +400,14 @@ func (m *Message) setSplitUsage(prompt, cached, output int) {
 }
 
 // total is the prompt size: input plus both cache parts; 0 when unknown,
-// an [*OverflowError] when the parts do not fit an int.
+// an [*OverflowError] when the parts do not fit an int, an error when a
+// count is negative.
 func (u *anUsage) total() (int, error) {
 	if u == nil {
 		return 0, nil
+	}
+	if err := u.check(); err != nil {
+		return 0, err
 	}
 	n, ok := checked.Sum(u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)
 	if !ok {

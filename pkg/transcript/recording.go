@@ -197,6 +197,9 @@ func parseRecorded(name string, r recorded) (*recordedCall, error) {
 	}
 	c.head = compactJSON(req["system"]) + compactJSON(req["instructions"]) + compactJSON(req["systemInstruction"])
 	reply, usage, err := parseReply(r)
+	if err == nil && usage != nil && *usage < 0 {
+		err = fmt.Errorf("usage: the prompt's token count must be a whole number ≥ 0, got %d", *usage)
+	}
 	if err != nil {
 		return nil, bad("response body", err)
 	}
@@ -374,6 +377,9 @@ func promptTokens(api string, raw json.RawMessage) (*int, error) {
 // anthropicPrompt is the prompt size of an Anthropic usage record, or an
 // [*OverflowError] when its parts do not fit an int.
 func anthropicPrompt(input, cacheWrite, cacheRead int) (*int, error) {
+	if err := nonNegative(count{"input_tokens", input}, count{"cache_creation_input_tokens", cacheWrite}, count{"cache_read_input_tokens", cacheRead}); err != nil {
+		return nil, fmt.Errorf("usage: %w", err)
+	}
 	n, ok := checked.Sum(input, cacheWrite, cacheRead)
 	if !ok {
 		return nil, &OverflowError{What: fmt.Sprintf("usage input_tokens (%d), cache_creation_input_tokens (%d) and cache_read_input_tokens (%d)", input, cacheWrite, cacheRead)}
