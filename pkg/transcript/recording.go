@@ -2,10 +2,8 @@ package transcript
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/url"
 	"strings"
 
@@ -55,22 +53,6 @@ func apiOf(uri string) string {
 		return apiGemini
 	}
 	return ""
-}
-
-// gunzipped returns b decompressed when it is gzip data, else b.
-func gunzipped(b []byte) []byte {
-	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
-		return b
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return b
-	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		return b
-	}
-	return out
 }
 
 // recordedCall is one call once its request was read.
