@@ -393,7 +393,8 @@ type sgConversation struct {
 
 // readShareGPT reads one ShareGPT conversation object or an array of
 // them; each conversation is its own transcript, named by its "id" (or
-// its position from 0 when it has none).
+// its position from 0 when it has none, "#" before it when another
+// conversation has that id).
 func readShareGPT(v json.RawMessage, name string) ([]*Transcript, error) {
 	var convs []json.RawMessage
 	if bytes.TrimSpace(v)[0] == '[' {
@@ -404,6 +405,8 @@ func readShareGPT(v json.RawMessage, name string) ([]*Transcript, error) {
 		convs = []json.RawMessage{v}
 	}
 	var out []*Transcript
+	explicit := map[string]bool{} // ids the file gives, which an automatic name must not take
+	auto := []int{}               // conversations named by position
 	for i, raw := range convs {
 		path := ""
 		if len(convs) > 1 || bytes.TrimSpace(v)[0] == '[' {
@@ -419,7 +422,9 @@ func readShareGPT(v json.RawMessage, name string) ([]*Transcript, error) {
 		b := newBuilder(FormatShareGPT)
 		b.t.ID = argText(c.ID)
 		if b.t.ID == "" {
-			b.t.ID = fmt.Sprint(i)
+			auto = append(auto, len(out))
+		} else {
+			explicit[b.t.ID] = true
 		}
 		var names namePairer
 		for k, turn := range c.Conversations {
@@ -453,6 +458,15 @@ func readShareGPT(v json.RawMessage, name string) ([]*Transcript, error) {
 			b.add(m, opens)
 		}
 		out = append(out, b.finish())
+	}
+	// A conversation without an id is named by its position from 0, or
+	// "#<position>" where the file gives that name to another.
+	for _, k := range auto {
+		id := fmt.Sprint(k)
+		for explicit[id] {
+			id = "#" + id
+		}
+		out[k].ID = id
 	}
 	return out, nil
 }

@@ -707,6 +707,28 @@ type lineDecoder struct {
 	b    *builder // its sink's error stops the reading
 	line int
 	data []byte
+
+	boms, nuls *lineNote // lines read past with a warning, counted
+}
+
+// lineNote is a warning about lines read past, counted: one per kind and
+// file, naming the first line.
+type lineNote struct {
+	what string
+	n    int
+}
+
+func (l *lineNote) Error() string { return fmt.Sprintf("%d %s", l.n, l.what) }
+
+// note counts line n under *l, adding the warning on its first line.
+func (d *lineDecoder) note(l **lineNote, n int, what string) {
+	if *l == nil {
+		*l = &lineNote{what: what}
+		if d.b != nil {
+			d.b.t.Warnings = append(d.b.t.Warnings, &Error{Name: d.name, Line: n, Err: *l})
+		}
+	}
+	(*l).n++
 }
 
 // next returns the next non-blank line, or io.EOF.
@@ -731,10 +753,19 @@ func (d *lineDecoder) next() ([]byte, error) {
 				}
 			}
 		}
-		if n == 1 {
-			line = bytes.TrimPrefix(line, bom)
+		if bytes.HasPrefix(line, bom) {
+			line = line[len(bom):]
+			if n > 1 {
+				// Files joined with cat: each may start with a BOM.
+				d.note(&d.boms, n, "line(s) began with a byte order mark (files joined?), read without it")
+			}
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if len(bytes.Trim(line, "\x00 \t\r")) == 0 {
+			// What a crash leaves at the end of a preallocated file.
+			d.note(&d.nuls, n, "line(s) of NUL bytes skipped (a file padded by a crash?)")
 			continue
 		}
 		if !utf8.Valid(line) {
@@ -795,17 +826,51 @@ func (d *lineDecoder) errorf(format string, args ...any) error {
 }
 
 // Select returns the transcript whose ID is id, for inputs that hold
-// several conversations. The error lists the IDs there are.
+// several conversations. The error lists the IDs there are; an id that
+// several conversations share is an error naming their positions.
 func Select(ts []*Transcript, id string) (*Transcript, error) {
 	ids := make([]string, 0, len(ts))
-	for _, t := range ts {
+	var found []int
+	for i, t := range ts {
 		if t.ID == id {
-			return t, nil
+			found = append(found, i)
 		}
 		ids = append(ids, fmt.Sprintf("%q", t.ID))
+	}
+	switch {
+	case len(found) == 1:
+		return ts[found[0]], nil
+	case len(found) > 1:
+		at := make([]string, len(found))
+		for k, i := range found {
+			at[k] = fmt.Sprint(i + 1)
+		}
+		return nil, fmt.Errorf("%d conversations are named %q (the %s in the input); give each its own id", len(found), id, ordinalList(at))
 	}
 	if len(ids) > 10 {
 		ids = append(ids[:10], fmt.Sprintf("… (%d in all)", len(ts)))
 	}
 	return nil, fmt.Errorf("no conversation %q; there are %s", id, strings.Join(ids, ", "))
+}
+
+// ordinalList writes positions as "1st, 3rd and 4th".
+func ordinalList(at []string) string {
+	for i, a := range at {
+		suffix := "th"
+		if n := len(a); n > 0 && (n < 2 || a[n-2] != '1') {
+			switch a[n-1] {
+			case '1':
+				suffix = "st"
+			case '2':
+				suffix = "nd"
+			case '3':
+				suffix = "rd"
+			}
+		}
+		at[i] = a + suffix
+	}
+	if len(at) == 1 {
+		return at[0]
+	}
+	return strings.Join(at[:len(at)-1], ", ") + " and " + at[len(at)-1]
 }
