@@ -38,7 +38,7 @@ func readTranscriptFiles[T any](a *app, args []string, fn func(name string, r io
 			return zero, inputError(fmt.Errorf("%s: %w", in.Path, pathErr(err)))
 		}
 		defer f.Close()
-		return fn(in.Path, ctxReader{a.ctx, f})
+		return fn(in.Path, ctxFile{ctxReader{a.ctx, f}, f})
 	})
 	if err := a.ctx.Err(); err != nil {
 		return nil, err
@@ -66,6 +66,16 @@ func readTranscriptFiles[T any](a *app, args []string, fn func(name string, r io
 	}
 	return out, nil
 }
+
+// ctxFile is a file read under a context that can seek, so that the
+// transcript reader can tell a large JSON file that is no transcript
+// without holding it (see transcript.Read).
+type ctxFile struct {
+	ctxReader
+	f *os.File
+}
+
+func (c ctxFile) Seek(off int64, whence int) (int64, error) { return c.f.Seek(off, whence) }
 
 // warnTranscripts writes the warnings of ts (a half-written last line
 // skipped) to stderr, in order.

@@ -112,6 +112,21 @@ func read(ctx context.Context, r io.Reader, name, format string, fn func(t *Tran
 		return nil, fmt.Errorf("unknown transcript format %q; valid: %s", format, strings.Join(Formats(), ", "))
 	}
 	named := format != ""
+	// A file (an io.Seeker) is read twice when its format is to be told:
+	// first its start, keeping nothing, to tell whether it can be a
+	// transcript at all (a walk then skips a large JSON file that is not
+	// one without holding it), then as usual.
+	if s, ok := r.(io.Seeker); ok && !named {
+		if at, err := s.Seek(0, io.SeekCurrent); err == nil {
+			may := mayBeTranscript(r)
+			if _, err := s.Seek(at, io.SeekStart); err != nil {
+				return nil, &Error{Name: name, Err: err}
+			}
+			if !may {
+				return nil, &Error{Name: name, Err: undetectable()}
+			}
+		}
+	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, first, err := firstLine(br)
 	if err != nil {
@@ -324,22 +339,52 @@ func Detect(data []byte) (string, error) {
 // When found is the named format itself (a session with no message yet),
 // there is no error.
 func noRecords(name, format, found string) error {
-	switch found {
-	case format:
+	if found == format {
 		return nil
-	case "":
-		return &Error{Name: name, Err: fmt.Errorf("no %s records here, and no other transcript format either (%v)", format, ErrUnknownFormat)}
 	}
-	return &Error{Name: name, Err: fmt.Errorf("no %s records here; it reads as %s (drop --input-format, or name %s)", format, found, found)}
+	return &Error{Name: name, Err: &NoRecordsError{Format: format, Found: found}}
+}
+
+// NoRecordsError is an input read as a named format that holds none of
+// its records. Found is the format the input reads as, "" when none: the
+// error then wraps [ErrUnknownFormat].
+type NoRecordsError struct {
+	Format, Found string
+}
+
+func (e *NoRecordsError) Error() string {
+	if e.Found == "" {
+		return fmt.Sprintf("no %s records here, and no other transcript format either (%v)", e.Format, ErrUnknownFormat)
+	}
+	return fmt.Sprintf("no %s records here; it reads as %s", e.Format, e.Found)
+}
+
+// Unwrap returns [ErrUnknownFormat] when no format was found.
+func (e *NoRecordsError) Unwrap() error {
+	if e.Found == "" {
+		return ErrUnknownFormat
+	}
+	return nil
 }
 
 // ErrUnknownFormat is wrapped by the error for an input whose format
 // cannot be told from its content: a directory walk skips such files.
 var ErrUnknownFormat = errors.New("cannot tell the transcript format")
 
-func undetectable() error {
-	return fmt.Errorf("%w; tried %s (use --input-format to name one)", ErrUnknownFormat, strings.Join(Formats(), ", "))
+// UnknownFormatError is an input whose format cannot be told from its
+// content; Tried lists the formats detection knows. It wraps
+// [ErrUnknownFormat].
+type UnknownFormatError struct {
+	Tried []string
 }
+
+func (e *UnknownFormatError) Error() string {
+	return fmt.Sprintf("%v; tried %s", ErrUnknownFormat, strings.Join(e.Tried, ", "))
+}
+
+func (e *UnknownFormatError) Unwrap() error { return ErrUnknownFormat }
+
+func undetectable() error { return &UnknownFormatError{Tried: Formats()} }
 
 var (
 	harpeTypes  = map[string]bool{"system": true, "user": true, "assistant": true, "tool_result": true, "usage": true, "abort": true}
