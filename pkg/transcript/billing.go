@@ -69,7 +69,7 @@ func BilledTokens(t *Transcript, c tokenize.Counter) int {
 // [BilledTokens] summed over them. It streams through [Scan], so a JSONL
 // transcript of any size is counted in about one turn's memory. A total
 // past the largest int is an [*Error] naming the line of the message
-// that took it there, wrapping an [*OverflowError].
+// that took it there, wrapping an [*engine.TokenOverflowError].
 func CountBilled(r io.Reader, name, format string, c tokenize.Counter) (int, error) {
 	n, _, err := CountBilledTranscriptsContext(context.Background(), r, name, format, c)
 	return n, err

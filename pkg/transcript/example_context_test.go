@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/pkg/engine"
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
@@ -24,7 +25,7 @@ func ExampleScanContext() {
 	var l transcript.Listing
 	_, err := transcript.ScanContext(context.Background(), strings.NewReader(events), "chat.jsonl", "",
 		func(t *transcript.Transcript, m *transcript.Message) error { return l.Add(m) })
-	var oe *transcript.OverflowError
+	var oe *engine.TokenOverflowError
 	fmt.Println(err)
 	fmt.Println(errors.As(err, &oe))
 

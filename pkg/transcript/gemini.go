@@ -26,7 +26,7 @@ type gmUsage struct {
 }
 
 // output is the tokens billed as output: the candidates and the thoughts,
-// or an [*OverflowError] when they do not fit an int.
+// or an [*engine.TokenOverflowError] when they do not fit an int.
 func (u *gmUsage) output() (int, error) {
 	if u == nil {
 		return 0, nil
@@ -37,11 +37,11 @@ func (u *gmUsage) output() (int, error) {
 	return geminiOutput(u.CandidatesTokenCount, u.ThoughtsTokenCount, "candidatesTokenCount", "thoughtsTokenCount")
 }
 
-// geminiOutput is out + thoughts, or an [*OverflowError] naming the fields.
+// geminiOutput is out + thoughts, or an [*engine.TokenOverflowError] naming the fields.
 func geminiOutput(out, thoughts int, outName, thoughtsName string) (int, error) {
 	n, ok := checked.Add(out, thoughts)
 	if !ok {
-		return 0, &OverflowError{What: fmt.Sprintf("%s (%d) and %s (%d)", outName, out, thoughtsName, thoughts)}
+		return 0, &checked.OverflowError{What: fmt.Sprintf("%s (%d) and %s (%d)", outName, out, thoughtsName, thoughts)}
 	}
 	return n, nil
 }

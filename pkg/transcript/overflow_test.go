@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/internal/checked"
 	"math"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ const maxInt = "9223372036854775807"
 
 // TestUsageOverflow: a usage record whose parts do not fit an int is an
 // *Error naming the input and line (JSONL) or JSON path (documents),
-// wrapping an *OverflowError; the largest prompt that fits is read.
+// wrapping an *checked.OverflowError; the largest prompt that fits is read.
 func TestUsageOverflow(t *testing.T) {
 	tests := []struct {
 		name, format, in string
@@ -59,9 +60,9 @@ func TestUsageOverflow(t *testing.T) {
 					continue
 				}
 				var e *Error
-				var oe *OverflowError
+				var oe *checked.OverflowError
 				if err == nil || err.Error() != tt.want || !errors.As(err, &e) || !errors.As(err, &oe) {
-					t.Errorf("scan %v: error\n %v\nwant an *Error wrapping an *OverflowError:\n %s", scan, err, tt.want)
+					t.Errorf("scan %v: error\n %v\nwant an *Error wrapping an *checked.OverflowError:\n %s", scan, err, tt.want)
 				}
 			}
 		})
@@ -137,7 +138,7 @@ func TestRecordedUsageAdd(t *testing.T) {
 				}
 				return
 			}
-			var oe *OverflowError
+			var oe *checked.OverflowError
 			if !errors.As(err, &oe) || oe.What != tt.want {
 				t.Errorf("Add: %v, want an overflow of %s", err, tt.want)
 			}
@@ -209,7 +210,7 @@ func TestNewBreakdownOverflow(t *testing.T) {
 				}
 				return
 			}
-			var oe *OverflowError
+			var oe *checked.OverflowError
 			if err == nil || err.Error() != tt.want || !errors.As(err, &oe) {
 				t.Errorf("NewBreakdown: %v, want %s", err, tt.want)
 			}

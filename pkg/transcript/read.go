@@ -87,7 +87,7 @@ func Read(r io.Reader, name, format string) ([]*Transcript, error) {
 // message; an error from fn stops the reading and is returned. Usage that a
 // format records only after the next turn has opened is not seen.
 //
-// An [*OverflowError] from fn (such as [Listing.Add] returns) comes back
+// An [*engine.TokenOverflowError] from fn (such as [Listing.Add] returns) comes back
 // as an [*Error] naming the line the message was read from (the line of
 // its usage, when that came later), or for JSON documents the message.
 func Scan(r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {

@@ -383,7 +383,7 @@ func parseReply(r recorded) (json.RawMessage, *int, error) {
 // promptTokens reads the prompt size from a usage object: OpenAI Chat
 // prompt_tokens, Responses input_tokens (both include the cached part),
 // Anthropic input + cache creation + cache read, whose sum must fit an
-// int (else an [*OverflowError]).
+// int (else an [*engine.TokenOverflowError]).
 func promptTokens(api string, raw json.RawMessage) (*int, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
@@ -409,14 +409,14 @@ func promptTokens(api string, raw json.RawMessage) (*int, error) {
 }
 
 // anthropicPrompt is the prompt size of an Anthropic usage record, or an
-// [*OverflowError] when its parts do not fit an int.
+// [*engine.TokenOverflowError] when its parts do not fit an int.
 func anthropicPrompt(input, cacheWrite, cacheRead int) (*int, error) {
 	if err := nonNegative(count{"input_tokens", input}, count{"cache_creation_input_tokens", cacheWrite}, count{"cache_read_input_tokens", cacheRead}); err != nil {
 		return nil, fmt.Errorf("usage: %w", err)
 	}
 	n, ok := checked.Sum(input, cacheWrite, cacheRead)
 	if !ok {
-		return nil, &OverflowError{What: fmt.Sprintf("usage input_tokens (%d), cache_creation_input_tokens (%d) and cache_read_input_tokens (%d)", input, cacheWrite, cacheRead)}
+		return nil, &checked.OverflowError{What: fmt.Sprintf("usage input_tokens (%d), cache_creation_input_tokens (%d) and cache_read_input_tokens (%d)", input, cacheWrite, cacheRead)}
 	}
 	return &n, nil
 }
