@@ -90,14 +90,11 @@ func Read(r io.Reader, name, format string) ([]*Transcript, error) {
 // An [*engine.TokenOverflowError] from fn (such as [Listing.Add] returns) comes back
 // as an [*Error] naming the line the message was read from (the line of
 // its usage, when that came later), or for JSON documents the message.
-func Scan(r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
-	return ScanContext(context.Background(), r, name, format, fn)
-}
-
-// ScanContext is [Scan] that stops once ctx is done: it checks ctx before
-// each line of a JSONL input and before each message it hands to fn, and
-// returns ctx's error. fn is not called after that.
-func ScanContext(ctx context.Context, r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+//
+// Scan stops once ctx is done: it checks ctx before each line of a JSONL
+// input and before each message it hands to fn, and returns ctx's error.
+// fn is not called after that.
+func Scan(ctx context.Context, r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	if fn == nil {
 		return nil, errors.New("transcript.Scan: nil fn")
 	}

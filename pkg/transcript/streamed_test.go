@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -118,7 +119,7 @@ func TestStreamedUsageScan(t *testing.T) {
 	in := ccPrompt + ccRec("msg_1", ccText, ccUsage("5"), "") + ccRec("msg_1", ccTool, ccUsage("150"), "") + ccResult +
 		strings.ReplaceAll(ccPrompt, `"content":"go"`, `"content":"again"`) + ccRec("msg_2", ccText, ccUsage("2"), "") + ccRec("msg_2", `{"type":"text","text":"ok"}`, ccUsage("33"), "")
 	var outputs []int
-	_, err := Scan(strings.NewReader(in), "in", "claude-code", func(_ *Transcript, m *Message) error {
+	_, err := Scan(context.Background(), strings.NewReader(in), "in", "claude-code", func(_ *Transcript, m *Message) error {
 		if m.Usage != nil {
 			outputs = append(outputs, m.Usage.Output)
 		}
@@ -138,7 +139,7 @@ func TestStreamedUsageScan(t *testing.T) {
 func TestStreamedUsageAfterHandOver(t *testing.T) {
 	in := ccPrompt + ccRec("msg_1", ccText, ccUsage("5"), "") +
 		strings.ReplaceAll(ccPrompt, `"content":"go"`, `"content":"again"`) + ccRec("msg_1", ccTool, ccUsage("150"), "")
-	ts, err := Scan(strings.NewReader(in), "in", "claude-code", func(*Transcript, *Message) error { return nil })
+	ts, err := Scan(context.Background(), strings.NewReader(in), "in", "claude-code", func(*Transcript, *Message) error { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
