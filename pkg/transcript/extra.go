@@ -12,14 +12,6 @@ import (
 	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
-// Formats seen in the wild beside the major ones: SWE-agent trajectories,
-// OpenHands event streams and long-memory chat samples (LoCoMo style).
-const (
-	FormatSWEAgent   = "swe-agent"
-	FormatOpenHands  = "openhands"
-	FormatLongMemory = "long-memory"
-)
-
 // ---- SWE-agent trajectories (.traj) ----
 
 type sweMessage struct {

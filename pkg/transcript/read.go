@@ -14,26 +14,6 @@ import (
 	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
-// Format names, as [Transcript.Format] and [Read] spell them.
-const (
-	FormatHarpe      = "harpe"
-	FormatOpenAI     = "openai"
-	FormatAnthropic  = "anthropic"
-	FormatClaudeCode = "claude-code"
-	FormatCodex      = "codex"
-	FormatGemini     = "gemini"
-	FormatGeminiCLI  = "gemini-cli"
-	FormatShareGPT   = "sharegpt"
-)
-
-// Formats lists the format names [Read] accepts, in the order detection
-// tries them.
-func Formats() []string {
-	return []string{FormatHarpe, FormatClaudeCode, FormatCodex, FormatOpenAI,
-		FormatAnthropic, FormatGemini, FormatGeminiCLI, FormatShareGPT,
-		FormatSWEAgent, FormatOpenHands, FormatLongMemory, FormatVCR, FormatHAR}
-}
-
 // Error is bad input: it names the input and where in it the problem is.
 type Error struct {
 	Name string // the input's name ("chat.jsonl", "stdin")
@@ -187,16 +167,7 @@ func read(ctx context.Context, r io.Reader, name, format string, fn func(t *Tran
 			b.name, b.ctx = name, ctx
 		}
 		d := &lineDecoder{r: jsonl.NewReader(io.MultiReader(bytes.NewReader(head), br)), name: name, b: b}
-		switch format {
-		case FormatHarpe:
-			err = readHarpe(d, b)
-		case FormatClaudeCode:
-			err = readClaudeCode(d, b)
-		case FormatCodex:
-			err = readCodex(d, b)
-		default:
-			err = readMessageLines(d, b, format)
-		}
+		err = formatOf(format).lines(d, b)
 		if err == nil {
 			b.finish()
 			err = b.sinkErr
@@ -263,14 +234,6 @@ func scanAll(ctx context.Context, name string, ts []*Transcript, err error, fn f
 
 var bom = []byte("\xef\xbb\xbf")
 
-func validFormat(f string) bool {
-	for _, v := range Formats() {
-		if v == f {
-			return true
-		}
-	}
-	return false
-}
 
 // firstLine reads up to and including the first line that is not blank.
 // head holds every byte read (blank lines included); first is that line.
@@ -603,48 +566,8 @@ func pathJoin(p string) string {
 }
 
 func readDocument(v json.RawMessage, name, format string) ([]*Transcript, error) {
-	switch format {
-	case FormatOpenAI, FormatAnthropic:
-		t, err := readMessagesDoc(v, name, format)
-		if err != nil {
-			return nil, err
-		}
-		return []*Transcript{t}, nil
-	case FormatGemini:
-		t, err := readGemini(v, name)
-		if err != nil {
-			return nil, err
-		}
-		return []*Transcript{t}, nil
-	case FormatGeminiCLI:
-		t, err := readGeminiCLI(v, name)
-		if err != nil {
-			return nil, err
-		}
-		return []*Transcript{t}, nil
-	case FormatShareGPT:
-		return readShareGPT(v, name)
-	case FormatLongMemory:
-		return readLongMemory(v, name)
-	case FormatHAR:
-		return readHAR(v, name)
-	case FormatSWEAgent, FormatOpenHands:
-		read := readSWEAgent
-		if format == FormatOpenHands {
-			read = readOpenHands
-		}
-		t, err := read(v, name)
-		if err != nil {
-			return nil, err
-		}
-		return []*Transcript{t}, nil
-	}
-	if format == FormatCodex {
-		t, err := readResponsesDoc(v, name)
-		if err != nil {
-			return nil, err
-		}
-		return []*Transcript{t}, nil
+	if f := formatOf(format); f != nil && f.document != nil {
+		return f.document(v, name)
 	}
 	// A JSONL format named explicitly but given a document.
 	return nil, &Error{Name: name, Err: fmt.Errorf("a %s transcript is JSON Lines, one object a line; this input is one JSON %s", format, jsonl.Kind(v))}

@@ -12,15 +12,6 @@ import (
 	"github.com/harpe-dev/harpe/internal/checked"
 )
 
-// Formats of HTTP recordings of provider calls.
-const (
-	// FormatVCR is a VCR cassette (YAML): vcrpy, pydantic-ai, LangChain.
-	FormatVCR = "vcr"
-	// FormatHAR is an HTTP Archive 1.2 (JSON), as browsers and proxies
-	// export it.
-	FormatHAR = "har"
-)
-
 // Provider APIs a recorded request can go to.
 const (
 	apiChat      = "openai-chat"
