@@ -234,7 +234,6 @@ func scanAll(ctx context.Context, name string, ts []*Transcript, err error, fn f
 
 var bom = []byte("\xef\xbb\xbf")
 
-
 // firstLine reads up to and including the first line that is not blank.
 // head holds every byte read (blank lines included); first is that line.
 func firstLine(br *bufio.Reader) (head, first []byte, err error) {
