@@ -510,11 +510,22 @@ func readDocuments(data []byte, name, format string) ([]*Transcript, error) {
 	}
 	body := bytes.TrimPrefix(data, bom)
 	dec := json.NewDecoder(bytes.NewReader(body))
+	// One document, the usual case, is read in place: the decoder would
+	// copy it twice (its buffer, then the value).
+	single := json.Valid(body)
 	var out []*Transcript
 	for n := 0; ; n++ {
 		start := int(dec.InputOffset())
 		var v json.RawMessage
-		err := dec.Decode(&v)
+		var err error
+		switch {
+		case single && n == 0:
+			v = bytes.TrimSpace(body)
+		case single:
+			err = io.EOF
+		default:
+			err = dec.Decode(&v)
+		}
 		if err == io.EOF {
 			break
 		}
