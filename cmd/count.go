@@ -483,7 +483,7 @@ func countTranscript(ctx context.Context, r io.Reader, name, format string, coun
 	cr := &countingReader{r: r}
 	counts := make([]int, len(counters))
 	if len(counters) == 1 {
-		n, ts, err := transcript.CountBilledTranscriptsContext(ctx, cr, name, format, counters[0])
+		n, ts, err := transcript.CountBilledTranscripts(ctx, cr, name, format, counters[0])
 		if err != nil {
 			return 0, nil, nil, inputError(err)
 		}
@@ -496,7 +496,7 @@ func countTranscript(ctx context.Context, r io.Reader, name, format string, coun
 	}
 	var read []*transcript.Transcript
 	for k, c := range counters {
-		n, ts, err := transcript.CountBilledTranscriptsContext(ctx, bytes.NewReader(data), name, format, c)
+		n, ts, err := transcript.CountBilledTranscripts(ctx, bytes.NewReader(data), name, format, c)
 		if err != nil {
 			return 0, nil, nil, inputError(err)
 		}

@@ -250,7 +250,7 @@ func (h *historyCounter) transcriptTokens(name string, r io.Reader) ([]byte, tra
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ts, err := transcript.ScanContext(ctx, r, name, format, func(t *transcript.Transcript, m *transcript.Message) error {
+	ts, err := transcript.Scan(ctx, r, name, format, func(t *transcript.Transcript, m *transcript.Message) error {
 		if m.InputTokens != nil {
 			if _, ok := last[t]; !ok {
 				order = append(order, t)

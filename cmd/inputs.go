@@ -45,15 +45,26 @@ func readTranscriptFiles[T any](a *app, rules readRules, args []string, fn func(
 	res, errs := inputs.Map(a.ctx, ins, 0, func(in inputs.Input) (T, error) {
 		var zero T
 		name, r := stdinName, io.Reader(a.io.In)
+		var f *os.File
 		if in.Path != inputs.Stdin {
-			f, err := os.Open(in.Path)
-			if err != nil {
+			var err error
+			if f, err = os.Open(in.Path); err != nil {
 				return zero, inputError(fmt.Errorf("%s: %w", in.Path, pathErr(err)))
 			}
 			defer f.Close()
-			name, r = in.Path, ctxReader{a.ctx, f}
+			name, r = in.Path, ctxFile{ctxReader{a.ctx, f}, f}
 		}
 		if !rules.refuseEmpty {
+			return fn(name, r)
+		}
+		if in.Path != inputs.Stdin {
+			// A file: seekable, so the transcript reader can tell a large
+			// JSON file that is no transcript without holding it.
+			if blank, err := blankFile(f); err != nil {
+				return zero, inputError(fmt.Errorf("%s: %w", name, pathErr(err)))
+			} else if blank {
+				return zero, inputError(fmt.Errorf("%s: %w", name, errEmptyInput))
+			}
 			return fn(name, r)
 		}
 		br := bufio.NewReaderSize(r, 64<<10)
@@ -123,6 +134,31 @@ func blankInput(br *bufio.Reader) bool {
 		}
 	}
 }
+
+// blankFile reports whether f holds only white space (or nothing),
+// looking at no more than its first 64 KiB, and leaves f at its start.
+func blankFile(f *os.File) (bool, error) {
+	buf := make([]byte, 64<<10)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return false, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return false, err
+	}
+	// A whole buffer of white space: let the reader judge.
+	return n < len(buf) && len(bytes.TrimLeft(buf[:n], " \t\r\n")) == 0, nil
+}
+
+// ctxFile is a file read under a context that can seek, so that the
+// transcript reader can tell a large JSON file that is no transcript
+// without holding it (see transcript.Read).
+type ctxFile struct {
+	ctxReader
+	f *os.File
+}
+
+func (c ctxFile) Seek(off int64, whence int) (int64, error) { return c.f.Seek(off, whence) }
 
 // warnTranscripts writes the warnings of ts (a half-written last line
 // skipped) to stderr, in order.

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/pkg/transcript"
 	"io"
 	"os"
 	"os/signal"
@@ -186,7 +187,7 @@ func (a *app) run(args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(streams.Err, "harpe: %s\n", a.valueSource(ee.err.Error()))
+			fmt.Fprintf(streams.Err, "harpe: %s%s\n", a.valueSource(ee.err.Error()), flagHint(ee.err))
 		}
 		if ee.usageOf != nil {
 			fmt.Fprintf(streams.Err, "Run '%s --help' for usage.\n", ee.usageOf.CommandPath())
@@ -197,6 +198,20 @@ func (a *app) run(args []string) int {
 	// usage errors.
 	fmt.Fprintf(streams.Err, "harpe: %v\n", commandError(err))
 	return ExitUsage
+}
+
+// flagHint is what to add to a library error to name the flag that
+// helps: the transcript package speaks of formats, not of flags.
+func flagHint(err error) string {
+	var nr *transcript.NoRecordsError
+	if errors.As(err, &nr) && nr.Found != "" {
+		return fmt.Sprintf(" (drop --input-format, or name %s)", nr.Found)
+	}
+	var uf *transcript.UnknownFormatError
+	if errors.As(err, &uf) {
+		return " (use --input-format to name one)"
+	}
+	return ""
 }
 
 // abortHooks are functions run when the process is stopped from outside

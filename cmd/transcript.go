@@ -155,7 +155,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		idx := map[*transcript.Transcript]int{}
 		iw := &transcript.ItemWriter{File: name}
 		n := 0
-		ts, err := transcript.ScanContext(a.ctx, r, name, opts.inputFormat, func(t *transcript.Transcript, m *transcript.Message) error {
+		ts, err := transcript.Scan(a.ctx, r, name, opts.inputFormat, func(t *transcript.Transcript, m *transcript.Message) error {
 			k, ok := idx[t]
 			if !ok {
 				k = len(tf.listings)

@@ -3,11 +3,14 @@
 #
 # Measures the peak memory (maximum resident set size, from GNU time's %M)
 # and the wall time of harpe on the hostile inputs of issue 16, each MB
-# megabytes (default 50) with no break point:
+# megabytes (default 50) with no break point, and the recordings of issue 24:
 #
 #   count -t o200k_base   MB of "a", NUL, spaces, dots, newlines (one
 #                         pre-tokenizer piece each), read from stdin
 #   conflicts --lines     one line: a clause of MB of distinct made-up words
+#   count --transcript    a HAR of four gzip bodies of 256 MiB of zeros; a VCR
+#                         cassette aliasing a 1 MiB scalar 1,000 times (both
+#                         errors; their message is shown indented)
 #
 # Prints "<case> <wall s> <user+sys s> <peak MiB> <peak / input>" a line
 # (CPU time beside wall time, since a shared machine stretches the latter). Needs go and
@@ -55,3 +58,34 @@ for f in a nul spaces dots newlines; do
   run "count $f" "$tmp/$f" count -t o200k_base
 done
 run "conflicts clause" "$tmp/clause" conflicts --lines
+
+# Recordings (issue 24): each case reads a file given as an argument; the
+# ratio is to that file's size.
+runf() { # runf NAME FILE ARGS...
+  local name="$1" in="$2"
+  shift 2
+  local size
+  size=$(wc -c < "$in")
+  /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$tmp/harpe" "$@" "$in" > /dev/null 2> "$tmp/err" || true
+  read -r secs user sys kb < <(tail -n 1 "$tmp/time") # time writes a line first when the exit status is not 0
+  awk -v n="$name" -v s="$secs" -v c="$(awk -v u="$user" -v y="$sys" 'BEGIN { print u + y }')" -v kb="$kb" -v b="$size" \
+    'BEGIN { printf "%-18s %7.2f s wall %7.2f s cpu %6.0f MiB %5.1fx\n", n, s, c, kb / 1024, kb * 1024 / b }'
+  sed 's/^/    /' "$tmp/err" | cut -c1-160
+}
+# A HAR of four gzip bodies of 256 MiB of zeros each (about 1 MB).
+b64="$(head -c $((256 << 20)) /dev/zero | gzip -9 | base64 -w0)"
+{
+  printf '{"log":{"entries":['
+  for i in 1 2 3 4; do
+    [ "$i" = 1 ] || printf ','
+    printf '{"request":{"method":"POST","url":"https://api.openai.com/v1/chat/completions","postData":{"mimeType":"application/json","text":"{\\"messages\\":[]}"}},"response":{"status":200,"content":{"mimeType":"application/json","encoding":"base64","text":"%s"}}}' "$b64"
+  done
+  printf ']}}\n'
+} > "$tmp/bomb.har"
+runf "har gzip bomb" "$tmp/bomb.har" count --transcript
+# A cassette: a 1 MiB scalar anchored once, aliased 1,000 times (1.05 MB).
+awk 'BEGIN {
+  printf "interactions:\n- system: &b \""; for (i = 0; i < 1048576; i++) printf "x"; printf "\"\n  content:\n"
+  for (i = 0; i < 1000; i++) print "  - *b"
+}' > "$tmp/alias.yaml"
+runf "vcr alias bomb" "$tmp/alias.yaml" count --transcript

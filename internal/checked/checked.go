@@ -11,8 +11,8 @@ import (
 )
 
 // OverflowError is a sum of token figures that does not fit an int.
-// Packages that sum token counts return it (engine.TokenOverflowError and
-// transcript.OverflowError are this type), so one errors.As finds it
+// Packages that sum token counts return it (engine.TokenOverflowError is
+// its exported name), so one errors.As finds it
 // whichever package did the sum.
 type OverflowError struct {
 	// What names the figures being summed ("the items' tokens").

@@ -2,6 +2,7 @@ package cost
 
 import (
 	"errors"
+	"github.com/harpe-dev/harpe/internal/checked"
 	"math"
 	"strings"
 	"testing"
@@ -38,7 +39,7 @@ func TestSimulateOverflow(t *testing.T) {
 				}
 				return
 			}
-			var oe *transcript.OverflowError
+			var oe *checked.OverflowError
 			if err == nil || err.Error() != tt.want || !errors.As(err, &oe) {
 				t.Errorf("Simulate: %v, want %s", err, tt.want)
 			}
@@ -61,7 +62,7 @@ func TestRecordedOverflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err = Recorded(ts[0], nil)
-	var oe *transcript.OverflowError
+	var oe *checked.OverflowError
 	if err == nil || err.Error() != "message 3: the recorded input, cache and output tokens add up to more than 9223372036854775807 tokens" || !errors.As(err, &oe) {
 		t.Errorf("Recorded: %v", err)
 	}

@@ -154,7 +154,7 @@ func (s *Simulator) RecordedCost(model string, t time.Time, u transcript.Usage) 
 func (s *Simulator) Totals() Totals { return s.totals }
 
 // Err returns the first sum that did not fit an int, as "call N: " and an
-// [*checked.OverflowError] (transcript.OverflowError): a window whose
+// [*checked.OverflowError] (engine.TokenOverflowError): a window whose
 // blocks, or calls whose totals, add up past the largest int. The figures
 // of that call and after are not to be trusted; nil when every sum fit.
 func (s *Simulator) Err() error { return s.err }

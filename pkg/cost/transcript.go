@@ -73,7 +73,7 @@ func PromptTokens(u transcript.Usage) int {
 // Recorded returns each call's recorded usage in t, priced with cat (nil:
 // the built-in presets), and their totals: what the session really cost.
 // Aborted messages count too: the provider billed those calls. Totals
-// past the largest int are a [*transcript.OverflowError] naming the
+// past the largest int are a [*checked.OverflowError] naming the
 // message.
 func Recorded(t *transcript.Transcript, cat *prices.Catalog) ([]RecordedCall, RecordedTotals, error) {
 	if cat == nil {
@@ -101,7 +101,7 @@ func Recorded(t *transcript.Transcript, cat *prices.Catalog) ([]RecordedCall, Re
 		tot.CacheWrite1h, ok[3] = checked.Add(tot.CacheWrite1h, m.Usage.CacheWrite1h)
 		tot.Output, ok[4] = checked.Add(tot.Output, m.Usage.Output)
 		if ok != [5]bool{true, true, true, true, true} {
-			return nil, RecordedTotals{}, fmt.Errorf("message %d: %w", m.Index, &transcript.OverflowError{What: "the recorded input, cache and output tokens"})
+			return nil, RecordedTotals{}, fmt.Errorf("message %d: %w", m.Index, &checked.OverflowError{What: "the recorded input, cache and output tokens"})
 		}
 		tot.CostUSD += rc.CostUSD
 	}

@@ -7,8 +7,8 @@ import (
 // TokenOverflowError is a sum or product of token figures that does not fit
 // an int. Sizes are summed with checked arithmetic throughout the package:
 // a total that wraps around would be an answer that looks right and is
-// not, so it is an error instead. It is the same type as
-// [transcript.OverflowError].
+// not, so it is an error instead. Every package of harpe that sums token
+// figures (transcript, cost, window) returns this one type.
 type TokenOverflowError = checked.OverflowError
 
 // AddTokens returns a + b, or a [*TokenOverflowError] naming what when the

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -55,7 +56,7 @@ func BenchmarkCountBilled(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := CountBilled(bytes.NewReader(data), "long", "", tokenize.Estimate); err != nil {
+		if _, err := CountBilled(context.Background(), bytes.NewReader(data), "long", "", tokenize.Estimate); err != nil {
 			b.Fatal(err)
 		}
 	}

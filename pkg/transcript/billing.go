@@ -69,33 +69,21 @@ func BilledTokens(t *Transcript, c tokenize.Counter) int {
 // [BilledTokens] summed over them. It streams through [Scan], so a JSONL
 // transcript of any size is counted in about one turn's memory. A total
 // past the largest int is an [*Error] naming the line of the message
-// that took it there, wrapping an [*OverflowError].
-func CountBilled(r io.Reader, name, format string, c tokenize.Counter) (int, error) {
-	n, _, err := CountBilledTranscriptsContext(context.Background(), r, name, format, c)
-	return n, err
-}
-
-// CountBilledContext is [CountBilled] that stops once ctx is done (see
-// [ScanContext]) and returns ctx's error.
-func CountBilledContext(ctx context.Context, r io.Reader, name, format string, c tokenize.Counter) (int, error) {
-	n, _, err := CountBilledTranscriptsContext(ctx, r, name, format, c)
+// that took it there, wrapping an [*engine.TokenOverflowError]. It stops
+// once ctx is done (see [Scan]) and returns ctx's error.
+func CountBilled(ctx context.Context, r io.Reader, name, format string, c tokenize.Counter) (int, error) {
+	n, _, err := CountBilledTranscripts(ctx, r, name, format, c)
 	return n, err
 }
 
 // CountBilledTranscripts is [CountBilled] that also returns the
 // transcripts read (as [Scan] returns them, without messages): their
 // warnings, tools and counts.
-func CountBilledTranscripts(r io.Reader, name, format string, c tokenize.Counter) (int, []*Transcript, error) {
-	return CountBilledTranscriptsContext(context.Background(), r, name, format, c)
-}
-
-// CountBilledTranscriptsContext is [CountBilledTranscripts] that stops
-// once ctx is done (see [ScanContext]) and returns ctx's error.
-func CountBilledTranscriptsContext(ctx context.Context, r io.Reader, name, format string, c tokenize.Counter) (int, []*Transcript, error) {
+func CountBilledTranscripts(ctx context.Context, r io.Reader, name, format string, c tokenize.Counter) (int, []*Transcript, error) {
 	const what = "the billed tokens"
 	total := 0
 	var cur *Transcript
-	ts, err := ScanContext(ctx, r, name, format, func(t *Transcript, m *Message) error {
+	ts, err := Scan(ctx, r, name, format, func(t *Transcript, m *Message) error {
 		if m.Aborted {
 			return nil
 		}

@@ -139,7 +139,7 @@ func (s *SessionBreakdown) tool(name string) *ToolTokens {
 }
 
 // Add counts one message of transcript t. A total that would not fit an
-// int is an [*OverflowError] (fed from [Scan], an [*Error] naming the
+// int is an [*engine.TokenOverflowError] (fed from [Scan], an [*Error] naming the
 // line of the message); the breakdown is then incomplete and not to be
 // used.
 func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
@@ -162,7 +162,7 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 				o, ok = checked.Sub(o, ReplyPriming)
 			}
 			if !ok {
-				return &OverflowError{What: "the overhead: the recorded prompt less the visible tokens"}
+				return &checked.OverflowError{What: "the overhead: the recorded prompt less the visible tokens"}
 			}
 			a.overhead = &o
 		}
@@ -213,7 +213,7 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 
 // Finish sets the fields known once every message is added: the header
 // from t (which must be finished), the tools, the totals and the overhead.
-// Totals that do not fit an int are an [*OverflowError].
+// Totals that do not fit an int are an [*engine.TokenOverflowError].
 func (s *SessionBreakdown) Finish(t *Transcript) error {
 	s.Format, s.Conversation = t.Format, t.ID
 	if err := s.Usage.AddUnsent(t); err != nil {
@@ -224,14 +224,14 @@ func (s *SessionBreakdown) Finish(t *Transcript) error {
 	if o := s.acc.overhead; o != nil {
 		n, ok := checked.Sub(*o, s.Tokens.ToolDefinitions)
 		if !ok {
-			return &OverflowError{What: "the overhead: the recorded prompt less the tool definitions"}
+			return &checked.OverflowError{What: "the overhead: the recorded prompt less the tool definitions"}
 		}
 		s.Tokens.Overhead = &n
 	}
 	k := s.Tokens
 	v, ok := checked.Sum(k.System, k.User, k.Assistant, k.Thinking, k.ToolCalls, k.ToolResults, k.ToolDefinitions)
 	if !ok {
-		return &OverflowError{What: "the visible tokens"}
+		return &checked.OverflowError{What: "the visible tokens"}
 	}
 	s.VisibleTokens = v
 	s.Tools = sortTools(s.acc.tools)
@@ -256,7 +256,7 @@ func sortTools(m map[string]*ToolTokens) []ToolTokens {
 // total is the sum of the sessions that have one, null when none has. A
 // total that does not fit an int is an [*Error] naming the file of the
 // session that took it past the largest int, wrapping an
-// [*OverflowError].
+// [*engine.TokenOverflowError].
 func NewBreakdown(sessions []*SessionBreakdown) (*Breakdown, error) {
 	b := &Breakdown{Sessions: sessions}
 	if b.Sessions == nil {

@@ -3,11 +3,13 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
+	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
 type ccRecord struct {
@@ -160,20 +162,24 @@ var ccHarnessPrefixes = []string{"<command-name>", "<command-message>", "<local-
 // readClaudeCode reads a Claude Code session: user and assistant records
 // become messages; every other record is counted in Skipped by type.
 //
-// One API response is several assistant records sharing message.id: each
-// record is its own message, all with Call set to that id, and the usage
-// (input + cache creation + cache read) goes on the first message of the
-// call only, in its parts (see [Usage]; the first record of the call that
-// carries usage gives it) with the model. Sidechain records (a subagent's work inside the main
-// session) are skipped and counted as "sidechain", their calls' usage kept
-// in [Transcript.Unsent], unless the file is a subagent's own file, whose
-// first message record is a sidechain one: then the sidechain is the
-// conversation and other records are skipped the same way.
+// One API response is several assistant records sharing message.id (with
+// or without a requestId: Bedrock's msg_bdrk_… ids come without one):
+// each record is its own message, all with Call set to that id. Claude
+// Code writes a record per content block as the response streams, each
+// with the response's usage as it stood then: the input and cache parts
+// are final from the first record, output_tokens only on the last. So the
+// usage of the LAST record of the call that carries usage is the call's
+// (see [ccCalls]); it goes on the first message of the call only, in its
+// parts (see [Usage]), with the model. Sidechain records (a subagent's
+// work inside the main session) are skipped and counted as "sidechain",
+// their calls' usage (last record too) kept in [Transcript.Unsent],
+// unless the file is a subagent's own file, whose first message record is
+// a sidechain one: then the sidechain is the conversation and other
+// records are skipped the same way.
 func readClaudeCode(d *lineDecoder, b *builder) error {
 	sidechain := -1 // unknown until the first message record
-	usage := map[string]*Usage{}
-	usedUsage := map[string]bool{}
-	unsentSeen := map[string]bool{} // sidechain calls whose usage is counted
+	calls := newCCCalls(b)
+	unsent := map[string]int{}      // sidechain call id → index in b.t.Unsent
 	thinking := map[string]string{} // call id → thinking not yet on a message
 	for {
 		if _, err := d.next(); err == io.EOF {
@@ -214,24 +220,11 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		if side != sidechain {
 			b.skip("sidechain")
 			// Not this conversation's, but billed: its usage counts in
-			// the recorded sums, once per call as in the conversation.
+			// the recorded sums, once per call as in the conversation,
+			// the call's last record giving it.
 			if rec.Type == "assistant" && rec.Message != nil && rec.Message.Usage != nil {
-				id := rec.Message.ID
-				if id == "" {
-					id = rec.UUID
-				}
-				if !unsentSeen[id] {
-					u, err := rec.Message.Usage.parts()
-					if err != nil {
-						return d.errorf("message.usage: %w", err)
-					}
-					if u != nil {
-						if _, err := u.checkedPrompt(); err != nil {
-							return d.errorf("message.usage: %w", err)
-						}
-						unsentSeen[id] = true
-						b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: rec.Message.Model, Usage: *u})
-					}
+				if err := addUnsent(calls, unsent, rec.Message, rec.UUID, d.line); err != nil {
+					return d.errorf("message.usage: %w", err)
 				}
 			}
 			continue
@@ -275,14 +268,11 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		if id == "" {
 			id = rec.UUID
 		}
-		if usage[id] == nil {
-			// The first record with usage wins, as ccusage counts it.
-			u, err := rec.Message.Usage.parts()
-			if err != nil {
-				return d.errorf("message.usage: %w", err)
-			}
-			usage[id] = u
+		u, err := calls.parts(rec.Message.Usage, d.line)
+		if err != nil {
+			return d.errorf("message.usage: %w", err)
 		}
+		call := calls.record(id, u, rec.Message.Usage != nil && rec.Message.Usage.CacheCreation != nil, d.line)
 		if c.thinking != "" {
 			thinking[id] += c.thinking
 		}
@@ -293,17 +283,179 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		}
 		m := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Timestamp: ts, Call: id, Model: rec.Message.Model, Thinking: thinking[id]}
 		delete(thinking, id)
-		if !usedUsage[id] && usage[id] != nil {
-			if err := m.setUsage(usage[id]); err != nil {
-				return d.errorf("message.usage: %w", err)
-			}
-			usedUsage[id] = true
+		if err := calls.message(call, &m); err != nil {
+			return d.errorf("message.usage: %w", err)
 		}
-		b.add(m, false)
 		for _, r := range c.results {
 			r.Timestamp = ts
 			b.add(r, false)
 		}
 	}
+	calls.finish(d.name)
 	return nil
+}
+
+// addUnsent keeps the usage of a sidechain record in b.t.Unsent: the
+// first record of its call appends the call, later ones replace its usage
+// (the last record of a streamed response gives the final output).
+func addUnsent(cs *ccCalls, unsent map[string]int, msg *ccMessage, uuid string, line int) error {
+	b := cs.b
+	id := msg.ID
+	if id == "" {
+		id = uuid
+	}
+	u, err := cs.parts(msg.Usage, line)
+	if err != nil || u == nil {
+		return err
+	}
+	if _, err := u.checkedPrompt(); err != nil {
+		return err
+	}
+	if k, ok := unsent[id]; ok {
+		b.t.Unsent[k].Usage = *u
+		return nil
+	}
+	unsent[id] = len(b.t.Unsent)
+	b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: msg.Model, Usage: *u})
+	return nil
+}
+
+// ccCalls follows the calls (API responses) of a Claude Code session:
+// which message holds each call's usage, the usage of the call's latest
+// record, and the estimated size of its visible content, so that a call
+// whose recorded output is far below what it visibly wrote is noted once
+// per file (a stream cut off before its last record, or a file rewritten
+// by a tool that kept the first record). "Far below" is under a quarter
+// of the estimate ([shortOutputFactor]): the estimate is not the
+// provider's tokenizer, and a first record's output (1 to 10 tokens
+// against a whole file written) is far under that.
+type ccCalls struct {
+	b     *builder
+	byID  map[string]int // call id → index in list
+	list  []ccCall
+	short int // calls noted by finish
+
+	// Records whose usage has a negative count: left out, counted, and
+	// noted once by finish with the first one's line and error.
+	negative     int
+	negativeLine int
+	negativeErr  error
+}
+
+// parts is u in its parts (see [anUsage.parts]). A record with a negative
+// count (which would bill a negative cost) is treated as recording no
+// usage: it is counted in Skipped as "negative_usage" and noted once.
+func (cs *ccCalls) parts(u *anUsage, line int) (*Usage, error) {
+	if err := u.check(); err != nil {
+		cs.b.skip("negative_usage")
+		if cs.negative == 0 {
+			cs.negativeLine, cs.negativeErr = line, err
+		}
+		cs.negative++
+		return nil, nil
+	}
+	return u.parts()
+}
+
+type ccCall struct {
+	at      int    // index of the message holding the usage; -1 before the call's first message
+	usage   *Usage // the latest record's usage; nil before any
+	visible int    // estimated tokens of the call's text and tool calls
+	line    int    // the line of the call's latest usage
+}
+
+func newCCCalls(b *builder) *ccCalls { return &ccCalls{b: b, byID: map[string]int{}} }
+
+// record notes a record of call id with usage u (nil: none) read from
+// line, and returns the call's index. A record with usage replaces the
+// usage of the call's earlier records, on its message too when that was
+// added already; split says whether it splits its cache write by TTL
+// (cache_creation): when not, an earlier record's split of the same
+// write is kept.
+func (cs *ccCalls) record(id string, u *Usage, split bool, line int) int {
+	k, ok := cs.byID[id]
+	if !ok {
+		k = len(cs.list)
+		cs.byID[id] = k
+		cs.list = append(cs.list, ccCall{at: -1})
+	}
+	c := &cs.list[k]
+	if u == nil {
+		return k
+	}
+	if !split && c.usage != nil && c.usage.CacheWrite == u.CacheWrite {
+		u.CacheWrite1h = c.usage.CacheWrite1h
+	}
+	c.usage, c.line = u, line
+	if c.at >= 0 {
+		if c.at < cs.b.base {
+			// Handed on already (a human prompt came between the
+			// call's records): the change cannot reach it.
+			cs.b.skip("usage_after_hand_over")
+		} else {
+			// The prompt parts of a later record were checked when it was
+			// parsed; setUsage checks their sum again.
+			_ = cs.b.msg(c.at).setUsage(u)
+			cs.b.usageAt(c.at)
+		}
+	}
+	return k
+}
+
+// message adds m, an assistant message of call k; the call's first
+// message gets the usage known so far.
+func (cs *ccCalls) message(k int, m *Message) error {
+	c := &cs.list[k]
+	c.visible += visibleTokens(m)
+	first := c.at < 0
+	if first {
+		if err := m.setUsage(c.usage); err != nil {
+			return err
+		}
+	}
+	at := cs.b.add(*m, false)
+	if first {
+		c.at = at
+	}
+	return nil
+}
+
+// visibleTokens is the estimated size of what m shows the model wrote:
+// its text and tool calls (thinking aside: providers bill it whole but
+// may record only a summary).
+func visibleTokens(m *Message) int {
+	n := tokenize.EstimateTokens(m.Text)
+	for _, c := range m.ToolCalls {
+		n += tokenize.EstimateTokens(c.Name) + tokenize.EstimateTokens(c.Arguments)
+	}
+	return n
+}
+
+// shortOutputFactor: a call is short when its recorded output is under
+// 1/shortOutputFactor of the estimate of its visible content.
+const shortOutputFactor = 4
+
+// finish adds one warning for the calls whose recorded output is smaller
+// than the estimate of their visible content.
+func (cs *ccCalls) finish(name string) {
+	if cs.negative > 0 {
+		cs.b.t.Warnings = append(cs.b.t.Warnings, &Error{Name: name, Line: cs.negativeLine,
+			Err: fmt.Errorf("%d records have a negative token count, their usage left out (first: %v)", cs.negative, cs.negativeErr)})
+	}
+	first := -1
+	for k := range cs.list {
+		c := &cs.list[k]
+		if c.usage != nil && c.at >= 0 && c.usage.Output < c.visible/shortOutputFactor {
+			if first < 0 {
+				first = k
+			}
+			cs.short++
+		}
+	}
+	if cs.short == 0 {
+		return
+	}
+	c := cs.list[first]
+	cs.b.t.Warnings = append(cs.b.t.Warnings, &Error{Name: name, Line: c.line,
+		Err: fmt.Errorf("%d of %d responses record under a quarter of the output tokens their visible text and tool calls count (first: %d recorded, about %d visible): their last records are missing (a stream cut short, or a file rewritten keeping first records), so their output is undercounted", cs.short, len(cs.list), c.usage.Output, c.visible)})
 }

@@ -241,7 +241,9 @@ func (c *codexReader) line(ln cxLine, ts time.Time) error {
 			c.sawPrompts = true
 			c.prompt(ev.Message)
 		case "token_count":
-			c.usage(ev.Info)
+			if err := c.usage(ev.Info); err != nil {
+				return c.d.errorf("payload.info.last_token_usage: %w", err)
+			}
 		}
 	case "compacted":
 		var p cxCompacted
@@ -288,15 +290,19 @@ func (c *codexReader) prompt(text string) {
 
 // usage handles a token_count event: a change in the running total closes
 // one call, whose first message gets the last call's input tokens.
-func (c *codexReader) usage(info *cxInfo) {
+func (c *codexReader) usage(info *cxInfo) error {
 	if info == nil || info.Last == nil || info.Last.InputTokens == nil {
-		return
+		return nil
+	}
+	l := info.Last
+	if err := nonNegative(count{"input_tokens", *l.InputTokens}, count{"cached_input_tokens", l.CachedInput}, count{"output_tokens", l.OutputTokens}); err != nil {
+		return err
 	}
 	var buf bytes.Buffer
 	_ = json.Compact(&buf, info.Total)
 	total := buf.String()
 	if total == c.lastTotal && total != "" {
-		return // a repeat of the previous count
+		return nil // a repeat of the previous count
 	}
 	c.lastTotal = total
 	at := -1
@@ -309,7 +315,7 @@ func (c *codexReader) usage(info *cxInfo) {
 	c.awaiting = -1
 	if at < 0 {
 		c.b.skip("usage_without_reply")
-		return
+		return nil
 	}
 	m := c.b.msg(at)
 	m.setSplitUsage(*info.Last.InputTokens, info.Last.CachedInput, info.Last.OutputTokens)
@@ -317,6 +323,7 @@ func (c *codexReader) usage(info *cxInfo) {
 	if m.Model == "" {
 		m.Model = c.model
 	}
+	return nil
 }
 
 func (c *codexReader) closeCall() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/pkg/engine"
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
@@ -13,7 +14,7 @@ import (
 // Recorded usage whose total over calls passes the largest int is an
 // error at the line of the usage that took it there: 5·10^18 twice is
 // 10^19, more than 2^63−1.
-func ExampleScanContext() {
+func ExampleScan_cancel() {
 	events := `{"type":"user","content":"one"}
 {"type":"assistant","content":"a"}
 {"type":"usage","input_tokens":5000000000000000000}
@@ -22,16 +23,16 @@ func ExampleScanContext() {
 {"type":"usage","input_tokens":5000000000000000000}
 `
 	var l transcript.Listing
-	_, err := transcript.ScanContext(context.Background(), strings.NewReader(events), "chat.jsonl", "",
+	_, err := transcript.Scan(context.Background(), strings.NewReader(events), "chat.jsonl", "",
 		func(t *transcript.Transcript, m *transcript.Message) error { return l.Add(m) })
-	var oe *transcript.OverflowError
+	var oe *engine.TokenOverflowError
 	fmt.Println(err)
 	fmt.Println(errors.As(err, &oe))
 
 	// A context that is done stops the scan before anything is read.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = transcript.ScanContext(ctx, strings.NewReader(events), "chat.jsonl", "",
+	_, err = transcript.Scan(ctx, strings.NewReader(events), "chat.jsonl", "",
 		func(t *transcript.Transcript, m *transcript.Message) error { return nil })
 	fmt.Println(err)
 	// Output:
@@ -43,11 +44,11 @@ func ExampleScanContext() {
 // Counted by hand with the estimate, max(pieces, chars/4): the user
 // message is 3 framing + "user" 1 + "hello there" 2 = 6, the assistant's
 // 3 + "assistant" 2 + "hi" 1 = 6, and 3 prime the reply: 15.
-func ExampleCountBilledContext() {
+func ExampleCountBilled_cancel() {
 	events := `{"type":"user","content":"hello there"}
 {"type":"assistant","content":"hi"}
 `
-	n, err := transcript.CountBilledContext(context.Background(), strings.NewReader(events), "chat.jsonl", "", tokenize.Estimate)
+	n, err := transcript.CountBilled(context.Background(), strings.NewReader(events), "chat.jsonl", "", tokenize.Estimate)
 	fmt.Println(n, err)
 	// Output:
 	// 15 <nil>

@@ -1,6 +1,7 @@
 package transcript_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -58,7 +59,7 @@ func ExampleScan() {
 {"type":"user","content":"Only list the files."}
 {"type":"assistant","content":"a.go b.go"}
 `
-	ts, err := transcript.Scan(strings.NewReader(events), "chat.jsonl", "", func(t *transcript.Transcript, m *transcript.Message) error {
+	ts, err := transcript.Scan(context.Background(), strings.NewReader(events), "chat.jsonl", "", func(t *transcript.Transcript, m *transcript.Message) error {
 		fmt.Println(m.Index, m.Turn, m.Role, m.Aborted)
 		return nil
 	})
@@ -82,7 +83,7 @@ func ExampleNewBreakdown() {
 {"type":"assistant","content":"It is empty."}
 `
 	var sessions []*transcript.SessionBreakdown
-	_, err := transcript.Scan(strings.NewReader(events), "s.jsonl", "", func(t *transcript.Transcript, m *transcript.Message) error {
+	_, err := transcript.Scan(context.Background(), strings.NewReader(events), "s.jsonl", "", func(t *transcript.Transcript, m *transcript.Message) error {
 		if len(sessions) == 0 {
 			sessions = append(sessions, transcript.NewSessionBreakdown("s.jsonl", tokenize.Estimate))
 		}
@@ -117,7 +118,7 @@ func ExampleItemWriter() {
 {"type":"tool_result","tool_call_id":"c1","content":"package main"}
 `
 	w := &transcript.ItemWriter{File: "s.jsonl"}
-	_, err := transcript.Scan(strings.NewReader(events), "s.jsonl", "", func(t *transcript.Transcript, m *transcript.Message) error {
+	_, err := transcript.Scan(context.Background(), strings.NewReader(events), "s.jsonl", "", func(t *transcript.Transcript, m *transcript.Message) error {
 		if it, ok := w.Item(t, m); ok {
 			fmt.Printf("%s pinned=%v group=%q dimension=%s\n", it.ID, it.Pinned, it.Group, it.Dimension)
 		}

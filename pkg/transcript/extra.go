@@ -12,14 +12,6 @@ import (
 	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
-// Formats seen in the wild beside the major ones: SWE-agent trajectories,
-// OpenHands event streams and long-memory chat samples (LoCoMo style).
-const (
-	FormatSWEAgent   = "swe-agent"
-	FormatOpenHands  = "openhands"
-	FormatLongMemory = "long-memory"
-)
-
 // ---- SWE-agent trajectories (.traj) ----
 
 type sweMessage struct {
@@ -230,6 +222,9 @@ func readOpenHands(v json.RawMessage, name string) (*Transcript, error) {
 				if r := tm.ModelResponse; r != nil {
 					m.Call = r.ID
 					if r.Usage != nil && r.Usage.PromptTokens != nil && !usedUsage[r.ID] {
+						if err := nonNegative(count{"usage.prompt_tokens", *r.Usage.PromptTokens}); err != nil {
+							return nil, errAt(name, path+".tool_call_metadata.model_response", "%w", err)
+						}
 						m.setSplitUsage(*r.Usage.PromptTokens, 0, 0)
 						usedUsage[r.ID] = true
 					}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/internal/checked"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,7 +65,7 @@ func checkInvariants(t *testing.T, tr *Transcript) {
 	// The listing always encodes, unless the usage totals overflow,
 	// which is an OverflowError naming the message.
 	l, err := List(tr)
-	var oe *OverflowError
+	var oe *checked.OverflowError
 	if err != nil && !errors.As(err, &oe) {
 		t.Fatalf("List: %v, want an OverflowError", err)
 	}

@@ -26,19 +26,22 @@ type gmUsage struct {
 }
 
 // output is the tokens billed as output: the candidates and the thoughts,
-// or an [*OverflowError] when they do not fit an int.
+// or an [*engine.TokenOverflowError] when they do not fit an int.
 func (u *gmUsage) output() (int, error) {
 	if u == nil {
 		return 0, nil
 	}
+	if err := u.check(); err != nil {
+		return 0, err
+	}
 	return geminiOutput(u.CandidatesTokenCount, u.ThoughtsTokenCount, "candidatesTokenCount", "thoughtsTokenCount")
 }
 
-// geminiOutput is out + thoughts, or an [*OverflowError] naming the fields.
+// geminiOutput is out + thoughts, or an [*engine.TokenOverflowError] naming the fields.
 func geminiOutput(out, thoughts int, outName, thoughtsName string) (int, error) {
 	n, ok := checked.Add(out, thoughts)
 	if !ok {
-		return 0, &OverflowError{What: fmt.Sprintf("%s (%d) and %s (%d)", outName, out, thoughtsName, thoughts)}
+		return 0, &checked.OverflowError{What: fmt.Sprintf("%s (%d) and %s (%d)", outName, out, thoughtsName, thoughts)}
 	}
 	return n, nil
 }
@@ -334,6 +337,10 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 				}
 			}
 			if m.Tokens != nil && m.Tokens.Input != nil {
+				if err := nonNegative(count{"tokens.input", *m.Tokens.Input}, count{"tokens.output", m.Tokens.Output},
+					count{"tokens.cached", m.Tokens.Cached}, count{"tokens.thoughts", m.Tokens.Thoughts}); err != nil {
+					return nil, errAt(name, path, "%w", err)
+				}
 				out, err := geminiOutput(m.Tokens.Output, m.Tokens.Thoughts, "tokens.output", "tokens.thoughts")
 				if err != nil {
 					return nil, errAt(name, path, "%w", err)
@@ -386,7 +393,8 @@ type sgConversation struct {
 
 // readShareGPT reads one ShareGPT conversation object or an array of
 // them; each conversation is its own transcript, named by its "id" (or
-// its position from 0 when it has none).
+// its position from 0 when it has none, "#" before it when another
+// conversation has that id).
 func readShareGPT(v json.RawMessage, name string) ([]*Transcript, error) {
 	var convs []json.RawMessage
 	if bytes.TrimSpace(v)[0] == '[' {
@@ -397,6 +405,8 @@ func readShareGPT(v json.RawMessage, name string) ([]*Transcript, error) {
 		convs = []json.RawMessage{v}
 	}
 	var out []*Transcript
+	explicit := map[string]bool{} // ids the file gives, which an automatic name must not take
+	auto := []int{}               // conversations named by position
 	for i, raw := range convs {
 		path := ""
 		if len(convs) > 1 || bytes.TrimSpace(v)[0] == '[' {
@@ -412,7 +422,9 @@ func readShareGPT(v json.RawMessage, name string) ([]*Transcript, error) {
 		b := newBuilder(FormatShareGPT)
 		b.t.ID = argText(c.ID)
 		if b.t.ID == "" {
-			b.t.ID = fmt.Sprint(i)
+			auto = append(auto, len(out))
+		} else {
+			explicit[b.t.ID] = true
 		}
 		var names namePairer
 		for k, turn := range c.Conversations {
@@ -446,6 +458,15 @@ func readShareGPT(v json.RawMessage, name string) ([]*Transcript, error) {
 			b.add(m, opens)
 		}
 		out = append(out, b.finish())
+	}
+	// A conversation without an id is named by its position from 0, or
+	// "#<position>" where the file gives that name to another.
+	for _, k := range auto {
+		id := fmt.Sprint(k)
+		for explicit[id] {
+			id = "#" + id
+		}
+		out[k].ID = id
 	}
 	return out, nil
 }

@@ -43,6 +43,7 @@ func readHAR(v json.RawMessage, name string) ([]*Transcript, error) {
 		return nil, errAt(name, "log", "no \"entries\" array")
 	}
 	var recs []recorded
+	var bodies bodyDecoder
 	skipped := map[string]int{}
 	for i, e := range doc.Log.Entries {
 		where := fmt.Sprintf("log.entries[%d]", i)
@@ -61,7 +62,9 @@ func readHAR(v json.RawMessage, name string) ([]*Transcript, error) {
 			if err != nil {
 				return nil, errAt(name, where+".response.content.text", "base64: %v", err)
 			}
-			body = gunzipped(d)
+			if body, err = bodies.gunzip(d); err != nil {
+				return nil, errAt(name, where+".response.content.text", "%v", err)
+			}
 		}
 		stream := strings.Contains(e.Response.Content.MimeType, "event-stream")
 		recs = append(recs, recorded{where: where, api: api, request: []byte(e.Request.PostData.Text), response: body, stream: stream})

@@ -96,7 +96,7 @@ func readHarpe(d *lineDecoder, b *builder) error {
 			}
 			cached, ok := checked.Add(ev.CacheRead, ev.CacheWrite)
 			if !ok {
-				return d.errorf("%w", &OverflowError{What: fmt.Sprintf("\"cache_read_tokens\" (%d) and \"cache_write_tokens\" (%d)", ev.CacheRead, ev.CacheWrite)})
+				return d.errorf("%w", &checked.OverflowError{What: fmt.Sprintf("\"cache_read_tokens\" (%d) and \"cache_write_tokens\" (%d)", ev.CacheRead, ev.CacheWrite)})
 			}
 			if cached > *ev.Input {
 				return d.errorf("\"cache_read_tokens\" + \"cache_write_tokens\" (%d) exceed \"input_tokens\" (%d), which is the whole prompt", cached, *ev.Input)

@@ -48,7 +48,7 @@ type RecordedUsage struct {
 	Usage
 }
 
-// Add adds o's calls and tokens to r, or returns an [*OverflowError]
+// Add adds o's calls and tokens to r, or returns an [*engine.TokenOverflowError]
 // (and leaves r as it was) when a total would not fit an int.
 func (r *RecordedUsage) Add(o *RecordedUsage) error {
 	s := *r
@@ -85,7 +85,7 @@ type UsageTally struct {
 }
 
 // Add counts m's usage, if it records any. A total that would not fit
-// an int is an [*OverflowError]; the tally is then left as it was.
+// an int is an [*engine.TokenOverflowError]; the tally is then left as it was.
 func (t *UsageTally) Add(m *Message) error {
 	if m.Usage == nil {
 		return nil
@@ -94,7 +94,7 @@ func (t *UsageTally) Add(m *Message) error {
 }
 
 // AddUsage counts one call's usage u, answered by model. Totals that do
-// not fit an int are an [*OverflowError]; the tally is then left as it
+// not fit an int are an [*engine.TokenOverflowError]; the tally is then left as it
 // was.
 func (t *UsageTally) AddUsage(model string, u *Usage) error {
 	var total, byModel RecordedUsage
@@ -189,7 +189,7 @@ type ListingPair struct {
 
 // List builds the [Listing] of t. Timestamps are RFC 3339 with the offset
 // they were recorded in. Recorded usage whose totals do not fit an int is
-// an [*OverflowError] naming the message.
+// an [*engine.TokenOverflowError] naming the message.
 func List(t *Transcript) (*Listing, error) {
 	l := &Listing{Messages: make([]ListingMessage, 0, len(t.Messages))}
 	for i := range t.Messages {
@@ -205,7 +205,7 @@ func List(t *Transcript) (*Listing, error) {
 
 // Add appends the listing of one message; with [Scan], a listing is built
 // without keeping the messages. When the recorded usage's totals would
-// not fit an int, it returns an [*OverflowError] and adds nothing; fed
+// not fit an int, it returns an [*engine.TokenOverflowError] and adds nothing; fed
 // from [Scan], the error comes back as an [*Error] naming the line of
 // the message.
 func (l *Listing) Add(m *Message) error {

@@ -182,6 +182,9 @@ func (o *openAIReader) add(raw json.RawMessage, where func(format string, args .
 			if d := m.Usage.PromptTokensDetails; d != nil {
 				cached = d.CachedTokens
 			}
+			if err := nonNegative(count{"completion_tokens", m.Usage.CompletionTokens}, count{"prompt_tokens_details.cached_tokens", cached}); err != nil {
+				return where("usage: %w", err)
+			}
 			msg.setSplitUsage(*m.Usage.PromptTokens, cached, m.Usage.CompletionTokens)
 		}
 		msg.Model = m.Model
@@ -371,7 +374,7 @@ func (u *anUsage) parts() (*Usage, error) {
 }
 
 // setUsage sets m's usage record and prompt size from u (nil: none). A
-// prompt whose parts do not fit an int is an [*OverflowError] and sets
+// prompt whose parts do not fit an int is an [*engine.TokenOverflowError] and sets
 // nothing.
 func (m *Message) setUsage(u *Usage) error {
 	if u == nil {
@@ -397,14 +400,18 @@ func (m *Message) setSplitUsage(prompt, cached, output int) {
 }
 
 // total is the prompt size: input plus both cache parts; 0 when unknown,
-// an [*OverflowError] when the parts do not fit an int.
+// an [*engine.TokenOverflowError] when the parts do not fit an int, an error when a
+// count is negative.
 func (u *anUsage) total() (int, error) {
 	if u == nil {
 		return 0, nil
 	}
+	if err := u.check(); err != nil {
+		return 0, err
+	}
 	n, ok := checked.Sum(u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)
 	if !ok {
-		return 0, &OverflowError{What: fmt.Sprintf("input_tokens (%d), cache_creation_input_tokens (%d) and cache_read_input_tokens (%d)", u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)}
+		return 0, &checked.OverflowError{What: fmt.Sprintf("input_tokens (%d), cache_creation_input_tokens (%d) and cache_read_input_tokens (%d)", u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)}
 	}
 	return n, nil
 }

@@ -7,16 +7,15 @@ import (
 	"github.com/harpe-dev/harpe/internal/checked"
 )
 
-// OverflowError is a sum of token figures that does not fit an int: a
-// recorded usage whose parts add up past the largest int, or totals over
-// calls, messages or sessions that do. Every such sum in the package is
-// checked, since a total that wrapped around would look like an answer.
-// Where the input position is known, the error reaches the caller
-// inside an [*Error] naming the input and line. It is the same type as
-// engine.TokenOverflowError.
-type OverflowError = checked.OverflowError
+// Overflow: a sum of token figures that does not fit an int (a recorded
+// usage whose parts add up past the largest int, or totals over calls,
+// messages or sessions that do) is a *checked.OverflowError, exported as
+// engine.TokenOverflowError. Every such sum in the package is checked,
+// since a total that wrapped around would look like an answer. Where the
+// input position is known, the error reaches the caller inside an
+// [*Error] naming the input and line.
 
-// addTokens is a + b, or an [*OverflowError] naming what.
+// addTokens is a + b, or an [*engine.TokenOverflowError] naming what.
 func addTokens(a, b int, what string) (int, error) { return checked.AddTokens(a, b, what) }
 
 // sumInto adds b to *a, keeping the first overflow in *err.
@@ -27,21 +26,21 @@ func sumInto(a *int, b int, what string, err *error) {
 	*a, *err = addTokens(*a, b, what)
 }
 
-// checkedPrompt is [Usage.Prompt], or an [*OverflowError] when the parts
+// checkedPrompt is [Usage.Prompt], or an [*engine.TokenOverflowError] when the parts
 // do not fit an int.
 func (u *Usage) checkedPrompt() (int, error) {
 	n, ok := checked.Sum(u.Input, u.CacheRead, u.CacheWrite)
 	if !ok {
-		return 0, &OverflowError{What: fmt.Sprintf("the usage's input (%d), cache read (%d) and cache write (%d) tokens", u.Input, u.CacheRead, u.CacheWrite)}
+		return 0, &checked.OverflowError{What: fmt.Sprintf("the usage's input (%d), cache read (%d) and cache write (%d) tokens", u.Input, u.CacheRead, u.CacheWrite)}
 	}
 	return n, nil
 }
 
-// placeOverflow puts an [*OverflowError] that err carries, and no
+// placeOverflow puts an [*engine.TokenOverflowError] that err carries, and no
 // position yet, at line (when > 0) or path of the input name; other
 // errors are returned as they are.
 func placeOverflow(err error, name string, line int, path string) error {
-	var oe *OverflowError
+	var oe *checked.OverflowError
 	var pe *Error
 	if err == nil || !errors.As(err, &oe) || errors.As(err, &pe) {
 		return err

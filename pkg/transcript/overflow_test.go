@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/internal/checked"
 	"math"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ const maxInt = "9223372036854775807"
 
 // TestUsageOverflow: a usage record whose parts do not fit an int is an
 // *Error naming the input and line (JSONL) or JSON path (documents),
-// wrapping an *OverflowError; the largest prompt that fits is read.
+// wrapping an *checked.OverflowError; the largest prompt that fits is read.
 func TestUsageOverflow(t *testing.T) {
 	tests := []struct {
 		name, format, in string
@@ -48,7 +49,7 @@ func TestUsageOverflow(t *testing.T) {
 			for _, scan := range []bool{false, true} {
 				var err error
 				if scan {
-					_, err = Scan(strings.NewReader(tt.in), "in.jsonl", tt.format, func(*Transcript, *Message) error { return nil })
+					_, err = Scan(context.Background(), strings.NewReader(tt.in), "in.jsonl", tt.format, func(*Transcript, *Message) error { return nil })
 				} else {
 					_, err = Read(strings.NewReader(tt.in), "in.jsonl", tt.format)
 				}
@@ -59,9 +60,9 @@ func TestUsageOverflow(t *testing.T) {
 					continue
 				}
 				var e *Error
-				var oe *OverflowError
+				var oe *checked.OverflowError
 				if err == nil || err.Error() != tt.want || !errors.As(err, &e) || !errors.As(err, &oe) {
-					t.Errorf("scan %v: error\n %v\nwant an *Error wrapping an *OverflowError:\n %s", scan, err, tt.want)
+					t.Errorf("scan %v: error\n %v\nwant an *Error wrapping an *checked.OverflowError:\n %s", scan, err, tt.want)
 				}
 			}
 		})
@@ -82,12 +83,12 @@ func TestListingOverflow(t *testing.T) {
 `
 	const want = "s.jsonl:6: the recorded output tokens add up to more than " + maxInt + " tokens"
 	var l Listing
-	_, err := Scan(strings.NewReader(in), "s.jsonl", "", func(t *Transcript, m *Message) error { return l.Add(m) })
+	_, err := Scan(context.Background(), strings.NewReader(in), "s.jsonl", "", func(t *Transcript, m *Message) error { return l.Add(m) })
 	if err == nil || err.Error() != want {
 		t.Errorf("listing: %v, want %s", err, want)
 	}
 	s := NewSessionBreakdown("s.jsonl", nil)
-	_, err = Scan(strings.NewReader(in), "s.jsonl", "", func(t *Transcript, m *Message) error {
+	_, err = Scan(context.Background(), strings.NewReader(in), "s.jsonl", "", func(t *Transcript, m *Message) error {
 		m.Text, m.Role = "", RoleAssistant // no counter: count nothing
 		return s.Usage.Add(m)
 	})
@@ -137,7 +138,7 @@ func TestRecordedUsageAdd(t *testing.T) {
 				}
 				return
 			}
-			var oe *OverflowError
+			var oe *checked.OverflowError
 			if !errors.As(err, &oe) || oe.What != tt.want {
 				t.Errorf("Add: %v, want an overflow of %s", err, tt.want)
 			}
@@ -168,13 +169,13 @@ func TestCountBilledOverflow(t *testing.T) {
 {"type":"assistant","content":"a"}
 `
 	c := bigCounter{1 << 61}
-	_, err := CountBilled(strings.NewReader(in), "s.jsonl", "", c)
+	_, err := CountBilled(context.Background(), strings.NewReader(in), "s.jsonl", "", c)
 	const want = "s.jsonl:2: the billed tokens add up to more than " + maxInt + " tokens"
 	if err == nil || err.Error() != want {
 		t.Errorf("CountBilled: %v, want %s", err, want)
 	}
 	// One message: 3 priming + 2^62 + 3 fits.
-	n, err := CountBilled(strings.NewReader(in[:strings.Index(in, "\n")+1]), "s.jsonl", "", c)
+	n, err := CountBilled(context.Background(), strings.NewReader(in[:strings.Index(in, "\n")+1]), "s.jsonl", "", c)
 	if err != nil || n != 1<<62+6 {
 		t.Errorf("CountBilled of one message = %d, %v; want %d", n, err, 1<<62+6)
 	}
@@ -209,7 +210,7 @@ func TestNewBreakdownOverflow(t *testing.T) {
 				}
 				return
 			}
-			var oe *OverflowError
+			var oe *checked.OverflowError
 			if err == nil || err.Error() != tt.want || !errors.As(err, &oe) {
 				t.Errorf("NewBreakdown: %v, want %s", err, tt.want)
 			}
@@ -248,18 +249,18 @@ func (c *lineCounter) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// TestScanContextStops: a context cancelled while a long transcript is
+// TestScanCancelStops: a context cancelled while a long transcript is
 // scanned stops it at once: fn is not called again, and the reading stops
 // within the reader's buffer, not at the end of the input. Work is
 // counted (calls, bytes), not timed.
-func TestScanContextStops(t *testing.T) {
+func TestScanCancelStops(t *testing.T) {
 	const turns = 100000 // 2 messages a turn, ~3.6 MB
 	in := longHarpe(turns)
 	for _, format := range []string{"", "harpe"} {
 		ctx, cancel := context.WithCancel(context.Background())
 		calls, at := 0, -1
 		r := &lineCounter{r: strings.NewReader(in)}
-		_, err := ScanContext(ctx, r, "s.jsonl", format, func(t *Transcript, m *Message) error {
+		_, err := Scan(ctx, r, "s.jsonl", format, func(t *Transcript, m *Message) error {
 			calls++
 			if calls == 10 {
 				cancel()
@@ -281,13 +282,13 @@ func TestScanContextStops(t *testing.T) {
 	}
 }
 
-// TestCountBilledContextStops: cancelled before it starts, nothing is
+// TestCountBilledStops: cancelled before it starts, nothing is
 // read; a JSON document's messages are not counted once cancelled.
-func TestCountBilledContextStops(t *testing.T) {
+func TestCountBilledStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	r := &lineCounter{r: strings.NewReader(longHarpe(1000))}
-	if _, err := CountBilledContext(ctx, r, "s.jsonl", "", bigCounter{1}); !errors.Is(err, context.Canceled) || r.bytes != 0 {
+	if _, err := CountBilled(ctx, r, "s.jsonl", "", bigCounter{1}); !errors.Is(err, context.Canceled) || r.bytes != 0 {
 		t.Errorf("error %v after %d bytes, want context.Canceled after 0", err, r.bytes)
 	}
 	// A document: read whole, then its messages are handed on one by one
@@ -301,7 +302,7 @@ func TestCountBilledContextStops(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
 	calls := 0
-	_, err := ScanContext(ctx, strings.NewReader(doc.String()), "d.json", "", func(*Transcript, *Message) error {
+	_, err := Scan(ctx, strings.NewReader(doc.String()), "d.json", "", func(*Transcript, *Message) error {
 		if calls++; calls == 3 {
 			cancel()
 		}

@@ -14,26 +14,6 @@ import (
 	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
-// Format names, as [Transcript.Format] and [Read] spell them.
-const (
-	FormatHarpe      = "harpe"
-	FormatOpenAI     = "openai"
-	FormatAnthropic  = "anthropic"
-	FormatClaudeCode = "claude-code"
-	FormatCodex      = "codex"
-	FormatGemini     = "gemini"
-	FormatGeminiCLI  = "gemini-cli"
-	FormatShareGPT   = "sharegpt"
-)
-
-// Formats lists the format names [Read] accepts, in the order detection
-// tries them.
-func Formats() []string {
-	return []string{FormatHarpe, FormatClaudeCode, FormatCodex, FormatOpenAI,
-		FormatAnthropic, FormatGemini, FormatGeminiCLI, FormatShareGPT,
-		FormatSWEAgent, FormatOpenHands, FormatLongMemory, FormatVCR, FormatHAR}
-}
-
 // Error is bad input: it names the input and where in it the problem is.
 type Error struct {
 	Name string // the input's name ("chat.jsonl", "stdin")
@@ -87,17 +67,14 @@ func Read(r io.Reader, name, format string) ([]*Transcript, error) {
 // message; an error from fn stops the reading and is returned. Usage that a
 // format records only after the next turn has opened is not seen.
 //
-// An [*OverflowError] from fn (such as [Listing.Add] returns) comes back
+// An [*engine.TokenOverflowError] from fn (such as [Listing.Add] returns) comes back
 // as an [*Error] naming the line the message was read from (the line of
 // its usage, when that came later), or for JSON documents the message.
-func Scan(r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
-	return ScanContext(context.Background(), r, name, format, fn)
-}
-
-// ScanContext is [Scan] that stops once ctx is done: it checks ctx before
-// each line of a JSONL input and before each message it hands to fn, and
-// returns ctx's error. fn is not called after that.
-func ScanContext(ctx context.Context, r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+//
+// Scan stops once ctx is done: it checks ctx before each line of a JSONL
+// input and before each message it hands to fn, and returns ctx's error.
+// fn is not called after that.
+func Scan(ctx context.Context, r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	if fn == nil {
 		return nil, errors.New("transcript.Scan: nil fn")
 	}
@@ -112,6 +89,21 @@ func read(ctx context.Context, r io.Reader, name, format string, fn func(t *Tran
 		return nil, fmt.Errorf("unknown transcript format %q; valid: %s", format, strings.Join(Formats(), ", "))
 	}
 	named := format != ""
+	// A file (an io.Seeker) is read twice when its format is to be told:
+	// first its start, keeping nothing, to tell whether it can be a
+	// transcript at all (a walk then skips a large JSON file that is not
+	// one without holding it), then as usual.
+	if s, ok := r.(io.Seeker); ok && !named {
+		if at, err := s.Seek(0, io.SeekCurrent); err == nil {
+			may := mayBeTranscript(r)
+			if _, err := s.Seek(at, io.SeekStart); err != nil {
+				return nil, &Error{Name: name, Err: err}
+			}
+			if !may {
+				return nil, &Error{Name: name, Err: undetectable()}
+			}
+		}
+	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, first, err := firstLine(br)
 	if err != nil {
@@ -175,16 +167,7 @@ func read(ctx context.Context, r io.Reader, name, format string, fn func(t *Tran
 			b.name, b.ctx = name, ctx
 		}
 		d := &lineDecoder{r: jsonl.NewReader(io.MultiReader(bytes.NewReader(head), br)), name: name, b: b}
-		switch format {
-		case FormatHarpe:
-			err = readHarpe(d, b)
-		case FormatClaudeCode:
-			err = readClaudeCode(d, b)
-		case FormatCodex:
-			err = readCodex(d, b)
-		default:
-			err = readMessageLines(d, b, format)
-		}
+		err = formatOf(format).lines(d, b)
 		if err == nil {
 			b.finish()
 			err = b.sinkErr
@@ -251,15 +234,6 @@ func scanAll(ctx context.Context, name string, ts []*Transcript, err error, fn f
 
 var bom = []byte("\xef\xbb\xbf")
 
-func validFormat(f string) bool {
-	for _, v := range Formats() {
-		if v == f {
-			return true
-		}
-	}
-	return false
-}
-
 // firstLine reads up to and including the first line that is not blank.
 // head holds every byte read (blank lines included); first is that line.
 func firstLine(br *bufio.Reader) (head, first []byte, err error) {
@@ -324,22 +298,52 @@ func Detect(data []byte) (string, error) {
 // When found is the named format itself (a session with no message yet),
 // there is no error.
 func noRecords(name, format, found string) error {
-	switch found {
-	case format:
+	if found == format {
 		return nil
-	case "":
-		return &Error{Name: name, Err: fmt.Errorf("no %s records here, and no other transcript format either (%v)", format, ErrUnknownFormat)}
 	}
-	return &Error{Name: name, Err: fmt.Errorf("no %s records here; it reads as %s (drop --input-format, or name %s)", format, found, found)}
+	return &Error{Name: name, Err: &NoRecordsError{Format: format, Found: found}}
+}
+
+// NoRecordsError is an input read as a named format that holds none of
+// its records. Found is the format the input reads as, "" when none: the
+// error then wraps [ErrUnknownFormat].
+type NoRecordsError struct {
+	Format, Found string
+}
+
+func (e *NoRecordsError) Error() string {
+	if e.Found == "" {
+		return fmt.Sprintf("no %s records here, and no other transcript format either (%v)", e.Format, ErrUnknownFormat)
+	}
+	return fmt.Sprintf("no %s records here; it reads as %s", e.Format, e.Found)
+}
+
+// Unwrap returns [ErrUnknownFormat] when no format was found.
+func (e *NoRecordsError) Unwrap() error {
+	if e.Found == "" {
+		return ErrUnknownFormat
+	}
+	return nil
 }
 
 // ErrUnknownFormat is wrapped by the error for an input whose format
 // cannot be told from its content: a directory walk skips such files.
 var ErrUnknownFormat = errors.New("cannot tell the transcript format")
 
-func undetectable() error {
-	return fmt.Errorf("%w; tried %s (use --input-format to name one)", ErrUnknownFormat, strings.Join(Formats(), ", "))
+// UnknownFormatError is an input whose format cannot be told from its
+// content; Tried lists the formats detection knows. It wraps
+// [ErrUnknownFormat].
+type UnknownFormatError struct {
+	Tried []string
 }
+
+func (e *UnknownFormatError) Error() string {
+	return fmt.Sprintf("%v; tried %s", ErrUnknownFormat, strings.Join(e.Tried, ", "))
+}
+
+func (e *UnknownFormatError) Unwrap() error { return ErrUnknownFormat }
+
+func undetectable() error { return &UnknownFormatError{Tried: Formats()} }
 
 var (
 	harpeTypes  = map[string]bool{"system": true, "user": true, "assistant": true, "tool_result": true, "usage": true, "abort": true}
@@ -506,11 +510,22 @@ func readDocuments(data []byte, name, format string) ([]*Transcript, error) {
 	}
 	body := bytes.TrimPrefix(data, bom)
 	dec := json.NewDecoder(bytes.NewReader(body))
+	// One document, the usual case, is read in place: the decoder would
+	// copy it twice (its buffer, then the value).
+	single := json.Valid(body)
 	var out []*Transcript
 	for n := 0; ; n++ {
 		start := int(dec.InputOffset())
 		var v json.RawMessage
-		err := dec.Decode(&v)
+		var err error
+		switch {
+		case single && n == 0:
+			v = bytes.TrimSpace(body)
+		case single:
+			err = io.EOF
+		default:
+			err = dec.Decode(&v)
+		}
 		if err == io.EOF {
 			break
 		}
@@ -561,48 +576,8 @@ func pathJoin(p string) string {
 }
 
 func readDocument(v json.RawMessage, name, format string) ([]*Transcript, error) {
-	switch format {
-	case FormatOpenAI, FormatAnthropic:
-		t, err := readMessagesDoc(v, name, format)
-		if err != nil {
-			return nil, err
-		}
-		return []*Transcript{t}, nil
-	case FormatGemini:
-		t, err := readGemini(v, name)
-		if err != nil {
-			return nil, err
-		}
-		return []*Transcript{t}, nil
-	case FormatGeminiCLI:
-		t, err := readGeminiCLI(v, name)
-		if err != nil {
-			return nil, err
-		}
-		return []*Transcript{t}, nil
-	case FormatShareGPT:
-		return readShareGPT(v, name)
-	case FormatLongMemory:
-		return readLongMemory(v, name)
-	case FormatHAR:
-		return readHAR(v, name)
-	case FormatSWEAgent, FormatOpenHands:
-		read := readSWEAgent
-		if format == FormatOpenHands {
-			read = readOpenHands
-		}
-		t, err := read(v, name)
-		if err != nil {
-			return nil, err
-		}
-		return []*Transcript{t}, nil
-	}
-	if format == FormatCodex {
-		t, err := readResponsesDoc(v, name)
-		if err != nil {
-			return nil, err
-		}
-		return []*Transcript{t}, nil
+	if f := formatOf(format); f != nil && f.document != nil {
+		return f.document(v, name)
 	}
 	// A JSONL format named explicitly but given a document.
 	return nil, &Error{Name: name, Err: fmt.Errorf("a %s transcript is JSON Lines, one object a line; this input is one JSON %s", format, jsonl.Kind(v))}
@@ -707,6 +682,28 @@ type lineDecoder struct {
 	b    *builder // its sink's error stops the reading
 	line int
 	data []byte
+
+	boms, nuls *lineNote // lines read past with a warning, counted
+}
+
+// lineNote is a warning about lines read past, counted: one per kind and
+// file, naming the first line.
+type lineNote struct {
+	what string
+	n    int
+}
+
+func (l *lineNote) Error() string { return fmt.Sprintf("%d %s", l.n, l.what) }
+
+// note counts line n under *l, adding the warning on its first line.
+func (d *lineDecoder) note(l **lineNote, n int, what string) {
+	if *l == nil {
+		*l = &lineNote{what: what}
+		if d.b != nil {
+			d.b.t.Warnings = append(d.b.t.Warnings, &Error{Name: d.name, Line: n, Err: *l})
+		}
+	}
+	(*l).n++
 }
 
 // next returns the next non-blank line, or io.EOF.
@@ -731,10 +728,19 @@ func (d *lineDecoder) next() ([]byte, error) {
 				}
 			}
 		}
-		if n == 1 {
-			line = bytes.TrimPrefix(line, bom)
+		if bytes.HasPrefix(line, bom) {
+			line = line[len(bom):]
+			if n > 1 {
+				// Files joined with cat: each may start with a BOM.
+				d.note(&d.boms, n, "line(s) began with a byte order mark (files joined?), read without it")
+			}
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if len(bytes.Trim(line, "\x00 \t\r")) == 0 {
+			// What a crash leaves at the end of a preallocated file.
+			d.note(&d.nuls, n, "line(s) of NUL bytes skipped (a file padded by a crash?)")
 			continue
 		}
 		if !utf8.Valid(line) {
@@ -795,17 +801,51 @@ func (d *lineDecoder) errorf(format string, args ...any) error {
 }
 
 // Select returns the transcript whose ID is id, for inputs that hold
-// several conversations. The error lists the IDs there are.
+// several conversations. The error lists the IDs there are; an id that
+// several conversations share is an error naming their positions.
 func Select(ts []*Transcript, id string) (*Transcript, error) {
 	ids := make([]string, 0, len(ts))
-	for _, t := range ts {
+	var found []int
+	for i, t := range ts {
 		if t.ID == id {
-			return t, nil
+			found = append(found, i)
 		}
 		ids = append(ids, fmt.Sprintf("%q", t.ID))
+	}
+	switch {
+	case len(found) == 1:
+		return ts[found[0]], nil
+	case len(found) > 1:
+		at := make([]string, len(found))
+		for k, i := range found {
+			at[k] = fmt.Sprint(i + 1)
+		}
+		return nil, fmt.Errorf("%d conversations are named %q (the %s in the input); give each its own id", len(found), id, ordinalList(at))
 	}
 	if len(ids) > 10 {
 		ids = append(ids[:10], fmt.Sprintf("… (%d in all)", len(ts)))
 	}
 	return nil, fmt.Errorf("no conversation %q; there are %s", id, strings.Join(ids, ", "))
+}
+
+// ordinalList writes positions as "1st, 3rd and 4th".
+func ordinalList(at []string) string {
+	for i, a := range at {
+		suffix := "th"
+		if n := len(a); n > 0 && (n < 2 || a[n-2] != '1') {
+			switch a[n-1] {
+			case '1':
+				suffix = "st"
+			case '2':
+				suffix = "nd"
+			case '3':
+				suffix = "rd"
+			}
+		}
+		at[i] = a + suffix
+	}
+	if len(at) == 1 {
+		return at[0]
+	}
+	return strings.Join(at[:len(at)-1], ", ") + " and " + at[len(at)-1]
 }

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +35,7 @@ func TestLiveSession(t *testing.T) {
 				var err error
 				n := 0
 				if scan {
-					ts, err = Scan(strings.NewReader(tt.in), "live.jsonl", "", func(*Transcript, *Message) error { n++; return nil })
+					ts, err = Scan(context.Background(), strings.NewReader(tt.in), "live.jsonl", "", func(*Transcript, *Message) error { n++; return nil })
 				} else {
 					ts, err = Read(strings.NewReader(tt.in), "live.jsonl", "")
 					if err == nil {

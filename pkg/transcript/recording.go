@@ -2,23 +2,14 @@ package transcript
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
+	"hash/fnv"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/checked"
-)
-
-// Formats of HTTP recordings of provider calls.
-const (
-	// FormatVCR is a VCR cassette (YAML): vcrpy, pydantic-ai, LangChain.
-	FormatVCR = "vcr"
-	// FormatHAR is an HTTP Archive 1.2 (JSON), as browsers and proxies
-	// export it.
-	FormatHAR = "har"
 )
 
 // Provider APIs a recorded request can go to.
@@ -57,29 +48,14 @@ func apiOf(uri string) string {
 	return ""
 }
 
-// gunzipped returns b decompressed when it is gzip data, else b.
-func gunzipped(b []byte) []byte {
-	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
-		return b
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return b
-	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		return b
-	}
-	return out
-}
-
 // recordedCall is one call once its request was read.
 type recordedCall struct {
-	rec    recorded
-	window []json.RawMessage // the request's messages / input / contents
-	head   string            // what else must match to continue a conversation: system, instructions
-	reply  json.RawMessage   // the response's message(s), in the request's own shape
-	usage  *int              // the response's prompt size
+	rec     recorded
+	window  []json.RawMessage // the request's messages / input / contents
+	head    string            // what else must match to continue a conversation: system, instructions
+	compact []string          // window's messages compacted (see [compactJSON]), set by prefixKeys
+	reply   json.RawMessage   // the response's message(s), in the request's own shape
+	usage   *int              // the response's prompt size
 }
 
 // readRecordings turns recorded calls into transcripts: a call whose
@@ -88,31 +64,15 @@ type recordedCall struct {
 // last call's window and its reply, with every call's prompt size on the
 // reply it produced, and the last call's tool definitions.
 func readRecordings(name, format string, recs []recorded, skipped map[string]int) ([]*Transcript, error) {
-	type conv struct {
-		api   string
-		calls []*recordedCall
-	}
-	var convs []*conv
+	var g grouper
 	for _, r := range recs {
 		c, err := parseRecorded(name, r)
 		if err != nil {
 			return nil, err
 		}
-		var into *conv
-		for i := len(convs) - 1; i >= 0; i-- {
-			cv := convs[i]
-			last := cv.calls[len(cv.calls)-1]
-			if cv.api == c.rec.api && last.head == c.head && extends(c.window, last.window) {
-				into = cv
-				break
-			}
-		}
-		if into == nil {
-			into = &conv{api: c.rec.api}
-			convs = append(convs, into)
-		}
-		into.calls = append(into.calls, c)
+		g.add(c)
 	}
+	convs := g.convs
 	var out []*Transcript
 	for k, cv := range convs {
 		last := cv.calls[len(cv.calls)-1]
@@ -155,17 +115,82 @@ func readRecordings(name, format string, recs []recorded, skipped map[string]int
 	return out, nil
 }
 
-// extends reports whether window starts with prev.
-func extends(window, prev []json.RawMessage) bool {
-	if len(window) < len(prev) {
-		return false
+// recordedConv is one conversation of recorded calls: each call's window
+// extends the one before it.
+type recordedConv struct {
+	api   string
+	calls []*recordedCall
+}
+
+// grouper puts recorded calls into conversations: a call goes to the
+// latest conversation whose last call's window (with the same API and
+// head) is a prefix of its own, else it starts one. Conversations are
+// found by a hash of (API, head, window) kept for each conversation's last
+// call, looked up for every prefix of the new window, so grouping takes
+// time linear in the windows' total size, not in calls × conversations.
+type grouper struct {
+	convs []*recordedConv
+	byKey map[uint64][]int // hash of a conversation's last window → conversation indices
+	key   []uint64         // per conversation, the hash it is filed under
+}
+
+// prefixKeys returns the hashes of c's API, head and each prefix of its
+// window: keys[k] covers the first k messages.
+func prefixKeys(c *recordedCall) []uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(c.rec.api))
+	h.Write([]byte{0})
+	h.Write([]byte(c.head))
+	h.Write([]byte{0})
+	keys := make([]uint64, len(c.window)+1)
+	keys[0] = h.Sum64()
+	c.compact = make([]string, len(c.window))
+	for i, m := range c.window {
+		c.compact[i] = compactJSON(m)
+		h.Write([]byte(c.compact[i]))
+		h.Write([]byte{0})
+		keys[i+1] = h.Sum64()
 	}
-	for i := range prev {
-		if compactJSON(window[i]) != compactJSON(prev[i]) {
-			return false
+	return keys
+}
+
+func (g *grouper) add(c *recordedCall) {
+	if g.byKey == nil {
+		g.byKey = map[uint64][]int{}
+	}
+	keys := prefixKeys(c)
+	into := -1
+	for k, key := range keys {
+		for _, i := range g.byKey[key] {
+			if i > into && g.extends(c, i, k) {
+				into = i
+			}
 		}
 	}
-	return true
+	if into < 0 {
+		into = len(g.convs)
+		g.convs = append(g.convs, &recordedConv{api: c.rec.api})
+		g.key = append(g.key, 0)
+	} else {
+		old := g.byKey[g.key[into]]
+		if j := slices.Index(old, into); j >= 0 {
+			g.byKey[g.key[into]] = slices.Delete(old, j, j+1)
+		}
+	}
+	cv := g.convs[into]
+	cv.calls = append(cv.calls, c)
+	last := keys[len(keys)-1]
+	g.key[into] = last
+	g.byKey[last] = append(g.byKey[last], into)
+}
+
+// extends reports whether conversation i's last window is c's first k
+// messages, with the same API and head (the hashes matched: this rules
+// out a collision).
+func (g *grouper) extends(c *recordedCall, i, k int) bool {
+	last := g.convs[i].calls[len(g.convs[i].calls)-1]
+	return last.rec.api == c.rec.api && last.head == c.head && len(last.compact) == k &&
+		slices.Equal(last.compact, c.compact[:k])
 }
 
 // parseRecorded reads a recorded call's request window and its reply.
@@ -197,6 +222,9 @@ func parseRecorded(name string, r recorded) (*recordedCall, error) {
 	}
 	c.head = compactJSON(req["system"]) + compactJSON(req["instructions"]) + compactJSON(req["systemInstruction"])
 	reply, usage, err := parseReply(r)
+	if err == nil && usage != nil && *usage < 0 {
+		err = fmt.Errorf("usage: the prompt's token count must be a whole number ≥ 0, got %d", *usage)
+	}
 	if err != nil {
 		return nil, bad("response body", err)
 	}
@@ -346,7 +374,7 @@ func parseReply(r recorded) (json.RawMessage, *int, error) {
 // promptTokens reads the prompt size from a usage object: OpenAI Chat
 // prompt_tokens, Responses input_tokens (both include the cached part),
 // Anthropic input + cache creation + cache read, whose sum must fit an
-// int (else an [*OverflowError]).
+// int (else an [*engine.TokenOverflowError]).
 func promptTokens(api string, raw json.RawMessage) (*int, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
@@ -372,11 +400,14 @@ func promptTokens(api string, raw json.RawMessage) (*int, error) {
 }
 
 // anthropicPrompt is the prompt size of an Anthropic usage record, or an
-// [*OverflowError] when its parts do not fit an int.
+// [*engine.TokenOverflowError] when its parts do not fit an int.
 func anthropicPrompt(input, cacheWrite, cacheRead int) (*int, error) {
+	if err := nonNegative(count{"input_tokens", input}, count{"cache_creation_input_tokens", cacheWrite}, count{"cache_read_input_tokens", cacheRead}); err != nil {
+		return nil, fmt.Errorf("usage: %w", err)
+	}
 	n, ok := checked.Sum(input, cacheWrite, cacheRead)
 	if !ok {
-		return nil, &OverflowError{What: fmt.Sprintf("usage input_tokens (%d), cache_creation_input_tokens (%d) and cache_read_input_tokens (%d)", input, cacheWrite, cacheRead)}
+		return nil, &checked.OverflowError{What: fmt.Sprintf("usage input_tokens (%d), cache_creation_input_tokens (%d) and cache_read_input_tokens (%d)", input, cacheWrite, cacheRead)}
 	}
 	return &n, nil
 }
@@ -397,240 +428,298 @@ const maxStreamIndex = 1 << 12
 
 // parseStream assembles a text/event-stream response: the reply from the
 // deltas (or the final event that carries the whole response) and the
-// usage from the events that carry it (the last ones).
+// usage from the events that carry it (the last ones), one function per
+// wire protocol. Pieces are joined with builders: a reply of n deltas
+// takes time linear in its size.
 func parseStream(api string, body []byte) (json.RawMessage, *int, error) {
+	events, err := streamEvents(body)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch api {
+	case apiChat:
+		return streamChat(events)
+	case apiMessages:
+		return streamMessages(events)
+	case apiResponses:
+		return streamResponses(events)
+	case apiGemini:
+		return streamGemini(events)
+	}
+	return nil, nil, nil
+}
+
+// streamEvents returns the data of each event of a text/event-stream
+// body, [DONE] and empty data left out; data that is not JSON is an error.
+func streamEvents(body []byte) ([]json.RawMessage, error) {
 	var events []json.RawMessage
-	for _, line := range strings.Split(string(body), "\n") {
-		line = strings.TrimRight(line, "\r")
-		data, ok := strings.CutPrefix(line, "data:")
+	for len(body) > 0 {
+		var line []byte
+		line, body, _ = bytes.Cut(body, []byte("\n"))
+		line = bytes.TrimRight(line, "\r")
+		data, ok := bytes.CutPrefix(line, []byte("data:"))
 		if !ok {
 			continue
 		}
-		data = strings.TrimSpace(data)
-		if data == "" || data == "[DONE]" {
+		data = bytes.TrimSpace(data)
+		if len(data) == 0 || string(data) == "[DONE]" {
 			continue
 		}
-		if !json.Valid([]byte(data)) {
-			return nil, nil, fmt.Errorf("event data is not JSON: %.40q", data)
+		if !json.Valid(data) {
+			return nil, fmt.Errorf("event data is not JSON: %.40q", data)
 		}
 		events = append(events, json.RawMessage(data))
 	}
+	return events, nil
+}
+
+// streamChat assembles an OpenAI Chat Completions stream.
+func streamChat(events []json.RawMessage) (json.RawMessage, *int, error) {
 	var usage *int
-	switch api {
-	case apiChat:
-		var text strings.Builder
-		type call struct{ ID, Name, Args string }
-		var calls []*call
-		for _, ev := range events {
-			var e struct {
-				Choices []struct {
-					Delta struct {
-						Content   *string `json:"content"`
-						ToolCalls []struct {
-							Index    int    `json:"index"`
-							ID       string `json:"id"`
-							Function struct {
-								Name      string `json:"name"`
-								Arguments string `json:"arguments"`
-							} `json:"function"`
-						} `json:"tool_calls"`
-					} `json:"delta"`
-				} `json:"choices"`
-				Usage json.RawMessage `json:"usage"`
+	var text strings.Builder
+	type call struct{ ID, Name, Args strings.Builder }
+	var calls []*call
+	for _, ev := range events {
+		var e struct {
+			Choices []struct {
+				Delta struct {
+					Content   *string `json:"content"`
+					ToolCalls []struct {
+						Index    int    `json:"index"`
+						ID       string `json:"id"`
+						Function struct {
+							Name      string `json:"name"`
+							Arguments string `json:"arguments"`
+						} `json:"function"`
+					} `json:"tool_calls"`
+				} `json:"delta"`
+			} `json:"choices"`
+			Usage json.RawMessage `json:"usage"`
+		}
+		if json.Unmarshal(ev, &e) != nil {
+			continue
+		}
+		u, err := promptTokens(apiChat, e.Usage)
+		if err != nil {
+			return nil, nil, err
+		}
+		if u != nil {
+			usage = u
+		}
+		for _, ch := range e.Choices {
+			if ch.Delta.Content != nil {
+				text.WriteString(*ch.Delta.Content)
 			}
-			if json.Unmarshal(ev, &e) != nil {
+			for _, tc := range ch.Delta.ToolCalls {
+				if tc.Index < 0 || tc.Index > maxStreamIndex {
+					continue
+				}
+				for len(calls) <= tc.Index {
+					calls = append(calls, &call{})
+				}
+				c := calls[tc.Index]
+				c.ID.WriteString(tc.ID)
+				c.Name.WriteString(tc.Function.Name)
+				c.Args.WriteString(tc.Function.Arguments)
+			}
+		}
+	}
+	msg := map[string]any{"role": "assistant", "content": text.String()}
+	if len(calls) > 0 {
+		var tcs []any
+		for _, c := range calls {
+			tcs = append(tcs, map[string]any{"id": c.ID.String(), "type": "function", "function": map[string]any{"name": c.Name.String(), "arguments": c.Args.String()}})
+		}
+		msg["tool_calls"] = tcs
+	}
+	return mustMarshal([]any{msg}), usage, nil
+}
+
+// anEvent is one event of an Anthropic Messages stream.
+type anEvent struct {
+	Type    string `json:"type"`
+	Index   int    `json:"index"`
+	Message *struct {
+		Usage *struct {
+			InputTokens int `json:"input_tokens"`
+			CacheWrite  int `json:"cache_creation_input_tokens"`
+			CacheRead   int `json:"cache_read_input_tokens"`
+		} `json:"usage"`
+	} `json:"message"`
+	ContentBlock *struct {
+		Type     string          `json:"type"`
+		Text     string          `json:"text"`
+		Thinking string          `json:"thinking"`
+		ID       string          `json:"id"`
+		Name     string          `json:"name"`
+		Input    json.RawMessage `json:"input"`
+	} `json:"content_block"`
+	Delta *struct {
+		Type        string `json:"type"`
+		Text        string `json:"text"`
+		PartialJSON string `json:"partial_json"`
+		Thinking    string `json:"thinking"` // thinking_delta
+	} `json:"delta"`
+	Usage *struct {
+		InputTokens *int `json:"input_tokens"`
+		CacheWrite  *int `json:"cache_creation_input_tokens"`
+		CacheRead   *int `json:"cache_read_input_tokens"`
+	} `json:"usage"`
+}
+
+// anStreamBlock is one content block of an Anthropic stream as it is
+// assembled.
+type anStreamBlock struct {
+	Type, ID, Name string
+	Text, JSON     strings.Builder
+	Input          json.RawMessage
+}
+
+// streamMessages assembles an Anthropic Messages stream.
+func streamMessages(events []json.RawMessage) (json.RawMessage, *int, error) {
+	var blocks []*anStreamBlock
+	var input, cacheW, cacheR int
+	haveUsage := false
+	for _, ev := range events {
+		var e anEvent
+		if json.Unmarshal(ev, &e) != nil {
+			continue
+		}
+		switch e.Type {
+		case "message_start":
+			if e.Message != nil && e.Message.Usage != nil {
+				u := e.Message.Usage
+				input, cacheW, cacheR, haveUsage = u.InputTokens, u.CacheWrite, u.CacheRead, true
+			}
+		case "content_block_start":
+			if e.Index < 0 || e.Index > maxStreamIndex {
 				continue
 			}
-			u, err := promptTokens(api, e.Usage)
+			for len(blocks) <= e.Index {
+				blocks = append(blocks, &anStreamBlock{})
+			}
+			if cb := e.ContentBlock; cb != nil {
+				b := &anStreamBlock{Type: cb.Type, ID: cb.ID, Name: cb.Name, Input: cb.Input}
+				b.Text.WriteString(cb.Text)
+				b.Text.WriteString(cb.Thinking)
+				blocks[e.Index] = b
+			}
+		case "content_block_delta":
+			if e.Index >= 0 && e.Index < len(blocks) && e.Delta != nil {
+				b := blocks[e.Index]
+				b.Text.WriteString(e.Delta.Text)
+				b.Text.WriteString(e.Delta.Thinking)
+				b.JSON.WriteString(e.Delta.PartialJSON)
+			}
+		case "message_delta":
+			// Later events may restate the usage, the last word wins.
+			if u := e.Usage; u != nil {
+				if u.InputTokens != nil {
+					input, haveUsage = *u.InputTokens, true
+				}
+				if u.CacheWrite != nil {
+					cacheW = *u.CacheWrite
+				}
+				if u.CacheRead != nil {
+					cacheR = *u.CacheRead
+				}
+			}
+		}
+	}
+	var content []any
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			content = append(content, map[string]any{"type": "text", "text": b.Text.String()})
+		case "tool_use", "server_tool_use":
+			in := json.RawMessage(b.JSON.String())
+			if len(in) == 0 || !json.Valid(in) {
+				in = b.Input
+			}
+			if len(in) == 0 {
+				in = json.RawMessage("{}")
+			}
+			content = append(content, map[string]any{"type": b.Type, "id": b.ID, "name": b.Name, "input": in})
+		case "thinking":
+			content = append(content, map[string]any{"type": "thinking", "thinking": b.Text.String()})
+		}
+	}
+	var usage *int
+	if haveUsage {
+		var err error
+		if usage, err = anthropicPrompt(input, cacheW, cacheR); err != nil {
+			return nil, nil, err
+		}
+	}
+	return mustMarshal([]any{map[string]any{"role": "assistant", "content": content}}), usage, nil
+}
+
+// streamResponses assembles an OpenAI Responses stream.
+func streamResponses(events []json.RawMessage) (json.RawMessage, *int, error) {
+	// response.completed carries the whole response.
+	for _, ev := range events {
+		var e struct {
+			Type     string `json:"type"`
+			Response *struct {
+				Output json.RawMessage `json:"output"`
+				Usage  json.RawMessage `json:"usage"`
+			} `json:"response"`
+		}
+		if json.Unmarshal(ev, &e) == nil && e.Response != nil && (e.Type == "response.completed" || e.Type == "response.incomplete") {
+			u, err := promptTokens(apiResponses, e.Response.Usage)
 			if err != nil {
 				return nil, nil, err
 			}
-			if u != nil {
-				usage = u
-			}
-			for _, ch := range e.Choices {
-				if ch.Delta.Content != nil {
-					text.WriteString(*ch.Delta.Content)
-				}
-				for _, tc := range ch.Delta.ToolCalls {
-					if tc.Index < 0 || tc.Index > maxStreamIndex {
-						continue
-					}
-					for len(calls) <= tc.Index {
-						calls = append(calls, &call{})
-					}
-					c := calls[tc.Index]
-					c.ID += tc.ID
-					c.Name += tc.Function.Name
-					c.Args += tc.Function.Arguments
-				}
-			}
+			return e.Response.Output, u, nil
 		}
-		msg := map[string]any{"role": "assistant", "content": text.String()}
-		if len(calls) > 0 {
-			var tcs []any
-			for _, c := range calls {
-				tcs = append(tcs, map[string]any{"id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Args}})
-			}
-			msg["tool_calls"] = tcs
-		}
-		return mustMarshal([]any{msg}), usage, nil
-	case apiMessages:
-		type block struct {
-			Type, Text, ID, Name, JSON string
-			Input                      json.RawMessage
-		}
-		var blocks []*block
-		var input, cacheW, cacheR int
-		haveUsage := false
-		for _, ev := range events {
-			var e struct {
-				Type    string `json:"type"`
-				Index   int    `json:"index"`
-				Message *struct {
-					Usage *struct {
-						InputTokens int `json:"input_tokens"`
-						CacheWrite  int `json:"cache_creation_input_tokens"`
-						CacheRead   int `json:"cache_read_input_tokens"`
-					} `json:"usage"`
-				} `json:"message"`
-				ContentBlock *struct {
-					Type     string          `json:"type"`
-					Text     string          `json:"text"`
-					Thinking string          `json:"thinking"`
-					ID       string          `json:"id"`
-					Name     string          `json:"name"`
-					Input    json.RawMessage `json:"input"`
-				} `json:"content_block"`
-				Delta *struct {
-					Type        string `json:"type"`
-					Text        string `json:"text"`
-					PartialJSON string `json:"partial_json"`
-					Thinking    string `json:"thinking"` // thinking_delta
-				} `json:"delta"`
-				Usage *struct {
-					InputTokens *int `json:"input_tokens"`
-					CacheWrite  *int `json:"cache_creation_input_tokens"`
-					CacheRead   *int `json:"cache_read_input_tokens"`
-				} `json:"usage"`
-			}
-			if json.Unmarshal(ev, &e) != nil {
-				continue
-			}
-			switch e.Type {
-			case "message_start":
-				if e.Message != nil && e.Message.Usage != nil {
-					u := e.Message.Usage
-					input, cacheW, cacheR, haveUsage = u.InputTokens, u.CacheWrite, u.CacheRead, true
-				}
-			case "content_block_start":
-				if e.Index < 0 || e.Index > maxStreamIndex {
-					continue
-				}
-				for len(blocks) <= e.Index {
-					blocks = append(blocks, &block{})
-				}
-				if cb := e.ContentBlock; cb != nil {
-					*blocks[e.Index] = block{Type: cb.Type, Text: cb.Text + cb.Thinking, ID: cb.ID, Name: cb.Name, Input: cb.Input}
-				}
-			case "content_block_delta":
-				if e.Index >= 0 && e.Index < len(blocks) && e.Delta != nil {
-					blocks[e.Index].Text += e.Delta.Text + e.Delta.Thinking
-					blocks[e.Index].JSON += e.Delta.PartialJSON
-				}
-			case "message_delta":
-				// Later events may restate the usage, the last word wins.
-				if u := e.Usage; u != nil {
-					if u.InputTokens != nil {
-						input, haveUsage = *u.InputTokens, true
-					}
-					if u.CacheWrite != nil {
-						cacheW = *u.CacheWrite
-					}
-					if u.CacheRead != nil {
-						cacheR = *u.CacheRead
-					}
-				}
-			}
-		}
-		var content []any
-		for _, b := range blocks {
-			switch b.Type {
-			case "text":
-				content = append(content, map[string]any{"type": "text", "text": b.Text})
-			case "tool_use", "server_tool_use":
-				in := json.RawMessage(b.JSON)
-				if b.JSON == "" || !json.Valid(in) {
-					in = b.Input
-				}
-				if len(in) == 0 {
-					in = json.RawMessage("{}")
-				}
-				content = append(content, map[string]any{"type": b.Type, "id": b.ID, "name": b.Name, "input": in})
-			case "thinking":
-				content = append(content, map[string]any{"type": "thinking", "thinking": b.Text})
-			}
-		}
-		if haveUsage {
-			var err error
-			if usage, err = anthropicPrompt(input, cacheW, cacheR); err != nil {
-				return nil, nil, err
-			}
-		}
-		return mustMarshal([]any{map[string]any{"role": "assistant", "content": content}}), usage, nil
-	case apiResponses:
-		// response.completed carries the whole response.
-		for _, ev := range events {
-			var e struct {
-				Type     string `json:"type"`
-				Response *struct {
-					Output json.RawMessage `json:"output"`
-					Usage  json.RawMessage `json:"usage"`
-				} `json:"response"`
-			}
-			if json.Unmarshal(ev, &e) == nil && e.Response != nil && (e.Type == "response.completed" || e.Type == "response.incomplete") {
-				u, err := promptTokens(api, e.Response.Usage)
-				if err != nil {
-					return nil, nil, err
-				}
-				return e.Response.Output, u, nil
-			}
-		}
-		return nil, nil, nil
-	case apiGemini:
-		var parts []json.RawMessage
-		for _, ev := range events {
-			var e struct {
-				Candidates []struct {
-					Content struct {
-						Parts []json.RawMessage `json:"parts"`
-					} `json:"content"`
-				} `json:"candidates"`
-				UsageMetadata *struct {
-					PromptTokenCount *int `json:"promptTokenCount"`
-				} `json:"usageMetadata"`
-			}
-			if json.Unmarshal(ev, &e) != nil {
-				continue
-			}
-			if len(e.Candidates) > 0 {
-				for _, p := range e.Candidates[0].Content.Parts {
-					// Text arrives in pieces: join a text part to the one
-					// before it.
-					if t, ok := textPart(p); ok && len(parts) > 0 {
-						if prev, ok := textPart(parts[len(parts)-1]); ok {
-							parts[len(parts)-1] = mustMarshal(map[string]string{"text": prev + t})
-							continue
-						}
-					}
-					parts = append(parts, p)
-				}
-			}
-			if e.UsageMetadata != nil && e.UsageMetadata.PromptTokenCount != nil {
-				usage = e.UsageMetadata.PromptTokenCount
-			}
-		}
-		return mustMarshal([]any{map[string]any{"role": "model", "parts": parts}}), usage, nil
 	}
 	return nil, nil, nil
+}
+
+// streamGemini assembles a Gemini streamGenerateContent stream.
+func streamGemini(events []json.RawMessage) (json.RawMessage, *int, error) {
+	var usage *int
+	var parts []json.RawMessage
+	// Text arrives in pieces: a run of text parts is joined into one,
+	// collected in text until a part of another kind or the end.
+	var text strings.Builder
+	inText := false
+	flush := func() {
+		if inText {
+			parts = append(parts, mustMarshal(map[string]string{"text": text.String()}))
+			text.Reset()
+			inText = false
+		}
+	}
+	for _, ev := range events {
+		var e struct {
+			Candidates []struct {
+				Content struct {
+					Parts []json.RawMessage `json:"parts"`
+				} `json:"content"`
+			} `json:"candidates"`
+			UsageMetadata *struct {
+				PromptTokenCount *int `json:"promptTokenCount"`
+			} `json:"usageMetadata"`
+		}
+		if json.Unmarshal(ev, &e) != nil {
+			continue
+		}
+		if len(e.Candidates) > 0 {
+			for _, p := range e.Candidates[0].Content.Parts {
+				if t, ok := textPart(p); ok {
+					text.WriteString(t)
+					inText = true
+					continue
+				}
+				flush()
+				parts = append(parts, p)
+			}
+		}
+		if e.UsageMetadata != nil && e.UsageMetadata.PromptTokenCount != nil {
+			usage = e.UsageMetadata.PromptTokenCount
+		}
+	}
+	flush()
+	return mustMarshal([]any{map[string]any{"role": "model", "parts": parts}}), usage, nil
 }

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -35,7 +36,7 @@ func TestScanMatchesRead(t *testing.T) {
 			}
 			var got []Message
 			var seen []*Transcript
-			heads, err := Scan(strings.NewReader(string(data)), p, "", func(tr *Transcript, m *Message) error {
+			heads, err := Scan(context.Background(), strings.NewReader(string(data)), p, "", func(tr *Transcript, m *Message) error {
 				if !slices.Contains(seen, tr) {
 					seen = append(seen, tr)
 				}
@@ -74,7 +75,7 @@ func TestScanMatchesRead(t *testing.T) {
 			for _, w := range want {
 				sum += BilledTokens(w, tokenize.Estimate)
 			}
-			n, err := CountBilled(strings.NewReader(string(data)), p, "", tokenize.Estimate)
+			n, err := CountBilled(context.Background(), strings.NewReader(string(data)), p, "", tokenize.Estimate)
 			if err != nil || n != sum {
 				t.Errorf("CountBilled = %d, %v; BilledTokens sum %d", n, err, sum)
 			}
@@ -88,7 +89,7 @@ func TestScanStops(t *testing.T) {
 	stop := errors.New("enough")
 	n := 0
 	in := strings.Repeat("{\"type\":\"user\",\"content\":\"a\"}\n", 100)
-	_, err := Scan(strings.NewReader(in), "x", "", func(*Transcript, *Message) error {
+	_, err := Scan(context.Background(), strings.NewReader(in), "x", "", func(*Transcript, *Message) error {
 		n++
 		return stop
 	})

@@ -7,11 +7,12 @@ import (
 
 // A subagent's run kept in the main Claude Code session file (sidechain
 // records) is not part of the conversation, but the provider billed it:
-// its usage counts in the recorded sums, once per message.id, as ccusage
-// 18.0.11 counts the same file. Figures read off the sample with jq:
-// main calls msg_01…msg_05 (first record of each) input 4+2+2+3+3 = 14,
+// its usage counts in the recorded sums, once per message.id, the last
+// record of each call giving it. Figures read off the sample with jq:
+// main calls msg_01…msg_05 (last record of each) input 4+2+2+3+3 = 14,
 // cache write 5200+410+300+900+120 = 6930, cache read
-// 11000+16200+16610+6100+7100 = 57010, output 8+40+25+52+15 = 140; the
+// 11000+16200+16610+6100+7100 = 57010, output 61+130+25+52+15 = 283
+// (the first records say 8 and 40 for msg_01 and msg_02: 140); the
 // sidechain call msg_side1 (claude-haiku-4-5) input 10, cache read 2000,
 // output 12.
 func TestUnsentUsageCounts(t *testing.T) {
@@ -38,7 +39,7 @@ func TestUnsentUsageCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := RecordedUsage{Calls: 6, Usage: Usage{Input: 24, CacheRead: 59010, CacheWrite: 6930, Output: 152}}
+	want := RecordedUsage{Calls: 6, Usage: Usage{Input: 24, CacheRead: 59010, CacheWrite: 6930, Output: 295}}
 	if l.Recorded == nil || *l.Recorded != want {
 		t.Errorf("listing recorded %+v, want %+v", l.Recorded, want)
 	}

@@ -8,7 +8,9 @@ import (
 // TestUsageParts reads one call's usage in every format that records it
 // and checks its parts, worked out by hand from the record: the prompt
 // total providers report with the cached part inside it is split as
-// input = total − cached.
+// input = total − cached. Claude Code's call is the last record's usage
+// (output 99), with the 1-hour split of the first record, which the last
+// one does not repeat.
 func TestUsageParts(t *testing.T) {
 	tests := []struct {
 		name, format, in string
@@ -19,7 +21,7 @@ func TestUsageParts(t *testing.T) {
 			`{"type":"user","uuid":"u1","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"go"}}
 {"type":"assistant","uuid":"a1","timestamp":"2026-01-01T00:00:01.000Z","message":{"id":"msg_1","role":"assistant","model":"claude-sonnet-4-5-20250929","content":[{"type":"thinking","thinking":"hm","signature":"x"}],"usage":{"input_tokens":3,"cache_creation_input_tokens":120,"cache_read_input_tokens":2000,"cache_creation":{"ephemeral_5m_input_tokens":100,"ephemeral_1h_input_tokens":20},"output_tokens":45}}}
 {"type":"assistant","uuid":"a2","timestamp":"2026-01-01T00:00:01.000Z","message":{"id":"msg_1","role":"assistant","model":"claude-sonnet-4-5-20250929","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":3,"cache_creation_input_tokens":120,"cache_read_input_tokens":2000,"output_tokens":99}}}
-`, Usage{Input: 3, CacheRead: 2000, CacheWrite: 120, CacheWrite1h: 20, Output: 45}, "claude-sonnet-4-5-20250929"},
+`, Usage{Input: 3, CacheRead: 2000, CacheWrite: 120, CacheWrite1h: 20, Output: 99}, "claude-sonnet-4-5-20250929"},
 		{"anthropic", "anthropic",
 			`[{"role":"user","content":"go"},{"role":"assistant","model":"claude-haiku-4-5","content":"ok","usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":4000,"output_tokens":7}}]`,
 			Usage{Input: 10, CacheRead: 4000, Output: 7}, "claude-haiku-4-5"},

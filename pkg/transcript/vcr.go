@@ -3,10 +3,13 @@ package transcript
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/harpe-dev/harpe/internal/yamlsize"
 )
 
 // isVCR reports whether data looks like a VCR cassette: YAML whose first
@@ -54,10 +57,20 @@ func readVCR(data []byte, name string) ([]*Transcript, error) {
 			} `yaml:"response"`
 		} `yaml:"interactions"`
 	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, yamlError(name, err)
+	}
+	if err := yamlsize.Check(&root, len(data)); err != nil {
+		var tl *yamlsize.TooLargeError
+		errors.As(err, &tl)
+		return nil, &Error{Name: name, Line: tl.Line, Err: err}
+	}
+	if err := root.Decode(&doc); err != nil {
 		return nil, yamlError(name, err)
 	}
 	var recs []recorded
+	var bodies bodyDecoder
 	skipped := map[string]int{}
 	for i, in := range doc.Interactions {
 		where := fmt.Sprintf("interactions[%d]", i)
@@ -74,11 +87,11 @@ func readVCR(data []byte, name string) ([]*Transcript, error) {
 			skipped["interaction:error"]++
 			continue
 		}
-		req, err := vcrBody(in.Request.Body, in.Request.ParsedBody)
+		req, err := vcrBody(in.Request.Body, in.Request.ParsedBody, &bodies)
 		if err != nil {
 			return nil, errAt(name, where+".request.body", "%v", err)
 		}
-		resp, err := vcrBody(in.Response.Body, in.Response.ParsedBody)
+		resp, err := vcrBody(in.Response.Body, in.Response.ParsedBody, &bodies)
 		if err != nil {
 			return nil, errAt(name, where+".response.body", "%v", err)
 		}
@@ -93,7 +106,7 @@ func readVCR(data []byte, name string) ([]*Transcript, error) {
 
 // vcrBody returns a recorded body as bytes: parsed (a mapping, written
 // back as JSON), a string, {string: …} or a !!binary value.
-func vcrBody(n yaml.Node, parsed any) ([]byte, error) {
+func vcrBody(n yaml.Node, parsed any, bodies *bodyDecoder) ([]byte, error) {
 	if parsed != nil {
 		b, err := json.Marshal(jsonable(parsed))
 		if err != nil {
@@ -124,7 +137,7 @@ func vcrBody(n yaml.Node, parsed any) ([]byte, error) {
 		}
 		b = d
 	}
-	return gunzipped(b), nil
+	return bodies.gunzip(b)
 }
 
 func yamlKind(k yaml.Kind) string {

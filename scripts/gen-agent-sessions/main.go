@@ -85,6 +85,10 @@ type use struct {
 	tool   string // Read, Grep, Bash, Edit, Task
 	input  obj
 	result string
+	// side is a subagent run written inline as sidechain records before
+	// the result (a Task call), with its calls' usage; nil for others.
+	side      []step
+	sideUsage []obj
 }
 
 // Step kinds.
@@ -212,17 +216,17 @@ func (g *gen) use(pkg string) use {
 	file := fmt.Sprintf("/src/shop/pkg/%s/%s.go", pkg, g.pick(words))
 	switch p := g.r.IntN(100); {
 	case p < 40:
-		return use{id, "Read", obj{"file_path": file}, g.goSource(pkg, g.size(), true)}
+		return use{id, "Read", obj{"file_path": file}, g.goSource(pkg, g.size(), true), nil, nil}
 	case p < 62:
 		return use{id, "Grep", obj{"pattern": pkg + "\\." + fn, "path": "/src/shop", "output_mode": "content", "-n": true},
-			g.grepOut(pkg, fn, min(g.size(), 12000))}
+			g.grepOut(pkg, fn, min(g.size(), 12000)), nil, nil}
 	case p < 82:
 		return use{id, "Bash", obj{"command": fmt.Sprintf("go test -race ./pkg/%s/...", pkg), "description": "Run the " + pkg + " tests with the race detector"},
-			g.testOut(pkg, g.size(), g.r.IntN(3) == 0)}
+			g.testOut(pkg, g.size(), g.r.IntN(3) == 0), nil, nil}
 	default:
 		old := fmt.Sprintf("\ts.%ss[key] = v", g.pick(words))
 		return use{id, "Edit", obj{"file_path": file, "old_string": old, "new_string": old + "\n\ts.version++"},
-			fmt.Sprintf("The file %s has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n%s", file, g.goSource(pkg, 200+g.r.IntN(400), true))}
+			fmt.Sprintf("The file %s has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n%s", file, g.goSource(pkg, 200+g.r.IntN(400), true)), nil, nil}
 	}
 }
 
@@ -304,6 +308,16 @@ type usageFn func(k int) obj
 type ccOpts struct {
 	session, agentID string
 	sidechain        bool
+	// streamed writes each response's records with its usage as it stood
+	// when each was written: output_tokens grows from a first streaming
+	// chunk's count to the final figure, which only the last record has
+	// (it alone has a stop_reason). Otherwise every record repeats the
+	// final usage.
+	streamed bool
+	// bedrock writes Amazon Bedrock's ids (msg_bdrk_…, toolu_bdrk_…) and
+	// no requestId, as Claude Code on Bedrock does.
+	bedrock bool
+	version string // Claude Code version; "" is 2.0.55
 }
 
 // writeClaudeCode renders steps as a Claude Code session.
@@ -311,14 +325,19 @@ func writeClaudeCode(steps []step, o ccOpts, usage usageFn) []byte {
 	l := &lines{}
 	parent := any(nil)
 	n := 0
+	side := o.sidechain
+	version := o.version
+	if version == "" {
+		version = "2.0.55"
+	}
 	rec := func(typ string, at time.Time, extra obj) {
 		n++
 		u := fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", n*2654435761%(1<<32), n%65536, n%4096, (n*7)%4096, uint64(n)*0x9e3779b9%(1<<48))
-		if o.sidechain {
+		if side {
 			u = "a" + u[1:]
 		}
-		r := obj{"parentUuid": parent, "isSidechain": o.sidechain, "userType": "external", "cwd": "/src/shop",
-			"sessionId": o.session, "version": "2.0.55", "gitBranch": "main", "type": typ, "uuid": u, "timestamp": ts(at)}
+		r := obj{"parentUuid": parent, "isSidechain": side, "userType": "external", "cwd": "/src/shop",
+			"sessionId": o.session, "version": version, "gitBranch": "main", "type": typ, "uuid": u, "timestamp": ts(at)}
 		if o.agentID != "" {
 			r["agentId"] = o.agentID
 		}
@@ -351,26 +370,28 @@ func writeClaudeCode(steps []step, o ccOpts, usage usageFn) []byte {
 			if o.agentID != "" {
 				tag = strings.ToUpper(o.agentID[:4])
 			}
-			id := fmt.Sprintf("msg_01%s%016x", tag, uint64(call+1)*0x2545F4914F6CDD1D)
-			req := fmt.Sprintf("req_011C%s%016x", tag, uint64(call+1)*0x9E3779B97F4A7C15)
 			u := usage(call)
 			call++
-			var blocks []obj
-			if st.thinking != "" {
-				blocks = append(blocks, obj{"type": "thinking", "thinking": st.thinking, "signature": "EpYBCkYIBxgCKkB" + fmt.Sprintf("%016x", call)})
-			}
-			if st.text != "" {
-				blocks = append(blocks, obj{"type": "text", "text": st.text})
-			}
-			for _, x := range st.uses {
-				blocks = append(blocks, obj{"type": "tool_use", "id": "toolu_01" + x.id, "name": x.tool, "input": x.input})
-			}
-			for i, b := range blocks {
-				rec("assistant", st.at.Add(time.Duration(i)*300*time.Millisecond), obj{"requestId": req, "message": obj{"id": id, "type": "message", "role": "assistant",
-					"model": model, "content": []obj{b}, "stop_reason": nil, "stop_sequence": nil, "usage": u}})
-			}
+			nb := writeCall(rec, st, ccIDs(o, tag, call, false), call, model, u, o.streamed)
 			for i, x := range st.uses {
-				at := st.at.Add(time.Duration(len(blocks)+i) * 700 * time.Millisecond)
+				at := st.at.Add(time.Duration(nb+i) * 700 * time.Millisecond)
+				if x.side != nil {
+					// The subagent's run, inline: its own parent chain,
+					// back to the main chain for the result.
+					main := parent
+					parent, side = nil, true
+					for k, sst := range x.side {
+						if sst.kind == kPrompt {
+							rec("user", sst.at, obj{"message": obj{"role": "user", "content": sst.text}})
+							continue
+						}
+						writeCall(rec, sst, ccIDs(o, "SIDE", k+1000*(i+1)+100000*call, true), k, sst.model, x.sideUsage[k-1], o.streamed)
+						for j, y := range sst.uses {
+							rec("user", sst.at.Add(time.Duration(j+1)*400*time.Millisecond), obj{"message": obj{"role": "user", "content": []obj{{"tool_use_id": "toolu_01" + y.id, "type": "tool_result", "content": y.result}}}})
+						}
+					}
+					parent, side = main, o.sidechain
+				}
 				l.put(obj{"type": "progress", "data": obj{"type": "hook_progress", "hookEvent": "PostToolUse", "hookName": "PostToolUse:" + x.tool},
 					"toolUseID": "toolu_01" + x.id, "parentToolUseID": "toolu_01" + x.id, "sessionId": o.session, "timestamp": ts(at)})
 				rec("user", at, obj{"message": obj{"role": "user", "content": []obj{{"tool_use_id": "toolu_01" + x.id, "type": "tool_result", "content": x.result}}}})
@@ -378,6 +399,75 @@ func writeClaudeCode(steps []step, o ccOpts, usage usageFn) []byte {
 		}
 	}
 	return l.buf.Bytes()
+}
+
+// callIDs are the ids of one response's records.
+type callIDs struct {
+	msg, req, toolPrefix string // req "" writes no requestId
+}
+
+// ccIDs makes the ids of call k (1-based): Anthropic's msg_01…/req_011C…,
+// or Bedrock's msg_bdrk_01… with no requestId; a sidechain call has no
+// requestId either (Claude Code writes none for subagent calls).
+func ccIDs(o ccOpts, tag string, k int, sidechain bool) callIDs {
+	if o.bedrock {
+		return callIDs{msg: fmt.Sprintf("msg_bdrk_01%s%016x", tag, uint64(k)*0x2545F4914F6CDD1D), toolPrefix: "toolu_01"}
+	}
+	ids := callIDs{msg: fmt.Sprintf("msg_01%s%016x", tag, uint64(k)*0x2545F4914F6CDD1D), toolPrefix: "toolu_01"}
+	if !sidechain {
+		ids.req = fmt.Sprintf("req_011C%s%016x", tag, uint64(k)*0x9E3779B97F4A7C15)
+	}
+	return ids
+}
+
+// blocks are the content blocks of call step st, in stream order.
+func (st step) blocks(toolPrefix string, call int) []obj {
+	var blocks []obj
+	if st.thinking != "" {
+		blocks = append(blocks, obj{"type": "thinking", "thinking": st.thinking, "signature": "EpYBCkYIBxgCKkB" + fmt.Sprintf("%016x", call)})
+	}
+	if st.text != "" {
+		blocks = append(blocks, obj{"type": "text", "text": st.text})
+	}
+	for _, x := range st.uses {
+		blocks = append(blocks, obj{"type": "tool_use", "id": toolPrefix + x.id, "name": x.tool, "input": x.input})
+	}
+	return blocks
+}
+
+// writeCall writes the records of one response, one per content block.
+// Streamed, record i of n carries output_tokens as the stream stood: the
+// first chunk's count (2 to 9) on the first, growing linearly, the final
+// figure (u's) on the last only; every other field of u is final from the
+// first record on. It returns the number of records written.
+func writeCall(rec func(string, time.Time, obj), st step, ids callIDs, call int, model string, u obj, streamed bool) int {
+	blocks := st.blocks(ids.toolPrefix, call)
+	final, _ := u["output_tokens"].(int)
+	first := 2 + len(blocks)*7%8
+	for i, b := range blocks {
+		ru := u
+		var stop any
+		if streamed {
+			if i < len(blocks)-1 {
+				ru = obj{}
+				for k, v := range u {
+					ru[k] = v
+				}
+				ru["output_tokens"] = min(final, first+(final-first)*i/len(blocks))
+			} else if len(st.uses) > 0 {
+				stop = "tool_use"
+			} else {
+				stop = "end_turn"
+			}
+		}
+		r := obj{"message": obj{"id": ids.msg, "type": "message", "role": "assistant",
+			"model": model, "content": []obj{b}, "stop_reason": stop, "stop_sequence": nil, "usage": ru}}
+		if ids.req != "" {
+			r["requestId"] = ids.req
+		}
+		rec("assistant", st.at.Add(time.Duration(i)*300*time.Millisecond), r)
+	}
+	return len(blocks)
 }
 
 // writeCodex renders steps as a Codex rollout. Tools: Read, Grep and Bash
@@ -529,8 +619,15 @@ func outputTokens(st step) int {
 	return n
 }
 
-// claudeUsage works out each call's Anthropic usage from its prompt size.
+// claudeUsage works out each call's Anthropic usage from its prompt size,
+// with 5-minute cache writes.
 func claudeUsage(steps []step, vis []int, overhead int, r *rand.Rand) []obj {
+	return claudeUsageTTL(steps, vis, overhead, r, ttl)
+}
+
+// claudeUsageTTL is claudeUsage with cache writes of the given lifetime:
+// 5 minutes (ephemeral_5m_input_tokens) or 1 hour (ephemeral_1h_…).
+func claudeUsageTTL(steps []step, vis []int, overhead int, r *rand.Rand, life time.Duration) []obj {
 	type cached struct {
 		prefix int
 		at     time.Time
@@ -551,7 +648,7 @@ func claudeUsage(steps []step, vis []int, overhead int, r *rand.Rand) []obj {
 		k++
 		in := 1 + r.IntN(3)
 		read := 0
-		if c := state[st.model]; c != nil && st.at.Sub(c.at) <= ttl {
+		if c := state[st.model]; c != nil && st.at.Sub(c.at) <= life {
 			if c.epoch == epoch {
 				read = c.prefix
 			} else {
@@ -561,10 +658,17 @@ func claudeUsage(steps []step, vis []int, overhead int, r *rand.Rand) []obj {
 		write := prompt - in - read
 		state[st.model] = &cached{prefix: prompt - in, at: st.at, epoch: epoch}
 		out = append(out, obj{"input_tokens": in, "cache_creation_input_tokens": write, "cache_read_input_tokens": read,
-			"cache_creation": obj{"ephemeral_5m_input_tokens": write, "ephemeral_1h_input_tokens": 0},
+			"cache_creation": cacheCreation(write, life),
 			"output_tokens":  outputTokens(st), "service_tier": "standard"})
 	}
 	return out
+}
+
+func cacheCreation(write int, life time.Duration) obj {
+	if life == time.Hour {
+		return obj{"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": write}
+	}
+	return obj{"ephemeral_5m_input_tokens": write, "ephemeral_1h_input_tokens": 0}
 }
 
 // codexUsage works out each call's OpenAI usage from its prompt size.
@@ -641,7 +745,10 @@ func run(seed uint64, out string) error {
 	}
 	us := codexUsage(cx, vis, codexOverhead)
 	data = writeCodex(cx, system, func(k int) obj { return us[k] })
-	return write(filepath.Join(out, "codex/sessions/2026/11/24/rollout-2026-11-24T14-02-09-019ab6f2-3c41-7d20-9e55-4b1f0c2d8a73.jsonl"), data)
+	if err := write(filepath.Join(out, "codex/sessions/2026/11/24/rollout-2026-11-24T14-02-09-019ab6f2-3c41-7d20-9e55-4b1f0c2d8a73.jsonl"), data); err != nil {
+		return err
+	}
+	return runStreamed(seed, filepath.Join(out, "streamed"))
 }
 
 // placeholderCodex gives distinct, growing placeholder usage, so that every
@@ -653,6 +760,10 @@ func placeholderCodex() usageFn {
 }
 
 func renderClaude(path string, steps []step, o ccOpts, overhead int, r *rand.Rand) error {
+	return renderClaudeTTL(path, steps, o, overhead, r, ttl)
+}
+
+func renderClaudeTTL(path string, steps []step, o ccOpts, overhead int, r *rand.Rand, life time.Duration) error {
 	data := writeClaudeCode(steps, o, placeholder)
 	vis, err := visible(data, "claude-code")
 	if err != nil {
@@ -667,7 +778,7 @@ func renderClaude(path string, steps []step, o ccOpts, overhead int, r *rand.Ran
 	if len(vis) != ncalls {
 		return fmt.Errorf("%s: read back %d calls, wrote %d", path, len(vis), ncalls)
 	}
-	us := claudeUsage(steps, vis, overhead, r)
+	us := claudeUsageTTL(steps, vis, overhead, r, life)
 	return write(path, writeClaudeCode(steps, o, func(k int) obj { return us[k] }))
 }
 

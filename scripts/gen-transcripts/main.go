@@ -275,7 +275,10 @@ func writeClaudeCode(l *lines, s *session, compactAt int) {
 		for _, st := range t.steps {
 			msgN++
 			id := fmt.Sprintf("msg_01%022d", msgN)
-			usage := obj{"input_tokens": 3, "cache_creation_input_tokens": st.input % 997, "cache_read_input_tokens": st.input - 3 - st.input%997, "output_tokens": 60, "service_tier": "standard"}
+			// A prompt of under 1,000 tokens writes all but the 3 uncached
+			// ones (so no part is negative).
+			written := min(st.input%997, st.input-3)
+			usage := obj{"input_tokens": 3, "cache_creation_input_tokens": written, "cache_read_input_tokens": st.input - 3 - written, "output_tokens": 60, "service_tier": "standard"}
 			var blocks []obj
 			if st.text != "" {
 				blocks = append(blocks, obj{"type": "text", "text": st.text})

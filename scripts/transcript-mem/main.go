@@ -12,6 +12,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -35,7 +36,7 @@ func main() {
 	}
 	defer f.Close()
 	if *scan {
-		n, err := transcript.CountBilled(f, name, "", tokenize.Estimate)
+		n, err := transcript.CountBilled(context.Background(), f, name, "", tokenize.Estimate)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

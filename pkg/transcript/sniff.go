@@ -1,0 +1,170 @@
+package transcript
+
+import (
+	"bufio"
+	"io"
+)
+
+// startKeys are the keys of a first top-level object that some format
+// needs: a JSONL record's (see [detectLine]) or a JSON document's (see
+// [detectDocument]); elementKeys those of the first element of a
+// top-level array.
+var (
+	startKeys = map[string]bool{"log": true, "conversations": true, "history": true, "conversation": true,
+		"contents": true, "input": true, "messages": true,
+		"type": true, "payload": true, "role": true, "call_id": true, "sessionId": true, "uuid": true, "parentUuid": true, "message": true}
+	elementKeys = map[string]bool{"conversations": true, "source": true, "conversation": true, "parts": true,
+		"type": true, "role": true}
+)
+
+// mayBeTranscript reads the first JSON value of r without keeping it and
+// reports whether the input can be a transcript: an object with one of the
+// keys a JSONL record or a document format needs, or an array that is
+// empty or whose first element is an object with one of the keys an
+// element needs. It stops as soon as it can tell, and reads at most to the
+// end of that value otherwise, holding only the key being read; input that
+// is not JSON (YAML, a broken line) reports true: the reader then tells.
+func mayBeTranscript(r io.Reader) bool {
+	br := bufio.NewReaderSize(r, 64<<10)
+	s := sniffer{r: br}
+	c, ok := s.nextSignificant()
+	if !ok {
+		return true
+	}
+	switch c {
+	case '{':
+		return s.object(startKeys, true)
+	case '[':
+		c, ok := s.nextSignificant()
+		switch {
+		case !ok:
+			return true
+		case c == ']':
+			return true // an empty list of messages
+		case c == '{':
+			return s.object(elementKeys, false)
+		}
+		return false
+	}
+	return true
+}
+
+type sniffer struct {
+	r   *bufio.Reader
+	key []byte
+}
+
+// nextSignificant returns the next byte that is not JSON white space.
+func (s *sniffer) nextSignificant() (byte, bool) {
+	for {
+		c, err := s.r.ReadByte()
+		if err != nil {
+			return 0, false
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return c, true
+	}
+}
+
+// object reads the members of an object whose '{' was read and reports
+// whether a key of want is among them; it stops at the first. Malformed
+// input reports bad (so that the reader gives the error).
+func (s *sniffer) object(want map[string]bool, bad bool) bool {
+	for {
+		c, ok := s.nextSignificant()
+		if !ok {
+			return bad
+		}
+		switch c {
+		case '}':
+			return false
+		case ',':
+			continue
+		case '"':
+		default:
+			return bad
+		}
+		if !s.str(true) {
+			return bad
+		}
+		if want[string(s.key)] {
+			return true
+		}
+		if c, ok := s.nextSignificant(); !ok || c != ':' {
+			return bad
+		}
+		if !s.skipValue() {
+			return bad
+		}
+	}
+}
+
+// str reads a string whose opening quote was read; keep keeps its raw
+// bytes (escapes undecoded: no key harpe looks for has one) in s.key, up
+// to 64 of them.
+func (s *sniffer) str(keep bool) bool {
+	s.key = s.key[:0]
+	for {
+		c, err := s.r.ReadByte()
+		if err != nil {
+			return false
+		}
+		switch c {
+		case '"':
+			return true
+		case '\\':
+			if _, err := s.r.ReadByte(); err != nil {
+				return false
+			}
+			c = 0 // an escaped key matches none
+		}
+		if keep && len(s.key) < 64 {
+			s.key = append(s.key, c)
+		}
+	}
+}
+
+// skipValue reads past one value: strings by their quotes, containers by
+// their depth, scalars to the next delimiter (which is unread).
+func (s *sniffer) skipValue() bool {
+	c, ok := s.nextSignificant()
+	if !ok {
+		return false
+	}
+	switch c {
+	case '"':
+		return s.str(false)
+	case '{', '[':
+		depth := 1
+		for depth > 0 {
+			c, err := s.r.ReadByte()
+			if err != nil {
+				return false
+			}
+			switch c {
+			case '"':
+				if !s.str(false) {
+					return false
+				}
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+		}
+		return true
+	}
+	for {
+		c, err := s.r.ReadByte()
+		if err != nil {
+			return err == io.EOF
+		}
+		switch c {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return s.r.UnreadByte() == nil
+		}
+	}
+}

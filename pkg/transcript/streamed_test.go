@@ -1,0 +1,224 @@
+package transcript
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+)
+
+// ccRec writes one Claude Code assistant record of call id: block is its
+// one content block, usage its usage object, extra any further top-level
+// fields (a requestId, isSidechain).
+func ccRec(id, block, usage, extra string) string {
+	return `{"type":"assistant","uuid":"u-` + id + `","timestamp":"2026-01-01T00:00:01.000Z"` + extra +
+		`,"message":{"id":"` + id + `","role":"assistant","model":"claude-sonnet-4-5","content":[` + block + `],"usage":` + usage + `}}` + "\n"
+}
+
+const (
+	ccPrompt   = `{"type":"user","uuid":"p","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"go"}}` + "\n"
+	ccThinking = `{"type":"thinking","thinking":"hm","signature":"s"}`
+	ccText     = `{"type":"text","text":"Reading the file."}`
+	ccTool     = `{"type":"tool_use","id":"toolu_1","name":"Read","input":{"file_path":"/a.go"}}`
+	ccResult   = `{"type":"user","uuid":"r","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"package a"}]}}` + "\n"
+)
+
+// usage of one streamed response as its records stand: the prompt parts
+// are final from the first record, output_tokens grows.
+func ccUsage(output string) string {
+	return `{"input_tokens":3,"cache_creation_input_tokens":500,"cache_read_input_tokens":12000,"cache_creation":{"ephemeral_5m_input_tokens":400,"ephemeral_1h_input_tokens":100},"output_tokens":` + output + `}`
+}
+
+// TestStreamedUsage checks that a response written as several records
+// (one per content block, as Claude Code streams it) bills its LAST
+// record's usage, on the call's first message, whatever the records say
+// before it. Expected figures are the records' own: input 3, cache write
+// 500 (100 of it 1-hour), cache read 12,000, output of the last record.
+func TestStreamedUsage(t *testing.T) {
+	req := `,"requestId":"req_1"`
+	side := `,"isSidechain":true`
+	tests := []struct {
+		name    string
+		in      string
+		output  int // the call's output; -1: no usage on the conversation
+		unsent  []int
+		skipped string
+	}{
+		{"first middle last", ccPrompt + ccRec("msg_1", ccThinking, ccUsage("2"), req) + ccRec("msg_1", ccText, ccUsage("9"), req) + ccRec("msg_1", ccTool, ccUsage("187"), req) + ccResult, 187, nil, ""},
+		{"one record", ccPrompt + ccRec("msg_1", ccTool, ccUsage("61"), req) + ccResult, 61, nil, ""},
+		// Bedrock writes no requestId: message.id alone groups the records.
+		{"no requestId", ccPrompt + ccRec("msg_bdrk_01A", ccThinking, ccUsage("4"), "") + ccRec("msg_bdrk_01A", ccText, ccUsage("40"), "") + ccRec("msg_bdrk_01A", ccTool, ccUsage("95"), "") + ccResult, 95, nil, ""},
+		// A thinking-only first record makes no message: the usage lands
+		// on the text record's message, still the last record's.
+		{"last without usage keeps the latest", ccPrompt + ccRec("msg_1", ccText, ccUsage("7"), req) + ccRec("msg_1", ccTool, ccUsage("120"), req) + ccRec("msg_1", `{"type":"text","text":"and more"}`, "null", req) + ccResult, 120, nil, ""},
+		// A subagent's run inline in the main file: the conversation has
+		// no usage of it; Unsent holds its last record's (31, then 58).
+		{"sidechain in main file", ccPrompt + ccRec("msg_1", ccTool, ccUsage("70"), req) +
+			ccRec("msg_s1", ccText, ccUsage("3"), side) + ccRec("msg_s1", ccTool, ccUsage("31"), side) +
+			ccRec("msg_s2", ccText, ccUsage("5"), side) + ccRec("msg_s2", `{"type":"text","text":"done"}`, ccUsage("58"), side) + ccResult,
+			70, []int{31, 58}, ""},
+		// A subagent's own file: the sidechain is the conversation.
+		{"subagent file", strings.ReplaceAll(ccPrompt, `"type":"user",`, `"type":"user","isSidechain":true,`) +
+			ccRec("msg_s1", ccText, ccUsage("3"), side) + ccRec("msg_s1", ccTool, ccUsage("44"), side), 44, nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ts, err := Read(strings.NewReader(tc.in), "in", "claude-code")
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := ts[0]
+			var with []*Message
+			for i := range tr.Messages {
+				if tr.Messages[i].Usage != nil {
+					with = append(with, &tr.Messages[i])
+				}
+			}
+			if len(with) != 1 {
+				t.Fatalf("%d messages with usage, want 1", len(with))
+			}
+			m := with[0]
+			if m.Role != RoleAssistant || m.Index != firstAssistant(tr) {
+				t.Errorf("usage on message %d (%s), want the call's first message %d", m.Index, m.Role, firstAssistant(tr))
+			}
+			want := Usage{Input: 3, CacheRead: 12000, CacheWrite: 500, CacheWrite1h: 100, Output: tc.output}
+			if *m.Usage != want {
+				t.Errorf("usage %+v, want %+v", *m.Usage, want)
+			}
+			if m.InputTokens == nil || *m.InputTokens != 12503 {
+				t.Errorf("input tokens %v, want 3+500+12000 = 12503", m.InputTokens)
+			}
+			if len(tr.Unsent) != len(tc.unsent) {
+				t.Fatalf("unsent %+v, want outputs %v", tr.Unsent, tc.unsent)
+			}
+			for k, o := range tc.unsent {
+				if tr.Unsent[k].Usage.Output != o {
+					t.Errorf("unsent %d output %d, want %d", k, tr.Unsent[k].Usage.Output, o)
+				}
+			}
+			if len(tr.Warnings) != 0 {
+				t.Errorf("warnings %v, want none", tr.Warnings)
+			}
+		})
+	}
+}
+
+func firstAssistant(t *Transcript) int {
+	for i := range t.Messages {
+		if t.Messages[i].Role == RoleAssistant {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestStreamedUsageScan checks the same rule through Scan, which hands
+// messages on once their turn is over: the call's records all come before
+// the next prompt, so the message handed on has the last record's usage.
+func TestStreamedUsageScan(t *testing.T) {
+	in := ccPrompt + ccRec("msg_1", ccText, ccUsage("5"), "") + ccRec("msg_1", ccTool, ccUsage("150"), "") + ccResult +
+		strings.ReplaceAll(ccPrompt, `"content":"go"`, `"content":"again"`) + ccRec("msg_2", ccText, ccUsage("2"), "") + ccRec("msg_2", `{"type":"text","text":"ok"}`, ccUsage("33"), "")
+	var outputs []int
+	_, err := Scan(context.Background(), strings.NewReader(in), "in", "claude-code", func(_ *Transcript, m *Message) error {
+		if m.Usage != nil {
+			outputs = append(outputs, m.Usage.Output)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(outputs) != 2 || outputs[0] != 150 || outputs[1] != 33 {
+		t.Errorf("outputs %v, want [150 33]", outputs)
+	}
+}
+
+// TestStreamedUsageAfterHandOver: a call whose records straddle a human
+// prompt (not what Claude Code writes) cannot update a message already
+// handed on by Scan; the reader counts that in Skipped.
+func TestStreamedUsageAfterHandOver(t *testing.T) {
+	in := ccPrompt + ccRec("msg_1", ccText, ccUsage("5"), "") +
+		strings.ReplaceAll(ccPrompt, `"content":"go"`, `"content":"again"`) + ccRec("msg_1", ccTool, ccUsage("150"), "")
+	ts, err := Scan(context.Background(), strings.NewReader(in), "in", "claude-code", func(*Transcript, *Message) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := ts[0].Skipped["usage_after_hand_over"]; n != 1 {
+		t.Errorf("usage_after_hand_over %d, want 1 (skipped %v)", n, ts[0].Skipped)
+	}
+}
+
+// TestShortOutputNote: a response whose recorded output is under a
+// quarter of the estimate of what it visibly wrote (a file kept only its
+// first record) gets one warning for the whole file, counting them. The
+// tool call below writes 2,000 "x, " triples, which the estimate counts at
+// well over 4 × 1 tokens; the 9-token text of msg_2 with output 9 is not
+// short.
+func TestShortOutputNote(t *testing.T) {
+	big := `{"type":"tool_use","id":"toolu_1","name":"Write","input":{"content":"` + strings.Repeat("x, ", 2000) + `"}}`
+	in := ccPrompt + ccRec("msg_1", big, ccUsage("1"), "") + ccRec("msg_1b", big, ccUsage("2"), "") + ccRec("msg_2", ccText, ccUsage("9"), "")
+	ts, err := Read(strings.NewReader(in), "in", "claude-code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := ts[0].Warnings
+	if len(w) != 1 {
+		t.Fatalf("warnings %v, want 1", w)
+	}
+	if got := w[0].Error(); !strings.HasPrefix(got, "in:2: 2 of 3 responses record under a quarter of the output tokens") || !strings.Contains(got, "first: 1 recorded") {
+		t.Errorf("warning %q", got)
+	}
+}
+
+// TestStreamedSamples reads the streamed samples of
+// testdata/agent/streamed (scripts/gen-agent-sessions) and checks the
+// recorded sums against figures worked out from the records with jq,
+// keeping each message.id's last record:
+//
+//	jq -s '[.[]|select(.type=="assistant")] | reduce .[] as $r ({};
+//	  .[$r.message.id] = $r.message.usage) | [.[]] | …sum each field'
+//
+// The first-record sums (what ccusage 18.0.11 keeps where there is a
+// requestId) are in docs/cost.md beside these.
+func TestStreamedSamples(t *testing.T) {
+	dir := "../../testdata/agent/streamed/claude/projects/"
+	tests := []struct {
+		file   string
+		calls  int
+		want   Usage
+		unsent int
+	}{
+		{"-src-api/3f8a0c2e-71d4-4b59-a6e3-5c9d1e7b2a40.jsonl", 320, Usage{Input: 618, CacheRead: 25927397, CacheWrite: 678976, CacheWrite1h: 678976, Output: 98450}, 0},
+		{"-src-web/b62e4d17-09c3-4a8f-8e21-7d3f5a6c9b04.jsonl", 140, Usage{Input: 277, CacheRead: 10288354, CacheWrite: 270273, Output: 41814}, 0},
+		// 60 main calls (input 128, write 130,769, read 4,471,056, output
+		// 17,644) and 36 sidechain calls (68, 82,959, 537,445, 10,971).
+		{"-src-cli/e4a19b3c-5d26-4f70-b8c1-2a6e9d0f4c73.jsonl", 96, Usage{Input: 196, CacheRead: 5008501, CacheWrite: 213728, Output: 28615}, 36},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			f, err := os.Open(dir + tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			ts, err := Read(f, tc.file, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := ts[0]
+			if len(tr.Unsent) != tc.unsent {
+				t.Errorf("%d unsent calls, want %d", len(tr.Unsent), tc.unsent)
+			}
+			if len(tr.Warnings) != 0 {
+				t.Errorf("warnings %v", tr.Warnings)
+			}
+			l, err := List(tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Recorded == nil || l.Recorded.Calls != tc.calls || l.Recorded.Usage != tc.want {
+				t.Errorf("recorded %+v, want %d calls %+v", l.Recorded, tc.calls, tc.want)
+			}
+		})
+	}
+}
