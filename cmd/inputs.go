@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/inputs"
@@ -32,9 +31,12 @@ func readTranscriptFiles[T any](a *app, args []string, fn func(name string, r io
 		if in.Path == inputs.Stdin {
 			return fn(stdinName, a.io.In)
 		}
-		f, err := os.Open(in.Path)
+		f, err := inputs.Open(in)
 		if err != nil {
 			var zero T
+			if skip := (*inputs.SkipError)(nil); errors.As(err, &skip) {
+				return zero, err
+			}
 			return zero, inputError(fmt.Errorf("%s: %w", in.Path, pathErr(err)))
 		}
 		defer f.Close()
@@ -45,6 +47,10 @@ func readTranscriptFiles[T any](a *app, args []string, fn func(name string, r io
 	}
 	var out []T
 	for i, err := range errs {
+		if skip := (*inputs.SkipError)(nil); errors.As(err, &skip) {
+			skips = append(skips, inputs.Skip{Path: ins[i].Path, Reason: skip.Reason})
+			continue
+		}
 		if err != nil && ins[i].FromDir && errors.Is(err, transcript.ErrUnknownFormat) {
 			skips = append(skips, inputs.Skip{Path: ins[i].Path, Reason: "not a transcript"})
 			continue

@@ -75,7 +75,17 @@ func Expand(args []string) ([]Input, []Skip, error) {
 		}
 		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				return fmt.Errorf("%s: %w", p, pathErr(err))
+				if p == arg {
+					return fmt.Errorf("%s: %w", p, pathErr(err))
+				}
+				// One file or directory that cannot be read does not end
+				// the walk: it is passed over and counted.
+				if d != nil && d.IsDir() {
+					skips = append(skips, Skip{Path: p + string(filepath.Separator), Reason: ReasonUnreadable})
+					return filepath.SkipDir
+				}
+				skips = append(skips, Skip{Path: p, Reason: ReasonUnreadable})
+				return nil
 			}
 			name := d.Name()
 			if p != arg && strings.HasPrefix(name, ".") {
@@ -89,8 +99,8 @@ func Expand(args []string) ([]Input, []Skip, error) {
 			if d.IsDir() {
 				return nil
 			}
-			if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
-				skips = append(skips, Skip{Path: p, Reason: "not a regular file"})
+			if reason := walkedKind(p, d); reason != "" {
+				skips = append(skips, Skip{Path: p, Reason: reason})
 				return nil
 			}
 			if !slices.ContainsFunc(Extensions, func(e string) bool { return strings.HasSuffix(strings.ToLower(name), e) }) {
@@ -105,6 +115,73 @@ func Expand(args []string) ([]Input, []Skip, error) {
 		}
 	}
 	return out, skips, nil
+}
+
+// Reasons a walk passes a file over, besides "hidden" and "not a
+// transcript file name".
+const (
+	ReasonNotRegular = "not a regular file"
+	ReasonDangling   = "dangling symlink"
+	ReasonLinkedDir  = "symlink to a directory"
+	ReasonUnreadable = "unreadable"
+	reasonNotTheSame = "changed while read"
+)
+
+// walkedKind says why the file at p, found by a walk, is not read ("" when
+// it is a regular file or a symlink to one). A symlink's target is looked
+// at, never opened: a link to /dev/zero or to a FIFO is passed over
+// without a read that would never end, a link to a directory is not
+// followed (so the walk cannot loop).
+func walkedKind(p string, d fs.DirEntry) string {
+	if d.Type().IsRegular() {
+		return ""
+	}
+	if d.Type()&fs.ModeSymlink == 0 {
+		return ReasonNotRegular
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return ReasonDangling
+	case err != nil:
+		return ReasonUnreadable
+	case fi.IsDir():
+		return ReasonLinkedDir
+	case !fi.Mode().IsRegular():
+		return ReasonNotRegular
+	}
+	return ""
+}
+
+// SkipError is the error [Open] returns for a file found by a walk that
+// is passed over rather than read: Reason says why, for [Skip].
+type SkipError struct {
+	Path   string
+	Reason string
+	Err    error
+}
+
+func (e *SkipError) Error() string { return e.Path + ": " + e.Reason }
+func (e *SkipError) Unwrap() error { return e.Err }
+
+// Open opens a file to read. For a file found by a walk, one that cannot
+// be opened, or that is no longer a regular file once open, is a
+// *[SkipError]; a named file's errors are returned as they are.
+func Open(in Input) (*os.File, error) {
+	f, err := os.Open(in.Path)
+	if err != nil {
+		if in.FromDir {
+			return nil, &SkipError{Path: in.Path, Reason: ReasonUnreadable, Err: err}
+		}
+		return nil, err
+	}
+	if in.FromDir {
+		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			f.Close()
+			return nil, &SkipError{Path: in.Path, Reason: ReasonNotRegular, Err: err}
+		}
+	}
+	return f, nil
 }
 
 // pathErr drops the operation and path from an *fs.PathError, since
