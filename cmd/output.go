@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/spf13/cobra"
 )
 
 // How a run's outputs reach their destinations.
@@ -170,7 +172,7 @@ func (a *app) stageFile(path string, fn func(w io.Writer) error) error {
 	}
 	a.out.mu.Lock()
 	for _, s := range a.out.files {
-		if s.target == target {
+		if sameOutput(s.target, target) {
 			a.out.mu.Unlock()
 			return usageErrorf("%s: named twice as an output (as %s)", path, s.path)
 		}
@@ -413,6 +415,68 @@ func resolveTarget(path string) (target string, inPlace bool, err error) {
 		path = link
 	}
 	return "", false, errors.New("too many levels of symbolic links")
+}
+
+// outputFlags are the flags that name a file a command writes.
+var outputFlags = []string{"output", "report", "plot"}
+
+// checkOutputsDistinct refuses, before any work, a run that names one
+// file twice as an output under different spellings (-o ./a.json with
+// --report a.json, an absolute and a relative path, ../dir/a.json, a
+// symlink and its target): one of the two would be lost.
+func checkOutputsDistinct(c *cobra.Command) error {
+	var seen []string
+	for _, name := range outputFlags {
+		f := c.Flags().Lookup(name)
+		if f == nil {
+			continue
+		}
+		p := f.Value.String()
+		if p == "" || p == "-" {
+			continue
+		}
+		for _, prev := range seen {
+			if sameOutput(prev, p) {
+				return usageErrorf("%s: named twice as an output (as %s)", p, prev)
+			}
+		}
+		seen = append(seen, p)
+	}
+	return nil
+}
+
+// sameOutput reports whether paths a and b name one file: the same
+// cleaned absolute path once symlinks are resolved (the file's own and its
+// directory's), or, when both exist, the same file ([os.SameFile]: a hard
+// link).
+func sameOutput(a, b string) bool {
+	ka, kb := outputKey(a), outputKey(b)
+	if ka == kb {
+		return true
+	}
+	fa, errA := os.Stat(ka)
+	fb, errB := os.Stat(kb)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// outputKey is path made absolute and clean, its symlinks resolved (a
+// file not yet made: its directory's).
+func outputKey(path string) string {
+	if t, _, err := resolveTarget(path); err == nil {
+		path = t
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	dir := filepath.Dir(abs)
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = r
+	}
+	return filepath.Join(dir, filepath.Base(abs))
 }
 
 // isDescriptorName reports whether path names an open file descriptor

@@ -267,3 +267,49 @@ func TestSpool(t *testing.T) {
 		t.Errorf("copy after cancel: %v, want context.Canceled", err)
 	}
 }
+
+// TestOutputNamedTwice: one file named twice as an output under different
+// spellings is a usage error before any work, nothing written and the old
+// file kept. Before, each pair below exited 0 and one output was lost.
+func TestOutputNamedTwice(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeTestFile(t, "items.jsonl", outputTestItems, 0o644)
+	if err := os.Mkdir("sub", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("rep.json", "link.json"); err != nil {
+		t.Fatal(err)
+	}
+	abs := filepath.Join(dir, "rep.json")
+	tests := []struct {
+		name   string
+		report string
+		output string
+	}{
+		{"dot slash", "rep.json", "./rep.json"},
+		{"absolute and relative", abs, "rep.json"},
+		{"through a parent", "rep.json", "sub/../rep.json"},
+		{"a symlink and its target", "link.json", "rep.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			writeTestFile(t, "rep.json", "old report\n", 0o644)
+			code, stdout, stderr := runHarpe(t, "", "synthesize", "--config", os.DevNull, "--budget", "100",
+				"--report", tt.report, "--emit", "kept", "-o", tt.output, "items.jsonl")
+			// The flags are checked in the order -o, --report, --plot: the
+			// error names --report's path, "as" -o's.
+			first, second := tt.output, tt.report
+			want := "harpe: " + second + ": named twice as an output (as " + first + ")\n"
+			if code != ExitUsage || stdout != "" || stderr != want {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, %q", code, stdout, stderr, want)
+			}
+			wantFileContent(t, "rep.json", "old report\n")
+		})
+	}
+	// Two different files are fine.
+	if code, _, stderr := runHarpe(t, "", "synthesize", "--config", os.DevNull, "--budget", "100",
+		"--report", "sub/rep.json", "--emit", "kept", "-o", "./rep.json", "items.jsonl"); code != 0 {
+		t.Errorf("two files: exit %d, %s", code, stderr)
+	}
+}

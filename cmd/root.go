@@ -267,6 +267,9 @@ EXIT STATUS
 			if err := a.applyConfig(c); err != nil {
 				return err
 			}
+			if err := checkOutputsDistinct(c); err != nil {
+				return err
+			}
 			// Tables fit the terminal only when they are written to it:
 			// a report saved with -o gets the 80 columns of a file.
 			terminalColumns = a.io.OutColumns
