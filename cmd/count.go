@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,6 +30,9 @@ type countOptions struct {
 	// inputFormat names the transcript format for --transcript ("" detects).
 	inputFormat string
 	output      string
+	// maxUnbroken is --max-unbroken in MiB: the most text without a place
+	// to cut it that is held.
+	maxUnbroken int
 }
 
 func newCountCmd(a *app) *cobra.Command {
@@ -81,6 +85,7 @@ counted (harpe transcript --help says how directories are walked).
 	f.BoolVar(&opts.jsonl, "jsonl", false, "read JSONL items and write them back with token_count set")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	f.BoolVar(&opts.transcript, "transcript", false, "count each input as a transcript, as a chat API bills it")
+	f.IntVar(&opts.maxUnbroken, "max-unbroken", tokenize.DefaultMaxUnbroken>>20, "hold at most `MIB` MiB of text with no place to cut it (one token piece)")
 	f.StringVar(&opts.inputFormat, "input-format", "", "with --transcript, the transcript `FORMAT` (detected when empty or auto)")
 	return c
 }
@@ -140,7 +145,10 @@ func runCount(a *app, opts *countOptions, args []string) error {
 			a.warnTranscripts(fc.read)
 		}
 	} else {
-		results, err = a.countInputs(args, counters, false, opts.inputFormat)
+		if opts.maxUnbroken < 1 || opts.maxUnbroken > 1<<20 {
+			return usageErrorf("--max-unbroken: must be between 1 and 1048576 (MiB), got %d", opts.maxUnbroken)
+		}
+		results, err = a.countInputs(args, counters, opts.maxUnbroken<<20)
 	}
 	if err != nil {
 		return err
@@ -176,7 +184,7 @@ func (a *app) countCounters(opts *countOptions) ([]tokenize.Counter, error) {
 // countInputs counts every input, files in parallel and standard input as
 // it streams; the results keep the order of args. On errors, the first in
 // that order is returned.
-func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript bool, inputFormat string) ([]fileCount, error) {
+func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroken int) ([]fileCount, error) {
 	if len(args) == 0 {
 		args = []string{"-"}
 	}
@@ -186,11 +194,7 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript
 
 	countOne := func(i int, name string, r io.Reader) {
 		results[i].name = name
-		if transcript {
-			results[i].bytes, results[i].counts, results[i].read, errs[i] = countTranscript(a.ctx, ctxReader{a.ctx, r}, name, inputFormat, counters)
-			return
-		}
-		opt := tokenize.StreamOptions{Workers: 1}
+		opt := tokenize.StreamOptions{Workers: 1, MaxUnbroken: maxUnbroken}
 		if len(args) == 1 {
 			opt.Workers = runtime.GOMAXPROCS(0)
 			opt.Progress = prog.bytes
@@ -199,6 +203,10 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript
 		n, counts, err := tokenize.CountReaderContext(a.ctx, ctxReader{a.ctx, r}, counters, opt)
 		if a.ctx.Err() != nil {
 			errs[i] = a.ctx.Err()
+			return
+		}
+		if ue := (*tokenize.UnbrokenError)(nil); errors.As(err, &ue) {
+			errs[i] = inputError(fmt.Errorf("%s: %v (--max-unbroken %d)", name, err, ue.Limit>>20))
 			return
 		}
 		if err != nil {

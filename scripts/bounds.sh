@@ -8,6 +8,11 @@
 #   count -t o200k_base   MB of "a", NUL, spaces, dots, newlines (one
 #                         pre-tokenizer piece each), read from stdin
 #   conflicts --lines     one line: a clause of MB of distinct made-up words
+#   count zh-lines        MB of Chinese in lines of 60 characters (cut after
+#                         each line break: memory stays near 2 chunks)
+#   count nul (estimate)  MB of NUL with the default estimate (cut anywhere)
+#   conflicts pairs       1,000 items that each deny each other (999,000
+#                         pairs, 10,000 reported)
 #
 # Prints "<case> <wall s> <user+sys s> <peak MiB> <peak / input>" a line
 # (CPU time beside wall time, since a shared machine stretches the latter). Needs go and
@@ -41,6 +46,12 @@ awk -v n="$bytes" 'BEGIN {
   print ""
 }' > "$tmp/clause"
 
+python3 -c "
+import sys
+line = ('中文字符测试' * 10 + '\\n').encode()
+sys.stdout.buffer.write(line * ($bytes // len(line)))" > "$tmp/zh"
+awk 'BEGIN { for (i = 0; i < 1000; i++) printf "{\"id\":\"i%d\",\"content\":\"I live in Boston. I no longer live in Boston.\"}\n", i }' > "$tmp/pairs.jsonl"
+
 run() { # run NAME INPUT ARGS...
   local name="$1" in="$2"
   shift 2
@@ -55,3 +66,6 @@ for f in a nul spaces dots newlines; do
   run "count $f" "$tmp/$f" count -t o200k_base
 done
 run "conflicts clause" "$tmp/clause" conflicts --lines
+run "count zh-lines" "$tmp/zh" count -t o200k_base
+run "count nul estimate" "$tmp/nul" count
+run "conflicts pairs" "$tmp/pairs.jsonl" conflicts
