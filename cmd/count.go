@@ -239,7 +239,7 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 				f, err := os.Open(args[i])
 				if err != nil {
 					results[i].name = args[i]
-					errs[i] = inputError(fmt.Errorf("%s: %w", args[i], pathErr(err)))
+					errs[i] = inputError(fmt.Errorf("%s: %w", escapeControl(args[i]), pathErr(err)))
 					continue
 				}
 				countOne(i, args[i], f)
@@ -317,7 +317,7 @@ func countText(w io.Writer, counters []tokenize.Counter, results []fileCount, st
 		if name == "" {
 			return strings.TrimSuffix(b.String(), " ") + "\n"
 		}
-		return b.String() + name + "\n"
+		return b.String() + escapeControl(name) + "\n"
 	}
 	if stdinOnly {
 		_, err := io.WriteString(w, line(results[0].counts, ""))

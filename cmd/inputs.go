@@ -37,7 +37,7 @@ func readTranscriptFiles[T any](a *app, args []string, fn func(name string, r io
 			if skip := (*inputs.SkipError)(nil); errors.As(err, &skip) {
 				return zero, err
 			}
-			return zero, inputError(fmt.Errorf("%s: %w", in.Path, pathErr(err)))
+			return zero, inputError(fmt.Errorf("%s: %w", escapeControl(in.Path), pathErr(err)))
 		}
 		defer f.Close()
 		return fn(in.Path, ctxReader{a.ctx, f})
@@ -65,7 +65,7 @@ func readTranscriptFiles[T any](a *app, args []string, fn func(name string, r io
 		if summary == "" {
 			summary = "no files"
 		}
-		return nil, inputError(fmt.Errorf("%s: no transcript to read (%s)", strings.Join(args, ", "), summary))
+		return nil, inputError(fmt.Errorf("%s: no transcript to read (%s)", escapeControl(strings.Join(args, ", ")), summary))
 	}
 	if summary != "" {
 		fmt.Fprintf(a.io.Err, "harpe: %s\n", summary)
@@ -78,7 +78,7 @@ func readTranscriptFiles[T any](a *app, args []string, fn func(name string, r io
 func (a *app) warnTranscripts(ts []*transcript.Transcript) {
 	for _, t := range ts {
 		for _, warning := range t.Warnings {
-			fmt.Fprintf(a.io.Err, "harpe: warning: %v\n", warning)
+			fmt.Fprintf(a.io.Err, "harpe: warning: %s\n", escapeControl(warning.Error()))
 		}
 	}
 }

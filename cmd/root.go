@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/internal/termtext"
 	"io"
 	"os"
 	"os/signal"
@@ -180,7 +181,9 @@ func (a *app) run(args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(streams.Err, "harpe: %s\n", a.valueSource(ee.err.Error()))
+			// A message may quote a file's name or content: what a
+			// terminal would act on is shown escaped, line by line.
+			fmt.Fprintf(streams.Err, "harpe: %s\n", termtext.Lines(a.valueSource(ee.err.Error())))
 		}
 		if ee.usageOf != nil {
 			fmt.Fprintf(streams.Err, "Run '%s --help' for usage.\n", ee.usageOf.CommandPath())
@@ -189,7 +192,7 @@ func (a *app) run(args []string) int {
 	}
 	// Errors cobra makes itself (unknown command, wrong number of args) are
 	// usage errors.
-	fmt.Fprintf(streams.Err, "harpe: %v\n", commandError(err))
+	fmt.Fprintf(streams.Err, "harpe: %s\n", termtext.Lines(commandError(err).Error()))
 	return ExitUsage
 }
 

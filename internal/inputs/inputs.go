@@ -20,6 +20,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/harpe-dev/harpe/internal/termtext"
 )
 
 // Stdin is the argument naming standard input.
@@ -67,7 +69,7 @@ func Expand(args []string) ([]Input, []Skip, error) {
 		}
 		fi, err := os.Stat(arg)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", arg, pathErr(err))
+			return nil, nil, fmt.Errorf("%s: %w", termtext.Escape(arg), pathErr(err))
 		}
 		if !fi.IsDir() {
 			out = append(out, Input{Path: arg, Layout: Layout(arg)})
@@ -76,7 +78,7 @@ func Expand(args []string) ([]Input, []Skip, error) {
 		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if p == arg {
-					return fmt.Errorf("%s: %w", p, pathErr(err))
+					return fmt.Errorf("%s: %w", termtext.Escape(p), pathErr(err))
 				}
 				// One file or directory that cannot be read does not end
 				// the walk: it is passed over and counted.
@@ -270,7 +272,8 @@ func Map[T any](ctx context.Context, ins []Input, workers int, fn func(in Input)
 	return res, errs
 }
 
-// Summary renders skips as one line, most common reason first (ties by
+// Summary renders skips as one line (paths escaped for a terminal, see
+// [termtext.Escape]), most common reason first (ties by
 // reason), naming up to three paths for each:
 // "skipped 3 files: 2 not a transcript file name (a.txt, b.md), 1 hidden (.x)".
 // It is "" when nothing was skipped.
@@ -295,10 +298,13 @@ func Summary(skips []Skip) string {
 	var parts []string
 	for _, r := range reasons {
 		ps := byReason[r]
-		shown := ps[:min(len(ps), 3)]
+		shown := slices.Clone(ps[:min(len(ps), 3)])
 		more := ""
 		if len(ps) > 3 {
 			more = fmt.Sprintf(", … %d more", len(ps)-3)
+		}
+		for i, p := range shown {
+			shown[i] = termtext.Escape(p)
 		}
 		parts = append(parts, fmt.Sprintf("%d %s (%s%s)", len(ps), r, strings.Join(shown, ", "), more))
 	}
