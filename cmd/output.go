@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -61,6 +62,9 @@ type staged struct {
 	// appendTo opens a target written in place for appending: a name of
 	// an open descriptor, which must not be truncated.
 	appendTo bool
+	// truncate marks a regular file written in place, because its
+	// directory takes no temporary file.
+	truncate bool
 }
 
 // spool holds bytes in memory up to spoolMemory, then in an unlinked
@@ -145,11 +149,7 @@ func (a *app) writeOutput(path string, fn func(w io.Writer) error) error {
 		}
 		sp := a.out.stdout
 		a.out.mu.Unlock()
-		bw := bufio.NewWriterSize(sp, 64<<10)
-		if err := fn(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
+		return writeWatched(sp, stdinOrOut, fn)
 	}
 	return a.stageFile(path, fn)
 }
@@ -185,12 +185,7 @@ func (a *app) stageFile(path string, fn func(w io.Writer) error) error {
 		return usageErrorf("%s: is a directory", path)
 	case err == nil && (inPlace || !fi.Mode().IsRegular()):
 		st.direct, st.appendTo = &spool{}, inPlace
-		if err := writeBuffered(st.direct, fn); err != nil {
-			st.direct.close()
-			return fileError(path, err)
-		}
-		a.addStaged(st)
-		return nil
+		return a.stageDirect(st, fn)
 	case err == nil:
 		st.mode, st.keep = fi.Mode().Perm(), true
 	case !errors.Is(err, fs.ErrNotExist):
@@ -198,17 +193,75 @@ func (a *app) stageFile(path string, fn func(w io.Writer) error) error {
 	}
 	st.tmp, st.tmpName, err = createTempBeside(target)
 	if err != nil {
-		return usageErrorf("%s: %v", path, err)
+		if !errors.Is(err, fs.ErrPermission) && !errors.Is(err, syscall.EROFS) {
+			return writeErrorf(path, err)
+		}
+		dir := filepath.Dir(target)
+		if !st.keep {
+			return writeErrorf(path, fmt.Errorf("cannot create it: directory %s is not writable (%v)", dir, err))
+		}
+		// The directory takes no new file, but the file itself may be
+		// writable: write it in place at commit (not atomic: an
+		// interrupted commit can leave it cut short).
+		f, werr := os.OpenFile(target, os.O_WRONLY, 0)
+		if werr != nil {
+			return writeErrorf(path, fmt.Errorf("%v (and directory %s takes no temporary file: %v)", pathErr(werr), dir, err))
+		}
+		f.Close()
+		st.direct, st.truncate = &spool{}, true
+		return a.stageDirect(st, fn)
 	}
 	// Registered before writing, so an abort removes it.
 	a.addStaged(st)
-	bw := bufio.NewWriterSize(st.tmp, 64<<10)
-	if err := fn(bw); err != nil {
+	if err := writeWatched(st.tmp, path, fn); err != nil {
 		a.dropStaged(st)
-		return fileError(path, err)
+		return err
 	}
-	if err := bw.Flush(); err != nil {
-		a.dropStaged(st)
+	return nil
+}
+
+// stageDirect collects fn's output for a target written in place at
+// commit.
+func (a *app) stageDirect(st *staged, fn func(w io.Writer) error) error {
+	if err := writeWatched(st.direct, st.path, fn); err != nil {
+		st.direct.close()
+		return err
+	}
+	a.addStaged(st)
+	return nil
+}
+
+// watchWriter remembers the first error of the writer it wraps, so a
+// failed write is told apart from the command's own errors however the
+// command wraps it.
+type watchWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (ww *watchWriter) Write(p []byte) (int, error) {
+	n, err := ww.w.Write(p)
+	if err != nil && ww.err == nil {
+		ww.err = err
+	}
+	return n, err
+}
+
+// writeWatched runs fn against w, buffered. A write to w that failed (a
+// full disk) is reported as a write error naming path, whatever fn made of
+// it (a reader's error naming its input, for one); fn's other errors pass
+// through fileError.
+func writeWatched(w io.Writer, path string, fn func(w io.Writer) error) error {
+	ww := &watchWriter{w: w}
+	bw := bufio.NewWriterSize(ww, 64<<10)
+	err := fn(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if ww.err != nil {
+		return writeErrorf(path, ww.err)
+	}
+	if err != nil {
 		return fileError(path, err)
 	}
 	return nil
@@ -223,14 +276,6 @@ func fileError(path string, err error) error {
 		return err
 	}
 	return usageErrorf("%s: %v", path, pathErr(err))
-}
-
-func writeBuffered(w io.Writer, fn func(w io.Writer) error) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	if err := fn(bw); err != nil {
-		return err
-	}
-	return bw.Flush()
 }
 
 func (a *app) addStaged(s *staged) {
@@ -305,16 +350,16 @@ func (o *outputs) commit(ctx context.Context, stdout io.Writer) error {
 		}
 		if s.keep {
 			if err := s.tmp.Chmod(s.mode); err != nil {
-				return fail(usageErrorf("%s: %v", s.path, pathErr(err)))
+				return fail(writeErrorf(s.path, err))
 			}
 		}
 		if err := s.tmp.Sync(); err != nil {
-			return fail(usageErrorf("%s: %v", s.path, pathErr(err)))
+			return fail(writeErrorf(s.path, err))
 		}
 		if err := s.tmp.Close(); err != nil {
 			s.tmp = nil
 			os.Remove(s.tmpName)
-			return fail(usageErrorf("%s: %v", s.path, pathErr(err)))
+			return fail(writeErrorf(s.path, err))
 		}
 		s.tmp = nil
 	}
@@ -331,16 +376,22 @@ func (o *outputs) commit(ctx context.Context, stdout io.Writer) error {
 		if s.appendTo {
 			flag |= os.O_APPEND
 		}
+		if s.truncate {
+			flag |= os.O_TRUNC
+		}
 		f, err := os.OpenFile(s.target, flag, 0)
 		if err != nil {
-			return fail(usageErrorf("%s: %v", s.path, pathErr(err)))
+			return fail(writeErrorf(s.path, err))
 		}
 		err = s.direct.copyTo(ctx, f)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
+		if errors.Is(err, context.Canceled) {
+			return fail(err)
+		}
 		if err != nil {
-			return fail(fileError(s.path, err))
+			return fail(writeErrorf(s.path, err))
 		}
 	}
 	if o.stdout != nil {
@@ -351,7 +402,7 @@ func (o *outputs) commit(ctx context.Context, stdout io.Writer) error {
 			if errors.Is(err, context.Canceled) {
 				return fail(err)
 			}
-			return fail(usageErrorf("%s: %v", stdinOrOut, pathErr(err)))
+			return fail(writeErrorf(stdinOrOut, err))
 		}
 		o.stdout.close()
 		o.stdout = nil
@@ -364,7 +415,7 @@ func (o *outputs) commit(ctx context.Context, stdout io.Writer) error {
 		}
 		if err := os.Rename(s.tmpName, s.target); err != nil {
 			os.Remove(s.tmpName)
-			return fail(usageErrorf("%s: %v", s.path, pathErr(err)))
+			return fail(writeErrorf(s.path, err))
 		}
 		s.tmpName = ""
 	}

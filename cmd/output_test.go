@@ -5,6 +5,8 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -111,8 +113,26 @@ func TestOutputFiles(t *testing.T) {
 				t.Cleanup(func() { os.Chmod(ro, 0o755) })
 				return filepath.Join(ro, "out.txt")
 			},
-			wantCode:   ExitUsage,
-			wantStderr: "harpe: DIR/ro/out.txt: permission denied\n",
+			wantCode:   ExitWrite,
+			wantStderr: "harpe: DIR/ro/out.txt: cannot create it: directory DIR/ro is not writable (permission denied)\n",
+		},
+		{
+			name: "read-only directory, writable file: written in place",
+			setup: func(t *testing.T, dir string) string {
+				if os.Geteuid() == 0 {
+					t.Skip("root writes anywhere")
+				}
+				ro := filepath.Join(dir, "ro")
+				os.Mkdir(ro, 0o755)
+				writeTestFile(t, filepath.Join(ro, "out.txt"), "old\n", 0o644)
+				os.Chmod(ro, 0o555)
+				t.Cleanup(func() { os.Chmod(ro, 0o755) })
+				return filepath.Join(ro, "out.txt")
+			},
+			wantCode: ExitOK,
+			check: func(t *testing.T, dir string) {
+				wantFileContent(t, filepath.Join(dir, "ro", "out.txt"), "18 "+filepath.Join(dir, "items.jsonl")+"\n")
+			},
 		},
 		{
 			name: "device is written in place",
@@ -122,7 +142,7 @@ func TestOutputFiles(t *testing.T) {
 				}
 				return "/dev/full"
 			},
-			wantCode:   ExitUsage,
+			wantCode:   ExitWrite,
 			wantStderr: "harpe: /dev/full: no space left on device\n",
 			check: func(t *testing.T, dir string) {
 				fi, err := os.Stat("/dev/full")
@@ -313,3 +333,34 @@ func TestOutputNamedTwice(t *testing.T) {
 		t.Errorf("two files: exit %d, %s", code, stderr)
 	}
 }
+
+// TestWriteErrorBlamesTheOutput: a write that fails (a full disk) is
+// reported as the output's error, exit 1, naming the output as the user
+// wrote it, even when the command wrapped it in an error naming its input.
+// Before: "harpe: long.jsonl: write .r.txt.harpe-27679-1: no space left on
+// device", exit 2.
+func TestWriteErrorBlamesTheOutput(t *testing.T) {
+	full := failingWriter{syscall.ENOSPC}
+	err := writeWatched(full, "r.txt", func(w io.Writer) error {
+		if _, err := w.Write(make([]byte, 100<<10)); err != nil { // past the buffer
+			return inputError(fmt.Errorf("long.jsonl: %w", &fs.PathError{Op: "write", Path: ".r.txt.harpe-1-1", Err: err}))
+		}
+		return nil
+	})
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != ExitWrite || err.Error() != "r.txt: no space left on device" {
+		t.Fatalf("got %v (%T), want exit 1 \"r.txt: no space left on device\"", err, err)
+	}
+	// Flushed at the end: the same.
+	err = writeWatched(full, "r.txt", func(w io.Writer) error {
+		_, err := io.WriteString(w, "short")
+		return err
+	})
+	if !errors.As(err, &ee) || ee.code != ExitWrite || err.Error() != "r.txt: no space left on device" {
+		t.Fatalf("flush: got %v, want exit 1 \"r.txt: no space left on device\"", err)
+	}
+}
+
+type failingWriter struct{ err error }
+
+func (f failingWriter) Write([]byte) (int, error) { return 0, f.err }
