@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/internal/inputs"
 	"io"
 	"os"
 	"runtime"
@@ -188,6 +189,9 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 	if len(args) == 0 {
 		args = []string{"-"}
 	}
+	if err := inputs.StdinOnce(args); err != nil {
+		return nil, usageErrorf("%v", err)
+	}
 	results := make([]fileCount, len(args))
 	errs := make([]error, len(args))
 	prog := newProgress(a, len(args))
@@ -216,8 +220,7 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 		results[i].bytes, results[i].counts = n, counts
 	}
 
-	// Standard input first, in this goroutine (it may be a stream). Named
-	// twice, it is read twice, as wc does: the second time finds its end.
+	// Standard input first, in this goroutine (it may be a stream).
 	for i, arg := range args {
 		if arg == "-" {
 			countOne(i, stdinName, a.io.In)

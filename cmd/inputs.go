@@ -24,6 +24,9 @@ import (
 // replay, fit, count --transcript).
 func readTranscriptFiles[T any](a *app, args []string, fn func(name string, r io.Reader) (T, error)) ([]T, error) {
 	ins, skips, err := inputs.Expand(args)
+	if errors.Is(err, inputs.ErrStdinTwice) {
+		return nil, usageErrorf("%v", err)
+	}
 	if err != nil {
 		return nil, inputError(err)
 	}

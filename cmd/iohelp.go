@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/internal/inputs"
 	"github.com/harpe-dev/harpe/internal/termtext"
 	"io"
 	"os"
@@ -26,6 +27,9 @@ const stdinName = "stdin"
 func (a *app) eachInput(args []string, fn func(name string, r io.Reader) error) error {
 	if len(args) == 0 {
 		args = []string{"-"}
+	}
+	if err := inputs.StdinOnce(args); err != nil {
+		return usageErrorf("%v", err)
 	}
 	for _, arg := range args {
 		if err := a.ctx.Err(); err != nil {

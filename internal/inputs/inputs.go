@@ -60,6 +60,9 @@ func Expand(args []string) ([]Input, []Skip, error) {
 	if len(args) == 0 {
 		args = []string{Stdin}
 	}
+	if err := StdinOnce(args); err != nil {
+		return nil, nil, err
+	}
 	var out []Input
 	var skips []Skip
 	for _, arg := range args {
@@ -185,6 +188,25 @@ func Open(in Input) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// StdinOnce returns an error when args name standard input ("-") more
+// than once: it can be read only once, and a second read would silently
+// find it empty.
+func StdinOnce(args []string) error {
+	seen := false
+	for _, a := range args {
+		if a == Stdin {
+			if seen {
+				return ErrStdinTwice
+			}
+			seen = true
+		}
+	}
+	return nil
+}
+
+// ErrStdinTwice is [StdinOnce]'s error.
+var ErrStdinTwice = errors.New(`-: standard input is named twice; it can be read only once`)
 
 // pathErr drops the operation and path from an *fs.PathError, since
 // callers name the file themselves.
