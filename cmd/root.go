@@ -188,11 +188,28 @@ func (a *app) run(args []string) int {
 		if ee.usageOf != nil {
 			fmt.Fprintf(streams.Err, "Run '%s --help' for usage.\n", ee.usageOf.CommandPath())
 		}
-		return ee.code
+	} else {
+		fmt.Fprintf(streams.Err, "harpe: %s\n", termtext.Lines(commandError(err).Error()))
 	}
-	// Errors cobra makes itself (unknown command, wrong number of args) are
-	// usage errors.
-	fmt.Fprintf(streams.Err, "harpe: %s\n", termtext.Lines(commandError(err).Error()))
+	return exitCode(err)
+}
+
+// exitCode chooses the exit status from the error's type, the one place
+// that does: an error with an ExitCode method gives its own (exitError:
+// bad usage and bad input 2, a failed write 1, --strict 3, a negative
+// answer 1); a cancelled run is 130; anything else, such as the errors
+// cobra makes itself (unknown command, wrong number of args), is a usage
+// error.
+func exitCode(err error) int {
+	var coded interface{ ExitCode() int }
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &coded):
+		return coded.ExitCode()
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	}
 	return ExitUsage
 }
 
