@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"github.com/harpe-dev/harpe/internal/inputs"
+	"github.com/harpe-dev/harpe/internal/pool"
 	"io"
 	"os"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
 	"github.com/harpe-dev/harpe/pkg/engine"
@@ -228,36 +228,25 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 		}
 	}
 
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(args)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				if a.ctx.Err() != nil {
-					errs[i] = a.ctx.Err()
-					continue
-				}
-				f, err := os.Open(args[i])
-				if err != nil {
-					results[i].name = args[i]
-					errs[i] = inputError(fmt.Errorf("%s: %w", escapeControl(args[i]), pathErr(err)))
-					continue
-				}
-				countOne(i, args[i], f)
-				f.Close()
-				prog.fileDone()
-			}
-		}()
-	}
+	var jobs []int
 	for i, arg := range args {
 		if arg != "-" {
-			work <- i
+			jobs = append(jobs, i)
 		}
 	}
-	close(work)
-	wg.Wait()
+	pool.Run(a.ctx, jobs, 0, func(i int) {
+		f, err := os.Open(args[i])
+		if err != nil {
+			results[i].name = args[i]
+			errs[i] = inputError(fmt.Errorf("%s: %w", escapeControl(args[i]), pathErr(err)))
+			return
+		}
+		countOne(i, args[i], f)
+		f.Close()
+		prog.fileDone()
+	}, func(i int) {
+		errs[i] = a.ctx.Err()
+	})
 	prog.finish()
 	if err := a.ctx.Err(); err != nil {
 		return nil, err

@@ -16,11 +16,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/harpe-dev/harpe/internal/pool"
 	"github.com/harpe-dev/harpe/internal/termtext"
 )
 
@@ -259,9 +258,6 @@ func digits(s string, n int) bool {
 // the error returned is the first in input order. Once ctx is done the
 // inputs not yet started get its error.
 func Map[T any](ctx context.Context, ins []Input, workers int, fn func(in Input) (T, error)) ([]T, []error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	res := make([]T, len(ins))
 	errs := make([]error, len(ins))
 	for i, in := range ins {
@@ -269,28 +265,17 @@ func Map[T any](ctx context.Context, ins []Input, workers int, fn func(in Input)
 			res[i], errs[i] = fn(in)
 		}
 	}
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, len(ins)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				if err := ctx.Err(); err != nil {
-					errs[i] = err
-					continue
-				}
-				res[i], errs[i] = fn(ins[i])
-			}
-		}()
-	}
+	var jobs []int
 	for i, in := range ins {
 		if in.Path != Stdin {
-			work <- i
+			jobs = append(jobs, i)
 		}
 	}
-	close(work)
-	wg.Wait()
+	pool.Run(ctx, jobs, workers, func(i int) {
+		res[i], errs[i] = fn(ins[i])
+	}, func(i int) {
+		errs[i] = ctx.Err()
+	})
 	return res, errs
 }
 
