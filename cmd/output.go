@@ -483,8 +483,8 @@ func checkOutputsDistinct(c *cobra.Command) error {
 			continue
 		}
 		p := f.Value.String()
-		if p == "" || p == "-" {
-			continue
+		if p == "" || p == "-" || stdoutAliases[filepath.Clean(p)] {
+			continue // standard output takes several outputs, in order
 		}
 		for _, prev := range seen {
 			if sameOutput(prev, p) {
