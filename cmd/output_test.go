@@ -259,35 +259,6 @@ func TestOutputInterrupted(t *testing.T) {
 	wantDirEntries(t, dir, "items.jsonl", "out.txt")
 }
 
-// TestSpool: standard output past spoolMemory goes through a temporary
-// file and comes back whole and in order.
-func TestSpool(t *testing.T) {
-	var s spool
-	line := []byte(strings.Repeat("x", 1023) + "\n")
-	const n = spoolMemory/1024 + 100 // ~100 KiB past memory
-	for range n {
-		if _, err := s.Write(line); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if s.file == nil {
-		t.Fatal("not spooled to a file")
-	}
-	var b strings.Builder
-	if err := s.copyTo(context.Background(), &b); err != nil {
-		t.Fatal(err)
-	}
-	s.close()
-	if b.Len() != n*1024 || strings.Count(b.String(), "\n") != n {
-		t.Errorf("got %d bytes, %d lines; want %d, %d", b.Len(), strings.Count(b.String(), "\n"), n*1024, n)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if err := (&spool{}).copyTo(ctx, &b); !errors.Is(err, context.Canceled) {
-		t.Errorf("copy after cancel: %v, want context.Canceled", err)
-	}
-}
-
 // TestOutputNamedTwice: one file named twice as an output under different
 // spellings is a usage error before any work, nothing written and the old
 // file kept. Before, each pair below exited 0 and one output was lost.
