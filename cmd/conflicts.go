@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
@@ -21,6 +22,7 @@ type conflictsOptions struct {
 	lines    bool
 	annotate bool
 	minScore float64
+	maxPairs int
 	format   string
 	output   string
 	args     []string
@@ -58,6 +60,9 @@ Running --annotate on its own output changes nothing.
 			if opts.minScore < 0 || opts.minScore > 1 || math.IsNaN(opts.minScore) {
 				return usageErrorf("--min-score: must be between 0 and 1, got %v", opts.minScore)
 			}
+			if opts.maxPairs < 1 {
+				return usageErrorf("--max-pairs: must be at least 1, got %d", opts.maxPairs)
+			}
 			opts.format = a.reportFormat(opts.format, toStdout(opts.output) && !opts.annotate)
 			if err := checkFormat(opts.format, "json", "yaml", "table"); err != nil {
 				return err
@@ -73,6 +78,7 @@ Running --annotate on its own output changes nothing.
 	f.BoolVar(&opts.lines, "lines", false, "read one text per line instead of items JSONL")
 	f.BoolVar(&opts.annotate, "annotate", false, "write the input back with a note after each denial")
 	f.Float64Var(&opts.minScore, "min-score", conflicts.DefaultMinScore, "drop pairs scoring below `S` (0 to 1)")
+	f.IntVar(&opts.maxPairs, "max-pairs", conflicts.DefaultMaxPairs, "report at most `N` pairs; the rest are counted on stderr")
 	f.StringVarP(&opts.format, "format", "f", "", formatFlagHelp("table, json or yaml"))
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	return c
@@ -83,8 +89,9 @@ Running --annotate on its own output changes nothing.
 type conflictText struct {
 	id      string
 	content string
-	date    string // the timestamp's calendar day, "" when unknown
-	raw     []byte // the line as read, for --annotate
+	date    string     // the timestamp's calendar day, "" when unknown
+	at      *time.Time // the timestamp, nil when unknown
+	raw     []byte     // the line as read, for --annotate
 }
 
 // conflictReport is the JSON report of harpe conflicts.
@@ -103,6 +110,10 @@ type conflictPair struct {
 	DenialID          string   `json:"denial_id"`
 	StatementSentence string   `json:"statement_sentence"`
 	DenialSentence    string   `json:"denial_sentence"`
+	// Later is "statement" when the timestamps show the statement was
+	// made after the denial (the statement then revises the denial);
+	// omitted otherwise.
+	Later string `json:"later,omitempty"`
 }
 
 func runConflicts(a *app, opts *conflictsOptions) error {
@@ -119,54 +130,17 @@ func runConflicts(a *app, opts *conflictsOptions) error {
 	if minScore == 0 {
 		minScore = -1 // keep everything the rules accept
 	}
-	pairs, _, err := conflicts.FindStatsContext(a.ctx, contents, conflicts.Options{MinScore: minScore})
+	pairs, st, err := conflicts.Find(a.ctx, contents, conflicts.Options{MinScore: minScore, MaxPairs: opts.maxPairs})
 	if err != nil {
 		return err
 	}
+	if st.Cut > 0 {
+		fmt.Fprintf(a.io.Err, "harpe: note: %d of %d pairs reported; the other %d are left out (--max-pairs %d)\n",
+			len(pairs), st.Found, st.Cut, opts.maxPairs)
+	}
 
 	if opts.annotate {
-		// One note per statement sentence: when the same sentence was
-		// stated several times, the note names the last time (pairs come
-		// in statement order within a denial).
-		notes := make([][]string, len(texts))
-		quoted := make([][]string, len(texts))
-		for _, p := range pairs {
-			n := conflicts.Note(p.StatementSentence, texts[p.Statement].date)
-			if i := slices.Index(quoted[p.Denial], p.StatementSentence); i >= 0 {
-				notes[p.Denial][i] = n
-				continue
-			}
-			quoted[p.Denial] = append(quoted[p.Denial], p.StatementSentence)
-			notes[p.Denial] = append(notes[p.Denial], n)
-		}
-		var out bytes.Buffer
-		for _, l := range lines {
-			if l.bom {
-				out.WriteString(utf8BOM)
-			}
-			ti := l.text
-			if ti < 0 || notes[ti] == nil {
-				out.Write(l.raw)
-				out.WriteByte('\n')
-				continue
-			}
-			t := texts[ti]
-			content := conflicts.Annotate(t.content, notes[ti])
-			if opts.lines {
-				out.WriteString(content)
-			} else {
-				updated, err := jsonl.SetField(t.raw, "content", jsonl.String(content))
-				if err != nil {
-					return inputError(fmt.Errorf("%s: %w", t.id, err))
-				}
-				out.Write(updated)
-			}
-			out.WriteByte('\n')
-		}
-		return a.writeOutput(opts.output, func(w io.Writer) error {
-			_, err := w.Write(out.Bytes())
-			return err
-		})
+		return a.writeAnnotated(opts, texts, lines, pairs)
 	}
 
 	rep := conflictReport{Texts: len(texts), Pairs: make([]conflictPair, 0, len(pairs))}
@@ -181,6 +155,7 @@ func runConflicts(a *app, opts *conflictsOptions) error {
 			DenialID:          texts[p.Denial].id,
 			StatementSentence: p.StatementSentence,
 			DenialSentence:    p.DenialSentence,
+			Later:             laterOf(texts[p.Statement], texts[p.Denial]),
 		})
 	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
@@ -188,6 +163,73 @@ func runConflicts(a *app, opts *conflictsOptions) error {
 			return conflictsTable(w, rep)
 		}
 		return writeFormatted(w, opts.format, rep)
+	})
+}
+
+// laterOf is "statement" when both texts have a timestamp and the
+// statement's is after the denial's, else "".
+func laterOf(statement, denial conflictText) string {
+	if statement.at != nil && denial.at != nil && statement.at.After(*denial.at) {
+		return "statement"
+	}
+	return ""
+}
+
+// writeAnnotated writes the input back with a note after each text that
+// contradicts an earlier one: the denial, naming the statement, or, when
+// the timestamps show the statement came after the denial, the statement,
+// naming the denial.
+func (a *app) writeAnnotated(opts *conflictsOptions, texts []conflictText, lines []conflictLine, pairs []conflicts.Pair) error {
+	// One note per quoted sentence: when the same sentence was said
+	// several times, the note names the last time (by timestamp, else in
+	// input order; pairs come in statement order within a denial).
+	notes := make([][]string, len(texts))
+	quoted := make([][]string, len(texts))
+	from := make([][]int, len(texts)) // the text each note quotes
+	for _, p := range pairs {
+		bearer, other, sentence := p.Denial, p.Statement, p.StatementSentence
+		if laterOf(texts[p.Statement], texts[p.Denial]) != "" {
+			bearer, other, sentence = p.Statement, p.Denial, p.DenialSentence
+		}
+		n := conflicts.Note(sentence, texts[other].date)
+		if i := slices.Index(quoted[bearer], sentence); i >= 0 {
+			prev := texts[from[bearer][i]].at
+			if prev == nil || texts[other].at == nil || !texts[other].at.Before(*prev) {
+				notes[bearer][i], from[bearer][i] = n, other
+			}
+			continue
+		}
+		quoted[bearer] = append(quoted[bearer], sentence)
+		notes[bearer] = append(notes[bearer], n)
+		from[bearer] = append(from[bearer], other)
+	}
+	var out bytes.Buffer
+	for _, l := range lines {
+		if l.bom {
+			out.WriteString(utf8BOM)
+		}
+		ti := l.text
+		if ti < 0 || notes[ti] == nil {
+			out.Write(l.raw)
+			out.WriteByte('\n')
+			continue
+		}
+		t := texts[ti]
+		content := conflicts.Annotate(t.content, notes[ti])
+		if opts.lines {
+			out.WriteString(content)
+		} else {
+			updated, err := jsonl.SetField(t.raw, "content", jsonl.String(content))
+			if err != nil {
+				return inputError(fmt.Errorf("%s: %w", t.id, err))
+			}
+			out.Write(updated)
+		}
+		out.WriteByte('\n')
+	}
+	return a.writeOutput(opts.output, func(w io.Writer) error {
+		_, err := w.Write(out.Bytes())
+		return err
 	})
 }
 
@@ -259,6 +301,7 @@ func readConflictTexts(a *app, opts *conflictsOptions) ([]conflictText, []confli
 					// The calendar day in the timestamp's own offset (UTC
 					// for Unix time).
 					t.date = it.Timestamp.Format("2006-01-02")
+					t.at = it.Timestamp
 				}
 				if opts.annotate {
 					lines = append(lines, conflictLine{text: len(texts), raw: it.Raw, bom: l.BOM})

@@ -3,14 +3,16 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/internal/inputs"
+	"github.com/harpe-dev/harpe/internal/pool"
 	"io"
 	"os"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
 	"github.com/harpe-dev/harpe/pkg/engine"
@@ -29,6 +31,9 @@ type countOptions struct {
 	// inputFormat names the transcript format for --transcript ("" detects).
 	inputFormat string
 	output      string
+	// maxUnbroken is --max-unbroken in MiB: the most text without a place
+	// to cut it that is held.
+	maxUnbroken int
 }
 
 func newCountCmd(a *app) *cobra.Command {
@@ -86,6 +91,7 @@ counted (harpe transcript --help says how directories are walked).
 	f.BoolVar(&opts.jsonl, "jsonl", false, "read JSONL items and write them back with token_count set")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	f.BoolVar(&opts.transcript, "transcript", false, "count each input as a transcript, as a chat API bills it")
+	f.IntVar(&opts.maxUnbroken, "max-unbroken", tokenize.DefaultMaxUnbroken>>20, "hold at most `MIB` MiB of text with no place to cut it (one token piece)")
 	f.StringVar(&opts.inputFormat, "input-format", "", "with --transcript, the transcript `FORMAT` (detected when empty or auto)")
 	return c
 }
@@ -145,7 +151,10 @@ func runCount(a *app, opts *countOptions, args []string) error {
 			a.warnTranscripts(fc.read)
 		}
 	} else {
-		results, err = a.countInputs(args, counters, false, opts.inputFormat)
+		if opts.maxUnbroken < 1 || opts.maxUnbroken > 1<<20 {
+			return usageErrorf("--max-unbroken: must be between 1 and 1048576 (MiB), got %d", opts.maxUnbroken)
+		}
+		results, err = a.countInputs(args, counters, opts.maxUnbroken<<20)
 	}
 	if err != nil {
 		return err
@@ -181,9 +190,12 @@ func (a *app) countCounters(opts *countOptions) ([]tokenize.Counter, error) {
 // countInputs counts every input, files in parallel and standard input as
 // it streams; the results keep the order of args. On errors, the first in
 // that order is returned.
-func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript bool, inputFormat string) ([]fileCount, error) {
+func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroken int) ([]fileCount, error) {
 	if len(args) == 0 {
 		args = []string{"-"}
+	}
+	if err := inputs.StdinOnce(args); err != nil {
+		return nil, usageErrorf("%v", err)
 	}
 	results := make([]fileCount, len(args))
 	errs := make([]error, len(args))
@@ -191,11 +203,7 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript
 
 	countOne := func(i int, name string, r io.Reader) {
 		results[i].name = name
-		if transcript {
-			results[i].bytes, results[i].counts, results[i].read, errs[i] = countTranscript(a.ctx, ctxReader{a.ctx, r}, name, inputFormat, counters)
-			return
-		}
-		opt := tokenize.StreamOptions{Workers: 1}
+		opt := tokenize.StreamOptions{Workers: 1, MaxUnbroken: maxUnbroken}
 		if len(args) == 1 {
 			opt.Workers = runtime.GOMAXPROCS(0)
 			opt.Progress = prog.bytes
@@ -206,6 +214,10 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript
 			errs[i] = a.ctx.Err()
 			return
 		}
+		if ue := (*tokenize.UnbrokenError)(nil); errors.As(err, &ue) {
+			errs[i] = inputError(fmt.Errorf("%s: %v (--max-unbroken %d)", name, err, ue.Limit>>20))
+			return
+		}
 		if err != nil {
 			errs[i] = inputError(fmt.Errorf("%s: %v", name, pathErr(err)))
 			return
@@ -213,8 +225,7 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript
 		results[i].bytes, results[i].counts = n, counts
 	}
 
-	// Standard input first, in this goroutine (it may be a stream). Named
-	// twice, it is read twice, as wc does: the second time finds its end.
+	// Standard input first, in this goroutine (it may be a stream).
 	for i, arg := range args {
 		if arg == "-" {
 			countOne(i, stdinName, a.io.In)
@@ -222,36 +233,25 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, transcript
 		}
 	}
 
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(args)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				if a.ctx.Err() != nil {
-					errs[i] = a.ctx.Err()
-					continue
-				}
-				f, err := os.Open(args[i])
-				if err != nil {
-					results[i].name = args[i]
-					errs[i] = inputError(fmt.Errorf("%s: %w", args[i], pathErr(err)))
-					continue
-				}
-				countOne(i, args[i], f)
-				f.Close()
-				prog.fileDone()
-			}
-		}()
-	}
+	var jobs []int
 	for i, arg := range args {
 		if arg != "-" {
-			work <- i
+			jobs = append(jobs, i)
 		}
 	}
-	close(work)
-	wg.Wait()
+	pool.Run(a.ctx, jobs, 0, func(i int) {
+		f, err := os.Open(args[i])
+		if err != nil {
+			results[i].name = args[i]
+			errs[i] = inputError(fmt.Errorf("%s: %w", escapeControl(args[i]), pathErr(err)))
+			return
+		}
+		countOne(i, args[i], f)
+		f.Close()
+		prog.fileDone()
+	}, func(i int) {
+		errs[i] = a.ctx.Err()
+	})
 	prog.finish()
 	if err := a.ctx.Err(); err != nil {
 		return nil, err
@@ -314,7 +314,7 @@ func countText(w io.Writer, counters []tokenize.Counter, results []fileCount, st
 		if name == "" {
 			return strings.TrimSuffix(b.String(), " ") + "\n"
 		}
-		return b.String() + name + "\n"
+		return b.String() + escapeControl(name) + "\n"
 	}
 	if stdinOnly {
 		_, err := io.WriteString(w, line(results[0].counts, ""))

@@ -82,6 +82,10 @@ func (a *app) runDistill(command string, req window.DistillRequest) (string, err
 	cmd.WaitDelay = distillWaitDelay
 	ownProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
+		if a.ctx.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			// The timeout passed before the command could even start.
+			return "", timeoutError(command, a.distillTimeout)
+		}
 		return "", fmt.Errorf("%q: %v", command, err)
 	}
 	remove := a.aborts.add(func() { killProcessGroup(cmd) })
@@ -94,7 +98,7 @@ func (a *app) runDistill(command string, req window.DistillRequest) (string, err
 	case stdout.overflowed():
 		return "", fmt.Errorf("%q wrote more than %d bytes (1 MiB) on stdout; ended", command, distillMaxStdout)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return "", fmt.Errorf("%q did not finish within %v (--distill-timeout); ended", command, a.distillTimeout)
+		return "", timeoutError(command, a.distillTimeout)
 	case err != nil && !errors.Is(err, exec.ErrWaitDelay):
 		msg := strings.TrimSpace(stderr.String())
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
@@ -107,6 +111,11 @@ func (a *app) runDistill(command string, req window.DistillRequest) (string, err
 	}
 	s := strings.TrimSuffix(stdout.String(), "\n")
 	return strings.TrimSuffix(s, "\r"), nil
+}
+
+// timeoutError says that command passed --distill-timeout d.
+func timeoutError(command string, d time.Duration) error {
+	return fmt.Errorf("%q did not finish within %v (--distill-timeout); ended", command, d)
 }
 
 // boundedBuffer keeps the first max bytes written to it and drops the

@@ -11,6 +11,7 @@ import (
 const (
 	ExitOK          = 0   // done
 	ExitNegative    = 1   // a negative answer (fit: does not fit)
+	ExitWrite       = 1   // an output could not be written
 	ExitUsage       = 2   // bad usage or bad input
 	ExitStrict      = 3   // refused by --strict
 	ExitInterrupted = 130 // interrupted by a signal
@@ -20,6 +21,7 @@ const (
 const exitStatusHelp = `
 EXIT STATUS
   0    done
+  1    an output could not be written (the message names it)
   2    bad usage or bad input (the message names the file and line)
   130  interrupted`
 
@@ -60,6 +62,12 @@ func inputError(err error) error {
 		return err
 	}
 	return &exitError{code: ExitUsage, err: err}
+}
+
+// writeErrorf reports an output that could not be written (exit status
+// 1), naming path as the user wrote it, never a temporary file.
+func writeErrorf(path string, err error) error {
+	return &exitError{code: ExitWrite, err: fmt.Errorf("%s: %v", path, pathErr(err))}
 }
 
 // strictError reports a result refused by --strict (exit status 3).

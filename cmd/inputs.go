@@ -25,6 +25,9 @@ import (
 // replay, fit, count --transcript).
 func readTranscriptFiles[T any](a *app, rules readRules, args []string, fn func(name string, r io.Reader) (T, error)) ([]T, error) {
 	ins, skips, err := inputs.Expand(args)
+	if errors.Is(err, inputs.ErrStdinTwice) {
+		return nil, usageErrorf("%v", err)
+	}
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -48,8 +51,11 @@ func readTranscriptFiles[T any](a *app, rules readRules, args []string, fn func(
 		var f *os.File
 		if in.Path != inputs.Stdin {
 			var err error
-			if f, err = os.Open(in.Path); err != nil {
-				return zero, inputError(fmt.Errorf("%s: %w", in.Path, pathErr(err)))
+			if f, err = inputs.Open(in); err != nil {
+				if skip := (*inputs.SkipError)(nil); errors.As(err, &skip) {
+					return zero, err
+				}
+				return zero, inputError(fmt.Errorf("%s: %w", escapeControl(in.Path), pathErr(err)))
 			}
 			defer f.Close()
 			name, r = in.Path, ctxFile{ctxReader{a.ctx, f}, f}
@@ -78,6 +84,10 @@ func readTranscriptFiles[T any](a *app, rules readRules, args []string, fn func(
 	}
 	var out []T
 	for i, err := range errs {
+		if skip := (*inputs.SkipError)(nil); errors.As(err, &skip) {
+			skips = append(skips, inputs.Skip{Path: ins[i].Path, Reason: skip.Reason})
+			continue
+		}
 		if err != nil && ins[i].FromDir && errors.Is(err, transcript.ErrUnknownFormat) {
 			skips = append(skips, inputs.Skip{Path: ins[i].Path, Reason: "not a transcript"})
 			continue
@@ -97,7 +107,7 @@ func readTranscriptFiles[T any](a *app, rules readRules, args []string, fn func(
 		if summary == "" {
 			summary = "no files"
 		}
-		return nil, inputError(fmt.Errorf("%s: no transcript to read (%s)", strings.Join(args, ", "), summary))
+		return nil, inputError(fmt.Errorf("%s: no transcript to read (%s)", escapeControl(strings.Join(args, ", ")), summary))
 	}
 	if summary != "" && !rules.quiet {
 		fmt.Fprintf(a.io.Err, "harpe: %s\n", summary)
@@ -165,7 +175,7 @@ func (c ctxFile) Seek(off int64, whence int) (int64, error) { return c.f.Seek(of
 func (a *app) warnTranscripts(ts []*transcript.Transcript) {
 	for _, t := range ts {
 		for _, warning := range t.Warnings {
-			fmt.Fprintf(a.io.Err, "harpe: warning: %v\n", warning)
+			fmt.Fprintf(a.io.Err, "harpe: warning: %s\n", escapeControl(warning.Error()))
 		}
 	}
 }

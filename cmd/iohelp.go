@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/internal/inputs"
+	"github.com/harpe-dev/harpe/internal/termtext"
 	"io"
 	"os"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
@@ -27,6 +28,9 @@ func (a *app) eachInput(args []string, fn func(name string, r io.Reader) error) 
 	if len(args) == 0 {
 		args = []string{"-"}
 	}
+	if err := inputs.StdinOnce(args); err != nil {
+		return usageErrorf("%v", err)
+	}
 	for _, arg := range args {
 		if err := a.ctx.Err(); err != nil {
 			return err
@@ -41,12 +45,12 @@ func (a *app) eachInput(args []string, fn func(name string, r io.Reader) error) 
 		}
 		f, err := os.Open(arg)
 		if err != nil {
-			return inputError(fmt.Errorf("%s: %w", arg, pathErr(err)))
+			return inputError(fmt.Errorf("%s: %w", escapeControl(arg), pathErr(err)))
 		}
 		// A directory opens but cannot be read; say so once, by name.
 		if fi, err := f.Stat(); err == nil && fi.IsDir() {
 			f.Close()
-			return inputError(fmt.Errorf("%s: is a directory", arg))
+			return inputError(fmt.Errorf("%s: is a directory", escapeControl(arg)))
 		}
 		err = fn(arg, ctxReader{a.ctx, f})
 		f.Close()
@@ -226,49 +230,9 @@ func escapeCells(cells []string) []string {
 	return out
 }
 
-// escapeControl shows what a terminal would act on as visible text: C0 and
-// C1 control characters and DEL as \n, \r, \t or \xHH (\u0085 for C1),
-// the bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069)
-// as \uHHHH, and a byte that is not UTF-8 as \xHH. Everything else,
-// backslashes included, stays as it is.
-func escapeControl(s string) string {
-	clean := true
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == utf8.RuneError || isBidiControl(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r <= 0x9f || isBidiControl(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-func isBidiControl(r rune) bool {
-	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
-}
+// escapeControl shows what a terminal would act on as visible text; see
+// [termtext.Escape].
+func escapeControl(s string) string { return termtext.Escape(s) }
 
 // columnWidths returns each column's width: its widest cell, unless the
 // table would then be wider than width, in which case the widest columns

@@ -2,19 +2,20 @@ package cmd
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/internal/atomicout"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
+
+	"github.com/spf13/cobra"
 )
 
 // How a run's outputs reach their destinations.
@@ -27,18 +28,10 @@ import (
 // interrupted run leaves no new file, the old files as they were, and
 // nothing on standard output.
 
-// spoolMemory is how much of standard output a run keeps in memory before
-// spooling the rest to an unlinked temporary file.
-const spoolMemory = 8 << 20
-
-// copyChunk is the unit in which a spool is copied to standard output; the
-// run's context is checked between chunks.
-const copyChunk = 256 << 10
-
 // outputs are the destinations staged during one run, committed together.
 type outputs struct {
 	mu     sync.Mutex
-	stdout *spool
+	stdout *atomicout.Spool
 	files  []*staged
 	// aborted is set once the process is being stopped; commit then
 	// writes nothing more.
@@ -53,83 +46,15 @@ type staged struct {
 	// nil for a target written in place (a device, a FIFO).
 	tmp     *os.File
 	tmpName string
-	mode    fs.FileMode // mode to give tmp: the old file's, or from the umask
-	keep    bool        // chmod tmp to mode (an existing file)
-	direct  *spool      // content of a target written in place
+	mode    fs.FileMode      // mode to give tmp: the old file's, or from the umask
+	keep    bool             // chmod tmp to mode (an existing file)
+	direct  *atomicout.Spool // content of a target written in place
 	// appendTo opens a target written in place for appending: a name of
 	// an open descriptor, which must not be truncated.
 	appendTo bool
-}
-
-// spool holds bytes in memory up to spoolMemory, then in an unlinked
-// temporary file.
-type spool struct {
-	mem  bytes.Buffer
-	file *os.File
-	n    int64
-}
-
-func (s *spool) Write(p []byte) (int, error) {
-	if s.file == nil && s.mem.Len()+len(p) <= spoolMemory {
-		s.n += int64(len(p))
-		return s.mem.Write(p)
-	}
-	if s.file == nil {
-		f, err := os.CreateTemp("", "harpe-spool-*")
-		if err != nil {
-			return 0, fmt.Errorf("spooling output: %v", pathErr(err))
-		}
-		// Unlinked at once: nothing is left behind however the run ends.
-		os.Remove(f.Name())
-		if _, err := f.Write(s.mem.Bytes()); err != nil {
-			f.Close()
-			return 0, fmt.Errorf("spooling output: %v", pathErr(err))
-		}
-		s.mem = bytes.Buffer{}
-		s.file = f
-	}
-	n, err := s.file.Write(p)
-	s.n += int64(n)
-	if err != nil {
-		return n, fmt.Errorf("spooling output: %v", pathErr(err))
-	}
-	return n, nil
-}
-
-// copyTo writes the spool to w in chunks, stopping when ctx is done.
-func (s *spool) copyTo(ctx context.Context, w io.Writer) error {
-	var r io.Reader = bytes.NewReader(s.mem.Bytes())
-	if s.file != nil {
-		if _, err := s.file.Seek(0, io.SeekStart); err != nil {
-			return err
-		}
-		r = s.file
-	}
-	buf := make([]byte, copyChunk)
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		n, rerr := io.ReadFull(r, buf)
-		if n > 0 {
-			if _, err := w.Write(buf[:n]); err != nil {
-				return err
-			}
-		}
-		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
-			return nil
-		}
-		if rerr != nil {
-			return rerr
-		}
-	}
-}
-
-func (s *spool) close() {
-	if s != nil && s.file != nil {
-		s.file.Close()
-		s.file = nil
-	}
+	// truncate marks a regular file written in place, because its
+	// directory takes no temporary file.
+	truncate bool
 }
 
 // writeOutput runs fn against the destination: standard output when path
@@ -139,15 +64,11 @@ func (a *app) writeOutput(path string, fn func(w io.Writer) error) error {
 	if path == "" || path == "-" {
 		a.out.mu.Lock()
 		if a.out.stdout == nil {
-			a.out.stdout = &spool{}
+			a.out.stdout = &atomicout.Spool{}
 		}
 		sp := a.out.stdout
 		a.out.mu.Unlock()
-		bw := bufio.NewWriterSize(sp, 64<<10)
-		if err := fn(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
+		return writeWatched(sp, stdinOrOut, fn)
 	}
 	return a.stageFile(path, fn)
 }
@@ -159,18 +80,18 @@ func (a *app) writeOutput(path string, fn func(w io.Writer) error) error {
 // umask's), anything else (a device, a FIFO) is written in place at commit.
 // Errors name path, never the temporary file.
 func (a *app) stageFile(path string, fn func(w io.Writer) error) error {
-	if stdoutAliases[filepath.Clean(path)] {
+	if atomicout.StdoutAliases[filepath.Clean(path)] {
 		// The same open file as standard output, its offset and append
 		// mode included.
 		return a.writeOutput("-", fn)
 	}
-	target, inPlace, err := resolveTarget(path)
+	target, inPlace, err := atomicout.ResolveTarget(path)
 	if err != nil {
 		return usageErrorf("%s: %v", path, err)
 	}
 	a.out.mu.Lock()
 	for _, s := range a.out.files {
-		if s.target == target {
+		if atomicout.SameFile(s.target, target) {
 			a.out.mu.Unlock()
 			return usageErrorf("%s: named twice as an output (as %s)", path, s.path)
 		}
@@ -182,31 +103,84 @@ func (a *app) stageFile(path string, fn func(w io.Writer) error) error {
 	case err == nil && fi.IsDir():
 		return usageErrorf("%s: is a directory", path)
 	case err == nil && (inPlace || !fi.Mode().IsRegular()):
-		st.direct, st.appendTo = &spool{}, inPlace
-		if err := writeBuffered(st.direct, fn); err != nil {
-			st.direct.close()
-			return fileError(path, err)
-		}
-		a.addStaged(st)
-		return nil
+		st.direct, st.appendTo = &atomicout.Spool{}, inPlace
+		return a.stageDirect(st, fn)
 	case err == nil:
 		st.mode, st.keep = fi.Mode().Perm(), true
 	case !errors.Is(err, fs.ErrNotExist):
 		return usageErrorf("%s: %v", path, pathErr(err))
 	}
-	st.tmp, st.tmpName, err = createTempBeside(target)
+	st.tmp, st.tmpName, err = atomicout.CreateTempBeside(target)
 	if err != nil {
-		return usageErrorf("%s: %v", path, err)
+		if !errors.Is(err, fs.ErrPermission) && !errors.Is(err, syscall.EROFS) {
+			return writeErrorf(path, err)
+		}
+		dir := filepath.Dir(target)
+		if !st.keep {
+			return writeErrorf(path, fmt.Errorf("cannot create it: directory %s is not writable (%v)", dir, err))
+		}
+		// The directory takes no new file, but the file itself may be
+		// writable: write it in place at commit (not atomic: an
+		// interrupted commit can leave it cut short).
+		f, werr := os.OpenFile(target, os.O_WRONLY, 0)
+		if werr != nil {
+			return writeErrorf(path, fmt.Errorf("%v (and directory %s takes no temporary file: %v)", pathErr(werr), dir, err))
+		}
+		f.Close()
+		st.direct, st.truncate = &atomicout.Spool{}, true
+		return a.stageDirect(st, fn)
 	}
 	// Registered before writing, so an abort removes it.
 	a.addStaged(st)
-	bw := bufio.NewWriterSize(st.tmp, 64<<10)
-	if err := fn(bw); err != nil {
+	if err := writeWatched(st.tmp, path, fn); err != nil {
 		a.dropStaged(st)
-		return fileError(path, err)
+		return err
 	}
-	if err := bw.Flush(); err != nil {
-		a.dropStaged(st)
+	return nil
+}
+
+// stageDirect collects fn's output for a target written in place at
+// commit.
+func (a *app) stageDirect(st *staged, fn func(w io.Writer) error) error {
+	if err := writeWatched(st.direct, st.path, fn); err != nil {
+		st.direct.Close()
+		return err
+	}
+	a.addStaged(st)
+	return nil
+}
+
+// watchWriter remembers the first error of the writer it wraps, so a
+// failed write is told apart from the command's own errors however the
+// command wraps it.
+type watchWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (ww *watchWriter) Write(p []byte) (int, error) {
+	n, err := ww.w.Write(p)
+	if err != nil && ww.err == nil {
+		ww.err = err
+	}
+	return n, err
+}
+
+// writeWatched runs fn against w, buffered. A write to w that failed (a
+// full disk) is reported as a write error naming path, whatever fn made of
+// it (a reader's error naming its input, for one); fn's other errors pass
+// through fileError.
+func writeWatched(w io.Writer, path string, fn func(w io.Writer) error) error {
+	ww := &watchWriter{w: w}
+	bw := bufio.NewWriterSize(ww, 64<<10)
+	err := fn(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if ww.err != nil {
+		return writeErrorf(path, ww.err)
+	}
+	if err != nil {
 		return fileError(path, err)
 	}
 	return nil
@@ -221,14 +195,6 @@ func fileError(path string, err error) error {
 		return err
 	}
 	return usageErrorf("%s: %v", path, pathErr(err))
-}
-
-func writeBuffered(w io.Writer, fn func(w io.Writer) error) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	if err := fn(bw); err != nil {
-		return err
-	}
-	return bw.Flush()
 }
 
 func (a *app) addStaged(s *staged) {
@@ -256,7 +222,7 @@ func (s *staged) discard() {
 		os.Remove(s.tmpName)
 		s.tmp = nil
 	}
-	s.direct.close()
+	s.direct.Close()
 }
 
 // abort drops every staged output: temporary files are removed, old files
@@ -276,7 +242,7 @@ func (o *outputs) abort() {
 		s.discard()
 	}
 	o.files = nil
-	o.stdout.close()
+	o.stdout.Close()
 	o.stdout = nil
 }
 
@@ -293,7 +259,7 @@ func (o *outputs) commit(ctx context.Context, stdout io.Writer) error {
 			s.discard()
 		}
 		o.files = nil
-		o.stdout.close()
+		o.stdout.Close()
 		o.stdout = nil
 		return err
 	}
@@ -303,16 +269,16 @@ func (o *outputs) commit(ctx context.Context, stdout io.Writer) error {
 		}
 		if s.keep {
 			if err := s.tmp.Chmod(s.mode); err != nil {
-				return fail(usageErrorf("%s: %v", s.path, pathErr(err)))
+				return fail(writeErrorf(s.path, err))
 			}
 		}
 		if err := s.tmp.Sync(); err != nil {
-			return fail(usageErrorf("%s: %v", s.path, pathErr(err)))
+			return fail(writeErrorf(s.path, err))
 		}
 		if err := s.tmp.Close(); err != nil {
 			s.tmp = nil
 			os.Remove(s.tmpName)
-			return fail(usageErrorf("%s: %v", s.path, pathErr(err)))
+			return fail(writeErrorf(s.path, err))
 		}
 		s.tmp = nil
 	}
@@ -329,29 +295,35 @@ func (o *outputs) commit(ctx context.Context, stdout io.Writer) error {
 		if s.appendTo {
 			flag |= os.O_APPEND
 		}
+		if s.truncate {
+			flag |= os.O_TRUNC
+		}
 		f, err := os.OpenFile(s.target, flag, 0)
 		if err != nil {
-			return fail(usageErrorf("%s: %v", s.path, pathErr(err)))
+			return fail(writeErrorf(s.path, err))
 		}
-		err = s.direct.copyTo(ctx, f)
+		err = s.direct.CopyTo(ctx, f)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
+		if errors.Is(err, context.Canceled) {
+			return fail(err)
+		}
 		if err != nil {
-			return fail(fileError(s.path, err))
+			return fail(writeErrorf(s.path, err))
 		}
 	}
 	if o.stdout != nil {
 		if err := ctx.Err(); err != nil || o.aborted.Load() {
 			return fail(context.Canceled)
 		}
-		if err := o.stdout.copyTo(ctx, stdout); err != nil {
+		if err := o.stdout.CopyTo(ctx, stdout); err != nil {
 			if errors.Is(err, context.Canceled) {
 				return fail(err)
 			}
-			return fail(usageErrorf("%s: %v", stdinOrOut, pathErr(err)))
+			return fail(writeErrorf(stdinOrOut, err))
 		}
-		o.stdout.close()
+		o.stdout.Close()
 		o.stdout = nil
 	}
 	// The renames take microseconds: once begun they are all made, even
@@ -362,7 +334,7 @@ func (o *outputs) commit(ctx context.Context, stdout io.Writer) error {
 		}
 		if err := os.Rename(s.tmpName, s.target); err != nil {
 			os.Remove(s.tmpName)
-			return fail(usageErrorf("%s: %v", s.path, pathErr(err)))
+			return fail(writeErrorf(s.path, err))
 		}
 		s.tmpName = ""
 	}
@@ -372,78 +344,6 @@ func (o *outputs) commit(ctx context.Context, stdout io.Writer) error {
 
 // stdinOrOut names standard output in write errors.
 const stdinOrOut = "stdout"
-
-// maxSymlinks bounds symlink resolution, as the kernel's ELOOP does.
-const maxSymlinks = 40
-
-// stdoutAliases are the names of standard output itself.
-var stdoutAliases = map[string]bool{"/dev/stdout": true, "/dev/fd/1": true, "/proc/self/fd/1": true}
-
-// resolveTarget follows symlinks in path's last element (a dangling link
-// resolves to the file it would create) and returns the file to write.
-// inPlace is set for a name of an open file descriptor (/dev/stderr,
-// /dev/fd/N, /proc/self/fd/N): such a file is written through the name,
-// never replaced.
-func resolveTarget(path string) (target string, inPlace bool, err error) {
-	for range maxSymlinks {
-		if isDescriptorName(path) {
-			return path, true, nil
-		}
-		fi, err := os.Lstat(path)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				// The directory must exist for the file to be made.
-				if _, derr := os.Stat(filepath.Dir(path)); derr != nil {
-					return "", false, pathErr(derr)
-				}
-				return path, false, nil
-			}
-			return "", false, pathErr(err)
-		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
-			return path, false, nil
-		}
-		link, err := os.Readlink(path)
-		if err != nil {
-			return "", false, pathErr(err)
-		}
-		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(path), link)
-		}
-		path = link
-	}
-	return "", false, errors.New("too many levels of symbolic links")
-}
-
-// isDescriptorName reports whether path names an open file descriptor
-// rather than a file (Linux's /proc/self/fd and /dev/fd).
-func isDescriptorName(path string) bool {
-	path = filepath.Clean(path)
-	return strings.HasPrefix(path, "/proc/self/fd/") || strings.HasPrefix(path, "/dev/fd/") ||
-		strings.HasPrefix(path, "/proc/thread-self/fd/") || path == "/dev/stderr" || path == "/dev/stdin"
-}
-
-// tempSeq makes temporary file names unique within the process.
-var tempSeq atomic.Uint64
-
-// createTempBeside creates an empty file next to target. It is opened
-// with mode 0666, so the umask applies as it would to target itself (the
-// mode of an existing target is restored at commit).
-func createTempBeside(target string) (*os.File, string, error) {
-	dir, base := filepath.Split(target)
-	for range 100 {
-		name := filepath.Join(dir, "."+base+".harpe-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(tempSeq.Add(1), 10))
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return nil, "", pathErr(err)
-		}
-		return f, name, nil
-	}
-	return nil, "", errors.New("cannot create a temporary file beside it")
-}
 
 // writeFileAtomic writes path at once through the same staging as
 // stageFile (symlinks followed, mode kept, devices written in place),
@@ -455,4 +355,32 @@ func writeFileAtomic(path string, fn func(w io.Writer) error) error {
 		return err
 	}
 	return o.out.commit(context.Background(), io.Discard)
+}
+
+// outputFlags are the flags that name a file a command writes.
+var outputFlags = []string{"output", "report", "plot"}
+
+// checkOutputsDistinct refuses, before any work, a run that names one
+// file twice as an output under different spellings (-o ./a.json with
+// --report a.json, an absolute and a relative path, ../dir/a.json, a
+// symlink and its target): one of the two would be lost.
+func checkOutputsDistinct(c *cobra.Command) error {
+	var seen []string
+	for _, name := range outputFlags {
+		f := c.Flags().Lookup(name)
+		if f == nil {
+			continue
+		}
+		p := f.Value.String()
+		if p == "" || p == "-" || atomicout.StdoutAliases[filepath.Clean(p)] {
+			continue // standard output takes several outputs, in order
+		}
+		for _, prev := range seen {
+			if atomicout.SameFile(prev, p) {
+				return usageErrorf("%s: named twice as an output (as %s)", p, prev)
+			}
+		}
+		seen = append(seen, p)
+	}
+	return nil
 }

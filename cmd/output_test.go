@@ -5,6 +5,8 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -111,8 +113,26 @@ func TestOutputFiles(t *testing.T) {
 				t.Cleanup(func() { os.Chmod(ro, 0o755) })
 				return filepath.Join(ro, "out.txt")
 			},
-			wantCode:   ExitUsage,
-			wantStderr: "harpe: DIR/ro/out.txt: permission denied\n",
+			wantCode:   ExitWrite,
+			wantStderr: "harpe: DIR/ro/out.txt: cannot create it: directory DIR/ro is not writable (permission denied)\n",
+		},
+		{
+			name: "read-only directory, writable file: written in place",
+			setup: func(t *testing.T, dir string) string {
+				if os.Geteuid() == 0 {
+					t.Skip("root writes anywhere")
+				}
+				ro := filepath.Join(dir, "ro")
+				os.Mkdir(ro, 0o755)
+				writeTestFile(t, filepath.Join(ro, "out.txt"), "old\n", 0o644)
+				os.Chmod(ro, 0o555)
+				t.Cleanup(func() { os.Chmod(ro, 0o755) })
+				return filepath.Join(ro, "out.txt")
+			},
+			wantCode: ExitOK,
+			check: func(t *testing.T, dir string) {
+				wantFileContent(t, filepath.Join(dir, "ro", "out.txt"), "18 "+filepath.Join(dir, "items.jsonl")+"\n")
+			},
 		},
 		{
 			name: "device is written in place",
@@ -122,7 +142,7 @@ func TestOutputFiles(t *testing.T) {
 				}
 				return "/dev/full"
 			},
-			wantCode:   ExitUsage,
+			wantCode:   ExitWrite,
 			wantStderr: "harpe: /dev/full: no space left on device\n",
 			check: func(t *testing.T, dir string) {
 				fi, err := os.Stat("/dev/full")
@@ -239,31 +259,79 @@ func TestOutputInterrupted(t *testing.T) {
 	wantDirEntries(t, dir, "items.jsonl", "out.txt")
 }
 
-// TestSpool: standard output past spoolMemory goes through a temporary
-// file and comes back whole and in order.
-func TestSpool(t *testing.T) {
-	var s spool
-	line := []byte(strings.Repeat("x", 1023) + "\n")
-	const n = spoolMemory/1024 + 100 // ~100 KiB past memory
-	for range n {
-		if _, err := s.Write(line); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if s.file == nil {
-		t.Fatal("not spooled to a file")
-	}
-	var b strings.Builder
-	if err := s.copyTo(context.Background(), &b); err != nil {
+// TestOutputNamedTwice: one file named twice as an output under different
+// spellings is a usage error before any work, nothing written and the old
+// file kept. Before, each pair below exited 0 and one output was lost.
+func TestOutputNamedTwice(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeTestFile(t, "items.jsonl", outputTestItems, 0o644)
+	if err := os.Mkdir("sub", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s.close()
-	if b.Len() != n*1024 || strings.Count(b.String(), "\n") != n {
-		t.Errorf("got %d bytes, %d lines; want %d, %d", b.Len(), strings.Count(b.String(), "\n"), n*1024, n)
+	if err := os.Symlink("rep.json", "link.json"); err != nil {
+		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if err := (&spool{}).copyTo(ctx, &b); !errors.Is(err, context.Canceled) {
-		t.Errorf("copy after cancel: %v, want context.Canceled", err)
+	abs := filepath.Join(dir, "rep.json")
+	tests := []struct {
+		name   string
+		report string
+		output string
+	}{
+		{"dot slash", "rep.json", "./rep.json"},
+		{"absolute and relative", abs, "rep.json"},
+		{"through a parent", "rep.json", "sub/../rep.json"},
+		{"a symlink and its target", "link.json", "rep.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			writeTestFile(t, "rep.json", "old report\n", 0o644)
+			code, stdout, stderr := runHarpe(t, "", "synthesize", "--config", os.DevNull, "--budget", "100",
+				"--report", tt.report, "--emit", "kept", "-o", tt.output, "items.jsonl")
+			// The flags are checked in the order -o, --report, --plot: the
+			// error names --report's path, "as" -o's.
+			first, second := tt.output, tt.report
+			want := "harpe: " + second + ": named twice as an output (as " + first + ")\n"
+			if code != ExitUsage || stdout != "" || stderr != want {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, %q", code, stdout, stderr, want)
+			}
+			wantFileContent(t, "rep.json", "old report\n")
+		})
+	}
+	// Two different files are fine.
+	if code, _, stderr := runHarpe(t, "", "synthesize", "--config", os.DevNull, "--budget", "100",
+		"--report", "sub/rep.json", "--emit", "kept", "-o", "./rep.json", "items.jsonl"); code != 0 {
+		t.Errorf("two files: exit %d, %s", code, stderr)
 	}
 }
+
+// TestWriteErrorBlamesTheOutput: a write that fails (a full disk) is
+// reported as the output's error, exit 1, naming the output as the user
+// wrote it, even when the command wrapped it in an error naming its input.
+// Before: "harpe: long.jsonl: write .r.txt.harpe-27679-1: no space left on
+// device", exit 2.
+func TestWriteErrorBlamesTheOutput(t *testing.T) {
+	full := failingWriter{syscall.ENOSPC}
+	err := writeWatched(full, "r.txt", func(w io.Writer) error {
+		if _, err := w.Write(make([]byte, 100<<10)); err != nil { // past the buffer
+			return inputError(fmt.Errorf("long.jsonl: %w", &fs.PathError{Op: "write", Path: ".r.txt.harpe-1-1", Err: err}))
+		}
+		return nil
+	})
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != ExitWrite || err.Error() != "r.txt: no space left on device" {
+		t.Fatalf("got %v (%T), want exit 1 \"r.txt: no space left on device\"", err, err)
+	}
+	// Flushed at the end: the same.
+	err = writeWatched(full, "r.txt", func(w io.Writer) error {
+		_, err := io.WriteString(w, "short")
+		return err
+	})
+	if !errors.As(err, &ee) || ee.code != ExitWrite || err.Error() != "r.txt: no space left on device" {
+		t.Fatalf("flush: got %v, want exit 1 \"r.txt: no space left on device\"", err)
+	}
+}
+
+type failingWriter struct{ err error }
+
+func (f failingWriter) Write([]byte) (int, error) { return 0, f.err }

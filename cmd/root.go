@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/internal/termtext"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"io"
 	"os"
@@ -187,16 +188,35 @@ func (a *app) run(args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(streams.Err, "harpe: %s%s\n", a.valueSource(ee.err.Error()), flagHint(ee.err))
+			// A message may quote a file's name or content: what a
+			// terminal would act on is shown escaped, line by line.
+			fmt.Fprintf(streams.Err, "harpe: %s%s\n", termtext.Lines(a.valueSource(ee.err.Error())), flagHint(ee.err))
 		}
 		if ee.usageOf != nil {
 			fmt.Fprintf(streams.Err, "Run '%s --help' for usage.\n", ee.usageOf.CommandPath())
 		}
-		return ee.code
+	} else {
+		fmt.Fprintf(streams.Err, "harpe: %s\n", termtext.Lines(commandError(err).Error()))
 	}
-	// Errors cobra makes itself (unknown command, wrong number of args) are
-	// usage errors.
-	fmt.Fprintf(streams.Err, "harpe: %v\n", commandError(err))
+	return exitCode(err)
+}
+
+// exitCode chooses the exit status from the error's type, the one place
+// that does: an error with an ExitCode method gives its own (exitError:
+// bad usage and bad input 2, a failed write 1, --strict 3, a negative
+// answer 1); a cancelled run is 130; anything else, such as the errors
+// cobra makes itself (unknown command, wrong number of args), is a usage
+// error.
+func exitCode(err error) int {
+	var coded interface{ ExitCode() int }
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &coded):
+		return coded.ExitCode()
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	}
 	return ExitUsage
 }
 
@@ -290,6 +310,9 @@ EXIT STATUS
 		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
 			a.recordCommandLine(c)
 			if err := a.applyConfig(c); err != nil {
+				return err
+			}
+			if err := checkOutputsDistinct(c); err != nil {
 				return err
 			}
 			// Tables fit the terminal only when they are written to it:

@@ -91,13 +91,13 @@ func runShowCall(a *app, o *replayOptions, runs []replayed, strategies []window.
 		}
 		var de *window.DistillError
 		if errors.As(err, &de) {
-			return usageErrorf("--distill-cmd: %s: %v", run.file, de.Err)
+			return usageErrorf("--distill-cmd: %s: %v", escapeControl(run.file), de.Err)
 		}
 		var oor *window.CallRangeError
 		if errors.As(err, &oor) {
-			return usageErrorf("--show-call: %s: %v", run.file, err)
+			return usageErrorf("--show-call: %s: %v", escapeControl(run.file), err)
 		}
-		return inputError(fmt.Errorf("%s: %w", run.file, err))
+		return inputError(fmt.Errorf("%s: %w", escapeControl(run.file), err))
 	}
 	var out bytes.Buffer
 	if o.format == "json" {

@@ -116,35 +116,6 @@ func TestRenderTableKeepsAPathWhole(t *testing.T) {
 	}
 }
 
-// FuzzEscapeControl: whatever the input, the escaped text is valid UTF-8
-// with no control character, bidi control or U+FFFD from a bad byte, and
-// text without any of those is left as it is.
-func FuzzEscapeControl(f *testing.F) {
-	for _, s := range []string{"", "plain", "\x1b]0;t\x07", "a\nb", "\xff\xfe", "\u202e", "caf\u00e9", "\u0085"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got := escapeControl(s)
-		if !utf8.ValidString(got) {
-			t.Fatalf("escapeControl(%q) = %q: not UTF-8", s, got)
-		}
-		clean := utf8.ValidString(s)
-		for _, r := range got {
-			if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || isBidiControl(r) {
-				t.Fatalf("escapeControl(%q) = %q keeps %U", s, got, r)
-			}
-		}
-		for _, r := range s {
-			if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || isBidiControl(r) {
-				clean = false
-			}
-		}
-		if clean && got != s {
-			t.Fatalf("escapeControl(%q) = %q: changed clean text", s, got)
-		}
-	})
-}
-
 // BenchmarkRenderTable: a replay table of 2,000 calls, 7 columns.
 func BenchmarkRenderTable(b *testing.B) {
 	header := []string{"turn", "call", "messages", "chars", "tokens", "full", "note"}

@@ -497,13 +497,17 @@ func writeListingsJSON(w io.Writer, ls []*transcript.Listing) error {
 		_, err := io.WriteString(w, "[]\n")
 		return err
 	}
-	io.WriteString(w, "[\n")
+	if _, err := io.WriteString(w, "[\n"); err != nil {
+		return err
+	}
 	for i, l := range ls {
 		end := ",\n"
 		if i == len(ls)-1 {
 			end = "\n"
 		}
-		io.WriteString(w, "  ")
+		if _, err := io.WriteString(w, "  "); err != nil {
+			return err
+		}
 		if err := writeListingJSON(w, l, "  ", end); err != nil {
 			return err
 		}
@@ -535,11 +539,17 @@ func writeListingJSON(w io.Writer, l *transcript.Listing, prefix, end string) er
 	if _, err := w.Write(doc[:at]); err != nil {
 		return err
 	}
-	io.WriteString(w, `"messages": `)
+	if _, err := io.WriteString(w, `"messages": `); err != nil {
+		return err
+	}
 	if len(l.Messages) == 0 {
-		io.WriteString(w, "[]")
+		if _, err := io.WriteString(w, "[]"); err != nil {
+			return err
+		}
 	} else {
-		io.WriteString(w, "[\n")
+		if _, err := io.WriteString(w, "[\n"); err != nil {
+			return err
+		}
 		inner := prefix + "    "
 		var mb bytes.Buffer
 		menc := json.NewEncoder(&mb)
@@ -550,15 +560,25 @@ func writeListingJSON(w io.Writer, l *transcript.Listing, prefix, end string) er
 			if err := menc.Encode(&l.Messages[i]); err != nil {
 				return err
 			}
-			io.WriteString(w, inner)
-			w.Write(bytes.TrimSuffix(mb.Bytes(), []byte("\n")))
+			if _, err := io.WriteString(w, inner); err != nil {
+				return err
+			}
+			if _, err := w.Write(bytes.TrimSuffix(mb.Bytes(), []byte("\n"))); err != nil {
+				return err
+			}
 			if i < len(l.Messages)-1 {
-				io.WriteString(w, ",\n")
+				if _, err := io.WriteString(w, ",\n"); err != nil {
+					return err
+				}
 			} else {
-				io.WriteString(w, "\n")
+				if _, err := io.WriteString(w, "\n"); err != nil {
+					return err
+				}
 			}
 		}
-		io.WriteString(w, prefix+"  ]")
+		if _, err := io.WriteString(w, prefix+"  ]"); err != nil {
+			return err
+		}
 	}
 	if _, err := w.Write(doc[at+len(marker):]); err != nil {
 		return err

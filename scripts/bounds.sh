@@ -11,6 +11,15 @@
 #   count --transcript    a HAR of four gzip bodies of 256 MiB of zeros; a VCR
 #                         cassette aliasing a 1 MiB scalar 1,000 times (both
 #                         errors; their message is shown indented)
+#   count zh-lines        MB of Chinese in lines of 60 characters (cut after
+#                         each line break: memory stays near 2 chunks)
+#   count nul (estimate)  MB of NUL with the default estimate (cut anywhere)
+#   conflicts pairs       1,000 items that each deny each other (999,000
+#                         pairs, 10,000 reported)
+#
+# Then each long run again, interrupted with SIGINT after 1.5 s: prints
+# "sigint <case> <ms from the signal to the exit> <exit status>" (the goal:
+# under 1000 ms, status 130).
 #
 # Prints "<case> <wall s> <user+sys s> <peak MiB> <peak / input>" a line
 # (CPU time beside wall time, since a shared machine stretches the latter). Needs go and
@@ -43,6 +52,12 @@ awk -v n="$bytes" 'BEGIN {
   }
   print ""
 }' > "$tmp/clause"
+
+python3 -c "
+import sys
+line = ('中文字符测试' * 10 + '\\n').encode()
+sys.stdout.buffer.write(line * ($bytes // len(line)))" > "$tmp/zh"
+awk 'BEGIN { for (i = 0; i < 1000; i++) printf "{\"id\":\"i%d\",\"content\":\"I live in Boston. I no longer live in Boston.\"}\n", i }' > "$tmp/pairs.jsonl"
 
 run() { # run NAME INPUT ARGS...
   local name="$1" in="$2"
@@ -89,3 +104,29 @@ awk 'BEGIN {
   for (i = 0; i < 1000; i++) print "  - *b"
 }' > "$tmp/alias.yaml"
 runf "vcr alias bomb" "$tmp/alias.yaml" count --transcript
+run "count zh-lines" "$tmp/zh" count -t o200k_base
+run "count nul estimate" "$tmp/nul" count
+run "conflicts pairs" "$tmp/pairs.jsonl" conflicts
+
+sigint() { # sigint NAME INPUT ARGS...: SIGINT after 1.5 s, time to exit
+  local name="$1" in="$2"
+  shift 2
+  "$tmp/harpe" "$@" < "$in" > /dev/null 2>&1 &
+  local pid=$!
+  sleep 1.5
+  local t0
+  t0=$(date +%s%N)
+  kill -INT "$pid" 2>/dev/null || true
+  local status=0
+  wait "$pid" || status=$?
+  local t1
+  t1=$(date +%s%N)
+  printf 'sigint %-18s %6d ms  exit %d\n' "$name" $(((t1 - t0) / 1000000)) "$status"
+}
+awk 'BEGIN { for (i = 0; i < 8000; i++) printf "{\"id\":\"i%d\",\"content\":\"I live in Boston. I no longer live in Boston.\"}\n", i }' > "$tmp/pairs8k.jsonl"
+sigint "conflicts 8k pairs" "$tmp/pairs8k.jsonl" conflicts
+sigint "count zh-lines" "$tmp/zh" count -t o200k_base
+sigint "count /dev/zero" /dev/zero count
+sigint "count /dev/zero o200k" /dev/zero count -t o200k_base
+sigint "count a" "$tmp/a" count -t o200k_base
+sigint "conflicts clause" "$tmp/clause" conflicts --lines

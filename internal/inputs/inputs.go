@@ -16,10 +16,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/harpe-dev/harpe/internal/pool"
+	"github.com/harpe-dev/harpe/internal/termtext"
 )
 
 // Stdin is the argument naming standard input.
@@ -58,6 +59,9 @@ func Expand(args []string) ([]Input, []Skip, error) {
 	if len(args) == 0 {
 		args = []string{Stdin}
 	}
+	if err := StdinOnce(args); err != nil {
+		return nil, nil, err
+	}
 	var out []Input
 	var skips []Skip
 	for _, arg := range args {
@@ -67,7 +71,7 @@ func Expand(args []string) ([]Input, []Skip, error) {
 		}
 		fi, err := os.Stat(arg)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", arg, pathErr(err))
+			return nil, nil, fmt.Errorf("%s: %w", termtext.Escape(arg), pathErr(err))
 		}
 		if !fi.IsDir() {
 			out = append(out, Input{Path: arg, Layout: Layout(arg)})
@@ -75,7 +79,17 @@ func Expand(args []string) ([]Input, []Skip, error) {
 		}
 		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				return fmt.Errorf("%s: %w", p, pathErr(err))
+				if p == arg {
+					return fmt.Errorf("%s: %w", termtext.Escape(p), pathErr(err))
+				}
+				// One file or directory that cannot be read does not end
+				// the walk: it is passed over and counted.
+				if d != nil && d.IsDir() {
+					skips = append(skips, Skip{Path: p + string(filepath.Separator), Reason: ReasonUnreadable})
+					return filepath.SkipDir
+				}
+				skips = append(skips, Skip{Path: p, Reason: ReasonUnreadable})
+				return nil
 			}
 			name := d.Name()
 			if p != arg && strings.HasPrefix(name, ".") {
@@ -89,8 +103,8 @@ func Expand(args []string) ([]Input, []Skip, error) {
 			if d.IsDir() {
 				return nil
 			}
-			if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
-				skips = append(skips, Skip{Path: p, Reason: "not a regular file"})
+			if reason := walkedKind(p, d); reason != "" {
+				skips = append(skips, Skip{Path: p, Reason: reason})
 				return nil
 			}
 			if !slices.ContainsFunc(Extensions, func(e string) bool { return strings.HasSuffix(strings.ToLower(name), e) }) {
@@ -106,6 +120,92 @@ func Expand(args []string) ([]Input, []Skip, error) {
 	}
 	return out, skips, nil
 }
+
+// Reasons a walk passes a file over, besides "hidden" and "not a
+// transcript file name".
+const (
+	ReasonNotRegular = "not a regular file"
+	ReasonDangling   = "dangling symlink"
+	ReasonLinkedDir  = "symlink to a directory"
+	ReasonUnreadable = "unreadable"
+	reasonNotTheSame = "changed while read"
+)
+
+// walkedKind says why the file at p, found by a walk, is not read ("" when
+// it is a regular file or a symlink to one). A symlink's target is looked
+// at, never opened: a link to /dev/zero or to a FIFO is passed over
+// without a read that would never end, a link to a directory is not
+// followed (so the walk cannot loop).
+func walkedKind(p string, d fs.DirEntry) string {
+	if d.Type().IsRegular() {
+		return ""
+	}
+	if d.Type()&fs.ModeSymlink == 0 {
+		return ReasonNotRegular
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return ReasonDangling
+	case err != nil:
+		return ReasonUnreadable
+	case fi.IsDir():
+		return ReasonLinkedDir
+	case !fi.Mode().IsRegular():
+		return ReasonNotRegular
+	}
+	return ""
+}
+
+// SkipError is the error [Open] returns for a file found by a walk that
+// is passed over rather than read: Reason says why, for [Skip].
+type SkipError struct {
+	Path   string
+	Reason string
+	Err    error
+}
+
+func (e *SkipError) Error() string { return e.Path + ": " + e.Reason }
+func (e *SkipError) Unwrap() error { return e.Err }
+
+// Open opens a file to read. For a file found by a walk, one that cannot
+// be opened, or that is no longer a regular file once open, is a
+// *[SkipError]; a named file's errors are returned as they are.
+func Open(in Input) (*os.File, error) {
+	f, err := os.Open(in.Path)
+	if err != nil {
+		if in.FromDir {
+			return nil, &SkipError{Path: in.Path, Reason: ReasonUnreadable, Err: err}
+		}
+		return nil, err
+	}
+	if in.FromDir {
+		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			f.Close()
+			return nil, &SkipError{Path: in.Path, Reason: ReasonNotRegular, Err: err}
+		}
+	}
+	return f, nil
+}
+
+// StdinOnce returns an error when args name standard input ("-") more
+// than once: it can be read only once, and a second read would silently
+// find it empty.
+func StdinOnce(args []string) error {
+	seen := false
+	for _, a := range args {
+		if a == Stdin {
+			if seen {
+				return ErrStdinTwice
+			}
+			seen = true
+		}
+	}
+	return nil
+}
+
+// ErrStdinTwice is [StdinOnce]'s error.
+var ErrStdinTwice = errors.New(`-: standard input is named twice; it can be read only once`)
 
 // pathErr drops the operation and path from an *fs.PathError, since
 // callers name the file themselves.
@@ -158,9 +258,6 @@ func digits(s string, n int) bool {
 // the error returned is the first in input order. Once ctx is done the
 // inputs not yet started get its error.
 func Map[T any](ctx context.Context, ins []Input, workers int, fn func(in Input) (T, error)) ([]T, []error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	res := make([]T, len(ins))
 	errs := make([]error, len(ins))
 	for i, in := range ins {
@@ -168,32 +265,22 @@ func Map[T any](ctx context.Context, ins []Input, workers int, fn func(in Input)
 			res[i], errs[i] = fn(in)
 		}
 	}
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, len(ins)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				if err := ctx.Err(); err != nil {
-					errs[i] = err
-					continue
-				}
-				res[i], errs[i] = fn(ins[i])
-			}
-		}()
-	}
+	var jobs []int
 	for i, in := range ins {
 		if in.Path != Stdin {
-			work <- i
+			jobs = append(jobs, i)
 		}
 	}
-	close(work)
-	wg.Wait()
+	pool.Run(ctx, jobs, workers, func(i int) {
+		res[i], errs[i] = fn(ins[i])
+	}, func(i int) {
+		errs[i] = ctx.Err()
+	})
 	return res, errs
 }
 
-// Summary renders skips as one line, most common reason first (ties by
+// Summary renders skips as one line (paths escaped for a terminal, see
+// [termtext.Escape]), most common reason first (ties by
 // reason), naming up to three paths for each:
 // "skipped 3 files: 2 not a transcript file name (a.txt, b.md), 1 hidden (.x)".
 // It is "" when nothing was skipped.
@@ -218,10 +305,13 @@ func Summary(skips []Skip) string {
 	var parts []string
 	for _, r := range reasons {
 		ps := byReason[r]
-		shown := ps[:min(len(ps), 3)]
+		shown := slices.Clone(ps[:min(len(ps), 3)])
 		more := ""
 		if len(ps) > 3 {
 			more = fmt.Sprintf(", … %d more", len(ps)-3)
+		}
+		for i, p := range shown {
+			shown[i] = termtext.Escape(p)
 		}
 		parts = append(parts, fmt.Sprintf("%d %s (%s%s)", len(ps), r, strings.Join(shown, ", "), more))
 	}

@@ -382,74 +382,19 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 	if cancel.Stopped(a.done) {
 		return c, false
 	}
-	negs, flips := 0, 0
-	var cue, changeCue string
 	a.keys, a.seq, a.surface = a.keys[:0], a.seq[:0], a.surface[:0]
 	a.stamp++
 	if a.stamp == 0 { // wrapped: start the marks afresh
 		clear(a.mark)
 		a.stamp = 1
 	}
-	a.isCue = slices.Grow(a.isCue[:0], len(toks))[:len(toks)]
-	clear(a.isCue)
+	cue, negs, stopped := a.markCues(text, toks)
+	if stopped {
+		return c, false
+	}
+	flips := 0
 	isCue := a.isCue
 	frame := ""
-	for i := 0; i < len(toks); i++ {
-		if i%cancel.Every == cancel.Every-1 && cancel.Stopped(a.done) {
-			return c, false
-		}
-		t := toks[i]
-		next := ""
-		if i+1 < len(toks) {
-			next = toks[i+1].low
-		}
-		switch {
-		case (t.low == "not" || t.low == "n't") && partials[next],
-			t.low == "no" && (next == "doubt" || next == "matter" || next == "problem"):
-			isCue[i], isCue[i+1] = true, true
-			i++
-		case t.low == "no" && next == "longer":
-			isCue[i], isCue[i+1] = true, true
-			negs++
-			changeCue = "no longer"
-			i++
-		case t.low == "no" && next == "one":
-			isCue[i], isCue[i+1] = true, true
-			negs++
-			if cue == "" {
-				cue = "no one"
-			}
-			i++
-		case t.low == "any" && next == "more":
-			isCue[i], isCue[i+1] = true, true
-			changeCue = "any more"
-			i++
-		case t.low == "anymore":
-			isCue[i] = true
-			changeCue = "anymore"
-		case (t.low == "gave" || t.low == "give" || t.low == "given" || t.low == "giving") && next == "up" && i+2 < len(toks):
-			isCue[i], isCue[i+1] = true, true
-			negs++
-			changeCue = t.low + " up"
-			i++
-		case changeVerbs[t.low] && (possessives[next] || len(next) > 4 && strings.HasSuffix(next, "ing")):
-			isCue[i] = true
-			negs++
-			changeCue = t.low
-		case negators[t.low]:
-			isCue[i] = true
-			negs++
-			if cue == "" {
-				cue = text[t.start:t.end]
-				if t.low != "n't" {
-					cue = t.low
-				}
-			}
-		}
-	}
-	if changeCue != "" {
-		cue = changeCue
-	}
 	hasFunction := false
 	allWeak := true
 	deictic := false  // "it", "this" … before the first content word
@@ -543,6 +488,74 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 	a.sortKeys()
 	c.keys, c.seq = a.keys, a.seq
 	return c, true
+}
+
+// markCues marks in a.isCue the tokens of the clause that are negation
+// cues (or phrases such as "no doubt" that only look like one) and returns
+// the cue to name, the number of negations, and whether the context ended
+// the reading.
+func (a *analyzer) markCues(text string, toks []token) (cue string, negs int, stopped bool) {
+	var changeCue string
+	a.isCue = slices.Grow(a.isCue[:0], len(toks))[:len(toks)]
+	clear(a.isCue)
+	isCue := a.isCue
+	for i := 0; i < len(toks); i++ {
+		if i%cancel.Every == cancel.Every-1 && cancel.Stopped(a.done) {
+			return "", 0, true
+		}
+		t := toks[i]
+		next := ""
+		if i+1 < len(toks) {
+			next = toks[i+1].low
+		}
+		switch {
+		case (t.low == "not" || t.low == "n't") && partials[next],
+			t.low == "no" && (next == "doubt" || next == "matter" || next == "problem"):
+			isCue[i], isCue[i+1] = true, true
+			i++
+		case t.low == "no" && next == "longer":
+			isCue[i], isCue[i+1] = true, true
+			negs++
+			changeCue = "no longer"
+			i++
+		case t.low == "no" && next == "one":
+			isCue[i], isCue[i+1] = true, true
+			negs++
+			if cue == "" {
+				cue = "no one"
+			}
+			i++
+		case t.low == "any" && next == "more":
+			isCue[i], isCue[i+1] = true, true
+			changeCue = "any more"
+			i++
+		case t.low == "anymore":
+			isCue[i] = true
+			changeCue = "anymore"
+		case (t.low == "gave" || t.low == "give" || t.low == "given" || t.low == "giving") && next == "up" && i+2 < len(toks):
+			isCue[i], isCue[i+1] = true, true
+			negs++
+			changeCue = t.low + " up"
+			i++
+		case changeVerbs[t.low] && (possessives[next] || len(next) > 4 && strings.HasSuffix(next, "ing")):
+			isCue[i] = true
+			negs++
+			changeCue = t.low
+		case negators[t.low]:
+			isCue[i] = true
+			negs++
+			if cue == "" {
+				cue = text[t.start:t.end]
+				if t.low != "n't" {
+					cue = t.low
+				}
+			}
+		}
+	}
+	if changeCue != "" {
+		cue = changeCue
+	}
+	return cue, negs, false
 }
 
 // key returns the matching key of a word, whether it is an antonym that

@@ -2,6 +2,7 @@ package conflicts
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"sort"
@@ -14,11 +15,19 @@ import (
 // [Options.MinScore] says otherwise.
 const DefaultMinScore = 0.5
 
-// Options tune [Find].
+// DefaultMaxPairs is how many pairs [Find] and [Each] report unless
+// [Options.MaxPairs] says otherwise. The pairs found beyond it are counted
+// in [Stats.Cut], not reported.
+const DefaultMaxPairs = 10000
+
+// Options tune [Find] and [Each].
 type Options struct {
 	// MinScore drops pairs scoring below it. Zero means [DefaultMinScore];
 	// a negative value keeps every pair the rules accept.
 	MinScore float64
+	// MaxPairs caps the pairs reported. Zero means [DefaultMaxPairs]; a
+	// negative value reports every pair.
+	MaxPairs int
 }
 
 // Pair is one text that denies what another states.
@@ -43,137 +52,215 @@ type Pair struct {
 }
 
 // Stats tells how much work Find did, to show that it does not compare
-// every pair of texts.
+// every pair of texts, and how many pairs it found and left out.
 type Stats struct {
 	Texts    int // texts read
 	Clauses  int // clauses that state or deny something
 	Compared int // statement and denial clauses lined up
+	Found    int // pairs of texts found, reported or not
+	Cut      int // pairs found beyond [Options.MaxPairs], not reported
 }
 
 // Find returns the pairs of texts in which one denies what the other
+// states, ordered by denial then statement index: the pairs [Each] passes
+// on, at most [Options.MaxPairs] of them (an empty slice, not nil, when
+// there are none).
+func Find(ctx context.Context, texts []string, opts Options) ([]Pair, Stats, error) {
+	out := []Pair{}
+	st, err := Each(ctx, texts, opts, func(p Pair) error {
+		out = append(out, p)
+		return nil
+	})
+	if err != nil {
+		return nil, st, err
+	}
+	return out, st, nil
+}
+
+// Each calls fn with each pair of texts in which one denies what the other
 // states, ordered by denial then statement index. A pair of texts appears
 // at most once per direction, with its best-scoring pair of sentences.
-func Find(texts []string, opts Options) []Pair {
-	pairs, _ := FindStats(texts, opts)
-	return pairs
-}
-
-// FindStats is [Find] that also reports the work done.
-func FindStats(texts []string, opts Options) ([]Pair, Stats) {
-	pairs, st, _ := FindStatsContext(context.Background(), texts, opts)
-	return pairs, st
-}
-
-// FindStatsContext is [FindStats] that stops once ctx is done, and then
-// returns ctx.Err() and no pairs. It looks before every text it reads,
+// Past [Options.MaxPairs] pairs it only counts them ([Stats.Cut]).
+//
+// Besides the texts' clauses, it holds the pairs of one denial at a time,
+// so its memory does not grow with the number of pairs. It stops once ctx
+// is done, and then returns ctx.Err(); it looks before every text it reads,
 // every few thousand sentences of a long text, and every few thousand
-// clauses it lines up.
-func FindStatsContext(ctx context.Context, texts []string, opts Options) ([]Pair, Stats, error) {
-	minScore := opts.MinScore
-	if minScore == 0 {
-		minScore = DefaultMinScore
+// clauses it lines up. An error from fn stops it and is returned.
+func Each(ctx context.Context, texts []string, opts Options, fn func(Pair) error) (Stats, error) {
+	f := search{texts: texts, minScore: opts.MinScore, maxPairs: opts.MaxPairs, done: ctx.Done()}
+	if f.minScore == 0 {
+		f.minScore = DefaultMinScore
 	}
-	st := Stats{Texts: len(texts)}
-	an := newAnalyzer()
-	var all []clause
-	done := ctx.Done()
-	an.done = done
-	for ti, text := range texts {
-		if cancel.Stopped(done) {
-			return nil, Stats{}, ctx.Err()
+	if f.maxPairs == 0 {
+		f.maxPairs = DefaultMaxPairs
+	}
+	f.st.Texts = len(texts)
+	if !f.read() {
+		return Stats{}, ctx.Err()
+	}
+	f.index()
+	if err := f.compare(fn); err != nil {
+		if cancel.Stopped(f.done) {
+			return Stats{}, ctx.Err()
 		}
-		all = appendClauses(all, an, ti, text, done)
+		return f.st, err
 	}
-	if cancel.Stopped(done) {
-		return nil, Stats{}, ctx.Err()
-	}
-	st.Clauses = len(all)
+	return f.st, nil
+}
 
-	// Index the statements (positive clauses) by content key. Clauses with
-	// a single key go to their own index: a one-word denial is only
-	// compared with one-word statements.
-	index := make([][]int32, len(an.names))
-	single := make([][]int32, len(an.names))
-	for ci := range all {
-		c := &all[ci]
+// errStopped ends [search.compare] once the context is done.
+var errStopped = errors.New("stopped")
+
+// search holds the state of one [Each].
+type search struct {
+	texts    []string
+	minScore float64
+	maxPairs int
+	done     <-chan struct{}
+	an       *analyzer
+	all      []clause
+	// posting lists the statements (positive clauses) by content key;
+	// single those with one key only: a one-word denial is only compared
+	// with one-word statements.
+	posting, single [][]int32
+	st              Stats
+}
+
+// read analyzes every text into clauses; false when the context ended it.
+func (f *search) read() bool {
+	f.an = newAnalyzer()
+	f.an.done = f.done
+	for ti, text := range f.texts {
+		if cancel.Stopped(f.done) {
+			return false
+		}
+		f.all = appendClauses(f.all, f.an, ti, text, f.done)
+	}
+	f.st.Clauses = len(f.all)
+	return !cancel.Stopped(f.done)
+}
+
+// index builds the posting lists of the statements.
+func (f *search) index() {
+	f.posting = make([][]int32, len(f.an.names))
+	f.single = make([][]int32, len(f.an.names))
+	for ci := range f.all {
+		c := &f.all[ci]
 		if c.negative {
 			continue
 		}
 		if len(c.keys) == 1 {
-			single[c.keys[0]] = append(single[c.keys[0]], int32(ci))
+			f.single[c.keys[0]] = append(f.single[c.keys[0]], int32(ci))
 		}
 		for _, k := range c.keys {
-			index[k] = append(index[k], int32(ci))
+			f.posting[k] = append(f.posting[k], int32(ci))
 		}
 	}
+}
 
-	type key struct{ s, d int }
-	type found struct {
-		s, d  int32
-		score float64
-	}
-	best := map[key]int{}
-	var hits []found
-	for di := range all {
-		if di%cancel.Every == 0 && cancel.Stopped(done) {
-			return nil, Stats{}, ctx.Err()
+// hit is the best pair of clauses found so far for one statement text
+// against the denial text being compared.
+type hit struct {
+	s, d  int32
+	score float64
+}
+
+// compare lines up each denial with its candidate statements, one denial
+// text at a time (a text's clauses are consecutive), and passes that
+// text's pairs on in statement order before going to the next.
+func (f *search) compare(fn func(Pair) error) error {
+	best := map[int]int{} // statement text → index in hits
+	var hits []hit
+	for start := 0; start < len(f.all); {
+		end := start + 1
+		for end < len(f.all) && f.all[end].text == f.all[start].text {
+			end++
 		}
-		d := &all[di]
-		if !d.negative {
+		clear(best)
+		hits = hits[:0]
+		for di := start; di < end; di++ {
+			if di%cancel.Every == 0 && cancel.Stopped(f.done) {
+				return errStopped
+			}
+			if !f.all[di].negative {
+				continue
+			}
+			var err error
+			if hits, err = f.lineUpDenial(int32(di), best, hits); err != nil {
+				return err
+			}
+		}
+		if err := f.emit(hits, fn); err != nil {
+			return err
+		}
+		start = end
+	}
+	return nil
+}
+
+// lineUpDenial compares denial clause di with its candidates, keeping the
+// best clause pair per statement text in hits.
+func (f *search) lineUpDenial(di int32, best map[int]int, hits []hit) ([]hit, error) {
+	d := &f.all[di]
+	// Every word of the denial must be in the statement, so the statement
+	// is in the posting list of the denial's rarest word.
+	var cands []int32
+	if len(d.keys) == 1 {
+		cands = f.single[d.keys[0]]
+	} else {
+		rare := d.keys[0]
+		for _, k := range d.keys[1:] {
+			if len(f.posting[k]) < len(f.posting[rare]) {
+				rare = k
+			}
+		}
+		cands = f.posting[rare]
+	}
+	for k, si := range cands {
+		if k%cancel.Every == cancel.Every-1 && cancel.Stopped(f.done) {
+			return hits, errStopped
+		}
+		s := &f.all[si]
+		if s.text == d.text {
 			continue
 		}
-		// Every word of the denial must be in the statement, so the
-		// statement is in the posting list of the denial's rarest word.
-		var cands []int32
-		if len(d.keys) == 1 {
-			cands = single[d.keys[0]]
-		} else {
-			rare := d.keys[0]
-			for _, k := range d.keys[1:] {
-				if len(index[k]) < len(index[rare]) {
-					rare = k
-				}
-			}
-			cands = index[rare]
+		f.st.Compared++
+		score, ok := lineUp(s, d)
+		if !ok || score < f.minScore {
+			continue
 		}
-		for k, si := range cands {
-			if k%cancel.Every == cancel.Every-1 && cancel.Stopped(done) {
-				return nil, Stats{}, ctx.Err()
+		if i, seen := best[s.text]; seen {
+			if score > hits[i].score {
+				hits[i] = hit{si, di, score}
 			}
-			s := &all[si]
-			if s.text == d.text {
-				continue
-			}
-			st.Compared++
-			score, ok := lineUp(s, d)
-			if !ok || score < minScore {
-				continue
-			}
-			k := key{s.text, d.text}
-			if i, seen := best[k]; seen {
-				if score > hits[i].score {
-					hits[i] = found{si, int32(di), score}
-				}
-				continue
-			}
-			best[k] = len(hits)
-			hits = append(hits, found{si, int32(di), score})
+			continue
+		}
+		best[s.text] = len(hits)
+		hits = append(hits, hit{si, di, score})
+	}
+	return hits, nil
+}
+
+// emit passes one denial text's pairs on in statement order, counting
+// those past the cap instead.
+func (f *search) emit(hits []hit, fn func(Pair) error) error {
+	sort.Slice(hits, func(i, j int) bool { return f.all[hits[i].s].text < f.all[hits[j].s].text })
+	for _, h := range hits {
+		f.st.Found++
+		if f.maxPairs >= 0 && f.st.Found > f.maxPairs {
+			f.st.Cut++
+			continue
+		}
+		p := pairOf(f.texts, f.an, &f.all[h.s], &f.all[h.d], h.score)
+		if cancel.Stopped(f.done) { // pairOf's analysis may have given up
+			return errStopped
+		}
+		if err := fn(p); err != nil {
+			return err
 		}
 	}
-	out := make([]Pair, len(hits))
-	for i, h := range hits {
-		out[i] = pairOf(texts, an, &all[h.s], &all[h.d], h.score)
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Denial != out[j].Denial {
-			return out[i].Denial < out[j].Denial
-		}
-		return out[i].Statement < out[j].Statement
-	})
-	if cancel.Stopped(done) { // pairOf's analysis may have given up
-		return nil, Stats{}, ctx.Err()
-	}
-	return out, st, nil
+	return nil
 }
 
 // appendClauses analyzes one text and appends its clauses. Once done is

@@ -1,6 +1,7 @@
 package conflicts
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -169,7 +170,7 @@ func TestFind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Find(tt.texts, tt.opts)
+			got := find(tt.texts, tt.opts)
 			if got == nil {
 				t.Fatal("Find returned nil, want a slice (JSON [] not null)")
 			}
@@ -206,12 +207,12 @@ func TestNotesAreNotRead(t *testing.T) {
 	// as a statement of text 0 that text 1 denies.
 	annotated := "I don't live in Boston." + Note("I live in Boston.", "2023-05-01")
 	texts := []string{annotated, "I no longer live in Boston."}
-	if got := Find(texts, Options{}); len(got) != 0 {
+	if got := find(texts, Options{}); len(got) != 0 {
 		t.Errorf("Find read the note: %+v", got)
 	}
 	// And the annotated denial is still found against its statement.
 	texts = []string{"I live in Boston.", annotated}
-	got := Find(texts, Options{})
+	got := find(texts, Options{})
 	if len(got) != 1 || got[0].DenialSentence != "I don't live in Boston" {
 		t.Errorf("Find = %+v, want the denial found once", got)
 	}
@@ -241,7 +242,7 @@ func FuzzFind(f *testing.F) {
 	f.Add("Don't you? [note: conflicts with \"x\" (", "\xff\xfe not")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		texts := []string{a, b}
-		for _, p := range Find(texts, Options{}) {
+		for _, p := range find(texts, Options{}) {
 			if p.Statement == p.Denial || p.Statement < 0 || p.Statement > 1 || p.Denial < 0 || p.Denial > 1 {
 				t.Fatalf("bad indices %+v", p)
 			}
@@ -277,7 +278,7 @@ func TestHugeText(t *testing.T) {
 	}
 	b.WriteString("I no longer live in Boston")
 	huge := b.String()
-	got := Find([]string{"I live in Boston.", huge}, Options{})
+	got := find([]string{"I live in Boston.", huge}, Options{})
 	if len(got) != 1 || got[0].Denial != 1 || got[0].DenialSentence != "I no longer live in Boston" {
 		t.Fatalf("Find = %+v, want the denial at the end of the huge text", got)
 	}
@@ -285,8 +286,23 @@ func TestHugeText(t *testing.T) {
 
 func TestInvalidUTF8(t *testing.T) {
 	// Invalid bytes are not letters: they separate words and match nothing.
-	got := Find([]string{"I live in \xffBoston.", "I don't live in Boston\xfe."}, Options{})
+	got := find([]string{"I live in \xffBoston.", "I don't live in Boston\xfe."}, Options{})
 	if len(got) != 1 || strings.Join(got[0].Shared, " ") != "live boston" {
 		t.Fatalf("Find = %+v, want one pair sharing live, boston", got)
 	}
+}
+
+// find is Find without a context, for the tables.
+func find(texts []string, opts Options) []Pair {
+	pairs, _ := findStats(texts, opts)
+	return pairs
+}
+
+// findStats is Find without a context, with its stats.
+func findStats(texts []string, opts Options) ([]Pair, Stats) {
+	pairs, st, err := Find(context.Background(), texts, opts)
+	if err != nil {
+		panic(err)
+	}
+	return pairs, st
 }

@@ -62,7 +62,10 @@
 // statements that hold its rarest key, so the work grows with the number of
 // texts that share words, not with the square of the number of texts.
 // Reading one text is linear in its length, however long its clauses, and
-// [FindStatsContext] stops once its context is done.
+// [Find] and [Each] stop once their context is done. [Each] passes the
+// pairs on one denial at a time, so what it holds does not grow with the
+// number of pairs; past [Options.MaxPairs] ([DefaultMaxPairs]) pairs are
+// counted in [Stats.Cut], not reported.
 //
 // # Notes
 //

@@ -14,7 +14,11 @@ func ExampleFind() {
 		"Do you still live in Boston?",
 		"I no longer live in Boston.",
 	}
-	for _, p := range conflicts.Find(texts, conflicts.Options{}) {
+	pairs, _, err := conflicts.Find(context.Background(), texts, conflicts.Options{})
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range pairs {
 		fmt.Printf("%d denies %d: cue %q, shared %v, score %.2f\n",
 			p.Denial, p.Statement, p.Cue, p.Shared, p.Score)
 	}
@@ -33,16 +37,34 @@ func ExampleNote() {
 	// I no longer live in Boston. [note: conflicts with "I live in Boston with my wife." (2023-05-01)]
 }
 
-// FindStatsContext stops once its context is done.
-func ExampleFindStatsContext() {
+// Find stops once its context is done.
+func ExampleFind_cancel() {
 	ctx, cancel := context.WithCancel(context.Background())
 	texts := []string{"I live in Boston.", "I no longer live in Boston."}
-	pairs, st, err := conflicts.FindStatsContext(ctx, texts, conflicts.Options{})
+	pairs, st, err := conflicts.Find(ctx, texts, conflicts.Options{})
 	fmt.Println(len(pairs), st.Clauses, err)
 	cancel()
-	pairs, _, err = conflicts.FindStatsContext(ctx, texts, conflicts.Options{})
+	pairs, _, err = conflicts.Find(ctx, texts, conflicts.Options{})
 	fmt.Println(len(pairs), err)
 	// Output:
 	// 1 2 <nil>
 	// 0 context canceled
+}
+
+// Each passes the pairs on one denial at a time, and counts those past
+// MaxPairs instead of passing them on.
+func ExampleEach() {
+	texts := []string{
+		"I live in Boston.",
+		"I live in Boston with my wife.",
+		"I no longer live in Boston.",
+	}
+	st, err := conflicts.Each(context.Background(), texts, conflicts.Options{MaxPairs: 1}, func(p conflicts.Pair) error {
+		fmt.Printf("%d denies %d\n", p.Denial, p.Statement)
+		return nil
+	})
+	fmt.Println(st.Found, st.Cut, err)
+	// Output:
+	// 2 denies 0
+	// 2 1 <nil>
 }

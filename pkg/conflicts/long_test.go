@@ -58,7 +58,7 @@ func TestLongClauseLinear(t *testing.T) {
 	for name, text := range hostileTexts(1 << 20) {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
-			FindStats([]string{text, "I don't live in zqc."}, Options{})
+			findStats([]string{text, "I don't live in zqc."}, Options{})
 			if d := time.Since(start); d > 10*time.Second {
 				t.Errorf("%d bytes took %v", len(text), d)
 			}
@@ -71,7 +71,7 @@ func TestLongClauseLinear(t *testing.T) {
 // each, sorted.
 func TestLongClauseStillFinds(t *testing.T) {
 	long := longClause(20_000, false)
-	pairs := Find([]string{long, "I don't live in zqc zqf."}, Options{MinScore: -1})
+	pairs := find([]string{long, "I don't live in zqc zqf."}, Options{MinScore: -1})
 	if len(pairs) != 1 || pairs[0].Statement != 0 || pairs[0].Denial != 1 || pairs[0].Cue != "don't" {
 		t.Fatalf("pairs %+v, want one: 1 denies 0 with don't", pairs)
 	}
@@ -125,22 +125,22 @@ func BenchmarkLongClause(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			texts := []string{text, "I don't live in zqc."}
 			for b.Loop() {
-				FindStats(texts, Options{})
+				findStats(texts, Options{})
 			}
 		})
 	}
 }
 
-// TestFindStatsContext: a cancelled context stops the comparison, also
+// TestFindContext: a cancelled context stops the comparison, also
 // in the middle of one long text, with the context's error and no pairs.
-func TestFindStatsContext(t *testing.T) {
+func TestFindContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	texts := []string{"I live in Boston.", "I don't live in Boston."}
-	if pairs, _, err := FindStatsContext(ctx, texts, Options{}); !errors.Is(err, context.Canceled) || pairs != nil {
+	if pairs, _, err := Find(ctx, texts, Options{}); !errors.Is(err, context.Canceled) || pairs != nil {
 		t.Fatalf("cancelled: %v, %v", pairs, err)
 	}
-	pairs, _, err := FindStatsContext(context.Background(), texts, Options{})
+	pairs, _, err := Find(context.Background(), texts, Options{})
 	if err != nil || len(pairs) != 1 {
 		t.Fatalf("live: %v, %v; want one pair", pairs, err)
 	}

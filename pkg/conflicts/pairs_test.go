@@ -54,7 +54,7 @@ func scorePairs(t *testing.T, path string) (precision, recall float64, reversed 
 	per := map[string]*counts{}
 	var total counts
 	for _, r := range rows {
-		pairs := Find([]string{r.a, r.b}, Options{})
+		pairs := find([]string{r.a, r.b}, Options{})
 		got := len(pairs) > 0
 		// In the tables, a is the statement and b the denial; between two
 		// antonyms, either may be read as the denial.

@@ -1,9 +1,11 @@
 package conflicts
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -152,7 +154,7 @@ func TestGeneratedTurns(t *testing.T) {
 		}
 	}
 	tp, fp := 0, 0
-	for _, p := range Find(texts, Options{}) {
+	for _, p := range find(texts, Options{}) {
 		if want[key{p.Statement, p.Denial}] {
 			tp++
 		} else {
@@ -218,7 +220,7 @@ func allPairs(texts []string, minScore float64) ([]Pair, int) {
 func TestIndexAgreesWithAllPairs(t *testing.T) {
 	texts := chatTurns(1500)
 	t0 := time.Now()
-	got, st := FindStats(texts, Options{})
+	got, st := findStats(texts, Options{})
 	indexed := time.Since(t0)
 	t0 = time.Now()
 	want, compared := allPairs(texts, DefaultMinScore)
@@ -250,7 +252,7 @@ func BenchmarkFind10kTurns(b *testing.B) {
 	var n int
 	for b.Loop() {
 		var pairs []Pair
-		pairs, st = FindStats(texts, Options{})
+		pairs, st = findStats(texts, Options{})
 		n = len(pairs)
 	}
 	b.ReportMetric(float64(st.Compared), "compared/op")
@@ -263,7 +265,7 @@ func BenchmarkFind1kTurns(b *testing.B) {
 	var n int
 	for b.Loop() {
 		var pairs []Pair
-		pairs, st = FindStats(texts, Options{})
+		pairs, st = findStats(texts, Options{})
 		n = len(pairs)
 	}
 	b.ReportMetric(float64(st.Compared), "compared/op")
@@ -279,4 +281,39 @@ func BenchmarkAllPairs10kTurns(b *testing.B) {
 		_, compared = allPairs(texts, DefaultMinScore)
 	}
 	b.ReportMetric(float64(compared), "compared/op")
+}
+
+// TestManyPairsBounded: n texts that each state and deny the same thing
+// make n·(n−1) pairs of texts (each text denies every other; a text is
+// never paired with itself). Find keeps MaxPairs of them and counts the
+// rest, and what it allocates does not grow with the pairs: before it
+// streamed, 1,000 such texts held a million pairs (2.4 GB in the command).
+func TestManyPairsBounded(t *testing.T) {
+	const n = 1000
+	texts := make([]string, n)
+	for i := range texts {
+		texts[i] = "I live in Boston. I no longer live in Boston."
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	pairs, st, err := Find(context.Background(), texts, Options{MaxPairs: 5})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := n * (n - 1); st.Found != want || st.Cut != want-5 || len(pairs) != 5 {
+		t.Fatalf("found %d, cut %d, kept %d; want %d, %d, 5", st.Found, st.Cut, len(pairs), want, want-5)
+	}
+	// The first denial is text 0; it denies texts 1..5 first.
+	for i, p := range pairs {
+		if p.Denial != 0 || p.Statement != i+1 {
+			t.Errorf("pair %d: %d denies %d, want 0 denies %d", i, p.Denial, p.Statement, i+1)
+		}
+	}
+	// The texts' clauses take well under 1 MB; one denial's pairs are at
+	// most n small records. 16 MB leaves room for the runtime.
+	if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+		t.Errorf("Find allocated %d MB for %d pairs found, want under 16 MB", got>>20, st.Found)
+	}
 }

@@ -238,7 +238,10 @@ func (p *parser) field(keyb []byte, it *Item) (int, *LineError) {
 		if null {
 			return bit, nil
 		}
-		n, ok := wholeNumber(raw)
+		n, tooLarge, ok := wholeNumber(raw)
+		if tooLarge {
+			return 0, &LineError{Msg: fmt.Sprintf("%q must be at most 2^53 (9007199254740992), got %s", key, shorten(raw))}
+		}
 		if !ok {
 			return 0, &LineError{Msg: fmt.Sprintf("%q must be a whole number ≥ 0, got %s", key, shorten(raw))}
 		}
@@ -383,25 +386,43 @@ func syntaxError(line []byte, pos int) *LineError {
 	return &LineError{Col: pos + 1, Msg: "invalid JSON"}
 }
 
+// maxWhole is the largest whole number an item field takes: 2^53, the
+// largest up to which every whole number is exact as a float64 (sums,
+// ratios and costs are computed in float64 too).
+const maxWhole = 1 << 53
+
 // wholeNumber reads a JSON number that is a whole number from 0 to 2^53.
-// 3 and 3.0 are whole; 2.5, -1 and 1e999 are not.
-func wholeNumber(raw []byte) (int, bool) {
-	if len(raw) > 0 && len(raw) <= 15 {
-		n := 0
+// 3, 3.0 and 1e3 are whole; 2.5, -1 and 1e999 are not. Digits alone
+// are read exactly, however many: 9007199254740993 (2^53 + 1) is too
+// large, not rounded to 2^53. tooLarge tells a whole number past 2^53 from
+// one that is not whole.
+func wholeNumber(raw []byte) (n int, tooLarge, ok bool) {
+	if len(raw) > 0 && raw[0] >= '0' && raw[0] <= '9' {
+		digits := true
 		for _, c := range raw {
 			if c < '0' || c > '9' {
-				goto slow
+				digits = false
+				break
 			}
-			n = n*10 + int(c-'0')
 		}
-		return n, true
+		if digits {
+			for _, c := range raw {
+				n = n*10 + int(c-'0')
+				if n > maxWhole {
+					return 0, true, false
+				}
+			}
+			return n, false, true
+		}
 	}
-slow:
 	f, ok := finiteNumber(raw)
-	if !ok || f < 0 || f != math.Trunc(f) || f > 1<<53 {
-		return 0, false
+	if !ok || f < 0 || f != math.Trunc(f) { // 1e999 is not finite
+		return 0, false, false
 	}
-	return int(f), true
+	if f > maxWhole {
+		return 0, true, false
+	}
+	return int(f), false, true
 }
 
 // finiteNumber reads a JSON number that fits a finite float64.

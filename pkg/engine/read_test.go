@@ -48,7 +48,13 @@ func TestReadItemsErrors(t *testing.T) {
 		{"fractional priority", `{"content":"a","priority":2.5}`, `items.jsonl:1: "priority" must be a whole number ≥ 0, got 2.5`},
 		{"string priority", `{"content":"a","priority":"1"}`, `items.jsonl:1: "priority" must be a whole number ≥ 0, got "1"`},
 		{"infinite priority", `{"content":"a","priority":1e999}`, `items.jsonl:1: "priority" must be a whole number ≥ 0, got 1e999`},
-		{"huge priority", `{"content":"a","priority":1e300}`, `items.jsonl:1: "priority" must be a whole number ≥ 0, got 1e300`},
+		// A whole number past 2^53 is too large, not "not whole" (it was).
+		{"huge priority", `{"content":"a","priority":1e300}`, `items.jsonl:1: "priority" must be at most 2^53 (9007199254740992), got 1e300`},
+		{"token count 1e18", `{"content":"a","token_count":1e18}`, `items.jsonl:1: "token_count" must be at most 2^53 (9007199254740992), got 1e18`},
+		// 2^53 + 1 = 9007199254740993 was read as a float64 and became
+		// 9007199254740992 without a word.
+		{"token count 2^53+1", `{"content":"a","token_count":9007199254740993}`, `items.jsonl:1: "token_count" must be at most 2^53 (9007199254740992), got 9007199254740993`},
+		{"token count of 30 digits", `{"content":"a","token_count":123456789012345678901234567890}`, `items.jsonl:1: "token_count" must be at most 2^53 (9007199254740992), got 123456789012345678901234567890`},
 		{"negative token count", `{"content":"a","token_count":-1}`, `items.jsonl:1: "token_count" must be a whole number ≥ 0, got -1`},
 		{"bool token count", `{"content":"a","token_count":true}`, `items.jsonl:1: "token_count" must be a whole number ≥ 0, got true`},
 		{"infinite relevance", `{"content":"a","relevance":1e999}`, `items.jsonl:1: "relevance" must be a finite number, got 1e999`},
@@ -348,4 +354,33 @@ func FuzzReadItems(f *testing.F) {
 			t.Fatalf("raw %q", items[0].Raw)
 		}
 	})
+}
+
+// TestWholeNumberExact: whole numbers are read exactly up to 2^53, in any
+// spelling JSON allows; the values are worked out by hand.
+func TestWholeNumberExact(t *testing.T) {
+	for _, tc := range []struct {
+		raw      string
+		want     int
+		tooLarge bool
+		ok       bool
+	}{
+		{"0", 0, false, true},
+		{"9007199254740992", 1 << 53, false, true}, // 2^53 itself
+		{"0009007199254740992", 1 << 53, false, true},
+		{"9007199254740993", 0, true, false},     // 2^53 + 1
+		{"99999999999999999999", 0, true, false}, // overflows int64 too
+		{"1e15", 1_000_000_000_000_000, false, true},
+		{"3.0", 3, false, true},
+		{"9.007199254740992e15", 1 << 53, false, true},
+		{"1e18", 0, true, false},
+		{"2.5", 0, false, false},
+		{"-1", 0, false, false},
+		{"1e999", 0, false, false},
+	} {
+		n, tooLarge, ok := wholeNumber([]byte(tc.raw))
+		if n != tc.want || tooLarge != tc.tooLarge || ok != tc.ok {
+			t.Errorf("wholeNumber(%s) = %d, %v, %v; want %d, %v, %v", tc.raw, n, tooLarge, ok, tc.want, tc.tooLarge, tc.ok)
+		}
+	}
 }

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -16,10 +19,12 @@ import (
 //
 // A boundary b (the chunk ends just before byte b) is safe when either
 //
-//  1. text[b-1] is '\n' and text[b] is printable ASCII other than '/'
-//     ('!' … '~'), or
-//  2. text[b-1] is an ASCII letter, text[b] is ' ' and text[b+1] is an
-//     ASCII letter.
+//  1. text[b-1] is '\n' and text[b] starts a code point (valid UTF-8) that
+//     is not White_Space and not '/': printable ASCII, or a letter,
+//     number, mark, punctuation or symbol of any script, or
+//  2. text[b] is ' ', the code point ending at b-1 is a letter or a mark
+//     and the one starting at b+1 a letter (Unicode general category L),
+//     of any script.
 //
 // Why no piece crosses b, for each counter:
 //
@@ -40,7 +45,9 @@ import (
 //     them just the same.
 //   - estimate: its pieces are runs of [A-Za-z0-9_] or single characters,
 //     and its hex runs are runs of [0-9A-Fa-f]; neither continues over '\n'
-//     or ' ', and the number of code points adds up. Its total is
+//     or ' ', and the number of code points adds up. For the estimate
+//     alone any b after an ASCII byte that is not in [A-Za-z0-9_] is safe
+//     (estimateBoundary): a NUL, a space or a dot ends every run. Its total is
 //     max(pieces+hex, chars/4), so it is summed in those parts and combined
 //     at the end.
 //
@@ -124,7 +131,42 @@ func SafeBoundary(text []byte) int {
 			if c > ' ' && c < 0x7f && c != '/' {
 				return b
 			}
-		case c == ' ' && b+1 < len(text) && isASCIILetter(text[b-1]) && isASCIILetter(text[b+1]):
+			if c >= utf8.RuneSelf {
+				if r, size := utf8.DecodeRune(text[b:]); size > 1 && !unicode.IsSpace(r) {
+					return b
+				}
+			}
+		case c == ' ' && b+1 < len(text) && letterOrMarkBefore(text[:b]) && letterAt(text[b+1:]):
+			return b
+		}
+	}
+	return 0
+}
+
+// letterOrMarkBefore reports whether text ends with a letter or a mark.
+func letterOrMarkBefore(text []byte) bool {
+	if c := text[len(text)-1]; c < utf8.RuneSelf {
+		return isASCIILetter(c)
+	}
+	r, size := utf8.DecodeLastRune(text)
+	return size > 1 && (unicode.IsLetter(r) || unicode.Is(unicode.M, r))
+}
+
+// letterAt reports whether text starts with a letter.
+func letterAt(text []byte) bool {
+	if c := text[0]; c < utf8.RuneSelf {
+		return isASCIILetter(c)
+	}
+	r, size := utf8.DecodeRune(text)
+	return size > 1 && unicode.IsLetter(r)
+}
+
+// estimateBoundary is [SafeBoundary] for the estimate alone: the largest
+// b > 0 after an ASCII byte outside [A-Za-z0-9_], where no run of the
+// estimate continues and no code point is cut.
+func estimateBoundary(text []byte) int {
+	for b := len(text) - 1; b > 0; b-- {
+		if c := text[b-1]; c < utf8.RuneSelf && asciiClass[c]&clsWord == 0 {
 			return b
 		}
 	}
@@ -144,6 +186,35 @@ type StreamOptions struct {
 	// Progress, when set, is called after each block is read with the
 	// number of bytes read so far. It is called from the reading goroutine.
 	Progress func(bytes int64)
+	// MaxUnbroken is how many bytes without a safe boundary are held
+	// before the count fails with an [*UnbrokenError] (a run that long is
+	// one piece, which must be merged whole). Zero means
+	// [DefaultMaxUnbroken]; negative means no limit.
+	MaxUnbroken int
+}
+
+// DefaultMaxUnbroken is the most text without a safe boundary that
+// [CountReader] holds by default: 64 MiB, merged in about 5 times that.
+const DefaultMaxUnbroken = 64 << 20
+
+// UnbrokenError is [CountReader]'s error for a text that goes on for more
+// than Limit bytes without a place where it can be cut: /dev/zero through
+// a tokenizer, or a gigabyte of one letter.
+type UnbrokenError struct {
+	Limit int
+}
+
+func (e *UnbrokenError) Error() string {
+	return fmt.Sprintf("more than %s without a place to cut the text (a line break before a character that is not a space, "+
+		"or a space between two letters); a run that long is one token piece, and at most %s of one is held", mib(e.Limit), mib(e.Limit))
+}
+
+// mib writes n bytes in MiB when it is a whole number of them.
+func mib(n int) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // CountReader counts everything r yields with each of counters and
@@ -169,14 +240,22 @@ func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, op
 	if opt.Workers <= 0 {
 		opt.Workers = 2
 	}
+	if opt.MaxUnbroken == 0 {
+		opt.MaxUnbroken = DefaultMaxUnbroken
+	}
 	tallies := make([]tally, len(counters))
+	boundary := estimateBoundary // the estimate's boundaries, while only it counts
 	for i, c := range counters {
 		if ch, ok := c.(chunker); ok {
 			tallies[i] = ch.newTally()
+			if _, est := c.(estimator); !est {
+				boundary = SafeBoundary
+			}
 			continue
 		}
 		if sc, ok := c.(SafeChunker); ok && sc.SafeChunks() {
 			tallies[i] = &sumTally{c: c}
+			boundary = SafeBoundary
 			continue
 		}
 		return countWhole(ctx, r, counters)
@@ -219,7 +298,12 @@ func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, op
 			// Grow by doubling rather than append's 1.25 for large
 			// slices: a text without boundaries then leaves at most its
 			// own size in old arrays behind, not four times it.
-			grown := make([]byte, len(pending), max(2*cap(pending), len(pending)+n))
+			size := 2 * cap(pending)
+			if opt.MaxUnbroken > 0 {
+				// No more than the limit needs: past it the count fails.
+				size = min(size, opt.MaxUnbroken+2*opt.ChunkSize)
+			}
+			grown := make([]byte, len(pending), max(size, len(pending)+n))
 			copy(grown, pending)
 			pending = grown
 		}
@@ -232,7 +316,12 @@ func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, op
 		}
 		// Boundaries before searchFrom+1 were looked for already: only
 		// the new bytes, and the two before them, can make one.
-		if b := SafeBoundary(pending[searchFrom:]); b > 0 {
+		b := boundary(pending[searchFrom:])
+		if b == 0 && opt.MaxUnbroken > 0 && len(pending) > opt.MaxUnbroken {
+			err = &UnbrokenError{Limit: opt.MaxUnbroken}
+			break
+		}
+		if b > 0 {
 			b += searchFrom
 			// The chunk is handed over as it is, without a copy: pending
 			// starts afresh with the bytes after the boundary, and the old

@@ -3,6 +3,7 @@ package tokenize
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -24,7 +25,13 @@ func TestSafeBoundary(t *testing.T) {
 		{"newline before space is not safe", "ab\n cd", 0},
 		{"newline before slash is not safe", "ab\n/cd", 0},
 		{"newline before newline is not safe", "ab\n\ncd", 4},
-		{"newline before non-ASCII is not safe", "ab\nécd", 0},
+		{"newline before a non-ASCII letter", "ab\nécd", 3},
+		{"newline before Chinese", "ab\n中文", 3},
+		{"newline before an ideographic space is not safe", "ab\n\u3000x", 0},
+		{"newline before an invalid byte is not safe", "ab\n\xffx", 0},
+		{"Chinese space Chinese", "中 文", 3},
+		{"mark space letter", "e\u0301 x", 3},
+		{"letter space mark is not safe", "x \u0301", 0},
 		{"letter space letter", "ab cd", 2},
 		{"digit space letter is not safe", "a1 cd", 0},
 		{"space at the end is not safe", "ab ", 0},
@@ -42,7 +49,8 @@ func TestSafeBoundary(t *testing.T) {
 // the parts' counts add up to the whole text's, for each counter.
 func TestChunksAddUp(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	extra := []string{"\n", "\nA", "\n/", "\n ", "a b", "x y", "\n'", "\ns", "\n\n", "\r\n"}
+	extra := []string{"\n", "\nA", "\n/", "\n ", "a b", "x y", "\n'", "\ns", "\n\n", "\r\n",
+		"\n中", "中 文", "é ü", "\u0301 x", "\n½", "\n\u0301", "\n’", "\n\u3000", "\x00", "\n\xff"}
 	for k := range 400 {
 		var b strings.Builder
 		for range 1 + rng.IntN(30) {
@@ -76,6 +84,66 @@ func TestChunksAddUp(t *testing.T) {
 				t.Fatalf("case %d %s: %q cut into %q: chunks give %d, whole %d", k, name, text, parts, got, whole)
 			}
 		}
+		// The estimate alone is cut after any ASCII byte outside a word.
+		tl := Estimate.(chunker).newTally()
+		rest := []byte(text)
+		for {
+			cut := estimateBoundary(rest)
+			if cut == 0 {
+				break
+			}
+			tl.add(context.Background(), string(rest[cut:]))
+			rest = rest[:cut]
+		}
+		tl.add(context.Background(), string(rest))
+		if got, whole := tl.total(), Estimate.Count(text); got != whole {
+			t.Fatalf("case %d estimate alone: %q: chunks give %d, whole %d", k, text, got, whole)
+		}
+	}
+}
+
+// zeros reads NUL bytes for ever, as /dev/zero does.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// TestCountReaderBounded: what is held without a boundary is bounded.
+// Lines of Chinese are cut after each line break (before, only printable
+// ASCII after a line break made a boundary, and 200 MB of Chinese lines
+// was held whole); NULs are cut anywhere for the estimate alone; an
+// endless run for o200k_base ends with an *UnbrokenError.
+func TestCountReaderBounded(t *testing.T) {
+	// 20,000 lines of 100 Chinese characters and a line break: 3,020,000
+	// bytes, never more than MaxUnbroken (64 KiB) without a boundary.
+	line := strings.Repeat("中", 100) + "\n"
+	text := strings.Repeat(line, 20000)
+	counters := []Counter{Estimate, O200kBase, Cl100kBase}
+	_, got, err := CountReader(strings.NewReader(text), counters, StreamOptions{ChunkSize: 16 << 10, MaxUnbroken: 64 << 10})
+	if err != nil {
+		t.Fatalf("Chinese lines: %v", err)
+	}
+	for i, c := range counters {
+		if want := c.Count(text); got[i] != want {
+			t.Errorf("Chinese lines: %s = %d, want %d", c.Name(), got[i], want)
+		}
+	}
+	// 8 MiB of NULs, for the estimate alone: every NUL is a piece of one
+	// code point, so max(pieces, chars/4) = 8 MiB = 8,388,608.
+	n, got, err := CountReader(io.LimitReader(zeros{}, 8<<20), []Counter{Estimate}, StreamOptions{ChunkSize: 64 << 10, MaxUnbroken: 256 << 10})
+	if err != nil || n != 8<<20 || got[0] != 8<<20 {
+		t.Errorf("NULs, estimate: read %d, count %v, %v; want 8388608 8388608", n, got, err)
+	}
+	// Endless NULs for o200k_base: one piece for ever.
+	_, _, err = CountReader(zeros{}, []Counter{O200kBase}, StreamOptions{ChunkSize: 64 << 10, MaxUnbroken: 1 << 20})
+	var ue *UnbrokenError
+	if !errors.As(err, &ue) || ue.Limit != 1<<20 {
+		t.Fatalf("endless NULs: err %v, want an UnbrokenError at 1 MiB", err)
+	}
+	if want := "more than 1 MiB without a place to cut the text"; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("message %q, want it to start %q", err, want)
 	}
 }
 
