@@ -144,7 +144,7 @@ func (a *app) writeOutput(path string, fn func(w io.Writer) error) error {
 		sp := a.out.stdout
 		a.out.mu.Unlock()
 		bw := bufio.NewWriterSize(sp, 64<<10)
-		if err := fn(bw); err != nil {
+		if err := fn(tableWriter{bw, a.tableOptions(false)}); err != nil {
 			return err
 		}
 		return bw.Flush()
@@ -201,7 +201,7 @@ func (a *app) stageFile(path string, fn func(w io.Writer) error) error {
 	// Registered before writing, so an abort removes it.
 	a.addStaged(st)
 	bw := bufio.NewWriterSize(st.tmp, 64<<10)
-	if err := fn(bw); err != nil {
+	if err := fn(tableWriter{bw, a.tableOptions(true)}); err != nil {
 		a.dropStaged(st)
 		return fileError(path, err)
 	}
