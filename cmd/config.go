@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,9 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
-	"gopkg.in/yaml.v3"
 
+	"github.com/harpe-dev/harpe/internal/config"
 	"github.com/harpe-dev/harpe/internal/suggest"
 )
 
@@ -87,15 +85,13 @@ func sensitiveReason(f *pflag.Flag) string {
 
 // configFile is the configuration file read for a run.
 type configFile struct {
-	*viper.Viper
+	*config.File
 	path string // "" when there is none
 	// trusted is false for a harpe.yaml found in the working directory
 	// (and for one in the user config directory that the user does not
 	// own): its sensitive keys are ignored.
 	trusted bool
 	why     string // why it is not trusted
-	// lines maps each key ("policy", "replay.distill-cmd") to its line.
-	lines map[string]int
 	// noted are the keys already reported, so each is reported once.
 	noted map[string]bool
 }
@@ -165,23 +161,26 @@ func (a *app) readConfigFile() (*configFile, error) {
 // each key.
 func (cf *configFile) parse(path string, data []byte) error {
 	cf.path = path
-	cf.Viper.SetConfigFile(path) // named in messages; the bytes come from data
-	if err := cf.Viper.ReadConfig(bytes.NewReader(data)); err != nil {
-		return usageErrorf("%s: %v", path, yamlError(err))
+	f, err := config.Parse(data)
+	if err != nil {
+		var ae *config.AliasError
+		if errors.As(err, &ae) {
+			return usageErrorf("%s:%d: YAML anchors and aliases are not allowed in a configuration file", path, ae.Line)
+		}
+		return usageErrorf("%s: %v", path, err)
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err == nil && len(root.Content) == 1 {
-		cf.indexLines(root.Content[0], "")
-	}
+	cf.File = f
 	return nil
 }
 
 // newConfigFile is an empty, trusted configuration.
 func newConfigFile() *configFile {
-	cf := &configFile{Viper: viper.New(), trusted: true, lines: map[string]int{}, noted: map[string]bool{}}
-	cf.Viper.SetConfigType("yaml")
-	return cf
+	f, _ := config.Parse(nil)
+	return &configFile{File: f, trusted: true, noted: map[string]bool{}}
 }
+
+// ConfigFileUsed is the path of the file read, "" when there is none.
+func (cf *configFile) ConfigFileUsed() string { return cf.path }
 
 // readConfigBytes reads a configuration file, refusing anything but a
 // regular file of at most maxConfigSize bytes (a FIFO, a device such as
@@ -216,38 +215,9 @@ func readConfigBytes(path string) ([]byte, error) {
 	return data, nil
 }
 
-// yamlError drops viper's wrapper around a YAML syntax error.
-func yamlError(err error) error {
-	var pe viper.ConfigParseError
-	if errors.As(err, &pe) {
-		if u := errors.Unwrap(pe); u != nil {
-			return u
-		}
-	}
-	return err
-}
-
-// indexLines records the line of every key of a mapping, and of the keys
-// one level down (a command's section), lowercased as viper reads them.
-func (cf *configFile) indexLines(n *yaml.Node, prefix string) {
-	if n.Kind != yaml.MappingNode {
-		return
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, val := n.Content[i], n.Content[i+1]
-		key := prefix + strings.ToLower(k.Value)
-		if _, dup := cf.lines[key]; !dup {
-			cf.lines[key] = k.Line
-		}
-		if prefix == "" && val.Kind == yaml.MappingNode {
-			cf.indexLines(val, key+".")
-		}
-	}
-}
-
 // where names a key's place in the file: "harpe.yaml:3".
 func (cf *configFile) where(key string) string {
-	if line, ok := cf.lines[strings.ToLower(key)]; ok {
+	if line, ok := cf.Lines[strings.ToLower(key)]; ok {
 		return fmt.Sprintf("%s:%d", cf.path, line)
 	}
 	return cf.path
@@ -274,7 +244,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 	if cf.path != "" {
 		a.reportUnknownKeys(notes, c.Root(), cf)
 	}
-	v := cf.Viper
+	v := cf.File
 	cmdKey := strings.ReplaceAll(c.Name(), "-", "_")
 	var firstErr error
 	c.Flags().VisitAll(func(f *pflag.Flag) {
@@ -387,14 +357,14 @@ func (a *app) reportUnknownKeys(w io.Writer, root *cobra.Command, cf *configFile
 	for s := range sections {
 		top[s] = true
 	}
-	keys := make([]string, 0, len(cf.lines))
-	for k := range cf.lines {
+	keys := make([]string, 0, len(cf.Lines))
+	for k := range cf.Lines {
 		keys = append(keys, k)
 	}
 	// In file order, for a stable report.
 	sort.Slice(keys, func(i, j int) bool {
-		if cf.lines[keys[i]] != cf.lines[keys[j]] {
-			return cf.lines[keys[i]] < cf.lines[keys[j]]
+		if cf.Lines[keys[i]] != cf.Lines[keys[j]] {
+			return cf.Lines[keys[i]] < cf.Lines[keys[j]]
 		}
 		return keys[i] < keys[j]
 	})

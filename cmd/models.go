@@ -210,7 +210,7 @@ func (a *app) modelCatalog() (*tokenize.Catalog, error) {
 	}
 	where := v.ConfigFileUsed() + ": models"
 	// Re-encode through YAML so the field names and types are checked the
-	// same way whatever viper made of them.
+	// same way whatever the loader made of them.
 	raw, err := yaml.Marshal(v.Get("models"))
 	if err != nil {
 		return nil, usageErrorf("%s: %v", where, err)
