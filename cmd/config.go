@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -187,6 +188,14 @@ func (cf *configFile) ConfigFileUsed() string { return cf.path }
 // /dev/zero, a directory). os.DevNull, the usual way to say "no
 // configuration", is read as an empty file before this is called.
 func readConfigBytes(path string) ([]byte, error) {
+	// Looked at before it is opened: opening a FIFO blocks until a writer
+	// comes, so a FIFO harpe.yaml would hang the run. The type is checked
+	// again on the open file, in case the path changed in between.
+	if fi, err := os.Stat(path); err != nil {
+		return nil, usageErrorf("%s: %v", path, pathErr(err))
+	} else if err := checkConfigType(path, fi); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, usageErrorf("%s: %v", path, pathErr(err))
@@ -196,11 +205,8 @@ func readConfigBytes(path string) ([]byte, error) {
 	if err != nil {
 		return nil, usageErrorf("%s: %v", path, pathErr(err))
 	}
-	if fi.IsDir() {
-		return nil, usageErrorf("%s: is a directory, not a configuration file", path)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, usageErrorf("%s: not a regular file (a configuration file must be one)", path)
+	if err := checkConfigType(path, fi); err != nil {
+		return nil, err
 	}
 	if fi.Size() > maxConfigSize {
 		return nil, usageErrorf("%s: %d bytes, more than the %d (1 MiB) a configuration file may have", path, fi.Size(), maxConfigSize)
@@ -256,7 +262,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 			// An empty variable counts as unset, as in most shells' tools.
 			if s, ok := a.lookupEnv(env); ok && s != "" {
 				if err := setFlag(c, f, s); err != nil {
-					firstErr = usageErrorf("%s: %v", env, flagError(c, err))
+					firstErr = usageErrorf("%s: %s", env, elideQuoted(flagError(c, err).Error()))
 				}
 				a.noteConfigSource(f.Name, env)
 				return
@@ -276,7 +282,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 			}
 			for _, s := range configValues(v.Get(key)) {
 				if err := setFlag(c, f, s); err != nil {
-					firstErr = usageErrorf("%s: %s: %v", cf.where(key), key, flagError(c, err))
+					firstErr = usageErrorf("%s: %s: %s", cf.where(key), key, elideQuoted(flagError(c, err).Error()))
 					return
 				}
 			}
@@ -389,7 +395,7 @@ func (a *app) reportUnknownKeys(w io.Writer, root *cobra.Command, cf *configFile
 		if known[norm(name)] {
 			continue
 		}
-		msg := fmt.Sprintf("harpe: %s: unknown key %q; ignored", cf.where(key), key)
+		msg := elideQuoted(fmt.Sprintf("harpe: %s: unknown key %q; ignored", cf.where(key), key))
 		if best := closestConfigKey(norm(name), known); best != "" {
 			if nested {
 				best = section + "." + best
@@ -456,4 +462,64 @@ func configValues(val any) []string {
 	default:
 		return []string{fmt.Sprint(t)}
 	}
+}
+
+// checkConfigType refuses a configuration path that is not a regular file.
+func checkConfigType(path string, fi os.FileInfo) error {
+	if fi.IsDir() {
+		return usageErrorf("%s: is a directory, not a configuration file", path)
+	}
+	if !fi.Mode().IsRegular() {
+		return usageErrorf("%s: not a regular file (a configuration file must be one)", path)
+	}
+	return nil
+}
+
+// maxEchoed is how much of a quoted value a message about a configuration
+// value shows: a value may be as long as the file (1 MiB).
+const maxEchoed = 64
+
+// elideQuoted shortens every double-quoted string in msg longer than
+// maxEchoed bytes to its first maxEchoed bytes (whole characters), "…"
+// and its length: "xxxx…" (921600 bytes).
+func elideQuoted(msg string) string {
+	if len(msg) <= 2*maxEchoed {
+		return msg
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(msg, '"')
+		if i < 0 {
+			break
+		}
+		j := i + 1
+		for j < len(msg) && msg[j] != '"' {
+			if msg[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(msg) {
+			break
+		}
+		b.WriteString(msg[:i+1])
+		q := msg[i+1 : j]
+		if len(q) > maxEchoed {
+			cut := maxEchoed
+			for cut > 0 && !utf8.RuneStart(q[cut]) {
+				cut--
+			}
+			// Not inside an escape: back off to before a backslash run.
+			if k := strings.LastIndexByte(q[max(0, cut-10):cut], '\\'); k >= 0 {
+				cut = max(0, cut-10) + k
+			}
+			fmt.Fprintf(&b, "%s…\" (%d bytes)", q[:cut], len(q))
+		} else {
+			b.WriteString(q)
+			b.WriteByte('"')
+		}
+		msg = msg[j+1:]
+	}
+	b.WriteString(msg)
+	return b.String()
 }

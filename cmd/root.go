@@ -335,7 +335,7 @@ func (a *app) valueSource(msg string) string {
 	}
 	name, _, ok := strings.Cut(msg[2:], ":")
 	if src := a.fromConfig[name]; ok && src != "" {
-		return src + ": " + msg
+		return src + ": " + elideQuoted(msg)
 	}
 	return msg
 }
