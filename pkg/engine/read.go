@@ -123,18 +123,14 @@ func NewItemReader(opts ReadOptions) *ItemReader {
 // read; ids must be unique over all of them; numbers in "timestamp" follow
 // [MillisFrom]; JSON syntax errors name the 1-based byte column in the
 // line (after a byte order mark).
-func (r *ItemReader) Read(in io.Reader, name string) error {
-	return r.ReadEach(context.Background(), in, name, nil)
-}
-
-// ReadContext is [ItemReader.Read] that stops once ctx is done, looking
-// before every line, and then returns ctx.Err() (the items read so far stay
-// available).
-func (r *ItemReader) ReadContext(ctx context.Context, in io.Reader, name string) error {
+//
+// Read stops once ctx is done, looking before every line, and then returns
+// ctx.Err() (the items read so far stay available).
+func (r *ItemReader) Read(ctx context.Context, in io.Reader, name string) error {
 	return r.ReadEach(ctx, in, name, nil)
 }
 
-// ReadEach is [ItemReader.ReadContext] that also calls fn, when not nil,
+// ReadEach is [ItemReader.Read] that also calls fn, when not nil,
 // for every line in input order, blank and skipped ones included, so that a
 // command can write the input back with every other byte as it came in. An
 // error from fn stops the read and is returned as it is.
@@ -234,7 +230,7 @@ func (r *ItemReader) Skipped() []Skipped {
 // "stdin"). See [ItemReader] for several inputs.
 func ReadItems(in io.Reader, name string, opts ReadOptions) ([]Item, []Skipped, error) {
 	r := NewItemReader(opts)
-	if err := r.Read(in, name); err != nil {
+	if err := r.Read(context.Background(), in, name); err != nil {
 		return nil, nil, err
 	}
 	return r.Items(), r.Skipped(), nil

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -49,7 +50,7 @@ func TestReserveFromFileSize(t *testing.T) {
 	}
 	defer f.Close()
 	r := NewItemReader(ReadOptions{})
-	if err := r.Read(f, "items.jsonl"); err != nil {
+	if err := r.Read(context.Background(), f, "items.jsonl"); err != nil {
 		t.Fatal(err)
 	}
 	if got := len(r.Items()); got != 1000 {
