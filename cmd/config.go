@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,12 +8,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
-	"gopkg.in/yaml.v3"
 
+	"github.com/harpe-dev/harpe/internal/config"
 	"github.com/harpe-dev/harpe/internal/suggest"
 )
 
@@ -87,15 +86,13 @@ func sensitiveReason(f *pflag.Flag) string {
 
 // configFile is the configuration file read for a run.
 type configFile struct {
-	*viper.Viper
+	*config.File
 	path string // "" when there is none
 	// trusted is false for a harpe.yaml found in the working directory
 	// (and for one in the user config directory that the user does not
 	// own): its sensitive keys are ignored.
 	trusted bool
 	why     string // why it is not trusted
-	// lines maps each key ("policy", "replay.distill-cmd") to its line.
-	lines map[string]int
 	// noted are the keys already reported, so each is reported once.
 	noted map[string]bool
 }
@@ -165,29 +162,40 @@ func (a *app) readConfigFile() (*configFile, error) {
 // each key.
 func (cf *configFile) parse(path string, data []byte) error {
 	cf.path = path
-	cf.Viper.SetConfigFile(path) // named in messages; the bytes come from data
-	if err := cf.Viper.ReadConfig(bytes.NewReader(data)); err != nil {
-		return usageErrorf("%s: %v", path, yamlError(err))
+	f, err := config.Parse(data)
+	if err != nil {
+		var ae *config.AliasError
+		if errors.As(err, &ae) {
+			return usageErrorf("%s:%d: YAML anchors and aliases are not allowed in a configuration file", path, ae.Line)
+		}
+		return usageErrorf("%s: %v", path, err)
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err == nil && len(root.Content) == 1 {
-		cf.indexLines(root.Content[0], "")
-	}
+	cf.File = f
 	return nil
 }
 
 // newConfigFile is an empty, trusted configuration.
 func newConfigFile() *configFile {
-	cf := &configFile{Viper: viper.New(), trusted: true, lines: map[string]int{}, noted: map[string]bool{}}
-	cf.Viper.SetConfigType("yaml")
-	return cf
+	f, _ := config.Parse(nil)
+	return &configFile{File: f, trusted: true, noted: map[string]bool{}}
 }
+
+// ConfigFileUsed is the path of the file read, "" when there is none.
+func (cf *configFile) ConfigFileUsed() string { return cf.path }
 
 // readConfigBytes reads a configuration file, refusing anything but a
 // regular file of at most maxConfigSize bytes (a FIFO, a device such as
 // /dev/zero, a directory). os.DevNull, the usual way to say "no
 // configuration", is read as an empty file before this is called.
 func readConfigBytes(path string) ([]byte, error) {
+	// Looked at before it is opened: opening a FIFO blocks until a writer
+	// comes, so a FIFO harpe.yaml would hang the run. The type is checked
+	// again on the open file, in case the path changed in between.
+	if fi, err := os.Stat(path); err != nil {
+		return nil, usageErrorf("%s: %v", path, pathErr(err))
+	} else if err := checkConfigType(path, fi); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, usageErrorf("%s: %v", path, pathErr(err))
@@ -197,11 +205,8 @@ func readConfigBytes(path string) ([]byte, error) {
 	if err != nil {
 		return nil, usageErrorf("%s: %v", path, pathErr(err))
 	}
-	if fi.IsDir() {
-		return nil, usageErrorf("%s: is a directory, not a configuration file", path)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, usageErrorf("%s: not a regular file (a configuration file must be one)", path)
+	if err := checkConfigType(path, fi); err != nil {
+		return nil, err
 	}
 	if fi.Size() > maxConfigSize {
 		return nil, usageErrorf("%s: %d bytes, more than the %d (1 MiB) a configuration file may have", path, fi.Size(), maxConfigSize)
@@ -216,39 +221,9 @@ func readConfigBytes(path string) ([]byte, error) {
 	return data, nil
 }
 
-// yamlError drops viper's wrapper around a YAML syntax error.
-func yamlError(err error) error {
-	var pe viper.ConfigParseError
-	if errors.As(err, &pe) {
-		if u := errors.Unwrap(pe); u != nil {
-			return u
-		}
-	}
-	return err
-}
-
-// indexLines records the line of every key of a mapping, and of the keys
-// one level down (a command's section), lowercased as viper reads them;
-// under "models" every level (a price's line).
-func (cf *configFile) indexLines(n *yaml.Node, prefix string) {
-	if n.Kind != yaml.MappingNode {
-		return
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, val := n.Content[i], n.Content[i+1]
-		key := prefix + strings.ToLower(k.Value)
-		if _, dup := cf.lines[key]; !dup {
-			cf.lines[key] = k.Line
-		}
-		if (prefix == "" || strings.HasPrefix(key, "models.")) && val.Kind == yaml.MappingNode {
-			cf.indexLines(val, key+".")
-		}
-	}
-}
-
 // where names a key's place in the file: "harpe.yaml:3".
 func (cf *configFile) where(key string) string {
-	if line, ok := cf.lines[strings.ToLower(key)]; ok {
+	if line, ok := cf.Lines[strings.ToLower(key)]; ok {
 		return fmt.Sprintf("%s:%d", cf.path, line)
 	}
 	return cf.path
@@ -275,7 +250,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 	if cf.path != "" {
 		a.reportUnknownKeys(notes, c.Root(), cf)
 	}
-	v := cf.Viper
+	v := cf.File
 	cmdKey := strings.ReplaceAll(c.Name(), "-", "_")
 	var firstErr error
 	c.Flags().VisitAll(func(f *pflag.Flag) {
@@ -287,7 +262,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 			// An empty variable counts as unset, as in most shells' tools.
 			if s, ok := a.lookupEnv(env); ok && s != "" {
 				if err := setFlag(c, f, s); err != nil {
-					firstErr = usageErrorf("%s: %v", env, flagError(c, err))
+					firstErr = usageErrorf("%s: %s", env, elideQuoted(flagError(c, err).Error()))
 				}
 				a.noteConfigSource(f.Name, env)
 				return
@@ -307,7 +282,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 			}
 			for _, s := range configValues(v.Get(key)) {
 				if err := setFlag(c, f, s); err != nil {
-					firstErr = usageErrorf("%s: %s: %v", cf.where(key), key, flagError(c, err))
+					firstErr = usageErrorf("%s: %s: %s", cf.where(key), key, elideQuoted(flagError(c, err).Error()))
 					return
 				}
 			}
@@ -388,14 +363,14 @@ func (a *app) reportUnknownKeys(w io.Writer, root *cobra.Command, cf *configFile
 	for s := range sections {
 		top[s] = true
 	}
-	keys := make([]string, 0, len(cf.lines))
-	for k := range cf.lines {
+	keys := make([]string, 0, len(cf.Lines))
+	for k := range cf.Lines {
 		keys = append(keys, k)
 	}
 	// In file order, for a stable report.
 	sort.Slice(keys, func(i, j int) bool {
-		if cf.lines[keys[i]] != cf.lines[keys[j]] {
-			return cf.lines[keys[i]] < cf.lines[keys[j]]
+		if cf.Lines[keys[i]] != cf.Lines[keys[j]] {
+			return cf.Lines[keys[i]] < cf.Lines[keys[j]]
 		}
 		return keys[i] < keys[j]
 	})
@@ -420,7 +395,7 @@ func (a *app) reportUnknownKeys(w io.Writer, root *cobra.Command, cf *configFile
 		if known[norm(name)] {
 			continue
 		}
-		msg := fmt.Sprintf("harpe: %s: unknown key %q; ignored", cf.where(key), key)
+		msg := elideQuoted(fmt.Sprintf("harpe: %s: unknown key %q; ignored", cf.where(key), key))
 		if best := closestConfigKey(norm(name), known); best != "" {
 			if nested {
 				best = section + "." + best
@@ -487,4 +462,64 @@ func configValues(val any) []string {
 	default:
 		return []string{fmt.Sprint(t)}
 	}
+}
+
+// checkConfigType refuses a configuration path that is not a regular file.
+func checkConfigType(path string, fi os.FileInfo) error {
+	if fi.IsDir() {
+		return usageErrorf("%s: is a directory, not a configuration file", path)
+	}
+	if !fi.Mode().IsRegular() {
+		return usageErrorf("%s: not a regular file (a configuration file must be one)", path)
+	}
+	return nil
+}
+
+// maxEchoed is how much of a quoted value a message about a configuration
+// value shows: a value may be as long as the file (1 MiB).
+const maxEchoed = 64
+
+// elideQuoted shortens every double-quoted string in msg longer than
+// maxEchoed bytes to its first maxEchoed bytes (whole characters), "…"
+// and its length: "xxxx…" (921600 bytes).
+func elideQuoted(msg string) string {
+	if len(msg) <= 2*maxEchoed {
+		return msg
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(msg, '"')
+		if i < 0 {
+			break
+		}
+		j := i + 1
+		for j < len(msg) && msg[j] != '"' {
+			if msg[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(msg) {
+			break
+		}
+		b.WriteString(msg[:i+1])
+		q := msg[i+1 : j]
+		if len(q) > maxEchoed {
+			cut := maxEchoed
+			for cut > 0 && !utf8.RuneStart(q[cut]) {
+				cut--
+			}
+			// Not inside an escape: back off to before a backslash run.
+			if k := strings.LastIndexByte(q[max(0, cut-10):cut], '\\'); k >= 0 {
+				cut = max(0, cut-10) + k
+			}
+			fmt.Fprintf(&b, "%s…\" (%d bytes)", q[:cut], len(q))
+		} else {
+			b.WriteString(q)
+			b.WriteByte('"')
+		}
+		msg = msg[j+1:]
+	}
+	b.WriteString(msg)
+	return b.String()
 }

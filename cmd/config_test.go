@@ -196,3 +196,24 @@ func FuzzConfigFile(f *testing.F) {
 		}
 	})
 }
+
+func TestElideQuoted(t *testing.T) {
+	long := strings.Repeat("ab", 100) // 200 bytes
+	tests := []struct{ name, in, want string }{
+		{"short message", `--budget: "x"`, `--budget: "x"`},
+		// 64 bytes kept: "ab" 32 times.
+		{"long value", `unknown strategy "` + long + `"; valid: full`, `unknown strategy "` + strings.Repeat("ab", 32) + `…" (200 bytes); valid: full`},
+		{"two values", `"` + long + `" and "` + long + `"`, `"` + strings.Repeat("ab", 32) + `…" (200 bytes) and "` + strings.Repeat("ab", 32) + `…" (200 bytes)`},
+		// 63 x then "é" (2 bytes) then 200: 265 bytes; the cut at 64 would split é, so 63 stay.
+		{"whole characters", `"` + strings.Repeat("x", 63) + "é" + long + `"`, `"` + strings.Repeat("x", 63) + `…" (265 bytes)`},
+		// An escape \" at bytes 60-61 is not split nor taken as the end.
+		{"escapes", `"` + strings.Repeat("x", 60) + `\"` + long + `"`, `"` + strings.Repeat("x", 60) + `…" (262 bytes)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := elideQuoted(tt.in); got != tt.want {
+				t.Errorf("elideQuoted = %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -290,7 +290,7 @@ func (h *historyCounter) addItems(name string, r io.Reader) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if err := h.items.ReadContext(ctx, r, name); err != nil {
+	if err := h.items.Read(ctx, r, name); err != nil {
 		return inputError(err)
 	}
 	for _, it := range h.items.Items()[before:] {

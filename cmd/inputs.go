@@ -231,3 +231,20 @@ func transcriptHint(name string, head []byte, err error) error {
 	}
 	return fmt.Errorf("%s: this is a transcript (%s), not context items; turn it into items first:\n  harpe transcript %s --emit items | harpe synthesize …", name, format, arg)
 }
+
+// statter is a reader that can say what file it reads (*os.File).
+type statter interface{ Stat() (os.FileInfo, error) }
+
+// statOf is the file r reads, for readers that size their buffers by it.
+func statOf(r io.Reader) (os.FileInfo, error) {
+	if s, ok := r.(statter); ok {
+		return s.Stat()
+	}
+	return nil, errors.ErrUnsupported
+}
+
+// Stat passes on the underlying file's (see statOf).
+func (h *headReader) Stat() (os.FileInfo, error) { return statOf(h.r) }
+
+// Stat passes on the underlying file's (see statOf).
+func (c ctxReader) Stat() (os.FileInfo, error) { return statOf(c.r) }

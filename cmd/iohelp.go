@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -11,11 +12,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/pkg/twwidth"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
 	"gopkg.in/yaml.v3"
+
+	"github.com/harpe-dev/harpe/internal/table"
 )
 
 // stdinName is how standard input is named in messages and reports.
@@ -153,72 +152,57 @@ func writeFormatted(w io.Writer, format string, v any) error {
 // not a terminal, and the least they get when it is.
 const minTableWidth = 80
 
-// terminalColumns is the width of the terminal the report is written to, 0
-// when it goes elsewhere (a pipe, a file named by -o). It is set once per
-// run, before the command runs, from [IO.OutColumns].
-var terminalColumns int
+// tableOut is an output that knows the options its tables are drawn with
+// (the terminal's width when it goes to one; see app.tableOptions).
+type tableOut interface{ tableOptions() table.Options }
 
-// tableWidth is the width tables are made to fit: the terminal's when
-// standard output is one and wider than 80 columns, else 80.
-func tableWidth() int { return max(minTableWidth, terminalColumns) }
+// tableWriter is a buffered output with its table options.
+type tableWriter struct {
+	*bufio.Writer
+	opts table.Options
+}
 
-// renderTable draws a table that fits the terminal (80 columns when
-// standard output is not a terminal). Control characters in cells are
-// shown escaped (\x1b, \n, …), so no cell can move the cursor, set the
-// title or change colours. Columns keep their natural width when the table
-// fits; otherwise the widest columns are narrowed just enough and their
-// cells wrapped at spaces, and a word (an id, a path) is cut only when the
-// words alone cannot fit. Widths are display columns, as tablewriter
-// measures them. footer may be nil.
+func (w tableWriter) tableOptions() table.Options { return w.opts }
+
+// tableBuffer is a memory buffer with the table options of the output it
+// is copied to.
+type tableBuffer struct {
+	bytes.Buffer
+	opts table.Options
+}
+
+func (b *tableBuffer) tableOptions() table.Options { return b.opts }
+
+// tableOptionsOf is what tables written to w are drawn with: w's own
+// options when it has them, else 80 columns.
+func tableOptionsOf(w io.Writer) table.Options {
+	if t, ok := w.(tableOut); ok {
+		return t.tableOptions()
+	}
+	return table.Options{Width: minTableWidth}
+}
+
+// tableWidth is the width tables written to w are made to fit: the
+// terminal's when w goes to one wider than 80 columns, else 80.
+func tableWidth(w io.Writer) int { return tableOptionsOf(w).Width }
+
+// renderTable draws a table that fits w (80 columns when w does not go to
+// a terminal). Control characters in cells are shown escaped (\x1b, \n,
+// …), so no cell can move the cursor, set the title or change colours.
+// Columns keep their natural width when the table fits; otherwise the
+// widest columns are narrowed just enough and their cells wrapped at
+// spaces, and a word (an id, a path) is cut only when the words alone
+// cannot fit. Widths are display columns. footer may be nil. See
+// internal/table.
 func renderTable(w io.Writer, header []string, rows [][]string, footer []string) error {
-	return renderTableWidth(w, tableWidth(), header, rows, footer)
+	return table.Render(w, tableOptionsOf(w), header, rows, footer)
 }
 
 // renderTableWidth is renderTable for a given terminal width.
 func renderTableWidth(w io.Writer, width int, header []string, rows [][]string, footer []string) error {
-	header = escapeCells(header)
-	esc := make([][]string, len(rows))
-	for i, r := range rows {
-		esc[i] = escapeCells(r)
-	}
-	rows = esc
-	if footer != nil {
-		footer = escapeCells(footer)
-	}
-	widths := columnWidths(width, header, rows, footer)
-	wrap := func(cells []string) []any {
-		out := make([]any, len(cells))
-		for i, c := range cells {
-			if i < len(widths) {
-				c = wrapCell(c, widths[i])
-			}
-			out[i] = c
-		}
-		return out
-	}
-	t := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-			Symbols: tw.NewSymbols(tw.StyleASCII),
-		})),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithFooterAutoFormat(tw.Off),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithFooterAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignment(tw.AlignLeft),
-		tablewriter.WithFooterAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft}),
-	)
-	t.Header(wrap(header)...)
-	for _, r := range rows {
-		if err := t.Append(wrap(r)...); err != nil {
-			return err
-		}
-	}
-	if footer != nil {
-		t.Footer(wrap(footer)...)
-	}
-	return t.Render()
+	o := tableOptionsOf(w)
+	o.Width = width
+	return table.Render(w, o, header, rows, footer)
 }
 
 // escapeCells returns cells with escapeControl applied to each.
@@ -234,183 +218,12 @@ func escapeCells(cells []string) []string {
 // [termtext.Escape].
 func escapeControl(s string) string { return termtext.Escape(s) }
 
-// columnWidths returns each column's width: its widest cell, unless the
-// table would then be wider than width, in which case the widest columns
-// are capped at the largest width that makes it fit, wrapping their cells
-// at spaces. No column is capped below the longest word it must keep whole
-// (a run without spaces: an id, a path, a number). Every word is kept
-// whole when all columns' longest words fit together; otherwise words are
-// kept up to the largest length F for which the columns' longest words of
-// at most F columns fit, and only words longer than F are cut.
+// columnWidths returns each column's width for a table of the given width
+// (see table.Options.Widths).
 func columnWidths(width int, header []string, rows [][]string, footer []string) []int {
-	widths := make([]int, len(header))
-	words := make([][]int, len(header)) // each column's word widths
-	measure := func(cells []string) {
-		for i, c := range cells {
-			if i >= len(widths) {
-				break
-			}
-			for _, line := range strings.Split(c, "\n") {
-				widths[i] = max(widths[i], twwidth.Width(line))
-				for _, word := range strings.Fields(line) {
-					words[i] = append(words[i], twwidth.Width(word))
-				}
-			}
-		}
-	}
-	measure(header)
-	for _, r := range rows {
-		measure(r)
-	}
-	measure(footer)
-	// Borders and padding: "| " before each column, " |" after the last,
-	// " | " between.
-	room := width - (3*len(widths) + 1)
-	if sumOf(widths) <= room {
-		return widths
-	}
-	// longestUpTo(i, f) is column i's longest word of at most f columns.
-	longestUpTo := func(i, f int) int {
-		best := 0
-		for _, w := range words[i] {
-			if w <= f && w > best {
-				best = w
-			}
-		}
-		return best
-	}
-	floorsAt := func(f int) []int {
-		fl := make([]int, len(widths))
-		for i := range fl {
-			fl[i] = max(1, longestUpTo(i, f))
-		}
-		return fl
-	}
-	// The largest F whose kept words fit.
-	lo, hi := 0, 0
-	for _, w := range widths {
-		hi = max(hi, w)
-	}
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if sumOf(floorsAt(mid)) <= room {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	floors := floorsAt(lo)
-	capped := func(c int) int {
-		sum := 0
-		for i, w := range widths {
-			sum += min(w, max(c, floors[i]))
-		}
-		return sum
-	}
-	// Find the largest cap whose capped total fits.
-	lo, hi = 1, 0
-	for _, w := range widths {
-		hi = max(hi, w)
-	}
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if capped(mid) <= room {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	for i := range widths {
-		widths[i] = min(widths[i], max(lo, floors[i]))
-	}
-	return widths
+	return table.Options{Width: width}.Widths(header, rows, footer)
 }
 
-func sumOf(xs []int) int {
-	n := 0
-	for _, x := range xs {
-		n += x
-	}
-	return n
-}
-
-// wrapCell wraps s at spaces so no line is wider than width columns (wide
-// East Asian characters take two); a word wider than width is cut.
-func wrapCell(s string, width int) string {
-	if width <= 0 || twwidth.Width(s) <= width && !strings.Contains(s, "\n") {
-		return s
-	}
-	var b strings.Builder
-	for li, para := range strings.Split(s, "\n") {
-		if li > 0 {
-			b.WriteByte('\n')
-		}
-		lineLen := 0
-		for wi, word := range strings.Fields(para) {
-			wl := twwidth.Width(word)
-			if wi > 0 {
-				if lineLen+1+wl <= width {
-					b.WriteByte(' ')
-					lineLen++
-				} else {
-					b.WriteByte('\n')
-					lineLen = 0
-				}
-			}
-			if wl <= width-lineLen {
-				b.WriteString(word)
-				lineLen += wl
-				continue
-			}
-			// A word wider than the column: break it after a '/' (paths)
-			// or '+' (strategy specs), else after a '_', '-', '.' or ':',
-			// else cut it.
-			var parts []string
-			for _, p := range splitAfterAny(word, "/+") {
-				if twwidth.Width(p) > width {
-					parts = append(parts, splitAfterAny(p, "_-.:")...)
-				} else {
-					parts = append(parts, p)
-				}
-			}
-			for _, part := range parts {
-				pw := twwidth.Width(part)
-				if lineLen+pw > width && lineLen > 0 && pw <= width {
-					b.WriteByte('\n')
-					lineLen = 0
-				}
-				if lineLen+pw <= width {
-					b.WriteString(part)
-					lineLen += pw
-					continue
-				}
-				for _, r := range part {
-					rw := twwidth.Width(string(r))
-					if lineLen+rw > width && lineLen > 0 {
-						b.WriteByte('\n')
-						lineLen = 0
-					}
-					b.WriteRune(r)
-					lineLen += rw
-				}
-			}
-		}
-	}
-	return b.String()
-}
-
-// splitAfterAny splits s after every byte that is one of seps.
-func splitAfterAny(s, seps string) []string {
-	var parts []string
-	start := 0
-	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(seps, s[i]) >= 0 {
-			parts = append(parts, s[start:i+1])
-			start = i + 1
-		}
-	}
-	if start < len(s) {
-		parts = append(parts, s[start:])
-	}
-	return parts
-}
+// wrapCell wraps s at spaces so no line is wider than width columns (see
+// table.Options.Wrap).
+func wrapCell(s string, width int) string { return table.Options{}.Wrap(s, width) }

@@ -328,13 +328,13 @@ func readSmallFile(path string, limit int64) ([]byte, error) {
 // presets it adds or changes and the prices and cache rules it gives. A
 // bad value is an error naming the key's line.
 func configModels(cf *configFile) (*tokenize.Catalog, []prices.Override, error) {
-	v := cf.Viper
+	v := cf.File
 	if !v.IsSet("models") {
 		return tokenize.DefaultCatalog(), nil, nil
 	}
 	where := cf.where("models") + ": models"
 	// Re-encode through YAML so the field names and types are checked the
-	// same way whatever viper made of them.
+	// same way whatever the loader made of them.
 	raw, err := yaml.Marshal(v.Get("models"))
 	if err != nil {
 		return nil, nil, usageErrorf("%s: %v", where, err)

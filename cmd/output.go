@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/harpe-dev/harpe/internal/atomicout"
+	"github.com/harpe-dev/harpe/internal/table"
 	"io"
 	"io/fs"
 	"os"
@@ -68,7 +69,7 @@ func (a *app) writeOutput(path string, fn func(w io.Writer) error) error {
 		}
 		sp := a.out.stdout
 		a.out.mu.Unlock()
-		return writeWatched(sp, stdinOrOut, fn)
+		return writeWatched(sp, stdinOrOut, a.tableOptions(false), fn)
 	}
 	return a.stageFile(path, fn)
 }
@@ -132,7 +133,7 @@ func (a *app) stageFile(path string, fn func(w io.Writer) error) error {
 	}
 	// Registered before writing, so an abort removes it.
 	a.addStaged(st)
-	if err := writeWatched(st.tmp, path, fn); err != nil {
+	if err := writeWatched(st.tmp, path, a.tableOptions(true), fn); err != nil {
 		a.dropStaged(st)
 		return err
 	}
@@ -142,7 +143,7 @@ func (a *app) stageFile(path string, fn func(w io.Writer) error) error {
 // stageDirect collects fn's output for a target written in place at
 // commit.
 func (a *app) stageDirect(st *staged, fn func(w io.Writer) error) error {
-	if err := writeWatched(st.direct, st.path, fn); err != nil {
+	if err := writeWatched(st.direct, st.path, a.tableOptions(true), fn); err != nil {
 		st.direct.Close()
 		return err
 	}
@@ -170,10 +171,10 @@ func (ww *watchWriter) Write(p []byte) (int, error) {
 // full disk) is reported as a write error naming path, whatever fn made of
 // it (a reader's error naming its input, for one); fn's other errors pass
 // through fileError.
-func writeWatched(w io.Writer, path string, fn func(w io.Writer) error) error {
+func writeWatched(w io.Writer, path string, opts table.Options, fn func(w io.Writer) error) error {
 	ww := &watchWriter{w: w}
 	bw := bufio.NewWriterSize(ww, 64<<10)
-	err := fn(bw)
+	err := fn(tableWriter{bw, opts})
 	if err == nil {
 		err = bw.Flush()
 	}

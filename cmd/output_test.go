@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/harpe-dev/harpe/internal/table"
 	"io"
 	"io/fs"
 	"os"
@@ -312,7 +313,7 @@ func TestOutputNamedTwice(t *testing.T) {
 // device", exit 2.
 func TestWriteErrorBlamesTheOutput(t *testing.T) {
 	full := failingWriter{syscall.ENOSPC}
-	err := writeWatched(full, "r.txt", func(w io.Writer) error {
+	err := writeWatched(full, "r.txt", table.Options{Width: 80}, func(w io.Writer) error {
 		if _, err := w.Write(make([]byte, 100<<10)); err != nil { // past the buffer
 			return inputError(fmt.Errorf("long.jsonl: %w", &fs.PathError{Op: "write", Path: ".r.txt.harpe-1-1", Err: err}))
 		}
@@ -323,7 +324,7 @@ func TestWriteErrorBlamesTheOutput(t *testing.T) {
 		t.Fatalf("got %v (%T), want exit 1 \"r.txt: no space left on device\"", err, err)
 	}
 	// Flushed at the end: the same.
-	err = writeWatched(full, "r.txt", func(w io.Writer) error {
+	err = writeWatched(full, "r.txt", table.Options{Width: 80}, func(w io.Writer) error {
 		_, err := io.WriteString(w, "short")
 		return err
 	})

@@ -414,7 +414,7 @@ func runReplay(a *app, o *replayOptions) error {
 		a.noteUnpriced(noted, run.results)
 	}
 	// Render everything before writing anything.
-	var out bytes.Buffer
+	out := tableBuffer{opts: a.tableOptions(false)}
 	for i, run := range runs {
 		if i > 0 && o.format == "table" {
 			out.WriteByte('\n')
@@ -645,7 +645,8 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 					r.Strategy, e.Call, e.Turn, e.MessagesBefore, plural(e.MessagesAfter, "message"), plural(e.SummaryChars, "char"), ranges(e.Folded))
 				// Wrapped at spaces to the table's width, continuation
 				// lines indented: a real session's line is over 100 wide.
-				for i, l := range strings.Split(wrapCell(line, tableWidth()-2), "\n") {
+				to := tableOptionsOf(w)
+				for i, l := range strings.Split(to.Wrap(line, to.Width-2), "\n") {
 					if i > 0 {
 						l = "  " + l
 					}

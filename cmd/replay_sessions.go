@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -153,7 +152,7 @@ func replaySessionsTotals(a *app, o *replayOptions, runs []replayed, strategies 
 			return inputError(fmt.Errorf("%s: %w", run.file, err))
 		}
 	}
-	var out bytes.Buffer
+	out := tableBuffer{opts: a.tableOptions(false)}
 	switch o.format {
 	case "json":
 		if err := writeJSON(&out, rep); err != nil {

@@ -23,6 +23,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	"github.com/harpe-dev/harpe/internal/table"
 )
 
 // version is stamped at release with
@@ -84,6 +86,23 @@ type app struct {
 	// priceFile and priceAs are --prices and --price-as (see
 	// addPriceFlags).
 	priceFile, priceAs string
+	// tableColumns is the width of the terminal the run's report goes to,
+	// 0 when it goes elsewhere (a pipe, a file named by -o); eastAsian
+	// says whether the terminal draws East Asian ambiguous characters two
+	// columns wide. Both are set once per run, before the command runs.
+	tableColumns int
+	eastAsian    bool
+}
+
+// tableOptions is how tables are drawn on standard output (toFile false)
+// or in a file: to the terminal's width when the report goes to one wider
+// than 80 columns, else 80.
+func (a *app) tableOptions(toFile bool) table.Options {
+	w := minTableWidth
+	if !toFile {
+		w = max(w, a.tableColumns)
+	}
+	return table.Options{Width: w, EastAsian: a.eastAsian}
 }
 
 // stopGrace is how long a command has, after SIGINT or SIGTERM cancels
@@ -317,10 +336,11 @@ EXIT STATUS
 			}
 			// Tables fit the terminal only when they are written to it:
 			// a report saved with -o gets the 80 columns of a file.
-			terminalColumns = a.io.OutColumns
+			a.tableColumns = a.io.OutColumns
 			if f := c.Flags().Lookup("output"); f != nil && f.Value.String() != "" && f.Value.String() != "-" {
-				terminalColumns = 0
+				a.tableColumns = 0
 			}
+			a.eastAsian = table.EastAsianFromEnv(a.lookupEnv)
 			return nil
 		},
 	}
@@ -369,7 +389,7 @@ func (a *app) valueSource(msg string) string {
 	}
 	name, _, ok := strings.Cut(msg[2:], ":")
 	if src := a.fromConfig[name]; ok && src != "" {
-		return src + ": " + msg
+		return src + ": " + elideQuoted(msg)
 	}
 	return msg
 }

@@ -236,7 +236,7 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 	reader := engine.NewItemReader(plan.read)
 	err = a.eachInput(o.files, func(name string, r io.Reader) error {
 		head := &headReader{r: r}
-		if err := reader.ReadContext(a.ctx, head, name); err != nil {
+		if err := reader.Read(a.ctx, head, name); err != nil {
 			if hinted := transcriptHint(name, head.head, err); hinted != err {
 				return inputError(hinted)
 			}

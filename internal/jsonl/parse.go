@@ -1,10 +1,6 @@
 package jsonl
 
 import (
-	"bytes"
-	"encoding/binary"
-	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -31,7 +27,6 @@ type Parser struct {
 	depth  int
 	failed bool
 	utf8ok bool // the text is known to be valid UTF-8
-	spaced bool // white space met inside the value SkipCompact skips
 }
 
 // maxDepth is how deep Parser nests before it gives up (encoding/json's own
@@ -65,11 +60,7 @@ func (p *Parser) End() bool {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-func (p *Parser) ws() {
-	for p.pos < len(p.data) && isSpace(p.data[p.pos]) {
-		p.pos++
-	}
-}
+func (p *Parser) ws() { p.pos = SkipSpace(p.data, p.pos) }
 
 // Peek returns the first byte of the next value ('{', '[', '"', 't', 'f',
 // 'n', '-' or a digit), or 0 at the end or once failed.
@@ -93,11 +84,12 @@ func (p *Parser) Null() bool {
 }
 
 func (p *Parser) literal(lit string) bool {
-	if len(p.data)-p.pos < len(lit) || string(p.data[p.pos:p.pos+len(lit)]) != lit {
+	end, ok := ScanLiteral(p.data, p.pos, lit)
+	if !ok {
 		p.Fail()
 		return false
 	}
-	p.pos += len(lit)
+	p.pos = end
 	return true
 }
 
@@ -223,137 +215,23 @@ func (p *Parser) SkipCompact() (raw []byte, compact bool) {
 		return nil, false
 	}
 	start := p.pos
-	p.spaced = false
-	p.skip()
-	if p.failed {
+	end, spaced, ok := SkipValue(p.data, p.pos, maxDepth-p.depth)
+	if !ok {
+		p.Fail()
 		return nil, false
 	}
-	return p.data[start:p.pos], !p.spaced
+	p.pos = end
+	return p.data[start:end], !spaced
 }
 
-// wsIn skips white space inside a value being skipped, noting any.
-func (p *Parser) wsIn() {
-	if p.pos < len(p.data) && isSpace(p.data[p.pos]) {
-		p.spaced = true
-		p.ws()
-	}
-}
-
-// skip consumes one value at p.pos (white space already skipped).
-func (p *Parser) skip() {
-	d := p.data
-	if p.pos >= len(d) {
-		p.Fail()
-		return
-	}
-	switch c := d[p.pos]; c {
-	case '"':
-		p.str()
-	case '{', '[':
-		if p.depth++; p.depth > maxDepth {
-			p.Fail()
-			return
-		}
-		closing := byte('}')
-		if c == '[' {
-			closing = ']'
-		}
-		p.pos++
-		p.wsIn()
-		if p.pos < len(d) && d[p.pos] == closing {
-			p.pos++
-			p.depth--
-			return
-		}
-		for !p.failed {
-			if c == '{' {
-				if p.pos >= len(d) || d[p.pos] != '"' {
-					p.Fail()
-					return
-				}
-				p.str()
-				p.wsIn()
-				if p.pos >= len(d) || d[p.pos] != ':' {
-					p.Fail()
-					return
-				}
-				p.pos++
-				p.wsIn()
-			}
-			p.skip()
-			p.wsIn()
-			if p.pos >= len(d) {
-				p.Fail()
-				return
-			}
-			switch d[p.pos] {
-			case ',':
-				p.pos++
-				p.wsIn()
-				continue
-			case closing:
-				p.pos++
-				p.depth--
-				return
-			}
-			p.Fail()
-		}
-	case 't':
-		p.literal("true")
-	case 'f':
-		p.literal("false")
-	case 'n':
-		p.literal("null")
-	default:
-		p.number()
-	}
-}
-
-// number consumes a JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-// and reports whether it was a plain integer.
+// number consumes a JSON number and reports whether it was a plain integer.
 func (p *Parser) number() (integer bool) {
-	d, i := p.data, p.pos
-	if i < len(d) && d[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(d) && d[i] == '0':
-		i++
-	case i < len(d) && d[i] >= '1' && d[i] <= '9':
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-	default:
+	end, integer, ok := ScanNumber(p.data, p.pos)
+	if !ok {
 		p.Fail()
 		return false
 	}
-	integer = true
-	if i < len(d) && d[i] == '.' {
-		integer = false
-		i++
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			p.Fail()
-			return false
-		}
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		integer = false
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			p.Fail()
-			return false
-		}
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-	}
-	p.pos = i
+	p.pos = end
 	return integer
 }
 
@@ -420,7 +298,7 @@ func (p *Parser) String() string {
 		if !escaped {
 			return string(p.data[start+1 : end-1])
 		}
-		return unquote(p.data[start+1 : end-1])
+		return Unquote(p.data[start+1 : end-1])
 	case 'n':
 		p.literal("null")
 		return ""
@@ -473,154 +351,15 @@ func (p *Parser) Since(mark int) []byte {
 	return p.data[mark:p.pos]
 }
 
-const (
-	loBits = 0x0101010101010101
-	hiBits = 0x8080808080808080
-)
-
-// special reports whether any of the eight bytes in x is a quote, a
-// backslash or below 0x20 (the classic "has zero byte" and "has byte
-// less than n" word tests).
-func special(x uint64) bool {
-	q := x ^ (loBits * '"')
-	b := x ^ (loBits * '\\')
-	return ((q-loBits)&^q|(b-loBits)&^b|(x-loBits*0x20)&^x)&hiBits != 0
-}
-
-// plain marks the bytes that may stand in a string as they are: not a
-// quote, a backslash or a control character.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
 // str consumes the string at p.pos (its opening quote), checking its
 // escapes, and returns the offset just past its closing quote, whether it
 // holds escapes and whether it holds bytes above 0x7f.
 func (p *Parser) str() (end int, escaped, high bool) {
-	d := p.data
-	i := p.pos + 1
-	var or byte
-	var or64 uint64
-	for {
-		// Eight bytes at a time while none is a quote, a backslash or a
-		// control character.
-		for i+8 <= len(d) {
-			x := binary.LittleEndian.Uint64(d[i:])
-			if special(x) {
-				break
-			}
-			or64 |= x
-			i += 8
-		}
-		for i < len(d) && plain[d[i]] {
-			or |= d[i]
-			i++
-		}
-		if or64&hiBits != 0 {
-			or |= 0x80
-		}
-		if i >= len(d) {
-			p.Fail()
-			return 0, false, false
-		}
-		switch d[i] {
-		case '"':
-			p.pos = i + 1
-			return i + 1, escaped, or >= 0x80
-		case '\\':
-			escaped = true
-			if i+1 >= len(d) {
-				p.Fail()
-				return 0, false, false
-			}
-			switch d[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(d) || hex4(d[i+2:i+6]) < 0 {
-					p.Fail()
-					return 0, false, false
-				}
-				i += 6
-			default:
-				p.Fail()
-				return 0, false, false
-			}
-		default: // a control character
-			p.Fail()
-			return 0, false, false
-		}
+	end, escaped, high, ok := ScanString(p.data, p.pos)
+	if !ok {
+		p.Fail()
+		return 0, false, false
 	}
-}
-
-// hex4 decodes four hex digits, -1 when they are not.
-func hex4(b []byte) rune {
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
-}
-
-// unquote decodes the inside of a string already checked by str, as
-// encoding/json does: a \u escape of half a surrogate pair that is not
-// followed by its other half becomes U+FFFD.
-func unquote(s []byte) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		j := len(s)
-		if k := bytes.IndexByte(s[i:], '\\'); k >= 0 {
-			j = i + k
-		}
-		b.Write(s[i:j])
-		if j >= len(s) {
-			break
-		}
-		switch c := s[j+1]; c {
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'u':
-			r := hex4(s[j+2:])
-			j += 4
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if j+8 <= len(s) && s[j+2] == '\\' && s[j+3] == 'u' {
-					r2 = hex4(s[j+4:])
-				}
-				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-					r = dec
-					j += 6
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			b.WriteRune(r)
-		default: // '"', '\\', '/'
-			b.WriteByte(c)
-		}
-		i = j + 2
-	}
-	return b.String()
+	p.pos = end
+	return end, escaped, high
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -55,23 +56,26 @@ const (
 )
 
 // anchorPatterns are tried in order on the input, lowercased, with white
-// space runs made single spaces.
-var anchorPatterns = []*regexp.Regexp{
-	// ISO 8601 / RFC 3339, date with optional time and zone.
-	regexp.MustCompile(`^(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})(?:[t ]` + reTime + `)?$`),
-	// ISO 8601 basic date.
-	regexp.MustCompile(`^(?P<y>\d{4})(?P<mo>\d{2})(?P<d>\d{2})$`),
-	// 2023/05/20 (Sat) 02:21, as long-memory chat datasets write it.
-	regexp.MustCompile(`^(?P<y>\d{4})/(?P<mo>\d{1,2})/(?P<d>\d{1,2})(?: ?\(` + reWeekday + `\))?(?: ` + reTime + `)?$`),
-	// 8 May 2023, 1:56 pm on 8 May, 2023, Mon, 08 May 2023 13:56:00 +0000.
-	regexp.MustCompile(`^(?:` + reTime + ` on )?(?:` + reWeekday + `,? )?(?P<d>\d{1,2})` + reOrdinal + ` (?:of )?` + reMonth + `,? (?P<y>\d{4})(?:,? (?:at )?` + reTime + `)?$`),
-	// May 8, 2023, Monday, May 8th 2023 at 1:56 PM.
-	regexp.MustCompile(`^(?:` + reTime + ` on )?(?:` + reWeekday + `,? )?` + reMonth + ` (?P<d>\d{1,2})` + reOrdinal + `,? (?P<y>\d{4})(?:,? (?:at )?` + reTime + `)?$`),
-	// Mon May 8 13:56:00 UTC 2023, as date(1) and ctime write it.
-	regexp.MustCompile(`^(?:` + reWeekday + ` )?` + reMonth + ` (?P<d>\d{1,2}) ` + reTime + ` (?P<y>\d{4})$`),
-}
+// space runs made single spaces. They are compiled on first use (3 ms),
+// not at start-up: most commands never read a date.
+var anchorPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		// ISO 8601 / RFC 3339, date with optional time and zone.
+		regexp.MustCompile(`^(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})(?:[t ]` + reTime + `)?$`),
+		// ISO 8601 basic date.
+		regexp.MustCompile(`^(?P<y>\d{4})(?P<mo>\d{2})(?P<d>\d{2})$`),
+		// 2023/05/20 (Sat) 02:21, as long-memory chat datasets write it.
+		regexp.MustCompile(`^(?P<y>\d{4})/(?P<mo>\d{1,2})/(?P<d>\d{1,2})(?: ?\(` + reWeekday + `\))?(?: ` + reTime + `)?$`),
+		// 8 May 2023, 1:56 pm on 8 May, 2023, Mon, 08 May 2023 13:56:00 +0000.
+		regexp.MustCompile(`^(?:` + reTime + ` on )?(?:` + reWeekday + `,? )?(?P<d>\d{1,2})` + reOrdinal + ` (?:of )?` + reMonth + `,? (?P<y>\d{4})(?:,? (?:at )?` + reTime + `)?$`),
+		// May 8, 2023, Monday, May 8th 2023 at 1:56 PM.
+		regexp.MustCompile(`^(?:` + reTime + ` on )?(?:` + reWeekday + `,? )?` + reMonth + ` (?P<d>\d{1,2})` + reOrdinal + `,? (?P<y>\d{4})(?:,? (?:at )?` + reTime + `)?$`),
+		// Mon May 8 13:56:00 UTC 2023, as date(1) and ctime write it.
+		regexp.MustCompile(`^(?:` + reWeekday + ` )?` + reMonth + ` (?P<d>\d{1,2}) ` + reTime + ` (?P<y>\d{4})$`),
+	}
+})
 
-var unixPattern = regexp.MustCompile(`^-?\d{1,16}(?:\.\d{1,9})?$`)
+var unixPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?\d{1,16}(?:\.\d{1,9})?$`) })
 
 // ParseAnchor returns the calendar day a session timestamp names, in the
 // timestamp's own offset: 2023-05-20T23:30:00-07:00 is 20 May, not the
@@ -85,7 +89,7 @@ func ParseAnchor(s string) (Date, error) {
 	if norm == "" {
 		return Date{}, &AnchorError{Input: s, Reason: "empty timestamp"}
 	}
-	for _, re := range anchorPatterns {
+	for _, re := range anchorPatterns() {
 		m := re.FindStringSubmatch(norm)
 		if m == nil {
 			continue
@@ -104,7 +108,7 @@ func ParseAnchor(s string) (Date, error) {
 		}
 		return d, nil
 	}
-	if unixPattern.MatchString(norm) {
+	if unixPattern().MatchString(norm) {
 		if whole := strings.TrimPrefix(strings.SplitN(norm, ".", 2)[0], "-"); len(whole) < 9 {
 			return Date{}, &AnchorError{Input: s, Reason: "too short for Unix time (9 digits or more: 1973 and later)"}
 		}
@@ -175,7 +179,7 @@ func anchorDate(get func(string) string) (Date, error) {
 // seconds) is read as milliseconds; a fraction is read as seconds.
 func ParseUnix(s string) (Date, error) {
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || !unixPattern.MatchString(s) {
+	if err != nil || !unixPattern().MatchString(s) {
 		return Date{}, fmt.Errorf("%q is not a Unix time", s)
 	}
 	sec := math.Floor(f)

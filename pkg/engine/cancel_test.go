@@ -69,12 +69,12 @@ func (r *blockingReader) Read(p []byte) (int, error) {
 	return 0, r.ctx.Err()
 }
 
-func TestReadContext(t *testing.T) {
+func TestReadCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	rd := NewItemReader(ReadOptions{DefaultPriority: 10})
-	if err := rd.ReadContext(ctx, strings.NewReader(`{"content":"a"}`+"\n"), "x.jsonl"); !errors.Is(err, context.Canceled) {
-		t.Fatalf("cancelled ReadContext: %v", err)
+	if err := rd.Read(ctx, strings.NewReader(`{"content":"a"}`+"\n"), "x.jsonl"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled Read: %v", err)
 	}
 	if len(rd.Items()) != 0 {
 		t.Errorf("read %d items after the cancel", len(rd.Items()))
@@ -82,8 +82,8 @@ func TestReadContext(t *testing.T) {
 	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	rd = NewItemReader(ReadOptions{DefaultPriority: 10})
-	err := rd.ReadContext(ctx, &blockingReader{ctx: ctx}, "x.jsonl")
+	err := rd.Read(ctx, &blockingReader{ctx: ctx}, "x.jsonl")
 	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("ReadContext on a blocked stream: %v", err)
+		t.Fatalf("Read on a blocked stream: %v", err)
 	}
 }

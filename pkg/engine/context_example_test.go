@@ -16,7 +16,7 @@ func ExampleSynthesizeContext() {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
-	if err := rd.ReadContext(ctx, strings.NewReader(`{"content":"hello"}`+"\n"), "items.jsonl"); err != nil {
+	if err := rd.Read(ctx, strings.NewReader(`{"content":"hello"}`+"\n"), "items.jsonl"); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -58,7 +58,7 @@
 // Token totals are summed with checked arithmetic: a total that does not
 // fit an int is a [*TokenOverflowError], never a wrapped number.
 // [Options.DPCells] is at most [MaxDPCells], so the exact knapsack's table
-// stays within 768 MiB ([CheckDPCells]). [ItemReader.ReadContext] and
+// stays within 768 MiB ([CheckDPCells]). [ItemReader.Read] and
 // [SynthesizeContext] stop once their context is done; policies see it in
 // [Problem.Context].
 //

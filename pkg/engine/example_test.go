@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -67,7 +68,7 @@ func ExampleItemReader() {
 		{"a.jsonl", `{"id":"sys","content":"Be brief.","pinned":true}` + "\n" + `{"content":"first note"}` + "\n"},
 		{"b.jsonl", `{"content":"second note"}` + "\n" + `{"id":"sys","content":"again"}` + "\n"},
 	} {
-		if err := r.Read(strings.NewReader(in.text), in.name); err != nil {
+		if err := r.Read(context.Background(), strings.NewReader(in.text), in.name); err != nil {
 			fmt.Println(err)
 		}
 	}

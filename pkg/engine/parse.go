@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 
@@ -470,16 +469,9 @@ func finiteNumber(raw []byte) (float64, bool) {
 	return f, true
 }
 
-func (p *parser) ws() {
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+// The scanning is internal/jsonl's; these wrappers move p.i.
+
+func (p *parser) ws() { p.i = jsonl.SkipSpace(p.b, p.i) }
 
 // keyString reads an object key at p.i, without copying it when it has
 // no escapes.
@@ -488,295 +480,35 @@ func (p *parser) keyString() ([]byte, bool) {
 		return nil, false
 	}
 	start := p.i + 1
-	for i := start; i < len(p.b); i++ {
-		c := p.b[i]
-		if c == '"' {
-			p.i = i + 1
-			return p.b[start:i], true
-		}
-		if c == '\\' || c < 0x20 {
-			break
-		}
+	end, escaped, _, ok := jsonl.ScanString(p.b, p.i)
+	p.i = end
+	if !ok {
+		return nil, false
 	}
-	s, ok := p.str()
-	return []byte(s), ok
+	if escaped {
+		return []byte(jsonl.Unquote(p.b[start : end-1])), true
+	}
+	return p.b[start : end-1], true
 }
 
-// str decodes the string at p.i (which is '"') and moves past it.
+// str decodes the string at p.i (which is '"') and moves past it. Without
+// escapes the string shares the line's memory when p.shared allows.
 func (p *parser) str() (string, bool) {
 	start := p.i + 1
-	for i := start; i < len(p.b); i++ {
-		c := p.b[i]
-		if c == '"' {
-			p.i = i + 1
-			return p.sub(start, i), true
-		}
-		if c == '\\' || c < 0x20 {
-			break
-		}
-	}
-	// Slow path: escapes. Find the end first, so the decoded text (never
-	// longer than its escaped form) gets one allocation of the right size.
-	q := parser{b: p.b, i: p.i}
-	if !q.skipStr() {
-		p.i = q.i
+	end, escaped, _, ok := jsonl.ScanString(p.b, p.i)
+	p.i = end
+	if !ok {
 		return "", false
 	}
-	end := q.i - 1 // the closing quote
-	out := make([]byte, 0, end-start)
-	i := start
-	for i < end {
-		c := p.b[i]
-		if c != '\\' {
-			j := i + 1
-			for j < end && p.b[j] != '\\' {
-				j++
-			}
-			out = append(out, p.b[i:j]...)
-			i = j
-			continue
-		}
-		switch e := p.b[i+1]; e {
-		case '"', '\\', '/':
-			out = append(out, e)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, _ := hex4(p.b, i+2) // skipStr checked the digits
-			i += 6
-			if utf16.IsSurrogate(r) {
-				r2, ok2 := rune(-1), false
-				if i+1 < end && p.b[i] == '\\' && p.b[i+1] == 'u' {
-					r2, ok2 = hex4(p.b, i+2)
-				}
-				if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
-					r = dec
-					i += 6
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			out = utf8.AppendRune(out, r)
-			continue
-		}
-		i += 2
+	if escaped {
+		return jsonl.Unquote(p.b[start : end-1]), true
 	}
-	p.i = end + 1
-	if len(out) == 0 {
-		return "", true
-	}
-	// out is not used again: the string takes its memory as it is.
-	return unsafe.String(&out[0], len(out)), true
-}
-
-// hex4 reads four hex digits at b[i:].
-func hex4(b []byte, i int) (rune, bool) {
-	if i+4 > len(b) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[i : i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
-}
-
-// skipStr moves past the string at p.i (which is '"'), validating it.
-func (p *parser) skipStr() bool {
-	i := p.i + 1
-	for i < len(p.b) {
-		c := p.b[i]
-		switch {
-		case c == '"':
-			p.i = i + 1
-			return true
-		case c < 0x20:
-			p.i = i
-			return false
-		case c == '\\':
-			if i+1 >= len(p.b) {
-				p.i = i
-				return false
-			}
-			switch p.b[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if _, ok := hex4(p.b, i+2); !ok {
-					p.i = i
-					return false
-				}
-				i += 6
-			default:
-				p.i = i
-				return false
-			}
-		default:
-			i++
-		}
-	}
-	p.i = i
-	return false
-}
-
-// skipNum moves past the number at p.i, validating its grammar.
-func (p *parser) skipNum() bool {
-	b, i := p.b, p.i
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-	default:
-		p.i = i
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		d := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == d {
-			p.i = i
-			return false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		d := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == d {
-			p.i = i
-			return false
-		}
-	}
-	p.i = i
-	return true
-}
-
-// key moves past `"key" :` inside an object.
-func (p *parser) key() bool {
-	p.ws()
-	if p.i >= len(p.b) || p.b[p.i] != '"' || !p.skipStr() {
-		return false
-	}
-	p.ws()
-	if p.i >= len(p.b) || p.b[p.i] != ':' {
-		return false
-	}
-	p.i++
-	return true
+	return p.sub(start, end-1), true
 }
 
 // skip moves past one JSON value of any kind, validating it.
 func (p *parser) skip() bool {
-	var stackBuf [32]byte
-	stack := stackBuf[:0]
-	for {
-		// A value is expected.
-		p.ws()
-		if p.i >= len(p.b) {
-			return false
-		}
-		switch c := p.b[p.i]; {
-		case c == '"':
-			if !p.skipStr() {
-				return false
-			}
-		case c == '{' || c == '[':
-			if len(stack) >= maxDepth {
-				return false
-			}
-			stack = append(stack, c)
-			p.i++
-			p.ws()
-			if p.i < len(p.b) && p.b[p.i] == c+2 { // '}' and ']' follow '{' and '[' by two
-				stack = stack[:len(stack)-1]
-				p.i++
-				break
-			}
-			if c == '{' && !p.key() {
-				return false
-			}
-			continue
-		case c == 't':
-			if !p.literal("true") {
-				return false
-			}
-		case c == 'f':
-			if !p.literal("false") {
-				return false
-			}
-		case c == 'n':
-			if !p.literal("null") {
-				return false
-			}
-		case c == '-' || (c >= '0' && c <= '9'):
-			if !p.skipNum() {
-				return false
-			}
-		default:
-			return false
-		}
-		// After a value: close containers, or find the next value.
-		for {
-			if len(stack) == 0 {
-				return true
-			}
-			p.ws()
-			if p.i >= len(p.b) {
-				return false
-			}
-			c, top := p.b[p.i], stack[len(stack)-1]
-			if c == ',' {
-				p.i++
-				if top == '{' && !p.key() {
-					return false
-				}
-				break
-			}
-			if c != top+2 {
-				return false
-			}
-			stack = stack[:len(stack)-1]
-			p.i++
-		}
-	}
-}
-
-func (p *parser) literal(lit string) bool {
-	if !bytes.HasPrefix(p.b[p.i:], []byte(lit)) {
-		return false
-	}
-	p.i += len(lit)
-	return true
+	end, _, ok := jsonl.SkipValue(p.b, p.i, maxDepth)
+	p.i = end
+	return ok
 }

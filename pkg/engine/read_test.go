@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -247,11 +248,11 @@ func TestSkipInvalid(t *testing.T) {
 
 func TestItemReaderSeveralInputs(t *testing.T) {
 	r := NewItemReader(ReadOptions{DefaultPriority: 10})
-	if err := r.Read(strings.NewReader("{\"content\":\"a\"}\n{\"id\":\"x\",\"content\":\"b\"}\n"), "a.jsonl"); err != nil {
+	if err := r.Read(context.Background(), strings.NewReader("{\"content\":\"a\"}\n{\"id\":\"x\",\"content\":\"b\"}\n"), "a.jsonl"); err != nil {
 		t.Fatal(err)
 	}
 	// b.jsonl's first line is line 3 of the two read as one stream.
-	if err := r.Read(strings.NewReader("{\"content\":\"c\"}\n"), "b.jsonl"); err != nil {
+	if err := r.Read(context.Background(), strings.NewReader("{\"content\":\"c\"}\n"), "b.jsonl"); err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
@@ -261,7 +262,7 @@ func TestItemReaderSeveralInputs(t *testing.T) {
 	if strings.Join(ids, ",") != "L1,x,L3" || r.Items()[2].Line != 1 {
 		t.Errorf("ids %v line %d, want L1,x,L3 and line 1", ids, r.Items()[2].Line)
 	}
-	err := r.Read(strings.NewReader("\n{\"id\":\"x\",\"content\":\"d\"}\n"), "c.jsonl")
+	err := r.Read(context.Background(), strings.NewReader("\n{\"id\":\"x\",\"content\":\"d\"}\n"), "c.jsonl")
 	if err == nil || err.Error() != `c.jsonl:2: duplicate id "x" (first at a.jsonl:2)` {
 		t.Errorf("err %v", err)
 	}

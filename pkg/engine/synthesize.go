@@ -286,41 +286,10 @@ func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
 // of the work; policies see ctx in [Problem.Context], and the exact
 // knapsack looks at it for every candidate it adds to its table.
 func SynthesizeContext(ctx context.Context, items []Item, budget Budget, opts Options) (*Report, error) {
-	if err := budget.Validate(); err != nil {
-		return nil, err
-	}
-	policy, err := LookupPolicy(opts.Policy)
+	set, err := resolveSettings(budget, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckDPCells(opts.DPCells); err != nil {
-		return nil, fmt.Errorf("dp cells: %w", err)
-	}
-	policyName := opts.Policy
-	if policyName == "" {
-		policyName = DefaultPolicy
-	}
-	remote := true
-	switch opts.Destination {
-	case "", DestinationRemote:
-	case DestinationLocal:
-		remote = false
-	default:
-		return nil, fmt.Errorf("unknown destination %q; valid: remote, local", opts.Destination)
-	}
-	counter := opts.Counter
-	if counter == nil {
-		counter = tokenize.Estimate
-	}
-	available := budget.Available()
-	var caps []ResolvedCap
-	if len(opts.Caps) > 0 {
-		caps = make([]ResolvedCap, len(opts.Caps))
-		for k, c := range opts.Caps {
-			caps[k] = ResolvedCap{Dimension: c.Dimension, Tokens: c.Limit.Of(available)}
-		}
-	}
-
 	n := len(items)
 	// One allocation for the per-item numbers: sizes, candidate numbers
 	// and the candidates' member lists.
@@ -336,42 +305,129 @@ func SynthesizeContext(ctx context.Context, items []Item, budget Budget, opts Op
 	}{opts: opts}
 	rep := &st.rep
 	*rep = Report{
-		Policy:    policyName,
-		Tokenizer: counter.Name(),
+		Policy:    set.policyName,
+		Tokenizer: set.counter.Name(),
 		Budget: BudgetReport{
 			Total: budget.Total, ReserveOutput: budget.ReserveOutput,
 			ReserveTools: budget.ReserveTools, SafetyMargin: budget.SafetyMargin,
-			Available: available,
+			Available: set.available,
 		},
 		Skipped: []Skipped{},
 	}
 	rep.Input.Items = n
 
-	// (1) withhold confidential items, (2) count the others, and note the
-	// newest timestamp and whether any item has a group.
+	hasGroups, err := countItems(ctx, items, set, tokens, dec, rep)
+	if err != nil {
+		return nil, err
+	}
+	cands, alwaysKept := buildCandidates(items, tokens, dec, cand, members, hasGroups)
+
+	// (4) the ceiling, then the policy.
+	ceiling := set.available + budget.SafetyMargin
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	prob := &st.prob
+	*prob = Problem{Items: items, Tokens: tokens, Candidates: cands, Caps: set.caps, Options: &st.opts, Context: ctx}
+	outcomes, err := decide(set, prob, rep, alwaysKept, ceiling)
+	if err != nil {
+		return nil, err
+	}
+	consumed := alwaysKept
+	for c, o := range outcomes {
+		for _, m := range cands[c].Members {
+			if o.Kept {
+				dec[m] = decision{reason: ReasonSelected, kept: true}
+			} else {
+				dec[m] = decision{reason: o.Reason, needed: o.Needed, left: o.Left}
+			}
+		}
+		if o.Kept {
+			consumed += cands[c].Tokens
+		}
+	}
+	fillReport(rep, items, tokens, dec, consumed)
+	if rep.OverBudget && opts.Strict {
+		return rep, &OverBudgetError{AlwaysKept: alwaysKept, Ceiling: ceiling, Overflow: rep.OverflowTokens}
+	}
+	return rep, nil
+}
+
+// settings are a synthesis's options checked and resolved.
+type settings struct {
+	policy     Policy
+	policyName string
+	remote     bool // the destination is remote: confidential items are withheld
+	counter    tokenize.Counter
+	available  int
+	caps       []ResolvedCap
+}
+
+// resolveSettings checks the budget and options and resolves the policy,
+// the destination, the counter and the caps.
+func resolveSettings(budget Budget, opts Options) (settings, error) {
+	var set settings
+	if err := budget.Validate(); err != nil {
+		return set, err
+	}
+	policy, err := LookupPolicy(opts.Policy)
+	if err != nil {
+		return set, err
+	}
+	if err := CheckDPCells(opts.DPCells); err != nil {
+		return set, fmt.Errorf("dp cells: %w", err)
+	}
+	set.policy, set.policyName = policy, opts.Policy
+	if set.policyName == "" {
+		set.policyName = DefaultPolicy
+	}
+	switch opts.Destination {
+	case "", DestinationRemote:
+		set.remote = true
+	case DestinationLocal:
+	default:
+		return set, fmt.Errorf("unknown destination %q; valid: remote, local", opts.Destination)
+	}
+	set.counter = opts.Counter
+	if set.counter == nil {
+		set.counter = tokenize.Estimate
+	}
+	set.available = budget.Available()
+	if len(opts.Caps) > 0 {
+		set.caps = make([]ResolvedCap, len(opts.Caps))
+		for k, c := range opts.Caps {
+			set.caps[k] = ResolvedCap{Dimension: c.Dimension, Tokens: c.Limit.Of(set.available)}
+		}
+	}
+	return set, nil
+}
+
+// countItems (1) withholds confidential items, (2) counts the others into
+// tokens and rep.Input.Tokens, and sets rep.ReferenceTime to the newest
+// timestamp. It reports whether any item has a group.
+func countItems(ctx context.Context, items []Item, set settings, tokens []int, dec []decision, rep *Report) (hasGroups bool, err error) {
 	var newest *time.Time
-	hasGroups := false
 	for i := range items {
 		it := &items[i]
 		if err := checkItem(it, i); err != nil {
-			return nil, err
+			return false, err
 		}
 		if it.Timestamp != nil && (newest == nil || it.Timestamp.After(*newest)) {
 			newest = it.Timestamp
 		}
-		if it.Confidential && remote {
+		if it.Confidential && set.remote {
 			dec[i] = decision{reason: ReasonConfidential}
 			continue
 		}
 		if it.TokenCount != nil {
 			tokens[i] = *it.TokenCount
-		} else if tokens[i], err = tokenize.CountContext(ctx, counter, it.Content); err != nil {
-			return nil, err
+		} else if tokens[i], err = tokenize.CountContext(ctx, set.counter, it.Content); err != nil {
+			return false, err
 		}
 		// Every other total (always-kept, candidates, consumed) is a part
 		// of this one, so checking this sum checks them all.
 		if rep.Input.Tokens, err = AddTokens(rep.Input.Tokens, tokens[i], "the items' token counts"); err != nil {
-			return nil, fmt.Errorf("%s: %w", itemPlace(it, i), err)
+			return false, fmt.Errorf("%s: %w", itemPlace(it, i), err)
 		}
 		if it.Group != "" {
 			hasGroups = true
@@ -385,9 +441,15 @@ func SynthesizeContext(ctx context.Context, items []Item, budget Budget, opts Op
 			rep.ReferenceTime = &t
 		}
 	}
+	return hasGroups, nil
+}
 
-	// (3) the always-kept items, and every member of a group that has one.
-	// cand maps each undecided item to its candidate; groups share one.
+// buildCandidates (3) decides the always-kept items, and every member of a
+// group that has one, and makes the candidates the policy chooses from:
+// cand maps each undecided item to its candidate (groups share one), and
+// members (empty, with room for every item) holds the candidates' members.
+// It returns the candidates and the always-kept items' tokens.
+func buildCandidates(items []Item, tokens []int, dec []decision, cand, members []int, hasGroups bool) ([]Candidate, int) {
 	var groupCand map[string]int
 	if hasGroups {
 		groupCand = make(map[string]int)
@@ -433,54 +495,55 @@ func SynthesizeContext(ctx context.Context, items []Item, budget Budget, opts Op
 				cands[c] = Candidate{Members: members[len(members)-1 : len(members) : len(members)], Tokens: tokens[i]}
 			}
 		}
-	} else {
-		// Lay the members out candidate by candidate in one array.
-		start := make([]int, nc+1)
-		for _, c := range cand {
-			if c >= 0 {
-				start[c+1]++
-			}
-		}
-		for c := range nc {
-			start[c+1] += start[c]
-		}
-		members = members[:start[nc]]
-		fill := slices.Clone(start[:nc])
-		for i, c := range cand {
-			if c >= 0 {
-				members[fill[c]] = i
-				fill[c]++
-				cands[c].Tokens += tokens[i]
-				cands[c].Group = items[i].Group
-			}
-		}
-		for c := range nc {
-			cands[c].Members = members[start[c]:start[c+1]:start[c+1]]
+		return cands, alwaysKept
+	}
+	// Lay the members out candidate by candidate in one array.
+	start := make([]int, nc+1)
+	for _, c := range cand {
+		if c >= 0 {
+			start[c+1]++
 		}
 	}
+	for c := range nc {
+		start[c+1] += start[c]
+	}
+	members = members[:start[nc]]
+	fill := slices.Clone(start[:nc])
+	for i, c := range cand {
+		if c >= 0 {
+			members[fill[c]] = i
+			fill[c]++
+			cands[c].Tokens += tokens[i]
+			cands[c].Group = items[i].Group
+		}
+	}
+	for c := range nc {
+		cands[c].Members = members[start[c]:start[c+1]:start[c+1]]
+	}
+	return cands, alwaysKept
+}
 
-	// (4) the ceiling, then the policy.
-	ceiling := available + budget.SafetyMargin
-	prob := &st.prob
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	*prob = Problem{Items: items, Tokens: tokens, Candidates: cands, Caps: caps, Options: &st.opts, Context: ctx}
+// decide (4) sets the effective budget and returns one outcome per
+// candidate: the policy's when the always-kept items fit the available
+// budget, else every candidate left out (did not fit when the safety margin
+// holds them, over budget when even it does not).
+func decide(set settings, prob *Problem, rep *Report, alwaysKept, ceiling int) ([]Outcome, error) {
+	nc := len(prob.Candidates)
 	var outcomes []Outcome
 	switch {
-	case alwaysKept <= available:
-		rep.EffectiveBudget = available
-		prob.Capacity = available - alwaysKept
+	case alwaysKept <= set.available:
+		rep.EffectiveBudget = set.available
+		prob.Capacity = set.available - alwaysKept
 		if nc > 0 {
-			sel, err := policy.Select(prob)
+			sel, err := set.policy.Select(prob)
 			if err == nil {
-				err = ctx.Err()
+				err = prob.Context.Err()
 			}
 			if err != nil {
 				return nil, err
 			}
 			if len(sel.Outcomes) != nc {
-				return nil, fmt.Errorf("policy %s decided %d of %d candidates", policyName, len(sel.Outcomes), nc)
+				return nil, fmt.Errorf("policy %s decided %d of %d candidates", set.policyName, len(sel.Outcomes), nc)
 			}
 			outcomes = sel.Outcomes
 			rep.Solver = sel.Solver
@@ -492,7 +555,7 @@ func SynthesizeContext(ctx context.Context, items []Item, budget Budget, opts Op
 		rep.EffectiveBudget = alwaysKept
 		outcomes = make([]Outcome, nc)
 		for c := range outcomes {
-			outcomes[c] = Outcome{Reason: ReasonDidNotFit, Needed: cands[c].Tokens}
+			outcomes[c] = Outcome{Reason: ReasonDidNotFit, Needed: prob.Candidates[c].Tokens}
 		}
 	default:
 		rep.EffectiveBudget = ceiling
@@ -503,21 +566,12 @@ func SynthesizeContext(ctx context.Context, items []Item, budget Budget, opts Op
 			outcomes[c] = Outcome{Reason: ReasonOverBudget}
 		}
 	}
-	consumed := alwaysKept
-	for c, o := range outcomes {
-		for _, m := range cands[c].Members {
-			if o.Kept {
-				dec[m] = decision{reason: ReasonSelected, kept: true}
-			} else {
-				dec[m] = decision{reason: o.Reason, needed: o.Needed, left: o.Left}
-			}
-		}
-		if o.Kept {
-			consumed += cands[c].Tokens
-		}
-	}
+	return outcomes, nil
+}
 
-	// (5) the report, in input order.
+// fillReport (5) writes the totals and the kept and dropped items, in
+// input order.
+func fillReport(rep *Report, items []Item, tokens []int, dec []decision, consumed int) {
 	rep.ConsumedTokens = consumed
 	rep.RemainingTokens = max(rep.EffectiveBudget-consumed, 0)
 	rep.SavedTokens = rep.Input.Tokens - consumed
@@ -528,7 +582,7 @@ func SynthesizeContext(ctx context.Context, items []Item, budget Budget, opts Op
 		}
 	}
 	rep.Kept = make([]Kept, 0, nk)
-	rep.Dropped = make([]Dropped, 0, n-nk)
+	rep.Dropped = make([]Dropped, 0, len(dec)-nk)
 	for i := range dec {
 		it := &items[i]
 		d := &dec[i]
@@ -539,10 +593,6 @@ func SynthesizeContext(ctx context.Context, items []Item, budget Budget, opts Op
 				Reason: d.reason, Needed: d.needed, Left: d.left, Index: i})
 		}
 	}
-	if rep.OverBudget && opts.Strict {
-		return rep, &OverBudgetError{AlwaysKept: alwaysKept, Ceiling: ceiling, Overflow: rep.OverflowTokens}
-	}
-	return rep, nil
 }
 
 // checkItem rejects what the reader would have rejected, for items built

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize/internal/bpetable"
 
@@ -90,7 +91,11 @@ func (e *Encoding) load() {
 	e.slots = d[:size]
 	e.mask = uint64(1)<<bits - 1
 	e.lens = d[size : size+n]
-	e.toks = string(d[size+n:])
+	// Used in place, not copied (1-2 MB at every start): Register's
+	// caller does not change the table afterwards.
+	if t := d[size+n:]; len(t) > 0 {
+		e.toks = unsafe.String(&t[0], len(t))
+	}
 	e.offs = make([]uint32, n+1)
 	var off uint32
 	for r, l := range e.lens {

@@ -286,7 +286,9 @@ func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, op
 		searchFrom int
 		err        error
 	)
-	buf := make([]byte, opt.ChunkSize)
+	// The read buffer starts small and doubles up to ChunkSize: counting a
+	// 1 KB file should not allocate (and clear) 1 MiB first.
+	buf := make([]byte, min(opt.ChunkSize, 16<<10))
 	for {
 		if err = ctx.Err(); err != nil {
 			break
@@ -314,6 +316,9 @@ func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, op
 		if err != nil {
 			break
 		}
+		if len(buf) < opt.ChunkSize {
+			buf = make([]byte, min(opt.ChunkSize, 2*len(buf)))
+		}
 		// Boundaries before searchFrom+1 were looked for already: only
 		// the new bytes, and the two before them, can make one.
 		b := boundary(pending[searchFrom:])
@@ -328,7 +333,7 @@ func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, op
 			// array is never written again.
 			jobs <- unsafe.String(&pending[0], b)
 			rest := pending[b:]
-			pending = append(make([]byte, 0, max(2*opt.ChunkSize, len(rest)+opt.ChunkSize)), rest...)
+			pending = append(make([]byte, 0, max(2*len(buf), len(rest)+len(buf))), rest...)
 		}
 		searchFrom = max(0, len(pending)-2)
 	}

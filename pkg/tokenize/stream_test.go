@@ -176,6 +176,37 @@ func TestCountReader(t *testing.T) {
 	}
 }
 
+// With the default chunk size the read buffer starts at 16 KiB and
+// doubles: 600 KB read whole from a bytes.Reader takes reads of 16, 32, 64,
+// 128 and 256 KiB and cuts a chunk after each; the counts are those of the
+// whole text all the same.
+func TestCountReaderGrowingBuffer(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/tokens/*.txt")
+	var all []byte
+	for len(all) < 600_000 {
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, data...)
+		}
+	}
+	counters := []Counter{Estimate, O200kBase}
+	n, got, err := CountReader(bytes.NewReader(all), counters, StreamOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != int64(len(all)) {
+		t.Errorf("read %d bytes, want %d", n, len(all))
+	}
+	for i, c := range counters {
+		if want := c.Count(string(all)); got[i] != want {
+			t.Errorf("%s = %d, want %d", c.Name(), got[i], want)
+		}
+	}
+}
+
 type plainCounter struct{}
 
 func (plainCounter) Count(s string) int { return len(s) }

@@ -1,6 +1,7 @@
 package play
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -102,7 +103,7 @@ func Synthesize(a SynthesizeArgs) (*SynthesizeResult, error) {
 		return nil, err
 	}
 	reader := engine.NewItemReader(engine.ReadOptions{DefaultPriority: a.DefaultPriority, SkipInvalid: a.SkipInvalid})
-	if err := reader.Read(strings.NewReader(a.Items), a.Name); err != nil {
+	if err := reader.Read(context.Background(), strings.NewReader(a.Items), a.Name); err != nil {
 		return nil, err
 	}
 	rep, err := engine.Synthesize(reader.Items(), b, engine.Options{Policy: a.Policy, Counter: c, Destination: a.Destination})

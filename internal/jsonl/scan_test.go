@@ -1,0 +1,71 @@
+package jsonl
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestSkipValue(t *testing.T) {
+	tests := []struct {
+		name   string
+		in     string
+		depth  int
+		end    int // len(in) - trailing bytes, counted by hand
+		spaced bool
+		ok     bool
+	}{
+		{"string", `"a\"b" tail`, 10, 6, false, true},
+		{"compact object", `{"a":[1,2,{"b":null}]}`, 10, 22, false, true},
+		{"spaced object", `{"a": [1, 2]}`, 10, 13, true, true},
+		{"leading space is not inside", `  [1]`, 10, 5, false, true},
+		{"space in a string is not counted", `["a b"]`, 10, 7, false, true},
+		{"depth limit reached", `[[[1]]]`, 2, 2, false, false},
+		{"depth limit exact", `[[1]]`, 2, 5, false, true},
+		{"missing colon", `{"a" 1}`, 10, 5, true, false},
+		{"trailing comma", `[1,]`, 10, 3, false, false},
+		{"bad number", `-x`, 10, 1, false, false},
+		{"bad escape", `"\x"`, 10, 1, false, false},
+		{"control character", "\"a\x01\"", 10, 2, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			end, spaced, ok := SkipValue([]byte(tt.in), 0, tt.depth)
+			if end != tt.end || spaced != tt.spaced || ok != tt.ok {
+				t.Errorf("SkipValue(%q) = %d, %v, %v; want %d, %v, %v", tt.in, end, spaced, ok, tt.end, tt.spaced, tt.ok)
+			}
+		})
+	}
+}
+
+// FuzzSkipValue checks SkipValue against encoding/json: a text SkipValue
+// reads whole (nesting allowed up to json's own 10,000) is one json.Valid
+// accepts and the other way round, and Unquote decodes every string as
+// json.Unmarshal does.
+func FuzzSkipValue(f *testing.F) {
+	for _, s := range []string{`{"a":[1,-2.5e3,true,false,null,"x\u00e9\ud83d\ude00"]}`, `"\ud800"`, `[`, `01`, `{"a" :1 }`, "\"\t\""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d := []byte(s)
+		end, _, ok := SkipValue(d, 0, 10000)
+		whole := ok && SkipSpace(d, end) == len(d)
+		if whole != json.Valid(d) {
+			t.Fatalf("SkipValue(%q) whole = %v, json.Valid = %v", s, whole, !whole)
+		}
+		// Unquote leaves bytes that are not UTF-8 as they are (callers check
+		// UTF-8 first), where json replaces each with U+FFFD.
+		if whole && utf8.ValidString(s) && strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), `"`) {
+			i := SkipSpace(d, 0)
+			e, _, _, ok := ScanString(d, i)
+			var want string
+			if err := json.Unmarshal(d, &want); err != nil || !ok {
+				t.Fatalf("ScanString(%q) ok = %v, json: %v", s, ok, err)
+			}
+			if got := Unquote(d[i+1 : e-1]); got != want {
+				t.Fatalf("Unquote(%q) = %q, json gives %q", s, got, want)
+			}
+		}
+	})
+}
