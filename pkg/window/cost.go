@@ -92,8 +92,12 @@ type CostTotals struct {
 	// counts the calls whose modelled cache read agrees with the recorded
 	// one ([cost.Agrees]: within 2% or 50 tokens).
 	Agreement *cost.Agreement `json:"recorded_agreement,omitempty"`
+	// RegretUSD is CostUSD minus what the cheapest plan costs under the
+	// same window limit and cache ([ReplayOptions.Regret] only).
+	RegretUSD *float64 `json:"regret_usd,omitempty"`
 
-	usd, fullUSD float64 // unrounded
+	usd, fullUSD, regret float64 // unrounded
+	hasRegret            bool
 }
 
 func roundUSD(x float64) float64 { return math.Round(x*1e9) / 1e9 }
@@ -105,6 +109,10 @@ func (ct *CostTotals) settle() {
 	ct.FullCostUSD = roundUSD(ct.fullUSD)
 	ct.SavedUSD = roundUSD(ct.fullUSD - ct.usd)
 	ct.SavedCostRatio = 0
+	if ct.hasRegret {
+		g := roundUSD(ct.regret)
+		ct.RegretUSD = &g
+	}
 	if ct.fullUSD > 0 {
 		ct.SavedCostRatio = math.Round((1-ct.usd/ct.fullUSD)*1000) / 1000
 	}
@@ -127,6 +135,10 @@ func (ct *CostTotals) add(u *CostTotals) error {
 	ct.OutputTokens = out
 	ct.usd += u.usd
 	ct.fullUSD += u.fullUSD
+	if u.hasRegret {
+		ct.regret += u.regret
+		ct.hasRegret = true
+	}
 	for _, m := range u.UnpricedModels {
 		if !slices.Contains(ct.UnpricedModels, m) {
 			ct.UnpricedModels = append(ct.UnpricedModels, m)

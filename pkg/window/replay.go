@@ -38,6 +38,9 @@ type ReplayOptions struct {
 	// Cost, when set, prices every call under the provider's prompt
 	// cache ([CostOptions]): [Call.CallCost] and [Totals.CostTotals].
 	Cost *CostOptions
+	// Regret, with Cost, sets every strategy's [CostTotals.RegretUSD]:
+	// its cost minus that of the cheapest plan ([CheapestStrategy]).
+	Regret bool
 }
 
 // Report is a replay of one transcript, as harpe replay --format json
@@ -64,6 +67,8 @@ type Result struct {
 	Calls    []Call  `json:"calls"`
 	Events   []Event `json:"events"`
 	Totals   Totals  `json:"totals"`
+	// Plan is the cheapest plan's clears ([CheapestStrategy] only).
+	Plan []PlanStep `json:"plan,omitempty"`
 }
 
 // Call is one model call of a replay.
@@ -179,8 +184,12 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 	if err != nil {
 		return nil, err
 	}
+	plans, regret, err := r.planAll(ctx, resolved, fullRes.Calls)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Result, 0, len(strategies))
-	for _, s := range resolved {
+	for i, s := range resolved {
 		res := fullRes
 		if _, ok := s.(FullStrategy); !ok || stream {
 			ref := fullRes.Calls
@@ -194,6 +203,7 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 				return nil, err
 			}
 		}
+		r.settle(res, plans[i], regret)
 		if opts.OnResult != nil {
 			if err := opts.OnResult(res); err != nil {
 				return nil, err
@@ -216,6 +226,13 @@ func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts 
 	fullRes, err := r.run(ctx, FullStrategy{}, nil, false)
 	if err != nil {
 		return Rendered{}, Call{}, err
+	}
+	if _, _, _, ok := cheapestOf(s); ok {
+		p, err := r.plan(ctx, s, fullRes.Calls)
+		if err != nil {
+			return Rendered{}, Call{}, err
+		}
+		s = p.Edited
 	}
 	if n < 1 || n > len(fullRes.Calls) {
 		return Rendered{}, Call{}, &CallRangeError{Call: n, Calls: len(fullRes.Calls)}
@@ -252,6 +269,9 @@ type replayer struct {
 	cr      *costRun // the current run's pricing (nil: costs off)
 	// trace, in tests, is handed to each run's pricing.
 	trace func(model string, at time.Time, blocks []cost.Block)
+	// probe, when set, is shown every call (the cheapest plan reads
+	// the session so).
+	probe func(c *Context, w *window, m *transcript.Message, call *Call, overhead int)
 }
 
 func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
@@ -530,6 +550,9 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 		if err := r.cr.price(c, w, m, &call, ov, &res.Totals); err != nil {
 			return err
 		}
+	}
+	if r.probe != nil {
+		r.probe(c, w, m, &call, overhead)
 	}
 	c.Observe(call.Tokens)
 	var ev *Event

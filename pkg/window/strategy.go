@@ -265,6 +265,7 @@ func init() {
 		}
 		return s, nil
 	})
+	Register("cheapest", newCheapest)
 }
 
 // Parse builds the strategy spec names, with o as the defaults of every
