@@ -78,6 +78,12 @@ Strategies (--strategy, comma-separated to compare several):
                --budget with --policy; the newest prompt is always kept, the
                rest of the active turn chosen message by message
 
+  cheapest     the schedule of clears that costs least under the prompt cache,
+               found offline for the whole session, every call kept within
+               --context-window (else the model's window) where it can be;
+               cheapest:keep=N (1), exclude=TOOLS, inputs; the report lists
+               its plan, and every priced strategy's regret $ against it
+
 Edits, added to any strategy with "+" (an edit alone applies to full):
   clear        clear old tool results as Anthropic's context editing does:
                once a call's input passes --clear-trigger tokens, results
@@ -290,6 +296,7 @@ func runReplay(a *app, o *replayOptions) error {
 		Options:       wopts,
 		ContextWindow: o.contextWindow,
 		Indices:       o.format != "table",
+		Regret:        true,
 	}
 	if a.io.ErrIsTerminal {
 		ropts.Progress = newReplayProgress(a.io.Err).report
@@ -565,7 +572,7 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 	if priced {
 		// Two more columns: the last three are cut to fit 80 columns,
 		// with a legend under the table.
-		header = []string{"strategy", "sent", "saved", "cost $", "$ saved", "max", "C", "!"}
+		header = []string{"strategy", "sent", "saved", "cost $", "$ saved", "regret $", "max", "C", "!"}
 	}
 	var rows [][]string
 	for _, r := range results {
@@ -573,7 +580,7 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 		row := []string{string(r.Strategy), strconv.Itoa(t.TokensSent),
 			strconv.FormatFloat(t.SavedRatio*100, 'f', 1, 64) + "%"}
 		if priced {
-			row = append(row, usd4(t.CostUSD), strconv.FormatFloat(t.SavedCostRatio*100, 'f', 1, 64)+"%")
+			row = append(row, usd4(t.CostUSD), strconv.FormatFloat(t.SavedCostRatio*100, 'f', 1, 64)+"%", regretCell(t.CostTotals))
 		}
 		rows = append(rows, append(row, strconv.Itoa(t.MaxCallTokens),
 			strconv.Itoa(t.Compactions), strconv.Itoa(t.OverWindowCalls)))
@@ -589,8 +596,10 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 	if priced {
 		costing = ", costing $" + usd(results[0].Totals.FullCostUSD)
 		fmt.Fprintln(w, "cost $: what the calls cost, output included; $ saved: against full's cost;")
-		fmt.Fprintln(w, "max: the largest call; C: compactions; !: calls over the context window")
+		fmt.Fprintln(w, "regret $: cost $ minus the cheapest plan's; max: the largest call;")
+		fmt.Fprintln(w, "C: compactions; !: calls over the context window")
 	}
+	writePlans(w, results)
 	if _, err := fmt.Fprintf(w, "%s; full context would send %s in all%s\n", plural(calls, "call"), plural(full, "token"), costing); err != nil {
 		return err
 	}

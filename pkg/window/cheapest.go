@@ -723,14 +723,14 @@ func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned,
 	}
 	// The plan's exact cost; the empty plan when that is cheaper and
 	// keeps within the limit as well.
-	res, err := r.run(ctx, p, full, false)
+	res, err := r.run(ctx, p.Edited, full, false)
 	if err != nil {
 		return nil, err
 	}
 	p.usd = res.Totals.usd
 	if len(steps) > 0 {
 		empty := mk(nil)
-		er, err := r.run(ctx, empty, full, false)
+		er, err := r.run(ctx, empty.Edited, full, false)
 		if err != nil {
 			return nil, err
 		}
