@@ -88,6 +88,9 @@ Edits, added to any strategy with "+" (an edit alone applies to full):
   clear        clear old tool results as Anthropic's context editing does:
                once a call's input passes --clear-trigger tokens, results
                older than the newest --clear-keep become a placeholder
+  clear:auto   clear when the clear pays under the prompt cache, deciding at
+               each call from what came before (the break-even of
+               docs/replay.md); keep=N (1), exclude, inputs
   mask         observation masking: results of tool calls older than the
                last --mask-keep calls that used tools become a placeholder
   limit        cut tool results past bytes=N (--tool-result-limit)

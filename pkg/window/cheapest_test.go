@@ -69,7 +69,7 @@ func TestCheapestBeatsItsSpace(t *testing.T) {
 					}
 				}
 			}
-			specs = append(specs, "cheapest+limit:bytes=2000", "limit:bytes=2000", "limit:bytes=2000+clear:keep=1")
+			specs = append(specs, "clear:auto", "cheapest+limit:bytes=2000", "limit:bytes=2000", "limit:bytes=2000+clear:keep=1")
 			var ss []window.Strategy
 			for _, sp := range specs {
 				s, err := window.Parse(sp, o)
@@ -83,8 +83,13 @@ func TestCheapestBeatsItsSpace(t *testing.T) {
 				t.Fatal(err)
 			}
 			cheap, cheapLimit := res[0], res[len(specs)-3]
+			auto, full := res[len(specs)-4], res[1]
+			if auto.Totals.CostUSD > 1.01*full.Totals.CostUSD {
+				t.Errorf("%s limit %d: clear:auto costs $%.6f, over 1.01 × full's $%.6f", ns.name, limit, auto.Totals.CostUSD, full.Totals.CostUSD)
+			}
+			t.Logf("%s limit %d: full $%.4f, cheapest $%.4f, clear:auto $%.4f (%.1f%% over cheapest)", ns.name, limit, full.Totals.CostUSD, cheap.Totals.CostUSD, auto.Totals.CostUSD, 100*(auto.Totals.CostUSD/cheap.Totals.CostUSD-1))
 			rep := callReplies(ns.tr)
-			for _, r := range []window.Result{cheap, cheapLimit} {
+			for _, r := range []window.Result{cheap, cheapLimit, auto} {
 				for k, c := range r.Calls {
 					if err := window.Check(ns.tr, rep[k], c.Messages, nil); err != nil {
 						t.Fatalf("%s %s call %d: %v", ns.name, r.Strategy, c.Call, err)
@@ -96,7 +101,7 @@ func TestCheapestBeatsItsSpace(t *testing.T) {
 				if r.Strategy == "limit:bytes=2000" || r.Strategy == "limit:bytes=2000+clear:keep=1" {
 					ref = cheapLimit
 				}
-				if r.Strategy == ref.Strategy || r.Strategy == cheapLimit.Strategy {
+				if r.Strategy == ref.Strategy || r.Strategy == cheapLimit.Strategy || r.Strategy == auto.Strategy {
 					continue // a limit edit cuts results before any call: outside cheapest's space
 				}
 				if ref.Totals.CostUSD > r.Totals.CostUSD+1e-9 {
@@ -124,4 +129,25 @@ func callReplies(tr *transcript.Transcript) []int {
 		}
 	}
 	return out
+}
+
+// clear:auto never costs more than 1.01 × full, on generated sessions of
+// every kind: calls seconds apart or past the TTL, Anthropic and OpenAI
+// rules, short and long, tool results small and large.
+func TestAutoClearBound(t *testing.T) {
+	o := window.DefaultOptions()
+	auto, _ := window.Parse("clear:auto", o)
+	for seed := uint64(1); seed <= 32; seed++ {
+		model := []string{"claude-sonnet-4-5", "gpt-5", "claude-opus-4-5", "claude-haiku-4-5"}[seed%4]
+		gap := []time.Duration{2 * time.Second, 30 * time.Second, 4 * time.Minute, 7 * time.Minute}[seed/4%4]
+		calls := []int{8, 30, 200}[seed%3]
+		tr := genPriced(seed, calls, model, gap, int(seed%5)*7)
+		res, err := window.Replay(context.Background(), tr, []window.Strategy{window.Full, auto}, window.ReplayOptions{Options: o, Cost: &window.CostOptions{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, a := res[0].Totals.CostUSD, res[1].Totals.CostUSD; a > 1.01*f {
+			t.Errorf("seed %d %s %d calls %v apart: clear:auto $%.6f, full $%.6f", seed, model, calls, gap, a, f)
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/engine"
+	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
@@ -272,6 +273,8 @@ type replayer struct {
 	// probe, when set, is shown every call (the cheapest plan reads
 	// the session so).
 	probe func(c *Context, w *window, m *transcript.Message, call *Call, overhead int)
+	// models caches the catalog's models for clear:auto's prices.
+	models map[string]tokenize.Model
 }
 
 func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
@@ -494,6 +497,7 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 		overhead = *m.InputTokens - full[n].Counted
 	}
 	c.SetOverhead(overhead)
+	c.info = r.callInfoOf(m)
 	w, err := c.call()
 	if err != nil {
 		return err
