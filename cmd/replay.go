@@ -857,7 +857,15 @@ func (j *jsonStream) result(r *window.Result) error {
 		return err
 	}
 	j.open = false
-	return j.write(closing, ",\n      \"events\": ", ev, ",\n      \"totals\": ", tot, "\n    }")
+	plan := []byte{}
+	if len(r.Plan) > 0 {
+		b, err := indented(r.Plan, "      ")
+		if err != nil {
+			return err
+		}
+		plan = append([]byte(",\n      \"plan\": "), b...)
+	}
+	return j.write(closing, ",\n      \"events\": ", ev, ",\n      \"totals\": ", tot, plan, "\n    }")
 }
 
 func (j *jsonStream) end() error {
