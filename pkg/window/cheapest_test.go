@@ -151,3 +151,21 @@ func TestAutoClearBound(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheapest plans generated agent loops of 250 to 2,000 calls
+// (sonnet, calls 10 s apart): the probe replay, the dynamic programme
+// (O(calls × candidates)) and the exact replays that check the plan.
+func BenchmarkCheapest(b *testing.B) {
+	o := window.DefaultOptions()
+	s, _ := window.Parse("cheapest", o)
+	for _, n := range []int{250, 500, 1000, 2000} {
+		tr := genPriced(2, n, "claude-sonnet-4-5", 10*time.Second, 0)
+		b.Run(fmt.Sprintf("calls=%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := window.Replay(context.Background(), tr, []window.Strategy{s}, window.ReplayOptions{Options: o, Cost: &window.CostOptions{}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
