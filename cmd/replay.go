@@ -29,6 +29,7 @@ type replayOptions struct {
 	tokenizer       string
 	model           string
 	contextWindow   int
+	contextWindows  []int // --context-window with several limits
 	budget          int
 	policy          string
 	format          string
@@ -160,7 +161,7 @@ harness's summary and what follows. The transcript is only read.
 	f.StringVar(&o.distillCmd, "distill-cmd", "", "shell `CMD` that writes the summary: older turns as JSON on stdin, summary on stdout (default: built-in extractive summary)")
 	f.IntVar(&o.toolResultLimit, "tool-result-limit", 0, "cut tool results longer than `BYTES` in the model's copy (0: no limit)")
 	f.StringVarP(&o.tokenizer, "tokenizer", "t", "estimate", "tokenizer: "+strings.Join(tokenize.Names(), ", "))
-	f.IntVar(&o.contextWindow, "context-window", 0, "flag calls over this many `TOKENS` (0: none)")
+	f.Var(windowList{&o.contextWindow, &o.contextWindows}, "context-window", "flag calls over this many `TOKENS` (0: none); several, comma-separated, replay each")
 	f.StringVarP(&o.model, "model", "m", "", "take --context-window and --tokenizer from model `NAME` (harpe models)")
 	f.IntVar(&o.budget, "budget", 0, "token budget of the budget strategy")
 	f.StringVar(&o.policy, "policy", "lowest_priority", "selection policy of the budget strategy")
@@ -261,6 +262,14 @@ func runReplay(a *app, o *replayOptions) error {
 			return usageErrorf("%s: must be a whole number ≥ 0, got %d", f.name, f.v)
 		}
 	}
+	for _, n := range o.contextWindows {
+		if n < 0 {
+			return usageErrorf("--context-window: must be a whole number ≥ 0, got %d", n)
+		}
+	}
+	if len(o.contextWindows) > 1 && o.showCallSet {
+		return usageErrorf("--show-call takes one --context-window, not %d", len(o.contextWindows))
+	}
 	counter, err := tokenize.New(o.tokenizer)
 	if err != nil {
 		return usageErrorf("--tokenizer: %v", err)
@@ -322,7 +331,7 @@ func runReplay(a *app, o *replayOptions) error {
 	if o.totalsOnly && len(runs) > 1 {
 		return replaySessionsTotals(a, o, runs, strategies, ropts)
 	}
-	if o.format != "table" && o.distillCmd == "" {
+	if o.format != "table" && o.distillCmd == "" && len(o.contextWindows) < 2 {
 		return streamReplay(a, o, runs, strategies, ropts)
 	}
 	if err := replayRuns(a, o, runs, strategies, ropts); err != nil {

@@ -16,6 +16,9 @@ import (
 // the other with --distill-cmd (its runs are the user's command) or a
 // terminal progress line.
 func replayRuns(a *app, o *replayOptions, runs []replayed, strategies []window.Strategy, ropts window.ReplayOptions) error {
+	if len(o.contextWindows) > 1 {
+		return replayLimits(a, o, runs, strategies, ropts)
+	}
 	if len(runs) > 1 && o.distillCmd == "" {
 		ropts.Progress = nil
 		ts := make([]*transcript.Transcript, len(runs))

@@ -255,7 +255,7 @@ func (s *session) chg(k int) int { return min(s.cands[k].idx, s.cands[k].cidx) }
 // read returns the tokens call i reads from the cache when its window
 // first differs from the cached path at transcript index q, under
 // boundary K; ok is false when the model's cache is cold.
-func (s *session) read(i, q, k int) int {
+func (s *session) read(i, q, k, lastClear int) int {
 	c := &s.calls[i]
 	q = min(q, c.div)
 	// The model's previous call, the one that refreshed its entries.
@@ -290,14 +290,13 @@ func (s *session) read(i, q, k int) int {
 	case tokenize.CacheAnthropic:
 		// The deepest entry of the model at or before q: the end of an
 		// earlier call's window (still on the path and live), else the
-		// system part's breakpoint. A clear reads an earlier window's
-		// end only when that is the previous call's: an older one may
-		// have been cut by an older clear of the plan, which the state
-		// (the boundary alone) does not tell, so the plan counts on the
-		// breakpoint only there (a lower bound on the read). A call
-		// that clears nothing reads its model's previous window, as if
-		// no clear at a call of another model in between had cut it.
-		if e := s.entryAt(i, q); e >= 0 && (q == math.MaxInt || e == i-1) && entryLive(s, e, i) {
+		// system part's breakpoint. An earlier window's end counts only
+		// when it was written at or after the latest clear of the plan
+		// that leads to this state (lastClear): an older one was cut by
+		// that clear (which started before it), unless it ended before
+		// the clear started, which the plan does not count on (a lower
+		// bound on the read).
+		if e := s.entryAt(i, q); e >= 0 && e >= lastClear && entryLive(s, e, i) {
 			if t := s.prefix(i, s.calls[e].end, k, front); t >= c.minCache {
 				return t
 			}
@@ -407,6 +406,12 @@ func (s *session) solve() []int {
 	// that lo stands for at call i.
 	from := make([][]int32, n)
 	merged := make([]int, n)
+	// lc[k]: the call of the latest clear on the best way to k (-1: none).
+	lc := make([]int, m+1)
+	nlc := make([]int, m+1)
+	for k := range lc {
+		lc[k] = -1
+	}
 	for i := 0; i < n; i++ {
 		c := &s.calls[i]
 		// Candidates before the window's start are not sent: a boundary
@@ -415,6 +420,7 @@ func (s *session) solve() []int {
 		for k := 0; k < c.lo; k++ {
 			if g[k] < g[c.lo] {
 				g[c.lo] = g[k]
+				lc[c.lo] = lc[k]
 				merged[i] = k
 			}
 			g[k] = inf
@@ -432,7 +438,8 @@ func (s *session) solve() []int {
 			if s.fit[i] && counted > s.limit {
 				continue
 			}
-			ng[k] = g[k] + s.callCost(i, w, s.read(i, math.MaxInt, k))
+			ng[k] = g[k] + s.callCost(i, w, s.read(i, math.MaxInt, k, lc[k]))
+			nlc[k] = lc[k]
 		}
 		cacheless := c.rule != tokenize.CacheAnthropic && c.rule != tokenize.CacheOpenAI
 		best, bestK := inf, -1 // min over k' < k of g[k'] + r(k')·(pr − pw)
@@ -448,13 +455,14 @@ func (s *session) solve() []int {
 					if fk >= 0 && v < ng[k] {
 						ng[k] = v
 						fr[k] = int32(fk)
+						nlc[k] = i
 					}
 				}
 			}
 			if k < c.hi && g[k] < inf {
 				var part float64
 				if !cacheless {
-					r := s.read(i, s.chg(k), k)
+					r := s.read(i, s.chg(k), k, lc[k])
 					if c.rule == tokenize.CacheAnthropic {
 						part = float64(r) * (c.pr - c.pw)
 					} else {
@@ -470,6 +478,7 @@ func (s *session) solve() []int {
 			}
 		}
 		g, ng = ng, g
+		lc, nlc = nlc, lc
 		from[i] = fr
 	}
 	k := 0

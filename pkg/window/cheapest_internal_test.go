@@ -114,7 +114,7 @@ func TestCheapestSessionSums(t *testing.T) {
 // modelUSD is the plan's own estimate of a boundary sequence's prompt
 // cost (output excluded).
 func (s *session) modelUSD(bounds []int) float64 {
-	sum, prev := 0.0, 0
+	sum, prev, last := 0.0, 0, -1
 	for i, k := range bounds {
 		c := &s.calls[i]
 		from := max(prev, c.lo)
@@ -124,7 +124,10 @@ func (s *session) modelUSD(bounds []int) float64 {
 		if k > from {
 			q = s.chg(from)
 		}
-		sum += s.callCost(i, w, s.read(i, q, from))
+		sum += s.callCost(i, w, s.read(i, q, from, last))
+		if k > from {
+			last = i
+		}
 		prev = max(prev, k)
 	}
 	return sum
