@@ -1,6 +1,7 @@
 package window
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -11,6 +12,9 @@ import (
 	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
+
+// PricedSession is pricedSession, for the tests of package window_test.
+var PricedSession = pricedSession
 
 // pricedSession is a generated agent loop made to be priced: every reply
 // names model (every fifth haiku when switch is set) and calls come gap
@@ -37,18 +41,18 @@ func pricedSession(seed uint64, calls int, model string, gap time.Duration, paus
 	return tr
 }
 
+// readSample reads a sample of testdata/agent.
 func readSample(t testing.TB, rel string) *transcript.Transcript {
 	t.Helper()
-	f, err := os.Open("../../testdata/agent/" + rel)
-	if err != nil {
-		t.Fatal(err)
+	b, err := os.ReadFile("../../testdata/agent/" + rel)
+	if err == nil {
+		var ts []*transcript.Transcript
+		if ts, err = transcript.Read(bytes.NewReader(b), rel, ""); err == nil {
+			return ts[0]
+		}
 	}
-	defer f.Close()
-	ts, err := transcript.Read(f, rel, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ts[0]
+	t.Fatal(err)
+	return nil
 }
 
 // planSession collects the plan's view of tr under full.

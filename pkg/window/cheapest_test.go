@@ -6,30 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 
-// genPriced is a generated agent loop that names its model, calls gap
-// apart, with a pause past the 5-minute TTL every pauseEvery calls.
+// genPriced is a generated agent loop naming model, calls gap apart,
+// with a pause past the 5-minute TTL every pauseEvery calls.
 func genPriced(seed uint64, calls int, model string, gap time.Duration, pauseEvery int) *transcript.Transcript {
-	tr := transcriptgen.Generate(transcriptgen.Config{Seed: seed, AgentCalls: calls, AgentTurns: 1 + int(seed%2), Usage: true, Overhead: 3000, MaxToolChars: 30000})
-	at := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
-	n := 0
-	for i := range tr.Messages {
-		m := &tr.Messages[i]
-		if m.Role == transcript.RoleAssistant {
-			n++
-			at = at.Add(gap)
-			if pauseEvery > 0 && n%pauseEvery == 0 {
-				at = at.Add(6 * time.Minute)
-			}
-			m.Model = model
-		}
-		m.Timestamp = at
-	}
-	return tr
+	return window.PricedSession(seed, calls, model, gap, pauseEvery, false)
 }
 
 type namedSession struct {
