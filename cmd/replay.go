@@ -36,6 +36,7 @@ type replayOptions struct {
 	tokenizer       string
 	model           string
 	contextWindow   int
+	contextWindows  []int // --context-window with several limits
 	budget          int
 	policy          string
 	format          string
@@ -85,10 +86,19 @@ Strategies (--strategy, comma-separated to compare several):
                --budget with --policy; the newest prompt is always kept, the
                rest of the active turn chosen message by message
 
+  cheapest     the schedule of clears that costs least under the prompt cache,
+               found offline for the whole session, every call kept within
+               --context-window (else the model's window) where it can be;
+               cheapest:keep=N (1), exclude=TOOLS, inputs; the report lists
+               its plan, and every priced strategy's regret $ against it
+
 Edits, added to any strategy with "+" (an edit alone applies to full):
   clear        clear old tool results as Anthropic's context editing does:
                once a call's input passes --clear-trigger tokens, results
                older than the newest --clear-keep become a placeholder
+  clear:auto   clear when the clear pays under the prompt cache, deciding at
+               each call from what came before (the break-even of
+               docs/replay.md); keep=N (1), exclude, inputs
   mask         observation masking: results of tool calls older than the
                last --mask-keep calls that used tools become a placeholder
   limit        cut tool results past bytes=N (--tool-result-limit)
@@ -170,7 +180,7 @@ harness's summary and what follows. The transcript is only read.
 	f.StringVar(&o.distillCmd, "distill-cmd", "", "shell `CMD` that writes the summary: older turns as JSON on stdin, summary on stdout (default: built-in extractive summary)")
 	f.IntVar(&o.toolResultLimit, "tool-result-limit", 0, "cut tool results longer than `BYTES` in the model's copy (0: no limit)")
 	f.StringVarP(&o.tokenizer, "tokenizer", "t", "estimate", "tokenizer: "+strings.Join(tokenize.Names(), ", ")+tokenizerHelp)
-	f.IntVar(&o.contextWindow, "context-window", 0, "flag calls over this many `TOKENS` (0: none)")
+	f.Var(windowList{&o.contextWindow, &o.contextWindows}, "context-window", "flag calls over this many `TOKENS` (0: none); several, comma-separated, replay each")
 	f.StringVarP(&o.model, "model", "m", "", "take --context-window and --tokenizer from model `NAME` (harpe models), and price as it the calls that name no model (--price-as reprices every call)")
 	f.IntVar(&o.budget, "budget", 0, "token budget of the budget strategy")
 	f.StringVar(&o.policy, "policy", "lowest_priority", "selection policy of the budget strategy")
@@ -283,6 +293,14 @@ func runReplay(a *app, o *replayOptions) error {
 			return usageErrorf("%s: must be a whole number ≥ 0, got %d", f.name, f.v)
 		}
 	}
+	for _, n := range o.contextWindows {
+		if n < 0 {
+			return usageErrorf("--context-window: must be a whole number ≥ 0, got %d", n)
+		}
+	}
+	if len(o.contextWindows) > 1 && o.showCallSet {
+		return usageErrorf("--show-call takes one --context-window, not %d", len(o.contextWindows))
+	}
 	counter, err := tokenize.New(o.tokenizer)
 	if err != nil {
 		return usageErrorf("--tokenizer: %v", err)
@@ -330,6 +348,7 @@ func runReplay(a *app, o *replayOptions) error {
 		Options:       wopts,
 		ContextWindow: o.contextWindow,
 		Indices:       o.format != "table",
+		Regret:        true,
 	}
 	if a.io.ErrIsTerminal {
 		ropts.Progress = newReplayProgress(a.io.Err).report
@@ -340,7 +359,8 @@ func runReplay(a *app, o *replayOptions) error {
 		return err
 	}
 	ropts.Cost = costOptions(o, cat)
-	streamTotals := o.totalsOnly && o.distillCmd == "" && !o.showCallSet && o.plot == ""
+	// Several window limits replay every session once per limit: not streamed.
+	streamTotals := o.totalsOnly && o.distillCmd == "" && !o.showCallSet && o.plot == "" && len(o.contextWindows) < 2
 	var runs []replayed
 	if defaulted {
 		// The defaults depend on what the sessions are: agent loops or
@@ -403,7 +423,7 @@ func runReplay(a *app, o *replayOptions) error {
 	if o.totalsOnly && len(runs) > 1 {
 		return replaySessionsTotals(a, o, runs, strategies, ropts)
 	}
-	if o.format != "table" && o.distillCmd == "" {
+	if o.format != "table" && o.distillCmd == "" && len(o.contextWindows) < 2 {
 		return streamReplay(a, o, runs, strategies, ropts)
 	}
 	if err := replayRuns(a, o, runs, strategies, ropts); err != nil {
@@ -663,7 +683,7 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 	if priced {
 		// Two more columns: the last three are cut to fit 80 columns,
 		// with a legend under the table.
-		header = []string{"strategy", "sent", "saved", "cost $", "$ saved", "max", "C", "!"}
+		header = []string{"strategy", "sent", "saved", "cost $", "$ saved", "regret $", "max", "C", "!"}
 	}
 	var rows [][]string
 	for _, r := range results {
@@ -671,7 +691,7 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 		row := []string{string(r.Strategy), strconv.Itoa(t.TokensSent),
 			strconv.FormatFloat(t.SavedRatio*100, 'f', 1, 64) + "%"}
 		if priced {
-			row = append(row, costCell(t), strconv.FormatFloat(t.SavedCostRatio*100, 'f', 1, 64)+"%")
+			row = append(row, costCell(t), strconv.FormatFloat(t.SavedCostRatio*100, 'f', 1, 64)+"%", regretCell(t.CostTotals))
 		}
 		rows = append(rows, append(row, strconv.Itoa(t.MaxCallTokens),
 			strconv.Itoa(t.Compactions), strconv.Itoa(t.OverWindowCalls)))
@@ -687,8 +707,10 @@ func writeReplayTable(w io.Writer, o *replayOptions, tj window.TranscriptInfo, r
 	if priced {
 		costing = ", costing $" + usd(results[0].Totals.FullCostUSD)
 		fmt.Fprintln(w, "cost $: what the calls cost, output included; $ saved: against full's cost;")
-		fmt.Fprintln(w, "max: the largest call; C: compactions; !: calls over the context window")
+		fmt.Fprintln(w, "regret $: cost $ minus the cheapest plan's; max: the largest call;")
+		fmt.Fprintln(w, "C: compactions; !: calls over the context window")
 	}
+	writePlans(w, results)
 	if _, err := fmt.Fprintf(w, "%s; full context would send %s in all%s\n", plural(calls, "call"), plural(full, "token"), costing); err != nil {
 		return err
 	}
@@ -986,7 +1008,15 @@ func (j *jsonStream) result(r *window.Result) error {
 		return err
 	}
 	j.open = false
-	return j.write(closing, ",\n      \"events\": ", ev, ",\n      \"totals\": ", tot, "\n    }")
+	plan := []byte{}
+	if len(r.Plan) > 0 {
+		b, err := indented(r.Plan, "      ")
+		if err != nil {
+			return err
+		}
+		plan = append([]byte(",\n      \"plan\": "), b...)
+	}
+	return j.write(closing, ",\n      \"events\": ", ev, ",\n      \"totals\": ", tot, plan, "\n    }")
 }
 
 func (j *jsonStream) end() error {

@@ -17,6 +17,9 @@ import (
 // the other with --distill-cmd (its runs are the user's command) or a
 // terminal progress line.
 func replayRuns(a *app, o *replayOptions, runs []replayed, strategies []window.Strategy, ropts window.ReplayOptions) error {
+	if len(o.contextWindows) > 1 {
+		return replayLimits(a, o, runs, strategies, ropts)
+	}
 	if len(runs) > 1 && o.distillCmd == "" {
 		ropts.Progress = nil
 		ts := make([]*transcript.Transcript, len(runs))
@@ -217,16 +220,16 @@ func writeSessionsTable(w io.Writer, runs []replayed, rep *window.SessionsReport
 	if priced {
 		// Cost in place of full's tokens and the compactions, which the
 		// single-session tables show.
-		header = []string{"session", "strategy", "sent", "saved", "cost $", "$ saved", "max call"}
+		header = []string{"session", "strategy", "sent", "saved", "cost $", "$ saved", "regret $", "max call"}
 	}
 	row := func(session, strategy string, t window.Totals) []string {
 		saved := strconv.FormatFloat(t.SavedRatio*100, 'f', 1, 64) + "%"
 		if priced {
-			cost, costSaved := "-", "-"
+			cost, costSaved, regret := "-", "-", "-"
 			if t.CostTotals != nil {
-				cost, costSaved = costCell(t), strconv.FormatFloat(t.SavedCostRatio*100, 'f', 1, 64)+"%"
+				cost, costSaved, regret = costCell(t), strconv.FormatFloat(t.SavedCostRatio*100, 'f', 1, 64)+"%", regretCell(t.CostTotals)
 			}
-			return []string{session, strategy, strconv.Itoa(t.TokensSent), saved, cost, costSaved, strconv.Itoa(t.MaxCallTokens)}
+			return []string{session, strategy, strconv.Itoa(t.TokensSent), saved, cost, costSaved, regret, strconv.Itoa(t.MaxCallTokens)}
 		}
 		return []string{session, strategy, strconv.Itoa(t.TokensSent), strconv.Itoa(t.TokensFull),
 			saved, strconv.Itoa(t.MaxCallTokens), strconv.Itoa(t.Compactions)}
@@ -249,7 +252,8 @@ func writeSessionsTable(w io.Writer, runs []replayed, rep *window.SessionsReport
 		}
 		fmt.Fprintln(w)
 		if priced {
-			fmt.Fprintln(w, "cost $: what the calls cost, output included; $ saved: against full's cost")
+			fmt.Fprintln(w, "cost $: what the calls cost, output included; $ saved: against full's cost;")
+			fmt.Fprintln(w, "regret $: cost $ minus the cheapest plan's (see harpe replay --help)")
 		}
 	}
 	var left []cost.Unpriced

@@ -89,6 +89,8 @@ type Context struct {
 
 	// cost remembers the previous call's window for the cost model.
 	cost costBooks
+	// info is what the harness knows of the call being made (clear:auto).
+	info *callInfo
 }
 
 // New returns an empty context for the strategy; a [Name] is built with

@@ -104,8 +104,12 @@ type CostTotals struct {
 	// usage) is the recorded usage of full's calls priced at the same
 	// prices: the bill (rounded to 1e-9).
 	RecordedCostUSD *float64 `json:"recorded_cost_usd,omitempty"`
+	// RegretUSD is CostUSD minus what the cheapest plan costs under the
+	// same window limit and cache ([ReplayOptions.Regret] only).
+	RegretUSD *float64 `json:"regret_usd,omitempty"`
 
-	usd, fullUSD, recordedUSD float64 // unrounded
+	usd, fullUSD, recordedUSD, regret float64 // unrounded
+	hasRegret                         bool
 }
 
 func roundUSD(x float64) float64 { return math.Round(x*1e9) / 1e9 }
@@ -117,6 +121,10 @@ func (ct *CostTotals) settle() {
 	ct.FullCostUSD = roundUSD(ct.fullUSD)
 	ct.SavedUSD = roundUSD(ct.fullUSD - ct.usd)
 	ct.SavedCostRatio = 0
+	if ct.hasRegret {
+		g := roundUSD(ct.regret)
+		ct.RegretUSD = &g
+	}
 	if ct.fullUSD > 0 {
 		ct.SavedCostRatio = math.Round((1-ct.usd/ct.fullUSD)*1000) / 1000
 	}
@@ -144,6 +152,10 @@ func (ct *CostTotals) add(u *CostTotals) error {
 		ct.recordedUSD += u.recordedUSD
 		r := roundUSD(ct.recordedUSD)
 		ct.RecordedCostUSD = &r
+	}
+	if u.hasRegret {
+		ct.regret += u.regret
+		ct.hasRegret = true
 	}
 	for _, m := range u.UnpricedModels {
 		if !slices.Contains(ct.UnpricedModels, m) {

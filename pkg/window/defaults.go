@@ -10,7 +10,7 @@ import (
 // named, chosen by what the transcripts are. When some turn of any of ts
 // holds a tool call (an agent loop, where most of the input is re-sent
 // tool results), they are full and the edits that cut those results:
-// full, clear, mask. Otherwise (chats) they are full and the strategies
+// full, clear, mask, cheapest. Otherwise (chats) they are full and the strategies
 // that drop whole turns: full, windowed, summarizing, turn. agent says
 // which set it is.
 func DefaultStrategies(ts ...*transcript.Transcript) (specs []string, agent bool) {
@@ -21,9 +21,8 @@ func DefaultStrategies(ts ...*transcript.Transcript) (specs []string, agent bool
 // (agent) or for chats, and agent.
 func DefaultStrategiesFor(agent bool) (specs []string, _ bool) {
 	if agent {
-		// The one place the agent-loop defaults are listed: add
-		// "cheapest" here once that strategy exists.
-		return []string{"full", "clear", "mask"}, true
+		// The one place the agent-loop defaults are listed.
+		return []string{"full", "clear", "mask", "cheapest"}, true
 	}
 	return []string{"full", "windowed", "summarizing", "turn"}, false
 }

@@ -209,8 +209,11 @@ func buildEdit(name string, o Options, p Params) (Edit, error) {
 	var err error
 	switch name {
 	case "clear":
-		if err := p.only("trigger", "keep", "at-least", "exclude", "inputs"); err != nil {
+		if err := p.only("trigger", "keep", "at-least", "exclude", "inputs", "auto"); err != nil {
 			return nil, err
+		}
+		if auto, err := p.Bool("auto", false); err != nil || auto {
+			return buildAutoClear(o, p, err)
 		}
 		e := o.Clear
 		if e.Trigger, err = p.Int("trigger", e.Trigger); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/engine"
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
@@ -42,6 +43,9 @@ type ReplayOptions struct {
 	// its prompts; by default the messages are sized from the records
 	// ([Calibration], [Totals.Calibration]).
 	CountedSizes bool
+	// Regret, with Cost, sets every strategy's [CostTotals.RegretUSD]:
+	// its cost minus that of the cheapest plan ([CheapestStrategy]).
+	Regret bool
 }
 
 // Report is a replay of one transcript, as harpe replay --format json
@@ -68,6 +72,8 @@ type Result struct {
 	Calls    []Call  `json:"calls"`
 	Events   []Event `json:"events"`
 	Totals   Totals  `json:"totals"`
+	// Plan is the cheapest plan's clears ([CheapestStrategy] only).
+	Plan []PlanStep `json:"plan,omitempty"`
 }
 
 // Call is one model call of a replay.
@@ -199,8 +205,12 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 	if err != nil {
 		return nil, err
 	}
+	plans, regret, err := r.planAll(ctx, resolved, fullRes.Calls)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Result, 0, len(strategies))
-	for _, s := range resolved {
+	for i, s := range resolved {
 		res := fullRes
 		if _, ok := s.(FullStrategy); !ok || stream {
 			ref := fullRes.Calls
@@ -214,6 +224,7 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 				return nil, err
 			}
 		}
+		r.settle(res, plans[i], regret)
 		if opts.OnResult != nil {
 			if err := opts.OnResult(res); err != nil {
 				return nil, err
@@ -239,6 +250,13 @@ func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts 
 	fullRes, err := r.run(ctx, FullStrategy{}, nil, false)
 	if err != nil {
 		return Rendered{}, Call{}, err
+	}
+	if _, _, _, ok := cheapestOf(s); ok {
+		p, err := r.plan(ctx, s, fullRes.Calls)
+		if err != nil {
+			return Rendered{}, Call{}, err
+		}
+		s = p.Edited
 	}
 	if n < 1 || n > len(fullRes.Calls) {
 		return Rendered{}, Call{}, &CallRangeError{Call: n, Calls: len(fullRes.Calls)}
@@ -279,6 +297,11 @@ type replayer struct {
 	calibration *Calibration
 	// trace, in tests, is handed to each run's pricing.
 	trace func(model string, at time.Time, blocks []cost.Block)
+	// probe, when set, is shown every call (the cheapest plan reads
+	// the session so).
+	probe func(c *Context, w *window, m *transcript.Message, call *Call, overhead int)
+	// models caches the catalog's models for clear:auto's prices.
+	models map[string]prices.Model
 }
 
 func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
@@ -511,6 +534,7 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 		overhead = *m.InputTokens - full[n].Counted
 	}
 	c.SetOverhead(overhead)
+	c.info = r.callInfoOf(m)
 	w, err := c.call()
 	if err != nil {
 		return err
@@ -571,6 +595,9 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 		if err := r.cr.price(c, w, m, &call, ref, ov, &res.Totals); err != nil {
 			return err
 		}
+	}
+	if r.probe != nil {
+		r.probe(c, w, m, &call, overhead)
 	}
 	c.Observe(call.Tokens)
 	var ev *Event

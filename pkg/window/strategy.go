@@ -273,6 +273,7 @@ func init() {
 		}
 		return s, nil
 	})
+	Register("cheapest", newCheapest)
 }
 
 // ErrNoBudget is the error of [Parse] for a budget strategy whose spec

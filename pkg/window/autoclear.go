@@ -1,0 +1,306 @@
+package window
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/harpe-dev/harpe/pkg/cost"
+	"github.com/harpe-dev/harpe/pkg/prices"
+	"github.com/harpe-dev/harpe/pkg/transcript"
+)
+
+// AutoClearEdit ("clear:auto") clears old tool results when the clear
+// pays for itself, deciding at each call from what came before only, as
+// a harness must. At call i, with the candidates those [ClearEdit] would
+// take (every tool result held save the newest Keep, those of a tool in
+// ExcludeTools, those already cleared), freeing s tokens, the oldest of
+// them at position q:
+//
+//	extra now  Δ = (pw − pr)·(W₋ − R) − pw·s
+//	saved then    pr·s at every later call that reads the cache
+//	n̂ = min(i − 1, s / a)
+//	clear iff     Δ ≤ 0, or n̂·pr·s ≥ Δ and Δ ≤ B + 0.01·F
+//
+// where pr, pw are the model's cache-read and cache-write prices per token
+// (OpenAI: pw is the uncached input price; no cache: pr = pw = input, so
+// Δ < 0 and every clear pays), W₋ the tokens the previous call sent
+// (what the cache holds), R what the cache holds before q (the previous
+// window whole when q is past its end, else the system part and the
+// unseen overhead; OpenAI caches any prefix, so all before q), n̂ the
+// calls the saving is expected to last: until as much has grown
+// clearable again, a the tokens cleared so far (s included) per call made,
+// and no more calls than made so far; B the saving banked so far (what the earlier clears saved, less
+// what they cost) and F what full would have cost so far. When the
+// model's cache is cold anyway (its previous call is older than the TTL,
+// or there is none) R = W₋ = 0, and after a harness compaction W₋ = R:
+// Δ = −pw·s, the clear is free. A call
+// over the window limit clears whatever it may. The last condition bounds
+// the loss should the session end at once: a clear never puts the session
+// more than 1% of full's cost behind.
+type AutoClearEdit struct {
+	Keep         int
+	ExcludeTools []string
+	ClearInputs  bool
+}
+
+// Name returns "clear".
+func (AutoClearEdit) Name() string { return "clear" }
+
+func (e AutoClearEdit) start() editState { return &autoState{cfg: e, lastAt: map[string]time.Time{}} }
+
+// callInfo is what a live harness knows of the call it is about to make.
+type callInfo struct {
+	model      string
+	at         time.Time
+	rule       prices.CacheRule
+	pr, pw, pi float64
+	limit      int
+	minCache   int
+}
+
+type autoState struct {
+	cfg    AutoClearEdit
+	mine   []int // positions cleared, in order
+	saving []int // tokens each freed
+	// prevTokens, prevLen: the previous call's window and history
+	// length; lastAt each model's latest call.
+	prevTokens, prevLen int
+	lastAt              map[string]time.Time
+	calls, resets       int
+	clearable           int // tokens cleared so far
+	bank, fullSpent     float64
+}
+
+func (s *autoState) abort(n int) {
+	k := len(s.mine)
+	for k > 0 && s.mine[k-1] >= n {
+		k--
+	}
+	s.mine, s.saving = s.mine[:k], s.saving[:k]
+}
+
+func (s *autoState) apply(c *Context, sel *Selection, tokens int) {
+	ci := c.info
+	if ci == nil {
+		ci = &callInfo{rule: prices.CacheNone, pr: 1, pw: 1, pi: 1}
+	}
+	s.calls++
+	// What the earlier clears save at this call, and whether the cache
+	// is warm.
+	held := 0
+	for k, p := range s.mine {
+		if p >= c.h.reset && sel.contains(p) {
+			held += s.saving[k]
+		}
+	}
+	pr, pw := ci.pr, ci.pw
+	switch ci.rule {
+	case prices.CacheOpenAI:
+		pw = ci.pi
+	case prices.CacheAnthropic:
+	default:
+		pr, pw = ci.pi, ci.pi
+	}
+	ttl := time.Duration(cost.AnthropicTTL)
+	if ci.rule == prices.CacheOpenAI {
+		ttl = cost.OpenAIRetention
+	}
+	last, seen := s.lastAt[ci.model]
+	warm := seen && (last.IsZero() || ci.at.IsZero() || !ci.at.After(last.Add(ttl))) && ci.rule != prices.CacheNone
+	s.lastAt[ci.model] = ci.at
+	rate := pw
+	if warm {
+		rate = pr
+	}
+	s.bank += rate * float64(held)
+	s.fullSpent += rate*float64(min(s.prevTokens+held, tokens+held)) + pw*float64(max(0, tokens-s.prevTokens))
+	// The candidates.
+	limit := len(c.results) - s.cfg.Keep
+	var batch []int
+	freed, q := 0, -1
+	for i := 0; i < limit; i++ {
+		p := c.results[i]
+		if p < c.h.reset || !replaceable(c.sent[p]) || !sel.contains(p) || slices.Contains(s.cfg.ExcludeTools, c.h.ToolName(p)) {
+			continue
+		}
+		_, now := c.sentSize(p)
+		dt := now - c.counter.Count(ClearedPlaceholder)
+		if dt <= 0 {
+			continue
+		}
+		if s.cfg.ClearInputs {
+			if cp, ok := c.h.CallOf(p); ok {
+				dt -= min(0, c.inputSaving(cp, c.h.At(p).Message.ToolCallID))
+				if q < 0 {
+					q = cp
+				}
+			}
+		}
+		if q < 0 {
+			q = p
+		}
+		batch = append(batch, p)
+		freed += dt
+	}
+	prevTokens, prevLen := s.prevTokens, s.prevLen
+	s.prevTokens, s.prevLen = tokens, c.h.Len()
+	defer func() { s.resets = c.h.resets }()
+	if len(batch) == 0 {
+		return
+	}
+	over := ci.limit > 0 && tokens > ci.limit
+	clearIt := over
+	if !clearIt {
+		delta := -pw * float64(freed)
+		if warm {
+			read := c.overhead + c.h.sysToks
+			switch {
+			case q >= prevLen:
+				read = prevTokens
+			case ci.rule == prices.CacheOpenAI:
+				// OpenAI caches any prefix: all that comes before q.
+				_, t := c.h.Size(c.h.reset, q)
+				read += t + c.fenT.sum(q) - c.fenT.sum(c.h.reset) + sel.SummaryToks
+			}
+			if read < ci.minCache {
+				read = 0 // too short to have been cached
+			}
+			if c.h.resets != s.resets {
+				// The harness compacted since: the conversation is
+				// written anew whatever is cleared.
+				prevTokens = read
+			}
+			delta = (pw-pr)*float64(max(0, prevTokens-read)) - pw*float64(freed)
+		}
+		// The calls this clear's saving lasts: until as much again has
+		// grown clearable (at the rate seen so far), at most as many as
+		// made so far.
+		if warm && tokens-freed < ci.minCache {
+			// Below the provider's shortest cached prompt the window
+			// would be sent uncached: not a saving to count on.
+			delta = math.Inf(1)
+		}
+		expected := float64(s.calls - 1)
+		if grown := float64(s.clearable+freed) / float64(s.calls); grown > 0 {
+			expected = min(expected, float64(freed)/grown)
+		}
+		clearIt = delta <= 0 || expected*pr*float64(freed) >= delta && delta <= s.bank+0.01*s.fullSpent
+		if clearIt {
+			s.bank -= delta
+		}
+	}
+	if !clearIt {
+		return
+	}
+	for _, p := range batch {
+		before := tokensOf(c, p)
+		clearResult(c, p, s.cfg.ClearInputs)
+		s.mine = append(s.mine, p)
+		s.saving = append(s.saving, before-tokensOf(c, p))
+		s.clearable += before - tokensOf(c, p)
+	}
+	s.prevTokens = tokens - freed
+}
+
+// tokensOf is the tokens position p is sent with now, its call's
+// arguments included when they were cleared with it.
+func tokensOf(c *Context, p int) int {
+	_, t := c.sentSize(p)
+	if cp, ok := c.h.CallOf(p); ok && c.sent[cp] == SentCleared {
+		_, ct := c.sentSize(cp)
+		t += ct
+	}
+	return t
+}
+
+// callInfoOf returns what a harness knows of the call before reply m:
+// its model, time, prices, cache rule and window limit.
+func (r *replayer) callInfoOf(m *transcript.Message) *callInfo {
+	co := r.opts.Cost
+	ci := &callInfo{model: m.Model, at: m.Timestamp, rule: prices.CacheNone, pr: 1, pw: 1, pi: 1, limit: r.opts.ContextWindow}
+	if co == nil {
+		return ci
+	}
+	if ci.model == "" {
+		ci.model = co.Model
+	}
+	if r.models == nil {
+		r.models = map[string]prices.Model{}
+	}
+	md, ok := r.models[ci.model]
+	if !ok {
+		cat := co.Catalog
+		if cat == nil {
+			cat = prices.Default()
+		}
+		if cat != nil {
+			md = cat.LookupCall(ci.model)
+		}
+		r.models[ci.model] = md
+	}
+	if md.Name != "" {
+		ci.model = md.Name
+	}
+	ci.rule = co.Rule
+	if ci.rule == "" {
+		ci.rule = md.CacheRule()
+	}
+	if ci.limit == 0 {
+		ci.limit = md.ContextWindow
+	}
+	ci.minCache = md.MinCacheTokens
+	if ci.rule == prices.CacheOpenAI && ci.minCache == 0 {
+		ci.minCache = cost.OpenAIMinTokens
+	}
+	if pr := md.Prices; pr != nil {
+		ci.pi, ci.pr, ci.pw = pr.Input/1e6, pr.CacheRead/1e6, pr.CacheWrite5m/1e6
+		if co.TTL == cost.AnthropicLongTTL {
+			ci.pw = pr.CacheWrite1h / 1e6
+		}
+	}
+	return ci
+}
+
+// buildAutoClear builds "clear:auto" with its settings: keep (default 1),
+// exclude, inputs; trigger and at-least are the rule's to choose.
+func buildAutoClear(o Options, p Params, err error) (Edit, error) {
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"trigger", "at-least"} {
+		if _, ok := p[k]; ok {
+			return nil, &autoSettingError{k}
+		}
+	}
+	e := AutoClearEdit{ExcludeTools: o.Clear.ExcludeTools, ClearInputs: o.Clear.ClearInputs}
+	if e.Keep, err = p.Int("keep", DefaultCheapestKeep); err != nil {
+		return nil, err
+	}
+	if v, ok := p["exclude"]; ok {
+		e.ExcludeTools = nil
+		for _, t := range splitTools(v) {
+			e.ExcludeTools = append(e.ExcludeTools, t)
+		}
+	}
+	e.ClearInputs, err = p.Bool("inputs", e.ClearInputs)
+	return e, err
+}
+
+type autoSettingError struct{ key string }
+
+func (e *autoSettingError) Error() string {
+	return "auto: " + e.key + " is not a setting of clear:auto, which decides when to clear itself"
+}
+
+// splitTools splits "Read/Grep".
+func splitTools(v string) []string {
+	var out []string
+	for _, t := range strings.Split(v, "/") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}

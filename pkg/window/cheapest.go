@@ -1,0 +1,768 @@
+package window
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/harpe-dev/harpe/pkg/cost"
+	"github.com/harpe-dev/harpe/pkg/prices"
+	"github.com/harpe-dev/harpe/pkg/transcript"
+)
+
+// DefaultCheapestKeep is how many of the newest tool results [CheapestStrategy]
+// never clears by default: the newest result is always sent whole.
+const DefaultCheapestKeep = 1
+
+// CheapestStrategy is the schedule of clear edits, found offline for one
+// session, that costs least under the provider's prompt cache while
+// keeping every call within Limit where that is possible at all (see
+// docs/replay.md, "The cheapest plan").
+//
+// Its space: at any call, the results cleared are the oldest candidates
+// (every tool result held save the newest Keep, those of a tool in
+// ExcludeTools, and those whose placeholder is not smaller), a prefix that
+// only grows — exactly the schedules [ClearEdit] produces with any
+// trigger, keep ≥ Keep and at-least. The plan is a dynamic programme over
+// the calls and the boundary of that prefix: state (call i, boundary K),
+// the cost of call i separable into a part that depends on where the clear
+// starts and a part that depends on where it ends, so each call costs
+// O(candidates) and the session O(calls × candidates).
+//
+// It needs the whole session, so it runs only under [Replay]; a [Context]
+// started from it sends what full sends.
+type CheapestStrategy struct {
+	Keep         int
+	ExcludeTools []string
+	ClearInputs  bool
+	// Limit is the window limit in tokens; 0 takes the replay's
+	// [ReplayOptions.ContextWindow], else the first call's model's
+	// context window.
+	Limit int
+	// Label names it in reports ("" gives "cheapest").
+	Label string
+}
+
+// Name returns the label, or "cheapest".
+func (s CheapestStrategy) Name() string {
+	if s.Label != "" {
+		return s.Label
+	}
+	return "cheapest"
+}
+
+// Start returns full's state: without the session the plan is empty.
+func (CheapestStrategy) Start() State { return FullStrategy{}.Start() }
+
+// newCheapest builds "cheapest:keep=1:exclude=Read/Grep:inputs:limit=N".
+func newCheapest(o Options, p Params) (Strategy, error) {
+	if err := p.only("keep", "exclude", "inputs", "limit"); err != nil {
+		return nil, err
+	}
+	s := CheapestStrategy{}
+	var err error
+	if s.Keep, err = p.Int("keep", DefaultCheapestKeep); err != nil {
+		return nil, err
+	}
+	if s.Limit, err = p.Int("limit", 0); err != nil {
+		return nil, err
+	}
+	if v, ok := p["exclude"]; ok {
+		for _, t := range strings.Split(v, "/") {
+			if t = strings.TrimSpace(t); t != "" {
+				s.ExcludeTools = append(s.ExcludeTools, t)
+			}
+		}
+	}
+	s.ClearInputs, err = p.Bool("inputs", false)
+	return s, err
+}
+
+// PlanStep is one clear of a plan: before call Call, the tool results
+// at transcript indices Cleared became placeholders (with their calls'
+// arguments when the plan clears inputs), freeing FreedTokens in that
+// call's window.
+type PlanStep struct {
+	Call        int   `json:"call"`
+	Cleared     []int `json:"cleared"`
+	FreedTokens int   `json:"freed_tokens"`
+}
+
+// cheapestOf returns the cheapest strategy s is, with the edits on top of
+// it (a limit edit), or false.
+func cheapestOf(s Strategy) (CheapestStrategy, []Edit, string, bool) {
+	switch x := s.(type) {
+	case CheapestStrategy:
+		return x, nil, x.Name(), true
+	case Edited:
+		if c, ok := x.Base.(CheapestStrategy); ok {
+			return c, x.Edits, x.Name(), true
+		}
+	}
+	return CheapestStrategy{}, nil, "", false
+}
+
+// planned is a cheapest strategy with its plan: full, its edits, and the
+// clears of the plan at their calls.
+type planned struct {
+	Edited
+	steps []PlanStep
+	usd   float64 // its exact cost (costs on)
+}
+
+// planEdit clears, before each planned call, the results the plan names.
+type planEdit struct {
+	steps  []PlanStep
+	inputs bool
+}
+
+func (planEdit) Name() string { return "plan" }
+
+func (e planEdit) start() editState { return &planState{cfg: e} }
+
+type planState struct {
+	cfg  planEdit
+	next int
+}
+
+func (s *planState) abort(int) {}
+
+func (s *planState) apply(c *Context, _ *Selection, _ int) {
+	for s.next < len(s.cfg.steps) && s.cfg.steps[s.next].Call < c.calls {
+		s.next++
+	}
+	if s.next >= len(s.cfg.steps) || s.cfg.steps[s.next].Call != c.calls {
+		return
+	}
+	want := s.cfg.steps[s.next].Cleared
+	s.next++
+	for _, p := range c.results {
+		e := c.h.At(p)
+		if _, ok := slices.BinarySearch(want, e.Message.Index); !ok || !replaceable(c.sent[p]) {
+			continue
+		}
+		clearResult(c, p, s.cfg.inputs)
+	}
+}
+
+// clearResult sends the result at position p as [ClearedPlaceholder]
+// (and its call's arguments as [ClearedInput] with inputs), where that is
+// smaller.
+func clearResult(c *Context, p int, inputs bool) {
+	ph := c.counter.Count(ClearedPlaceholder)
+	if _, now := c.sentSize(p); ph >= now {
+		return
+	}
+	id := c.h.At(p).Message.ToolCallID
+	c.set(p, SentCleared, len([]rune(ClearedPlaceholder)), ph)
+	if inputs {
+		if cp, ok := c.h.CallOf(p); ok {
+			if dt := c.inputSaving(cp, id); dt < 0 {
+				c.edit(cp, SentCleared, c.inputCharSaving(cp, id), dt)
+			}
+		}
+	}
+}
+
+// pcall is what the plan knows of one call.
+type pcall struct {
+	model      string
+	at         time.Time
+	rule       prices.CacheRule
+	pr, pw, pi float64 // $ per token: cache read, cache write, uncached
+	minCache   int
+	front      int // the unseen overhead block (≥ 0)
+	overhead   int // the overhead as the call's tokens count it
+	sys, sysN  int
+	start, end int // the window's conversation: transcript indices [start, end)
+	active     int // the active turn's first index
+	lo, hi     int // candidates [lo, hi) may be cleared at this call
+	div        int // first index where the window differs from the previous call's (MaxInt: none)
+	conv       int // the conversation's tokens, nothing cleared
+	// sysFront is the front the model's system-part entry holds: the
+	// least since the model's cache was last cold (a read keeps the
+	// smaller of what the entry holds and what is sent).
+	sysFront int
+}
+
+// pcand is a candidate result.
+type pcand struct {
+	idx, cidx int // transcript index of the result and of its call
+	sav, isav int // tokens clearing the result and its arguments frees
+}
+
+// session is what the plan is computed on.
+type session struct {
+	calls []pcall
+	cands []pcand
+	// C and D are prefix sums over transcript indices of the tokens each
+	// message is sent with (nothing cleared), and of those of aborted
+	// turns; A and Ain of the candidates' savings; cidx the candidates'
+	// call indices, made increasing.
+	C, D, A, Ain []int
+	cidx         []int
+	ttl          time.Duration
+	limit        int
+	fit          []bool // call i fits the limit with everything allowed cleared
+	divs         []int  // the calls whose window differs from the previous call's before its end
+}
+
+// convSum is the tokens of call i's conversation in [a, b), nothing
+// cleared.
+func (s *session) convSum(i, a, b int) int {
+	c := &s.calls[i]
+	if b <= a {
+		return 0
+	}
+	act := c.active
+	return s.C[b] - s.C[a] - (s.D[min(b, act)] - s.D[min(max(a, 0), act)])
+}
+
+// saved returns the tokens freed in call i's window before transcript
+// index x by clearing candidates [lo, K).
+func (s *session) saved(i, x, k int) int {
+	c := &s.calls[i]
+	k = max(k, c.lo)
+	nr, _ := slices.BinarySearchFunc(s.cands, x, func(p pcand, x int) int { return p.idx - x })
+	ni, _ := slices.BinarySearch(s.cidx, x)
+	return s.A[max(c.lo, min(k, nr))] - s.A[c.lo] + s.Ain[max(c.lo, min(k, ni))] - s.Ain[c.lo]
+}
+
+// window returns call i's tokens as the cache sees them (front ≥ 0) and
+// as its call counts them, with candidates [lo, K) cleared.
+func (s *session) window(i, k int) (cached, counted int) {
+	c := &s.calls[i]
+	sv := s.saved(i, c.end, k)
+	return c.front + c.sys + c.conv - sv, c.sys + c.conv - sv + c.overhead
+}
+
+// prefix returns call i's tokens before transcript index x (front and
+// system part included) under boundary K, the front taken as front.
+func (s *session) prefix(i, x, k, front int) int {
+	c := &s.calls[i]
+	x = min(x, c.end)
+	return front + c.sys + s.convSum(i, c.start, x) - s.saved(i, x, k)
+}
+
+// chg is the transcript index from which clearing candidate k changes the
+// window.
+func (s *session) chg(k int) int { return min(s.cands[k].idx, s.cands[k].cidx) }
+
+// read returns the tokens call i reads from the cache when its window
+// first differs from the cached path at transcript index q, under
+// boundary K; ok is false when the model's cache is cold.
+func (s *session) read(i, q, k, lastClear int) int {
+	c := &s.calls[i]
+	q = min(q, c.div)
+	// The model's previous call, the one that refreshed its entries.
+	p := i - 1
+	for p >= 0 && s.calls[p].model != c.model {
+		p--
+	}
+	if p < 0 || !liveAt(s.calls[p].at, s.ttl, c.at, c.rule) {
+		return 0
+	}
+	pc := &s.calls[p]
+	front := min(pc.front, c.front)
+	switch c.rule {
+	case prices.CacheOpenAI:
+		// The longest prefix shared with the model's previous call.
+		end := min(q, pc.end)
+		for d := p + 1; d <= i; d++ {
+			end = min(end, s.calls[d].div)
+		}
+		if pc.sysN != c.sysN {
+			return 0
+		}
+		common := min(s.prefix(p, end, k, front), s.prefix(i, end, k, front))
+		mn := c.minCache
+		if mn <= 0 {
+			mn = cost.OpenAIMinTokens
+		}
+		if common < mn {
+			return 0
+		}
+		return common / cost.OpenAIStep * cost.OpenAIStep
+	case prices.CacheAnthropic:
+		// The deepest entry of the model at or before q: the end of an
+		// earlier call's window (still on the path and live), else the
+		// system part's breakpoint. An earlier window's end counts only
+		// when it was written at or after the latest clear of the plan
+		// that leads to this state (lastClear): an older one was cut by
+		// that clear (which started before it), unless it ended before
+		// the clear started, which the plan does not count on (a lower
+		// bound on the read).
+		if e := s.entryAt(i, q); e >= 0 && e >= lastClear && entryLive(s, e, i) {
+			if t := s.prefix(i, s.calls[e].end, k, front); t >= c.minCache {
+				return t
+			}
+		}
+		if t := min(front, c.sysFront) + c.sys; t >= c.minCache && pc.sysN == c.sysN {
+			return t
+		}
+		if front >= c.minCache {
+			return front
+		}
+	}
+	return 0
+}
+
+// entryAt returns the latest call before i of call i's model whose
+// window ends at or before transcript index q and is still a prefix of
+// call i's (no divergence in between cuts it), -1 for none.
+func (s *session) entryAt(i, q int) int {
+	c := &s.calls[i]
+	lim, b := i, min(q, c.div)
+	for lim > 0 {
+		// The latest call e < lim whose window ends at or before b.
+		e := sort.Search(lim, func(e int) bool { return s.calls[e].end > b }) - 1
+		if e < 0 {
+			return -1
+		}
+		// A divergence after e and before lim cuts entries deeper than
+		// it.
+		d := sort.SearchInts(s.divs, lim) - 1
+		if d >= 0 && s.divs[d] > e {
+			dv := s.calls[s.divs[d]].div
+			b, lim = min(b, dv), s.divs[d]
+			if dv < 0 {
+				return -1
+			}
+			continue
+		}
+		for ; e >= 0 && s.calls[e].model != c.model; e-- {
+		}
+		if e < 0 || s.calls[e].sysN != c.sysN {
+			return -1
+		}
+		return e
+	}
+	return -1
+}
+
+// entryLive reports whether the entry call e wrote is live at call i: it
+// lives a TTL from its write, refreshed once by the model's next call
+// when that read it.
+func entryLive(s *session, e, i int) bool {
+	ec := &s.calls[e]
+	exp := ec.at
+	for n := e + 1; n < i; n++ {
+		if s.calls[n].model == ec.model {
+			if liveAt(ec.at, s.ttl, s.calls[n].at, ec.rule) && s.calls[n].div >= ec.end {
+				exp = s.calls[n].at
+			}
+			break
+		}
+	}
+	return liveAt(exp, s.ttl, s.calls[i].at, ec.rule)
+}
+
+func liveAt(from time.Time, ttl time.Duration, at time.Time, rule prices.CacheRule) bool {
+	if rule == prices.CacheOpenAI {
+		ttl = cost.OpenAIRetention
+	}
+	return from.IsZero() || at.IsZero() || !at.After(from.Add(ttl))
+}
+
+// callCost is call i's price with window tokens w, read r.
+func (s *session) callCost(i, w, r int) float64 {
+	c := &s.calls[i]
+	switch c.rule {
+	case prices.CacheAnthropic:
+		if w < c.minCache || w <= 0 {
+			return c.pi * float64(max(0, w))
+		}
+		return c.pr*float64(r) + c.pw*float64(w-r)
+	case prices.CacheOpenAI:
+		return c.pr*float64(r) + c.pi*float64(w-r)
+	}
+	return c.pi * float64(max(0, w))
+}
+
+// solve is the dynamic programme: it returns the boundary in effect at
+// each call of the cheapest plan. g[k] is the least cost of the calls so
+// far that leaves candidates [0, k) cleared; a call either keeps the
+// boundary (its read is the previous call's window) or moves it from k'
+// to k, its read then the cache up to where candidate k' changes the
+// window. Its cost is read·(pr − pw) + w(k)·pw (Anthropic; OpenAI and no
+// cache alike), a part in k' and a part in k, so the best k' for every k
+// is a running minimum: O(candidates) per call.
+func (s *session) solve() []int {
+	n := len(s.calls)
+	m := len(s.cands)
+	inf := math.Inf(1)
+	g := make([]float64, m+1)
+	ng := make([]float64, m+1)
+	for k := range g {
+		g[k] = inf
+	}
+	g[0] = 0
+	// from[i][k] is the boundary before call i of the best way to have k
+	// at call i (k itself: no clear); merged[i] the boundary below lo
+	// that lo stands for at call i.
+	from := make([][]int32, n)
+	merged := make([]int, n)
+	// lc[k]: the call of the latest clear on the best way to k (-1: none).
+	lc := make([]int, m+1)
+	nlc := make([]int, m+1)
+	for k := range lc {
+		lc[k] = -1
+	}
+	for i := 0; i < n; i++ {
+		c := &s.calls[i]
+		// Candidates before the window's start are not sent: a boundary
+		// below lo is lo.
+		merged[i] = c.lo
+		for k := 0; k < c.lo; k++ {
+			if g[k] < g[c.lo] {
+				g[c.lo] = g[k]
+				lc[c.lo] = lc[k]
+				merged[i] = k
+			}
+			g[k] = inf
+		}
+		fr := make([]int32, m+1)
+		for k := range ng {
+			ng[k] = inf
+			fr[k] = int32(k)
+		}
+		for k := c.lo; k <= m; k++ {
+			if g[k] == inf {
+				continue
+			}
+			w, counted := s.window(i, k)
+			if s.fit[i] && counted > s.limit {
+				continue
+			}
+			ng[k] = g[k] + s.callCost(i, w, s.read(i, math.MaxInt, k, lc[k]))
+			nlc[k] = lc[k]
+		}
+		cacheless := c.rule != prices.CacheAnthropic && c.rule != prices.CacheOpenAI
+		best, bestK := inf, -1 // min over k' < k of g[k'] + r(k')·(pr − pw)
+		bestU, bestUK := inf, -1
+		for k := c.lo; k <= c.hi; k++ {
+			if bestUK >= 0 {
+				w, counted := s.window(i, k)
+				if !(s.fit[i] && counted > s.limit) {
+					v, fk := best+s.callCost(i, w, 0), bestK
+					if cacheless || c.rule == prices.CacheAnthropic && (w < c.minCache || w <= 0) {
+						v, fk = bestU+s.callCost(i, w, 0), bestUK
+					}
+					if fk >= 0 && v < ng[k] {
+						ng[k] = v
+						fr[k] = int32(fk)
+						nlc[k] = i
+					}
+				}
+			}
+			if k < c.hi && g[k] < inf {
+				var part float64
+				if !cacheless {
+					r := s.read(i, s.chg(k), k, lc[k])
+					if c.rule == prices.CacheAnthropic {
+						part = float64(r) * (c.pr - c.pw)
+					} else {
+						part = float64(r) * (c.pr - c.pi)
+					}
+				}
+				if v := g[k] + part; v < best {
+					best, bestK = v, k
+				}
+				if g[k] < bestU {
+					bestU, bestUK = g[k], k
+				}
+			}
+		}
+		g, ng = ng, g
+		lc, nlc = nlc, lc
+		from[i] = fr
+	}
+	k := 0
+	for j := range g {
+		if g[j] < g[k] {
+			k = j
+		}
+	}
+	out := make([]int, n)
+	for i := n - 1; i >= 0; i-- {
+		out[i] = k
+		k = int(from[i][k])
+		if k == s.calls[i].lo {
+			k = merged[i]
+		}
+	}
+	return out
+}
+
+// collect replays the session under full (with edits, a limit) and
+// gathers what the plan needs.
+func (r *replayer) collect(ctx context.Context, base Strategy, full []Call, cs CheapestStrategy) (*session, error) {
+	s := &session{ttl: time.Duration(cost.AnthropicTTL)}
+	cat := (*prices.Catalog)(nil)
+	var rule prices.CacheRule
+	fallback := ""
+	if co := r.opts.Cost; co != nil {
+		cat, rule, fallback = co.Catalog, co.Rule, co.Model
+		if co.TTL != 0 {
+			s.ttl = time.Duration(co.TTL)
+		}
+	}
+	if cat == nil {
+		cat = prices.Default()
+	}
+	n := len(r.t.Messages)
+	tok := make([]int, n)
+	ab := make([]int, n)
+	seen, rseen := 0, 0
+	var cands []pcand
+	exclude := cs.ExcludeTools
+	ph := 0
+	models := map[string]prices.Model{}
+	r.probe = func(c *Context, w *window, m *transcript.Message, call *Call, overhead int) {
+		seen = min(seen, c.h.Len())
+		for p := seen; p < c.h.Len(); p++ {
+			e := c.h.At(p)
+			tok[e.Message.Index] = e.Tokens + c.rawT[p]
+			ab[e.Message.Index] = 0
+			if t := e.Message.Turn; t > 0 && t < len(r.aborted) && r.aborted[t] {
+				ab[e.Message.Index] = tok[e.Message.Index]
+			}
+		}
+		seen = c.h.Len()
+		ph = c.counter.Count(ClearedPlaceholder)
+		// New candidates (positions only grow, save aborts).
+		rseen = min(rseen, len(c.results))
+		for _, p := range c.results[rseen:] {
+			e := c.h.At(p)
+			if t := e.Message.Turn; t > 0 && t < len(r.aborted) && r.aborted[t] {
+				continue
+			}
+			if slices.Contains(exclude, c.h.ToolName(p)) {
+				continue
+			}
+			_, now := c.sentSize(p)
+			if ph >= now {
+				continue
+			}
+			pc := pcand{idx: e.Message.Index, cidx: e.Message.Index, sav: now - ph}
+			if cs.ClearInputs {
+				if cp, ok := c.h.CallOf(p); ok {
+					if dt := c.inputSaving(cp, e.Message.ToolCallID); dt < 0 {
+						pc.cidx, pc.isav = c.h.At(cp).Message.Index, -dt
+					}
+				}
+			}
+			if len(cands) > 0 && cands[len(cands)-1].idx >= pc.idx {
+				continue
+			}
+			cands = append(cands, pc)
+		}
+		rseen = len(c.results)
+		pc := pcall{at: m.Timestamp, front: max(0, overhead), overhead: overhead, sys: c.h.sysToks, sysN: len(c.h.sys), end: m.Index, div: math.MaxInt}
+		pc.model = m.Model
+		if pc.model == "" {
+			pc.model = fallback
+		}
+		md, ok := models[pc.model]
+		if !ok {
+			md = cat.LookupCall(pc.model)
+			if md.Name == "" {
+				md.Name = pc.model
+			}
+			models[pc.model] = md
+		}
+		pc.model = md.Name
+		pc.rule = rule
+		if pc.rule == "" {
+			pc.rule = md.CacheRule()
+		}
+		if r.opts.Cost == nil {
+			pc.rule = prices.CacheNone
+		}
+		pc.minCache = md.MinCacheTokens
+		switch pr := md.Prices; {
+		case r.opts.Cost == nil || pr == nil:
+			// Nothing to price: the plan minimises tokens.
+			pc.pi, pc.pr, pc.pw = 1, 1, 1
+			pc.rule = prices.CacheNone
+		default:
+			pc.pi, pc.pr, pc.pw = pr.Input/1e6, pr.CacheRead/1e6, pr.CacheWrite5m/1e6
+			if s.ttl == time.Duration(cost.AnthropicLongTTL) {
+				pc.pw = pr.CacheWrite1h / 1e6
+			}
+		}
+		pc.start = m.Index
+		if c.h.reset < c.h.Len() {
+			pc.start = c.h.At(c.h.reset).Message.Index
+		}
+		pc.active = m.Index
+		if c.h.open && len(c.h.turns) > 0 && c.h.turns[len(c.h.turns)-1] < c.h.Len() {
+			pc.active = c.h.At(c.h.turns[len(c.h.turns)-1]).Message.Index
+		}
+		// The newest Keep results are never cleared.
+		pc.hi = len(cands)
+		if cs.Keep > 0 {
+			if len(c.results) <= cs.Keep {
+				pc.hi = 0
+			} else {
+				bound := c.h.At(c.results[len(c.results)-cs.Keep]).Message.Index
+				pc.hi, _ = slices.BinarySearchFunc(cands, bound, func(p pcand, x int) int { return p.idx - x })
+			}
+		}
+		pc.lo, _ = slices.BinarySearchFunc(cands, pc.start, func(p pcand, x int) int { return p.idx - x })
+		pc.hi = max(pc.hi, pc.lo)
+		pc.conv = call.Counted - pc.sys
+		s.calls = append(s.calls, pc)
+	}
+	defer func() { r.probe = nil }()
+	if _, err := r.run(ctx, base, full, false); err != nil {
+		return nil, err
+	}
+	s.cands = cands
+	s.C = make([]int, n+1)
+	s.D = make([]int, n+1)
+	for i := 0; i < n; i++ {
+		s.C[i+1] = s.C[i] + tok[i]
+		s.D[i+1] = s.D[i] + ab[i]
+	}
+	s.A = make([]int, len(cands)+1)
+	s.Ain = make([]int, len(cands)+1)
+	s.cidx = make([]int, len(cands))
+	for k, c := range cands {
+		s.A[k+1] = s.A[k] + c.sav
+		s.Ain[k+1] = s.Ain[k] + c.isav
+		s.cidx[k] = c.cidx
+		if k > 0 {
+			s.cidx[k] = max(s.cidx[k], s.cidx[k-1])
+		}
+	}
+	// Where each call's window first differs from the previous one's:
+	// a new start (a harness compaction), a changed system part, or an
+	// abort in between (its turn's first message).
+	for i := 1; i < len(s.calls); i++ {
+		c, p := &s.calls[i], &s.calls[i-1]
+		switch {
+		case c.sysN != p.sysN:
+			c.div = -1
+		case c.start != p.start:
+			c.div = min(c.start, p.start)
+		case s.convSum(i, c.start, p.end) != s.convSum(i-1, p.start, p.end):
+			c.div = p.active
+		}
+		if c.div != math.MaxInt {
+			s.divs = append(s.divs, i)
+		}
+	}
+	last := map[string]int{}
+	for i := range s.calls {
+		c := &s.calls[i]
+		c.sysFront = c.front
+		if p, ok := last[c.model]; ok && liveAt(s.calls[p].at, s.ttl, c.at, c.rule) && c.div >= 0 && s.calls[p].sysN == c.sysN {
+			c.sysFront = s.calls[p].sysFront
+		}
+		last[c.model] = i
+	}
+	return s, nil
+}
+
+// limitFor returns the window limit of a cheapest plan.
+func (r *replayer) limitFor(cs CheapestStrategy, s *session) int {
+	if cs.Limit > 0 {
+		return cs.Limit
+	}
+	if r.opts.ContextWindow > 0 {
+		return r.opts.ContextWindow
+	}
+	if len(s.calls) == 0 {
+		return 0
+	}
+	cat := (*prices.Catalog)(nil)
+	if r.opts.Cost != nil {
+		cat = r.opts.Cost.Catalog
+	}
+	if cat == nil {
+		cat = prices.Default()
+	}
+	if cat != nil {
+		if m, err := cat.Lookup(s.calls[0].model); err == nil {
+			return m.ContextWindow
+		}
+	}
+	return 0
+}
+
+// plan computes the cheapest plan of s for the replay's transcript.
+func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned, error) {
+	cs, edits, name, _ := cheapestOf(s)
+	for _, e := range edits {
+		if _, ok := e.(TruncateEdit); !ok {
+			return nil, fmt.Errorf("%s: the cheapest plan takes no %s edit: it chooses the clears itself", name, e.Name())
+		}
+	}
+	base := Strategy(FullStrategy{})
+	if len(edits) > 0 {
+		base = Edited{Base: FullStrategy{}, Edits: edits, Label: name}
+	}
+	sess, err := r.collect(ctx, base, full, cs)
+	if err != nil {
+		return nil, err
+	}
+	sess.limit = r.limitFor(cs, sess)
+	sess.fit = make([]bool, len(sess.calls))
+	for i := range sess.calls {
+		_, counted := sess.window(i, sess.calls[i].hi)
+		sess.fit[i] = sess.limit > 0 && counted <= sess.limit
+	}
+	bounds := sess.solve()
+	steps := sess.steps(bounds)
+	mk := func(steps []PlanStep) *planned {
+		es := append(slices.Clone(edits), planEdit{steps: steps, inputs: cs.ClearInputs})
+		return &planned{Edited: Edited{Base: FullStrategy{}, Edits: es, Label: name}, steps: steps}
+	}
+	p := mk(steps)
+	if r.opts.Cost == nil {
+		return p, nil
+	}
+	// The plan's exact cost; the empty plan when that is cheaper and
+	// keeps within the limit as well.
+	res, err := r.run(ctx, p.Edited, full, false)
+	if err != nil {
+		return nil, err
+	}
+	p.usd = res.Totals.usd
+	if len(steps) > 0 {
+		empty := mk(nil)
+		er, err := r.run(ctx, empty.Edited, full, false)
+		if err != nil {
+			return nil, err
+		}
+		if er.Totals.usd < p.usd && er.Totals.OverWindowCalls <= res.Totals.OverWindowCalls {
+			empty.usd = er.Totals.usd
+			p = empty
+		}
+	}
+	return p, nil
+}
+
+// steps turns the boundary at each call into the plan's clears.
+func (s *session) steps(bounds []int) []PlanStep {
+	var out []PlanStep
+	prev := 0
+	for i, k := range bounds {
+		lo := max(prev, s.calls[i].lo)
+		if k > lo {
+			st := PlanStep{Call: i + 1}
+			for j := lo; j < k; j++ {
+				st.Cleared = append(st.Cleared, s.cands[j].idx)
+			}
+			st.FreedTokens = s.saved(i, s.calls[i].end, k) - s.saved(i, s.calls[i].end, lo)
+			out = append(out, st)
+		}
+		prev = max(prev, k)
+	}
+	return out
+}
