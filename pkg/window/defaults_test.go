@@ -24,8 +24,8 @@ func TestDefaultStrategies(t *testing.T) {
 		wantAgent bool
 	}{
 		{"chat", []*transcript.Transcript{chat}, []string{"full", "windowed", "summarizing", "turn"}, false},
-		{"agent loop", []*transcript.Transcript{agent}, []string{"full", "clear", "mask"}, true},
-		{"a chat and an agent loop", []*transcript.Transcript{chat, agent}, []string{"full", "clear", "mask"}, true},
+		{"agent loop", []*transcript.Transcript{agent}, []string{"full", "clear", "mask", "cheapest"}, true},
+		{"a chat and an agent loop", []*transcript.Transcript{chat, agent}, []string{"full", "clear", "mask", "cheapest"}, true},
 		{"tool call before the first prompt", []*transcript.Transcript{preamble}, []string{"full", "windowed", "summarizing", "turn"}, false},
 		{"none", nil, []string{"full", "windowed", "summarizing", "turn"}, false},
 	} {
