@@ -60,9 +60,12 @@ func (a *app) priceSummary(s *transcript.Summary) ([]cost.Unpriced, error) {
 	return cost.UnpricedIn(s.Totals.Usage.ByModel, cat), nil
 }
 
-// writeSummaryTable writes one row per session (or group) and a total
-// row, then a line naming what the cost leaves out for want of a price.
-// A cost with nothing priced reads "unpriced", never 0.00.
+// writeSummaryTable writes one line of figures per session (or group),
+// with where it ran and who answered on an indented line under it, then
+// the total, then a line naming what the cost leaves out for want of a
+// price. A cost with nothing priced reads "unpriced", never 0.00. The
+// figures are in fixed columns, so the table fits 80 columns whatever the
+// names (a bordered table of nine columns wrapped every row).
 func writeSummaryTable(w io.Writer, s *transcript.Summary, left []cost.Unpriced) error {
 	money := func(c *float64, unpriced []string) string {
 		switch {
@@ -73,10 +76,6 @@ func writeSummaryTable(w io.Writer, s *transcript.Summary, left []cost.Unpriced)
 		}
 		return fmt.Sprintf("%.2f", *c)
 	}
-	figures := func(r transcript.RecordedUsage, c *float64, unpriced []string) []string {
-		return []string{fmt.Sprint(r.Calls), compactCount(r.Input), compactCount(r.CacheRead),
-			compactCount(r.CacheWrite), compactCount(r.Output), money(c, unpriced)}
-	}
 	models := func(ms []string) string {
 		if len(ms) == 0 {
 			return "-"
@@ -85,52 +84,63 @@ func writeSummaryTable(w io.Writer, s *transcript.Summary, left []cost.Unpriced)
 		for i, m := range ms {
 			short[i] = shortModel(m)
 		}
-		return strings.Join(slices.Compact(short), " ")
+		return strings.Join(slices.Compact(short), ", ")
 	}
-	nums := []string{"calls", "input", "cache read", "cache write", "output", "cost $"}
-	var header, footer []string
-	var rows [][]string
+	first := "start (UTC)"
+	if s.By != "session" {
+		first = s.By
+	}
+	key := func(k string) string {
+		if s.By == "model" {
+			return escapeControl(dropDate(k)) // the JSON keeps the whole id
+		}
+		return escapeControl(k)
+	}
+	kw := 16 // "2026-11-24 09:12"; wider keys widen the column
+	for _, g := range s.Groups {
+		kw = max(kw, len([]rune(key(g.Key))))
+	}
+	var b strings.Builder
+	// first kw wide; calls (or sessions) 8; input 7; cache read 11; cache
+	// write 12; output 8; cost 10: 72 columns for a key of 16.
+	line := func(key string, n string, r transcript.RecordedUsage, c *float64, unpriced []string) {
+		fmt.Fprintf(&b, "%-*s %7s %7s %11s %12s %8s %10s\n", kw, key, n,
+			compactCount(r.Input), compactCount(r.CacheRead), compactCount(r.CacheWrite), compactCount(r.Output), money(c, unpriced))
+	}
+	count := "calls"
+	if s.By != "session" {
+		count = "sessions"
+	}
+	fmt.Fprintf(&b, "%-*s %7s %7s %11s %12s %8s %10s\n", kw, first, count, "input", "cache read", "cache write", "output", "cost $")
 	t := s.Totals
 	if s.By == "session" {
-		header = append([]string{"start", "project", "harness, models"}, nums...)
 		for _, ss := range s.Sessions {
 			start := "-"
-			if ss.Start != nil {
+			if ss.Start != nil && len(*ss.Start) >= 16 {
 				start = strings.Replace((*ss.Start)[:16], "T", " ", 1)
 			}
+			line(start, fmt.Sprint(ss.Recorded.Calls), ss.Recorded, ss.CostUSD, ss.UnpricedModels)
 			project := ss.Project
 			if ss.Conversation != "" {
 				project += " (" + ss.Conversation + ")"
 			}
-			rows = append(rows, append([]string{start, project, ss.Format + ": " + models(ss.Models)}, figures(ss.Recorded, ss.CostUSD, ss.UnpricedModels)...))
+			fmt.Fprintf(&b, "  %s  %s: %s\n", escapeControl(project), ss.Format, escapeControl(models(ss.Models)))
 		}
-		footer = append([]string{"total", "", ""}, figures(t.Recorded, t.CostUSD, t.UnpricedModels)...)
+		line("total", fmt.Sprint(t.Recorded.Calls), t.Recorded, t.CostUSD, t.UnpricedModels)
 	} else {
-		header = append([]string{s.By, "sessions"}, nums...)
-		if s.By != "model" {
-			header = append([]string{s.By, "sessions", "models"}, nums...)
-		}
 		for _, g := range s.Groups {
-			row := []string{g.Key, fmt.Sprint(g.Sessions)}
+			line(key(g.Key), fmt.Sprint(g.Sessions), g.Recorded, g.CostUSD, g.UnpricedModels)
 			if s.By != "model" {
-				row = append(row, models(g.Models))
+				fmt.Fprintf(&b, "  %s\n", escapeControl(models(g.Models)))
 			}
-			rows = append(rows, append(row, figures(g.Recorded, g.CostUSD, g.UnpricedModels)...))
 		}
-		footer = []string{"total", fmt.Sprint(t.Sessions)}
-		if s.By != "model" {
-			footer = append(footer, "")
-		}
-		footer = append(footer, figures(t.Recorded, t.CostUSD, t.UnpricedModels)...)
-	}
-	if err := renderTable(w, header, rows, footer); err != nil {
-		return err
+		line("total", fmt.Sprint(t.Sessions), t.Recorded, t.CostUSD, t.UnpricedModels)
 	}
 	if len(left) > 0 {
-		_, err := io.WriteString(w, unpricedLine(left))
-		return err
+		b.WriteString(unpricedLine(left))
 	}
-	return nil
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // compactCount writes n with three significant digits and a k or M
@@ -160,15 +170,20 @@ func digitsBefore(x float64) int {
 	return d
 }
 
-// shortModel drops the "claude-" a model id starts with and the date it
-// ends with ("claude-opus-4-5-20251101" → "opus-4-5"): the harness
-// column already says whose it is, and the JSON keeps the whole id.
-func shortModel(m string) string {
-	m = strings.TrimPrefix(m, "claude-")
+// dropDate drops the date a model id ends with
+// ("claude-opus-4-5-20251101" → "claude-opus-4-5").
+func dropDate(m string) string {
 	if i := strings.LastIndexByte(m, '-'); i > 0 && len(m)-i == 9 {
 		if _, err := strconv.Atoi(m[i+1:]); err == nil {
 			return m[:i]
 		}
 	}
 	return m
+}
+
+// shortModel drops the "claude-" a model id starts with and the date it
+// ends with ("claude-opus-4-5-20251101" → "opus-4-5"): the harness
+// column already says whose it is, and the JSON keeps the whole id.
+func shortModel(m string) string {
+	return dropDate(strings.TrimPrefix(m, "claude-"))
 }
