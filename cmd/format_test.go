@@ -22,10 +22,10 @@ func TestFormatRule(t *testing.T) {
 		terminal bool
 		want     string // how stdout starts ("" with -o: the file)
 	}{
-		{"transcript on a terminal", []string{"transcript", session}, true, "+---"},
+		{"transcript on a terminal", []string{"transcript", session}, true, "start (UTC)"},
 		{"transcript piped", []string{"transcript", session}, false, "{"},
 		{"transcript --format json on a terminal", []string{"transcript", "--format", "json", session}, true, "{"},
-		{"transcript --format table piped", []string{"transcript", "--format", "table", session}, false, "+---"},
+		{"transcript --format table piped", []string{"transcript", "--format", "table", session}, false, "start (UTC)"},
 		{"replay on a terminal", []string{"replay", session}, true, "harpe transcript"},
 		{"replay piped", []string{"replay", session}, false, "{"},
 		{"replay -o FILE on a terminal", []string{"replay", "-o", out, session}, true, ""},
