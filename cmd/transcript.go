@@ -1,14 +1,13 @@
 package cmd
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/harpe-dev/harpe/internal/table"
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -127,199 +126,149 @@ harpe synthesize:
 	return c
 }
 
-// transcriptFile is what was read from one input file.
-type transcriptFile struct {
-	ts       []*transcript.Transcript
-	listings []*transcript.Listing
-	sessions []*transcript.SessionBreakdown
-	summary  []*transcript.SessionSummary
-	items    [][]transcript.Item // per transcript
-	aborted  int
+// build is what the flags ask to build of each conversation.
+func (o *transcriptOptions) build() transcript.Build {
+	switch {
+	case o.breakdown:
+		return transcript.BuildBreakdown
+	case o.emit != "":
+		return transcript.BuildItems
+	case o.messages:
+		return transcript.BuildListing
+	}
+	return transcript.BuildSummary
 }
 
 func runTranscript(a *app, opts *transcriptOptions) error {
+	co, err := a.transcriptCollectOptions(opts)
+	if err != nil {
+		return err
+	}
+	got, err := a.collectTranscripts(opts.args, co)
+	if err != nil {
+		return err
+	}
+	if opts.conversation != "" {
+		t, err := transcript.Select(got.Transcripts, opts.conversation)
+		if err != nil {
+			return usageErrorf("--conversation: %v", err)
+		}
+		got.Only(slices.Index(got.Transcripts, t))
+	}
+	switch co.Build {
+	case transcript.BuildSummary:
+		return a.writeTranscriptSummary(opts, got.Summaries)
+	case transcript.BuildItems:
+		if got.Aborted > 0 {
+			fmt.Fprintf(a.io.Err, "harpe: left out %s of aborted turns (not context)\n", plural(got.Aborted, "message"))
+		}
+		return a.writeOutput(opts.output, func(w io.Writer) error { return writeItems(w, got.Items) })
+	case transcript.BuildBreakdown:
+		return a.writeTranscriptBreakdown(opts, got.Breakdowns)
+	}
+	note := a.unpricedNoter()
+	for _, l := range got.Listings {
+		note(l.UnpricedModels)
+	}
+	return a.writeOutput(opts.output, func(w io.Writer) error {
+		if opts.format == "table" {
+			return writeTranscriptTables(w, got.Listings)
+		}
+		return transcript.WriteListingsJSON(w, got.Listings)
+	})
+}
+
+// transcriptCollectOptions are what runTranscript builds and with what
+// it counts and prices (--emit items neither counts nor prices).
+func (a *app) transcriptCollectOptions(opts *transcriptOptions) (transcript.CollectOptions, error) {
+	co := transcript.CollectOptions{Format: opts.inputFormat, Build: opts.build()}
 	counter, err := tokenize.New(opts.tokenizer)
 	if err != nil {
-		return usageErrorf("--tokenizer: %v", err)
+		return co, usageErrorf("--tokenizer: %v", err)
 	}
-	// Scan keeps no message texts: the listings are built as messages
-	// settle, so a large transcript costs its listing, not its text.
-	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true}, opts.args, func(name string, r io.Reader) (*transcriptFile, error) {
-		tf := &transcriptFile{}
-		summarize := !opts.breakdown && opts.emit == "" && !opts.messages
-		var head *headReader
-		if summarize {
-			head = &headReader{r: r}
-			r = head
+	co.Counter = counter
+	if co.Build != transcript.BuildItems {
+		cat, err := a.modelCatalog()
+		if err != nil {
+			return co, err
 		}
-		idx := map[*transcript.Transcript]int{}
-		iw := &transcript.ItemWriter{File: name}
-		n := 0
-		ts, err := transcript.Scan(a.ctx, r, name, opts.inputFormat, func(t *transcript.Transcript, m *transcript.Message) error {
-			k, ok := idx[t]
-			if !ok {
-				k = len(tf.listings)
-				idx[t] = k
-				tf.listings = append(tf.listings, &transcript.Listing{Counter: counter})
-				tf.sessions = append(tf.sessions, transcript.NewSessionBreakdown(name, counter))
-				tf.items = append(tf.items, nil)
-				tf.summary = append(tf.summary, nil)
-			}
-			// Add reports usage totals past the largest int; Scan puts
-			// the error at the message's line.
-			var err error
-			switch {
-			case opts.breakdown:
-				err = tf.sessions[k].Add(t, m)
-			case opts.emit != "":
-				if it, ok := iw.Item(t, m); ok {
-					tf.items[k] = append(tf.items[k], it)
-				}
-			case summarize:
-				if tf.summary[k] == nil {
-					tf.summary[k] = transcript.NewSessionSummary(name, transcript.ProjectDir(head.head))
-				}
-				err = tf.summary[k].Add(m)
-			default:
-				err = tf.listings[k].Add(m)
-			}
-			if err != nil {
-				return err
-			}
-			if n++; n%100000 == 0 && a.io.ErrIsTerminal {
+		co.Pricer = cost.RecordedPricer(cat)
+	}
+	return co, nil
+}
+
+// collectTranscripts reads every input and builds what co asks of each
+// conversation, with a progress line on a terminal's stderr for large
+// ones and each file's warnings; the conversations come in input order.
+func (a *app) collectTranscripts(args []string, co transcript.CollectOptions) (*transcript.Collected, error) {
+	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true}, args, func(name string, r io.Reader) (*transcript.Collected, error) {
+		o := co
+		progress := false
+		if a.io.ErrIsTerminal {
+			o.Progress = func(n int) {
+				progress = true
 				fmt.Fprintf(a.io.Err, "\rharpe: %s: %d messages read", name, n)
 			}
-			return a.ctx.Err()
-		})
-		if n >= 100000 && a.io.ErrIsTerminal {
+		}
+		got, err := transcript.Collect(a.ctx, r, name, o)
+		if progress {
 			fmt.Fprint(a.io.Err, "\r\033[K") // clear the progress line
 		}
 		if err != nil {
 			return nil, inputError(err)
 		}
-		tf.aborted = iw.Aborted
-		tf.ts = ts
-		// Reorder by the transcripts returned (a conversation with no
-		// message never reached the callback).
-		var ls []*transcript.Listing
-		var ss []*transcript.SessionBreakdown
-		var is [][]transcript.Item
-		var sums []*transcript.SessionSummary
-		for _, t := range ts {
-			k, ok := idx[t]
-			var l *transcript.Listing
-			s := transcript.NewSessionBreakdown(name, counter)
-			var items []transcript.Item
-			var sum *transcript.SessionSummary
-			if ok {
-				l, s, items, sum = tf.listings[k], tf.sessions[k], tf.items[k], tf.summary[k]
-			} else {
-				l = &transcript.Listing{}
-			}
-			if sum == nil {
-				project := ""
-				if head != nil {
-					project = transcript.ProjectDir(head.head)
-				}
-				sum = transcript.NewSessionSummary(name, project)
-			}
-			if err := sum.Finish(t); err != nil {
-				return nil, inputError(&transcript.Error{Name: name, Err: err})
-			}
-			sums = append(sums, sum)
-			if err := l.SetHeader(t); err != nil {
-				return nil, inputError(&transcript.Error{Name: name, Err: err})
-			}
-			l.File = name
-			if err := s.Finish(t); err != nil {
-				return nil, inputError(&transcript.Error{Name: name, Err: err})
-			}
-			ls, ss, is = append(ls, l), append(ss, s), append(is, items)
-		}
-		tf.listings, tf.sessions, tf.items, tf.summary = ls, ss, is, sums
-		return tf, nil
+		return got, nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var all []*transcript.Transcript
-	var listings []*transcript.Listing
-	var sessions []*transcript.SessionBreakdown
-	var items [][]transcript.Item
-	var sums []*transcript.SessionSummary
-	aborted := 0
-	for _, tf := range files {
-		a.warnTranscripts(tf.ts)
-		all = append(all, tf.ts...)
-		listings = append(listings, tf.listings...)
-		sessions = append(sessions, tf.sessions...)
-		items = append(items, tf.items...)
-		sums = append(sums, tf.summary...)
-		aborted += tf.aborted
+	all := &transcript.Collected{}
+	for _, f := range files {
+		a.warnTranscripts(f.Transcripts)
+		all.Append(f)
 	}
-	if opts.conversation != "" {
-		t, err := transcript.Select(all, opts.conversation)
-		if err != nil {
-			return usageErrorf("--conversation: %v", err)
-		}
-		i := slices.Index(all, t)
-		listings, sessions, items, sums = listings[i:i+1], sessions[i:i+1], items[i:i+1], sums[i:i+1]
+	return all, nil
+}
+
+// writeTranscriptSummary sums the sessions by --by and writes the
+// summary, with a note for each model that has no price.
+func (a *app) writeTranscriptSummary(opts *transcriptOptions, sessions []*transcript.SessionSummary) error {
+	sum, err := transcript.NewSummary(sessions, opts.by)
+	if err != nil {
+		return inputError(err)
 	}
-	if !opts.breakdown && opts.emit == "" && !opts.messages {
-		sum, err := transcript.NewSummary(sums, opts.by)
-		if err != nil {
-			return inputError(err)
-		}
-		left, err := a.priceSummary(sum)
-		if err != nil {
-			return err
-		}
-		return a.writeOutput(opts.output, func(w io.Writer) error {
-			if opts.format == "table" {
-				return writeSummaryTable(w, sum, left)
-			}
-			return writeJSON(w, sum)
-		})
+	note := a.unpricedNoter()
+	for _, s := range sum.Sessions {
+		note(s.UnpricedModels)
 	}
-	var unpriced map[*transcript.SessionBreakdown][]cost.Unpriced
-	if opts.emit == "" {
-		if opts.breakdown {
-			unpriced, err = a.priceRecorded(nil, sessions)
-		} else {
-			_, err = a.priceRecorded(listings, nil)
-		}
-		if err != nil {
-			return err
-		}
+	for _, g := range sum.Groups {
+		note(g.UnpricedModels)
 	}
-	if opts.emit != "" {
-		if aborted > 0 {
-			fmt.Fprintf(a.io.Err, "harpe: left out %s of aborted turns (not context)\n", plural(aborted, "message"))
+	note(sum.Totals.UnpricedModels)
+	return a.writeOutput(opts.output, func(w io.Writer) error {
+		if opts.format == "table" {
+			return writeSummaryTable(w, sum, sum.Unpriced())
 		}
-		return a.writeOutput(opts.output, func(w io.Writer) error {
-			return writeItems(w, items)
-		})
+		return sum.WriteJSON(w)
+	})
+}
+
+// writeTranscriptBreakdown sums the sessions' breakdowns and writes them,
+// with a note for each model that has no price.
+func (a *app) writeTranscriptBreakdown(opts *transcriptOptions, sessions []*transcript.SessionBreakdown) error {
+	note := a.unpricedNoter()
+	for _, s := range sessions {
+		note(s.UnpricedModels)
 	}
-	var b *transcript.Breakdown
-	if opts.breakdown {
-		if b, err = transcript.NewBreakdown(sessions); err != nil {
-			return inputError(err)
-		}
-		if c := b.Totals.CostUSD; c != nil {
-			*c = cost.RoundUSD(*c) // the sessions' sum, without float residue
-		}
+	b, err := transcript.NewBreakdown(sessions)
+	if err != nil {
+		return inputError(err)
 	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
-		if opts.breakdown {
-			if opts.format == "table" {
-				return writeBreakdownTable(w, b, unpriced)
-			}
-			return writeJSON(w, b)
-		}
 		if opts.format == "table" {
-			return writeTranscriptTables(w, listings)
+			return writeBreakdownTable(w, b)
 		}
-		return writeListingsJSON(w, listings)
+		return b.WriteJSON(w)
 	})
 }
 
@@ -345,7 +294,8 @@ func writeItems(w io.Writer, items [][]transcript.Item) error {
 
 // writeTranscriptTables writes, for each listing, a summary line, one row a
 // message and the unpaired calls and skipped records below.
-func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
+func writeTranscriptTables(out io.Writer, ls []*transcript.Listing) error {
+	w := &stickyWriter{w: out}
 	files := map[string]bool{}
 	for _, l := range ls {
 		files[l.File] = true
@@ -431,8 +381,27 @@ func writeTranscriptTables(w io.Writer, ls []*transcript.Listing) error {
 			writeWrapped(w, "skipped: ", kinds)
 		}
 	}
-	return nil
+	return w.err
 }
+
+// stickyWriter keeps the first error of the writes through it, so a
+// table writer checks once, at its end, what fmt.Fprintf would drop; its
+// tables are drawn as the wrapped output's.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	s.err = err
+	return n, err
+}
+
+func (s *stickyWriter) tableOptions() table.Options { return tableOptionsOf(s.w) }
 
 // joinedMessage is one row of the message table: a listing message, or
 // the records of one streamed response joined (chars and tool calls
@@ -486,147 +455,9 @@ func writeWrapped(w io.Writer, prefix string, items []string) {
 	fmt.Fprintln(w, line)
 }
 
-// writeListingsJSON writes what writeJSON would write for one listing (or
-// an array of several), byte for byte, but encodes the messages one at a
-// time instead of building the whole document in memory first.
-func writeListingsJSON(w io.Writer, ls []*transcript.Listing) error {
-	if len(ls) == 1 {
-		return writeListingJSON(w, ls[0], "", "\n")
-	}
-	if len(ls) == 0 {
-		_, err := io.WriteString(w, "[]\n")
-		return err
-	}
-	if _, err := io.WriteString(w, "[\n"); err != nil {
-		return err
-	}
-	for i, l := range ls {
-		end := ",\n"
-		if i == len(ls)-1 {
-			end = "\n"
-		}
-		if _, err := io.WriteString(w, "  "); err != nil {
-			return err
-		}
-		if err := writeListingJSON(w, l, "  ", end); err != nil {
-			return err
-		}
-	}
-	_, err := io.WriteString(w, "]\n")
-	return err
-}
-
-// writeListingJSON writes l as a json.Encoder indenting with prefix and two
-// spaces would (the first line without the prefix), then end.
-func writeListingJSON(w io.Writer, l *transcript.Listing, prefix, end string) error {
-	head := *l
-	head.Messages = nil
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, "  ")
-	if err := enc.Encode(&head); err != nil {
-		return err
-	}
-	doc := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	// A key inside a JSON string would have its quotes escaped, so the
-	// first match is the field itself.
-	marker := []byte(`"messages": null`)
-	at := bytes.Index(doc, marker)
-	if at < 0 {
-		return fmt.Errorf("listing: no messages field")
-	}
-	if _, err := w.Write(doc[:at]); err != nil {
-		return err
-	}
-	if _, err := io.WriteString(w, `"messages": `); err != nil {
-		return err
-	}
-	if len(l.Messages) == 0 {
-		if _, err := io.WriteString(w, "[]"); err != nil {
-			return err
-		}
-	} else {
-		if _, err := io.WriteString(w, "[\n"); err != nil {
-			return err
-		}
-		inner := prefix + "    "
-		var mb bytes.Buffer
-		menc := json.NewEncoder(&mb)
-		menc.SetEscapeHTML(false)
-		menc.SetIndent(inner, "  ")
-		for i := range l.Messages {
-			mb.Reset()
-			if err := menc.Encode(&l.Messages[i]); err != nil {
-				return err
-			}
-			if _, err := io.WriteString(w, inner); err != nil {
-				return err
-			}
-			if _, err := w.Write(bytes.TrimSuffix(mb.Bytes(), []byte("\n"))); err != nil {
-				return err
-			}
-			if i < len(l.Messages)-1 {
-				if _, err := io.WriteString(w, ",\n"); err != nil {
-					return err
-				}
-			} else {
-				if _, err := io.WriteString(w, "\n"); err != nil {
-					return err
-				}
-			}
-		}
-		if _, err := io.WriteString(w, prefix+"  ]"); err != nil {
-			return err
-		}
-	}
-	if _, err := w.Write(doc[at+len(marker):]); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, end)
-	return err
-}
-
-// priceRecorded prices the recorded usage of each listing and session
-// breakdown at list prices (issue 12), with a note on stderr, once per
-// model, for each model that has no prices.
-//
-// It returns, for each session, the calls and tokens of its models
-// without prices.
-func (a *app) priceRecorded(listings []*transcript.Listing, sessions []*transcript.SessionBreakdown) (map[*transcript.SessionBreakdown][]cost.Unpriced, error) {
-	cat, err := a.modelCatalog()
-	if err != nil {
-		return nil, err
-	}
-	left := map[*transcript.SessionBreakdown][]cost.Unpriced{}
-	note := a.unpricedNoter()
-	for _, l := range listings {
-		if l.Recorded == nil {
-			continue
-		}
-		if usd, unpriced, ok := cost.ListingCost(l, cat); ok {
-			l.CostUSD, l.UnpricedModels = &usd, unpriced
-			note(unpriced)
-		}
-	}
-	for _, s := range sessions {
-		if s.Recorded == nil {
-			continue
-		}
-		if usd, unpriced, ok := cost.TallyCost(s.Usage.ByModel, cat); ok {
-			s.CostUSD, s.UnpricedModels = &usd, unpriced
-			note(unpriced)
-			if len(unpriced) > 0 {
-				left[s] = cost.UnpricedIn(s.Usage.ByModel, cat)
-			}
-		}
-	}
-	return left, nil
-}
-
 // unpricedLine says what a cost leaves out: `unpriced: 6 calls, 66116
 // tokens of "mystery-1": not in the cost`.
-func unpricedLine(us []cost.Unpriced) string {
+func unpricedLine(us []transcript.UnpricedCalls) string {
 	calls, tokens := 0, 0
 	names := make([]string, 0, len(us))
 	for _, u := range us {
@@ -639,8 +470,9 @@ func unpricedLine(us []cost.Unpriced) string {
 
 // writeBreakdownTable writes, for each session and then the totals, the
 // tokens by category and the tools by result tokens.
-func writeBreakdownTable(w io.Writer, b *transcript.Breakdown, unpriced map[*transcript.SessionBreakdown][]cost.Unpriced) error {
-	section := func(title string, sessions, calls, visible int, tk transcript.CategoryTokens, tools []transcript.ToolTokens, rec *transcript.RecordedUsage, dollars *float64, left []cost.Unpriced) error {
+func writeBreakdownTable(out io.Writer, b *transcript.Breakdown) error {
+	w := &stickyWriter{w: out}
+	section := func(title string, sessions, calls, visible int, tk transcript.CategoryTokens, tools []transcript.ToolTokens, rec *transcript.RecordedUsage, dollars *float64, left []transcript.UnpricedCalls) error {
 		fmt.Fprintf(w, "%s: %s, %d visible tokens\n", title, plural(calls, "call"), visible)
 		pct := func(n int) string {
 			if visible == 0 {
@@ -684,7 +516,7 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown, unpriced map[*tra
 			writeWrapped(w, "recorded: ", []string{plural(rec.Calls, "call"), fmt.Sprintf("input %d", rec.Input),
 				fmt.Sprintf("cache write %d", rec.CacheWrite), fmt.Sprintf("cache read %d", rec.CacheRead), last})
 			if len(left) > 0 {
-				io.WriteString(w, unpricedLine(left))
+				fmt.Fprint(w, unpricedLine(left))
 			}
 		}
 		if len(tools) == 0 {
@@ -697,6 +529,9 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown, unpriced map[*tra
 		}
 		return renderTable(w, []string{"tool", "calls", "input tokens", "result tokens", "max result"}, trows, nil)
 	}
+	// A session's line names what its cost leaves out when a model it
+	// names has no price; the totals' line adds those up.
+	var all []transcript.UnpricedCalls
 	for i, s := range b.Sessions {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -705,13 +540,14 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown, unpriced map[*tra
 		if s.Conversation != "" {
 			title += " conversation " + s.Conversation
 		}
-		if err := section(title, 1, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD, unpriced[s]); err != nil {
+		var left []transcript.UnpricedCalls
+		if len(s.UnpricedModels) > 0 {
+			left = s.Unpriced()
+		}
+		all = transcript.MergeUnpriced(all, left)
+		if err := section(title, 1, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD, left); err != nil {
 			return err
 		}
-	}
-	var all []cost.Unpriced
-	for _, s := range b.Sessions {
-		all = cost.MergeUnpriced(all, unpriced[s])
 	}
 	if len(b.Sessions) > 1 {
 		fmt.Fprintln(w)
@@ -720,5 +556,5 @@ func writeBreakdownTable(w io.Writer, b *transcript.Breakdown, unpriced map[*tra
 			return err
 		}
 	}
-	return nil
+	return w.err
 }

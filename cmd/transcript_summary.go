@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
@@ -25,48 +24,13 @@ func (a *app) unpricedNoter() func(models []string) {
 	}
 }
 
-// priceSummary prices each session, group and the totals of s at list
-// prices, with a note on stderr once for each model that has no prices.
-// It returns the calls and tokens the totals leave out for want of a
-// price, for the table's footer.
-func (a *app) priceSummary(s *transcript.Summary) ([]cost.Unpriced, error) {
-	cat, err := a.modelCatalog()
-	if err != nil {
-		return nil, err
-	}
-	note := a.unpricedNoter()
-	price := func(t *transcript.UsageTally) (*float64, []string) {
-		if t.Total == nil {
-			return nil, nil
-		}
-		usd, unpriced, ok := cost.TallyCost(t.ByModel, cat)
-		if !ok {
-			return nil, nil
-		}
-		note(unpriced)
-		usd = cost.RoundUSD(usd)
-		return &usd, unpriced
-	}
-	for _, ss := range s.Sessions {
-		ss.CostUSD, ss.UnpricedModels = price(&ss.Usage)
-	}
-	for _, g := range s.Groups {
-		g.CostUSD, g.UnpricedModels = price(&g.Usage)
-	}
-	s.Totals.CostUSD, s.Totals.UnpricedModels = price(&s.Totals.Usage)
-	if s.Totals.Usage.Total == nil {
-		return nil, nil
-	}
-	return cost.UnpricedIn(s.Totals.Usage.ByModel, cat), nil
-}
-
 // writeSummaryTable writes one line of figures per session (or group),
 // with where it ran and who answered on an indented line under it, then
 // the total, then a line naming what the cost leaves out for want of a
 // price. A cost with nothing priced reads "unpriced", never 0.00. The
 // figures are in fixed columns, so the table fits 80 columns whatever the
 // names (a bordered table of nine columns wrapped every row).
-func writeSummaryTable(w io.Writer, s *transcript.Summary, left []cost.Unpriced) error {
+func writeSummaryTable(w io.Writer, s *transcript.Summary, left []transcript.UnpricedCalls) error {
 	money := func(c *float64, unpriced []string) string {
 		switch {
 		case c == nil:

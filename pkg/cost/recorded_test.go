@@ -69,8 +69,10 @@ func TestRecordedSamples(t *testing.T) {
 	}
 }
 
-// TestListingCostSample prices the main Claude Code sample from the
-// listing's per-model sums. By hand, from the jq sums per model:
+// TestListingCostSample prices the main Claude Code sample call by call
+// through a listing. Every call is below 200,000 prompt tokens and the
+// models' prices have no dates, so the sum is the per-model one, by
+// hand, from the jq sums per model:
 //
 //	opus-4-5:   226×5 + 8,574,973×0.50 + 276,749×6.25 + 33,076×25 = 6,845,197.75 µ$
 //	sonnet-4-5: 234×3 + 8,583,040×0.30 + 460,831×3.75 + 35,107×15 = 4,830,335.25 µ$
@@ -78,17 +80,29 @@ func TestRecordedSamples(t *testing.T) {
 // $11.675533 in all; Recorded gives the same from the calls.
 func TestListingCostSample(t *testing.T) {
 	tr := readSample(t, agentSamples[0])
-	l, err := transcript.List(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	usd, unpriced, ok := ListingCost(l, nil)
-	if !ok || len(unpriced) != 0 || math.Abs(usd-11.675533) > 1e-9 {
-		t.Errorf("ListingCost = %v %v %v, want 11.675533", usd, unpriced, ok)
+	l := pricedListing(t, tr)
+	if l.CostUSD == nil || len(l.UnpricedModels) != 0 || math.Abs(*l.CostUSD-11.675533) > 1e-9 {
+		t.Errorf("listing cost = %v %v, want 11.675533", l.CostUSD, l.UnpricedModels)
 	}
 	if _, tot, _ := Recorded(tr, nil); math.Abs(tot.CostUSD-11.675533) > 1e-9 {
 		t.Errorf("Recorded = %v", tot.CostUSD)
 	}
+}
+
+// pricedListing is the listing of tr with each call priced by
+// RecordedPricer.
+func pricedListing(t *testing.T, tr *transcript.Transcript) *transcript.Listing {
+	t.Helper()
+	l := &transcript.Listing{Pricer: RecordedPricer(nil)}
+	for i := range tr.Messages {
+		if err := l.Add(&tr.Messages[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.SetHeader(tr); err != nil {
+		t.Fatal(err)
+	}
+	return l
 }
 
 // TestRoundUSD: sums of token costs come out as the decimal the prices
@@ -126,11 +140,7 @@ func TestRoundUSD(t *testing.T) {
 // 67,789, 9,500): 61 + 114,853.8 + 84,736.25 + 47,500 = 247,151.05 µ$.
 func TestListingCostSubagent(t *testing.T) {
 	tr := readSample(t, agentSamples[1])
-	l, err := transcript.List(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if usd, _, ok := ListingCost(l, nil); !ok || usd != 0.24715105 {
-		t.Errorf("ListingCost = %v %v, want exactly 0.24715105", usd, ok)
+	if l := pricedListing(t, tr); l.CostUSD == nil || *l.CostUSD != 0.24715105 {
+		t.Errorf("listing cost = %v, want exactly 0.24715105", l.CostUSD)
 	}
 }

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/harpe-dev/harpe/internal/checked"
+	"github.com/harpe-dev/harpe/internal/usd"
 	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -76,9 +76,7 @@ func PromptTokens(u transcript.Usage) int {
 // past the largest int are a [*checked.OverflowError] naming the
 // message.
 func Recorded(t *transcript.Transcript, cat *prices.Catalog) ([]RecordedCall, RecordedTotals, error) {
-	if cat == nil {
-		cat = prices.Default()
-	}
+	pricer := RecordedPricer(cat)
 	var calls []RecordedCall
 	tot := RecordedTotals{Unpriced: []string{}}
 	unpriced := map[string]bool{}
@@ -87,11 +85,11 @@ func Recorded(t *transcript.Transcript, cat *prices.Catalog) ([]RecordedCall, Re
 		if m.Usage == nil {
 			continue
 		}
-		p := cat.LookupCall(m.Model).At(m.Timestamp, PromptTokens(*m.Usage))
-		if p == nil {
+		usd, priced := pricer.PriceCall(m.Model, m.Timestamp, *m.Usage)
+		if !priced {
 			unpriced[m.Model] = true
 		}
-		rc := RecordedCall{Message: m.Index, Model: m.Model, Time: m.Timestamp, Usage: *m.Usage, CostUSD: UsageCost(*m.Usage, p)}
+		rc := RecordedCall{Message: m.Index, Model: m.Model, Time: m.Timestamp, Usage: *m.Usage, CostUSD: usd}
 		calls = append(calls, rc)
 		tot.Calls++
 		var ok [5]bool
@@ -232,34 +230,26 @@ func Compare(rep *Report, rec []*transcript.Usage) Agreement {
 	return a
 }
 
-// ListingCost prices the recorded usage a [transcript.Listing] sums, per
-// answering model, with cat (nil: the built-in presets). Calls that
-// record no model are left out; ok is false when no call records one.
-// unpriced lists, sorted, the models without prices (counted at 0).
-func ListingCost(l *transcript.Listing, cat *prices.Catalog) (usd float64, unpriced []string, ok bool) {
-	return TallyCost(l.RecordedByModel, cat)
-}
-
-// TallyCost prices usage summed per model, as [transcript.UsageTally.ByModel]
-// returns it, the same way [ListingCost] does.
-func TallyCost(byModel func() ([]string, []transcript.RecordedUsage), cat *prices.Catalog) (usd float64, unpriced []string, ok bool) {
+// RecordedPricer prices recorded calls as the provider billed them, with
+// cat (nil: the built-in presets priced from the embedded snapshot): each
+// call at the prices in force at its own timestamp and in the tier its
+// whole prompt falls in ([prices.Model.At]), by [UsageCost]. The
+// transcript listing, summaries and breakdowns take it as their
+// [transcript.Pricer]; [Recorded] prices each call the same way.
+func RecordedPricer(cat *prices.Catalog) transcript.Pricer {
 	if cat == nil {
 		cat = prices.Default()
 	}
-	models, usage := byModel()
-	for i, name := range models {
-		if name == "" {
-			continue
-		}
-		ok = true
-		p := cat.LookupCall(name).Prices
-		if p == nil {
-			unpriced = append(unpriced, name)
-			continue
-		}
-		usd += UsageCost(usage[i].Usage, p)
-	}
-	return RoundUSD(usd), unpriced, ok
+	return recordedPricer{cat}
+}
+
+type recordedPricer struct{ cat *prices.Catalog }
+
+// PriceCall prices one call; ok is false when the model has no price at
+// at.
+func (r recordedPricer) PriceCall(model string, at time.Time, u transcript.Usage) (float64, bool) {
+	p := r.cat.LookupCall(model).At(at, PromptTokens(u))
+	return UsageCost(u, p), p != nil
 }
 
 // RoundUSD rounds a sum of dollar amounts to 1e-10 dollars, which removes
@@ -269,65 +259,12 @@ func TallyCost(byModel func() ([]string, []transcript.RecordedUsage), cat *price
 // most three) makes a token cost a whole number of 1e-10 dollars. Amounts
 // of 10^5 dollars or more, where 1e-10 is near float64's resolution, are
 // returned as they are.
-func RoundUSD(usd float64) float64 {
-	if math.Abs(usd) >= 1e5 {
-		return usd
-	}
-	return math.Round(usd*1e10) / 1e10
-}
+func RoundUSD(x float64) float64 { return usd.Round(x) }
 
 // Unpriced is what a cost leaves out: the calls of a model that has no
 // price, and their tokens (input, cache reads and writes, output).
-type Unpriced struct {
-	Model  string `json:"model"`
-	Calls  int    `json:"calls"`
-	Tokens int    `json:"tokens"`
-}
-
-// UnpricedIn returns, in the tally's order, the models of byModel (as
-// [TallyCost] takes it) that cat (nil: the built-in presets) cannot
-// price, with their calls and tokens; calls that record no model count
-// under "". Sums saturate at the largest int.
-func UnpricedIn(byModel func() ([]string, []transcript.RecordedUsage), cat *prices.Catalog) []Unpriced {
-	if cat == nil {
-		cat = prices.Default()
-	}
-	var out []Unpriced
-	models, usage := byModel()
-	for i, name := range models {
-		if name != "" && cat.LookupCall(name).Prices != nil {
-			continue
-		}
-		u := usage[i].Usage
-		tok, ok := checked.Add(PromptTokens(u), u.Output)
-		if !ok {
-			tok = math.MaxInt
-		}
-		out = append(out, Unpriced{Model: name, Calls: usage[i].Calls, Tokens: tok})
-	}
-	return out
-}
+type Unpriced = transcript.UnpricedCalls
 
 // MergeUnpriced adds b's calls and tokens to a's, model by model, sorted
 // by model name (sums saturate).
-func MergeUnpriced(a, b []Unpriced) []Unpriced {
-	out := slices.Clone(a)
-	for _, u := range b {
-		i := slices.IndexFunc(out, func(x Unpriced) bool { return x.Model == u.Model })
-		if i < 0 {
-			out = append(out, u)
-			continue
-		}
-		var ok1, ok2 bool
-		out[i].Calls, ok1 = checked.Add(out[i].Calls, u.Calls)
-		out[i].Tokens, ok2 = checked.Add(out[i].Tokens, u.Tokens)
-		if !ok1 {
-			out[i].Calls = math.MaxInt
-		}
-		if !ok2 {
-			out[i].Tokens = math.MaxInt
-		}
-	}
-	slices.SortFunc(out, func(x, y Unpriced) int { return strings.Compare(x.Model, y.Model) })
-	return out
-}
+func MergeUnpriced(a, b []Unpriced) []Unpriced { return transcript.MergeUnpriced(a, b) }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/checked"
+	"github.com/harpe-dev/harpe/internal/usd"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
@@ -37,17 +38,24 @@ type SessionBreakdown struct {
 	// Recorded sums the provider's usage over every call (aborted ones
 	// too: the provider billed them); null when the format records none.
 	Recorded *RecordedUsage `json:"recorded"`
-	// CostUSD is what the recorded usage cost at list prices, set by the
-	// caller (see package cost); null when no call records its model.
-	// Models without prices count 0 and are named in UnpricedModels.
+	// CostUSD is what the recorded calls cost, each priced by Pricer at
+	// its own date and size, summed; null when there is no pricer or no
+	// call records its model. Models without prices count 0 and are named
+	// in UnpricedModels.
 	CostUSD        *float64 `json:"cost_usd"`
 	UnpricedModels []string `json:"unpriced_models,omitempty"`
 
-	// Usage tallies the recorded usage, per model for pricing.
-	Usage UsageTally `json:"-"`
+	// Pricer, when set before messages are added, prices each recorded
+	// call; nil leaves CostUSD null.
+	Pricer Pricer `json:"-"`
 
-	acc breakdownAcc
+	usage UsageTally
+	acc   breakdownAcc
 }
+
+// Unpriced is what the session's cost leaves out for want of a price
+// ([UsageTally.Unpriced]).
+func (s *SessionBreakdown) Unpriced() []UnpricedCalls { return s.usage.Unpriced() }
 
 // CategoryTokens are tokens by category.
 type CategoryTokens struct {
@@ -102,7 +110,7 @@ type BreakdownTotals struct {
 	Tokens        CategoryTokens `json:"tokens"`
 	Tools         []ToolTokens   `json:"tools"`
 	// Recorded sums the sessions' recorded usage (null when none records
-	// any); CostUSD their costs (null when none has one).
+	// any); CostUSD their costs, rounded (null when none has one).
 	Recorded *RecordedUsage `json:"recorded"`
 	CostUSD  *float64       `json:"cost_usd"`
 	// UnpricedModels lists, sorted, the sessions' models without prices
@@ -144,10 +152,10 @@ func (s *SessionBreakdown) tool(name string) *ToolTokens {
 // used.
 func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 	a := &s.acc
-	if err := s.Usage.Add(m); err != nil {
+	if err := s.usage.Add(m, s.Pricer); err != nil {
 		return err
 	}
-	s.Recorded = s.Usage.Total
+	s.Recorded = s.usage.Total
 	if slices.Contains(t.Compactions, m.Index) {
 		a.sinceComp = 0
 	}
@@ -212,14 +220,16 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 }
 
 // Finish sets the fields known once every message is added: the header
-// from t (which must be finished), the tools, the totals and the overhead.
-// Totals that do not fit an int are an [*engine.TokenOverflowError].
+// from t (which must be finished), the tools, the totals, the overhead
+// and the cost. Totals that do not fit an int are an
+// [*engine.TokenOverflowError].
 func (s *SessionBreakdown) Finish(t *Transcript) error {
 	s.Format, s.Conversation = t.Format, t.ID
-	if err := s.Usage.AddUnsent(t); err != nil {
+	if err := s.usage.AddUnsent(t, s.Pricer); err != nil {
 		return err
 	}
-	s.Recorded = s.Usage.Total
+	s.Recorded = s.usage.Total
+	s.CostUSD, s.UnpricedModels = s.usage.Cost()
 	s.Tokens.ToolDefinitions = ToolDefTokens(t.Tools, s.acc.counter)
 	if o := s.acc.overhead; o != nil {
 		n, ok := checked.Sub(*o, s.Tokens.ToolDefinitions)
@@ -319,5 +329,8 @@ func NewBreakdown(sessions []*SessionBreakdown) (*Breakdown, error) {
 		}
 	}
 	tot.Tools = sortTools(tools)
+	if c := tot.CostUSD; c != nil {
+		*c = usd.Round(*c) // the sessions' sum, without float residue
+	}
 	return b, nil
 }

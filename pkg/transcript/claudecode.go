@@ -223,7 +223,7 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 			// the recorded sums, once per call as in the conversation,
 			// the call's last record giving it.
 			if rec.Type == "assistant" && rec.Message != nil && rec.Message.Usage != nil {
-				if err := addUnsent(calls, unsent, rec.Message, rec.UUID, d.line); err != nil {
+				if err := addUnsent(calls, unsent, &rec, d.line); err != nil {
 					return d.errorf("message.usage: %w", err)
 				}
 			}
@@ -298,11 +298,12 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 // addUnsent keeps the usage of a sidechain record in b.t.Unsent: the
 // first record of its call appends the call, later ones replace its usage
 // (the last record of a streamed response gives the final output).
-func addUnsent(cs *ccCalls, unsent map[string]int, msg *ccMessage, uuid string, line int) error {
+func addUnsent(cs *ccCalls, unsent map[string]int, rec *ccRecord, line int) error {
 	b := cs.b
+	msg := rec.Message
 	id := msg.ID
 	if id == "" {
-		id = uuid
+		id = rec.UUID
 	}
 	u, err := cs.parts(msg.Usage, line)
 	if err != nil || u == nil {
@@ -316,7 +317,13 @@ func addUnsent(cs *ccCalls, unsent map[string]int, msg *ccMessage, uuid string, 
 		return nil
 	}
 	unsent[id] = len(b.t.Unsent)
-	b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: msg.Model, Usage: *u})
+	// The call is priced at its date; a timestamp that does not read (on
+	// a record that is not this conversation's) prices it as undated.
+	ts, err := ccTime(rec.Timestamp)
+	if err != nil {
+		ts = time.Time{}
+	}
+	b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: msg.Model, Time: ts, Usage: *u})
 	return nil
 }
 

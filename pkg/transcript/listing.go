@@ -29,17 +29,22 @@ type Listing struct {
 	// (aborted ones too: the provider billed them); nil when it records
 	// none.
 	Recorded *RecordedUsage `json:"recorded,omitempty"`
-	// CostUSD is what the recorded usage cost at list prices, set by the
-	// caller (see package cost) when some call records its model; models
-	// without prices count 0 and are named in UnpricedModels.
+	// CostUSD is what the recorded calls cost, each priced by Pricer at
+	// its own date and size, summed; absent when there is no pricer or no
+	// call records its model. Models without prices count 0 and are named
+	// in UnpricedModels.
 	CostUSD        *float64 `json:"cost_usd,omitempty"`
 	UnpricedModels []string `json:"unpriced_models,omitempty"`
 
 	// Counter, when set before messages are added, counts each message's
 	// Tokens ([MessageTokens]); nil leaves them 0.
-	Counter tokenize.Counter  `json:"-"`
-	names   map[string]string // tool call id → tool name, for results
-	tally   UsageTally
+	Counter tokenize.Counter `json:"-"`
+	// Pricer, when set before messages are added, prices each recorded
+	// call; nil leaves CostUSD absent.
+	Pricer Pricer `json:"-"`
+
+	names map[string]string // tool call id → tool name, for results
+	tally UsageTally
 }
 
 // RecordedUsage sums recorded usage: calls and tokens by part.
@@ -77,52 +82,81 @@ func (u Usage) plus(o *Usage, err error) (Usage, error) {
 }
 
 // UsageTally sums the usage a transcript records, in all and per answering
-// model. The zero value is empty and ready to use.
+// model, and, where the calls were priced ([Pricer]), what they cost. The
+// zero value is empty and ready to use.
 type UsageTally struct {
 	// Total is nil until a message with usage is added.
 	Total   *RecordedUsage
-	byModel map[string]*RecordedUsage
+	byModel map[string]*modelTally
+	priced  bool // some call was offered to a Pricer
 }
 
-// Add counts m's usage, if it records any. A total that would not fit
-// an int is an [*engine.TokenOverflowError]; the tally is then left as it was.
-func (t *UsageTally) Add(m *Message) error {
+// modelTally is one model's calls in a [UsageTally]: their usage, what
+// the priced ones cost, and the calls without a price.
+type modelTally struct {
+	used     RecordedUsage
+	usd      float64
+	unpriced RecordedUsage
+}
+
+// Add counts m's usage, if it records any, priced with p (nil: not
+// priced). A total that would not fit an int is an
+// [*engine.TokenOverflowError]; the tally is then left as it was.
+func (t *UsageTally) Add(m *Message, p Pricer) error {
 	if m.Usage == nil {
 		return nil
 	}
-	return t.AddUsage(m.Model, m.Usage)
+	return t.AddUsage(m.Model, m.Timestamp, m.Usage, p)
 }
 
-// AddUsage counts one call's usage u, answered by model. Totals that do
-// not fit an int are an [*engine.TokenOverflowError]; the tally is then left as it
-// was.
-func (t *UsageTally) AddUsage(model string, u *Usage) error {
-	var total, byModel RecordedUsage
+// AddUsage counts one call's usage u, answered by model at time at (zero
+// when not recorded), priced with p (nil: not priced). Totals that do not
+// fit an int are an [*engine.TokenOverflowError]; the tally is then left
+// as it was.
+func (t *UsageTally) AddUsage(model string, at time.Time, u *Usage, p Pricer) error {
+	return t.addCall(model, u, priceCall(p, model, at, u))
+}
+
+// addCall counts one call's usage u, answered by model, whose cost c is
+// already known.
+func (t *UsageTally) addCall(model string, u *Usage, c callCost) error {
+	var total RecordedUsage
 	if t.Total != nil {
 		total = *t.Total
 	}
+	var mt modelTally
 	if r := t.byModel[model]; r != nil {
-		byModel = *r
+		mt = *r
 	}
 	if err := total.add(u); err != nil {
 		return err
 	}
-	if err := byModel.add(u); err != nil {
+	if err := mt.used.add(u); err != nil {
 		return err
 	}
+	switch {
+	case c.priced:
+		mt.usd += c.usd
+	case c.offered:
+		if err := mt.unpriced.add(u); err != nil {
+			return err
+		}
+	}
 	if t.byModel == nil {
-		t.byModel = map[string]*RecordedUsage{}
+		t.byModel = map[string]*modelTally{}
 	}
 	t.Total = &total
-	t.byModel[model] = &byModel
+	t.byModel[model] = &mt
+	t.priced = t.priced || c.offered
 	return nil
 }
 
 // AddUnsent counts the usage of t's calls that are not part of its
-// conversation ([Transcript.Unsent]).
-func (t *UsageTally) AddUnsent(tr *Transcript) error {
+// conversation ([Transcript.Unsent]), priced with p (nil: not priced).
+func (t *UsageTally) AddUnsent(tr *Transcript, p Pricer) error {
 	for i := range tr.Unsent {
-		if err := t.AddUsage(tr.Unsent[i].Model, &tr.Unsent[i].Usage); err != nil {
+		c := &tr.Unsent[i]
+		if err := t.AddUsage(c.Model, c.Time, &c.Usage, p); err != nil {
 			return fmt.Errorf("unsent call %d: %w", i+1, err)
 		}
 	}
@@ -132,14 +166,20 @@ func (t *UsageTally) AddUnsent(tr *Transcript) error {
 // ByModel returns the usage summed per answering model ("" for calls
 // that record none), models sorted.
 func (t *UsageTally) ByModel() (models []string, usage []RecordedUsage) {
+	for _, m := range t.models() {
+		models = append(models, m)
+		usage = append(usage, t.byModel[m].used)
+	}
+	return models, usage
+}
+
+func (t *UsageTally) models() []string {
+	models := make([]string, 0, len(t.byModel))
 	for m := range t.byModel {
 		models = append(models, m)
 	}
 	slices.Sort(models)
-	for _, m := range models {
-		usage = append(usage, *t.byModel[m])
-	}
-	return models, usage
+	return models
 }
 
 // RecordedByModel returns the recorded usage summed per answering model
@@ -209,7 +249,7 @@ func List(t *Transcript) (*Listing, error) {
 // from [Scan], the error comes back as an [*Error] naming the line of
 // the message.
 func (l *Listing) Add(m *Message) error {
-	if err := l.tally.Add(m); err != nil {
+	if err := l.tally.Add(m, l.Pricer); err != nil {
 		return err
 	}
 	lm := ListingMessage{Index: m.Index, Role: m.Role, Turn: m.Turn, Chars: m.Chars(),
@@ -245,13 +285,15 @@ func (l *Listing) Add(m *Message) error {
 }
 
 // SetHeader fills the transcript-wide fields of l from t, which must be
-// finished: its format, turns, pairs, skipped records and compactions.
+// finished: its format, turns, pairs, skipped records and compactions,
+// the calls it records outside the conversation, and the cost.
 func (l *Listing) SetHeader(t *Transcript) error {
 	l.Format, l.Conversation, l.Turns, l.Compactions = t.Format, t.ID, t.Turns, t.Compactions
-	if err := l.tally.AddUnsent(t); err != nil {
+	if err := l.tally.AddUnsent(t, l.Pricer); err != nil {
 		return err
 	}
 	l.Recorded = l.tally.Total
+	l.CostUSD, l.UnpricedModels = l.tally.Cost()
 	if l.Messages == nil {
 		l.Messages = []ListingMessage{}
 	}

@@ -87,10 +87,9 @@ func TestListingOverflow(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("listing: %v, want %s", err, want)
 	}
-	s := NewSessionBreakdown("s.jsonl", nil)
+	var tally UsageTally
 	_, err = Scan(context.Background(), strings.NewReader(in), "s.jsonl", "", func(t *Transcript, m *Message) error {
-		m.Text, m.Role = "", RoleAssistant // no counter: count nothing
-		return s.Usage.Add(m)
+		return tally.Add(m, nil)
 	})
 	if err == nil || err.Error() != want {
 		t.Errorf("tally: %v, want %s", err, want)

@@ -47,13 +47,18 @@ type SessionSummary struct {
 	// of the conversation, [Transcript.Unsent], too); zero when the format
 	// records none.
 	Recorded RecordedUsage `json:"recorded"`
-	// CostUSD is what the recorded usage cost at list prices, set by the
-	// caller (see package cost); null when no call records its model.
+	// CostUSD is what the recorded calls cost, each priced by [Pricer]
+	// at its own date and size, summed; null when there is no pricer or
+	// no call records its model. Models without prices count 0 and are
+	// named in UnpricedModels.
 	CostUSD        *float64 `json:"cost_usd"`
 	UnpricedModels []string `json:"unpriced_models,omitempty"`
 
-	// Usage tallies the recorded usage per model, for pricing.
-	Usage UsageTally `json:"-"`
+	// Pricer, when set before messages are added, prices each recorded
+	// call; nil leaves CostUSD null.
+	Pricer Pricer `json:"-"`
+
+	usage UsageTally
 
 	start, end time.Time
 	days       map[string]*UsageTally // UTC day → that day's calls
@@ -69,12 +74,12 @@ type SummaryGroup struct {
 	// Models are the models that answered, sorted.
 	Models   []string      `json:"models"`
 	Recorded RecordedUsage `json:"recorded"`
-	// CostUSD is set by the caller, as [SessionSummary.CostUSD].
+	// CostUSD sums the cost of the group's calls, as
+	// [SessionSummary.CostUSD].
 	CostUSD        *float64 `json:"cost_usd"`
 	UnpricedModels []string `json:"unpriced_models,omitempty"`
 
-	// Usage tallies the recorded usage per model, for pricing.
-	Usage UsageTally `json:"-"`
+	usage UsageTally
 }
 
 // SummaryGroupings are the values [NewSummary] takes for by.
@@ -118,7 +123,8 @@ func (s *SessionSummary) Add(m *Message) error {
 	if m.Usage == nil {
 		return nil
 	}
-	if err := s.Usage.Add(m); err != nil {
+	c := priceCall(s.Pricer, m.Model, m.Timestamp, m.Usage)
+	if err := s.usage.addCall(m.Model, m.Usage, c); err != nil {
 		return err
 	}
 	day := "" // a call with no timestamp counts on the session's first day
@@ -130,14 +136,14 @@ func (s *SessionSummary) Add(m *Message) error {
 		d = &UsageTally{}
 		s.days[day] = d
 	}
-	return d.Add(m)
+	return d.addCall(m.Model, m.Usage, c)
 }
 
 // Finish adds t's header: its format and conversation id, and the calls
-// it records outside the conversation.
+// it records outside the conversation; then prices the session.
 func (s *SessionSummary) Finish(t *Transcript) error {
 	s.Format, s.Conversation = t.Format, t.ID
-	if err := s.Usage.AddUnsent(t); err != nil {
+	if err := s.usage.AddUnsent(t, s.Pricer); err != nil {
 		return err
 	}
 	if len(t.Unsent) > 0 {
@@ -146,7 +152,7 @@ func (s *SessionSummary) Finish(t *Transcript) error {
 			d = &UsageTally{}
 			s.days[""] = d
 		}
-		if err := d.AddUnsent(t); err != nil {
+		if err := d.AddUnsent(t, s.Pricer); err != nil {
 			return err
 		}
 	}
@@ -164,10 +170,11 @@ func (s *SessionSummary) Finish(t *Transcript) error {
 			}
 		}
 	}
-	if s.Usage.Total != nil {
-		s.Recorded = *s.Usage.Total
+	if s.usage.Total != nil {
+		s.Recorded = *s.usage.Total
 	}
-	s.Models = tallyModels(&s.Usage)
+	s.Models = tallyModels(&s.usage)
+	s.CostUSD, s.UnpricedModels = s.usage.Cost()
 	return nil
 }
 
@@ -180,33 +187,6 @@ func tallyModels(t *UsageTally) []string {
 		models = []string{}
 	}
 	return models
-}
-
-// addTally adds o's calls, per model, to t.
-func (t *UsageTally) addTally(o *UsageTally) error {
-	models, usage := o.ByModel()
-	for i, m := range models {
-		r := t.byModel[m]
-		if r == nil {
-			r = &RecordedUsage{}
-		}
-		sum := *r
-		if err := sum.Add(&usage[i]); err != nil {
-			return err
-		}
-		total := RecordedUsage{}
-		if t.Total != nil {
-			total = *t.Total
-		}
-		if err := total.Add(&usage[i]); err != nil {
-			return err
-		}
-		if t.byModel == nil {
-			t.byModel = map[string]*RecordedUsage{}
-		}
-		t.byModel[m], t.Total = &sum, &total
-	}
-	return nil
 }
 
 // NewSummary sums finished session summaries, grouped by one of
@@ -240,14 +220,14 @@ func NewSummary(sessions []*SessionSummary, by string) (*Summary, error) {
 	}
 	for _, s := range ss {
 		sum.Totals.Sessions++
-		if err := sum.Totals.Usage.addTally(&s.Usage); err != nil {
+		if err := sum.Totals.usage.addTally(&s.usage); err != nil {
 			return nil, err
 		}
 		switch by {
 		case "project":
 			g := group(s.Project)
 			g.Sessions++
-			if err := g.Usage.addTally(&s.Usage); err != nil {
+			if err := g.usage.addTally(&s.usage); err != nil {
 				return nil, err
 			}
 		case "day":
@@ -257,21 +237,19 @@ func NewSummary(sessions []*SessionSummary, by string) (*Summary, error) {
 				}
 				g := group(day)
 				g.Sessions++
-				if err := g.Usage.addTally(d); err != nil {
+				if err := g.usage.addTally(d); err != nil {
 					return nil, err
 				}
 			}
 		case "model":
-			models, usage := s.Usage.ByModel()
-			for i, m := range models {
-				if m == "" {
-					m = "-" // calls that record no model
+			for _, m := range s.usage.models() {
+				key := m
+				if key == "" {
+					key = "-" // calls that record no model
 				}
-				g := group(m)
+				g := group(key)
 				g.Sessions++
-				u := usage[i]
-				one := UsageTally{Total: &u, byModel: map[string]*RecordedUsage{models[i]: &u}}
-				if err := g.Usage.addTally(&one); err != nil {
+				if err := g.usage.addTally(s.usage.only(m)); err != nil {
 					return nil, err
 				}
 			}
@@ -300,11 +278,16 @@ func NewSummary(sessions []*SessionSummary, by string) (*Summary, error) {
 }
 
 func (g *SummaryGroup) finish() {
-	if g.Usage.Total != nil {
-		g.Recorded = *g.Usage.Total
+	if g.usage.Total != nil {
+		g.Recorded = *g.usage.Total
 	}
-	g.Models = tallyModels(&g.Usage)
+	g.Models = tallyModels(&g.usage)
+	g.CostUSD, g.UnpricedModels = g.usage.Cost()
 }
+
+// Unpriced is what the totals' cost leaves out for want of a price: the
+// calls and tokens of each model ([UsageTally.Unpriced]).
+func (s *Summary) Unpriced() []UnpricedCalls { return s.Totals.usage.Unpriced() }
 
 // projectHeadLines is how many lines [ProjectDir] looks at.
 const projectHeadLines = 64

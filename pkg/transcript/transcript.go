@@ -153,10 +153,12 @@ type Usage struct {
 // Prompt is the whole prompt of the call: Input + CacheRead + CacheWrite.
 func (u Usage) Prompt() int { return u.Input + u.CacheRead + u.CacheWrite }
 
-// UnsentCall is one call in [Transcript.Unsent]: the model that answered
-// and its recorded usage.
+// UnsentCall is one call in [Transcript.Unsent]: the model that answered,
+// when (its first record's timestamp; zero when not recorded), and its
+// recorded usage.
 type UnsentCall struct {
 	Model string
+	Time  time.Time
 	Usage Usage
 }
 
