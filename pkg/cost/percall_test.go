@@ -1,0 +1,138 @@
+package cost
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/transcript"
+)
+
+// straddle.jsonl is a Claude Code session on claude-sonnet-4-6 that
+// straddles its price change and has calls above 200,000 prompt tokens.
+// The snapshot prices sonnet-4-6, per million tokens (input, cache read,
+// 5-minute write, output), before 2026-03-13 at 3, 0.30, 3.75, 15 and
+// above 200,000 prompt tokens at 6, 0.60, 7.50, 22.5; from 2026-03-13 on
+// at a flat 3, 0.30, 3.75, 15. Its calls, by hand:
+//
+//	a  03-12 10:00  in 10, read 100,000, write 0: prompt 100,010, out 100
+//	   10×3 + 100,000×0.3 + 100×15                     =    31,530 µ$
+//	s  03-12 23:59:30, a sidechain call (two records, the last one's
+//	   output), in 5, write 210,000: prompt 210,005 (tier), out 100
+//	   5×6 + 210,000×7.5 + 100×22.5                     = 1,577,280 µ$
+//	b  03-12 23:59  in 3, read 200,000, write 1,000: prompt 201,003
+//	   (tier), out 500: 3×6 + 200,000×0.6 + 1,000×7.5 + 500×22.5
+//	                                                     =   138,768 µ$
+//	c  03-13 00:01  the same usage, after the change, no tier:
+//	   3×3 + 200,000×0.3 + 1,000×3.75 + 500×15          =    71,259 µ$
+//
+// The session: $1.818837. Per day (UTC; the sidechain call counts on the
+// session's first day): 03-12 a + s + b = $1.747578, 03-13 $0.071259. The
+// usage summed and priced at the newest prices (as harpe did before)
+// gives 21×3 + 500,000×0.3 + 212,000×3.75 + 1,200×15 = $0.963063.
+const (
+	straddleSession = 1.818837
+	straddleDay12   = 1.747578
+	straddleDay13   = 0.071259
+)
+
+func collectStraddle(t *testing.T, build transcript.Build) *transcript.Collected {
+	t.Helper()
+	f, err := os.Open("testdata/straddle.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := transcript.Collect(context.Background(), f, "straddle.jsonl", transcript.CollectOptions{
+		Build: build, Counter: tokenize.Estimate, Pricer: RecordedPricer(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func wantUSD(t *testing.T, what string, got *float64, want float64) {
+	t.Helper()
+	if got == nil || *got != want {
+		t.Errorf("%s: cost %v, want exactly %v", what, got, want)
+	}
+}
+
+// TestPerCallPricing: the summary (by session, day and model), the
+// listing and the breakdown price each call at its own date and tier,
+// and come out exactly as the pricing by hand above.
+func TestPerCallPricing(t *testing.T) {
+	sums := collectStraddle(t, transcript.BuildSummary).Summaries
+	for _, by := range []string{"session", "model", "project"} {
+		s, err := transcript.NewSummary(sums, by)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantUSD(t, by+" totals", s.Totals.CostUSD, straddleSession)
+		for _, g := range s.Groups {
+			wantUSD(t, by+" "+g.Key, g.CostUSD, straddleSession)
+		}
+	}
+	wantUSD(t, "session", sums[0].CostUSD, straddleSession)
+	days, err := transcript.NewSummary(sums, "day")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(days.Groups) != 2 {
+		t.Fatalf("days: %d groups, want 2", len(days.Groups))
+	}
+	wantUSD(t, "2026-03-12", days.Groups[0].CostUSD, straddleDay12)
+	wantUSD(t, "2026-03-13", days.Groups[1].CostUSD, straddleDay13)
+	wantUSD(t, "listing", collectStraddle(t, transcript.BuildListing).Listings[0].CostUSD, straddleSession)
+	b, err := transcript.NewBreakdown(collectStraddle(t, transcript.BuildBreakdown).Breakdowns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantUSD(t, "breakdown", b.Sessions[0].CostUSD, straddleSession)
+	wantUSD(t, "breakdown totals", b.Totals.CostUSD, straddleSession)
+}
+
+// TestRecordedPricer prices single calls against figures by hand: the
+// date chooses the price set, the whole prompt (cache parts included)
+// the tier, and a model with no price is not ok.
+func TestRecordedPricer(t *testing.T) {
+	p := RecordedPricer(nil)
+	day := func(s string) time.Time {
+		d, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	big := transcript.Usage{Input: 3, CacheRead: 200000, CacheWrite: 1000, Output: 500}
+	for _, tc := range []struct {
+		name  string
+		model string
+		at    time.Time
+		u     transcript.Usage
+		want  float64
+		ok    bool
+	}{
+		{"tier before the change", "claude-sonnet-4-6", day("2026-03-12T23:59:00Z"), big, 0.138768, true},
+		{"after the change", "claude-sonnet-4-6", day("2026-03-13T00:01:00Z"), big, 0.071259, true},
+		{"undated: the newest prices", "claude-sonnet-4-6", time.Time{}, big, 0.071259, true},
+		// 200,000 exactly is not above the tier: 199,000×0.3 + 1,000×3.75
+		// = 59,700 + 3,750 µ$.
+		{"at 200,000, no tier", "claude-sonnet-4-6", day("2026-03-01T00:00:00Z"), transcript.Usage{CacheRead: 199000, CacheWrite: 1000}, 0.06345, true},
+		// 1-hour writes at the 1-hour price (6 below the tier): 400×6 + 600×3.75.
+		{"1-hour write", "claude-sonnet-4-6", day("2026-04-01T00:00:00Z"), transcript.Usage{CacheWrite: 1000, CacheWrite1h: 400}, 0.00465, true},
+		// Bedrock's regional endpoints (us.) list 3.30 / 16.50:
+		// 1,000×3.3 + 100×16.5 = 4,950 µ$.
+		{"Bedrock id", "us.anthropic.claude-sonnet-4-5-20250929-v1:0", day("2026-04-01T00:00:00Z"), transcript.Usage{Input: 1000, Output: 100}, 0.00495, true},
+		{"unknown model", "mystery-1", day("2026-04-01T00:00:00Z"), big, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := p.PriceCall(tc.model, tc.at, tc.u)
+			if ok != tc.ok || RoundUSD(got) != tc.want {
+				t.Errorf("PriceCall = %v, %v; want %v, %v", got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
