@@ -55,3 +55,18 @@ func BenchmarkSimulatorSteps(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRecordedPricer prices the 230 calls of the Claude Code sample
+// one by one, as the transcript summaries do.
+func BenchmarkRecordedPricer(b *testing.B) {
+	tr := readSample(b, agentSamples[0])
+	p := RecordedPricer(nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range tr.Messages {
+			if m := &tr.Messages[i]; m.Usage != nil {
+				p.PriceCall(m.Model, m.Timestamp, *m.Usage)
+			}
+		}
+	}
+}
