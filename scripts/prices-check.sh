@@ -19,4 +19,4 @@ bin="$(mktemp -d)/harpe"
 trap 'rm -rf "$(dirname "$bin")"' EXIT
 go build -o "$bin" .
 [ $# -gt 0 ] || set -- testdata/agent testdata/transcripts
-"$bin" transcript --format json "$@" 2>/dev/null | node scripts/prices-check.mjs "$pkg"
+"$bin" transcript --messages --format json "$@" 2>/dev/null | node scripts/prices-check.mjs "$pkg"
