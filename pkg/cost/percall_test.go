@@ -1,11 +1,17 @@
 package cost
 
 import (
+	"bytes"
 	"context"
+	"io/fs"
+	"math"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
@@ -135,4 +141,99 @@ func TestRecordedPricer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCostsAgreeOnSamples: on every sample that records usage, the
+// summary, the listing and the breakdown cost exactly what pricing each
+// call on its own gives (each message with usage and each unsent call,
+// its prices looked up and chosen by date and prompt size here, summed,
+// rounded once).
+func TestCostsAgreeOnSamples(t *testing.T) {
+	var files []string
+	for _, root := range []string{"../../testdata/agent", "../../testdata/transcripts", "testdata"} {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	cat := prices.Default()
+	checked := 0
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts, err := transcript.Read(bytes.NewReader(data), p, "")
+		if err != nil {
+			continue // not a transcript (settings.json)
+		}
+		var want []*float64
+		for _, tr := range ts {
+			sum, named := 0.0, false
+			add := func(model string, at time.Time, u transcript.Usage) {
+				if model == "" {
+					return
+				}
+				named = true
+				pr := cat.LookupCall(model).At(at, u.Input+u.CacheRead+u.CacheWrite)
+				sum += UsageCost(u, pr)
+			}
+			for i := range tr.Messages {
+				if m := &tr.Messages[i]; m.Usage != nil {
+					add(m.Model, m.Timestamp, *m.Usage)
+				}
+			}
+			for _, u := range tr.Unsent {
+				add(u.Model, u.Time, u.Usage)
+			}
+			if !named {
+				want = append(want, nil)
+				continue
+			}
+			r := RoundUSD(sum)
+			want = append(want, &r)
+			checked++
+		}
+		for _, build := range []transcript.Build{transcript.BuildSummary, transcript.BuildListing, transcript.BuildBreakdown} {
+			got, err := transcript.Collect(context.Background(), bytes.NewReader(data), p, transcript.CollectOptions{
+				Build: build, Counter: tokenize.Estimate, Pricer: RecordedPricer(cat)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var costs []*float64
+			for _, s := range got.Summaries {
+				costs = append(costs, s.CostUSD)
+			}
+			for _, l := range got.Listings {
+				costs = append(costs, l.CostUSD)
+			}
+			for _, s := range got.Breakdowns {
+				costs = append(costs, s.CostUSD)
+			}
+			if len(costs) != len(want) {
+				t.Fatalf("%s: %d conversations, want %d", p, len(costs), len(want))
+			}
+			for i := range want {
+				w, g := want[i], costs[i]
+				if (w == nil) != (g == nil) || w != nil && math.Abs(*w-*g) > 1e-9 {
+					t.Errorf("%s build %d conversation %d: cost %v, want %v", p, build, i, deref(g), deref(w))
+				}
+			}
+		}
+	}
+	if checked < 15 {
+		t.Errorf("only %d priced conversations checked", checked)
+	}
+}
+
+func deref(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
