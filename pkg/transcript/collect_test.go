@@ -1,0 +1,92 @@
+package transcript
+
+import (
+	"bytes"
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+)
+
+// collectAll runs Collect with each build over data (format "" detects).
+func collectAll(t *testing.T, data []byte, format string) (map[Build]*Collected, error) {
+	out := map[Build]*Collected{}
+	for _, b := range []Build{BuildSummary, BuildListing, BuildBreakdown, BuildItems} {
+		got, err := Collect(context.Background(), bytes.NewReader(data), "in", CollectOptions{
+			Format: format, Build: b, Counter: tokenize.Estimate, Pricer: datedPricer{}})
+		if err != nil {
+			return nil, err
+		}
+		out[b] = got
+	}
+	return out, nil
+}
+
+// checkCollected: each build gives one entry per conversation, and the
+// three that sum usage agree on every conversation's recorded usage,
+// cost and unpriced models.
+func checkCollected(t *testing.T, all map[Build]*Collected) {
+	t.Helper()
+	n := len(all[BuildSummary].Transcripts)
+	s, l, b := all[BuildSummary].Summaries, all[BuildListing].Listings, all[BuildBreakdown].Breakdowns
+	if len(s) != n || len(l) != n || len(b) != n || len(all[BuildItems].Items) != n {
+		t.Fatalf("%d conversations: %d summaries, %d listings, %d breakdowns, %d item lists", n, len(s), len(l), len(b), len(all[BuildItems].Items))
+	}
+	for i := range n {
+		rec := RecordedUsage{}
+		if l[i].Recorded != nil {
+			rec = *l[i].Recorded
+		}
+		if s[i].Recorded != rec || (b[i].Recorded == nil) != (l[i].Recorded == nil) || b[i].Recorded != nil && *b[i].Recorded != rec {
+			t.Fatalf("conversation %d: recorded %+v / %+v / %+v", i, s[i].Recorded, l[i].Recorded, b[i].Recorded)
+		}
+		if !reflect.DeepEqual(s[i].CostUSD, l[i].CostUSD) || !reflect.DeepEqual(b[i].CostUSD, l[i].CostUSD) {
+			t.Fatalf("conversation %d: cost %v / %v / %v", i, usdOf(s[i].CostUSD), usdOf(l[i].CostUSD), usdOf(b[i].CostUSD))
+		}
+		if !reflect.DeepEqual(s[i].UnpricedModels, l[i].UnpricedModels) || !reflect.DeepEqual(b[i].UnpricedModels, l[i].UnpricedModels) {
+			t.Fatalf("conversation %d: unpriced %v / %v / %v", i, s[i].UnpricedModels, l[i].UnpricedModels, b[i].UnpricedModels)
+		}
+	}
+}
+
+func usdOf(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// TestCollectOnly: Only keeps one conversation in every slice; Append
+// joins two inputs in order.
+func TestCollectOnly(t *testing.T) {
+	in := `[{"id":"a","conversations":[{"from":"human","value":"hi"},{"from":"gpt","value":"yo"}]},
+{"id":"b","conversations":[{"from":"human","value":"second"}]}]`
+	got, err := Collect(context.Background(), bytes.NewReader([]byte(in)), "s.json", CollectOptions{Build: BuildListing, Counter: tokenize.Estimate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var both Collected
+	both.Append(got)
+	both.Append(got)
+	if len(both.Transcripts) != 4 || len(both.Listings) != 4 || both.Listings[2] != got.Listings[0] {
+		t.Fatalf("Append: %d transcripts, %d listings", len(both.Transcripts), len(both.Listings))
+	}
+	got.Only(1)
+	if len(got.Transcripts) != 1 || len(got.Listings) != 1 || got.Listings[0].Conversation != "b" || got.Summaries != nil {
+		t.Errorf("Only(1): %+v", got)
+	}
+}
+
+func FuzzCollect(f *testing.F) {
+	for _, dir := range []string{"claude-code", "codex", "harpe", "gemini-cli", "sharegpt"} {
+		addSeeds(f, dir)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		all, err := collectAll(t, data, "")
+		if err != nil {
+			return // bad input is an error; checked by the reader fuzzers
+		}
+		checkCollected(t, all)
+	})
+}
