@@ -58,6 +58,7 @@ type callInfo struct {
 	pr, pw, pi float64
 	limit      int
 	minCache   int
+	ttl        time.Duration // the Anthropic TTL (0: 5 minutes)
 }
 
 type autoState struct {
@@ -104,6 +105,9 @@ func (s *autoState) apply(c *Context, sel *Selection, tokens int) {
 		pr, pw = ci.pi, ci.pi
 	}
 	ttl := time.Duration(cost.AnthropicTTL)
+	if ci.ttl != 0 {
+		ttl = ci.ttl
+	}
 	if ci.rule == prices.CacheOpenAI {
 		ttl = cost.OpenAIRetention
 	}
@@ -258,6 +262,7 @@ func (r *replayer) callInfoOf(m *transcript.Message) *callInfo {
 		ci.pi, ci.pr, ci.pw = pr.Input/1e6, pr.CacheRead/1e6, pr.CacheWrite5m/1e6
 		if co.TTL == cost.AnthropicLongTTL {
 			ci.pw = pr.CacheWrite1h / 1e6
+			ci.ttl = time.Duration(cost.AnthropicLongTTL)
 		}
 	}
 	return ci

@@ -192,6 +192,10 @@ type pcall struct {
 	// at this call no strategy reads more, and the model's entries are
 	// cut to it. -1: no such evidence.
 	held int
+	// floor is the recorded cache read where it is longer than the model
+	// predicts for full (full's call floored): a plan reads at least as
+	// much of it as its window shares with full's. 0: none.
+	floor int
 }
 
 // pcand is a candidate result.
@@ -338,8 +342,21 @@ func (s *session) chg(k int) int { return min(s.cands[k].idx, s.cands[k].cidx) }
 // nothing more than sending everything does.
 func (s *session) read(i, q, k, lastClear int) int {
 	r := s.modelRead(i, q, k, lastClear)
-	if h := s.calls[i].held; h >= 0 {
-		r = min(r, h)
+	c := &s.calls[i]
+	if c.held >= 0 {
+		r = min(r, c.held)
+	}
+	if c.floor > r {
+		// What the window shares with full's: up to the first cleared
+		// result, or all of it.
+		shared := c.front + c.sys + c.conv
+		if k > c.lo {
+			shared = s.prefix(i, s.chg(c.lo), k, c.front)
+		}
+		if q < math.MaxInt {
+			shared = min(shared, s.prefix(i, q, k, c.front))
+		}
+		r = max(r, min(c.floor, shared))
 	}
 	return r
 }
@@ -681,6 +698,9 @@ func (r *replayer) collect(ctx context.Context, base Strategy, full []Call, cs C
 			pc.rule = prices.CacheNone
 		}
 		pc.minCache = md.MinCacheTokens
+		if u := m.Usage; u != nil && r.records && r.calibration != nil && r.opts.Cost != nil && ownRecord(r.opts.Cost, m) && (u.CacheRead > 0 || u.CacheWrite > 0) {
+			pc.minCache = 0 // the provider cached this prompt (see cost.Step.Cached)
+		}
 		switch pr := md.Prices; {
 		case r.opts.Cost == nil || pr == nil:
 			// Nothing to price: the plan minimises tokens.
@@ -716,8 +736,13 @@ func (r *replayer) collect(ctx context.Context, base Strategy, full []Call, cs C
 		// The record's evidence, where full's call was cut by it: every
 		// strategy's call is priced with the cache cut there alike.
 		pc.held = -1
-		if n := len(s.calls); r.records && n < len(full) && full[n].CallCost != nil && full[n].Evicted && m.Usage != nil {
-			pc.held = m.Usage.CacheRead
+		if n := len(s.calls); r.records && n < len(full) && full[n].CallCost != nil && m.Usage != nil {
+			switch f := full[n].CallCost; {
+			case f.Evicted || f.cut:
+				pc.held = m.Usage.CacheRead
+			case f.floored:
+				pc.floor = m.Usage.CacheRead
+			}
 		}
 		s.calls = append(s.calls, pc)
 	}
