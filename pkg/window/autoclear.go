@@ -27,8 +27,10 @@ import (
 // (OpenAI: pw is the uncached input price; no cache: pr = pw = input, so
 // Δ < 0 and every clear pays), W₋ the tokens the previous call sent
 // (what the cache holds), R what the cache holds before q (the previous
-// window whole when q is past its end, else the system part and the
-// unseen overhead; OpenAI caches any prefix, so all before q), n̂ the
+// window whole when q is past its end; else the window of the latest
+// earlier call of the model that ended at or before q, written since the
+// last clear and still live; else the system part and the unseen
+// overhead; OpenAI caches any prefix, so all before q), n̂ the
 // calls the saving is expected to last: until as much has grown
 // clearable again, a the tokens cleared so far (s included) per call made,
 // and no more calls than made so far; B the saving banked so far (what the earlier clears saved, less
@@ -72,6 +74,18 @@ type autoState struct {
 	calls, resets       int
 	clearable           int // tokens cleared so far
 	bank, fullSpent     float64
+	// marks are the cache entries the calls wrote at their windows'
+	// ends, on the current path: a clear cuts those that end after it.
+	marks []autoMark
+}
+
+// autoMark is the entry a call wrote at its window's end: the history
+// positions before end, tokens in all, live until until.
+type autoMark struct {
+	end, tokens int
+	model       string
+	until       time.Time
+	resets      int
 }
 
 func (s *autoState) abort(n int) {
@@ -80,6 +94,32 @@ func (s *autoState) abort(n int) {
 		k--
 	}
 	s.mine, s.saving = s.mine[:k], s.saving[:k]
+	s.cutMarks(n)
+}
+
+// cutMarks drops the entries that end after position q.
+func (s *autoState) cutMarks(q int) {
+	k := len(s.marks)
+	for k > 0 && s.marks[k-1].end > q {
+		k--
+	}
+	s.marks = s.marks[:k]
+}
+
+// entryBefore returns the tokens of the latest live entry of model that
+// ends at or before position q (0: none).
+func (s *autoState) entryBefore(q int, model string, at time.Time, resets int) int {
+	for j := len(s.marks) - 1; j >= 0; j-- {
+		m := &s.marks[j]
+		if m.end > q || m.model != model || m.resets != resets {
+			continue
+		}
+		if at.IsZero() || m.until.IsZero() || !at.After(m.until) {
+			return m.tokens
+		}
+		return 0
+	}
+	return 0
 }
 
 func (s *autoState) apply(c *Context, sel *Selection, tokens int) {
@@ -150,7 +190,19 @@ func (s *autoState) apply(c *Context, sel *Selection, tokens int) {
 	}
 	prevTokens, prevLen := s.prevTokens, s.prevLen
 	s.prevTokens, s.prevLen = tokens, c.h.Len()
-	defer func() { s.resets = c.h.resets }()
+	if c.h.resets != s.resets {
+		s.marks = s.marks[:0]
+	}
+	cleared := false
+	defer func() {
+		s.resets = c.h.resets
+		// This call's entry; a warm call that cleared nothing read the
+		// previous call's entry whole, which refreshes it.
+		if n := len(s.marks); n > 0 && warm && !cleared && s.marks[n-1].model == ci.model {
+			s.marks[n-1].until = expiryAt(ci.at, ttl)
+		}
+		s.marks = append(s.marks, autoMark{end: c.h.Len(), tokens: s.prevTokens, model: ci.model, until: expiryAt(ci.at, ttl), resets: c.h.resets})
+	}()
 	if len(batch) == 0 {
 		return
 	}
@@ -163,6 +215,10 @@ func (s *autoState) apply(c *Context, sel *Selection, tokens int) {
 			switch {
 			case q >= prevLen:
 				read = prevTokens
+			case ci.rule == prices.CacheAnthropic:
+				// The deepest entry before q: an earlier call's window
+				// end, else the system part.
+				read = max(read, s.entryBefore(q, ci.model, ci.at, c.h.resets))
 			case ci.rule == prices.CacheOpenAI:
 				// OpenAI caches any prefix: all that comes before q.
 				_, t := c.h.Size(c.h.reset, q)
@@ -198,6 +254,8 @@ func (s *autoState) apply(c *Context, sel *Selection, tokens int) {
 	if !clearIt {
 		return
 	}
+	cleared = true
+	s.cutMarks(q)
 	for _, p := range batch {
 		before := tokensOf(c, p)
 		clearResult(c, p, s.cfg.ClearInputs)
@@ -308,4 +366,11 @@ func splitTools(v string) []string {
 		}
 	}
 	return out
+}
+
+func expiryAt(t time.Time, ttl time.Duration) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return t.Add(ttl)
 }
