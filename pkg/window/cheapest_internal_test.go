@@ -410,3 +410,20 @@ func TestCheapestSeesRecordedMiss(t *testing.T) {
 		t.Errorf("freed %d tokens, want about 4,000 (16,000 chars)", freed)
 	}
 }
+
+// BenchmarkCheapestMisses plans a generated 1,000-call agent loop whose
+// records show a miss (a read of 0) at every fifth call: the plan's
+// reads are capped by the records (a sparse table per model).
+func BenchmarkCheapestMisses(b *testing.B) {
+	miss := map[int]int{}
+	for k := 5; k <= 2000; k += 5 {
+		miss[k] = 0
+	}
+	tr := withRecords(pricedSession(2, 1000, "claude-sonnet-4-5", 10*time.Second, 0, false), miss)
+	s := Strategy(CheapestStrategy{Keep: 1})
+	for b.Loop() {
+		if _, err := Replay(context.Background(), tr, []Strategy{s}, ReplayOptions{Options: DefaultOptions(), Cost: &CostOptions{}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
