@@ -88,13 +88,15 @@ type autoMark struct {
 	resets      int
 }
 
-func (s *autoState) abort(n int) {
+// abort forgets the clears and entries of the positions from start on
+// (n, the results left, is the other edits' measure).
+func (s *autoState) abort(_, start int) {
 	k := len(s.mine)
-	for k > 0 && s.mine[k-1] >= n {
+	for k > 0 && s.mine[k-1] >= start {
 		k--
 	}
 	s.mine, s.saving = s.mine[:k], s.saving[:k]
-	s.cutMarks(n)
+	s.cutMarks(start)
 }
 
 // cutMarks drops the entries that end after position q.

@@ -129,7 +129,7 @@ type planState struct {
 	next int
 }
 
-func (s *planState) abort(int) {}
+func (s *planState) abort(int, int) {}
 
 func (s *planState) apply(c *Context, _ *Selection, _ int) {
 	for s.next < len(s.cfg.steps) && s.cfg.steps[s.next].Call < c.calls {

@@ -427,3 +427,48 @@ func BenchmarkCheapestMisses(b *testing.B) {
 		}
 	}
 }
+
+// An aborted turn drops clear:auto's clears and entries from its first
+// position on, and only those: a clear made before the turn still
+// counts (the edit is told the position, not only how many results are
+// left). Replayed on generated sessions whose middle turn is aborted,
+// clear:auto costs at most 1.01 × full; and its state, told of an abort
+// at position 10, keeps the clears at positions 3 and 7 and the entries
+// that end by 10.
+func TestAutoClearAbort(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		tr := transcriptgen.Generate(transcriptgen.Config{Seed: seed, AgentCalls: 40, AgentTurns: 3, Usage: true, Overhead: 3000, MaxToolChars: 20000})
+		at := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+		for i := range tr.Messages {
+			at = at.Add(5 * time.Second)
+			tr.Messages[i].Timestamp = at
+			tr.Messages[i].Aborted = tr.Messages[i].Turn == 2 // the middle turn is aborted
+			if tr.Messages[i].Role == transcript.RoleAssistant {
+				tr.Messages[i].Model = "claude-sonnet-4-5"
+			}
+		}
+		auto := Edited{Base: FullStrategy{}, Edits: []Edit{AutoClearEdit{Keep: 1}}, Label: "clear:auto"}
+		res, err := Replay(context.Background(), tr, []Strategy{Full, auto}, ReplayOptions{Options: DefaultOptions(), Indices: true, Cost: &CostOptions{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, a := res[0].Totals.CostUSD, res[1].Totals.CostUSD; a > 1.01*f {
+			t.Errorf("seed %d: clear:auto $%.6f, full $%.6f", seed, a, f)
+		}
+		aborted := 0
+		for _, m := range tr.Messages {
+			if m.Aborted {
+				aborted++
+			}
+		}
+		if aborted == 0 {
+			t.Fatalf("seed %d: no aborted turn", seed)
+		}
+		// Direct: after an abort the state keeps the clears before it.
+		s := &autoState{mine: []int{3, 7, 12}, saving: []int{100, 200, 300}, marks: []autoMark{{end: 5}, {end: 10}, {end: 14}}}
+		s.abort(1, 10) // one result left (the edits' measure); positions from 10 dropped
+		if !slices.Equal(s.mine, []int{3, 7}) || len(s.marks) != 2 {
+			t.Errorf("after abort at 10: clears %v, %d entries; want [3 7] and 2", s.mine, len(s.marks))
+		}
+	}
+}
