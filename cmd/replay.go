@@ -54,6 +54,7 @@ type replayOptions struct {
 	showAsGiven bool
 	cache       string
 	cacheTTL    string
+	cacheTTLSet bool // --cache-ttl given: else the records' TTL (window.CostOptions.TTL)
 	plotMetric  string
 
 	clearTrigger, clearKeep, clearAtLeast int
@@ -154,6 +155,7 @@ harness's summary and what follows. The transcript is only read.
 				return err
 			}
 			o.showCallSet = c.Flags().Changed("show-call")
+			o.cacheTTLSet = c.Flags().Changed("cache-ttl")
 			o.showAsGiven = a.cmdLine["show-as"]
 			if err := checkShowCall(o, c.Flags().Changed("strategy")); err != nil {
 				return err
@@ -221,6 +223,9 @@ func costOptions(o *replayOptions, cat *prices.Catalog) *window.CostOptions {
 	ttl, err := cost.ParseTTL(o.cacheTTL)
 	if err != nil {
 		ttl = cost.AnthropicTTL // checked with the flags
+	}
+	if !o.cacheTTLSet {
+		ttl = 0 // the TTL the records write with, else 5 minutes
 	}
 	return &window.CostOptions{Rule: prices.CacheRule(o.cache), Model: o.model, Catalog: cat, TTL: ttl}
 }

@@ -15,10 +15,11 @@ func TestCostOptions(t *testing.T) {
 		rule, model string
 		ttl         cost.TTL
 	}{
-		{"defaults", replayOptions{cacheTTL: "5m"}, "", "", cost.AnthropicTTL},
-		{"--model", replayOptions{model: "gpt-5", cacheTTL: "5m"}, "", "gpt-5", cost.AnthropicTTL},
-		{"--cache", replayOptions{cache: "openai", cacheTTL: "5m"}, "openai", "", cost.AnthropicTTL},
-		{"--cache-ttl 1h", replayOptions{cacheTTL: "1h"}, "", "", cost.AnthropicLongTTL},
+		{"defaults", replayOptions{cacheTTL: "5m"}, "", "", 0}, // the records' TTL, else 5 minutes
+		{"--model", replayOptions{model: "gpt-5", cacheTTL: "5m"}, "", "gpt-5", 0},
+		{"--cache", replayOptions{cache: "openai", cacheTTL: "5m"}, "openai", "", 0},
+		{"--cache-ttl 5m", replayOptions{cacheTTL: "5m", cacheTTLSet: true}, "", "", cost.AnthropicTTL},
+		{"--cache-ttl 1h", replayOptions{cacheTTL: "1h", cacheTTLSet: true}, "", "", cost.AnthropicLongTTL},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

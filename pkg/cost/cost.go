@@ -81,8 +81,13 @@ type CallCost struct {
 	// Rule is the cache rule applied.
 	Rule prices.CacheRule `json:"rule"`
 	// Evicted is set when the step's evidence ([Step.Evidence]) cut what
-	// the model would have read.
+	// the model would have read, beyond the slack of [Agrees].
 	Evicted bool `json:"evicted,omitempty"`
+	// Cut is set when the evidence cut the read at all (Evicted, or
+	// within the slack with [Step.Exact]); Floored when [Step.Floor]
+	// raised it.
+	Cut     bool `json:"-"`
+	Floored bool `json:"-"`
 }
 
 // Totals sums the calls of a [Report].

@@ -69,3 +69,61 @@ func TestStepEvidence(t *testing.T) {
 		})
 	}
 }
+
+// TestStepEvidenceExact works the record taken to the token and both
+// ways by hand (claude-sonnet-4-5, minimum 1,024 tokens): the window is
+// front S 2,000 (a breakpoint) and a 1,000-token block a call.
+func TestStepEvidenceExact(t *testing.T) {
+	front := Block{ID: "S", Tokens: 2000, Breakpoint: true}
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	s, err := NewSimulator(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct {
+		st                    Step
+		want                  Parts
+		evicted, cut, floored bool
+	}{
+		// 1: nothing to read: 3,000 written.
+		{Step{}, Parts{Write: 3000}, false, false, false},
+		// 2: the model reads 3,000, the record 2,990: within the slack,
+		//    so only an exact step cuts it; 1,010 written.
+		{Step{Evidence: true, Held: 2990, Exact: true}, Parts{Read: 2990, Write: 1010}, false, true, false},
+		// 3: the model reads call 2's 4,000, the record 4,500 (the
+		//    provider held more): read 4,500, write 500.
+		{Step{Floor: 4500}, Parts{Read: 4500, Write: 500}, false, false, true},
+		// 4: without evidence the model's read stands: call 3's 5,000.
+		{Step{}, Parts{Read: 5000, Write: 1000}, false, false, false},
+		// 5: the same slack without Exact: no cut.
+		{Step{Evidence: true, Held: 5990}, Parts{Read: 6000, Write: 1000}, false, false, false},
+	} {
+		st := c.st
+		st.Model, st.Time, st.Front, st.Keep = "claude-sonnet-4-5", at.Add(time.Duration(i)*10*time.Second), front, i
+		st.Append = []Block{{ID: string(rune('A' + i)), Tokens: 1000}}
+		got := s.Step(st)
+		if got.Cache != c.want || got.Evicted != c.evicted || got.Cut != c.cut || got.Floored != c.floored {
+			t.Errorf("call %d: got %+v evicted %v cut %v floored %v, want %+v %v %v %v", i+1, got.Cache,
+				got.Evicted, got.Cut, got.Floored, c.want, c.evicted, c.cut, c.floored)
+		}
+	}
+
+	// Below the minimum: a 300-token front and 200-token blocks. The
+	// model sends 500 and 700 tokens uncached; where the record shows
+	// the provider cached them (Cached), 500 is written, then read.
+	for _, cached := range []bool{false, true} {
+		s, _ := NewSimulator(Options{})
+		want := []Parts{{Uncached: 500}, {Uncached: 700}}
+		if cached {
+			want = []Parts{{Write: 500}, {Read: 500, Write: 200}}
+		}
+		for i := range want {
+			blocks := []Block{{ID: "A", Tokens: 200}, {ID: "B", Tokens: 200}}
+			got := s.Step(Step{Model: "claude-sonnet-4-5", Time: at.Add(time.Duration(i) * 10 * time.Second),
+				Front: Block{ID: "S", Tokens: 300, Breakpoint: true}, Keep: i, Append: blocks[i : i+1], Cached: cached})
+			if got.Cache != want[i] {
+				t.Errorf("cached %v call %d: got %+v, want %+v", cached, i+1, got.Cache, want[i])
+			}
+		}
+	}
+}

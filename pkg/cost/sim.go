@@ -43,6 +43,21 @@ type Step struct {
 	// shorter than the model's, see [Simulator.Step]).
 	Evidence bool
 	Held     int
+	// Exact, with Evidence, cuts the read to Held whenever the model
+	// would read more, not only beyond the slack of [Agrees]: the
+	// window's tokens are the provider's (sized from the records), so
+	// there is no counting slack to allow for.
+	Exact bool
+	// Floor, when above 0, says the provider's cache held at least Floor
+	// tokens of this window's prefix (a recorded read longer than the
+	// model's: an entry kept past the modelled TTL, a prefix cached
+	// below the modelled minimum, a read past the last breakpoint): the
+	// call reads at least that much of its window.
+	Floor int
+	// Cached says the provider cached this call's prompt (its record
+	// reads or writes the cache) whatever the model's minimum cacheable
+	// length: the minimum is not applied at this call.
+	Cached bool
 }
 
 // Simulator prices calls one at a time under the cache model ([Simulate]
@@ -85,6 +100,9 @@ type Simulator struct {
 	oai map[string]oRec
 	// minTokens is the current call's model's minimum cacheable prefix.
 	minTokens int
+	// trimmed is set by a step whose exact evidence cut the read within
+	// the slack of [Agrees] (not an eviction).
+	trimmed bool
 }
 
 type modelInfo struct {
@@ -266,13 +284,35 @@ func (s *Simulator) Step(st Step) CallCost {
 	switch rule {
 	case prices.CacheAnthropic:
 		s.minTokens = mi.m.MinCacheTokens
-		p, evicted = s.anthropic(st, mi.m.MinCacheTokens)
+		if st.Cached {
+			s.minTokens = 0
+		}
+		p, evicted = s.anthropic(st, s.minTokens)
 	case prices.CacheOpenAI:
-		p, evicted = s.openAI(st, mi.m.MinCacheTokens)
+		mn := mi.m.MinCacheTokens
+		if st.Cached {
+			mn = 1 // 0 means OpenAI's own minimum
+		}
+		p, evicted = s.openAI(st, mn)
 	default:
 		p = Parts{Uncached: s.prefix(len(s.rel) - 1)}
 	}
-	cc := CallCost{Cache: p, OutputTokens: st.Output, Rule: rule, Evicted: evicted}
+	cut := evicted || s.trimmed
+	s.trimmed = false
+	floored := false
+	if total := p.Read + p.Write + p.Uncached; st.Floor > p.Read && total > 0 {
+		// The record read more than the model: the provider held it
+		// (under the rule none too: a provider that caches implicitly,
+		// as Gemini's does, bills its reads so).
+		r := min(st.Floor, total)
+		if rule == prices.CacheAnthropic {
+			p = Parts{Read: r, Write: total - r}
+		} else {
+			p = Parts{Read: r, Uncached: total - r}
+		}
+		floored = true
+	}
+	cc := CallCost{Cache: p, OutputTokens: st.Output, Rule: rule, Evicted: evicted, Cut: cut, Floored: floored}
 	if pr := mi.m.At(st.Time, p.Read+p.Write+p.Uncached); pr != nil {
 		w := pr.CacheWrite5m
 		if TTL(s.ttl) == AnthropicLongTTL {
@@ -312,11 +352,14 @@ func (s *Simulator) anthropic(st Step, minTokens int) (p Parts, evicted bool) {
 	i := s.deepest(st)
 	if st.Evidence && i >= 0 {
 		if r := s.entryTokens(i); r > st.Held && !Agrees(r, st.Held) {
-			s.evict(st.Model, st.Held)
+			s.evict(st.Model, st.Held, false)
 			evicted = true
+		} else if r > st.Held && st.Exact {
+			s.evict(st.Model, st.Held, true)
+			s.trimmed = true
 		}
 	}
-	if evicted {
+	if evicted || s.trimmed {
 		i = s.deepest(st)
 	}
 	read, at := 0, -1
@@ -330,7 +373,7 @@ func (s *Simulator) anthropic(st Step, minTokens int) (p Parts, evicted bool) {
 	// call sent its whole window and wrote what it did not read.
 	for _, d := range s.bps {
 		switch {
-		case evicted && d < end:
+		case (evicted || s.trimmed) && d < end:
 			s.write(d, st)
 		case d < at:
 			if i := s.find(d, st.Model); i >= 0 && live(s.ents[i].expires, st.Time) {
@@ -373,12 +416,12 @@ func (s *Simulator) entryTokens(i int) int {
 }
 
 // evict cuts model's entries that hold more than held tokens (beyond
-// the slack of [Agrees]) to held tokens: the provider held that much of
-// the prefix and no more.
-func (s *Simulator) evict(model string, held int) {
+// the slack of [Agrees], or at all when exact) to held tokens: the
+// provider held that much of the prefix and no more.
+func (s *Simulator) evict(model string, held int, exact bool) {
 	for i := range s.ents {
 		e := &s.ents[i]
-		if t := min(e.tokens, s.prefix(e.depth)); e.model == model && t > held && !Agrees(t, held) {
+		if t := min(e.tokens, s.prefix(e.depth)); e.model == model && t > held && (exact || !Agrees(t, held)) {
 			e.tokens, e.capped = max(0, held), true
 		}
 	}
@@ -426,6 +469,8 @@ func (s *Simulator) openAI(st Step, minTokens int) (p Parts, evicted bool) {
 	}
 	if st.Evidence && common > st.Held && !Agrees(common, st.Held) {
 		common, evicted = st.Held, true
+	} else if st.Evidence && common > st.Held && st.Exact {
+		common, s.trimmed = st.Held, true
 	}
 	read := 0
 	if common >= minTokens {

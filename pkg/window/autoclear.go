@@ -27,8 +27,10 @@ import (
 // (OpenAI: pw is the uncached input price; no cache: pr = pw = input, so
 // Δ < 0 and every clear pays), W₋ the tokens the previous call sent
 // (what the cache holds), R what the cache holds before q (the previous
-// window whole when q is past its end, else the system part and the
-// unseen overhead; OpenAI caches any prefix, so all before q), n̂ the
+// window whole when q is past its end; else the window of the latest
+// earlier call of the model that ended at or before q, written since the
+// last clear and still live; else the system part and the unseen
+// overhead; OpenAI caches any prefix, so all before q), n̂ the
 // calls the saving is expected to last: until as much has grown
 // clearable again, a the tokens cleared so far (s included) per call made,
 // and no more calls than made so far; B the saving banked so far (what the earlier clears saved, less
@@ -58,6 +60,7 @@ type callInfo struct {
 	pr, pw, pi float64
 	limit      int
 	minCache   int
+	ttl        time.Duration // the Anthropic TTL (0: 5 minutes)
 }
 
 type autoState struct {
@@ -71,14 +74,54 @@ type autoState struct {
 	calls, resets       int
 	clearable           int // tokens cleared so far
 	bank, fullSpent     float64
+	// marks are the cache entries the calls wrote at their windows'
+	// ends, on the current path: a clear cuts those that end after it.
+	marks []autoMark
 }
 
-func (s *autoState) abort(n int) {
+// autoMark is the entry a call wrote at its window's end: the history
+// positions before end, tokens in all, live until until.
+type autoMark struct {
+	end, tokens int
+	model       string
+	until       time.Time
+	resets      int
+}
+
+// abort forgets the clears and entries of the positions from start on
+// (n, the results left, is the other edits' measure).
+func (s *autoState) abort(_, start int) {
 	k := len(s.mine)
-	for k > 0 && s.mine[k-1] >= n {
+	for k > 0 && s.mine[k-1] >= start {
 		k--
 	}
 	s.mine, s.saving = s.mine[:k], s.saving[:k]
+	s.cutMarks(start)
+}
+
+// cutMarks drops the entries that end after position q.
+func (s *autoState) cutMarks(q int) {
+	k := len(s.marks)
+	for k > 0 && s.marks[k-1].end > q {
+		k--
+	}
+	s.marks = s.marks[:k]
+}
+
+// entryBefore returns the tokens of the latest live entry of model that
+// ends at or before position q (0: none).
+func (s *autoState) entryBefore(q int, model string, at time.Time, resets int) int {
+	for j := len(s.marks) - 1; j >= 0; j-- {
+		m := &s.marks[j]
+		if m.end > q || m.model != model || m.resets != resets {
+			continue
+		}
+		if at.IsZero() || m.until.IsZero() || !at.After(m.until) {
+			return m.tokens
+		}
+		return 0
+	}
+	return 0
 }
 
 func (s *autoState) apply(c *Context, sel *Selection, tokens int) {
@@ -104,6 +147,9 @@ func (s *autoState) apply(c *Context, sel *Selection, tokens int) {
 		pr, pw = ci.pi, ci.pi
 	}
 	ttl := time.Duration(cost.AnthropicTTL)
+	if ci.ttl != 0 {
+		ttl = ci.ttl
+	}
 	if ci.rule == prices.CacheOpenAI {
 		ttl = cost.OpenAIRetention
 	}
@@ -146,7 +192,19 @@ func (s *autoState) apply(c *Context, sel *Selection, tokens int) {
 	}
 	prevTokens, prevLen := s.prevTokens, s.prevLen
 	s.prevTokens, s.prevLen = tokens, c.h.Len()
-	defer func() { s.resets = c.h.resets }()
+	if c.h.resets != s.resets {
+		s.marks = s.marks[:0]
+	}
+	cleared := false
+	defer func() {
+		s.resets = c.h.resets
+		// This call's entry; a warm call that cleared nothing read the
+		// previous call's entry whole, which refreshes it.
+		if n := len(s.marks); n > 0 && warm && !cleared && s.marks[n-1].model == ci.model {
+			s.marks[n-1].until = expiryAt(ci.at, ttl)
+		}
+		s.marks = append(s.marks, autoMark{end: c.h.Len(), tokens: s.prevTokens, model: ci.model, until: expiryAt(ci.at, ttl), resets: c.h.resets})
+	}()
 	if len(batch) == 0 {
 		return
 	}
@@ -159,6 +217,10 @@ func (s *autoState) apply(c *Context, sel *Selection, tokens int) {
 			switch {
 			case q >= prevLen:
 				read = prevTokens
+			case ci.rule == prices.CacheAnthropic:
+				// The deepest entry before q: an earlier call's window
+				// end, else the system part.
+				read = max(read, s.entryBefore(q, ci.model, ci.at, c.h.resets))
 			case ci.rule == prices.CacheOpenAI:
 				// OpenAI caches any prefix: all that comes before q.
 				_, t := c.h.Size(c.h.reset, q)
@@ -194,6 +256,8 @@ func (s *autoState) apply(c *Context, sel *Selection, tokens int) {
 	if !clearIt {
 		return
 	}
+	cleared = true
+	s.cutMarks(q)
 	for _, p := range batch {
 		before := tokensOf(c, p)
 		clearResult(c, p, s.cfg.ClearInputs)
@@ -258,6 +322,7 @@ func (r *replayer) callInfoOf(m *transcript.Message) *callInfo {
 		ci.pi, ci.pr, ci.pw = pr.Input/1e6, pr.CacheRead/1e6, pr.CacheWrite5m/1e6
 		if co.TTL == cost.AnthropicLongTTL {
 			ci.pw = pr.CacheWrite1h / 1e6
+			ci.ttl = time.Duration(cost.AnthropicLongTTL)
 		}
 	}
 	return ci
@@ -303,4 +368,11 @@ func splitTools(v string) []string {
 		}
 	}
 	return out
+}
+
+func expiryAt(t time.Time, ttl time.Duration) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return t.Add(ttl)
 }

@@ -129,7 +129,7 @@ type planState struct {
 	next int
 }
 
-func (s *planState) abort(int) {}
+func (s *planState) abort(int, int) {}
 
 func (s *planState) apply(c *Context, _ *Selection, _ int) {
 	for s.next < len(s.cfg.steps) && s.cfg.steps[s.next].Call < c.calls {
@@ -187,6 +187,15 @@ type pcall struct {
 	// least since the model's cache was last cold (a read keeps the
 	// smaller of what the entry holds and what is sent).
 	sysFront int
+	// held is the recorded cache read where the record shows full's
+	// cache held less than the model predicts (full's call evicted):
+	// at this call no strategy reads more, and the model's entries are
+	// cut to it. -1: no such evidence.
+	held int
+	// floor is the recorded cache read where it is longer than the model
+	// predicts for full (full's call floored): a plan reads at least as
+	// much of it as its window shares with full's. 0: none.
+	floor int
 }
 
 // pcand is a candidate result.
@@ -209,6 +218,79 @@ type session struct {
 	limit        int
 	fit          []bool // call i fits the limit with everything allowed cleared
 	divs         []int  // the calls whose window differs from the previous call's before its end
+	// cuts answers the least recorded read over a range of calls of one
+	// model ([session.cutBetween]); nil when no call is evicted.
+	cuts map[string]*rangeMin
+}
+
+// rangeMin answers the least of a fixed list over any range in O(1): a
+// sparse table, lv[j][i] the least of v[i : i+2^j].
+type rangeMin struct{ lv [][]int }
+
+func newRangeMin(v []int) *rangeMin {
+	r := &rangeMin{lv: [][]int{v}}
+	for w := 1; 2*w <= len(v); w *= 2 {
+		prev := r.lv[len(r.lv)-1]
+		next := make([]int, len(v)-2*w+1)
+		for i := range next {
+			next[i] = min(prev[i], prev[i+w])
+		}
+		r.lv = append(r.lv, next)
+	}
+	return r
+}
+
+// min returns the least of v[a:b] (MaxInt when empty).
+func (r *rangeMin) min(a, b int) int {
+	if b <= a {
+		return math.MaxInt
+	}
+	j := 0
+	for 2<<j <= b-a {
+		j++
+	}
+	return min(r.lv[j][a], r.lv[j][b-(1<<j)])
+}
+
+// cutBetween returns the least recorded read of the evicted calls of
+// model strictly between calls e and i: an entry call e wrote holds no
+// more by call i (MaxInt: not cut).
+func (s *session) cutBetween(model string, e, i int) int {
+	if s.cuts == nil {
+		return math.MaxInt
+	}
+	r := s.cuts[model]
+	if r == nil {
+		return math.MaxInt
+	}
+	return r.min(e+1, i)
+}
+
+// indexCuts builds the books of [session.cutBetween].
+func (s *session) indexCuts() {
+	byModel := map[string][]int{}
+	for i := range s.calls {
+		c := &s.calls[i]
+		if c.held < 0 {
+			continue
+		}
+		v := byModel[c.model]
+		if v == nil {
+			v = make([]int, len(s.calls))
+			for j := range v {
+				v[j] = math.MaxInt
+			}
+			byModel[c.model] = v
+		}
+		v[i] = c.held
+	}
+	if len(byModel) == 0 {
+		return
+	}
+	s.cuts = map[string]*rangeMin{}
+	for m, v := range byModel {
+		s.cuts[m] = newRangeMin(v)
+	}
 }
 
 // convSum is the tokens of call i's conversation in [a, b), nothing
@@ -254,8 +336,34 @@ func (s *session) chg(k int) int { return min(s.cands[k].idx, s.cands[k].cidx) }
 
 // read returns the tokens call i reads from the cache when its window
 // first differs from the cached path at transcript index q, under
-// boundary K; ok is false when the model's cache is cold.
+// boundary K (0 when the model's cache is cold). Where the record shows
+// the provider's cache held less at call i (held), no plan reads more
+// there: so a clear at a call the provider missed anyway rewrites
+// nothing more than sending everything does.
 func (s *session) read(i, q, k, lastClear int) int {
+	r := s.modelRead(i, q, k, lastClear)
+	c := &s.calls[i]
+	if c.held >= 0 {
+		r = min(r, c.held)
+	}
+	if c.floor > r {
+		// What the window shares with full's: up to the first cleared
+		// result, or all of it.
+		shared := c.front + c.sys + c.conv
+		if k > c.lo {
+			shared = s.prefix(i, s.chg(c.lo), k, c.front)
+		}
+		if q < math.MaxInt {
+			shared = min(shared, s.prefix(i, q, k, c.front))
+		}
+		r = max(r, min(c.floor, shared))
+	}
+	return r
+}
+
+// modelRead is [session.read] before the call's own evidence: the cache
+// model, with the entries earlier evidence cut.
+func (s *session) modelRead(i, q, k, lastClear int) int {
 	c := &s.calls[i]
 	q = min(q, c.div)
 	// The model's previous call, the one that refreshed its entries.
@@ -296,17 +404,23 @@ func (s *session) read(i, q, k, lastClear int) int {
 		// that clear (which started before it), unless it ended before
 		// the clear started, which the plan does not count on (a lower
 		// bound on the read).
+		// An entry written before a call the record shows evicted holds
+		// no more than that call read: the deepest entry may then hold
+		// less than the system part's, which that call wrote anew.
+		best := 0
 		if e := s.entryAt(i, q); e >= 0 && e >= lastClear && entryLive(s, e, i) {
-			if t := s.prefix(i, s.calls[e].end, k, front); t >= c.minCache {
-				return t
+			t := min(s.prefix(i, s.calls[e].end, k, front), s.cutBetween(c.model, e, i))
+			if t >= c.minCache {
+				best = t
 			}
 		}
 		if t := min(front, c.sysFront) + c.sys; t >= c.minCache && pc.sysN == c.sysN {
-			return t
+			return max(best, t)
 		}
 		if front >= c.minCache {
-			return front
+			return max(best, front)
 		}
+		return best
 	}
 	return 0
 }
@@ -584,6 +698,9 @@ func (r *replayer) collect(ctx context.Context, base Strategy, full []Call, cs C
 			pc.rule = prices.CacheNone
 		}
 		pc.minCache = md.MinCacheTokens
+		if u := m.Usage; u != nil && r.records && r.calibration != nil && r.opts.Cost != nil && ownRecord(r.opts.Cost, m) && (u.CacheRead > 0 || u.CacheWrite > 0) {
+			pc.minCache = 0 // the provider cached this prompt (see cost.Step.Cached)
+		}
 		switch pr := md.Prices; {
 		case r.opts.Cost == nil || pr == nil:
 			// Nothing to price: the plan minimises tokens.
@@ -616,6 +733,17 @@ func (r *replayer) collect(ctx context.Context, base Strategy, full []Call, cs C
 		pc.lo, _ = slices.BinarySearchFunc(cands, pc.start, func(p pcand, x int) int { return p.idx - x })
 		pc.hi = max(pc.hi, pc.lo)
 		pc.conv = call.Counted - pc.sys
+		// The record's evidence, where full's call was cut by it: every
+		// strategy's call is priced with the cache cut there alike.
+		pc.held = -1
+		if n := len(s.calls); r.records && n < len(full) && full[n].CallCost != nil && m.Usage != nil {
+			switch f := full[n].CallCost; {
+			case f.Evicted || f.cut:
+				pc.held = m.Usage.CacheRead
+			case f.floored:
+				pc.floor = m.Usage.CacheRead
+			}
+		}
 		s.calls = append(s.calls, pc)
 	}
 	defer func() { r.probe = nil }()
@@ -657,6 +785,7 @@ func (r *replayer) collect(ctx context.Context, base Strategy, full []Call, cs C
 			s.divs = append(s.divs, i)
 		}
 	}
+	s.indexCuts()
 	last := map[string]int{}
 	for i := range s.calls {
 		c := &s.calls[i]

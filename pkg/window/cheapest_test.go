@@ -3,6 +3,8 @@ package window_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -25,6 +27,11 @@ func cheapestSessions(t testing.TB) []namedSession {
 	var out []namedSession
 	for _, rel := range agentSamples {
 		out = append(out, namedSession{rel, readAgentSample(t, rel)})
+	}
+	// Sessions whose records show the provider missing its cache: every
+	// strategy, cheapest included, is priced against that evidence.
+	for _, rel := range []string{"replay/miss.jsonl", "transcripts/claude-code/long.jsonl"} {
+		out = append(out, namedSession{rel, readTestdata(t, rel)})
 	}
 	out = append(out,
 		namedSession{"gen sonnet", genPriced(11, 120, "claude-sonnet-4-5", 10*time.Second, 0)},
@@ -97,6 +104,21 @@ func TestCheapestBeatsItsSpace(t *testing.T) {
 			}
 		}
 	}
+}
+
+// readTestdata reads the one transcript of a file under testdata/.
+func readTestdata(t testing.TB, rel string) *transcript.Transcript {
+	t.Helper()
+	f, err := os.Open(filepath.Join("../../testdata", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ts, err := transcript.Read(f, filepath.Base(rel), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts[0]
 }
 
 // callReplies returns the reply that follows each call: an assistant

@@ -56,6 +56,14 @@ func addPart(parts []Part, index int, how Sent, chars, tokens int) []Part {
 
 // Context is one conversation under one strategy. The zero value is not
 // usable; call [New].
+//
+// Its books have one owner each: the strategy's own State; the History
+// (the messages held, turns, system part, harness compactions); the
+// edits' books ([editBooks]: how each position is sent and what that
+// changed in its size); the tool books ([toolBooks]: the tool results
+// held and the calls they answer); the cost books ([costBooks]: what the
+// previous call's window was, for the cache model). The context keeps
+// them in step as messages arrive and turns are aborted.
 type Context struct {
 	strategy Strategy
 	state    State
@@ -64,33 +72,111 @@ type Context struct {
 	limit    int // TruncateEdit bytes (0: none)
 	edits    []editState
 
-	// Edits' books, parallel to h.hist: sent[p] is how position p is sent
-	// when edited ("" otherwise), dC and dT what the edit changed in its
-	// size (negative), also as Fenwick trees for span sums.
-	sent       []Sent
-	rawC, rawT []int
-	// textC, textT: the part of rawC, rawT that replaced the text.
-	textC, textT []int
-	fenC, fenT   fenwick
-	marks        []int // positions edited, in order
-
-	// results are the positions of the tool results held, in order;
-	// resCall[i] the ordinal of the tool-using call results[i] answers.
-	// toolCalls counts the model calls that called tools, callOrd maps a
-	// tool call id to its call's ordinal, lastToolCall is the number of
-	// the latest call that called tools.
-	results                 []int
-	resCall                 []int
-	toolCalls, lastToolCall int
-	toolCallsAtBegin        int
-	callOrd                 map[string]int
-	calls                   int
-	overhead                int
+	editBooks
+	toolBooks
+	calls    int
+	overhead int
 
 	// cost remembers the previous call's window for the cost model.
 	cost costBooks
 	// info is what the harness knows of the call being made (clear:auto).
 	info *callInfo
+}
+
+// editBooks are the edits' books, parallel to the history's positions:
+// sent[p] is how position p is sent when edited ("" otherwise), rawC and
+// rawT what the edits changed in its size (negative), also as Fenwick
+// trees for span sums; textC, textT the part of rawC, rawT that replaced
+// the text; marks the positions edited, in order. Only the edits (through
+// [Context.set] and [Context.edit]) write them.
+type editBooks struct {
+	sent         []Sent
+	rawC, rawT   []int
+	textC, textT []int
+	fenC, fenT   fenwick
+	marks        []int
+}
+
+// grow adds an unedited position.
+func (b *editBooks) grow() {
+	b.sent = append(b.sent, "")
+	b.rawC = append(b.rawC, 0)
+	b.rawT = append(b.rawT, 0)
+	b.textC = append(b.textC, 0)
+	b.textT = append(b.textT, 0)
+}
+
+// truncate drops the positions from start on (an aborted turn) and their
+// edits.
+func (b *editBooks) truncate(start int) {
+	kept := b.marks[:0]
+	for _, p := range b.marks {
+		if p < start {
+			kept = append(kept, p)
+		}
+	}
+	b.marks = kept
+	for p := start; p < len(b.sent); p++ {
+		if b.rawC[p] != 0 {
+			b.fenC.add(p, -b.rawC[p])
+		}
+		if b.rawT[p] != 0 {
+			b.fenT.add(p, -b.rawT[p])
+		}
+	}
+	b.sent, b.rawC, b.rawT = b.sent[:start], b.rawC[:start], b.rawT[:start]
+	b.textC, b.textT = b.textC[:start], b.textT[:start]
+}
+
+// toolBooks are the tool results held: results are their positions, in
+// order; resCall[i] the ordinal of the tool-using call results[i]
+// answers. toolCalls counts the model calls that called tools, callOrd
+// maps a tool call id to its call's ordinal, lastToolCall is the number
+// of the latest call that called tools; toolCallsAtBegin is toolCalls
+// when the active turn opened.
+type toolBooks struct {
+	results                 []int
+	resCall                 []int
+	toolCalls, lastToolCall int
+	toolCallsAtBegin        int
+	callOrd                 map[string]int
+}
+
+// note records message m, held at position p of an open turn, made
+// after call number calls.
+func (b *toolBooks) note(p int, m *transcript.Message, calls int) {
+	if len(m.ToolCalls) > 0 {
+		if b.lastToolCall != calls || b.toolCalls == 0 {
+			b.toolCalls++
+			b.lastToolCall = calls
+		}
+		if b.callOrd == nil {
+			b.callOrd = map[string]int{}
+		}
+		for _, tc := range m.ToolCalls {
+			b.callOrd[tc.ID] = b.toolCalls - 1
+		}
+	}
+	if m.ToolCallID != "" {
+		ord, ok := b.callOrd[m.ToolCallID]
+		if !ok {
+			ord = -1
+		}
+		b.results = append(b.results, p)
+		b.resCall = append(b.resCall, ord)
+	}
+}
+
+// truncate drops the results from position start on (an aborted turn)
+// and returns how many are left; the turn's tool calls are uncounted.
+func (b *toolBooks) truncate(start int) int {
+	n := len(b.results)
+	for n > 0 && b.results[n-1] >= start {
+		n--
+	}
+	b.results, b.resCall = b.results[:n], b.resCall[:n]
+	b.toolCalls = b.toolCallsAtBegin
+	return n
 }
 
 // New returns an empty context for the strategy; a [Name] is built with
@@ -213,11 +299,7 @@ func (c *Context) push(e Entry) {
 	if !c.h.push(e) {
 		return
 	}
-	c.sent = append(c.sent, "")
-	c.rawC = append(c.rawC, 0)
-	c.rawT = append(c.rawT, 0)
-	c.textC = append(c.textC, 0)
-	c.textT = append(c.textT, 0)
+	c.editBooks.grow()
 	m := &e.Message
 	if c.limit > 0 && (m.Role == transcript.RoleTool || m.ToolCallID != "") {
 		// The cut text, marker included, is sent only where it is
@@ -228,25 +310,8 @@ func (c *Context) push(e Entry) {
 			}
 		}
 	}
-	if len(m.ToolCalls) > 0 && c.h.open {
-		if c.lastToolCall != c.calls || c.toolCalls == 0 {
-			c.toolCalls++
-			c.lastToolCall = c.calls
-		}
-		if c.callOrd == nil {
-			c.callOrd = map[string]int{}
-		}
-		for _, tc := range m.ToolCalls {
-			c.callOrd[tc.ID] = c.toolCalls - 1
-		}
-	}
-	if m.ToolCallID != "" && c.h.open {
-		ord, ok := c.callOrd[m.ToolCallID]
-		if !ok {
-			ord = -1
-		}
-		c.results = append(c.results, p)
-		c.resCall = append(c.resCall, ord)
+	if c.h.open {
+		c.toolBooks.note(p, m, c.calls)
 	}
 }
 
@@ -279,31 +344,10 @@ func (c *Context) Abort() {
 	start := c.h.abort()
 	c.cost.noteAbort(start)
 	// Undo the edits of the dropped positions.
-	kept := c.marks[:0]
-	for _, p := range c.marks {
-		if p < start {
-			kept = append(kept, p)
-		}
-	}
-	c.marks = kept
-	for p := start; p < len(c.sent); p++ {
-		if c.rawC[p] != 0 {
-			c.fenC.add(p, -c.rawC[p])
-		}
-		if c.rawT[p] != 0 {
-			c.fenT.add(p, -c.rawT[p])
-		}
-	}
-	c.sent, c.rawC, c.rawT = c.sent[:start], c.rawC[:start], c.rawT[:start]
-	c.textC, c.textT = c.textC[:start], c.textT[:start]
-	n := len(c.results)
-	for n > 0 && c.results[n-1] >= start {
-		n--
-	}
-	c.results, c.resCall = c.results[:n], c.resCall[:n]
-	c.toolCalls = c.toolCallsAtBegin
+	c.editBooks.truncate(start)
+	n := c.toolBooks.truncate(start)
 	for _, e := range c.edits {
-		e.abort(n)
+		e.abort(n, start)
 	}
 }
 

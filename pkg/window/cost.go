@@ -66,6 +66,11 @@ type CallCost struct {
 	// cache was taken to hold only what the record shows, for every
 	// strategy alike (see [CostOptions]).
 	Evicted bool `json:"evicted,omitempty"`
+
+	// cut and floored (full's calls) say the record's evidence changed
+	// the read: cut it (an eviction, or a trim within the counting
+	// slack where sizes come from the records) or raised it.
+	cut, floored bool
 }
 
 // RecordedCache is a call's recorded prompt usage.
@@ -185,7 +190,11 @@ type costRun struct {
 	opts *CostOptions
 	// full is set for full itself, which shows the recorded usage.
 	full, records bool
-	blocks        []cost.Block // scratch
+	// exact is set where the messages are sized from the records: the
+	// windows are in the provider's tokens, and the record's read is
+	// taken both ways and to the token (see [CostOptions]).
+	exact  bool
+	blocks []cost.Block // scratch
 	// trace, in tests, is given every call's whole window as blocks.
 	trace func(model string, at time.Time, blocks []cost.Block)
 }
@@ -372,18 +381,40 @@ func (cr *costRun) price(c *Context, w *window, m *transcript.Message, call, ref
 			return err
 		}
 	}
-	if cr.records && m.Usage != nil && (ref == nil || (ref.CallCost != nil && ref.Evicted)) {
+	if cr.records && m.Usage != nil {
 		// The record is evidence of what the provider's cache held:
-		// full's own call decides where it cut the cache, every other
-		// strategy follows it there.
-		st.Evidence, st.Held = true, m.Usage.CacheRead
+		// full's own call decides where it changes the read, every
+		// other strategy follows it there.
+		//
+		// Where the record is the bill of the call as priced (it names
+		// its model, priced as that model under its own cache rule) and
+		// the messages are sized from the records, it is taken to the
+		// token and both ways: a read cut within the counting slack, and
+		// a read longer than the model's. Priced as another model or
+		// rule it shows evictions only.
+		read := m.Usage.CacheRead
+		exact := cr.exact && ownRecord(cr.opts, m)
+		st.Cached = exact && (m.Usage.CacheRead > 0 || m.Usage.CacheWrite > 0)
+		switch {
+		case ref == nil:
+			st.Evidence, st.Held, st.Exact = true, read, exact
+			if exact {
+				st.Floor = read
+			}
+		case ref.CallCost != nil && (ref.Evicted || ref.cut):
+			st.Evidence, st.Held, st.Exact = true, read, exact
+		case ref.CallCost != nil && ref.floored:
+			// The provider held that much of full's window: of this
+			// window, as far as it is the same as full's.
+			st.Floor = min(read, c.sharedWithFull(w, overhead))
+		}
 	}
 	cc := cr.sim.Step(st)
 	if err := cr.sim.Err(); err != nil {
 		return err
 	}
 	call.CallCost = &CallCost{Model: st.Model, CacheRule: cc.Rule, Cache: cc.Cache, OutputTokens: cc.OutputTokens,
-		CostUSD: roundUSD(cc.CostUSD), Evicted: cc.Evicted}
+		CostUSD: roundUSD(cc.CostUSD), Evicted: cc.Evicted, cut: cc.Cut, floored: cc.Floored}
 	ct := t.CostTotals
 	var ok [4]bool
 	ct.Cache.Read, ok[0] = checked.Add(ct.Cache.Read, cc.Cache.Read)
@@ -408,6 +439,38 @@ func (cr *costRun) price(c *Context, w *window, m *transcript.Message, call, ref
 		}
 	}
 	return nil
+}
+
+// ownRecord reports whether m's record is the bill of the call as it is
+// priced: it names its model, priced as that model under its own cache
+// rule (no [CostOptions.Rule], no [prices.Catalog.PriceAs]).
+func ownRecord(co *CostOptions, m *transcript.Message) bool {
+	return m.Model != "" && co.Rule == "" && (co.Catalog == nil || co.Catalog.PricedAs() == "")
+}
+
+// sharedWithFull returns the tokens w starts with that full's window at
+// the same call sends alike: the unseen overhead, the system part, then
+// the conversation from its start up to the first message w leaves out
+// or sends otherwise (none after a rolling summary).
+func (c *Context) sharedWithFull(w *window, overhead int) int {
+	t := max(0, overhead) + c.h.sysToks
+	if w.sel.Summary != "" {
+		return t
+	}
+	want := c.h.reset
+	for _, r := range runsOf(w, nil) {
+		if r.Lo != want {
+			return t
+		}
+		for p := r.Lo; p < r.Hi; p++ {
+			if how := c.sent[p]; how != "" && how != SentWhole {
+				return t
+			}
+			t += c.h.At(p).Tokens + c.rawT[p]
+		}
+		want = r.Hi
+	}
+	return t
 }
 
 // finishCost rounds the totals and sets the saving against full's cost.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -201,4 +202,76 @@ func TestReplayCostMissSample(t *testing.T) {
 	}
 	t.Logf("%d calls, %d misses; bill $%.6f, full $%.6f, clear $%.6f (%.1f%% saved)", calls, len(misses), bill,
 		full.CostUSD, res[1].Totals.CostUSD, 100*res[1].Totals.SavedCostRatio)
+}
+
+// TestFullIsTheBill replays full on every sample in testdata whose calls
+// record their usage and checks its modelled cost against the records'
+// bill: within 2% on each (the figures are logged). On
+// testdata/transcripts/claude-code/long.jsonl the bill is worked out
+// here from the records alone, at claude-sonnet-4-5's list prices ($3
+// input, $0.30 read, $3.75 write, $15 output per million): that sample's
+// records split each prompt their own way (reads that fall behind the
+// previous prompt by up to 2%, reads longer than anything the model
+// thinks was cached, prompts under the 1,024-token minimum written and
+// read), so full meets the bill only when the record is taken to the
+// token and both ways.
+func TestFullIsTheBill(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"../../testdata/agent", "../../testdata/transcripts", "../../testdata/replay"} {
+		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	checked := 0
+	for _, p := range files {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts, err := transcript.Read(f, filepath.Base(p), "")
+		f.Close()
+		if err != nil {
+			continue // not a transcript this reader takes whole (settings, a bad sample on purpose)
+		}
+		for _, tr := range ts {
+			res, err := window.Replay(context.Background(), tr, []window.Strategy{window.Full}, window.ReplayOptions{Options: window.DefaultOptions(), Cost: &window.CostOptions{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tot := res[0].Totals
+			if tot.CostTotals == nil || tot.RecordedCostUSD == nil || *tot.RecordedCostUSD == 0 {
+				continue
+			}
+			checked++
+			bill := *tot.RecordedCostUSD
+			d := (tot.CostUSD - bill) / bill
+			t.Logf("%s: full $%.6f, the records bill $%.6f (%+.3f%%)", p, tot.CostUSD, bill, 100*d)
+			if math.Abs(d) > 0.02 {
+				t.Errorf("%s: full $%.6f, the bill $%.6f: %.2f%% apart", p, tot.CostUSD, bill, 100*d)
+			}
+			if strings.HasSuffix(p, "claude-code/long.jsonl") {
+				want := 0.0
+				for _, m := range tr.Messages {
+					if u := m.Usage; u != nil {
+						want += (3*float64(u.Input) + 0.30*float64(u.CacheRead) + 3.75*float64(u.CacheWrite) + 15*float64(u.Output)) / 1e6
+					}
+				}
+				if math.Abs(bill-want) > 1e-6 {
+					t.Errorf("long.jsonl: recorded cost $%.6f, the records price at $%.6f", bill, want)
+				}
+				if math.Abs(tot.CostUSD-want)/want > 0.001 {
+					t.Errorf("long.jsonl: full $%.6f, the records $%.6f: over 0.1%% apart", tot.CostUSD, want)
+				}
+			}
+		}
+	}
+	if checked < 10 {
+		t.Errorf("%d samples with a bill, want every sample with usage (at least 10)", checked)
+	}
 }

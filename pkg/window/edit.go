@@ -23,10 +23,10 @@ type Edit interface {
 // editState is one conversation's edit: apply marks what it edits at a
 // call (tokens is the call's input tokens so far: counted window, earlier
 // edits applied, plus the unseen overhead); abort forgets results past the
-// first n, dropped with an aborted turn.
+// first n, dropped with an aborted turn whose first position was start.
 type editState interface {
 	apply(c *Context, sel *Selection, tokens int)
-	abort(n int)
+	abort(n, start int)
 }
 
 // Defaults of the edits, as [DefaultOptions] sets them. Anthropic's
@@ -83,7 +83,7 @@ type clearState struct {
 	next int // results[:next] were decided
 }
 
-func (s *clearState) abort(n int) { s.next = min(s.next, n) }
+func (s *clearState) abort(n, _ int) { s.next = min(s.next, n) }
 
 func (s *clearState) apply(c *Context, sel *Selection, tokens int) {
 	if tokens <= s.cfg.Trigger {
@@ -150,7 +150,7 @@ type maskState struct {
 	next int
 }
 
-func (s *maskState) abort(n int) { s.next = min(s.next, n) }
+func (s *maskState) abort(n, _ int) { s.next = min(s.next, n) }
 
 func (s *maskState) apply(c *Context, _ *Selection, _ int) {
 	target := c.toolCalls - max(0, s.cfg.Keep) // results of tool-using calls before it are masked

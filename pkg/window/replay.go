@@ -330,8 +330,28 @@ func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
 	}
 	if r.opts.Cost != nil {
 		r.records = recordsCache(t)
+		if co := r.opts.Cost; co.TTL == 0 && writes1h(t) {
+			// The records write the cache with the 1-hour TTL: so does
+			// the replay, unless a TTL is given.
+			c := *co
+			c.TTL = cost.AnthropicLongTTL
+			r.opts.Cost = &c
+		}
 	}
 	return r
+}
+
+// writes1h reports whether most of the cache writes t records are
+// 1-hour writes.
+func writes1h(t *transcript.Transcript) bool {
+	all, long := 0, 0
+	for i := range t.Messages {
+		if u := t.Messages[i].Usage; u != nil {
+			all += u.CacheWrite
+			long += u.CacheWrite1h
+		}
+	}
+	return long > 0 && 2*long > all
 }
 
 // namesModel reports whether any message of t records the model that
@@ -415,7 +435,7 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 		if err != nil {
 			return nil, err
 		}
-		r.cr = &costRun{sim: sim, opts: co, full: full == nil, records: r.records, trace: r.trace}
+		r.cr = &costRun{sim: sim, opts: co, full: full == nil, records: r.records, exact: r.calibration != nil, trace: r.trace}
 		c.cost.on = true
 		res.Totals.CostTotals = &CostTotals{}
 		if r.cr.full && r.records {
