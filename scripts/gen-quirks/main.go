@@ -112,7 +112,7 @@ func claudeCode(g *gen) []rec {
 	usage := func(in, read, write, out int) rec {
 		return rec{"input_tokens": in, "cache_read_input_tokens": read, "cache_creation_input_tokens": write,
 			"cache_creation": rec{"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": write},
-			"output_tokens": out, "service_tier": "standard"}
+			"output_tokens":  out, "service_tier": "standard"}
 	}
 	msg := func(id string, content []rec, u rec, stop any) rec {
 		return rec{"model": "claude-sonnet-4-5-20250929", "id": id, "type": "message", "role": "assistant",
@@ -228,7 +228,7 @@ func gemini(g *gen) []rec {
 	m1 := rec{"id": g.uuid(), "timestamp": start, "type": "user", "content": "Summarise " + g.text(5) + "."}
 	m2 := rec{"id": g.uuid(), "timestamp": g.stamp(4 * time.Second), "type": "gemini", "content": "It " + g.text(7) + ".",
 		"thoughts": []rec{{"subject": "Reading", "description": g.text(9), "timestamp": g.at.UTC().Format("2006-01-02T15:04:05.000Z")}},
-		"tokens": tok(12000, 100, 0, 150), "model": "gemini-2.5-flash"}
+		"tokens":   tok(12000, 100, 0, 150), "model": "gemini-2.5-flash"}
 	m3 := rec{"id": g.uuid(), "timestamp": g.stamp(20 * time.Second), "type": "user", "content": "Shorter."}
 	m4 := rec{"id": g.uuid(), "timestamp": g.stamp(3 * time.Second), "type": "gemini", "content": g.text(4) + ".",
 		"tokens": tok(12300, 50, 11800, 40), "model": "gemini-2.5-flash"}
