@@ -246,6 +246,11 @@ for (const { f, rec } of sessions) {
   const harpeCost = t.cost_usd ?? 0;
   const st = Object.fromEntries((replay.strategies ?? []).map((s) => [s.strategy, s.totals]));
   const full = st.full ?? {};
+  // Calls whose record reads more than the model does (by over 128
+  // tokens): a cache warm from elsewhere, which replay does not take as
+  // evidence (docs/real-sessions.md, quirks 2 to 4).
+  const fullCalls = (replay.strategies ?? []).find((s) => s.strategy === "full")?.calls ?? [];
+  const above = fullCalls.filter((c) => c.recorded && c.cache && c.recorded.cache_read > c.cache.read + 128).length;
   const bill = full.recorded_cost_usd ?? harpeCost;
   const agree = full.recorded_agreement?.share;
   const unpricedHarpe = new Set([...(full.unpriced_models ?? []), ...(t.unpriced_models ?? []).map((u) => u.model ?? u)]);
@@ -273,7 +278,7 @@ for (const { f, rec } of sessions) {
       `full=${usd(full.cost_usd)} (${dFull.toFixed(2)}% of bill ${usd(bill)}) ` +
       (rec.ttl === "1h" ? "ttl=1h " : "") +
       `agree=${agree == null ? "-" : (agree * 100).toFixed(1) + "%"} ` +
-      `cheapest=${usd(st.cheapest?.cost_usd)} auto=${usd(auto?.cost_usd)}${ccu} | ` +
+      `above=${above} cheapest=${usd(st.cheapest?.cost_usd)} auto=${usd(auto?.cost_usd)}${ccu} | ` +
       names.map((n) => `${n}:${res[n]}`).join(" ") +
       (unknown.size ? ` | genai-prices knows no ${[...unknown].join(", ")}` : "") +
       (wronglyUnpriced.length ? ` | harpe leaves unpriced ${wronglyUnpriced.join(", ")}` : ""),
