@@ -6,7 +6,8 @@
 //
 //	go run ./scripts/gen-quirks -seed 21 -dir testdata/transcripts
 //
-// writes claude-code/quirks.jsonl, codex/quirks.jsonl and
+// writes claude-code/quirks.jsonl, claude-code/quirks-thinking.jsonl,
+// codex/quirks.jsonl and
 // gemini-cli/quirks.jsonl (the same flags always give the same files).
 package main
 
@@ -165,6 +166,40 @@ func claudeCode(g *gen) []rec {
 	return out
 }
 
+// claudeCodeThinking: a session saved while a response streamed, as real
+// sessions checkpointed mid-response show: response 2's only record is
+// its thinking block, with the usage of its prompt (output 1). The
+// provider billed that prompt; no message holds it. 5-minute writes.
+func claudeCodeThinking(g *gen) []rec {
+	session := g.uuid()
+	base := func(typ string) rec {
+		return rec{"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/src/quirks",
+			"sessionId": session, "version": "2.1.29", "gitBranch": "main", "type": typ, "uuid": g.uuid()}
+	}
+	usage := func(in, read, write, out int) rec {
+		return rec{"input_tokens": in, "cache_read_input_tokens": read, "cache_creation_input_tokens": write,
+			"cache_creation": rec{"ephemeral_5m_input_tokens": write, "ephemeral_1h_input_tokens": 0},
+			"output_tokens":  out, "service_tier": "standard"}
+	}
+	assistant := func(content []rec, u rec, stop any, d time.Duration) rec {
+		a := base("assistant")
+		a["message"] = rec{"model": "claude-sonnet-4-5-20250929", "id": "msg_01" + g.hex(22), "type": "message",
+			"role": "assistant", "content": content, "stop_reason": stop, "stop_sequence": nil, "usage": u}
+		a["requestId"], a["timestamp"] = "req_011C"+g.hex(18), g.stamp(d)
+		return a
+	}
+	u1 := base("user")
+	u1["message"] = rec{"role": "user", "content": "What " + g.text(5) + "?"}
+	u1["timestamp"] = g.stamp(0)
+	a1 := assistant([]rec{{"type": "text", "text": "It " + g.text(6) + "."}}, usage(3, 0, 1000, 20), "end_turn", 3*time.Second)
+	u2 := base("user")
+	u2["message"] = rec{"role": "user", "content": "Why " + g.text(4) + "?"}
+	u2["timestamp"] = g.stamp(30 * time.Second)
+	a2 := assistant([]rec{{"type": "thinking", "thinking": "The " + g.text(8) + ".", "signature": g.hex(40)}},
+		usage(2, 1000, 100, 1), nil, 2*time.Second)
+	return []rec{u1, a1, u2, a2}
+}
+
 func nilIfEmpty(s string) any {
 	if s == "" {
 		return nil
@@ -251,6 +286,7 @@ func main() {
 		lines bool
 	}{
 		{"claude-code/quirks.jsonl", claudeCode(mk(1)), true},
+		{"claude-code/quirks-thinking.jsonl", claudeCodeThinking(mk(4)), true},
 		{"codex/quirks.jsonl", codex(mk(2)), true},
 		{"gemini-cli/quirks.jsonl", gemini(mk(3)), false},
 	}
