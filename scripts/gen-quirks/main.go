@@ -7,7 +7,7 @@
 //	go run ./scripts/gen-quirks -seed 21 -dir testdata/transcripts
 //
 // writes claude-code/quirks.jsonl, claude-code/quirks-thinking.jsonl,
-// codex/quirks.jsonl and
+// claude-code/quirks-joined.jsonl, codex/quirks.jsonl and
 // gemini-cli/quirks.jsonl (the same flags always give the same files).
 package main
 
@@ -60,6 +60,10 @@ func (g *gen) stamp(d time.Duration) string {
 	return g.at.UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
+// joined marks a record written with no newline after it, so that the
+// next record shares its line.
+const joined = "\x00joined"
+
 func write(path string, recs []rec, lines bool) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
@@ -71,12 +75,16 @@ func write(path string, recs []rec, lines bool) error {
 	w := bufio.NewWriter(f)
 	if lines {
 		for _, r := range recs {
+			_, join := r[joined]
+			delete(r, joined)
 			b, err := json.Marshal(r)
 			if err != nil {
 				return err
 			}
 			w.Write(b)
-			w.WriteByte('\n')
+			if !join {
+				w.WriteByte('\n')
+			}
 		}
 	} else {
 		b, err := json.MarshalIndent(recs[0], "", "  ")
@@ -200,6 +208,32 @@ func claudeCodeThinking(g *gen) []rec {
 	return []rec{u1, a1, u2, a2}
 }
 
+// claudeCodeJoined: a session file whose last line had no newline when
+// Claude Code appended to it again: a summary record shares the line of
+// response 1. Response 1: input 3, write 1,000, output 20; response 2:
+// input 2, read 1,000, write 50, output 10 (5-minute writes).
+func claudeCodeJoined(g *gen) []rec {
+	t := claudeCodeThinking(g)
+	u1, a1, u2 := t[0], t[1], t[2]
+	a1[joined] = true
+	sum := rec{"type": "summary", "summary": "Why " + g.text(3), "leafUuid": a1["uuid"]}
+	a2 := rec{}
+	for k, v := range t[3] {
+		a2[k] = v
+	}
+	m := rec{}
+	for k, v := range a1["message"].(rec) {
+		m[k] = v
+	}
+	m["id"] = "msg_01" + g.hex(22)
+	m["content"] = []rec{{"type": "text", "text": "Because " + g.text(5) + "."}}
+	m["usage"] = rec{"input_tokens": 2, "cache_read_input_tokens": 1000, "cache_creation_input_tokens": 50,
+		"cache_creation": rec{"ephemeral_5m_input_tokens": 50, "ephemeral_1h_input_tokens": 0},
+		"output_tokens":  10, "service_tier": "standard"}
+	a2["message"] = m
+	return []rec{u1, a1, sum, u2, a2}
+}
+
 func nilIfEmpty(s string) any {
 	if s == "" {
 		return nil
@@ -287,6 +321,7 @@ func main() {
 	}{
 		{"claude-code/quirks.jsonl", claudeCode(mk(1)), true},
 		{"claude-code/quirks-thinking.jsonl", claudeCodeThinking(mk(4)), true},
+		{"claude-code/quirks-joined.jsonl", claudeCodeJoined(mk(5)), true},
 		{"codex/quirks.jsonl", codex(mk(2)), true},
 		{"gemini-cli/quirks.jsonl", gemini(mk(3)), false},
 	}
