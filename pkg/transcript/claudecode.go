@@ -232,6 +232,13 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		if rec.Message == nil {
 			return d.errorf("a %s record needs \"message\"", rec.Type)
 		}
+		if rec.Type == "assistant" && rec.Message.Model == "<synthetic>" {
+			// Claude Code's own words in the assistant's place ("No
+			// response requested.", an API error shown to the user): no
+			// model call made them, none bills them, none is sent them.
+			b.skip("synthetic")
+			continue
+		}
 		ts, err := ccTime(rec.Timestamp)
 		if err != nil {
 			return d.errorf("%q: %v", "timestamp", err)

@@ -178,6 +178,8 @@ func claudeCode(g *gen) []rec {
 // sessions checkpointed mid-response show: response 2's only record is
 // its thinking block, with the usage of its prompt (output 1). The
 // provider billed that prompt; no message holds it. 5-minute writes.
+// Between the two, Claude Code's own "No response requested." stands in
+// the assistant's place with model "<synthetic>" and zero usage.
 func claudeCodeThinking(g *gen) []rec {
 	session := g.uuid()
 	base := func(typ string) rec {
@@ -205,7 +207,15 @@ func claudeCodeThinking(g *gen) []rec {
 	u2["timestamp"] = g.stamp(30 * time.Second)
 	a2 := assistant([]rec{{"type": "thinking", "thinking": "The " + g.text(8) + ".", "signature": g.hex(40)}},
 		usage(2, 1000, 100, 1), nil, 2*time.Second)
-	return []rec{u1, a1, u2, a2}
+	// Claude Code's own "No response requested." in the assistant's
+	// place, with zero usage: no model call made it.
+	syn := base("assistant")
+	syn["message"] = rec{"model": "<synthetic>", "id": g.uuid(), "type": "message", "role": "assistant",
+		"content": []rec{{"type": "text", "text": "No response requested."}}, "stop_reason": "stop_sequence",
+		"stop_sequence": "", "usage": rec{"input_tokens": 0, "output_tokens": 0, "cache_creation_input_tokens": 0,
+			"cache_read_input_tokens": 0}}
+	syn["timestamp"] = g.stamp(time.Second)
+	return []rec{u1, a1, syn, u2, a2}
 }
 
 // claudeCodeJoined: a session file whose last line had no newline when
@@ -214,11 +224,11 @@ func claudeCodeThinking(g *gen) []rec {
 // input 2, read 1,000, write 50, output 10 (5-minute writes).
 func claudeCodeJoined(g *gen) []rec {
 	t := claudeCodeThinking(g)
-	u1, a1, u2 := t[0], t[1], t[2]
+	u1, a1, u2 := t[0], t[1], t[3]
 	a1[joined] = true
 	sum := rec{"type": "summary", "summary": "Why " + g.text(3), "leafUuid": a1["uuid"]}
 	a2 := rec{}
-	for k, v := range t[3] {
+	for k, v := range t[4] {
 		a2[k] = v
 	}
 	m := rec{}
