@@ -53,15 +53,42 @@ function readRecords(path) {
   const recs = [];
   for (const line of lines) {
     if (!line.trim()) continue;
-    try {
-      recs.push(JSON.parse(line));
-    } catch {
-      // a half-written last line: harpe skips it too
+    for (const piece of objects(line)) {
+      try {
+        recs.push(JSON.parse(piece));
+      } catch {
+        // a half-written last line: harpe skips it too
+      }
     }
   }
   if (recs.some((r) => r.type === "session_meta" || r.type === "turn_context")) return codex(recs);
   if (recs.some((r) => r.type === "assistant" && r.message)) return claudeCode(recs);
   return null;
+}
+
+// objects splits a line into the JSON objects written back to back on
+// it (a record appended to a file whose last line had no newline); a
+// line of one object, or one that does not split, is returned whole.
+function objects(line) {
+  const out = [];
+  let depth = 0;
+  let inString = false;
+  let start = -1;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (inString) {
+      if (ch === "\\") i++;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === "{") {
+      if (depth++ === 0) start = i;
+    } else if (ch === "}" && --depth === 0) {
+      out.push(line.slice(start, i + 1));
+    }
+  }
+  return out.length > 1 ? out : [line];
 }
 
 // Claude Code: one record per content block; every record of a response
@@ -156,7 +183,10 @@ function geminiCLI(doc) {
 // Prices one call; null when genai-prices knows no price for the model.
 function price(c, provider) {
   const opts = c.timestamp ? { timestamp: new Date(c.timestamp) } : {};
-  const tries = [{ ...opts, providerId: provider }, opts];
+  // A Bedrock session's ids name Anthropic's model: priced as harpe and
+  // prices-check.mjs do, by the id first, Bedrock's prices only when the
+  // id alone finds none (Bedrock's regional endpoints cost more).
+  const tries = provider === "aws" ? [opts, { ...opts, providerId: provider }] : [{ ...opts, providerId: provider }, opts];
   for (const o of tries) {
     try {
       const r = prices.calcPrice(c.usage, c.model, o);

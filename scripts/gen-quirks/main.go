@@ -201,12 +201,12 @@ func claudeCodeThinking(g *gen) []rec {
 	u1 := base("user")
 	u1["message"] = rec{"role": "user", "content": "What " + g.text(5) + "?"}
 	u1["timestamp"] = g.stamp(0)
-	a1 := assistant([]rec{{"type": "text", "text": "It " + g.text(6) + "."}}, usage(3, 0, 1000, 20), "end_turn", 3*time.Second)
+	a1 := assistant([]rec{{"type": "text", "text": "It " + g.text(6) + "."}}, usage(3, 0, 2000, 20), "end_turn", 3*time.Second)
 	u2 := base("user")
 	u2["message"] = rec{"role": "user", "content": "Why " + g.text(4) + "?"}
 	u2["timestamp"] = g.stamp(30 * time.Second)
 	a2 := assistant([]rec{{"type": "thinking", "thinking": "The " + g.text(8) + ".", "signature": g.hex(40)}},
-		usage(2, 1000, 100, 1), nil, 2*time.Second)
+		usage(2, 2000, 100, 1), nil, 2*time.Second)
 	// Claude Code's own "No response requested." in the assistant's
 	// place, with zero usage: no model call made it.
 	syn := base("assistant")
@@ -220,8 +220,8 @@ func claudeCodeThinking(g *gen) []rec {
 
 // claudeCodeJoined: a session file whose last line had no newline when
 // Claude Code appended to it again: a summary record shares the line of
-// response 1. Response 1: input 3, write 1,000, output 20; response 2:
-// input 2, read 1,000, write 50, output 10 (5-minute writes).
+// response 1. Response 1: input 3, write 2,000, output 20; response 2:
+// input 2, read 2,000, write 50, output 10 (5-minute writes).
 func claudeCodeJoined(g *gen) []rec {
 	t := claudeCodeThinking(g)
 	u1, a1, u2 := t[0], t[1], t[3]
@@ -237,7 +237,7 @@ func claudeCodeJoined(g *gen) []rec {
 	}
 	m["id"] = "msg_01" + g.hex(22)
 	m["content"] = []rec{{"type": "text", "text": "Because " + g.text(5) + "."}}
-	m["usage"] = rec{"input_tokens": 2, "cache_read_input_tokens": 1000, "cache_creation_input_tokens": 50,
+	m["usage"] = rec{"input_tokens": 2, "cache_read_input_tokens": 2000, "cache_creation_input_tokens": 50,
 		"cache_creation": rec{"ephemeral_5m_input_tokens": 50, "ephemeral_1h_input_tokens": 0},
 		"output_tokens":  10, "service_tier": "standard"}
 	a2["message"] = m
