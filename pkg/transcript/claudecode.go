@@ -232,6 +232,13 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		if rec.Message == nil {
 			return d.errorf("a %s record needs \"message\"", rec.Type)
 		}
+		if rec.Type == "assistant" && rec.Message.Model == "<synthetic>" {
+			// Claude Code's own words in the assistant's place ("No
+			// response requested.", an API error shown to the user): no
+			// model call made them, none bills them, none is sent them.
+			b.skip("synthetic")
+			continue
+		}
 		ts, err := ccTime(rec.Timestamp)
 		if err != nil {
 			return d.errorf("%q: %v", "timestamp", err)
@@ -273,6 +280,9 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 			return d.errorf("message.usage: %w", err)
 		}
 		call := calls.record(id, u, rec.Message.Usage != nil && rec.Message.Usage.CacheCreation != nil, d.line)
+		if rec.Message.Model != "" {
+			calls.list[call].model = rec.Message.Model
+		}
 		if c.thinking != "" {
 			thinking[id] += c.thinking
 		}
@@ -366,6 +376,7 @@ func (cs *ccCalls) parts(u *anUsage, line int) (*Usage, error) {
 
 type ccCall struct {
 	at      int    // index of the message holding the usage; -1 before the call's first message
+	model   string // the model its records name
 	usage   *Usage // the latest record's usage; nil before any
 	visible int    // estimated tokens of the call's text and tool calls
 	line    int    // the line of the call's latest usage
@@ -442,9 +453,18 @@ func visibleTokens(m *Message) int {
 // 1/shortOutputFactor of the estimate of its visible content.
 const shortOutputFactor = 4
 
-// finish adds one warning for the calls whose recorded output is smaller
-// than the estimate of their visible content.
+// finish keeps the usage of the calls that never got a message in
+// [Transcript.Unsent]: a response whose only records are thinking blocks
+// (cut off before its text or tool call was written, as real sessions
+// saved mid-response show) was billed all the same. It adds one warning
+// for the calls whose recorded output is smaller than the estimate of
+// their visible content.
 func (cs *ccCalls) finish(name string) {
+	for k := range cs.list {
+		if c := &cs.list[k]; c.usage != nil && c.at < 0 {
+			cs.b.t.Unsent = append(cs.b.t.Unsent, UnsentCall{Model: c.model, Usage: *c.usage})
+		}
+	}
 	if cs.negative > 0 {
 		cs.b.t.Warnings = append(cs.b.t.Warnings, &Error{Name: name, Line: cs.negativeLine,
 			Err: fmt.Errorf("%d records have a negative token count, their usage left out (first: %v)", cs.negative, cs.negativeErr)})

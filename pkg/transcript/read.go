@@ -684,6 +684,8 @@ type lineDecoder struct {
 	data []byte
 
 	boms, nuls *lineNote // lines read past with a warning, counted
+	joined     *lineNote // lines holding several records, counted
+	pending    [][]byte  // the later records of a joined line
 }
 
 // lineNote is a warning about lines read past, counted: one per kind and
@@ -708,6 +710,10 @@ func (d *lineDecoder) note(l **lineNote, n int, what string) {
 
 // next returns the next non-blank line, or io.EOF.
 func (d *lineDecoder) next() ([]byte, error) {
+	if len(d.pending) > 0 {
+		d.data, d.pending = d.pending[0], d.pending[1:]
+		return d.data, nil
+	}
 	for {
 		if d.b != nil && d.b.sinkErr != nil {
 			return nil, d.b.sinkErr
@@ -747,6 +753,14 @@ func (d *lineDecoder) next() ([]byte, error) {
 			return nil, utf8Error(d.name, n, line)
 		}
 		d.data = line
+		if recs := joinedRecords(line); recs != nil {
+			// A record appended to a file whose last line had no
+			// newline, as real Claude Code sessions show: each record
+			// is read in turn, all with this line's number.
+			d.note(&d.joined, n, "line(s) held several records with no newline between them (appended to a file without a final newline?), each read")
+			d.data, d.pending = recs[0], recs[1:]
+			return d.data, nil
+		}
 		if d.r.Unterminated() && d.b != nil {
 			if t := bytes.TrimSpace(line); !json.Valid(t) && truncated(t) {
 				// A session still being written ends in a half-written
@@ -758,6 +772,37 @@ func (d *lineDecoder) next() ([]byte, error) {
 		}
 		return line, nil
 	}
+}
+
+// joinedRecords splits a line that is two or more whole JSON objects
+// back to back ("}{" between them) into them; nil for any other line,
+// which is read as it is (and a bad one reported as such).
+func joinedRecords(line []byte) [][]byte {
+	if !bytes.Contains(line, []byte("}{")) || json.Valid(line) {
+		return nil
+	}
+	var recs [][]byte
+	dec := json.NewDecoder(bytes.NewReader(line))
+	start := int64(0)
+	for {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil
+		}
+		end := dec.InputOffset()
+		t := bytes.TrimSpace(line[start:end])
+		if len(t) == 0 || t[0] != '{' {
+			return nil
+		}
+		recs = append(recs, t)
+		start = end
+	}
+	if len(recs) < 2 {
+		return nil
+	}
+	return recs
 }
 
 // truncated reports whether t is the start of a JSON object cut short:

@@ -64,7 +64,8 @@ type Transcript struct {
 	Compactions []int
 	// Unsent lists, in file order, the calls the file records that are
 	// not part of this conversation: a subagent's run kept in a Claude
-	// Code session file (sidechain records). The provider billed them, so
+	// Code session file (sidechain records), or a response whose only
+	// records are thinking blocks (saved mid-stream). The provider billed them, so
 	// the recorded sums and the session's cost count them ([UsageTally],
 	// [Listing], [SessionBreakdown]), but no window holds them.
 	Unsent []UnsentCall
