@@ -10,6 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/harpe-dev/harpe/internal/pool"
 )
 
 // Streaming counts. A long text is cut into chunks at safe boundaries,
@@ -261,23 +263,15 @@ func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, op
 		return countWhole(ctx, r, counters)
 	}
 
-	jobs := make(chan string, opt.Workers)
-	var wg sync.WaitGroup
-	for range opt.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for chunk := range jobs {
-				for _, t := range tallies {
-					// A cancelled add leaves the rest of the chunks to
-					// be drained unread: the result is ctx's error.
-					if t.add(ctx, chunk) != nil {
-						break
-					}
-				}
+	jobs := pool.NewFeed(opt.Workers, func(chunk string) {
+		for _, t := range tallies {
+			// A cancelled add leaves the rest of the chunks to be
+			// drained unread: the result is ctx's error.
+			if t.add(ctx, chunk) != nil {
+				break
 			}
-		}()
-	}
+		}
+	})
 
 	var (
 		read    int64
@@ -331,7 +325,7 @@ func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, op
 			// The chunk is handed over as it is, without a copy: pending
 			// starts afresh with the bytes after the boundary, and the old
 			// array is never written again.
-			jobs <- unsafe.String(&pending[0], b)
+			jobs.Send(unsafe.String(&pending[0], b))
 			rest := pending[b:]
 			pending = append(make([]byte, 0, max(2*len(buf), len(rest)+len(buf))), rest...)
 		}
@@ -341,11 +335,10 @@ func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, op
 		err = nil
 	}
 	if err == nil && len(pending) > 0 {
-		jobs <- unsafe.String(&pending[0], len(pending))
+		jobs.Send(unsafe.String(&pending[0], len(pending)))
 		pending = nil
 	}
-	close(jobs)
-	wg.Wait()
+	jobs.Close()
 	if err == nil {
 		err = ctx.Err()
 	}
