@@ -419,9 +419,7 @@ func countItems(ctx context.Context, items []Item, set settings, tokens []int, d
 			dec[i] = decision{reason: ReasonConfidential}
 			continue
 		}
-		if it.TokenCount != nil {
-			tokens[i] = *it.TokenCount
-		} else if tokens[i], err = tokenize.CountContext(ctx, set.counter, it.Content); err != nil {
+		if tokens[i], err = ItemTokens(ctx, set.counter, it); err != nil {
 			return false, err
 		}
 		// Every other total (always-kept, candidates, consumed) is a part
