@@ -209,7 +209,7 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 			opt.Progress = prog.bytes
 			prog.sizeOf(r)
 		}
-		n, counts, err := tokenize.CountReaderContext(a.ctx, ctxReader{a.ctx, r}, counters, opt)
+		n, counts, err := tokenize.CountReader(a.ctx, ctxReader{a.ctx, r}, counters, opt)
 		if a.ctx.Err() != nil {
 			errs[i] = a.ctx.Err()
 			return

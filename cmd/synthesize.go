@@ -248,7 +248,7 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 		return err
 	}
 	items := reader.Items()
-	rep, err := engine.SynthesizeContext(a.ctx, items, plan.budget, plan.engine)
+	rep, err := engine.Synthesize(a.ctx, items, plan.budget, plan.engine)
 	var obe *engine.OverBudgetError
 	if errors.As(err, &obe) {
 		return strictError("--strict: %v", obe)

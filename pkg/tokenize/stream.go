@@ -228,14 +228,11 @@ func mib(n int) string {
 // parallel, in memory bounded by a few chunks; the counts are exactly
 // those of the whole text. Any other [Counter] gets the whole text at
 // once.
-func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []int, error) {
-	return CountReaderContext(context.Background(), r, counters, opt)
-}
-
-// CountReaderContext is [CountReader] that stops once ctx is done: it
-// looks before each block it reads and inside the counting of each chunk
-// (see [ContextCounter]), and then returns ctx.Err() and no counts.
-func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, opt StreamOptions) (int64, []int, error) {
+//
+// It stops once ctx is done: it looks before each block it reads and
+// inside the counting of each chunk (see [ContextCounter]), and then
+// returns ctx.Err() and no counts.
+func CountReader(ctx context.Context, r io.Reader, counters []Counter, opt StreamOptions) (int64, []int, error) {
 	if opt.ChunkSize <= 0 {
 		opt.ChunkSize = 1 << 20
 	}
