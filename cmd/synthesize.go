@@ -310,7 +310,10 @@ func writeLine(w io.Writer, b []byte) error {
 // writeSynthesisReport writes the report as JSON, YAML or a table with one
 // row per item in input order and a totals footer.
 func writeSynthesisReport(w io.Writer, format string, rep *engine.Report) error {
-	if format != "table" {
+	switch format {
+	case "json":
+		return rep.WriteJSON(w)
+	case "yaml":
 		return writeFormatted(w, format, rep)
 	}
 	type row struct {
