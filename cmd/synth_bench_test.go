@@ -29,3 +29,26 @@ func BenchmarkSynthesizeFile(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStartVersion is harpe --version in-process: the command tree
+// built and run, what every command pays before its work (package inits
+// aside).
+func BenchmarkStartVersion(b *testing.B) {
+	for b.Loop() {
+		if code := Run(context.Background(), []string{"--version"},
+			IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}, func(string) (string, bool) { return "", false }); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}
+
+// BenchmarkStartCount1K is harpe count -t o200k_base on 1 KB in-process.
+func BenchmarkStartCount1K(b *testing.B) {
+	text := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 23)[:1024]
+	for b.Loop() {
+		if code := Run(context.Background(), []string{"count", "-t", "o200k_base"},
+			IO{In: strings.NewReader(text), Out: io.Discard, Err: io.Discard}, func(string) (string, bool) { return "", false }); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}
