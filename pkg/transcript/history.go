@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
@@ -114,4 +116,46 @@ func LooksLikeItems(head []byte) bool {
 		return false
 	}
 	return len(probe.Content) > 0 && probe.Content[0] == '"' && probe.Type == nil
+}
+
+// CountBilledEach is [CountBilledTranscripts] with several counters: the
+// billed count of one transcript input under each, and the bytes read.
+// With one counter it streams (a JSONL transcript of any size counts in
+// about one turn's memory); with several, the input is read once into
+// memory and billed with each.
+func CountBilledEach(ctx context.Context, r io.Reader, name, format string, counters []tokenize.Counter) (read int64, counts []int, ts []*Transcript, err error) {
+	cr := &readCounter{r: r}
+	counts = make([]int, len(counters))
+	if len(counters) == 1 {
+		if counts[0], ts, err = CountBilledTranscripts(ctx, cr, name, format, counters[0]); err != nil {
+			return 0, nil, nil, err
+		}
+		return cr.n, counts, ts, nil
+	}
+	data, err := io.ReadAll(cr)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return 0, nil, nil, fmt.Errorf("%s: %v", name, err)
+	}
+	for k, c := range counters {
+		if counts[k], ts, err = CountBilledTranscripts(ctx, bytes.NewReader(data), name, format, c); err != nil {
+			return 0, nil, nil, err
+		}
+	}
+	return cr.n, counts, ts, nil
+}
+
+// readCounter counts the bytes read through it.
+type readCounter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *readCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
