@@ -20,10 +20,6 @@ import (
 // configName is the file harpe looks for when --config is not given.
 const configName = "harpe.yaml"
 
-// maxConfigSize bounds a configuration file (harpe's own limit, chosen
-// 2026-12-01: the largest useful harpe.yaml is a few KiB).
-const maxConfigSize = 1 << 20
-
 // Flags whose value runs a program or names a file to write are sensitive:
 // a configuration file that just happens to sit in the working directory
 // (a cloned repository's harpe.yaml) may not set them. The property is an
@@ -151,9 +147,9 @@ func (a *app) readConfigFile() (*configFile, error) {
 		// "--config /dev/null": no configuration at all.
 		return cf, nil
 	}
-	data, err := readConfigBytes(path)
+	data, err := config.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, inputError(err)
 	}
 	return cf, cf.parse(path, data)
 }
@@ -182,44 +178,6 @@ func newConfigFile() *configFile {
 
 // ConfigFileUsed is the path of the file read, "" when there is none.
 func (cf *configFile) ConfigFileUsed() string { return cf.path }
-
-// readConfigBytes reads a configuration file, refusing anything but a
-// regular file of at most maxConfigSize bytes (a FIFO, a device such as
-// /dev/zero, a directory). os.DevNull, the usual way to say "no
-// configuration", is read as an empty file before this is called.
-func readConfigBytes(path string) ([]byte, error) {
-	// Looked at before it is opened: opening a FIFO blocks until a writer
-	// comes, so a FIFO harpe.yaml would hang the run. The type is checked
-	// again on the open file, in case the path changed in between.
-	if fi, err := os.Stat(path); err != nil {
-		return nil, usageErrorf("%s: %v", path, pathErr(err))
-	} else if err := checkConfigType(path, fi); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, usageErrorf("%s: %v", path, pathErr(err))
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, usageErrorf("%s: %v", path, pathErr(err))
-	}
-	if err := checkConfigType(path, fi); err != nil {
-		return nil, err
-	}
-	if fi.Size() > maxConfigSize {
-		return nil, usageErrorf("%s: %d bytes, more than the %d (1 MiB) a configuration file may have", path, fi.Size(), maxConfigSize)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
-	if err != nil {
-		return nil, usageErrorf("%s: %v", path, pathErr(err))
-	}
-	if len(data) > maxConfigSize {
-		return nil, usageErrorf("%s: more than the %d bytes (1 MiB) a configuration file may have", path, maxConfigSize)
-	}
-	return data, nil
-}
 
 // where names a key's place in the file: "harpe.yaml:3".
 func (cf *configFile) where(key string) string {
@@ -280,7 +238,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 				}
 				return
 			}
-			for _, s := range configValues(v.Get(key)) {
+			for _, s := range config.Values(v.Get(key)) {
 				if err := setFlag(c, f, s); err != nil {
 					firstErr = usageErrorf("%s: %s: %s", cf.where(key), key, elideQuoted(flagError(c, err).Error()))
 					return
@@ -435,44 +393,6 @@ func closestConfigKey(name string, known map[string]bool) string {
 		}
 	}
 	return best
-}
-
-// configValues turns a configuration value into the flag arguments that
-// would have given it: a list gives one argument per element, a map one
-// "key=value" argument per entry in key order.
-func configValues(val any) []string {
-	switch t := val.(type) {
-	case []any:
-		out := make([]string, 0, len(t))
-		for _, e := range t {
-			out = append(out, fmt.Sprint(e))
-		}
-		return out
-	case map[string]any:
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		out := make([]string, 0, len(keys))
-		for _, k := range keys {
-			out = append(out, k+"="+fmt.Sprint(t[k]))
-		}
-		return out
-	default:
-		return []string{fmt.Sprint(t)}
-	}
-}
-
-// checkConfigType refuses a configuration path that is not a regular file.
-func checkConfigType(path string, fi os.FileInfo) error {
-	if fi.IsDir() {
-		return usageErrorf("%s: is a directory, not a configuration file", path)
-	}
-	if !fi.Mode().IsRegular() {
-		return usageErrorf("%s: not a regular file (a configuration file must be one)", path)
-	}
-	return nil
 }
 
 // maxEchoed is how much of a quoted value a message about a configuration

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"github.com/harpe-dev/harpe/internal/config"
 	"io"
 	"os"
 	"path/filepath"
@@ -111,9 +112,9 @@ func TestConfigSize(t *testing.T) {
 	// "# " and a newline per 64-byte comment line.
 	comment := "# " + strings.Repeat("x", 61) + "\n"
 	atBound := filepath.Join(dir, "at.yaml")
-	writeTestFile(t, atBound, strings.Repeat(comment, maxConfigSize/64), 0o644)
+	writeTestFile(t, atBound, strings.Repeat(comment, config.MaxSize/64), 0o644)
 	over := filepath.Join(dir, "over.yaml")
-	writeTestFile(t, over, strings.Repeat(comment, maxConfigSize/64)+"\n", 0o644)
+	writeTestFile(t, over, strings.Repeat(comment, config.MaxSize/64)+"\n", 0o644)
 
 	code, stdout, stderr := runHarpe(t, "", "count", "--config", atBound, items)
 	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "18 ") {

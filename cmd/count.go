@@ -144,8 +144,8 @@ func runCount(a *app, opts *countOptions, args []string) error {
 		results, err = readTranscriptFiles(a, readRules{once: true}, args, func(name string, r io.Reader) (fileCount, error) {
 			fc := fileCount{name: name}
 			var err error
-			fc.bytes, fc.counts, fc.read, err = countTranscript(a.ctx, r, name, opts.inputFormat, counters)
-			return fc, err
+			fc.bytes, fc.counts, fc.read, err = transcript.CountBilledEach(a.ctx, r, name, opts.inputFormat, counters)
+			return fc, inputError(err)
 		})
 		for _, fc := range results {
 			a.warnTranscripts(fc.read)
@@ -209,7 +209,7 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 			opt.Progress = prog.bytes
 			prog.sizeOf(r)
 		}
-		n, counts, err := tokenize.CountReaderContext(a.ctx, ctxReader{a.ctx, r}, counters, opt)
+		n, counts, err := tokenize.CountReader(a.ctx, ctxReader{a.ctx, r}, counters, opt)
 		if a.ctx.Err() != nil {
 			errs[i] = a.ctx.Err()
 			return
@@ -473,46 +473,4 @@ func (c ctxReader) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	return c.r.Read(p)
-}
-
-// countTranscript bills one transcript with each counter. With one counter
-// it streams (a JSONL transcript of any size counts in about one turn's
-// memory); with several, the input is read once into memory and billed
-// with each. ctx stops the reading and the billing.
-func countTranscript(ctx context.Context, r io.Reader, name, format string, counters []tokenize.Counter) (int64, []int, []*transcript.Transcript, error) {
-	cr := &countingReader{r: r}
-	counts := make([]int, len(counters))
-	if len(counters) == 1 {
-		n, ts, err := transcript.CountBilledTranscripts(ctx, cr, name, format, counters[0])
-		if err != nil {
-			return 0, nil, nil, inputError(err)
-		}
-		counts[0] = n
-		return cr.n, counts, ts, nil
-	}
-	data, err := io.ReadAll(cr)
-	if err != nil {
-		return 0, nil, nil, inputError(fmt.Errorf("%s: %v", name, pathErr(err)))
-	}
-	var read []*transcript.Transcript
-	for k, c := range counters {
-		n, ts, err := transcript.CountBilledTranscripts(ctx, bytes.NewReader(data), name, format, c)
-		if err != nil {
-			return 0, nil, nil, inputError(err)
-		}
-		counts[k], read = n, ts
-	}
-	return cr.n, counts, read, nil
-}
-
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }

@@ -176,7 +176,7 @@ func runDates(a *app, opts *datesOptions) error {
 		if opts.format == "json" && !utf8.ValidString(text) {
 			return inputError(fmt.Errorf("%s: %s; --format json needs UTF-8 text (the text format copies any bytes)", name, jsonl.UTF8Message(data, jsonl.InvalidUTF8(data))))
 		}
-		out, spans, err := dates.AnnotateContext(a.ctx, text, def)
+		out, spans, err := dates.Annotate(a.ctx, text, def)
 		if err != nil {
 			return err
 		}
@@ -279,7 +279,7 @@ func dateItem(ctx context.Context, it *engine.Item, def dates.Date, haveDef bool
 	}
 	s := day.String()
 	item.SaidOn = &s
-	annotated, spans, err := dates.AnnotateContext(ctx, it.Content, day)
+	annotated, spans, err := dates.Annotate(ctx, it.Content, day)
 	if err != nil {
 		return nil, datesItem{}, err
 	}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -118,37 +117,31 @@ func runFit(a *app, o *fitOptions) error {
 	if valid := append([]string{"auto", "items"}, transcript.Formats()...); !slices.Contains(valid, o.inputFormat) {
 		return usageErrorf("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(valid, ", "))
 	}
-	h := newHistoryCounter(counter, o.inputFormat)
-	h.ctx = a.ctx
 	// Transcripts are counted in parallel (files and directories, as
 	// every transcript command reads them); items files are kept and read
 	// in order afterwards, since ids must be unique across them.
 	type part struct {
 		name  string
-		count transcriptCount
+		count transcript.HistoryCount
 		items []byte
 	}
 	parts, err := readTranscriptFiles(a, readRules{}, o.files, func(name string, r io.Reader) (part, error) {
-		items, count, err := h.transcriptTokens(name, r)
-		return part{name, count, items}, err
+		items, count, err := countHistoryInput(a.ctx, name, r, o.inputFormat, counter)
+		return part{name, count, items}, inputError(err)
 	})
 	if err != nil {
 		return err
 	}
+	var h fitTotals
+	items := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
 	for _, p := range parts {
-		a.warnTranscripts(p.count.ts)
-		if h.tokens, err = engine.AddTokens(h.tokens, p.count.tokens, "the inputs' tokens"); err != nil {
-			return inputError(fmt.Errorf("%s: %w", p.name, err))
-		}
-		if p.count.hasRecorded {
-			if h.recorded, err = engine.AddTokens(h.recorded, p.count.recorded, "the recorded prompts"); err != nil {
-				return inputError(fmt.Errorf("%s: %w", p.name, err))
-			}
-			h.hasRecorded = true
+		a.warnTranscripts(p.count.Transcripts)
+		if err := h.add(p.name, p.count); err != nil {
+			return inputError(err)
 		}
 		if p.items != nil {
-			if err := h.addItems(p.name, bytes.NewReader(p.items)); err != nil {
-				return autoItemsHint(err, h.format, p.name, p.items)
+			if err := h.addItems(a.ctx, items, counter, p.name, p.items); err != nil {
+				return autoItemsHint(err, o.inputFormat, p.name, p.items)
 			}
 		}
 	}
@@ -185,120 +178,37 @@ func runFit(a *app, o *fitOptions) error {
 	return nil
 }
 
-// historyCounter totals the tokens of a history given as one or more
-// inputs, each items JSONL or a transcript.
-type historyCounter struct {
-	counter tokenize.Counter
-	format  string // "auto", "items" or a transcript format
-	items   *engine.ItemReader
-	tokens  int
-	// recorded sums the last recorded prompt of each conversation read;
-	// hasRecorded says whether any records one.
-	recorded    int
-	hasRecorded bool
-	ctx         context.Context // stops reading and counting items; nil is never
+// fitTotals sums a history's inputs: the counted tokens, and the
+// recorded prompts when any input records one.
+type fitTotals struct {
+	tokens, recorded int
+	hasRecorded      bool
 }
 
-func newHistoryCounter(counter tokenize.Counter, format string) *historyCounter {
-	return &historyCounter{counter: counter, format: format, items: engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})}
+// add adds one transcript input's count.
+func (h *fitTotals) add(name string, c transcript.HistoryCount) error {
+	var err error
+	if h.tokens, err = engine.AddTokens(h.tokens, c.Tokens, "the inputs' tokens"); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if c.HasRecorded {
+		if h.recorded, err = engine.AddTokens(h.recorded, c.Recorded, "the recorded prompts"); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		h.hasRecorded = true
+	}
+	return nil
 }
 
-// transcriptCount is what one transcript input adds to a history: its
-// billed tokens, the sum of each conversation's last recorded prompt size
-// (hasRecorded when any records one), and the transcripts read (their
-// warnings).
-type transcriptCount struct {
-	tokens      int
-	recorded    int
-	hasRecorded bool
-	ts          []*transcript.Transcript
-}
-
-// transcriptTokens counts one input when it is a transcript; when it is
-// items JSONL it returns its bytes instead, for [historyCounter.addItems].
-func (h *historyCounter) transcriptTokens(name string, r io.Reader) ([]byte, transcriptCount, error) {
-	var tc transcriptCount
-	format := h.format
-	if format == "auto" {
-		br := bufio.NewReaderSize(r, 64<<10)
-		first, err := firstNonBlankLine(br)
-		if err != nil {
-			return nil, tc, inputError(err)
-		}
-		r = io.MultiReader(bytes.NewReader(first), br)
-		format = ""
-		if looksLikeItem(first) {
-			format = "items"
-		}
-	}
-	if format == "items" {
-		data, err := io.ReadAll(r)
-		if err != nil {
-			return nil, tc, inputError(fmt.Errorf("%s: %v", name, pathErr(err)))
-		}
-		if data == nil {
-			data = []byte{}
-		}
-		return data, tc, nil
-	}
-	// transcript.CountBilledTranscripts's count, plus each conversation's
-	// last recorded prompt size.
-	var cur *transcript.Transcript
-	last := map[*transcript.Transcript]int{}
-	var order []*transcript.Transcript
-	ctx := h.ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ts, err := transcript.Scan(ctx, r, name, format, func(t *transcript.Transcript, m *transcript.Message) error {
-		if m.InputTokens != nil {
-			if _, ok := last[t]; !ok {
-				order = append(order, t)
-			}
-			last[t] = *m.InputTokens
-		}
-		if m.Aborted {
-			return nil
-		}
-		if t != cur {
-			cur = t
-			tc.tokens += transcript.ReplyPriming
-		}
-		tc.tokens += transcript.MessageTokens(m, h.counter)
-		return nil
-	})
-	if err != nil {
-		return nil, tc, inputError(err)
-	}
-	for _, t := range ts {
-		tc.tokens += transcript.ToolDefTokens(t.Tools, h.counter)
-	}
-	for _, t := range order {
-		if tc.recorded, err = engine.AddTokens(tc.recorded, last[t], "the recorded prompts"); err != nil {
-			return nil, tc, inputError(fmt.Errorf("%s: %w", name, err))
-		}
-		tc.hasRecorded = true
-	}
-	tc.ts = ts
-	return nil, tc, nil
-}
-
-// addItems reads one items JSONL input and adds its tokens to the total.
-func (h *historyCounter) addItems(name string, r io.Reader) error {
-	before := len(h.items.Items())
-	ctx := h.ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if err := h.items.Read(ctx, r, name); err != nil {
+// addItems reads one items JSONL input into items and adds its tokens.
+func (h *fitTotals) addItems(ctx context.Context, items *engine.ItemReader, c tokenize.Counter, name string, data []byte) error {
+	before := len(items.Items())
+	if err := items.Read(ctx, bytes.NewReader(data), name); err != nil {
 		return inputError(err)
 	}
-	for _, it := range h.items.Items()[before:] {
-		n := 0
-		var err error
-		if it.TokenCount != nil {
-			n = *it.TokenCount
-		} else if n, err = tokenize.CountContext(ctx, h.counter, it.Content); err != nil {
+	for _, it := range items.Items()[before:] {
+		n, err := engine.ItemTokens(ctx, c, &it)
+		if err != nil {
 			return err
 		}
 		if h.tokens, err = engine.AddTokens(h.tokens, n, "the items' token counts"); err != nil {
@@ -306,6 +216,36 @@ func (h *historyCounter) addItems(name string, r io.Reader) error {
 		}
 	}
 	return nil
+}
+
+// countHistoryInput counts one input when it is a transcript; when it is
+// items JSONL (format "items", or "auto" and its first line looks like an
+// item) it returns its bytes instead, for [fitTotals.addItems].
+func countHistoryInput(ctx context.Context, name string, r io.Reader, format string, c tokenize.Counter) ([]byte, transcript.HistoryCount, error) {
+	if format == "auto" {
+		br := bufio.NewReaderSize(r, 64<<10)
+		first, err := transcript.ReadHead(br)
+		if err != nil {
+			return nil, transcript.HistoryCount{}, err
+		}
+		r = io.MultiReader(bytes.NewReader(first), br)
+		format = ""
+		if transcript.LooksLikeItems(first) {
+			format = "items"
+		}
+	}
+	if format != "items" {
+		count, err := transcript.CountHistory(ctx, r, name, format, c)
+		return nil, count, err
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, transcript.HistoryCount{}, fmt.Errorf("%s: %v", name, pathErr(err))
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, transcript.HistoryCount{}, nil
 }
 
 // autoItemsHint adds a next step to an items error of an input that
@@ -325,39 +265,4 @@ func autoItemsHint(err error, format, name string, data []byte) error {
 	code, inner := ee.code, ee.err
 	f := ts[0].Format
 	return &exitError{code: code, err: fmt.Errorf("%w (read as items, since its first line looks like one; --input-format %s reads it as a transcript)", inner, f)}
-}
-
-// firstNonBlankLine reads br up to and including the first line that is not
-// blank, returning everything it read.
-func firstNonBlankLine(br *bufio.Reader) ([]byte, error) {
-	var read []byte
-	for {
-		line, err := br.ReadBytes('\n')
-		read = append(read, line...)
-		if len(bytes.TrimSpace(line)) > 0 || err == io.EOF {
-			return read, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-}
-
-// looksLikeItem reports whether the last line of head is an items JSONL
-// line: a JSON object with a string "content" and no "type" (every JSONL
-// transcript format that has "content" at the top level also has "type").
-func looksLikeItem(head []byte) bool {
-	line := bytes.TrimSpace(head[bytes.LastIndexByte(bytes.TrimRight(head, "\r\n"), '\n')+1:])
-	line = bytes.TrimPrefix(line, []byte(utf8BOM)) // the item reader skips it too
-	if len(line) == 0 || line[0] != '{' {
-		return false
-	}
-	var probe struct {
-		Content json.RawMessage `json:"content"`
-		Type    json.RawMessage `json:"type"`
-	}
-	if json.Unmarshal(line, &probe) != nil {
-		return false
-	}
-	return len(probe.Content) > 0 && probe.Content[0] == '"' && probe.Type == nil
 }

@@ -200,7 +200,7 @@ func (h *headReader) Read(p []byte) (int, error) {
 // not open a JSON value) and what to do instead (advice, with FILE for
 // the input's name); else it returns err.
 func plainTextHint(name string, head []byte, err error, advice string) error {
-	first, rerr := firstNonBlankLine(bufio.NewReader(bytes.NewReader(head)))
+	first, rerr := transcript.ReadHead(bufio.NewReader(bytes.NewReader(head)))
 	first = bytes.TrimPrefix(bytes.TrimSpace(first), []byte(utf8BOM))
 	if rerr != nil || len(first) == 0 || first[0] == '{' || first[0] == '[' || first[0] == '"' {
 		return err
@@ -217,8 +217,8 @@ func plainTextHint(name string, head []byte, err error, advice string) error {
 // items, when head (its first bytes) is one; else it returns err.
 func transcriptHint(name string, head []byte, err error) error {
 	br := bufio.NewReader(bytes.NewReader(head))
-	first, rerr := firstNonBlankLine(br)
-	if rerr != nil || looksLikeItem(first) {
+	first, rerr := transcript.ReadHead(br)
+	if rerr != nil || transcript.LooksLikeItems(first) {
 		return err
 	}
 	format, derr := transcript.Detect(head)

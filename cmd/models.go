@@ -4,18 +4,17 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/harpe-dev/harpe/pkg/tokenize/hf"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
 
+	"github.com/harpe-dev/harpe/internal/config"
 	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/tokenize/hf"
 )
 
 // modelsOptions are the flags and arguments of harpe models.
@@ -237,15 +236,6 @@ func modelDetails(w io.Writer, models []prices.Model) error {
 	return err
 }
 
-// modelEntry is one entry of harpe.yaml's "models:": a preset's window
-// fields and its prices and cache.
-type modelEntry struct {
-	tokenize.Model `yaml:",inline"`
-	Prices         *prices.Prices `yaml:"prices"`
-	Cache          string         `yaml:"cache"`
-	MinCacheTokens int            `yaml:"min_cache_tokens"`
-}
-
 // addPriceFlags adds --prices and, when priceAs, --price-as to c.
 func (a *app) addPriceFlags(c *cobra.Command, priceAs bool) {
 	c.Flags().StringVar(&a.priceFile, "prices", "", "read prices from `FILE`, a genai-prices data.json (default: the embedded snapshot)")
@@ -262,13 +252,13 @@ func (a *app) modelCatalog() (*prices.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	windows, overrides, err := configModels(cf)
+	windows, overrides, err := cf.Models(cf.where)
 	if err != nil {
-		return nil, err
+		return nil, inputError(err)
 	}
 	var db *prices.DB
 	if a.priceFile != "" {
-		data, err := readSmallFile(a.priceFile, maxPriceFile)
+		data, err := config.ReadSmallFile(a.priceFile, maxPriceFile)
 		if err != nil {
 			return nil, usageErrorf("--prices: %v", err)
 		}
@@ -299,97 +289,6 @@ func modelError(err error) error {
 
 // maxPriceFile bounds a --prices file (the snapshot is 0.5 MB).
 const maxPriceFile = 64 << 20
-
-// readSmallFile reads a regular file of at most limit bytes.
-func readSmallFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: larger than %d MiB", path, limit>>20)
-	}
-	return data, nil
-}
-
-// configModels reads the configuration file's "models:": the window
-// presets it adds or changes and the prices and cache rules it gives. A
-// bad value is an error naming the key's line.
-func configModels(cf *configFile) (*tokenize.Catalog, []prices.Override, error) {
-	v := cf.File
-	if !v.IsSet("models") {
-		return tokenize.DefaultCatalog(), nil, nil
-	}
-	where := cf.where("models") + ": models"
-	// Re-encode through YAML so the field names and types are checked the
-	// same way whatever the loader made of them.
-	raw, err := yaml.Marshal(v.Get("models"))
-	if err != nil {
-		return nil, nil, usageErrorf("%s: %v", where, err)
-	}
-	var entries map[string]modelEntry
-	if err := yaml.Unmarshal(raw, &entries); err != nil {
-		return nil, nil, usageErrorf("%s: want a map of model name to {context_window, output_limit, tokenizer, source, as_of, prices, cache}: %v", where, err)
-	}
-	names := make([]string, 0, len(entries))
-	for name := range entries {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	var extra []tokenize.Model
-	var overrides []prices.Override
-	for _, name := range names {
-		e := entries[name]
-		key := "models." + strings.ToLower(name)
-		m := e.Model
-		m.Name = name
-		// YAML reads an unquoted 2026-01-15 as a timestamp.
-		m.AsOf = strings.TrimSuffix(m.AsOf, "T00:00:00Z")
-		if p := e.Prices; p != nil {
-			p.AsOf = strings.TrimSuffix(p.AsOf, "T00:00:00Z")
-			if p.Source == "" {
-				p.Source = cf.where(key + ".prices")
-			}
-			if err := p.Check(); err != nil {
-				var fe *prices.FieldError
-				at := cf.where(key + ".prices")
-				if errors.As(err, &fe) {
-					at = cf.where(key + ".prices." + fe.Field)
-				}
-				return nil, nil, usageErrorf("%s: model %q: prices.%v", at, name, err)
-			}
-		}
-		rule, err := prices.ParseCacheRule(e.Cache)
-		if err != nil {
-			return nil, nil, usageErrorf("%s: model %q: %v", cf.where(key+".cache"), name, err)
-		}
-		if e.Prices != nil || rule != "" || e.MinCacheTokens != 0 {
-			overrides = append(overrides, prices.Override{Name: name, Prices: e.Prices, Cache: rule, MinCacheTokens: e.MinCacheTokens})
-		}
-		// An entry that gives only prices or a cache rule for a model
-		// without a preset adds no preset.
-		if _, err := tokenize.LookupModel(name); err == nil || m != (tokenize.Model{Name: name}) {
-			extra = append(extra, m)
-		}
-	}
-	cat, err := tokenize.NewCatalog(extra)
-	if err != nil {
-		return nil, nil, usageErrorf("%s: %v", where, err)
-	}
-	return cat, overrides, nil
-}
 
 // applyModel fills in what a --model preset implies for command c: the
 // model's tokenizer for --tokenizer and, when windowFlag is not "", its

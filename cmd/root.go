@@ -8,8 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/harpe-dev/harpe/internal/termtext"
-	"github.com/harpe-dev/harpe/pkg/transcript"
 	"io"
 	"os"
 	"os/signal"
@@ -24,7 +22,10 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/harpe-dev/harpe/internal/atomicout"
 	"github.com/harpe-dev/harpe/internal/table"
+	"github.com/harpe-dev/harpe/internal/termtext"
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // version is stamped at release with
@@ -68,7 +69,7 @@ type app struct {
 	// lookupEnv reads HARPE_* variables; os.LookupEnv outside tests.
 	lookupEnv func(string) (string, bool)
 	// out collects what the run writes; Run commits it on success.
-	out outputs
+	out atomicout.Set
 	// aborts are run when the process is stopped before the command
 	// returns (Main's watchdog): they end child processes.
 	aborts abortHooks
@@ -153,7 +154,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return // Run is already reporting
 		}
 		a.aborts.run()
-		a.out.abort()
+		a.out.Abort()
 		if streams.ErrIsTerminal {
 			fmt.Fprint(stderr, "\r\033[K") // clear a progress line
 		}
@@ -186,11 +187,11 @@ func (a *app) run(args []string) int {
 	// A negative answer (fit: does not fit) is a result too: its output
 	// lands.
 	if (err == nil || errors.Is(err, errNegative)) && a.ctx.Err() == nil {
-		if cerr := a.out.commit(a.ctx, a.io.Out); cerr != nil {
-			err = cerr
+		if cerr := a.out.Commit(a.ctx, a.io.Out); cerr != nil {
+			err = outputError(cerr)
 		}
 	} else {
-		a.out.abort()
+		a.out.Abort()
 	}
 	if !a.exiting.CompareAndSwap(false, true) {
 		// The watchdog is ending the process and says so itself.

@@ -248,7 +248,7 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 		return err
 	}
 	items := reader.Items()
-	rep, err := engine.SynthesizeContext(a.ctx, items, plan.budget, plan.engine)
+	rep, err := engine.Synthesize(a.ctx, items, plan.budget, plan.engine)
 	var obe *engine.OverBudgetError
 	if errors.As(err, &obe) {
 		return strictError("--strict: %v", obe)
@@ -310,7 +310,10 @@ func writeLine(w io.Writer, b []byte) error {
 // writeSynthesisReport writes the report as JSON, YAML or a table with one
 // row per item in input order and a totals footer.
 func writeSynthesisReport(w io.Writer, format string, rep *engine.Report) error {
-	if format != "table" {
+	switch format {
+	case "json":
+		return rep.WriteJSON(w)
+	case "yaml":
 		return writeFormatted(w, format, rep)
 	}
 	type row struct {

@@ -65,13 +65,25 @@ func (s *Spool) Write(p []byte) (int, error) {
 
 // CopyTo writes the spool to w in chunks, stopping when ctx is done.
 func (s *Spool) CopyTo(ctx context.Context, w io.Writer) error {
-	var r io.Reader = bytes.NewReader(s.mem.Bytes())
-	if s.file != nil {
-		if _, err := s.file.Seek(0, io.SeekStart); err != nil {
-			return err
+	if s.file == nil {
+		// In memory: written straight from it, no copy buffer (a run
+		// that prints a line should not allocate CopyChunk bytes).
+		for b := s.mem.Bytes(); len(b) > 0; {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			n := min(len(b), CopyChunk)
+			if _, err := w.Write(b[:n]); err != nil {
+				return err
+			}
+			b = b[n:]
 		}
-		r = s.file
+		return ctx.Err()
 	}
+	if _, err := s.file.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	r := s.file
 	buf := make([]byte, CopyChunk)
 	for {
 		if err := ctx.Err(); err != nil {

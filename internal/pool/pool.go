@@ -43,3 +43,40 @@ func Run(ctx context.Context, jobs []int, workers int, fn func(j int), skip func
 	close(work)
 	wg.Wait()
 }
+
+// A Feed runs a function over values sent to it while they are being
+// produced (chunks of a stream), a bounded number at a time: the
+// streaming form of [Run].
+type Feed[T any] struct {
+	ch chan T
+	wg sync.WaitGroup
+}
+
+// NewFeed starts workers goroutines (GOMAXPROCS when workers ≤ 0) that
+// call fn on each value sent, in no particular order.
+func NewFeed[T any](workers int, fn func(T)) *Feed[T] {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	f := &Feed[T]{ch: make(chan T, workers)}
+	for range workers {
+		f.wg.Add(1)
+		go func() {
+			defer f.wg.Done()
+			for v := range f.ch {
+				fn(v)
+			}
+		}()
+	}
+	return f
+}
+
+// Send hands v to a worker, waiting while every worker is busy and the
+// feed's buffer full.
+func (f *Feed[T]) Send(v T) { f.ch <- v }
+
+// Close ends the feed and waits until every value sent has been handled.
+func (f *Feed[T]) Close() {
+	close(f.ch)
+	f.wg.Wait()
+}

@@ -51,3 +51,16 @@ func ExampleRun() {
 	fmt.Println(squares)
 	// Output: [0 1 4 9]
 }
+
+// TestFeed: every value sent is handled once before Close returns.
+func TestFeed(t *testing.T) {
+	var sum atomic.Int64
+	f := NewFeed(3, func(v int) { sum.Add(int64(v)) })
+	for v := 1; v <= 100; v++ {
+		f.Send(v)
+	}
+	f.Close()
+	if got := sum.Load(); got != 5050 { // 100·101/2
+		t.Fatalf("sum %d, want 5050", got)
+	}
+}

@@ -1,6 +1,7 @@
 package dates
 
 import (
+	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -55,7 +56,7 @@ func BenchmarkAnnotate10MB(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
-		Annotate(text, on)
+		Annotate(context.Background(), text, on)
 	}
 }
 
@@ -73,8 +74,8 @@ func BenchmarkParseAnchor(b *testing.B) {
 func TestAnnotateAllocations(t *testing.T) {
 	on := Date{2023, 5, 20}
 	small, large := chatText(50_000), chatText(500_000)
-	a := testing.AllocsPerRun(3, func() { Annotate(small, on) })
-	b := testing.AllocsPerRun(3, func() { Annotate(large, on) })
+	a := testing.AllocsPerRun(3, func() { Annotate(context.Background(), small, on) })
+	b := testing.AllocsPerRun(3, func() { Annotate(context.Background(), large, on) })
 	if b-a > 10 {
 		t.Errorf("%.0f allocations for 50 KB, %.0f for 500 KB: something allocates per phrase", a, b)
 	}

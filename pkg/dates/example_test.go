@@ -9,14 +9,14 @@ import (
 
 func ExampleAnnotate() {
 	saidOn, _ := dates.ParseAnchor("2023/05/20 (Sat) 02:21")
-	out, _ := dates.Annotate("I ran yesterday and three weeks ago; next Friday we race.", saidOn)
+	out, _, _ := dates.Annotate(context.Background(), "I ran yesterday and three weeks ago; next Friday we race.", saidOn)
 	fmt.Println(out)
 	// Output:
 	// I ran yesterday (2023-05-19) and three weeks ago (2023-04-29); next Friday we race.
 }
 
 func ExampleFind() {
-	spans := dates.Find("We met last weekend, not last month.", dates.Date{Year: 2023, Month: 5, Day: 20})
+	spans, _ := dates.Find(context.Background(), "We met last weekend, not last month.", dates.Date{Year: 2023, Month: 5, Day: 20})
 	for _, s := range spans {
 		fmt.Printf("%d-%d %q %s to %s, shown as %s\n", s.Start, s.End, s.Phrase, s.First, s.Last, s.Label())
 	}
@@ -40,21 +40,21 @@ func ExampleParseAnchor() {
 // is left alone rather than dated wrong.
 func ExampleAnnotate_expressions() {
 	saidOn := dates.Date{Year: 2023, Month: 5, Day: 20} // a Saturday
-	out, _ := dates.Annotate("I flew 3 days before yesterday, land Thursday next week, and was sick at the end of last week.", saidOn)
+	out, _, _ := dates.Annotate(context.Background(), "I flew 3 days before yesterday, land Thursday next week, and was sick at the end of last week.", saidOn)
 	fmt.Println(out)
 	// Output:
 	// I flew 3 days before yesterday (2023-05-16), land Thursday next week (2023-05-25), and was sick at the end of last week.
 }
 
-func ExampleAnnotateContext() {
+func ExampleAnnotate_cancel() {
 	saidOn := dates.Date{Year: 2023, Month: 5, Day: 20}
-	out, _, err := dates.AnnotateContext(context.Background(), "We met yesterday.", saidOn)
+	out, _, err := dates.Annotate(context.Background(), "We met yesterday.", saidOn)
 	fmt.Println(out, err)
 
 	// A context that is done gives its error and no text.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	out, spans, err := dates.AnnotateContext(ctx, "We met yesterday.", saidOn)
+	out, spans, err := dates.Annotate(ctx, "We met yesterday.", saidOn)
 	fmt.Printf("%q %d %v\n", out, len(spans), err)
 	// Output:
 	// We met yesterday (2023-05-19). <nil>

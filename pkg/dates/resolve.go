@@ -57,20 +57,19 @@ func (s Span) appendLabel(b []byte) []byte {
 	return b
 }
 
+// CheckEvery is how many bytes of text [Find] and [Annotate] read
+// between two checks of their context.
+const CheckEvery = 64 << 10
+
 // Annotate returns text with " (LABEL)" written right after each phrase
 // that [Find] resolves, and those spans. Every other byte is copied as it
 // is, so removing the annotations gives text back, and annotating the
 // result again changes nothing.
-func Annotate(text string, saidOn Date) (string, []Span) {
-	out, spans, _ := AnnotateContext(context.Background(), text, saidOn)
-	return out, spans
-}
-
-// AnnotateContext is [Annotate] that stops once ctx is done, checking it
-// every [CheckEvery] bytes of text, and then returns ctx's error and no
-// text.
-func AnnotateContext(ctx context.Context, text string, saidOn Date) (string, []Span, error) {
-	spans, err := FindContext(ctx, text, saidOn)
+//
+// It stops once ctx is done, checking it every [CheckEvery] bytes of
+// text, and then returns ctx's error and no text.
+func Annotate(ctx context.Context, text string, saidOn Date) (string, []Span, error) {
+	spans, err := Find(ctx, text, saidOn)
 	if err != nil {
 		return "", nil, err
 	}
@@ -102,18 +101,10 @@ func annotate(text string, spans []Span) string {
 // date, vague ones, and phrases already followed by a date are not
 // returned; see the package documentation for the list. An invalid saidOn
 // (such as the zero Date) finds nothing.
-func Find(text string, saidOn Date) []Span {
-	spans, _ := FindContext(context.Background(), text, saidOn)
-	return spans
-}
-
-// CheckEvery is how many bytes of text [FindContext] and
-// [AnnotateContext] read between two checks of their context.
-const CheckEvery = 64 << 10
-
-// FindContext is [Find] that stops once ctx is done, checking it every
-// [CheckEvery] bytes of text, and then returns ctx's error and no spans.
-func FindContext(ctx context.Context, text string, saidOn Date) ([]Span, error) {
+//
+// It stops once ctx is done, checking it every [CheckEvery] bytes of
+// text, and then returns ctx's error and no spans.
+func Find(ctx context.Context, text string, saidOn Date) ([]Span, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package dates
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -21,11 +22,11 @@ func mustDate(t testing.TB, s string) Date {
 func checkAnnotate(t *testing.T, saidOn, in, want string) {
 	t.Helper()
 	on := mustDate(t, saidOn)
-	got, spans := Annotate(in, on)
+	got, spans, _ := Annotate(context.Background(), in, on)
 	if got != want {
-		t.Errorf("Annotate(%q, %s)\n got %q\nwant %q", in, saidOn, got, want)
+		t.Errorf("Annotate(context.Background(), %q, %s)\n got %q\nwant %q", in, saidOn, got, want)
 	}
-	if again, _ := Annotate(got, on); again != got {
+	if again, _, _ := Annotate(context.Background(), got, on); again != got {
 		t.Errorf("second run changed the text:\n got %q\nfrom %q", again, got)
 	}
 	for _, s := range spans {
@@ -340,9 +341,9 @@ func TestLeftAlone(t *testing.T) {
 	on := mustDate(t, "2023-05-20")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, spans := Annotate(tt.in, on)
+			got, spans, _ := Annotate(context.Background(), tt.in, on)
 			if got != tt.in || len(spans) != 0 {
-				t.Errorf("Annotate(%q) = %q, %v; want it unchanged", tt.in, got, spans)
+				t.Errorf("Annotate(context.Background(), %q) = %q, %v; want it unchanged", tt.in, got, spans)
 			}
 		})
 	}
@@ -368,7 +369,7 @@ func TestAnnotatedButNotDated(t *testing.T) {
 
 func TestFindSpans(t *testing.T) {
 	in := "On Monday: last week, and yesterday's."
-	got := Find(in, mustDate(t, "2023-05-20"))
+	got, _ := Find(context.Background(), in, mustDate(t, "2023-05-20"))
 	want := []Span{
 		{Start: 11, End: 20, Phrase: "last week", First: Date{2023, 5, 8}, Last: Date{2023, 5, 14}},
 		{Start: 26, End: 37, Phrase: "yesterday's", First: Date{2023, 5, 19}, Last: Date{2023, 5, 19}},
@@ -420,22 +421,22 @@ func TestMonthAndYearSpans(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := Find(tt.in, mustDate(t, tt.saidOn))
+			s, _ := Find(context.Background(), tt.in, mustDate(t, tt.saidOn))
 			if len(s) != 1 || s[0].First != tt.first || s[0].Last != tt.last {
-				t.Errorf("Find(%q) = %+v, want %s to %s", tt.in, s, tt.first, tt.last)
+				t.Errorf("Find(context.Background(), %q) = %+v, want %s to %s", tt.in, s, tt.first, tt.last)
 			}
 		})
 	}
 }
 
 func TestFindOutOfRange(t *testing.T) {
-	if s := Find("yesterday", Date{1, 1, 1}); len(s) != 0 {
+	if s, _ := Find(context.Background(), "yesterday", Date{1, 1, 1}); len(s) != 0 {
 		t.Errorf("yesterday on 0001-01-01 = %+v, want nothing (year 0 is out of range)", s)
 	}
-	if s := Find("tomorrow", Date{9999, 12, 31}); len(s) != 0 {
+	if s, _ := Find(context.Background(), "tomorrow", Date{9999, 12, 31}); len(s) != 0 {
 		t.Errorf("tomorrow on 9999-12-31 = %+v, want nothing", s)
 	}
-	if s := Find("today", Date{2023, 2, 30}); len(s) != 0 {
+	if s, _ := Find(context.Background(), "today", Date{2023, 2, 30}); len(s) != 0 {
 		t.Errorf("an invalid said-on day resolved %+v", s)
 	}
 }
@@ -516,7 +517,7 @@ func FuzzAnnotate(f *testing.F) {
 		if err != nil {
 			return
 		}
-		out, spans := Annotate(in, on)
+		out, spans, _ := Annotate(context.Background(), in, on)
 		// Removing exactly the inserted annotations gives the input back.
 		var b strings.Builder
 		pos := 0
@@ -535,7 +536,7 @@ func FuzzAnnotate(f *testing.F) {
 		if b.String() != out {
 			t.Fatalf("output is not the input plus annotations:\n in %q\nout %q", in, out)
 		}
-		if again, more := Annotate(out, on); again != out {
+		if again, more, _ := Annotate(context.Background(), out, on); again != out {
 			t.Fatalf("second run changed %q to %q (%+v)", out, again, more)
 		}
 	})
@@ -549,17 +550,17 @@ func TestManyParentheses(t *testing.T) {
 	const n = 20000
 	on := Date{2023, 5, 20}
 	nested := strings.Repeat("yesterday (", n) + strings.Repeat(")", n)
-	out, spans := Annotate(nested, on)
+	out, spans, _ := Annotate(context.Background(), nested, on)
 	// No group holds a date in the input, so every phrase is annotated; on
 	// the second run each phrase is followed by its own annotation.
 	if len(spans) != n {
 		t.Fatalf("nested: %d spans, want %d", len(spans), n)
 	}
-	if again, _ := Annotate(out, on); again != out {
+	if again, _, _ := Annotate(context.Background(), out, on); again != out {
 		t.Fatal("nested: second run changed the text")
 	}
 	flat := strings.Repeat("a) to 2 days ago ", n)
-	if got, _ := Annotate(flat, on); got != strings.Repeat("a) to 2 days ago (2023-05-18) ", n) {
+	if got, _, _ := Annotate(context.Background(), flat, on); got != strings.Repeat("a) to 2 days ago (2023-05-18) ", n) {
 		t.Fatal("flat: unexpected output")
 	}
 }

@@ -1,6 +1,9 @@
 package dates
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // TestSuites runs the phrasings drawn from public date-parser test suites
 // (testdata/dates/suites.py, which computes the expected dates) and checks
@@ -14,7 +17,7 @@ func TestSuites(t *testing.T) {
 	var wrong, resolvable, resolved, alone, leftAlone, inside int
 	for _, c := range suiteCases {
 		on := mustDate(t, c.saidOn)
-		got, _ := Annotate(c.in, on)
+		got, _, _ := Annotate(context.Background(), c.in, on)
 		if c.kind == "inside" {
 			inside++
 		}

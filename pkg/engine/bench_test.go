@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -29,7 +30,7 @@ func benchSynthesize(b *testing.B, n, total int) {
 	budget := Budget{Total: total, ReserveOutput: total / 8}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Synthesize(items, budget, Options{}); err != nil {
+		if _, err := Synthesize(context.Background(), items, budget, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -14,20 +14,20 @@ func TestSynthesizeContextCancelled(t *testing.T) {
 	items := []Item{{ID: "a", Content: strings.Repeat("word ", 1000)}, {ID: "b", Content: "b"}}
 	for _, policy := range []string{"lowest_priority", "knapsack", "duo_attention"} {
 		t.Run(policy, func(t *testing.T) {
-			rep, err := SynthesizeContext(ctx, items, Budget{Total: 100}, Options{Policy: policy})
+			rep, err := Synthesize(ctx, items, Budget{Total: 100}, Options{Policy: policy})
 			if !errors.Is(err, context.Canceled) || rep != nil {
 				t.Fatalf("got %v, %v; want no report and context.Canceled", rep, err)
 			}
 		})
 	}
 	// An open context gives Synthesize's report.
-	want, err := Synthesize(items, Budget{Total: 100}, Options{})
+	want, err := Synthesize(context.Background(), items, Budget{Total: 100}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := SynthesizeContext(context.Background(), items, Budget{Total: 100}, Options{})
+	got, err := Synthesize(context.Background(), items, Budget{Total: 100}, Options{})
 	if err != nil || got.ConsumedTokens != want.ConsumedTokens || len(got.Kept) != len(want.Kept) {
-		t.Fatalf("SynthesizeContext %+v, %v; Synthesize %+v", got, err, want)
+		t.Fatalf("Synthesize %+v, %v; Synthesize %+v", got, err, want)
 	}
 }
 

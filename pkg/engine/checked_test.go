@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -104,7 +105,7 @@ func TestSynthesizeTokenOverflow(t *testing.T) {
 		items[i] = Item{ID: "x", Content: "x", Pinned: true, TokenCount: &n, Line: i + 1}
 	}
 	for _, strict := range []bool{false, true} {
-		rep, err := Synthesize(items, Budget{Total: 100}, Options{Strict: strict})
+		rep, err := Synthesize(context.Background(), items, Budget{Total: 100}, Options{Strict: strict})
 		var oe *TokenOverflowError
 		if !errors.As(err, &oe) || rep != nil {
 			t.Fatalf("strict %v: got %v, %v; want a *TokenOverflowError and no report", strict, rep, err)
@@ -114,7 +115,7 @@ func TestSynthesizeTokenOverflow(t *testing.T) {
 		}
 	}
 	// 1,023 of them fit an int (2^63 − 2^53) and are merely over budget.
-	rep, err := Synthesize(items[:1023], Budget{Total: 100}, Options{})
+	rep, err := Synthesize(context.Background(), items[:1023], Budget{Total: 100}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestCheckDPCells(t *testing.T) {
 	// Synthesize refuses the same limit before it allocates anything.
 	big := 1 << 40
 	items := []Item{{ID: "a", Content: "a", TokenCount: &big}, {ID: "b", Content: "b", TokenCount: &big}}
-	_, err := Synthesize(items, Budget{Total: 3 << 40}, Options{Policy: "knapsack", DPCells: math.MaxInt})
+	_, err := Synthesize(context.Background(), items, Budget{Total: 3 << 40}, Options{Policy: "knapsack", DPCells: math.MaxInt})
 	if err == nil || !strings.HasPrefix(err.Error(), "dp cells: 9223372036854775807 cells") {
 		t.Fatalf("Synthesize with DPCells MaxInt: %v", err)
 	}

@@ -12,7 +12,7 @@ import (
 // A command reads and selects under a context that a signal cancels ("hello"
 // is one estimated token: one piece, 5 code points);
 // once it is, the work stops with the context's error.
-func ExampleSynthesizeContext() {
+func ExampleSynthesize_cancel() {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
@@ -20,11 +20,11 @@ func ExampleSynthesizeContext() {
 		fmt.Println(err)
 		return
 	}
-	rep, err := engine.SynthesizeContext(ctx, rd.Items(), engine.Budget{Total: 100}, engine.Options{})
+	rep, err := engine.Synthesize(ctx, rd.Items(), engine.Budget{Total: 100}, engine.Options{})
 	fmt.Println(rep.ConsumedTokens, err)
 
 	cancel() // as a SIGINT handler would
-	_, err = engine.SynthesizeContext(ctx, rd.Items(), engine.Budget{Total: 100}, engine.Options{})
+	_, err = engine.Synthesize(ctx, rd.Items(), engine.Budget{Total: 100}, engine.Options{})
 	fmt.Println(errors.Is(err, context.Canceled))
 	// Output:
 	// 1 <nil>

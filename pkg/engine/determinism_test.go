@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math/rand/v2"
 	"runtime"
@@ -24,7 +25,7 @@ func TestDeterminism(t *testing.T) {
 		var first []byte
 		for run := range 20 {
 			runtime.GOMAXPROCS(1 + run%4)
-			r, err := Synthesize(items, Budget{Total: 3000, SafetyMargin: 100},
+			r, err := Synthesize(context.Background(), items, Budget{Total: 3000, SafetyMargin: 100},
 				Options{Policy: policy, Caps: []Cap{{Dimension: "", Limit: Amount{N: 50, Percent: true}}}})
 			if err != nil {
 				t.Fatal(err)

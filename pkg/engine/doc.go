@@ -59,7 +59,7 @@
 // fit an int is a [*TokenOverflowError], never a wrapped number.
 // [Options.DPCells] is at most [MaxDPCells], so the exact knapsack's table
 // stays within 768 MiB ([CheckDPCells]). [ItemReader.Read] and
-// [SynthesizeContext] stop once their context is done; policies see it in
+// [Synthesize] stop once their context is done; policies see it in
 // [Problem.Context].
 //
 // # Determinism

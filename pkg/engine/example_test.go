@@ -19,7 +19,7 @@ func ExampleSynthesize() {
 		{ID: "sys", Content: "You are an autonomous engineering agent.", Priority: 0, Pinned: true},
 		{ID: "obs", Content: "Memory trace step 42: state normal.", Priority: 10},
 	}
-	report, err := engine.Synthesize(items, budget, engine.Options{Policy: engine.PolicyLowestPriority})
+	report, err := engine.Synthesize(context.Background(), items, budget, engine.Options{Policy: engine.PolicyLowestPriority})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -40,7 +40,7 @@ func ExampleReadItems() {
 		fmt.Println(err)
 		return
 	}
-	report, err := engine.Synthesize(items, engine.Budget{Total: 20}, engine.Options{})
+	report, err := engine.Synthesize(context.Background(), items, engine.Budget{Total: 20}, engine.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

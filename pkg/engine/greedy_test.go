@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -54,7 +55,7 @@ func TestGreedyPathsAgree(t *testing.T) {
 			for k, pk := range []func([]Item, int, int) (uint64, bool){pol.packed, nil} {
 				name := fmt.Sprintf("t_%s_%d_%d", pol.name, round, k)
 				Register(name, greedy(pol.key, pk))
-				r, err := Synthesize(items, Budget{Total: 200}, Options{Policy: name})
+				r, err := Synthesize(context.Background(), items, Budget{Total: 200}, Options{Policy: name})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -21,6 +21,10 @@ func appendJSONString(b []byte, s string) []byte {
 			switch c {
 			case '"', '\\':
 				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
 			case '\n':
 				b = append(b, '\\', 'n')
 			case '\r':

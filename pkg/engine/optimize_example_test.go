@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/harpe-dev/harpe/pkg/engine"
@@ -19,7 +20,7 @@ func ExampleSynthesize_knapsack() {
 		{ID: "c", Content: "…", Priority: 3, TokenCount: n(40)},
 	}
 	for _, policy := range []string{engine.PolicyLowestPriority, engine.PolicyKnapsack} {
-		rep, err := engine.Synthesize(items, engine.Budget{Total: 100}, engine.Options{Policy: policy})
+		rep, err := engine.Synthesize(context.Background(), items, engine.Budget{Total: 100}, engine.Options{Policy: policy})
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -244,7 +245,7 @@ func TestOptimisingPolicies(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, err := Synthesize(tc.items, tc.budget, tc.opts)
+			rep, err := Synthesize(context.Background(), tc.items, tc.budget, tc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -357,7 +358,7 @@ func TestDuoAttentionBadSettings(t *testing.T) {
 		})
 	}
 	// Through Synthesize the error comes back, with no report.
-	rep, err := Synthesize(fiveTurns(), Budget{Total: 100}, Options{Policy: PolicyDuoAttention, Alpha: fptr(2)})
+	rep, err := Synthesize(context.Background(), fiveTurns(), Budget{Total: 100}, Options{Policy: PolicyDuoAttention, Alpha: fptr(2)})
 	if err == nil || rep != nil || !strings.Contains(err.Error(), "alpha") {
 		t.Errorf("Synthesize: %v, %v", rep, err)
 	}
@@ -394,7 +395,7 @@ func BenchmarkSynthesizeKnapsack1000(b *testing.B) {
 	}
 	opts := Options{Policy: PolicyKnapsack, DPCells: 1000 * 5001}
 	for b.Loop() {
-		if r, err := Synthesize(items, Budget{Total: 5000}, opts); err != nil || r.Solver != SolverExactDP {
+		if r, err := Synthesize(context.Background(), items, Budget{Total: 5000}, opts); err != nil || r.Solver != SolverExactDP {
 			b.Fatal(err, r.Solver)
 		}
 	}
@@ -434,7 +435,7 @@ func BenchmarkPolicyUtility(b *testing.B) {
 				var rep *Report
 				for b.Loop() {
 					var err error
-					if rep, err = Synthesize(items, Budget{Total: size.budget}, run.opts); err != nil {
+					if rep, err = Synthesize(context.Background(), items, Budget{Total: size.budget}, run.opts); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -543,7 +544,7 @@ func TestKnapsackPolicyBruteForce(t *testing.T) {
 			}
 		}
 
-		rep, err := Synthesize(items, budget, opts)
+		rep, err := Synthesize(context.Background(), items, budget, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

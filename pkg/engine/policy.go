@@ -78,7 +78,7 @@ type Problem struct {
 	// Options are the options Synthesize was called with, defaults not
 	// filled in; use the Effective* methods.
 	Options *Options
-	// Context is the one [SynthesizeContext] was given (nil from code
+	// Context is the one [Synthesize] was given (nil from code
 	// that builds a Problem itself). A policy with a long loop should stop
 	// once [Problem.Err] is not nil and return that error.
 	Context context.Context

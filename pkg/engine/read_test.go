@@ -287,7 +287,7 @@ func TestHugeLine(t *testing.T) {
 	if len(items) != 2 || len(items[0].Content) != 50_000_000 || items[0].Content != content {
 		t.Fatalf("%d items, content length %d", len(items), len(items[0].Content))
 	}
-	r, err := Synthesize(items, Budget{Total: 20_000_000}, Options{})
+	r, err := Synthesize(context.Background(), items, Budget{Total: 20_000_000}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

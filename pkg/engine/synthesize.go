@@ -276,16 +276,13 @@ type decision struct {
 // It returns an error for an invalid budget, option or item (negative
 // priority or token count, a non-finite relevance or utility), and an
 // [*OverBudgetError], together with the report, in strict mode.
-func Synthesize(items []Item, budget Budget, opts Options) (*Report, error) {
-	return SynthesizeContext(context.Background(), items, budget, opts)
-}
-
-// SynthesizeContext is [Synthesize] that stops once ctx is done and then
-// returns ctx.Err() and no report. It looks while counting (inside the
-// count of a long item, with the built-in counters) and between the steps
-// of the work; policies see ctx in [Problem.Context], and the exact
-// knapsack looks at it for every candidate it adds to its table.
-func SynthesizeContext(ctx context.Context, items []Item, budget Budget, opts Options) (*Report, error) {
+//
+// It stops once ctx is done and then returns ctx.Err() and no report. It
+// looks while counting (inside the count of a long item, with the built-in
+// counters) and between the steps of the work; policies see ctx in
+// [Problem.Context], and the exact knapsack looks at it for every
+// candidate it adds to its table.
+func Synthesize(ctx context.Context, items []Item, budget Budget, opts Options) (*Report, error) {
 	set, err := resolveSettings(budget, opts)
 	if err != nil {
 		return nil, err
@@ -419,9 +416,7 @@ func countItems(ctx context.Context, items []Item, set settings, tokens []int, d
 			dec[i] = decision{reason: ReasonConfidential}
 			continue
 		}
-		if it.TokenCount != nil {
-			tokens[i] = *it.TokenCount
-		} else if tokens[i], err = tokenize.CountContext(ctx, set.counter, it.Content); err != nil {
+		if tokens[i], err = ItemTokens(ctx, set.counter, it); err != nil {
 			return false, err
 		}
 		// Every other total (always-kept, candidates, consumed) is a part

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -368,7 +369,7 @@ func TestSynthesize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := Synthesize(tt.items, tt.budget, tt.opts)
+			r, err := Synthesize(context.Background(), tt.items, tt.budget, tt.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -399,7 +400,7 @@ func TestSynthesize(t *testing.T) {
 func TestSynthesizeOverBudget(t *testing.T) {
 	items := []Item{with(it("pin", 120, 5), func(i *Item) { i.Pinned = true })}
 	b := Budget{Total: 100, SafetyMargin: 10}
-	r, err := Synthesize(items, b, Options{})
+	r, err := Synthesize(context.Background(), items, b, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,7 +408,7 @@ func TestSynthesizeOverBudget(t *testing.T) {
 	if !r.OverBudget || r.OverflowTokens != 20 || r.RemainingTokens != 0 {
 		t.Errorf("over %v overflow %d remaining %d, want true 20 0", r.OverBudget, r.OverflowTokens, r.RemainingTokens)
 	}
-	r, err = Synthesize(items, b, Options{Strict: true})
+	r, err = Synthesize(context.Background(), items, b, Options{Strict: true})
 	var obe *OverBudgetError
 	if !errors.As(err, &obe) {
 		t.Fatalf("strict: err %v, want *OverBudgetError", err)
@@ -417,7 +418,7 @@ func TestSynthesizeOverBudget(t *testing.T) {
 	}
 	// Expansion is not over budget, so strict accepts it.
 	b.Total, b.SafetyMargin = 125, 10 // available 115, ceiling 125
-	if _, err := Synthesize(items, b, Options{Strict: true}); err != nil {
+	if _, err := Synthesize(context.Background(), items, b, Options{Strict: true}); err != nil {
 		t.Errorf("strict with expansion: %v", err)
 	}
 }
@@ -445,7 +446,7 @@ func TestSynthesizeErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Synthesize(tt.items, tt.budget, tt.opts)
+			_, err := Synthesize(context.Background(), tt.items, tt.budget, tt.opts)
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Errorf("err %v, want %q", err, tt.want)
 			}
@@ -464,7 +465,7 @@ func TestSynthesizeCounts(t *testing.T) {
 		{ID: "given", Content: "twelve bytes", TokenCount: n(3), Priority: 1},
 		{ID: "counted", Content: "twelve bytes", Priority: 1},
 	}
-	r, err := Synthesize(items, Budget{Total: 100}, Options{Counter: bytesCounter{}})
+	r, err := Synthesize(context.Background(), items, Budget{Total: 100}, Options{Counter: bytesCounter{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,7 +474,7 @@ func TestSynthesizeCounts(t *testing.T) {
 		t.Errorf("tokenizer %s tokens %d %d, want bytes 3 12", r.Tokenizer, r.Kept[0].Tokens, r.Kept[1].Tokens)
 	}
 	// Estimate: "twelve bytes" is 2 pieces, 12 chars / 4 = 3 → 3.
-	r, _ = Synthesize(items[1:], Budget{Total: 100}, Options{})
+	r, _ = Synthesize(context.Background(), items[1:], Budget{Total: 100}, Options{})
 	if r.Tokenizer != "estimate" || r.Kept[0].Tokens != 3 {
 		t.Errorf("estimate: %s %d, want estimate 3", r.Tokenizer, r.Kept[0].Tokens)
 	}
@@ -489,7 +490,7 @@ func TestReferenceTime(t *testing.T) {
 		{ID: "c", Content: "c", Priority: 1, Timestamp: &t3, Confidential: true},
 		{ID: "d", Content: "d", Priority: 1},
 	}
-	r, err := Synthesize(items, Budget{Total: 100}, Options{})
+	r, err := Synthesize(context.Background(), items, Budget{Total: 100}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -498,12 +499,12 @@ func TestReferenceTime(t *testing.T) {
 	if string(b) != `"2026-05-20T15:00:00Z"` {
 		t.Errorf("reference time %s, want 2026-05-20T15:00:00Z", b)
 	}
-	r, _ = Synthesize(items[:2], Budget{Total: 100}, Options{})
+	r, _ = Synthesize(context.Background(), items[:2], Budget{Total: 100}, Options{})
 	b, _ = json.Marshal(r.ReferenceTime)
 	if string(b) != `"2026-05-20T14:03:00Z"` {
 		t.Errorf("reference time %s, want 2026-05-20T14:03:00Z", b)
 	}
-	r, _ = Synthesize(items[3:], Budget{Total: 100}, Options{})
+	r, _ = Synthesize(context.Background(), items[3:], Budget{Total: 100}, Options{})
 	if r.ReferenceTime != nil {
 		t.Errorf("reference time %v, want nil", r.ReferenceTime)
 	}
@@ -513,7 +514,7 @@ func TestReferenceTime(t *testing.T) {
 func TestReportJSON(t *testing.T) {
 	items := []Item{it("a", 30, 0), it("b", 50, 5), it("c", 40, 3), it("d", 10, 7),
 		with(it("s", 9, 5), func(i *Item) { i.Confidential = true; i.Timestamp = at("14:03") })}
-	r, err := Synthesize(items, Budget{Total: 120, ReserveOutput: 10, SafetyMargin: 10}, Options{})
+	r, err := Synthesize(context.Background(), items, Budget{Total: 120, ReserveOutput: 10, SafetyMargin: 10}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -565,7 +566,7 @@ func TestPluggedPolicy(t *testing.T) {
 		it("solo", 30, 5),
 		with(it("g2", 20, 5), func(i *Item) { i.Group = "g" }),
 	}
-	r, err := Synthesize(items, Budget{Total: 80}, Options{Policy: "test_take_last"})
+	r, err := Synthesize(context.Background(), items, Budget{Total: 80}, Options{Policy: "test_take_last"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,7 +98,7 @@ func BenchmarkCountReader(b *testing.B) {
 	s := benchText(b, "code")
 	b.SetBytes(int64(len(s)))
 	for b.Loop() {
-		if _, _, err := CountReader(strings.NewReader(s), []Counter{O200kBase}, StreamOptions{ChunkSize: 256 << 10}); err != nil {
+		if _, _, err := CountReader(context.Background(), strings.NewReader(s), []Counter{O200kBase}, StreamOptions{ChunkSize: 256 << 10}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -5,7 +5,7 @@ import "context"
 // Cancellation. Counting a long text takes a while (about a second for
 // 10 MB with an exact encoding), so the long loops check a context: the
 // piece loop of an [Encoding] and the merge of a long piece every few
-// thousand steps, [CountReaderContext] before each block it reads and each
+// thousand steps, [CountReader] before each block it reads and each
 // chunk it counts. A cancelled count returns the context's error and no
 // count.
 

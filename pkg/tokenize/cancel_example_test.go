@@ -8,15 +8,15 @@ import (
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
-// CountReaderContext counts a stream until it ends or the context is done;
+// CountReader counts a stream until it ends or the context is done;
 // a cancelled count gives the context's error and no counts.
-func ExampleCountReaderContext() {
+func ExampleCountReader_cancel() {
 	ctx, cancel := context.WithCancel(context.Background())
-	n, counts, err := tokenize.CountReaderContext(ctx, strings.NewReader("Hello, world!"),
+	n, counts, err := tokenize.CountReader(ctx, strings.NewReader("Hello, world!"),
 		[]tokenize.Counter{tokenize.O200kBase}, tokenize.StreamOptions{})
 	fmt.Println(n, counts, err)
 	cancel()
-	_, counts, err = tokenize.CountReaderContext(ctx, strings.NewReader("Hello, world!"),
+	_, counts, err = tokenize.CountReader(ctx, strings.NewReader("Hello, world!"),
 		[]tokenize.Counter{tokenize.O200kBase}, tokenize.StreamOptions{})
 	fmt.Println(counts, err)
 	// Output:

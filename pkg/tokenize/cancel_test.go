@@ -57,7 +57,7 @@ func (slowReader) Read(p []byte) (int, error) {
 func TestCountReaderContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	_, counts, err := CountReaderContext(ctx, slowReader{}, []Counter{O200kBase}, StreamOptions{ChunkSize: 64})
+	_, counts, err := CountReader(ctx, slowReader{}, []Counter{O200kBase}, StreamOptions{ChunkSize: 64})
 	if !errors.Is(err, context.DeadlineExceeded) || counts != nil {
 		t.Fatalf("got %v, %v; want no counts and context.DeadlineExceeded", counts, err)
 	}

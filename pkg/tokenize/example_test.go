@@ -1,6 +1,7 @@
 package tokenize_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -35,7 +36,7 @@ func ExampleEncoding_Encode() {
 
 func ExampleCountReader() {
 	text := strings.Repeat("The quick brown fox jumps over the lazy dog.\n", 1000)
-	n, counts, err := tokenize.CountReader(strings.NewReader(text),
+	n, counts, err := tokenize.CountReader(context.Background(), strings.NewReader(text),
 		[]tokenize.Counter{tokenize.Estimate, tokenize.O200kBase},
 		tokenize.StreamOptions{ChunkSize: 4096})
 	fmt.Println(n, counts, err)

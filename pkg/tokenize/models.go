@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/harpe-dev/harpe/internal/suggest"
 )
@@ -174,7 +175,10 @@ func (c *Catalog) Models() []Model { return slices.Clone(c.models) }
 
 // dated matches a dated snapshot name: gpt-4o-2024-08-06,
 // claude-sonnet-4-20250514, claude-3-7-sonnet-latest.
-var dated = regexp.MustCompile(`^(.+?)-(\d{4}-\d{2}-\d{2}|\d{8}|latest)$`)
+// It is compiled on first use: most runs never look a model up.
+var dated = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(.+?)-(\d{4}-\d{2}-\d{2}|\d{8}|latest)$`)
+})
 
 // Lookup returns the preset named name, ignoring case. A dated snapshot
 // ("gpt-4o-2024-08-06", "claude-sonnet-4-20250514") or a "-latest" alias
@@ -184,7 +188,7 @@ func (c *Catalog) Lookup(name string) (Model, error) {
 	if m, ok := c.find(name); ok {
 		return m, nil
 	}
-	if sub := dated.FindStringSubmatch(name); sub != nil {
+	if sub := dated().FindStringSubmatch(name); sub != nil {
 		if m, ok := c.find(sub[1]); ok {
 			return m, nil
 		}

@@ -10,6 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/harpe-dev/harpe/internal/pool"
 )
 
 // Streaming counts. A long text is cut into chunks at safe boundaries,
@@ -226,14 +228,11 @@ func mib(n int) string {
 // parallel, in memory bounded by a few chunks; the counts are exactly
 // those of the whole text. Any other [Counter] gets the whole text at
 // once.
-func CountReader(r io.Reader, counters []Counter, opt StreamOptions) (int64, []int, error) {
-	return CountReaderContext(context.Background(), r, counters, opt)
-}
-
-// CountReaderContext is [CountReader] that stops once ctx is done: it
-// looks before each block it reads and inside the counting of each chunk
-// (see [ContextCounter]), and then returns ctx.Err() and no counts.
-func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, opt StreamOptions) (int64, []int, error) {
+//
+// It stops once ctx is done: it looks before each block it reads and
+// inside the counting of each chunk (see [ContextCounter]), and then
+// returns ctx.Err() and no counts.
+func CountReader(ctx context.Context, r io.Reader, counters []Counter, opt StreamOptions) (int64, []int, error) {
 	if opt.ChunkSize <= 0 {
 		opt.ChunkSize = 1 << 20
 	}
@@ -261,23 +260,15 @@ func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, op
 		return countWhole(ctx, r, counters)
 	}
 
-	jobs := make(chan string, opt.Workers)
-	var wg sync.WaitGroup
-	for range opt.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for chunk := range jobs {
-				for _, t := range tallies {
-					// A cancelled add leaves the rest of the chunks to
-					// be drained unread: the result is ctx's error.
-					if t.add(ctx, chunk) != nil {
-						break
-					}
-				}
+	jobs := pool.NewFeed(opt.Workers, func(chunk string) {
+		for _, t := range tallies {
+			// A cancelled add leaves the rest of the chunks to be
+			// drained unread: the result is ctx's error.
+			if t.add(ctx, chunk) != nil {
+				break
 			}
-		}()
-	}
+		}
+	})
 
 	var (
 		read    int64
@@ -331,7 +322,7 @@ func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, op
 			// The chunk is handed over as it is, without a copy: pending
 			// starts afresh with the bytes after the boundary, and the old
 			// array is never written again.
-			jobs <- unsafe.String(&pending[0], b)
+			jobs.Send(unsafe.String(&pending[0], b))
 			rest := pending[b:]
 			pending = append(make([]byte, 0, max(2*len(buf), len(rest)+len(buf))), rest...)
 		}
@@ -341,11 +332,10 @@ func CountReaderContext(ctx context.Context, r io.Reader, counters []Counter, op
 		err = nil
 	}
 	if err == nil && len(pending) > 0 {
-		jobs <- unsafe.String(&pending[0], len(pending))
+		jobs.Send(unsafe.String(&pending[0], len(pending)))
 		pending = nil
 	}
-	close(jobs)
-	wg.Wait()
+	jobs.Close()
 	if err == nil {
 		err = ctx.Err()
 	}

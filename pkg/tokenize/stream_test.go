@@ -121,7 +121,7 @@ func TestCountReaderBounded(t *testing.T) {
 	line := strings.Repeat("中", 100) + "\n"
 	text := strings.Repeat(line, 20000)
 	counters := []Counter{Estimate, O200kBase, Cl100kBase}
-	_, got, err := CountReader(strings.NewReader(text), counters, StreamOptions{ChunkSize: 16 << 10, MaxUnbroken: 64 << 10})
+	_, got, err := CountReader(context.Background(), strings.NewReader(text), counters, StreamOptions{ChunkSize: 16 << 10, MaxUnbroken: 64 << 10})
 	if err != nil {
 		t.Fatalf("Chinese lines: %v", err)
 	}
@@ -132,12 +132,12 @@ func TestCountReaderBounded(t *testing.T) {
 	}
 	// 8 MiB of NULs, for the estimate alone: every NUL is a piece of one
 	// code point, so max(pieces, chars/4) = 8 MiB = 8,388,608.
-	n, got, err := CountReader(io.LimitReader(zeros{}, 8<<20), []Counter{Estimate}, StreamOptions{ChunkSize: 64 << 10, MaxUnbroken: 256 << 10})
+	n, got, err := CountReader(context.Background(), io.LimitReader(zeros{}, 8<<20), []Counter{Estimate}, StreamOptions{ChunkSize: 64 << 10, MaxUnbroken: 256 << 10})
 	if err != nil || n != 8<<20 || got[0] != 8<<20 {
 		t.Errorf("NULs, estimate: read %d, count %v, %v; want 8388608 8388608", n, got, err)
 	}
 	// Endless NULs for o200k_base: one piece for ever.
-	_, _, err = CountReader(zeros{}, []Counter{O200kBase}, StreamOptions{ChunkSize: 64 << 10, MaxUnbroken: 1 << 20})
+	_, _, err = CountReader(context.Background(), zeros{}, []Counter{O200kBase}, StreamOptions{ChunkSize: 64 << 10, MaxUnbroken: 1 << 20})
 	var ue *UnbrokenError
 	if !errors.As(err, &ue) || ue.Limit != 1<<20 {
 		t.Fatalf("endless NULs: err %v, want an UnbrokenError at 1 MiB", err)
@@ -161,7 +161,7 @@ func TestCountReader(t *testing.T) {
 	}
 	counters := []Counter{Estimate, O200kBase, Cl100kBase}
 	for _, size := range []int{1, 7, 64, 1000, 1 << 20} {
-		n, got, err := CountReader(iotest.OneByteReader(bytes.NewReader(all)), counters, StreamOptions{ChunkSize: size, Workers: 3})
+		n, got, err := CountReader(context.Background(), iotest.OneByteReader(bytes.NewReader(all)), counters, StreamOptions{ChunkSize: size, Workers: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +193,7 @@ func TestCountReaderGrowingBuffer(t *testing.T) {
 		}
 	}
 	counters := []Counter{Estimate, O200kBase}
-	n, got, err := CountReader(bytes.NewReader(all), counters, StreamOptions{})
+	n, got, err := CountReader(context.Background(), bytes.NewReader(all), counters, StreamOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,14 +214,14 @@ func (plainCounter) Name() string       { return "bytes" }
 
 // A counter that does not chunk gets the whole text.
 func TestCountReaderOtherCounter(t *testing.T) {
-	n, got, err := CountReader(strings.NewReader("ab\ncd ef"), []Counter{plainCounter{}, Estimate}, StreamOptions{ChunkSize: 2})
+	n, got, err := CountReader(context.Background(), strings.NewReader("ab\ncd ef"), []Counter{plainCounter{}, Estimate}, StreamOptions{ChunkSize: 2})
 	if err != nil || n != 8 || got[0] != 8 || got[1] != 3 {
 		t.Errorf("got %d %v %v, want 8 [8 3] nil", n, got, err)
 	}
 }
 
 func TestCountReaderError(t *testing.T) {
-	_, _, err := CountReader(iotest.ErrReader(io.ErrClosedPipe), []Counter{Estimate}, StreamOptions{})
+	_, _, err := CountReader(context.Background(), iotest.ErrReader(io.ErrClosedPipe), []Counter{Estimate}, StreamOptions{})
 	if err != io.ErrClosedPipe {
 		t.Errorf("err = %v, want %v", err, io.ErrClosedPipe)
 	}
@@ -237,7 +237,7 @@ func TestCountReaderNoBoundary(t *testing.T) {
 		"invalid":     strings.Repeat("\xff\xfe\n", 5000),
 	} {
 		counters := []Counter{Estimate, O200kBase, Cl100kBase}
-		_, got, err := CountReader(strings.NewReader(text), counters, StreamOptions{ChunkSize: 1000})
+		_, got, err := CountReader(context.Background(), strings.NewReader(text), counters, StreamOptions{ChunkSize: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}

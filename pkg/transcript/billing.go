@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
@@ -80,34 +79,6 @@ func CountBilled(ctx context.Context, r io.Reader, name, format string, c tokeni
 // transcripts read (as [Scan] returns them, without messages): their
 // warnings, tools and counts.
 func CountBilledTranscripts(ctx context.Context, r io.Reader, name, format string, c tokenize.Counter) (int, []*Transcript, error) {
-	const what = "the billed tokens"
-	total := 0
-	var cur *Transcript
-	ts, err := Scan(ctx, r, name, format, func(t *Transcript, m *Message) error {
-		if m.Aborted {
-			return nil
-		}
-		var err error
-		if t != cur { // the first kept message of a conversation
-			cur = t
-			sumInto(&total, ReplyPriming, what, &err)
-		}
-		sumInto(&total, MessageTokens(m, c), what, &err)
-		return err
-	})
-	if err != nil {
-		return 0, nil, err
-	}
-	for k, t := range ts {
-		var err error
-		sumInto(&total, ToolDefTokens(t.Tools, c), what, &err)
-		if err != nil {
-			where := ""
-			if len(ts) > 1 {
-				where = fmt.Sprintf("conversation %d", k+1)
-			}
-			return 0, nil, &Error{Name: name, Path: where, Err: fmt.Errorf("tool definitions: %w", err)}
-		}
-	}
-	return total, ts, nil
+	h, err := CountHistory(ctx, r, name, format, c)
+	return h.Tokens, h.Transcripts, err
 }

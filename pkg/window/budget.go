@@ -1,6 +1,7 @@
 package window
 
 import (
+	"context"
 	"slices"
 	"strconv"
 
@@ -216,7 +217,7 @@ func EngineSelector(budget engine.Budget, opts engine.Options) Selector {
 			}
 			items[i] = it
 		}
-		rep, err := engine.Synthesize(items, budget, opts)
+		rep, err := engine.Synthesize(context.Background(), items, budget, opts)
 		if err != nil {
 			return nil, err
 		}

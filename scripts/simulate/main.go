@@ -30,6 +30,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -134,7 +135,7 @@ func Run(turns, budget, window int, seed uint64, policy string) (Result, error) 
 		}
 		recent := session[max(len(session)-window, 0):]
 		ctx = append(append(ctx[:0], sys, goal), recent...)
-		rep, err := engine.Synthesize(ctx, b, engine.Options{Policy: policy})
+		rep, err := engine.Synthesize(context.Background(), ctx, b, engine.Options{Policy: policy})
 		if err != nil {
 			return res, err
 		}

@@ -1,6 +1,7 @@
 package play
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -57,7 +58,10 @@ func Dates(a DatesArgs) (*DatesResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("said_on: %q: %v", s, err)
 	}
-	text, spans := dates.Annotate(a.Text, day)
+	text, spans, err := dates.Annotate(context.Background(), a.Text, day)
+	if err != nil {
+		return nil, err
+	}
 	out := &DatesResult{SaidOn: day.String(), Spans: make([]Span, len(spans)), Text: text}
 	for i, sp := range spans {
 		out.Spans[i] = Span{Start: sp.Start, End: sp.End, Phrase: sp.Phrase, Date: sp.First.String(), EndDate: sp.Last.String(), Label: sp.Label()}

@@ -106,7 +106,7 @@ func Synthesize(a SynthesizeArgs) (*SynthesizeResult, error) {
 	if err := reader.Read(context.Background(), strings.NewReader(a.Items), a.Name); err != nil {
 		return nil, err
 	}
-	rep, err := engine.Synthesize(reader.Items(), b, engine.Options{Policy: a.Policy, Counter: c, Destination: a.Destination})
+	rep, err := engine.Synthesize(context.Background(), reader.Items(), b, engine.Options{Policy: a.Policy, Counter: c, Destination: a.Destination})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package hf
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"strings"
@@ -56,7 +57,7 @@ func TestSafeChunks(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := string(b) + "<|eot|>\n" + string(b)
-		_, counts, err := tokenize.CountReader(strings.NewReader(text), []tokenize.Counter{tok}, tokenize.StreamOptions{ChunkSize: 97})
+		_, counts, err := tokenize.CountReader(context.Background(), strings.NewReader(text), []tokenize.Counter{tok}, tokenize.StreamOptions{ChunkSize: 97})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,161 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+)
+
+// HistoryCount is what a transcript input adds to a history whose size is
+// judged (harpe fit): the tokens a chat API bills for it, and the prompt
+// the provider recorded for each conversation's last call.
+type HistoryCount struct {
+	// Tokens is the billed count, as [CountBilled] gives it.
+	Tokens int
+	// Recorded sums, over the conversations that record usage, the input
+	// tokens of each one's last recorded call; HasRecorded says whether
+	// any records one.
+	Recorded    int
+	HasRecorded bool
+	// Transcripts are the transcripts read, as [Scan] returns them
+	// (without messages): their warnings, tools and counts.
+	Transcripts []*Transcript
+}
+
+// CountHistory reads one transcript input (format "" detects it) and
+// counts it as a chat API bills it, with each conversation's last
+// recorded prompt size. Sums that do not fit an int are an overflow error
+// naming name.
+func CountHistory(ctx context.Context, r io.Reader, name, format string, c tokenize.Counter) (HistoryCount, error) {
+	const what = "the billed tokens"
+	var h HistoryCount
+	var cur *Transcript
+	last := map[*Transcript]int{}
+	var order []*Transcript
+	ts, err := Scan(ctx, r, name, format, func(t *Transcript, m *Message) error {
+		if m.InputTokens != nil {
+			if _, ok := last[t]; !ok {
+				order = append(order, t)
+			}
+			last[t] = *m.InputTokens
+		}
+		if m.Aborted {
+			return nil
+		}
+		var err error
+		if t != cur { // the first kept message of a conversation
+			cur = t
+			sumInto(&h.Tokens, ReplyPriming, what, &err)
+		}
+		sumInto(&h.Tokens, MessageTokens(m, c), what, &err)
+		return err
+	})
+	if err != nil {
+		return HistoryCount{}, err
+	}
+	for k, t := range ts {
+		var err error
+		sumInto(&h.Tokens, ToolDefTokens(t.Tools, c), what, &err)
+		if err != nil {
+			where := ""
+			if len(ts) > 1 {
+				where = fmt.Sprintf("conversation %d", k+1)
+			}
+			return HistoryCount{}, &Error{Name: name, Path: where, Err: fmt.Errorf("tool definitions: %w", err)}
+		}
+	}
+	for _, t := range order {
+		if h.Recorded, err = addTokens(h.Recorded, last[t], "the recorded prompts"); err != nil {
+			return HistoryCount{}, fmt.Errorf("%s: %w", name, err)
+		}
+		h.HasRecorded = true
+	}
+	h.Transcripts = ts
+	return h, nil
+}
+
+// ReadHead reads br up to and including its first line that is not blank,
+// returning everything it read (all of br when every line is blank).
+func ReadHead(br *bufio.Reader) ([]byte, error) {
+	var read []byte
+	for {
+		line, err := br.ReadBytes('\n')
+		read = append(read, line...)
+		if len(bytes.TrimSpace(line)) > 0 || err == io.EOF {
+			return read, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// LooksLikeItems reports whether the last line of head (see [ReadHead])
+// is a context-items JSONL line rather than a transcript's: a JSON object
+// with a string "content" and no "type" (every JSONL transcript format
+// that has "content" at the top level also has "type"). A leading byte
+// order mark is skipped, as the item reader skips it.
+func LooksLikeItems(head []byte) bool {
+	line := bytes.TrimSpace(head[bytes.LastIndexByte(bytes.TrimRight(head, "\r\n"), '\n')+1:])
+	line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+	if len(line) == 0 || line[0] != '{' {
+		return false
+	}
+	var probe struct {
+		Content json.RawMessage `json:"content"`
+		Type    json.RawMessage `json:"type"`
+	}
+	if json.Unmarshal(line, &probe) != nil {
+		return false
+	}
+	return len(probe.Content) > 0 && probe.Content[0] == '"' && probe.Type == nil
+}
+
+// CountBilledEach is [CountBilledTranscripts] with several counters: the
+// billed count of one transcript input under each, and the bytes read.
+// With one counter it streams (a JSONL transcript of any size counts in
+// about one turn's memory); with several, the input is read once into
+// memory and billed with each.
+func CountBilledEach(ctx context.Context, r io.Reader, name, format string, counters []tokenize.Counter) (read int64, counts []int, ts []*Transcript, err error) {
+	cr := &readCounter{r: r}
+	counts = make([]int, len(counters))
+	if len(counters) == 1 {
+		if counts[0], ts, err = CountBilledTranscripts(ctx, cr, name, format, counters[0]); err != nil {
+			return 0, nil, nil, err
+		}
+		return cr.n, counts, ts, nil
+	}
+	data, err := io.ReadAll(cr)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return 0, nil, nil, fmt.Errorf("%s: %v", name, err)
+	}
+	for k, c := range counters {
+		if counts[k], ts, err = CountBilledTranscripts(ctx, bytes.NewReader(data), name, format, c); err != nil {
+			return 0, nil, nil, err
+		}
+	}
+	return cr.n, counts, ts, nil
+}
+
+// readCounter counts the bytes read through it.
+type readCounter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *readCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
