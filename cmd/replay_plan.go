@@ -81,37 +81,29 @@ func (w windowList) Set(s string) error {
 
 func (windowList) Type() string { return "tokens" }
 
-// replayLimits replays every run under each of several window limits and
-// gives each run the results of all of them, every strategy once per
-// limit as "STRATEGY@LIMIT" (100000 as 100k; strategy by strategy, the limits in the
-// order given).
-func replayLimits(a *app, o *replayOptions, runs []replayed, strategies []window.Strategy, ropts window.ReplayOptions) error {
-	per := make([][][]window.Result, len(o.contextWindows))
-	single := *o
-	single.contextWindows = nil
-	for k, limit := range o.contextWindows {
+// replayLimits replays run under each of several window limits and
+// returns the results of all of them, every strategy once per limit as
+// "STRATEGY@LIMIT" (100000 as 100k; strategy by strategy, the limits in
+// the order given).
+func (job *replayJob) replayLimits(a *app, run *replayed, ropts window.ReplayOptions) ([]window.Result, error) {
+	per := make([][]window.Result, len(job.limits))
+	for k, limit := range job.limits {
 		ropts.ContextWindow = limit
-		single.contextWindow = limit
-		if err := replayRuns(a, &single, runs, strategies, ropts); err != nil {
-			return err
+		res, err := job.replay(a, run, ropts)
+		if err != nil {
+			return nil, err
 		}
-		per[k] = make([][]window.Result, len(runs))
-		for i := range runs {
-			per[k][i] = runs[i].results
+		per[k] = res
+	}
+	var merged []window.Result
+	for s := range job.strategies {
+		for k, limit := range job.limits {
+			r := per[k][s]
+			r.Strategy += "@" + limitName(limit)
+			merged = append(merged, r)
 		}
 	}
-	for i := range runs {
-		var merged []window.Result
-		for s := range strategies {
-			for k, limit := range o.contextWindows {
-				r := per[k][i][s]
-				r.Strategy += "@" + limitName(limit)
-				merged = append(merged, r)
-			}
-		}
-		runs[i].results = merged
-	}
-	return nil
+	return merged, nil
 }
 
 // limitName writes a window limit short: 100000 as 100k.
