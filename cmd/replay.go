@@ -56,7 +56,28 @@ func newReplayCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "replay [FILE…]",
 		Short: "Replay a transcript through context strategies, call by call",
-		Long: `Replay reads a saved conversation (any transcript format harpe reads) and
+		Long:  replayHelp + exitStatusHelp,
+		Example: `  harpe replay session.jsonl --strategy full,windowed,summarizing
+  harpe replay session.jsonl --strategy windowed --window-chars 40000 --format json
+  harpe replay session.jsonl --strategy summarizing --distill-cmd 'my-summarizer'
+  harpe replay session.jsonl --strategy full,windowed+clear,mask,summarizing+mask
+  harpe replay session.jsonl --plot tokens.svg
+  harpe replay session.jsonl --strategy full,clear,mask --totals --cache anthropic
+  harpe replay session.jsonl --plot cost.svg --plot-metric cost`,
+		RunE: func(c *cobra.Command, args []string) error {
+			o.files = args
+			if err := checkReplayFlags(a, c, o); err != nil {
+				return err
+			}
+			return runReplay(a, o)
+		},
+	}
+	bindReplayFlags(a, c, o)
+	return c
+}
+
+// replayHelp is the long help of harpe replay.
+const replayHelp = `Replay reads a saved conversation (any transcript format harpe reads) and
 replays it through one or more context strategies: at every model call (before
 each assistant reply) it works out what the strategy would send, and reports
 the messages kept, characters and tokens per call, the compactions, the calls
@@ -122,25 +143,7 @@ under the table and in "unpriced_models", with a note on stderr.
 Aborted turns are dropped from the context once they end. Every strategy
 follows the harness's own compactions: from one on, the retained history is the
 harness's summary and what follows. The transcript is only read.
-` + exitStatusHelp,
-		Example: `  harpe replay session.jsonl --strategy full,windowed,summarizing
-  harpe replay session.jsonl --strategy windowed --window-chars 40000 --format json
-  harpe replay session.jsonl --strategy summarizing --distill-cmd 'my-summarizer'
-  harpe replay session.jsonl --strategy full,windowed+clear,mask,summarizing+mask
-  harpe replay session.jsonl --plot tokens.svg
-  harpe replay session.jsonl --strategy full,clear,mask --totals --cache anthropic
-  harpe replay session.jsonl --plot cost.svg --plot-metric cost`,
-		RunE: func(c *cobra.Command, args []string) error {
-			o.files = args
-			if err := checkReplayFlags(a, c, o); err != nil {
-				return err
-			}
-			return runReplay(a, o)
-		},
-	}
-	bindReplayFlags(a, c, o)
-	return c
-}
+`
 
 // bindReplayFlags binds the flags of harpe replay to o.
 func bindReplayFlags(a *app, c *cobra.Command, o *replayOptions) {
