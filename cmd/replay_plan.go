@@ -80,36 +80,3 @@ func (w windowList) Set(s string) error {
 }
 
 func (windowList) Type() string { return "tokens" }
-
-// replayLimits replays run under each of several window limits and
-// returns the results of all of them, every strategy once per limit as
-// "STRATEGY@LIMIT" (100000 as 100k; strategy by strategy, the limits in
-// the order given).
-func (job *replayJob) replayLimits(a *app, run *replayed, ropts window.ReplayOptions) ([]window.Result, error) {
-	per := make([][]window.Result, len(job.limits))
-	for k, limit := range job.limits {
-		ropts.ContextWindow = limit
-		res, err := job.replay(a, run, ropts)
-		if err != nil {
-			return nil, err
-		}
-		per[k] = res
-	}
-	var merged []window.Result
-	for s := range job.strategies {
-		for k, limit := range job.limits {
-			r := per[k][s]
-			r.Strategy += "@" + limitName(limit)
-			merged = append(merged, r)
-		}
-	}
-	return merged, nil
-}
-
-// limitName writes a window limit short: 100000 as 100k.
-func limitName(n int) string {
-	if n > 0 && n%1000 == 0 {
-		return strconv.Itoa(n/1000) + "k"
-	}
-	return strconv.Itoa(n)
-}

@@ -153,25 +153,32 @@ func (job *replayJob) replayRuns(a *app, runs []replayed) error {
 }
 
 // replayHeld replays one session, keeping its calls: under each of
-// several --context-window limits (replayLimits) or the one.
+// several --context-window limits (window.ReplayLimits) or the one.
 func (job *replayJob) replayHeld(a *app, run *replayed, ropts window.ReplayOptions) ([]window.Result, error) {
-	if job.limits != nil {
-		return job.replayLimits(a, run, ropts)
+	if job.limits == nil {
+		return job.replay(a, run, ropts)
 	}
-	return job.replay(a, run, ropts)
+	res, err := window.ReplayLimits(a.ctx, run.t, job.strategies, ropts, job.limits)
+	return res, job.replayErr(a, run, err)
 }
 
 // replay replays run under the strategies with ropts, its errors named
 // after its file.
 func (job *replayJob) replay(a *app, run *replayed, ropts window.ReplayOptions) ([]window.Result, error) {
 	res, err := window.Replay(a.ctx, run.t, job.strategies, ropts)
-	if err != nil {
-		if a.ctx.Err() != nil {
-			return nil, a.ctx.Err()
-		}
-		return nil, replayError(run.file, err)
+	return res, job.replayErr(a, run, err)
+}
+
+// replayErr is err of a replay of run, named after its file (nil for
+// nil).
+func (job *replayJob) replayErr(a *app, run *replayed, err error) error {
+	if err == nil {
+		return nil
 	}
-	return res, nil
+	if a.ctx.Err() != nil {
+		return a.ctx.Err()
+	}
+	return replayError(run.file, err)
 }
 
 // readAndReplayTotals reads every input as readReplayInputs does (files

@@ -255,7 +255,7 @@ func writeTotalsNotes(w io.Writer, results []window.Result) error {
 		return err
 	}
 	if len(results) > 0 {
-		if left := replayUnpriced(results[0]); len(left) > 0 {
+		if left := results[0].Unpriced(); len(left) > 0 {
 			if _, err := io.WriteString(w, unpricedLine(left)); err != nil {
 				return err
 			}
@@ -390,7 +390,7 @@ func writeSessionsNotes(w io.Writer, runs []replayed, rep *window.SessionsReport
 	var left []cost.Unpriced
 	for _, run := range runs {
 		if len(run.results) > 0 {
-			left = cost.MergeUnpriced(left, replayUnpriced(run.results[0]))
+			left = cost.MergeUnpriced(left, run.results[0].Unpriced())
 		}
 	}
 	if len(left) > 0 {
@@ -450,22 +450,6 @@ func costCell(t window.Totals) string {
 		return "unpriced"
 	}
 	return usd4(t.CostUSD)
-}
-
-// replayUnpriced returns the calls and tokens (sent and output) of r
-// whose model has no price, by model.
-func replayUnpriced(r window.Result) []cost.Unpriced {
-	if r.Totals.CostTotals == nil || len(r.Totals.UnpricedModels) == 0 {
-		return nil
-	}
-	var out []cost.Unpriced
-	for _, c := range r.Calls {
-		if c.CallCost == nil || !slices.Contains(r.Totals.UnpricedModels, c.CallCost.Model) {
-			continue
-		}
-		out = cost.MergeUnpriced(out, []cost.Unpriced{{Model: c.CallCost.Model, Calls: 1, Tokens: c.Tokens + c.CallCost.OutputTokens}})
-	}
-	return out
 }
 
 func overBudget(results []window.Result) bool {

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
+
+	"github.com/harpe-dev/harpe/pkg/cost"
 )
 
 // ReportWriter writes a [Report]'s JSON as the replay goes: [ReportWriter.Begin]
@@ -204,4 +207,21 @@ func (j *ReportWriter) flush() error {
 		j.err = err
 	}
 	return err
+}
+
+// Unpriced returns the calls of r whose model has no price, and their
+// tokens (sent and output), by model: what a report says its cost leaves
+// out. It is nil for a result not priced or priced whole.
+func (r *Result) Unpriced() []cost.Unpriced {
+	if r.Totals.CostTotals == nil || len(r.Totals.UnpricedModels) == 0 {
+		return nil
+	}
+	var out []cost.Unpriced
+	for _, c := range r.Calls {
+		if c.CallCost == nil || !slices.Contains(r.Totals.UnpricedModels, c.CallCost.Model) {
+			continue
+		}
+		out = cost.MergeUnpriced(out, []cost.Unpriced{{Model: c.CallCost.Model, Calls: 1, Tokens: c.Tokens + c.CallCost.OutputTokens}})
+	}
+	return out
 }

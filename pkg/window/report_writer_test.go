@@ -197,3 +197,29 @@ var errFull = errors.New("no space left on device")
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errFull }
+
+// TestResultUnpriced checks the calls a cost leaves out, worked by hand:
+// two calls of the unpriced m1 (10 sent + 5 out, 20 + 1: 36 tokens), one
+// of the priced m2 left out, one call without a cost skipped.
+func TestResultUnpriced(t *testing.T) {
+	r := window.Result{
+		Calls: []window.Call{
+			{Tokens: 10, CallCost: &window.CallCost{Model: "m1", OutputTokens: 5}},
+			{Tokens: 7, CallCost: &window.CallCost{Model: "m2", OutputTokens: 3}},
+			{Tokens: 20, CallCost: &window.CallCost{Model: "m1", OutputTokens: 1}},
+			{Tokens: 9},
+		},
+		Totals: window.Totals{CostTotals: &window.CostTotals{UnpricedModels: []string{"m1"}}},
+	}
+	got := r.Unpriced()
+	if len(got) != 1 || got[0].Model != "m1" || got[0].Calls != 2 || got[0].Tokens != 36 {
+		t.Errorf("Unpriced() = %+v, want m1: 2 calls, 36 tokens", got)
+	}
+	r.Totals.UnpricedModels = nil
+	if got := r.Unpriced(); got != nil {
+		t.Errorf("priced whole: Unpriced() = %+v, want nil", got)
+	}
+	if got := (&window.Result{}).Unpriced(); got != nil {
+		t.Errorf("not priced: Unpriced() = %+v, want nil", got)
+	}
+}

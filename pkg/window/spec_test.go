@@ -1,12 +1,15 @@
 package window_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 
@@ -175,4 +178,49 @@ func ExampleParseAll() {
 	// windowed:chars=40000+clear
 	// [full windowed clear]
 	// Budget: the budget strategy needs a budget of at least 1 token
+}
+
+func TestLimitName(t *testing.T) {
+	for n, want := range map[int]string{100000: "100k", 0: "0", 1500: "1500", 4000: "4k", 1000: "1k", 999: "999"} {
+		if got := window.LimitName(n); got != want {
+			t.Errorf("LimitName(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestReplayLimits replays docs/replay.md's worked example
+// (testdata/replay/worked.jsonl): full sends 3, 10, 20, 27, 27 tokens and
+// turn 3, 3, 13, 3, 3, so under a window of 20 full has two calls over
+// it (20 is not over) and turn none; under 100 neither has any.
+func TestReplayLimits(t *testing.T) {
+	f, err := os.Open("../../testdata/replay/worked.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ts, err := transcript.Read(f, "worked.jsonl", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := window.ReplayOptions{Options: window.DefaultOptions()}
+	ss, err := window.ParseAll([]string{"full", "turn"}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := window.ReplayLimits(context.Background(), ts[0], ss, o, []int{20, 100000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		name string
+		over int
+	}{{"full@20", 2}, {"full@100k", 0}, {"turn@20", 0}, {"turn@100k", 0}}
+	if len(res) != len(want) {
+		t.Fatalf("%d results, want %d", len(res), len(want))
+	}
+	for i, w := range want {
+		if res[i].Strategy != w.name || res[i].Totals.OverWindowCalls != w.over {
+			t.Errorf("result %d: %s with %d over, want %s with %d", i, res[i].Strategy, res[i].Totals.OverWindowCalls, w.name, w.over)
+		}
+	}
 }
