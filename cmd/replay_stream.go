@@ -30,8 +30,14 @@ func eachTranscriptFile[T any](a *app, rules readRules, args []string, read func
 		err error
 	}
 	done := make(chan struct{})
-	defer close(done)
 	slots := make(chan chan result, readAhead)
+	defer func() {
+		// No read outlives the call: those begun are waited for.
+		close(done)
+		for ch := range slots {
+			<-ch
+		}
+	}()
 	go func() {
 		defer close(slots)
 		for _, in := range ins.ins {
@@ -134,14 +140,13 @@ type sessionWriter struct {
 	a   *app
 	w   io.Writer
 	// notes takes the notes on unpriced models.
-	notes  io.Writer
-	noted  map[string]bool
-	n      int       // sessions added
-	done   int       // sessions written
-	first  replayed  // the first session, for --plot (its results: what the plot draws)
-	next   *replayed // the session read, not yet written
-	plot   []window.Result
-	fileAt bool // the input named more than one file
+	notes io.Writer
+	noted map[string]bool
+	n     int       // sessions added
+	done  int       // sessions written
+	first replayed  // the first session, for --plot (its results: what the plot draws)
+	next  *replayed // the session read, not yet written
+	plot  []window.Result
 	// callByCall writes the JSON as the calls are made; else each
 	// session's results are held until it is written.
 	callByCall bool
