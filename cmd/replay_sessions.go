@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
@@ -87,32 +88,36 @@ func (job *replayJob) noConversation(n int) error {
 	return nil
 }
 
-// classifySessions reads each input once, quietly, and says for each
-// session whether it is an agent loop ([window.IsAgentLoop]), holding
-// no transcript longer than it takes to read it.
-func classifySessions(a *app, job *replayJob) ([]bool, error) {
-	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true, quiet: true}, job.files, func(name string, r io.Reader) ([]bool, error) {
+// classifySessions reads the inputs, quietly and in order, until one
+// session is an agent loop ([window.IsAgentLoop]), and says whether one
+// is: holding no transcript longer than it takes to read it, and reading
+// no further than the first agent loop (the defaults are then the agent
+// loops', whatever follows).
+func classifySessions(a *app, job *replayJob) (bool, error) {
+	agent := false
+	err := eachTranscriptFile(a, readRules{once: true, refuseEmpty: true, quiet: true}, job.files, func(name string, r io.Reader) (bool, error) {
 		ts, err := transcript.Read(r, name, job.inputFormat)
 		if err != nil {
-			return nil, inputError(err)
+			return false, inputError(err)
 		}
-		var agent []bool
-		for _, t := range ts {
-			if job.conversation == "" || t.ID == job.conversation {
-				agent = append(agent, window.IsAgentLoop(t))
-			}
+		return slices.ContainsFunc(ts, func(t *transcript.Transcript) bool {
+			return (job.conversation == "" || t.ID == job.conversation) && window.IsAgentLoop(t)
+		}), nil
+	}, func(isAgent bool) error {
+		if isAgent {
+			agent = true
+			return errAgentFound
 		}
-		return agent, nil
+		return nil
 	})
-	if err != nil {
-		return nil, err
+	if errors.Is(err, errAgentFound) {
+		err = nil
 	}
-	var agent []bool
-	for _, f := range files {
-		agent = append(agent, f...)
-	}
-	return agent, nil
+	return agent, err
 }
+
+// errAgentFound ends classifySessions' read at the first agent loop.
+var errAgentFound = errors.New("an agent loop")
 
 // replayRuns replays every run into run.results: several at once when
 // there are several (bounded workers, results in input order), one after

@@ -208,27 +208,25 @@ func costOptions(o *replayOptions, cat *prices.Catalog) *window.CostOptions {
 // chooseDefaults chooses the strategies when --strategy named none: the
 // defaults for agent loops when any session is one, else for chats
 // (window.DefaultStrategiesFor). The sessions are told apart by a quiet
-// first read of each file, holding one answer a session, so that the
-// replay can still stream; standard input, which cannot be read twice,
+// first read of the files up to the first agent loop, so that the replay
+// can still stream; standard input, which cannot be read twice,
 // and a lone file (read once, replayed from memory) are read whole now
 // and returned.
 func (job *replayJob) chooseDefaults(a *app) ([]replayed, error) {
 	var held []replayed
-	var agent []bool
+	agent := false
 	var err error
 	lone := len(job.files) == 1 && isRegular(job.files[0]) && !(job.out.totalsOnly && job.streamsTotals())
 	if slices.Contains(job.files, "-") || lone || job.showCall > 0 {
 		held, err = readReplayInputs(a, job)
-		for _, r := range held {
-			agent = append(agent, window.IsAgentLoop(r.t))
-		}
+		agent = slices.ContainsFunc(held, func(r replayed) bool { return window.IsAgentLoop(r.t) })
 	} else {
 		agent, err = classifySessions(a, job)
 	}
 	if err != nil {
 		return nil, err
 	}
-	specs, isAgent := window.DefaultStrategiesFor(slices.Contains(agent, true))
+	specs, isAgent := window.DefaultStrategiesFor(agent)
 	job.out.chosen = "default for chats: " + strings.Join(specs, ", ") + " (--strategy names others)"
 	if isAgent {
 		job.out.chosen = "default for agent loops: " + strings.Join(specs, ", ") + " (--strategy names others)"

@@ -132,8 +132,8 @@ func (job *replayJob) streamSessions(a *app, held []replayed) error {
 	return a.stageFile(job.out.plot, func(w io.Writer) error { return plotReplay(w, job.out, s.first) })
 }
 
-// sessionWriter writes the sessions' reports one after the other. A
-// session is written once the next is read, or the input ends: whether
+// sessionWriter writes the sessions' reports one after the other. The
+// first is written once a second is read, or the input ends: whether
 // there are several (each then named by its file) is known by then.
 type sessionWriter struct {
 	job *replayJob
@@ -186,13 +186,19 @@ func (s *sessionWriter) read(name string, r io.Reader) (*replayFile, error) {
 	return f, nil
 }
 
-// add takes the next session in input order, and writes the one before.
+// add takes the next session in input order. The first is held until a
+// second comes (or the input ends); from the second on, each is written
+// at once.
 func (s *sessionWriter) add(run replayed) error {
 	s.n++
 	if s.next != nil {
 		if err := s.write(*s.next, true); err != nil {
 			return err
 		}
+		s.next = nil
+	}
+	if s.n > 1 {
+		return s.write(run, true)
 	}
 	s.next = &run
 	return nil
