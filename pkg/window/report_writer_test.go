@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -222,4 +223,45 @@ func TestResultUnpriced(t *testing.T) {
 	if got := (&window.Result{}).Unpriced(); got != nil {
 		t.Errorf("not priced: Unpriced() = %+v, want nil", got)
 	}
+}
+
+// BenchmarkReportWriter writes a report of 3 strategies of 2,000 calls
+// each, with message indices, call by call; BenchmarkReportJSON encodes
+// the same report whole, for comparison.
+func BenchmarkReportWriter(b *testing.B) {
+	rep := benchReport()
+	for b.Loop() {
+		if err := window.NewReportWriter(io.Discard).WriteReport(&rep); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReportJSON(b *testing.B) {
+	rep := benchReport()
+	for b.Loop() {
+		enc := json.NewEncoder(io.Discard)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchReport() window.Report {
+	rep := window.Report{Transcript: window.TranscriptInfo{Format: "harpe", Messages: 4000, Turns: 2000}}
+	for _, name := range []string{"full", "clear", "mask"} {
+		r := window.Result{Strategy: name, Events: []window.Event{}}
+		for i := 1; i <= 2000; i++ {
+			msgs := make([]int, 0, 20)
+			for k := max(0, 2*i-20); k < 2*i; k++ {
+				msgs = append(msgs, k)
+			}
+			r.Calls = append(r.Calls, window.Call{Turn: i, Call: i, Messages: msgs, Chars: 100 * i, Tokens: 25 * i, FullTokens: 25 * i,
+				Parts: []window.Part{{From: msgs[0], To: 2*i - 1, Sent: "whole", Chars: 100 * i, Tokens: 25 * i}}})
+		}
+		rep.Strategies = append(rep.Strategies, r)
+	}
+	return rep
 }

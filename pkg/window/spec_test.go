@@ -224,3 +224,34 @@ func TestReplayLimits(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseAll checks that no list of specs makes ParseAll panic, that
+// its errors are SettingErrors, and that what it builds has a name and
+// components.
+func FuzzParseAll(f *testing.F) {
+	for _, s := range []string{"full", "windowed:chars=9+clear", "budget", "limit", " ", "a+b", "clear:auto:keep=2,mask", "summarizing:high=-1", "sliding:head=9223372036854775807", "full,full"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, list string) {
+		o := window.ReplayOptions{Options: window.DefaultOptions()}
+		ss, err := window.ParseAll(strings.Split(list, ","), o)
+		if err != nil {
+			var se *window.SettingError
+			if !errors.As(err, &se) || se.Setting == "" {
+				t.Fatalf("ParseAll(%q): %v (%T), not a SettingError", list, err, err)
+			}
+			return
+		}
+		if len(ss) == 0 {
+			t.Fatalf("ParseAll(%q): no strategy and no error", list)
+		}
+		for _, s := range ss {
+			if s.Name() == "" {
+				t.Errorf("ParseAll(%q): a strategy without a name", list)
+			}
+		}
+		if len(window.Components(ss)) < len(ss) {
+			t.Errorf("ParseAll(%q): fewer components than strategies", list)
+		}
+	})
+}
