@@ -24,6 +24,37 @@ import (
 // This is the one input side of every transcript command (transcript,
 // replay, fit, count --transcript).
 func readTranscriptFiles[T any](a *app, rules readRules, args []string, fn func(name string, r io.Reader) (T, error)) ([]T, error) {
+	ins, err := expandInputs(a, rules, args)
+	if err != nil {
+		return nil, err
+	}
+	res, errs := inputs.Map(a.ctx, ins.ins, 0, func(in inputs.Input) (T, error) {
+		return readInput(a, rules, in, fn)
+	})
+	if err := a.ctx.Err(); err != nil {
+		return nil, err
+	}
+	var out []T
+	for i, err := range errs {
+		if skipped, err := ins.skip(i, err); skipped {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		out = append(out, res[i])
+	}
+	return out, ins.finish(a, rules, args, len(out))
+}
+
+// expanded are a command's inputs, expanded, and what was skipped.
+type expanded struct {
+	ins   []inputs.Input
+	skips []inputs.Skip
+}
+
+// expandInputs expands args for readTranscriptFiles: directories walked,
+// a file named twice once (with a note, under rules.once).
+func expandInputs(a *app, rules readRules, args []string) (*expanded, error) {
 	ins, skips, err := inputs.Expand(args)
 	if errors.Is(err, inputs.ErrStdinTwice) {
 		return nil, usageErrorf("%v", err)
@@ -45,74 +76,78 @@ func readTranscriptFiles[T any](a *app, rules readRules, args []string, fn func(
 			}
 		}
 	}
-	res, errs := inputs.Map(a.ctx, ins, 0, func(in inputs.Input) (T, error) {
-		var zero T
-		name, r := stdinName, io.Reader(a.io.In)
-		var f *os.File
-		if in.Path != inputs.Stdin {
-			var err error
-			if f, err = inputs.Open(in); err != nil {
-				if skip := (*inputs.SkipError)(nil); errors.As(err, &skip) {
-					return zero, err
-				}
-				return zero, inputError(fmt.Errorf("%s: %w", escapeControl(in.Path), pathErr(err)))
+	return &expanded{ins: ins, skips: skips}, nil
+}
+
+// readInput opens input in (standard input, or a file) and runs fn on it.
+func readInput[T any](a *app, rules readRules, in inputs.Input, fn func(name string, r io.Reader) (T, error)) (T, error) {
+	var zero T
+	name, r := stdinName, io.Reader(a.io.In)
+	var f *os.File
+	if in.Path != inputs.Stdin {
+		var err error
+		if f, err = inputs.Open(in); err != nil {
+			if skip := (*inputs.SkipError)(nil); errors.As(err, &skip) {
+				return zero, err
 			}
-			defer f.Close()
-			name, r = in.Path, ctxFile{ctxReader{a.ctx, f}, f}
+			return zero, inputError(fmt.Errorf("%s: %w", escapeControl(in.Path), pathErr(err)))
 		}
-		if !rules.refuseEmpty {
-			return fn(name, r)
-		}
-		if in.Path != inputs.Stdin {
-			// A file: seekable, so the transcript reader can tell a large
-			// JSON file that is no transcript without holding it.
-			if blank, err := blankFile(f); err != nil {
-				return zero, inputError(fmt.Errorf("%s: %w", name, pathErr(err)))
-			} else if blank {
-				return zero, inputError(fmt.Errorf("%s: %w", name, errEmptyInput))
-			}
-			return fn(name, r)
-		}
-		br := bufio.NewReaderSize(r, 64<<10)
-		if blankInput(br) {
+		defer f.Close()
+		name, r = in.Path, ctxFile{ctxReader{a.ctx, f}, f}
+	}
+	if !rules.refuseEmpty {
+		return fn(name, r)
+	}
+	if in.Path != inputs.Stdin {
+		// A file: seekable, so the transcript reader can tell a large
+		// JSON file that is no transcript without holding it.
+		if blank, err := blankFile(f); err != nil {
+			return zero, inputError(fmt.Errorf("%s: %w", name, pathErr(err)))
+		} else if blank {
 			return zero, inputError(fmt.Errorf("%s: %w", name, errEmptyInput))
 		}
-		return fn(name, br)
-	})
-	if err := a.ctx.Err(); err != nil {
-		return nil, err
+		return fn(name, r)
 	}
-	var out []T
-	for i, err := range errs {
-		if skip := (*inputs.SkipError)(nil); errors.As(err, &skip) {
-			skips = append(skips, inputs.Skip{Path: ins[i].Path, Reason: skip.Reason})
-			continue
-		}
-		if err != nil && ins[i].FromDir && errors.Is(err, transcript.ErrUnknownFormat) {
-			skips = append(skips, inputs.Skip{Path: ins[i].Path, Reason: "not a transcript"})
-			continue
-		}
-		if err != nil && ins[i].FromDir && errors.Is(err, errEmptyInput) {
-			// A session the harness has just created: nothing to read yet.
-			skips = append(skips, inputs.Skip{Path: ins[i].Path, Reason: "empty"})
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, res[i])
+	br := bufio.NewReaderSize(r, 64<<10)
+	if blankInput(br) {
+		return zero, inputError(fmt.Errorf("%s: %w", name, errEmptyInput))
 	}
-	summary := inputs.Summary(skips)
-	if len(out) == 0 {
+	return fn(name, br)
+}
+
+// skip reports whether input i, read with err, is skipped (counted in
+// the summary) rather than an error; err is returned when it is not.
+func (e *expanded) skip(i int, err error) (bool, error) {
+	if skip := (*inputs.SkipError)(nil); errors.As(err, &skip) {
+		e.skips = append(e.skips, inputs.Skip{Path: e.ins[i].Path, Reason: skip.Reason})
+		return true, nil
+	}
+	if err != nil && e.ins[i].FromDir && errors.Is(err, transcript.ErrUnknownFormat) {
+		e.skips = append(e.skips, inputs.Skip{Path: e.ins[i].Path, Reason: "not a transcript"})
+		return true, nil
+	}
+	if err != nil && e.ins[i].FromDir && errors.Is(err, errEmptyInput) {
+		// A session the harness has just created: nothing to read yet.
+		e.skips = append(e.skips, inputs.Skip{Path: e.ins[i].Path, Reason: "empty"})
+		return true, nil
+	}
+	return false, err
+}
+
+// finish ends a read of n inputs: an error when nothing was read, else
+// the skip summary on stderr (unless rules.quiet).
+func (e *expanded) finish(a *app, rules readRules, args []string, n int) error {
+	summary := inputs.Summary(e.skips)
+	if n == 0 {
 		if summary == "" {
 			summary = "no files"
 		}
-		return nil, inputError(fmt.Errorf("%s: no transcript to read (%s)", escapeControl(strings.Join(args, ", ")), summary))
+		return inputError(fmt.Errorf("%s: no transcript to read (%s)", escapeControl(strings.Join(args, ", ")), summary))
 	}
 	if summary != "" && !rules.quiet {
 		fmt.Fprintf(a.io.Err, "harpe: %s\n", summary)
 	}
-	return out, nil
+	return nil
 }
 
 // readRules say how a command takes its inputs: once reads a file named

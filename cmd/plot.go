@@ -32,7 +32,7 @@ func checkPlotFile(path string) error {
 // summarizing and the budget of the budget strategy as levels, and the
 // context window when one is set (token plots only). The title names the
 // file.
-func plotReplay(w io.Writer, o *replayOptions, run replayed) error {
+func plotReplay(w io.Writer, o replayOut, run replayed) error {
 	file := run.file
 	if len(file) > 48 {
 		file = filepath.Base(file)
@@ -65,7 +65,7 @@ func plotReplay(w io.Writer, o *replayOptions, run replayed) error {
 // replaySeries is one strategy's line: tokens per call, its events
 // (compactions) marked before the call they precede, named by their kinds,
 // and the level it works to, if it has one.
-func replaySeries(o *replayOptions, r window.Result) svgplot.Series {
+func replaySeries(o replayOut, r window.Result) svgplot.Series {
 	s := svgplot.Series{Name: string(r.Strategy), Y: make([]float64, len(r.Calls))}
 	var kinds []string // the events' kinds, in order of first appearance
 	ev := 0
@@ -95,8 +95,8 @@ func replaySeries(o *replayOptions, r window.Result) svgplot.Series {
 	}
 	switch window.Name(base) {
 	case window.Summarizing:
-		s.Level = float64(o.highWaterTokens)
-		s.LevelLabel = fmt.Sprintf("high water %d", o.highWaterTokens)
+		s.Level = float64(o.highWater)
+		s.LevelLabel = fmt.Sprintf("high water %d", o.highWater)
 	case window.Budget:
 		s.Level = float64(o.budget)
 		s.LevelLabel = fmt.Sprintf("budget %d", o.budget)

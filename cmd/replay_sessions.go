@@ -5,28 +5,133 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
+	"slices"
 
-	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 
+// replayed is one transcript's replay.
+type replayed struct {
+	file    string
+	t       *transcript.Transcript
+	results []window.Result
+	// messages is the conversation's length where t was let go after
+	// its replay (t then keeps only its ID, format and turns).
+	messages int
+}
+
+// messageCount is the number of messages of the run's conversation.
+func (r *replayed) messageCount() int {
+	if r.t.Messages == nil {
+		return r.messages
+	}
+	return len(r.t.Messages)
+}
+
+// info is what the report says of the session; file only when the run
+// reads several.
+func (r *replayed) info(several bool) window.TranscriptInfo {
+	tj := window.TranscriptInfo{Format: r.t.Format, Messages: r.messageCount(), Turns: r.t.Turns, ID: r.t.ID}
+	if several {
+		tj.File = r.file
+	}
+	return tj
+}
+
+// light is r without its messages: what the plot and the sessions'
+// list read of it.
+func (r *replayed) light() replayed {
+	return replayed{file: r.file, results: r.results, messages: r.messageCount(),
+		t: &transcript.Transcript{ID: r.t.ID, Format: r.t.Format, Turns: r.t.Turns}}
+}
+
+// readReplayInputs reads every input (files and directories, in parallel,
+// in argument order, as every transcript command reads them) and returns
+// the conversations to replay, --conversation applied.
+func readReplayInputs(a *app, job *replayJob) ([]replayed, error) {
+	type inputFile struct {
+		name string
+		ts   []*transcript.Transcript
+	}
+	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true}, job.files, func(name string, r io.Reader) (inputFile, error) {
+		ts, err := transcript.Read(r, name, job.inputFormat)
+		if err != nil {
+			return inputFile{}, inputError(err)
+		}
+		return inputFile{name, ts}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var runs []replayed
+	for _, f := range files {
+		a.warnTranscripts(f.ts)
+		for _, t := range f.ts {
+			if job.conversation == "" || t.ID == job.conversation {
+				runs = append(runs, replayed{file: f.name, t: t})
+			}
+		}
+	}
+	if err := job.noConversation(len(runs)); err != nil {
+		return nil, err
+	}
+	return runs, nil
+}
+
+// noConversation is the error of --conversation matching none of the n
+// sessions read.
+func (job *replayJob) noConversation(n int) error {
+	if job.conversation != "" && n == 0 {
+		return usageErrorf("--conversation: no conversation with id %q", job.conversation)
+	}
+	return nil
+}
+
+// classifySessions reads the inputs, quietly and in order, until one
+// session is an agent loop ([window.IsAgentLoop]), and says whether one
+// is: holding no transcript longer than it takes to read it, and reading
+// no further than the first agent loop (the defaults are then the agent
+// loops', whatever follows).
+func classifySessions(a *app, job *replayJob) (bool, error) {
+	agent := false
+	err := eachTranscriptFile(a, readRules{once: true, refuseEmpty: true, quiet: true}, job.files, func(name string, r io.Reader) (bool, error) {
+		ts, err := transcript.Read(r, name, job.inputFormat)
+		if err != nil {
+			return false, inputError(err)
+		}
+		return slices.ContainsFunc(ts, func(t *transcript.Transcript) bool {
+			return (job.conversation == "" || t.ID == job.conversation) && window.IsAgentLoop(t)
+		}), nil
+	}, func(isAgent bool) error {
+		if isAgent {
+			agent = true
+			return errAgentFound
+		}
+		return nil
+	})
+	if errors.Is(err, errAgentFound) {
+		err = nil
+	}
+	return agent, err
+}
+
+// errAgentFound ends classifySessions' read at the first agent loop.
+var errAgentFound = errors.New("an agent loop")
+
 // replayRuns replays every run into run.results: several at once when
 // there are several (bounded workers, results in input order), one after
-// the other with --distill-cmd (its runs are the user's command) or a
-// terminal progress line.
-func replayRuns(a *app, o *replayOptions, runs []replayed, strategies []window.Strategy, ropts window.ReplayOptions) error {
-	if len(o.contextWindows) > 1 {
-		return replayLimits(a, o, runs, strategies, ropts)
-	}
-	if len(runs) > 1 && o.distillCmd == "" {
+// the other with --distill-cmd (its runs are the user's command) or
+// several --context-window limits.
+func (job *replayJob) replayRuns(a *app, runs []replayed) error {
+	if len(runs) > 1 && !job.distill && job.limits == nil {
+		ropts := job.ropts
 		ropts.Progress = nil
 		ts := make([]*transcript.Transcript, len(runs))
 		for i := range runs {
 			ts[i] = runs[i].t
 		}
-		res, err := window.ReplayAll(a.ctx, ts, strategies, ropts, 0)
+		res, err := window.ReplayAll(a.ctx, ts, job.strategies, ropts, 0)
 		if err != nil {
 			if a.ctx.Err() != nil {
 				return a.ctx.Err()
@@ -43,20 +148,42 @@ func replayRuns(a *app, o *replayOptions, runs []replayed, strategies []window.S
 		return nil
 	}
 	for i := range runs {
-		run := &runs[i]
-		res, err := window.Replay(a.ctx, run.t, strategies, ropts)
+		res, err := job.replayHeld(a, &runs[i], job.ropts)
 		if err != nil {
-			if a.ctx.Err() != nil {
-				return err
-			}
-			return replayError(run.file, err)
+			return err
 		}
-		run.results = res
-	}
-	if ropts.Progress != nil {
-		fmt.Fprint(a.io.Err, "\r\033[K")
+		runs[i].results = res
 	}
 	return nil
+}
+
+// replayHeld replays one session, keeping its calls: under each of
+// several --context-window limits (window.ReplayLimits) or the one.
+func (job *replayJob) replayHeld(a *app, run *replayed, ropts window.ReplayOptions) ([]window.Result, error) {
+	if job.limits == nil {
+		return job.replay(a, run, ropts)
+	}
+	res, err := window.ReplayLimits(a.ctx, run.t, job.strategies, ropts, job.limits)
+	return res, job.replayErr(a, run, err)
+}
+
+// replay replays run under the strategies with ropts, its errors named
+// after its file.
+func (job *replayJob) replay(a *app, run *replayed, ropts window.ReplayOptions) ([]window.Result, error) {
+	res, err := window.Replay(a.ctx, run.t, job.strategies, ropts)
+	return res, job.replayErr(a, run, err)
+}
+
+// replayErr is err of a replay of run, named after its file (nil for
+// nil).
+func (job *replayJob) replayErr(a *app, run *replayed, err error) error {
+	if err == nil {
+		return nil
+	}
+	if a.ctx.Err() != nil {
+		return a.ctx.Err()
+	}
+	return replayError(run.file, err)
 }
 
 // readAndReplayTotals reads every input as readReplayInputs does (files
@@ -66,41 +193,40 @@ func replayRuns(a *app, o *replayOptions, runs []replayed, strategies []window.S
 // (window.ReplayOptions.OnCall) and each transcript is let go once
 // replayed but for its ID, format and turns. A replay's error (a sum too
 // large) counts as its file's error.
-func readAndReplayTotals(a *app, o *replayOptions, strategies []window.Strategy, ropts window.ReplayOptions) ([]replayed, error) {
+func readAndReplayTotals(a *app, job *replayJob) ([]replayed, error) {
 	type inputFile struct {
 		runs     []replayed
 		warnings []*transcript.Error
 	}
-	if len(o.files) != 1 || o.files[0] != "-" && !isRegular(o.files[0]) {
+	ropts := job.ropts
+	if len(job.files) != 1 || job.files[0] != "-" && !isRegular(job.files[0]) {
 		ropts.Progress = nil // several files at once: no one progress line
 	}
 	ropts.Indices = false
 	ropts.OnCall = func(string, *window.Call, *window.Event) error { return nil }
-	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true}, o.files, func(name string, r io.Reader) (inputFile, error) {
-		ts, err := transcript.Read(r, name, o.inputFormat)
+	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true}, job.files, func(name string, r io.Reader) (inputFile, error) {
+		ts, err := transcript.Read(r, name, job.inputFormat)
 		if err != nil {
 			return inputFile{}, inputError(err)
 		}
 		var f inputFile
 		for _, t := range ts {
 			f.warnings = append(f.warnings, t.Warnings...)
-			if o.conversation != "" && t.ID != o.conversation {
+			if job.conversation != "" && t.ID != job.conversation {
 				continue
 			}
-			res, err := window.Replay(a.ctx, t, strategies, ropts)
+			run := replayed{file: name, t: t}
+			res, err := job.replay(a, &run, ropts)
 			if err != nil {
-				if a.ctx.Err() != nil {
-					return inputFile{}, a.ctx.Err()
-				}
-				return inputFile{}, replayError(name, err)
+				return inputFile{}, err
 			}
 			for i := range res {
 				if res[i].Calls == nil {
 					res[i].Calls = []window.Call{}
 				}
 			}
-			f.runs = append(f.runs, replayed{file: name, results: res, messages: len(t.Messages),
-				t: &transcript.Transcript{ID: t.ID, Format: t.Format, Turns: t.Turns}})
+			run.results = res
+			f.runs = append(f.runs, run.light())
 		}
 		return f, nil
 	})
@@ -117,8 +243,8 @@ func readAndReplayTotals(a *app, o *replayOptions, strategies []window.Strategy,
 		}
 		runs = append(runs, f.runs...)
 	}
-	if o.conversation != "" && len(runs) == 0 {
-		return nil, usageErrorf("--conversation: no conversation with id %q", o.conversation)
+	if err := job.noConversation(len(runs)); err != nil {
+		return nil, err
 	}
 	return runs, nil
 }
@@ -139,143 +265,68 @@ func replayError(file string, err error) error {
 	return inputError(fmt.Errorf("%s: %w", file, err))
 }
 
-// replaySessionsTotals writes --totals over several sessions: one row per
-// session and strategy and a grand total per strategy (table), the
-// window.SessionsReport (json), or one line per row and then per grand
-// total (jsonl).
-func replaySessionsTotals(a *app, o *replayOptions, runs []replayed, strategies []window.Strategy, ropts window.ReplayOptions) error {
-	if runs[0].results == nil {
-		if err := replayRuns(a, o, runs, strategies, ropts); err != nil {
+// runTotals writes --totals. Over many files without a plot, a
+// --distill-cmd or several limits, each file is replayed as it is read
+// and let go, a few at once, so memory holds a few transcripts and every
+// session's totals, not every session. held are the sessions already
+// read, if any.
+func (job *replayJob) runTotals(a *app, held []replayed) error {
+	runs := held
+	if runs == nil && job.streamsTotals() {
+		runs, err := readAndReplayTotals(a, job)
+		if err != nil {
+			return err
+		}
+		if len(runs) > 1 {
+			return job.sessionsTotals(a, runs)
+		}
+		if job.out.format == "table" {
+			return job.writeHeld(a, runs[0])
+		}
+		// JSON of one session writes its calls: replayed again.
+		return job.streamSessions(a, nil)
+	}
+	if runs == nil {
+		var err error
+		if runs, err = readReplayInputs(a, job); err != nil {
 			return err
 		}
 	}
+	if len(runs) > 1 {
+		if err := job.replayRuns(a, runs); err != nil {
+			return err
+		}
+		return job.sessionsTotals(a, runs)
+	}
+	return job.streamSessions(a, runs)
+}
+
+// writeHeld writes the report of one session replayed already.
+func (job *replayJob) writeHeld(a *app, run replayed) error {
+	a.noteUnpriced(a.io.Err, map[string]bool{}, run.results)
+	return a.writeOutput(job.out.output, func(w io.Writer) error {
+		return writeReplay(w, job.out, run, false)
+	})
+}
+
+// sessionsTotals writes --totals over several sessions: one row per
+// session and strategy and a grand total per strategy (table), the
+// window.SessionsReport (json), or one line per row and then per grand
+// total (jsonl).
+func (job *replayJob) sessionsTotals(a *app, runs []replayed) error {
 	rep := window.NewSessionsReport()
 	for _, run := range runs {
 		if err := rep.Add(run.file, run.t.ID, run.results); err != nil {
 			return inputError(fmt.Errorf("%s: %w", run.file, err))
 		}
 	}
-	out := tableBuffer{opts: a.tableOptions(false)}
-	switch o.format {
-	case "json":
-		if err := writeJSON(&out, rep); err != nil {
-			return err
-		}
-	case "jsonl":
-		for _, s := range rep.Sessions {
-			if err := writeJSONLine(&out, s); err != nil {
-				return err
-			}
-		}
-		for _, t := range rep.Totals {
-			if err := writeJSONLine(&out, t); err != nil {
-				return err
-			}
-		}
-	default:
-		if o.chosen != "" {
-			fmt.Fprintln(&out, o.chosen)
-		}
-		if err := writeSessionsTable(&out, runs, rep); err != nil {
-			return err
-		}
-	}
-	if o.plot != "" {
-		if err := a.stageFile(o.plot, func(w io.Writer) error { return plotReplay(w, o, runs[0]) }); err != nil {
+	if job.out.plot != "" {
+		if err := a.stageFile(job.out.plot, func(w io.Writer) error { return plotReplay(w, job.out, runs[0]) }); err != nil {
 			return err
 		}
 		a.notePlotSession(len(runs), runs[0].file, runs[0].t.ID)
 	}
-	return a.writeOutput(o.output, func(w io.Writer) error {
-		_, err := w.Write(out.Bytes())
-		return err
+	return a.writeOutput(job.out.output, func(w io.Writer) error {
+		return writeSessionsTotals(w, job.out, runs, rep)
 	})
-}
-
-// writeSessionsTable writes the sessions numbered (file, conversation,
-// format, size), then one table: a row per session and strategy, and the
-// grand totals per strategy as rows "all".
-func writeSessionsTable(w io.Writer, runs []replayed, rep *window.SessionsReport) error {
-	fmt.Fprintf(w, "%s:\n", plural(len(runs), "session"))
-	width := len(strconv.Itoa(len(runs)))
-	for i, run := range runs {
-		name := escapeControl(run.file)
-		if run.t.ID != "" {
-			name += " (conversation " + escapeControl(run.t.ID) + ")"
-		}
-		calls := 0
-		if len(run.results) > 0 {
-			calls = run.results[0].Totals.Calls
-		}
-		fmt.Fprintf(w, "%*d  %s: %s, %s, %s, %s\n", width, i+1, name, run.t.Format,
-			plural(run.messageCount(), "message"), plural(run.t.Turns, "turn"), plural(calls, "call"))
-	}
-	// Seven columns, so that 9-digit sums still fit 80 columns; every
-	// strategy makes a session's calls, listed above.
-	header := []string{"session", "strategy", "sent", "full", "saved", "max call", "compact."}
-	priced := false
-	for _, t := range rep.Totals {
-		priced = priced || t.CostTotals != nil
-	}
-	if priced {
-		// Cost in place of full's tokens and the compactions, which the
-		// single-session tables show.
-		header = []string{"session", "strategy", "sent", "saved", "cost $", "$ saved", "regret $", "max call"}
-	}
-	row := func(session, strategy string, t window.Totals) []string {
-		saved := strconv.FormatFloat(t.SavedRatio*100, 'f', 1, 64) + "%"
-		if priced {
-			cost, costSaved, regret := "-", "-", "-"
-			if t.CostTotals != nil {
-				cost, costSaved, regret = costCell(t), strconv.FormatFloat(t.SavedCostRatio*100, 'f', 1, 64)+"%", regretCell(t.CostTotals)
-			}
-			return []string{session, strategy, strconv.Itoa(t.TokensSent), saved, cost, costSaved, regret, strconv.Itoa(t.MaxCallTokens)}
-		}
-		return []string{session, strategy, strconv.Itoa(t.TokensSent), strconv.Itoa(t.TokensFull),
-			saved, strconv.Itoa(t.MaxCallTokens), strconv.Itoa(t.Compactions)}
-	}
-	var rows [][]string
-	per := len(rep.Sessions) / max(1, len(runs))
-	for i, s := range rep.Sessions {
-		rows = append(rows, row(strconv.Itoa(i/max(1, per)+1), s.Strategy, s.Totals))
-	}
-	for _, t := range rep.Totals {
-		rows = append(rows, row("all", t.Strategy, t.Totals))
-	}
-	if err := renderTable(w, header, rows, nil); err != nil {
-		return err
-	}
-	if len(rep.Totals) > 0 {
-		fmt.Fprintf(w, "%s in %s", plural(rep.Totals[0].Calls, "call"), plural(len(runs), "session"))
-		if t := rep.Totals[0]; t.CostTotals != nil {
-			fmt.Fprintf(w, "; full context would cost $%s", usd(t.FullCostUSD))
-		}
-		fmt.Fprintln(w)
-		if priced {
-			fmt.Fprintln(w, "cost $: what the calls cost, output included; $ saved: against full's cost;")
-			fmt.Fprintln(w, "regret $: cost $ minus the cheapest plan's (see harpe replay --help)")
-		}
-	}
-	var left []cost.Unpriced
-	for _, run := range runs {
-		if len(run.results) > 0 {
-			left = cost.MergeUnpriced(left, replayUnpriced(run.results[0]))
-		}
-	}
-	if len(left) > 0 {
-		io.WriteString(w, unpricedLine(left))
-	}
-	over := false
-	for _, t := range rep.Totals {
-		if t.OverWindowCalls > 0 || t.OverBudgetCalls > 0 {
-			over = true
-		}
-	}
-	if over {
-		for _, t := range rep.Totals {
-			fmt.Fprintf(w, "%s: %s over the context window, %s over the budget\n", t.Strategy,
-				plural(t.OverWindowCalls, "call"), plural(t.OverBudgetCalls, "call"))
-		}
-	}
-	return nil
 }

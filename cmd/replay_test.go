@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"testing"
 
@@ -62,48 +61,39 @@ func TestRanges(t *testing.T) {
 	}
 }
 
-func TestParseStrategies(t *testing.T) {
+// TestReplaySettingFlags checks that the errors of window.ParseAll name
+// the flag of the setting (window's own table checks the specs).
+func TestReplaySettingFlags(t *testing.T) {
 	tests := []struct {
-		name   string
-		specs  []string
-		budget int
-		policy string
-		want   []string // the strategies' names
-		err    string
+		name  string
+		specs []string
+		set   func(o *window.ReplayOptions)
+		err   string
 	}{
-		{"built-ins", []string{"full", "windowed", "turn"}, 0, "lowest_priority", []string{"full", "windowed", "turn"}, ""},
-		{"duplicates once", []string{"mask", " mask", "full+mask"}, 0, "lowest_priority", []string{"mask", "full+mask"}, ""},
-		{"edits and settings", []string{"windowed:chars=10+clear:keep=1", "summarizing+mask"}, 0, "lowest_priority", []string{"windowed:chars=10+clear:keep=1", "summarizing+mask"}, ""},
-		{"budget needs --budget", []string{"budget+mask"}, 0, "lowest_priority", nil, "--budget: the budget strategy needs a budget of at least 1 token"},
-		{"budget with tokens=", []string{"budget:tokens=50"}, 0, "lowest_priority", []string{"budget:tokens=50"}, ""},
-		{"budget checks --policy", []string{"budget"}, 10, "newest", nil, `--policy: unknown policy "newest"`},
-		{"budget's unknown setting", []string{"budget:foo=1"}, 0, "lowest_priority", nil, `--strategy: budget: unknown setting "foo"; valid: tokens`},
-		{"budget's tokens=0", []string{"budget:tokens=0"}, 0, "lowest_priority", nil, `--strategy: budget: tokens=0: want at least 1`},
-		{"--policy unchecked without budget", []string{"full"}, 0, "newest", []string{"full"}, ""},
-		{"unknown edit", []string{"full+squash"}, 0, "lowest_priority", nil, `--strategy: full+squash: "squash" is not an edit`},
-		{"empty list", nil, 0, "lowest_priority", nil, "--strategy: no strategy given"},
+		{"budget needs --budget", []string{"budget+mask"}, nil, "--budget: the budget strategy needs a budget of at least 1 token"},
+		{"budget checks --policy", []string{"budget"}, func(o *window.ReplayOptions) { o.Budget.Total, o.Engine.Policy = 10, "newest" }, `--policy: unknown policy "newest"`},
+		{"budget's unknown setting", []string{"budget:foo=1"}, nil, `--strategy: budget: unknown setting "foo"; valid: tokens`},
+		{"unknown edit", []string{"full+squash"}, nil, `--strategy: full+squash: "squash" is not an edit`},
+		{"limit names --tool-result-limit", []string{"limit"}, nil, "--strategy: limit: needs bytes=N with N ≥ 1 (or --tool-result-limit)"},
+		{"empty list", nil, nil, "--strategy: no strategy given"},
+		{"--head", []string{"full"}, func(o *window.ReplayOptions) { o.Head = -1 }, "--head: must be a whole number ≥ 0, got -1"},
+		{"--context-window", []string{"full"}, func(o *window.ReplayOptions) { o.ContextWindow = -2 }, "--context-window: must be a whole number ≥ 0, got -2"},
+		{"--clear-at-least", []string{"full"}, func(o *window.ReplayOptions) { o.Clear.ClearAtLeast = -3 }, "--clear-at-least: must be a whole number ≥ 0, got -3"},
+		{"--mask-keep", []string{"full"}, func(o *window.ReplayOptions) { o.Mask.Keep = -4 }, "--mask-keep: must be a whole number ≥ 0, got -4"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := &replayOptions{strategies: tt.specs, budget: tt.budget, policy: tt.policy}
-			wo := window.DefaultOptions()
-			wo.Budget.Total, wo.Engine.Policy = tt.budget, tt.policy
-			got, err := parseStrategies(o, wo)
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("err = %v, want %q", err, tt.err)
-				}
-				return
+			o := window.ReplayOptions{Options: window.DefaultOptions()}
+			o.Engine.Policy = "lowest_priority"
+			if tt.set != nil {
+				tt.set(&o)
 			}
-			if err != nil {
-				t.Fatal(err)
+			_, err := window.ParseAll(tt.specs, o)
+			if err == nil {
+				t.Fatal("no error")
 			}
-			var names []string
-			for _, s := range got {
-				names = append(names, s.Name())
-			}
-			if !slices.Equal(names, tt.want) {
-				t.Errorf("names = %q, want %q", names, tt.want)
+			if got := replaySettingError(err).Error(); !strings.HasPrefix(got, tt.err) {
+				t.Fatalf("err = %q, want %q", got, tt.err)
 			}
 		})
 	}

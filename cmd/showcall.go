@@ -60,10 +60,16 @@ func showAsFor(format string) string {
 	return showAsOpenAI
 }
 
-// runShowCall writes what call o.showCall of the one session in runs sent
-// under the one strategy: readable text, or (--format json) the request
-// body.
-func runShowCall(a *app, o *replayOptions, runs []replayed, strategies []window.Strategy, ropts window.ReplayOptions) error {
+// runShowCall writes what call --show-call N of the one session in the
+// inputs (held, when read already) sent under the one strategy: readable
+// text, or (--format json) the request body.
+func (job *replayJob) runShowCall(a *app, runs []replayed) error {
+	if runs == nil {
+		var err error
+		if runs, err = readReplayInputs(a, job); err != nil {
+			return err
+		}
+	}
 	if len(runs) != 1 {
 		hint := "name one file"
 		if len(runs) > 1 && runs[0].t.ID != "" && runs[0].file == runs[len(runs)-1].file {
@@ -83,8 +89,9 @@ func runShowCall(a *app, o *replayOptions, runs []replayed, strategies []window.
 		return usageErrorf("--show-call: shows a call of one session; the input holds %d (%s)", len(runs), hint)
 	}
 	run := runs[0]
+	ropts := job.ropts
 	ropts.Progress = nil
-	v, err := window.ShowCall(a.ctx, run.t, strategies[0], ropts, o.showCall)
+	v, err := window.ShowCall(a.ctx, run.t, job.strategies[0], ropts, job.showCall)
 	if err != nil {
 		if a.ctx.Err() != nil {
 			return err
@@ -100,8 +107,8 @@ func runShowCall(a *app, o *replayOptions, runs []replayed, strategies []window.
 		return inputError(fmt.Errorf("%s: %w", escapeControl(run.file), err))
 	}
 	var out bytes.Buffer
-	if o.format == "json" {
-		as := o.showAs
+	if job.out.format == "json" {
+		as := job.showAs
 		if as == "" {
 			as = showAsFor(run.t.Format)
 		}
@@ -115,7 +122,7 @@ func runShowCall(a *app, o *replayOptions, runs []replayed, strategies []window.
 	} else {
 		writeCallView(&out, run, v)
 	}
-	return a.writeOutput(o.output, func(w io.Writer) error {
+	return a.writeOutput(job.out.output, func(w io.Writer) error {
 		_, err := w.Write(out.Bytes())
 		return err
 	})

@@ -16,6 +16,11 @@
 #   count nul (estimate)  MB of NUL with the default estimate (cut anywhere)
 #   conflicts pairs       1,000 items that each deny each other (999,000
 #                         pairs, 10,000 reported)
+#   replay dir table      ten generated agent sessions of 2,000 turns
+#                         (about 96 MB), the per-call table of full, clear
+#                         and mask: each session is replayed and written in
+#                         turn, so the peak is a few sessions', not the
+#                         directory's (issue 24 item 12)
 #
 # Then each long run again, interrupted with SIGINT after 1.5 s: prints
 # "sigint <case> <ms from the signal to the exit> <exit status>" (the goal:
@@ -107,6 +112,24 @@ runf "vcr alias bomb" "$tmp/alias.yaml" count --transcript
 run "count zh-lines" "$tmp/zh" count -t o200k_base
 run "count nul estimate" "$tmp/nul" count
 run "conflicts pairs" "$tmp/pairs.jsonl" conflicts
+
+# replay DIR: the ratio is to the directory's size.
+go build -o "$tmp/gen-turns" ./scripts/gen-turns
+mkdir "$tmp/sessions"
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  "$tmp/gen-turns" -turns 2000 -seed "$i" > "$tmp/sessions/s$i.jsonl"
+done
+rund() { # rund NAME DIR ARGS...
+  local name="$1" dir="$2"
+  shift 2
+  local size
+  size=$(cat "$dir"/* | wc -c)
+  /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$tmp/harpe" "$@" "$dir" > /dev/null
+  read -r secs user sys kb < "$tmp/time"
+  awk -v n="$name" -v s="$secs" -v c="$(awk -v u="$user" -v y="$sys" 'BEGIN { print u + y }')" -v kb="$kb" -v b="$size" \
+    'BEGIN { printf "%-18s %7.2f s wall %7.2f s cpu %6.0f MiB %5.1fx\n", n, s, c, kb / 1024, kb * 1024 / b }'
+}
+rund "replay dir table" "$tmp/sessions" replay --strategy full,clear,mask --format table
 
 sigint() { # sigint NAME INPUT ARGS...: SIGINT after 1.5 s, time to exit
   local name="$1" in="$2"

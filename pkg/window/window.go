@@ -169,25 +169,7 @@ func DefaultOptions() Options {
 	}
 }
 
-func (o *Options) check() error {
-	switch {
-	case o.WindowChars < 0:
-		return errors.New("window chars must be ≥ 0")
-	case o.Head < 0:
-		return errors.New("head must be ≥ 0")
-	case o.HighWaterTokens < 0:
-		return errors.New("high-water tokens must be ≥ 0")
-	case o.LowWaterChars < 0:
-		return errors.New("low-water chars must be ≥ 0")
-	case o.SummaryMaxChars < 0:
-		return errors.New("summary max chars must be ≥ 0")
-	case o.ToolResultLimit < 0:
-		return errors.New("tool result limit must be ≥ 0")
-	case o.Clear.Trigger < 0 || o.Clear.Keep < 0 || o.Clear.ClearAtLeast < 0 || o.Mask.Keep < 0:
-		return errors.New("edit settings must be ≥ 0")
-	}
-	return nil
-}
+func (o *Options) check() error { return checkSettings(o, nil) } // spec.go
 
 // resolve builds a [Name] with o; any other strategy is returned as it
 // is.

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/harpe-dev/harpe/pkg/window"
 )
 
 // answer decodes an Answer's JSON, failing on anything that is not one.
@@ -159,6 +161,10 @@ func TestCallErrors(t *testing.T) {
 		{"budget strategy without budget", "replay", `{"transcript":"","strategies":["budget"]}`, "budget: the budget strategy needs a budget"},
 		{"bad transcript", "replay", `{"transcript":"{\"role\":","name":"t.jsonl"}`, "t.jsonl:"},
 		{"unknown conversation", "replay", `{"transcript":"","conversation":"c9"}`, "conversation:"},
+		{"negative window chars", "replay", `{"transcript":"","window_chars":-1}`, "window_chars: must be a whole number ≥ 0, got -1"},
+		{"negative context window", "replay", `{"transcript":"","context_window":-2}`, "context_window: must be a whole number ≥ 0, got -2"},
+		{"negative budget", "replay", `{"transcript":"","budget":-3}`, "budget: must be a whole number ≥ 0, got -3"},
+		{"bad policy", "replay", `{"transcript":"","strategies":["budget"],"budget":5,"policy":"nope"}`, `policy: unknown policy "nope"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -230,6 +236,45 @@ func TestReplayWorked(t *testing.T) {
 	}
 	if !strings.HasPrefix(got.Plot, "<svg") || !strings.Contains(got.Plot, "windowed") {
 		t.Errorf("plot is not an SVG with the series: %.80s", got.Plot)
+	}
+}
+
+// TestReplayReport checks the report the playground gives on request:
+// the worked example's, whose tokens per call are worked by hand above,
+// as harpe replay --format json writes it.
+func TestReplayReport(t *testing.T) {
+	res, msg := answer(t, Call("replay", mustJSON(t, ReplayArgs{
+		Transcript: readFile(t, "../../testdata/replay/worked.jsonl"), Strategies: []string{"full", "windowed"}, WindowChars: 50, Report: true})))
+	if msg != "" {
+		t.Fatal(msg)
+	}
+	var got struct {
+		Report window.Report `json:"report"`
+	}
+	if err := json.Unmarshal(res, &got); err != nil {
+		t.Fatal(err)
+	}
+	rep := got.Report
+	if rep.Transcript.Format != "harpe" || rep.Transcript.Messages != 11 || len(rep.Strategies) != 2 {
+		t.Fatalf("report of %+v with %d strategies; want harpe, 11 messages, 2", rep.Transcript, len(rep.Strategies))
+	}
+	want := map[string][]int{"full": {3, 10, 20, 27, 27}, "windowed": {3, 10, 13, 3, 3}}
+	for _, r := range rep.Strategies {
+		var tokens []int
+		for _, c := range r.Calls {
+			tokens = append(tokens, c.Tokens)
+			if len(c.Messages) == 0 {
+				t.Errorf("%s call %d: no message indices", r.Strategy, c.Call)
+			}
+		}
+		if mustJSON(t, tokens) != mustJSON(t, want[r.Strategy]) {
+			t.Errorf("%s: tokens %v, want %v", r.Strategy, tokens, want[r.Strategy])
+		}
+	}
+	// Without it, no report.
+	res, _ = answer(t, Call("replay", mustJSON(t, ReplayArgs{Transcript: readFile(t, "../../testdata/replay/worked.jsonl")})))
+	if strings.Contains(string(res), `"report"`) {
+		t.Error("a report without asking")
 	}
 }
 

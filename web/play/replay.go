@@ -6,6 +6,7 @@ package play
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -39,6 +40,9 @@ type ReplayArgs struct {
 	// Conversation picks one conversation of a file that has several
 	// (ShareGPT); "" takes the first.
 	Conversation string `json:"conversation"`
+	// Report asks for the whole report too, as `harpe replay --format
+	// json` writes it (ReplayResult.Report).
+	Report bool `json:"report"`
 }
 
 // ReplayResult is the answer of "replay".
@@ -52,6 +56,8 @@ type ReplayResult struct {
 	Strategies    []StrategyResult `json:"strategies"`
 	// Plot is the tokens-per-call chart as an SVG document.
 	Plot string `json:"plot"`
+	// Report is the window.Report, with ReplayArgs.Report.
+	Report json.RawMessage `json:"report,omitempty"`
 }
 
 // StrategyResult is one strategy's totals and tokens per call.
@@ -86,9 +92,6 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	if len(names) == 0 {
 		names = []string{"full", "windowed", "summarizing", "turn", "clear", "mask"}
 	}
-	if a.ContextWindow < 0 || a.Budget < 0 || a.WindowChars < 0 {
-		return nil, fmt.Errorf("window_chars, context_window and budget: must be ≥ 0")
-	}
 	if a.Format != "" && !contains(transcript.Formats(), a.Format) {
 		return nil, fmt.Errorf("format: unknown format %q; valid: %s", a.Format, strings.Join(transcript.Formats(), ", "))
 	}
@@ -99,28 +102,19 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	if a.Policy == "" {
 		a.Policy = engine.DefaultPolicy
 	}
-	opts := window.ReplayOptions{Options: window.DefaultOptions(), ContextWindow: a.ContextWindow}
+	opts := window.ReplayOptions{Options: window.DefaultOptions(), ContextWindow: a.ContextWindow, Indices: a.Report}
 	opts.Counter = c
 	opts.Budget = engine.Budget{Total: a.Budget}
 	opts.Engine = engine.Options{Policy: a.Policy, Counter: c}
-	if a.WindowChars > 0 {
+	if a.WindowChars != 0 {
 		opts.WindowChars = a.WindowChars
 	}
 	// Each name is a strategy spec, as `harpe replay --strategy` takes it
-	// ("windowed+clear", "summarizing+mask:keep=5").
-	var strategies []window.Strategy
-	for _, n := range names {
-		s, err := window.Parse(n, opts.Options)
-		var pe *window.PolicyError
-		switch {
-		case errors.Is(err, window.ErrNoBudget):
-			return nil, fmt.Errorf("budget: the budget strategy needs a budget of at least 1 token")
-		case errors.As(err, &pe):
-			return nil, fmt.Errorf("policy: %v", pe.Err)
-		case err != nil:
-			return nil, fmt.Errorf("strategies: %v", err)
-		}
-		strategies = append(strategies, s)
+	// ("windowed+clear", "summarizing+mask:keep=5"), parsed and checked
+	// as there.
+	strategies, err := window.ParseAll(names, opts)
+	if err != nil {
+		return nil, argError(err)
 	}
 	ts, err := transcript.Read(strings.NewReader(a.Transcript), a.Name, a.Format)
 	if err != nil {
@@ -163,7 +157,33 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 		return nil, err
 	}
 	out.Plot = svg.String()
+	if a.Report {
+		info := window.TranscriptInfo{Format: t.Format, Messages: len(t.Messages), Turns: t.Turns, ID: t.ID}
+		var b bytes.Buffer
+		if err := window.NewReportWriter(&b).WriteReport(&window.Report{Transcript: info, Strategies: results}); err != nil {
+			return nil, err
+		}
+		out.Report = b.Bytes()
+	}
 	return out, nil
+}
+
+// argFields are the arguments of the settings window.ParseAll names.
+var argFields = map[string]string{
+	"WindowChars": "window_chars", "ContextWindow": "context_window", "Budget": "budget",
+	"Engine.Policy": "policy", "Strategy": "strategies",
+}
+
+// argError names the argument of the setting a window.SettingError
+// names.
+func argError(err error) error {
+	var se *window.SettingError
+	if errors.As(err, &se) {
+		if field, ok := argFields[se.Setting]; ok {
+			return fmt.Errorf("%s: %v", field, se.Err)
+		}
+	}
+	return fmt.Errorf("strategies: %v", err)
 }
 
 func contains(list []string, s string) bool {

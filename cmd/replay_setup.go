@@ -1,0 +1,245 @@
+package cmd
+
+import (
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/harpe-dev/harpe/pkg/cost"
+	"github.com/harpe-dev/harpe/pkg/engine"
+	"github.com/harpe-dev/harpe/pkg/prices"
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/window"
+)
+
+// replayJob is a replay's flags checked and parsed, once: what to read,
+// the strategies and the replay's options, and the output settings.
+type replayJob struct {
+	files        []string
+	inputFormat  string // "" detects
+	conversation string
+	// strategies are parsed from --strategy; nil until the defaults are
+	// chosen when it named none.
+	strategies []window.Strategy
+	ropts      window.ReplayOptions
+	// limits are several --context-window limits, each replayed; nil for
+	// one (in ropts.ContextWindow).
+	limits  []int
+	distill bool // --distill-cmd: the user's command runs at each compaction
+	// showCall is --show-call N (0: not given), showAs --show-as.
+	showCall int
+	showAs   string
+	out      replayOut
+}
+
+// replayOut are what a replay's writers read: the output's form and its
+// place, and what the plot and the table's head line show.
+type replayOut struct {
+	format string // table, json or jsonl
+	output string // -o, "" for stdout
+	// chosen says which strategies replay picked when --strategy named
+	// none; "" when it named some.
+	chosen     string
+	totalsOnly bool
+	plot       string
+	plotMetric string
+	// contextWindow, highWater and budget are the plot's levels.
+	contextWindow, highWater, budget int
+}
+
+// checkReplayFlags checks the flags that need no parse of the
+// strategies, in the order a user reads them, and settles --format.
+func checkReplayFlags(a *app, c *cobra.Command, o *replayOptions) error {
+	if err := checkPlotFile(o.plot); err != nil {
+		return err
+	}
+	if err := a.applyModel(c, o.model, "context-window"); err != nil {
+		return err
+	}
+	o.format = a.reportFormat(o.format, toStdout(o.output))
+	if err := checkFormat(o.format, "table", "json", "jsonl"); err != nil {
+		return err
+	}
+	o.showCallSet = c.Flags().Changed("show-call")
+	o.cacheTTLSet = c.Flags().Changed("cache-ttl")
+	o.showAsGiven = a.cmdLine["show-as"]
+	if err := checkShowCall(o, c.Flags().Changed("strategy")); err != nil {
+		return err
+	}
+	if _, err := prices.ParseCacheRule(o.cache); err != nil {
+		return usageErrorf("--cache: %v", err)
+	}
+	if _, err := cost.ParseTTL(o.cacheTTL); err != nil {
+		return usageErrorf("--cache-ttl: %v", err)
+	}
+	if !slices.Contains(plotMetrics, o.plotMetric) {
+		return usageErrorf("--plot-metric: unknown metric %q; valid: %s", o.plotMetric, strings.Join(plotMetrics, ", "))
+	}
+	return nil
+}
+
+// newReplayJob checks the settings (window.ReplayOptions.Check names the
+// first out of range), builds the counter and the replay's options, and
+// parses --strategy when it names strategies.
+func newReplayJob(a *app, o *replayOptions) (*replayJob, error) {
+	job := &replayJob{files: o.files, inputFormat: o.inputFormat, conversation: o.conversation,
+		distill: o.distillCmd != "", showAs: o.showAs,
+		out: replayOut{format: o.format, output: o.output, totalsOnly: o.totalsOnly, plot: o.plot,
+			plotMetric: o.plotMetric, contextWindow: o.contextWindow, highWater: o.highWaterTokens, budget: o.budget}}
+	if o.showCallSet {
+		job.showCall = o.showCall
+	}
+	job.ropts = window.ReplayOptions{Options: replayWindowOptions(o), ContextWindow: o.contextWindow,
+		Indices: o.format != "table", Regret: true}
+	if err := job.ropts.Check(); err != nil {
+		return nil, replaySettingError(err)
+	}
+	for _, n := range o.contextWindows {
+		if n < 0 {
+			return nil, usageErrorf("--context-window: must be a whole number ≥ 0, got %d", n)
+		}
+	}
+	if len(o.contextWindows) > 1 {
+		if o.showCallSet {
+			return nil, usageErrorf("--show-call takes one --context-window, not %d", len(o.contextWindows))
+		}
+		job.limits = o.contextWindows
+	}
+	counter, err := tokenize.New(o.tokenizer)
+	if err != nil {
+		return nil, usageErrorf("--tokenizer: %v", err)
+	}
+	job.ropts.Counter, job.ropts.Engine.Counter = counter, counter
+	if job.inputFormat == "auto" {
+		job.inputFormat = "" // detect, as fit's --input-format auto does
+	}
+	if job.inputFormat != "" && !slices.Contains(transcript.Formats(), job.inputFormat) {
+		return nil, usageErrorf("--input-format: unknown format %q; valid: %s", job.inputFormat, strings.Join(transcript.Formats(), ", "))
+	}
+	if o.distillCmd != "" {
+		job.ropts.Distill = a.distiller(o.distillCmd)
+	}
+	if len(o.strategies) > 0 {
+		if err := job.parse(a, o.strategies); err != nil {
+			return nil, err
+		}
+	}
+	if a.io.ErrIsTerminal {
+		job.ropts.Progress = newReplayProgress(a.io.Err).report
+	}
+	cat, err := a.modelCatalog()
+	if err != nil {
+		return nil, err
+	}
+	job.ropts.Cost = costOptions(o, cat)
+	return job, nil
+}
+
+// replayWindowOptions are the strategies' settings from the flags.
+func replayWindowOptions(o *replayOptions) window.Options {
+	return window.Options{
+		WindowChars:     o.windowChars,
+		Head:            o.head,
+		HighWaterTokens: o.highWaterTokens,
+		LowWaterChars:   o.lowWaterChars,
+		SummaryMaxChars: o.summaryMaxChars,
+		ToolResultLimit: o.toolResultLimit,
+		Budget:          engine.Budget{Total: o.budget},
+		Engine:          engine.Options{Policy: o.policy},
+		Clear: window.ClearEdit{Trigger: o.clearTrigger, Keep: o.clearKeep, ClearAtLeast: o.clearAtLeast,
+			ExcludeTools: o.clearExclude, ClearInputs: o.clearInputs},
+		Mask: window.MaskEdit{Keep: o.maskKeep},
+	}
+}
+
+// parse builds the strategies of specs (window.ParseAll), then notes the
+// flags given that none of them reads: after the checks, so that a
+// refused value is not first noted as ignored ("--head -1", "--strategy
+// foo").
+func (job *replayJob) parse(a *app, specs []string) error {
+	strategies, err := window.ParseAll(specs, job.ropts)
+	if err != nil {
+		return replaySettingError(err)
+	}
+	job.strategies = strategies
+	a.noteUnusedFlags(window.Components(strategies), replayFlagUses)
+	return nil
+}
+
+// settingFlags are the flags of window.ReplayOptions' settings, by the
+// name a window.SettingError gives.
+var settingFlags = map[string]string{
+	"WindowChars": "window-chars", "Head": "head", "HighWaterTokens": "high-water-tokens",
+	"LowWaterChars": "low-water-chars", "SummaryMaxChars": "summary-max-chars",
+	"ToolResultLimit": "tool-result-limit", "ContextWindow": "context-window", "Budget": "budget",
+	"Clear.Trigger": "clear-trigger", "Clear.Keep": "clear-keep", "Clear.ClearAtLeast": "clear-at-least",
+	"Mask.Keep": "mask-keep", "Engine.Policy": "policy", "Strategy": "strategy",
+}
+
+// replaySettingError is a usage error naming the flag of the setting a
+// window.SettingError names.
+func replaySettingError(err error) error {
+	if errors.Is(err, window.ErrNoLimit) {
+		return usageErrorf("--strategy: limit: needs bytes=N with N ≥ 1 (or --tool-result-limit)")
+	}
+	var se *window.SettingError
+	if errors.As(err, &se) {
+		if flag, ok := settingFlags[se.Setting]; ok {
+			return usageErrorf("--%s: %v", flag, se.Err)
+		}
+	}
+	return usageErrorf("--strategy: %v", err)
+}
+
+// costOptions returns the pricing of a replay: each call is priced as its
+// recorded model (else --model), under --cache when given. A transcript
+// that names no model, replayed without --model or --cache, is not priced
+// (see window.CostOptions).
+func costOptions(o *replayOptions, cat *prices.Catalog) *window.CostOptions {
+	ttl, err := cost.ParseTTL(o.cacheTTL)
+	if err != nil {
+		ttl = cost.AnthropicTTL // checked with the flags
+	}
+	if !o.cacheTTLSet {
+		ttl = 0 // the TTL the records write with, else 5 minutes
+	}
+	return &window.CostOptions{Rule: prices.CacheRule(o.cache), Model: o.model, Catalog: cat, TTL: ttl}
+}
+
+// chooseDefaults chooses the strategies when --strategy named none: the
+// defaults for agent loops when any session is one, else for chats
+// (window.DefaultStrategiesFor). The sessions are told apart by a quiet
+// first read of the files up to the first agent loop, so that the replay
+// can still stream; standard input, which cannot be read twice,
+// and a lone file (read once, replayed from memory) are read whole now
+// and returned.
+func (job *replayJob) chooseDefaults(a *app) ([]replayed, error) {
+	var held []replayed
+	agent := false
+	var err error
+	lone := len(job.files) == 1 && isRegular(job.files[0]) && !(job.out.totalsOnly && job.streamsTotals())
+	if slices.Contains(job.files, "-") || lone || job.showCall > 0 {
+		held, err = readReplayInputs(a, job)
+		agent = slices.ContainsFunc(held, func(r replayed) bool { return window.IsAgentLoop(r.t) })
+	} else {
+		agent, err = classifySessions(a, job)
+	}
+	if err != nil {
+		return nil, err
+	}
+	specs, isAgent := window.DefaultStrategiesFor(agent)
+	job.out.chosen = "default for chats: " + strings.Join(specs, ", ") + " (--strategy names others)"
+	if isAgent {
+		job.out.chosen = "default for agent loops: " + strings.Join(specs, ", ") + " (--strategy names others)"
+	}
+	return held, job.parse(a, specs)
+}
+
+// streamsTotals is whether --totals can replay each file as it is read,
+// keeping only the totals.
+func (job *replayJob) streamsTotals() bool {
+	return !job.distill && job.showCall == 0 && job.out.plot == "" && len(job.limits) == 0
+}

@@ -1,0 +1,227 @@
+package window
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"slices"
+
+	"github.com/harpe-dev/harpe/pkg/cost"
+)
+
+// ReportWriter writes a [Report]'s JSON as the replay goes: [ReportWriter.Begin]
+// with the transcript, then every call and every result as [Replay] hands
+// them to [ReplayOptions.OnCall] and [ReplayOptions.OnResult] ([ReportWriter.Hook]
+// sets both), then [ReportWriter.End]. Nothing is held but the call being
+// written, so memory does not grow with the calls.
+//
+// The bytes are those of encoding/json marshalling the whole Report with
+// an indent of two spaces and no HTML escaping, followed by a newline:
+// what a json.Encoder with SetIndent("", "  ") and SetEscapeHTML(false)
+// writes.
+type ReportWriter struct {
+	w          io.Writer
+	strategies int  // strategies begun
+	open       bool // a strategy's calls are being written
+	calls      int  // calls written in the open strategy
+	buf        bytes.Buffer
+	err        error
+	// nullCalls writes the open strategy's calls as null, as json does
+	// for a Result whose Calls are nil ([ReportWriter.WriteReport]).
+	nullCalls bool
+}
+
+// NewReportWriter returns a writer of one report to w.
+func NewReportWriter(w io.Writer) *ReportWriter { return &ReportWriter{w: w} }
+
+// errReportOrder is the error of a ReportWriter used out of order.
+var errReportOrder = errors.New("window: ReportWriter: Begin, calls and results, End, in that order")
+
+// Begin writes the report's start: the transcript replayed.
+func (j *ReportWriter) Begin(t TranscriptInfo) error {
+	if j.strategies != 0 || j.open {
+		return errReportOrder
+	}
+	j.text("{\n  \"transcript\": ")
+	j.value(t, "  ")
+	j.text(",\n  \"strategies\": [")
+	return j.flush()
+}
+
+// Hook sets opts.OnCall and opts.OnResult to write each call and result
+// as the replay makes it, before calling the hooks opts held (when set).
+func (j *ReportWriter) Hook(opts *ReplayOptions) {
+	onCall, onResult := opts.OnCall, opts.OnResult
+	opts.OnCall = func(s string, c *Call, ev *Event) error {
+		if err := j.Call(s, c); err != nil {
+			return err
+		}
+		if onCall != nil {
+			return onCall(s, c, ev)
+		}
+		return nil
+	}
+	opts.OnResult = func(r *Result) error {
+		if err := j.Result(r); err != nil {
+			return err
+		}
+		if onResult != nil {
+			return onResult(r)
+		}
+		return nil
+	}
+}
+
+// Call writes one call of the named strategy; the calls of a strategy
+// come before its [ReportWriter.Result].
+func (j *ReportWriter) Call(strategy string, c *Call) error {
+	if !j.open {
+		j.openStrategy(strategy)
+	}
+	if j.calls > 0 {
+		j.text(",")
+	}
+	j.calls++
+	j.text("\n        ")
+	j.value(c, "        ")
+	return j.flush()
+}
+
+// Result writes the rest of a strategy's result: its events, totals and
+// plan (its calls, if any, were written by [ReportWriter.Call]; r.Calls
+// is not read).
+func (j *ReportWriter) Result(r *Result) error {
+	if !j.open {
+		j.openStrategy(r.Strategy)
+	}
+	if j.calls > 0 {
+		j.text("\n      ")
+	}
+	if j.nullCalls {
+		j.text("null,\n      \"events\": ")
+	} else {
+		j.text("],\n      \"events\": ")
+	}
+	j.value(r.Events, "      ")
+	j.text(",\n      \"totals\": ")
+	j.value(r.Totals, "      ")
+	if len(r.Plan) > 0 {
+		j.text(",\n      \"plan\": ")
+		j.value(r.Plan, "      ")
+	}
+	j.text("\n    }")
+	j.open, j.nullCalls = false, false
+	return j.flush()
+}
+
+// End closes the report. A strategy begun by its calls and given no
+// result is an error.
+func (j *ReportWriter) End() error {
+	if j.open {
+		return errReportOrder
+	}
+	if j.strategies == 0 {
+		j.text("]\n}\n")
+	} else {
+		j.text("\n  ]\n}\n")
+	}
+	return j.flush()
+}
+
+// WriteReport writes a whole report, its calls included.
+func (j *ReportWriter) WriteReport(rep *Report) error {
+	if rep.Strategies == nil {
+		// "strategies": null, which nothing streamed writes.
+		j.value(rep, "")
+		j.text("\n")
+		j.strategies = -1 // done
+		return j.flush()
+	}
+	if err := j.Begin(rep.Transcript); err != nil {
+		return err
+	}
+	for i := range rep.Strategies {
+		r := &rep.Strategies[i]
+		if r.Calls == nil {
+			j.nullCalls = true
+			j.openStrategy(r.Strategy)
+		}
+		for k := range r.Calls {
+			if err := j.Call(r.Strategy, &r.Calls[k]); err != nil {
+				return err
+			}
+		}
+		if err := j.Result(r); err != nil {
+			return err
+		}
+	}
+	return j.End()
+}
+
+func (j *ReportWriter) openStrategy(name string) {
+	if j.strategies > 0 {
+		j.text(",")
+	}
+	j.strategies++
+	j.open, j.calls = true, 0
+	j.text("\n    {\n      \"strategy\": ")
+	j.value(name, "")
+	if j.nullCalls {
+		j.text(",\n      \"calls\": ")
+	} else {
+		j.text(",\n      \"calls\": [")
+	}
+}
+
+func (j *ReportWriter) text(s string) {
+	if j.err == nil {
+		j.buf.WriteString(s)
+	}
+}
+
+// value encodes v as the whole report's encoder would at this depth: its
+// lines after the first start with prefix.
+func (j *ReportWriter) value(v any, prefix string) {
+	if j.err != nil {
+		return
+	}
+	enc := json.NewEncoder(&j.buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		j.err = err
+		return
+	}
+	j.buf.Truncate(j.buf.Len() - 1) // the encoder's newline
+}
+
+// flush writes what was built, or returns the first error met.
+func (j *ReportWriter) flush() error {
+	if j.err != nil {
+		return j.err
+	}
+	_, err := j.w.Write(j.buf.Bytes())
+	j.buf.Reset()
+	if err != nil {
+		j.err = err
+	}
+	return err
+}
+
+// Unpriced returns the calls of r whose model has no price, and their
+// tokens (sent and output), by model: what a report says its cost leaves
+// out. It is nil for a result not priced or priced whole.
+func (r *Result) Unpriced() []cost.Unpriced {
+	if r.Totals.CostTotals == nil || len(r.Totals.UnpricedModels) == 0 {
+		return nil
+	}
+	var out []cost.Unpriced
+	for _, c := range r.Calls {
+		if c.CallCost == nil || !slices.Contains(r.Totals.UnpricedModels, c.CallCost.Model) {
+			continue
+		}
+		out = cost.MergeUnpriced(out, []cost.Unpriced{{Model: c.CallCost.Model, Calls: 1, Tokens: c.Tokens + c.CallCost.OutputTokens}})
+	}
+	return out
+}

@@ -1,0 +1,180 @@
+package window
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/harpe-dev/harpe/pkg/transcript"
+)
+
+// SettingError is a setting of [ReplayOptions] out of range, or a
+// strategy spec that cannot be built. Setting names the field
+// ("WindowChars", "Clear.Trigger", "Budget", "Engine.Policy") or is
+// "Strategy" for the spec itself; Err says what is wrong with the value.
+// A front end names its own flag or field before Err.
+type SettingError struct {
+	Setting string
+	Err     error
+}
+
+func (e *SettingError) Error() string { return e.Setting + ": " + e.Err.Error() }
+
+// Unwrap returns Err: errors.Is finds [ErrNoBudget] and [ErrNoLimit],
+// errors.As a [PolicyError].
+func (e *SettingError) Unwrap() error { return e.Err }
+
+// Check reports the first setting of o below 0, in the order of the
+// fields (the strategies' settings, then the context window and the
+// budget, then the edits'), as a [*SettingError].
+func (o *ReplayOptions) Check() error { return checkSettings(&o.Options, &o.ContextWindow) }
+
+// checkSettings is [ReplayOptions.Check], of o alone when contextWindow
+// is nil: the one range check of the settings ([Options.check] runs it
+// for a library user who called neither).
+
+func checkSettings(o *Options, contextWindow *int) error {
+	fields := []struct {
+		name string
+		v    int
+	}{
+		{"WindowChars", o.WindowChars}, {"Head", o.Head}, {"HighWaterTokens", o.HighWaterTokens},
+		{"LowWaterChars", o.LowWaterChars}, {"SummaryMaxChars", o.SummaryMaxChars},
+		{"ToolResultLimit", o.ToolResultLimit},
+	}
+	if contextWindow != nil {
+		fields = append(fields, struct {
+			name string
+			v    int
+		}{"ContextWindow", *contextWindow})
+	}
+	fields = append(fields, []struct {
+		name string
+		v    int
+	}{
+		{"Budget", o.Budget.Total},
+		{"Clear.Trigger", o.Clear.Trigger}, {"Clear.Keep", o.Clear.Keep}, {"Clear.ClearAtLeast", o.Clear.ClearAtLeast},
+		{"Mask.Keep", o.Mask.Keep},
+	}...)
+	for _, f := range fields {
+		if f.v < 0 {
+			return &SettingError{Setting: f.name, Err: fmt.Errorf("must be a whole number ≥ 0, got %d", f.v)}
+		}
+	}
+	return nil
+}
+
+// noBudgetError is what [ParseAll] says of a budget strategy given no
+// budget: a replay has no selector, so only the budget is missing.
+type noBudgetError struct{}
+
+func (noBudgetError) Error() string { return "the budget strategy needs a budget of at least 1 token" }
+func (noBudgetError) Unwrap() error { return ErrNoBudget }
+
+// ParseAll checks o ([ReplayOptions.Check]) and builds the specs with
+// [Parse], in order, a spec given twice (after trimming) once. It is the
+// one parse of a list of specs, as harpe replay --strategy takes them.
+// Its errors are [*SettingError]s: Setting "Budget" for a budget strategy
+// given no budget, "Engine.Policy" for an unknown policy (Err a
+// [*PolicyError]), "Strategy" for any other spec that cannot be built,
+// or no spec at all.
+func ParseAll(specs []string, o ReplayOptions) ([]Strategy, error) {
+	if err := o.Check(); err != nil {
+		return nil, err
+	}
+	var out []Strategy
+	seen := map[string]bool{}
+	for _, spec := range specs {
+		spec = strings.TrimSpace(spec)
+		if seen[spec] {
+			continue
+		}
+		seen[spec] = true
+		s, err := Parse(spec, o.Options)
+		var pe *PolicyError
+		switch {
+		case errors.Is(err, ErrNoBudget):
+			return nil, &SettingError{Setting: "Budget", Err: noBudgetError{}}
+		case errors.As(err, &pe):
+			return nil, &SettingError{Setting: "Engine.Policy", Err: pe}
+		case err != nil:
+			return nil, &SettingError{Setting: "Strategy", Err: err}
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, &SettingError{Setting: "Strategy", Err: fmt.Errorf("no strategy given; valid: %s", strings.Join(Names(), ", "))}
+	}
+	return out, nil
+}
+
+// Components returns the names of the strategies and edits that
+// strategies were written with, in order: windowed:chars=9+clear is
+// windowed and clear, an edit alone is the edit (full, and the limit of
+// [Options.ToolResultLimit], are implied, not written). A front end tells
+// from them which of its settings some strategy reads.
+func Components(strategies []Strategy) []string {
+	var out []string
+	for _, s := range strategies {
+		out = append(out, componentsOf(s)...)
+	}
+	return out
+}
+
+func componentsOf(s Strategy) []string {
+	switch s := s.(type) {
+	case nil:
+		return nil
+	case Edited:
+		if s.Label == "" {
+			names := componentsOf(s.Base)
+			for _, e := range s.Edits {
+				names = append(names, e.Name())
+			}
+			return names
+		}
+	}
+	// Parse labels what it built with the spec as written, checked.
+	var names []string
+	for _, part := range strings.Split(s.Name(), "+") {
+		name, _, _ := strings.Cut(strings.TrimSpace(part), ":")
+		names = append(names, name)
+	}
+	return names
+}
+
+// ReplayLimits replays t under each of several context-window limits
+// (opts.ContextWindow is set to each in turn) and returns the results of
+// all of them, strategy by strategy, the limits in the order given, each
+// named "STRATEGY@LIMIT" with the limit written short (100000 as 100k).
+func ReplayLimits(ctx context.Context, t *transcript.Transcript, strategies []Strategy, opts ReplayOptions, limits []int) ([]Result, error) {
+	per := make([][]Result, len(limits))
+	for k, limit := range limits {
+		opts.ContextWindow = limit
+		res, err := Replay(ctx, t, strategies, opts)
+		if err != nil {
+			return nil, err
+		}
+		per[k] = res
+	}
+	var merged []Result
+	for s := range strategies {
+		for k, limit := range limits {
+			r := per[k][s]
+			r.Strategy += "@" + LimitName(limit)
+			merged = append(merged, r)
+		}
+	}
+	return merged, nil
+}
+
+// LimitName writes a context-window limit short: 100000 as 100k, 1500
+// as 1500.
+func LimitName(n int) string {
+	if n > 0 && n%1000 == 0 {
+		return strconv.Itoa(n/1000) + "k"
+	}
+	return strconv.Itoa(n)
+}
