@@ -267,6 +267,9 @@ func writeTotalsNotes(w io.Writer, results []window.Result) error {
 				r.Strategy, a.Agreement.Agree, plural(a.Agreement.Calls, "call"), 100*float64(a.Agreement.Agree)/float64(a.Agreement.Calls))
 			if a.RecordedCostUSD != nil {
 				line := fmt.Sprintf("%s: the records bill $%s", r.Strategy, usd(*a.RecordedCostUSD))
+				if len(a.UnpricedModels) > 0 {
+					line += " without the unpriced calls"
+				}
 				if a.EvictedCalls > 0 {
 					line += fmt.Sprintf("; %s read less than modelled: every strategy is priced with the cache cut there", plural(a.EvictedCalls, "call"))
 				}

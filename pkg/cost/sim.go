@@ -201,6 +201,9 @@ func (s *Simulator) Unpriced() []string {
 	return out
 }
 
+// Priced reports whether the simulator has prices for the model.
+func (s *Simulator) Priced(model string) bool { return s.model(model).priced }
+
 func (s *Simulator) model(name string) modelInfo {
 	if mi, ok := s.models[name]; ok {
 		return mi

@@ -98,6 +98,10 @@ type CostTotals struct {
 	// UnpricedModels lists, sorted, the models named by calls that have
 	// no prices: their calls count $0.
 	UnpricedModels []string `json:"unpriced_models"`
+	// unpriced tallies the calls and tokens of UnpricedModels as they
+	// are priced, so [Result.Unpriced] has them when the calls are not
+	// kept.
+	unpriced []cost.Unpriced
 	// Agreement (full only, where the transcript records cache usage)
 	// counts the calls whose modelled cache read agrees with the recorded
 	// one ([cost.Agrees]: within 2% or 50 tokens).
@@ -416,6 +420,9 @@ func (cr *costRun) price(c *Context, w *window, m *transcript.Message, call, ref
 	call.CallCost = &CallCost{Model: st.Model, CacheRule: cc.Rule, Cache: cc.Cache, OutputTokens: cc.OutputTokens,
 		CostUSD: roundUSD(cc.CostUSD), Evicted: cc.Evicted, cut: cc.Cut, floored: cc.Floored}
 	ct := t.CostTotals
+	if st.Model != "" && !cr.sim.Priced(st.Model) {
+		ct.unpriced = cost.MergeUnpriced(ct.unpriced, []cost.Unpriced{{Model: st.Model, Calls: 1, Tokens: call.Tokens + cc.OutputTokens}})
+	}
 	var ok [4]bool
 	ct.Cache.Read, ok[0] = checked.Add(ct.Cache.Read, cc.Cache.Read)
 	ct.Cache.Write, ok[1] = checked.Add(ct.Cache.Write, cc.Cache.Write)

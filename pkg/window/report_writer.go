@@ -216,6 +216,9 @@ func (r *Result) Unpriced() []cost.Unpriced {
 	if r.Totals.CostTotals == nil || len(r.Totals.UnpricedModels) == 0 {
 		return nil
 	}
+	if u := r.Totals.unpriced; len(u) > 0 {
+		return slices.Clone(u)
+	}
 	var out []cost.Unpriced
 	for _, c := range r.Calls {
 		if c.CallCost == nil || !slices.Contains(r.Totals.UnpricedModels, c.CallCost.Model) {
