@@ -127,8 +127,8 @@ func runCount(a *app, opts *countOptions, args []string) error {
 	if opts.inputFormat == "auto" {
 		opts.inputFormat = "" // detect, as fit's --input-format auto does
 	}
-	if opts.inputFormat != "" && !slices.Contains(transcript.Formats(), opts.inputFormat) {
-		return usageErrorf("--input-format: unknown format %q; valid: %s", opts.inputFormat, strings.Join(transcript.Formats(), ", "))
+	if opts.inputFormat != "" && !slices.Contains(transcript.FormatNames(), opts.inputFormat) {
+		return usageErrorf("--input-format: unknown format %q; valid: %s", opts.inputFormat, transcript.FormatList())
 	}
 	if opts.inputFormat != "" && !opts.transcript {
 		if a.cmdLine["input-format"] {
@@ -483,7 +483,7 @@ func countTranscript(ctx context.Context, r io.Reader, name, format string, coun
 	cr := &countingReader{r: r}
 	counts := make([]int, len(counters))
 	if len(counters) == 1 {
-		n, ts, err := transcript.CountBilledTranscripts(ctx, cr, name, format, counters[0])
+		n, ts, err := transcript.CountBilledTranscripts(ctx, cr, name, transcript.Format(format), counters[0])
 		if err != nil {
 			return 0, nil, nil, inputError(err)
 		}
@@ -496,7 +496,7 @@ func countTranscript(ctx context.Context, r io.Reader, name, format string, coun
 	}
 	var read []*transcript.Transcript
 	for k, c := range counters {
-		n, ts, err := transcript.CountBilledTranscripts(ctx, bytes.NewReader(data), name, format, c)
+		n, ts, err := transcript.CountBilledTranscripts(ctx, bytes.NewReader(data), name, transcript.Format(format), c)
 		if err != nil {
 			return 0, nil, nil, inputError(err)
 		}

@@ -72,7 +72,7 @@ stands for every transcript under it (walked as harpe transcript walks it).
 --input-format auto (the default) reads a file whose first line is a JSON
 object with a string "content" and no "type" as items JSONL, and anything
 else as a transcript in the format it detects. Name the format to override:
-items, or one of ` + strings.Join(transcript.Formats(), ", ") + `. (An
+items, or one of ` + transcript.FormatList() + `. (An
 OpenAI chat JSONL file of {"role","content"} lines reads as items under
 auto; --input-format openai bills it as chat messages.)
 
@@ -115,7 +115,7 @@ func runFit(a *app, o *fitOptions) error {
 	if err := checkFormat(o.format, "json", "yaml", "table"); err != nil {
 		return err
 	}
-	if valid := append([]string{"auto", "items"}, transcript.Formats()...); !slices.Contains(valid, o.inputFormat) {
+	if valid := append([]string{"auto", "items"}, transcript.FormatNames()...); !slices.Contains(valid, o.inputFormat) {
 		return usageErrorf("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(valid, ", "))
 	}
 	h := newHistoryCounter(counter, o.inputFormat)
@@ -250,7 +250,7 @@ func (h *historyCounter) transcriptTokens(name string, r io.Reader) ([]byte, tra
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ts, err := transcript.Scan(ctx, r, name, format, func(t *transcript.Transcript, m *transcript.Message) error {
+	ts, err := transcript.Scan(ctx, r, name, transcript.Format(format), func(t *transcript.Transcript, m *transcript.Message) error {
 		if m.InputTokens != nil {
 			if _, ok := last[t]; !ok {
 				order = append(order, t)

@@ -187,7 +187,7 @@ harness's summary and what follows. The transcript is only read.
 	f.StringVarP(&o.format, "format", "f", "", formatFlagHelp("table, json or jsonl"))
 	f.StringVar(&o.plot, "plot", "", "also draw tokens (or --plot-metric cost) per call for each strategy as an SVG `FILE`, of the first session when there are several (a note names it)")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
-	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: auto, detected): "+strings.Join(transcript.Formats(), ", "))
+	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: auto, detected): "+transcript.FormatList())
 	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.BoolVar(&o.totalsOnly, "totals", false, "table: only the totals, no row per call")
 	f.IntVar(&o.showCall, "show-call", 0, "print what call `N` sent under the one --strategy (default full): readable, or with --format json the request body")
@@ -308,8 +308,8 @@ func runReplay(a *app, o *replayOptions) error {
 	if o.inputFormat == "auto" {
 		o.inputFormat = "" // detect, as fit's --input-format auto does
 	}
-	if o.inputFormat != "" && !containsString(transcript.Formats(), o.inputFormat) {
-		return usageErrorf("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(transcript.Formats(), ", "))
+	if o.inputFormat != "" && !containsString(transcript.FormatNames(), o.inputFormat) {
+		return usageErrorf("--input-format: unknown format %q; valid: %s", o.inputFormat, transcript.FormatList())
 	}
 	wopts := window.Options{
 		WindowChars:     o.windowChars,
@@ -524,7 +524,7 @@ type callLine struct {
 }
 
 func writeReplay(w io.Writer, o *replayOptions, run replayed, several bool) error {
-	tj := window.TranscriptInfo{Format: run.t.Format, Messages: run.messageCount(), Turns: run.t.Turns, ID: run.t.ID}
+	tj := window.TranscriptInfo{Format: string(run.t.Format), Messages: run.messageCount(), Turns: run.t.Turns, ID: run.t.ID}
 	if several {
 		tj.File = run.file
 	}
@@ -839,7 +839,7 @@ func streamReplay(a *app, o *replayOptions, runs []replayed, strategies []window
 	noted := map[string]bool{}
 	err := a.writeOutput(o.output, func(w io.Writer) error {
 		for i, run := range runs {
-			tj := window.TranscriptInfo{Format: run.t.Format, Messages: len(run.t.Messages), Turns: run.t.Turns, ID: run.t.ID}
+			tj := window.TranscriptInfo{Format: string(run.t.Format), Messages: len(run.t.Messages), Turns: run.t.Turns, ID: run.t.ID}
 			if len(runs) > 1 {
 				tj.File = run.file
 			}
@@ -1037,7 +1037,7 @@ func (j *jsonStream) end() error {
 // no transcript longer than it takes to read it.
 func classifySessions(a *app, o *replayOptions) ([]bool, error) {
 	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true, quiet: true}, o.files, func(name string, r io.Reader) ([]bool, error) {
-		ts, err := transcript.Read(r, name, o.inputFormat)
+		ts, err := transcript.Read(r, name, transcript.Format(o.inputFormat))
 		if err != nil {
 			return nil, inputError(err)
 		}
@@ -1078,7 +1078,7 @@ func readReplayInputs(a *app, o *replayOptions) ([]replayed, error) {
 		ts   []*transcript.Transcript
 	}
 	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true}, o.files, func(name string, r io.Reader) (inputFile, error) {
-		ts, err := transcript.Read(r, name, o.inputFormat)
+		ts, err := transcript.Read(r, name, transcript.Format(o.inputFormat))
 		if err != nil {
 			return inputFile{}, inputError(err)
 		}

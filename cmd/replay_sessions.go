@@ -77,7 +77,7 @@ func readAndReplayTotals(a *app, o *replayOptions, strategies []window.Strategy,
 	ropts.Indices = false
 	ropts.OnCall = func(string, *window.Call, *window.Event) error { return nil }
 	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true}, o.files, func(name string, r io.Reader) (inputFile, error) {
-		ts, err := transcript.Read(r, name, o.inputFormat)
+		ts, err := transcript.Read(r, name, transcript.Format(o.inputFormat))
 		if err != nil {
 			return inputFile{}, inputError(err)
 		}

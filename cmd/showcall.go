@@ -103,7 +103,7 @@ func runShowCall(a *app, o *replayOptions, runs []replayed, strategies []window.
 	if o.format == "json" {
 		as := o.showAs
 		if as == "" {
-			as = showAsFor(run.t.Format)
+			as = showAsFor(string(run.t.Format))
 		}
 		var body any = window.OpenAIRequestFor(v.Rendered)
 		if as == showAsAnthropic {

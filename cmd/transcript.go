@@ -51,7 +51,7 @@ without a call), and the records that are not messages, counted by kind.
 In the table the records of one streamed response (Claude Code writes one
 per content block) are one message; the JSON keeps one entry a record.
 
-Formats, detected from the content (--input-format names one): ` + strings.Join(transcript.Formats(), ", ") + `.
+Formats, detected from the content (--input-format names one): ` + transcript.FormatList() + `.
 A file with several conversations (ShareGPT, long-memory) gives one listing each;
 --conversation ID picks one. Several files are read in parallel and listed
 in the order given; a directory is walked recursively in sorted order (the
@@ -82,8 +82,8 @@ harpe synthesize:
 			if opts.inputFormat == "auto" {
 				opts.inputFormat = "" // detect, as fit's --input-format auto does
 			}
-			if opts.inputFormat != "" && !slices.Contains(transcript.Formats(), opts.inputFormat) {
-				return usageErrorf("--input-format: unknown format %q; valid: %s", opts.inputFormat, strings.Join(transcript.Formats(), ", "))
+			if opts.inputFormat != "" && !slices.Contains(transcript.FormatNames(), opts.inputFormat) {
+				return usageErrorf("--input-format: unknown format %q; valid: %s", opts.inputFormat, transcript.FormatList())
 			}
 			if opts.emit != "" && opts.emit != "items" {
 				return usageErrorf("--emit: unknown value %q; valid: items", opts.emit)
@@ -115,7 +115,7 @@ harpe synthesize:
 	}
 	f := c.Flags()
 	f.StringVarP(&opts.format, "format", "f", "", formatFlagHelp("table or json"))
-	f.StringVar(&opts.inputFormat, "input-format", "", "read the input as `FORMAT` instead of detecting it (auto: detect; "+strings.Join(transcript.Formats(), ", ")+")")
+	f.StringVar(&opts.inputFormat, "input-format", "", "read the input as `FORMAT` instead of detecting it (auto: detect; "+transcript.FormatList()+")")
 	f.StringVar(&opts.conversation, "conversation", "", "list only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	f.StringVarP(&opts.tokenizer, "tokenizer", "t", "estimate", "count message tokens with `NAME`: "+strings.Join(tokenize.Names(), ", ")+tokenizerHelp)
@@ -155,7 +155,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		idx := map[*transcript.Transcript]int{}
 		iw := &transcript.ItemWriter{File: name}
 		n := 0
-		ts, err := transcript.Scan(a.ctx, r, name, opts.inputFormat, func(t *transcript.Transcript, m *transcript.Message) error {
+		ts, err := transcript.Scan(a.ctx, r, name, transcript.Format(opts.inputFormat), func(t *transcript.Transcript, m *transcript.Message) error {
 			k, ok := idx[t]
 			if !ok {
 				k = len(tf.listings)

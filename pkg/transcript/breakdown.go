@@ -215,7 +215,7 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 // from t (which must be finished), the tools, the totals and the overhead.
 // Totals that do not fit an int are an [*engine.TokenOverflowError].
 func (s *SessionBreakdown) Finish(t *Transcript) error {
-	s.Format, s.Conversation = t.Format, t.ID
+	s.Format, s.Conversation = string(t.Format), t.ID
 	if err := s.Usage.AddUnsent(t); err != nil {
 		return err
 	}

@@ -212,7 +212,7 @@ func (l *Listing) Add(m *Message) error {
 	if err := l.tally.Add(m); err != nil {
 		return err
 	}
-	lm := ListingMessage{Index: m.Index, Role: m.Role, Turn: m.Turn, Chars: m.Chars(),
+	lm := ListingMessage{Index: m.Index, Role: string(m.Role), Turn: m.Turn, Chars: m.Chars(),
 		ToolCalls: []string{}, ToolNames: []string{}, InputTokens: m.InputTokens, Usage: m.Usage, Model: m.Model, Aborted: m.Aborted, Meta: m.Meta, Call: m.Call}
 	if l.Counter != nil {
 		lm.Tokens = MessageTokens(m, l.Counter)
@@ -247,7 +247,7 @@ func (l *Listing) Add(m *Message) error {
 // SetHeader fills the transcript-wide fields of l from t, which must be
 // finished: its format, turns, pairs, skipped records and compactions.
 func (l *Listing) SetHeader(t *Transcript) error {
-	l.Format, l.Conversation, l.Turns, l.Compactions = t.Format, t.ID, t.Turns, t.Compactions
+	l.Format, l.Conversation, l.Turns, l.Compactions = string(t.Format), t.ID, t.Turns, t.Compactions
 	if err := l.tally.AddUnsent(t); err != nil {
 		return err
 	}

@@ -136,7 +136,7 @@ func (s *SessionSummary) Add(m *Message) error {
 // Finish adds t's header: its format and conversation id, and the calls
 // it records outside the conversation.
 func (s *SessionSummary) Finish(t *Transcript) error {
-	s.Format, s.Conversation = t.Format, t.ID
+	s.Format, s.Conversation = string(t.Format), t.ID
 	if err := s.Usage.AddUnsent(t); err != nil {
 		return err
 	}

@@ -89,8 +89,8 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	if a.ContextWindow < 0 || a.Budget < 0 || a.WindowChars < 0 {
 		return nil, fmt.Errorf("window_chars, context_window and budget: must be ≥ 0")
 	}
-	if a.Format != "" && !contains(transcript.Formats(), a.Format) {
-		return nil, fmt.Errorf("format: unknown format %q; valid: %s", a.Format, strings.Join(transcript.Formats(), ", "))
+	if a.Format != "" && !contains(transcript.FormatNames(), a.Format) {
+		return nil, fmt.Errorf("format: unknown format %q; valid: %s", a.Format, transcript.FormatList())
 	}
 	c, err := counter(a.Tokenizer)
 	if err != nil {
@@ -122,7 +122,7 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 		}
 		strategies = append(strategies, s)
 	}
-	ts, err := transcript.Read(strings.NewReader(a.Transcript), a.Name, a.Format)
+	ts, err := transcript.Read(strings.NewReader(a.Transcript), a.Name, transcript.Format(a.Format))
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +139,7 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", a.Name, err)
 	}
-	out := &ReplayResult{Format: t.Format, ID: t.ID, Messages: len(t.Messages), Turns: t.Turns, Conversations: len(ts)}
+	out := &ReplayResult{Format: string(t.Format), ID: t.ID, Messages: len(t.Messages), Turns: t.Turns, Conversations: len(ts)}
 	p := svgplot.Plot{Title: fmt.Sprintf("Tokens per call (%s transcript, %d turns)", t.Format, t.Turns), XLabel: "model call", YLabel: "input tokens"}
 	if a.ContextWindow > 0 {
 		p.Limit = float64(a.ContextWindow)
