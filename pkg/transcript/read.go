@@ -544,7 +544,7 @@ func hasKey(v json.RawMessage, key string) bool {
 // probeDocument probes one JSON document held in memory, nil when it is
 // not an object or array the probe takes.
 func probeDocument(v json.RawMessage) *docProbe {
-	s, err := openDocStream(bytes.NewReader(v), "")
+	s, err := openDoc(bytes.NewReader(v), "", false)
 	if err != nil {
 		return nil
 	}

@@ -38,7 +38,8 @@ const maxNesting = 10000
 
 // lexer reads JSON values from a buffered reader.
 type lexer struct {
-	br *bufio.Reader
+	br     *bufio.Reader
+	noUTF8 bool // leave UTF-8 unchecked (detection, as encoding/json reads it)
 }
 
 func (l *lexer) peek() (byte, error) {
@@ -137,7 +138,7 @@ func (l *lexer) capture(dst []byte) ([]byte, error) {
 		_, _ = l.br.Discard(i)
 	}
 	v := dst[start:]
-	if end, _, ok := jsonl.SkipValue(v, 0, maxNesting); !ok || end != len(v) || !utf8.Valid(v) {
+	if end, _, ok := jsonl.SkipValue(v, 0, maxNesting); !ok || end != len(v) || !l.noUTF8 && !utf8.Valid(v) {
 		return dst, errStreamFallback
 	}
 	return dst, nil
@@ -354,13 +355,14 @@ func members(v []byte) map[string]json.RawMessage {
 // docStream is a probed document that a format's reader takes its
 // elements from.
 type docStream struct {
-	src   io.ReadSeeker
-	base  int64
-	br    *bufio.Reader
-	name  string
-	probe *docProbe
-	ctx   context.Context
-	fn    func(t *Transcript, m *Message) error // Scan's, or nil
+	src    io.ReadSeeker
+	base   int64
+	noUTF8 bool
+	br     *bufio.Reader
+	name   string
+	probe  *docProbe
+	ctx    context.Context
+	fn     func(t *Transcript, m *Message) error // Scan's, or nil
 	// scan, when set, takes each transcript as soon as it is read (see
 	// [docStream.emit]); emitted counts those it took.
 	scan     func(t *Transcript, k int, many bool) error
@@ -407,11 +409,17 @@ func (s *docStream) emit(t *Transcript, k int, many bool) error {
 
 // openDocStream probes the document at the current position of src.
 func openDocStream(src io.ReadSeeker, name string) (*docStream, error) {
+	return openDoc(src, name, true)
+}
+
+// openDoc is [openDocStream]; checkUTF8 false leaves the bytes of strings
+// unchecked (for detection, which encoding/json did before).
+func openDoc(src io.ReadSeeker, name string, checkUTF8 bool) (*docStream, error) {
 	base, err := src.Seek(0, io.SeekCurrent)
 	if err != nil {
 		return nil, errStreamFallback
 	}
-	s := &docStream{src: src, base: base, br: bufio.NewReaderSize(src, 64<<10), name: name}
+	s := &docStream{src: src, base: base, br: bufio.NewReaderSize(src, 64<<10), name: name, noUTF8: !checkUTF8}
 	l := s.lexer()
 	p, err := probe(l)
 	if err != nil {
@@ -431,7 +439,7 @@ func (s *docStream) lexer() *lexer {
 	if b, err := s.br.Peek(3); err == nil && bytes.Equal(b, bom) {
 		_, _ = s.br.Discard(3)
 	}
-	return &lexer{br: s.br}
+	return &lexer{br: s.br, noUTF8: s.noUTF8}
 }
 
 // top is the probed object's members (streamed arrays as "[]").
@@ -461,7 +469,7 @@ func (s *docStream) elements(key string, fn func(i int, raw json.RawMessage) err
 		if len(v) == 0 {
 			return nil
 		}
-		return each(&lexer{br: bufio.NewReader(bytes.NewReader(v))})
+		return each(&lexer{br: bufio.NewReader(bytes.NewReader(v)), noUTF8: s.noUTF8})
 	}
 	l := s.lexer()
 	if key == "" {
