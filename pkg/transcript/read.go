@@ -62,9 +62,10 @@ func Read(r io.Reader, name string, format Format) ([]*Transcript, error) {
 // (its turn numbered, an abort of its turn known) and does not keep it:
 // the transcripts returned have no Messages, only their counts, pairs and
 // skipped records. For the JSONL formats memory then holds about one turn
-// at a time, whatever the size of the input; JSON documents are read one
-// element (message, conversation) at a time, and their messages handed
-// on once their conversation is read. fn gets the transcript being read
+// at a time, whatever the size of the input; OpenAI, Anthropic and
+// ShareGPT documents are read one element (message, conversation) at a
+// time, their messages handed on as turns settle or conversations end;
+// other documents are read whole first. fn gets the transcript being read
 // (for its Format and ID) and the message; an error from fn stops the
 // reading and is returned. Usage that a format records only after the
 // next turn has opened is not seen.
