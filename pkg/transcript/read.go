@@ -113,8 +113,13 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 			return nil, &Error{Name: name, Err: undetectable()}
 		}
 	}
-	br := bufio.NewReaderSize(r, longLine)
-	if file == nil && firstLineLong(br) {
+	// A pipe gets a buffer of longLine, to tell a long first line.
+	bufSize := 64 << 10
+	if file == nil {
+		bufSize = longLine
+	}
+	br := bufio.NewReaderSize(r, bufSize)
+	if file == nil && firstLineLong(br, longLine) {
 		// One JSON document on one long line (a request body as an SDK
 		// dumps it) from a pipe: held once, in chunks, so that it can be
 		// read twice like a file, rather than as one line that grows.
@@ -125,9 +130,10 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 		file, at = held, 0
 		br.Reset(held)
 	}
-	if file != nil {
-		// A JSON document is streamed from the file (see stream.go) unless
-		// its first value is a JSON Lines record.
+	if file != nil && firstLineLong(br, bufSize) {
+		// A JSON document on a long first line is streamed from the file
+		// now (see stream.go), unless that line is a JSON Lines record;
+		// other documents are streamed below, once the first line is read.
 		if ts, err, ok := readFileDocument(ctx, file, at, name, format, fn); ok {
 			return ts, err
 		}
@@ -257,14 +263,14 @@ func readStreamed(ctx context.Context, src io.ReadSeeker, name string, format Fo
 
 // longLine is the length of a first line past which an input that cannot
 // be read twice is held in memory to be read as a document (see
-// firstLineLong); it is also the size of read's buffer.
+// firstLineLong).
 const longLine = 1 << 20
 
 // firstLineLong reports whether the first non-blank line of br is longer
-// than [longLine] (br's buffer), without reading it.
-func firstLineLong(br *bufio.Reader) bool {
-	b, _ := br.Peek(longLine)
-	if len(b) < longLine {
+// than n (at most br's buffer), without reading it.
+func firstLineLong(br *bufio.Reader, n int) bool {
+	b, _ := br.Peek(n)
+	if len(b) < n {
 		return false
 	}
 	i := 0
