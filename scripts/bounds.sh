@@ -17,7 +17,9 @@
 #   conflicts pairs       1,000 items that each deny each other (999,000
 #                         pairs, 10,000 reported)
 #   anthropic doc         an Anthropic request of MB megabytes on one line,
-#                         through count --transcript and replay --totals
+#                         through count --transcript (held: its reader
+#                         cannot seek) and transcript --breakdown (streamed
+#                         from the file)
 #   sharegpt 200k         200,000 short ShareGPT conversations (27 MB)
 #   walk big .json        a directory with one MB-megabyte JSON file that is
 #                         no transcript (skipped after a sniff of its start)
@@ -135,7 +137,7 @@ out = open('$tmp/walk/data.json', 'w')
 out.write('{\"rows\":[' + ','.join('[%d,\"%s\"]' % (i, 'x' * 80) for i in range($bytes // 90)) + ']}\n')
 "
 runf "anthropic doc" "$tmp/anthropic.json" count --transcript
-runf "anthropic replay" "$tmp/anthropic.json" replay --totals
+runf "anthropic breakdown" "$tmp/anthropic.json" transcript --breakdown
 runf "sharegpt 200k" "$tmp/sharegpt.json" count --transcript
 runa() { # runa NAME FILE ARGS...: like runf, the ratio to FILE, ARGS given whole
   local name="$1" in="$2"
