@@ -74,9 +74,9 @@ var valueCompleters = map[string]valueCompleter{
 	"format": func(_ *app, c *cobra.Command) []string { return formatsOf[commandKey(c)] },
 	"input-format": func(_ *app, c *cobra.Command) []string {
 		if commandKey(c) == "fit" {
-			return append([]string{"auto", "items"}, transcript.Formats()...)
+			return append([]string{"auto", "items"}, transcript.FormatNames()...)
 		}
-		return transcript.Formats()
+		return transcript.FormatNames()
 	},
 	"emit": func(*app, *cobra.Command) []string { return emitValues },
 	"destination": func(*app, *cobra.Command) []string {

@@ -127,8 +127,8 @@ func runCount(a *app, opts *countOptions, args []string) error {
 	if opts.inputFormat == "auto" {
 		opts.inputFormat = "" // detect, as fit's --input-format auto does
 	}
-	if opts.inputFormat != "" && !slices.Contains(transcript.Formats(), opts.inputFormat) {
-		return usageErrorf("--input-format: unknown format %q; valid: %s", opts.inputFormat, strings.Join(transcript.Formats(), ", "))
+	if opts.inputFormat != "" && !slices.Contains(transcript.FormatNames(), opts.inputFormat) {
+		return usageErrorf("--input-format: unknown format %q; valid: %s", opts.inputFormat, transcript.FormatList())
 	}
 	if opts.inputFormat != "" && !opts.transcript {
 		if a.cmdLine["input-format"] {
@@ -144,7 +144,7 @@ func runCount(a *app, opts *countOptions, args []string) error {
 		results, err = readTranscriptFiles(a, readRules{once: true}, args, func(name string, r io.Reader) (fileCount, error) {
 			fc := fileCount{name: name}
 			var err error
-			fc.bytes, fc.counts, fc.read, err = transcript.CountBilledEach(a.ctx, r, name, opts.inputFormat, counters)
+			fc.bytes, fc.counts, fc.read, err = transcript.CountBilledEach(a.ctx, r, name, transcript.Format(opts.inputFormat), counters)
 			return fc, inputError(err)
 		})
 		for _, fc := range results {

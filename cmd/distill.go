@@ -183,7 +183,7 @@ type distillStdinCall struct {
 func distillStdinOf(req window.DistillRequest) distillStdin {
 	in := distillStdin{Summary: req.Summary, MaxChars: req.MaxChars, Messages: make([]distillStdinMessage, 0, len(req.Messages))}
 	for _, m := range req.Messages {
-		dm := distillStdinMessage{Index: m.Index, Turn: m.Turn, Role: m.Role, Content: m.Text, ToolCallID: m.ToolCallID}
+		dm := distillStdinMessage{Index: m.Index, Turn: m.Turn, Role: string(m.Role), Content: m.Text, ToolCallID: m.ToolCallID}
 		for _, tc := range m.ToolCalls {
 			dm.ToolCalls = append(dm.ToolCalls, distillStdinCall{tc.ID, tc.Name, tc.Arguments})
 		}

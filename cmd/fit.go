@@ -71,7 +71,7 @@ stands for every transcript under it (walked as harpe transcript walks it).
 --input-format auto (the default) reads a file whose first line is a JSON
 object with a string "content" and no "type" as items JSONL, and anything
 else as a transcript in the format it detects. Name the format to override:
-items, or one of ` + strings.Join(transcript.Formats(), ", ") + `. (An
+items, or one of ` + transcript.FormatList() + `. (An
 OpenAI chat JSONL file of {"role","content"} lines reads as items under
 auto; --input-format openai bills it as chat messages.)
 
@@ -114,7 +114,7 @@ func runFit(a *app, o *fitOptions) error {
 	if err := checkFormat(o.format, "json", "yaml", "table"); err != nil {
 		return err
 	}
-	if valid := append([]string{"auto", "items"}, transcript.Formats()...); !slices.Contains(valid, o.inputFormat) {
+	if valid := append([]string{"auto", "items"}, transcript.FormatNames()...); !slices.Contains(valid, o.inputFormat) {
 		return usageErrorf("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(valid, ", "))
 	}
 	// Transcripts are counted in parallel (files and directories, as
@@ -235,7 +235,7 @@ func countHistoryInput(ctx context.Context, name string, r io.Reader, format str
 		}
 	}
 	if format != "items" {
-		count, err := transcript.CountHistory(ctx, r, name, format, c)
+		count, err := transcript.CountHistory(ctx, r, name, transcript.Format(format), c)
 		return nil, count, err
 	}
 	data, err := io.ReadAll(r)

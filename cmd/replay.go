@@ -165,7 +165,7 @@ func bindReplayFlags(a *app, c *cobra.Command, o *replayOptions) {
 	f.StringVarP(&o.format, "format", "f", "", formatFlagHelp("table, json or jsonl"))
 	f.StringVar(&o.plot, "plot", "", "also draw tokens (or --plot-metric cost) per call for each strategy as an SVG `FILE`, of the first session when there are several (a note names it)")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
-	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: auto, detected): "+strings.Join(transcript.Formats(), ", "))
+	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: auto, detected): "+transcript.FormatList())
 	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.BoolVar(&o.totalsOnly, "totals", false, "table: only the totals, no row per call")
 	f.IntVar(&o.showCall, "show-call", 0, "print what call `N` sent under the one --strategy (default full): readable, or with --format json the request body")

@@ -32,7 +32,7 @@ func (r *replayed) messageCount() int {
 // info is what the report says of the session; file only when the run
 // reads several.
 func (r *replayed) info(several bool) window.TranscriptInfo {
-	tj := window.TranscriptInfo{Format: r.t.Format, Messages: r.messageCount(), Turns: r.t.Turns, ID: r.t.ID}
+	tj := window.TranscriptInfo{Format: string(r.t.Format), Messages: r.messageCount(), Turns: r.t.Turns, ID: r.t.ID}
 	if several {
 		tj.File = r.file
 	}

@@ -19,7 +19,7 @@ import (
 // the strategies and the replay's options, and the output settings.
 type replayJob struct {
 	files        []string
-	inputFormat  string // "" detects
+	inputFormat  transcript.Format // "" detects
 	conversation string
 	// strategies are parsed from --strategy; nil until the defaults are
 	// chosen when it named none.
@@ -85,7 +85,7 @@ func checkReplayFlags(a *app, c *cobra.Command, o *replayOptions) error {
 // first out of range), builds the counter and the replay's options, and
 // parses --strategy when it names strategies.
 func newReplayJob(a *app, o *replayOptions) (*replayJob, error) {
-	job := &replayJob{files: o.files, inputFormat: o.inputFormat, conversation: o.conversation,
+	job := &replayJob{files: o.files, inputFormat: transcript.Format(o.inputFormat), conversation: o.conversation,
 		distill: o.distillCmd != "", showAs: o.showAs,
 		out: replayOut{format: o.format, output: o.output, totalsOnly: o.totalsOnly, plot: o.plot,
 			plotMetric: o.plotMetric, contextWindow: o.contextWindow, highWater: o.highWaterTokens, budget: o.budget}}
@@ -117,7 +117,7 @@ func newReplayJob(a *app, o *replayOptions) (*replayJob, error) {
 		job.inputFormat = "" // detect, as fit's --input-format auto does
 	}
 	if job.inputFormat != "" && !slices.Contains(transcript.Formats(), job.inputFormat) {
-		return nil, usageErrorf("--input-format: unknown format %q; valid: %s", job.inputFormat, strings.Join(transcript.Formats(), ", "))
+		return nil, usageErrorf("--input-format: unknown format %q; valid: %s", job.inputFormat, transcript.FormatList())
 	}
 	if o.distillCmd != "" {
 		job.ropts.Distill = a.distiller(o.distillCmd)

@@ -110,7 +110,7 @@ func (job *replayJob) runShowCall(a *app, runs []replayed) error {
 	if job.out.format == "json" {
 		as := job.showAs
 		if as == "" {
-			as = showAsFor(run.t.Format)
+			as = showAsFor(string(run.t.Format))
 		}
 		var body any = window.OpenAIRequestFor(v.Rendered)
 		if as == showAsAnthropic {

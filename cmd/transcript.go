@@ -50,7 +50,7 @@ without a call), and the records that are not messages, counted by kind.
 In the table the records of one streamed response (Claude Code writes one
 per content block) are one message; the JSON keeps one entry a record.
 
-Formats, detected from the content (--input-format names one): ` + strings.Join(transcript.Formats(), ", ") + `.
+Formats, detected from the content (--input-format names one): ` + transcript.FormatList() + `.
 A file with several conversations (ShareGPT, long-memory) gives one listing each;
 --conversation ID picks one. Several files are read in parallel and listed
 in the order given; a directory is walked recursively in sorted order (the
@@ -81,8 +81,8 @@ harpe synthesize:
 			if opts.inputFormat == "auto" {
 				opts.inputFormat = "" // detect, as fit's --input-format auto does
 			}
-			if opts.inputFormat != "" && !slices.Contains(transcript.Formats(), opts.inputFormat) {
-				return usageErrorf("--input-format: unknown format %q; valid: %s", opts.inputFormat, strings.Join(transcript.Formats(), ", "))
+			if opts.inputFormat != "" && !slices.Contains(transcript.FormatNames(), opts.inputFormat) {
+				return usageErrorf("--input-format: unknown format %q; valid: %s", opts.inputFormat, transcript.FormatList())
 			}
 			if opts.emit != "" && opts.emit != "items" {
 				return usageErrorf("--emit: unknown value %q; valid: items", opts.emit)
@@ -114,7 +114,7 @@ harpe synthesize:
 	}
 	f := c.Flags()
 	f.StringVarP(&opts.format, "format", "f", "", formatFlagHelp("table or json"))
-	f.StringVar(&opts.inputFormat, "input-format", "", "read the input as `FORMAT` instead of detecting it (auto: detect; "+strings.Join(transcript.Formats(), ", ")+")")
+	f.StringVar(&opts.inputFormat, "input-format", "", "read the input as `FORMAT` instead of detecting it (auto: detect; "+transcript.FormatList()+")")
 	f.StringVar(&opts.conversation, "conversation", "", "list only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	f.StringVarP(&opts.tokenizer, "tokenizer", "t", "estimate", "count message tokens with `NAME`: "+strings.Join(tokenize.Names(), ", ")+tokenizerHelp)
@@ -181,7 +181,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 // transcriptCollectOptions are what runTranscript builds and with what
 // it counts and prices (--emit items neither counts nor prices).
 func (a *app) transcriptCollectOptions(opts *transcriptOptions) (transcript.CollectOptions, error) {
-	co := transcript.CollectOptions{Format: opts.inputFormat, Build: opts.build()}
+	co := transcript.CollectOptions{Format: transcript.Format(opts.inputFormat), Build: opts.build()}
 	counter, err := tokenize.New(opts.tokenizer)
 	if err != nil {
 		return co, usageErrorf("--tokenizer: %v", err)

@@ -21,6 +21,13 @@
 #                         and mask: each session is replayed and written in
 #                         turn, so the peak is a few sessions', not the
 #                         directory's (issue 24 item 12)
+#   anthropic doc         an Anthropic request of MB megabytes on one line,
+#                         through count --transcript (held: its reader
+#                         cannot seek) and transcript --breakdown (streamed
+#                         from the file)
+#   sharegpt 200k         200,000 short ShareGPT conversations (27 MB)
+#   walk big .json        a directory with one MB-megabyte JSON file that is
+#                         no transcript (skipped after a sniff of its start)
 #
 # Then each long run again, interrupted with SIGINT after 1.5 s: prints
 # "sigint <case> <ms from the signal to the exit> <exit status>" (the goal:
@@ -109,6 +116,46 @@ awk 'BEGIN {
   for (i = 0; i < 1000; i++) print "  - *b"
 }' > "$tmp/alias.yaml"
 runf "vcr alias bomb" "$tmp/alias.yaml" count --transcript
+# JSON documents (issue 24 item 12): an Anthropic request of MB megabytes
+# on one line, 200,000 short ShareGPT conversations, and a directory
+# holding one large JSON file that is no transcript (the walk sniffs its
+# start and skips it).
+python3 -c "
+import json, sys
+out = open('$tmp/anthropic.json', 'w')
+out.write('{\"model\":\"claude-sonnet-4-5\",\"system\":\"You are helpful.\",\"messages\":[')
+size, i = 0, 0
+while size < $bytes:
+    if i % 3 == 0:
+        m = {'role': 'user', 'content': [{'type': 'text', 'text': 'question %d ' % i + 'lorem ipsum dolor ' * 40}]}
+    elif i % 3 == 1:
+        m = {'role': 'assistant', 'content': [{'type': 'text', 'text': 'let me look ' * 10}, {'type': 'tool_use', 'id': 't%d' % i, 'name': 'read', 'input': {'path': '/x/%d' % i}}]}
+    else:
+        m = {'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 't%d' % (i - 1), 'content': 'result line\\n' * 60}]}
+    s = (',' if i else '') + json.dumps(m)
+    out.write(s); size += len(s); i += 1
+out.write('],\"max_tokens\":1024}\n')
+out = open('$tmp/sharegpt.json', 'w')
+out.write('[' + ','.join(json.dumps({'id': 'c%d' % i, 'conversations': [{'from': 'human', 'value': 'hi %d' % i}, {'from': 'gpt', 'value': 'hello there, how can I help?'}]}) for i in range(200000)) + ']\n')
+mkdir = __import__('os').makedirs; mkdir('$tmp/walk', exist_ok=True)
+out = open('$tmp/walk/data.json', 'w')
+out.write('{\"rows\":[' + ','.join('[%d,\"%s\"]' % (i, 'x' * 80) for i in range($bytes // 90)) + ']}\n')
+"
+runf "anthropic doc" "$tmp/anthropic.json" count --transcript
+runf "anthropic breakdown" "$tmp/anthropic.json" transcript --breakdown
+runf "sharegpt 200k" "$tmp/sharegpt.json" count --transcript
+runa() { # runa NAME FILE ARGS...: like runf, the ratio to FILE, ARGS given whole
+  local name="$1" in="$2"
+  shift 2
+  local size
+  size=$(wc -c < "$in")
+  /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$tmp/harpe" "$@" > /dev/null 2> "$tmp/err" || true
+  read -r secs user sys kb < <(tail -n 1 "$tmp/time")
+  awk -v n="$name" -v s="$secs" -v c="$(awk -v u="$user" -v y="$sys" 'BEGIN { print u + y }')" -v kb="$kb" -v b="$size" \
+    'BEGIN { printf "%-18s %7.2f s wall %7.2f s cpu %6.0f MiB %5.1fx\n", n, s, c, kb / 1024, kb * 1024 / b }'
+  sed 's/^/    /' "$tmp/err" | cut -c1-160
+}
+runa "walk big .json" "$tmp/walk/data.json" transcript "$tmp/walk"
 run "count zh-lines" "$tmp/zh" count -t o200k_base
 run "count nul estimate" "$tmp/nul" count
 run "conflicts pairs" "$tmp/pairs.jsonl" conflicts

@@ -271,7 +271,7 @@ func WriteEvents(w io.Writer, t *transcript.Transcript) error {
 		InputTokens *int   `json:"input_tokens,omitempty"`
 	}
 	for i, m := range t.Messages {
-		e := event{Type: m.Role, Content: m.Text, ToolCallID: m.ToolCallID}
+		e := event{Type: string(m.Role), Content: m.Text, ToolCallID: m.ToolCallID}
 		if m.Role == transcript.RoleTool {
 			e.Type = "tool_result"
 		}

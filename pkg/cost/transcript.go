@@ -136,7 +136,7 @@ func FullCalls(t *transcript.Transcript, c tokenize.Counter, model string) ([]Ca
 			break
 		}
 	}
-	prevRole := ""
+	var prevRole transcript.Role
 	prevCall := ""
 	for i := range t.Messages {
 		m := &t.Messages[i]
@@ -186,7 +186,7 @@ func appendBlock(blocks []Block, m *transcript.Message, c tokenize.Counter) []Bl
 	if m.Aborted {
 		return blocks
 	}
-	parts := []string{m.Role, m.Name, m.Text, m.ToolCallID}
+	parts := []string{string(m.Role), m.Name, m.Text, m.ToolCallID}
 	for _, tc := range m.ToolCalls {
 		parts = append(parts, tc.ID, tc.Name, tc.Arguments)
 	}

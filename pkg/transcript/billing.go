@@ -30,7 +30,7 @@ const (
 // arguments with its framing, and the images at [ImageTokens] each. Tool
 // call ids are not counted.
 func MessageTokens(m *Message, c tokenize.Counter) int {
-	n := TokensPerMessage + c.Count(m.Role) + c.Count(m.Text)
+	n := TokensPerMessage + c.Count(string(m.Role)) + c.Count(m.Text)
 	if m.Name != "" {
 		n += TokensPerName + c.Count(m.Name)
 	}
@@ -70,7 +70,7 @@ func BilledTokens(t *Transcript, c tokenize.Counter) int {
 // past the largest int is an [*Error] naming the line of the message
 // that took it there, wrapping an [*engine.TokenOverflowError]. It stops
 // once ctx is done (see [Scan]) and returns ctx's error.
-func CountBilled(ctx context.Context, r io.Reader, name, format string, c tokenize.Counter) (int, error) {
+func CountBilled(ctx context.Context, r io.Reader, name string, format Format, c tokenize.Counter) (int, error) {
 	n, _, err := CountBilledTranscripts(ctx, r, name, format, c)
 	return n, err
 }
@@ -78,7 +78,7 @@ func CountBilled(ctx context.Context, r io.Reader, name, format string, c tokeni
 // CountBilledTranscripts is [CountBilled] that also returns the
 // transcripts read (as [Scan] returns them, without messages): their
 // warnings, tools and counts.
-func CountBilledTranscripts(ctx context.Context, r io.Reader, name, format string, c tokenize.Counter) (int, []*Transcript, error) {
+func CountBilledTranscripts(ctx context.Context, r io.Reader, name string, format Format, c tokenize.Counter) (int, []*Transcript, error) {
 	h, err := CountHistory(ctx, r, name, format, c)
 	return h.Tokens, h.Transcripts, err
 }

@@ -224,7 +224,7 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 // and the cost. Totals that do not fit an int are an
 // [*engine.TokenOverflowError].
 func (s *SessionBreakdown) Finish(t *Transcript) error {
-	s.Format, s.Conversation = t.Format, t.ID
+	s.Format, s.Conversation = string(t.Format), t.ID
 	if err := s.usage.AddUnsent(t, s.Pricer); err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ type builder struct {
 	ctx   context.Context
 }
 
-func newBuilder(format string) *builder {
+func newBuilder(format Format) *builder {
 	return &builder{t: &Transcript{Format: format, Skipped: map[string]int{}}, lastOpen: -1, calls: map[string]int{}}
 }
 
@@ -164,7 +164,11 @@ func (b *builder) flush(upto int) {
 			b.sinkErr = b.ctx.Err()
 		}
 		if b.sinkErr == nil {
-			b.sinkErr = placeOverflow(b.sink(&b.t.Messages[i]), b.name, b.lines[i], "")
+			where := ""
+			if b.lines[i] == 0 { // a JSON document's
+				where = fmt.Sprintf("message %d", b.base+i)
+			}
+			b.sinkErr = placeOverflow(b.sink(&b.t.Messages[i]), b.name, b.lines[i], where)
 		}
 	}
 	clear(b.t.Messages[:k]) // let the texts go

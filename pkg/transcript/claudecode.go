@@ -486,3 +486,19 @@ func (cs *ccCalls) finish(name string) {
 	cs.b.t.Warnings = append(cs.b.t.Warnings, &Error{Name: name, Line: c.line,
 		Err: fmt.Errorf("%d of %d responses record under a quarter of the output tokens their visible text and tool calls count (first: %d recorded, about %d visible): their last records are missing (a stream cut short, or a file rewritten keeping first records), so their output is undercounted", cs.short, len(cs.list), c.usage.Output, c.visible)})
 }
+
+var claudeCodeFormat = format{name: FormatClaudeCode, line: claudeCodeLine, lines: readClaudeCode}
+
+var claudeTypes = map[string]bool{"user": true, "assistant": true, "system": true, "summary": true, "progress": true, "file-history-snapshot": true, "queue-operation": true}
+
+// claudeCodeLine: a record with a session id and a uuid, or of a Claude
+// Code type with one of the keys harpe's events lack (or of a type harpe
+// has not).
+func claudeCodeLine(obj map[string]json.RawMessage) bool {
+	if codexLine(obj) {
+		return false
+	}
+	typ := str(obj["type"])
+	return obj["sessionId"] != nil && (obj["uuid"] != nil || obj["parentUuid"] != nil) ||
+		claudeTypes[typ] && (obj["sessionId"] != nil || obj["uuid"] != nil || obj["message"] != nil || !harpeTypes[typ])
+}

@@ -450,3 +450,31 @@ func codexOutput(raw json.RawMessage) string {
 	}
 	return argText(raw)
 }
+
+var codexFormat = format{name: FormatCodex, line: codexLine, doc: codexDoc,
+	lines: readCodex, linesWhen: func(obj map[string]json.RawMessage) bool { return obj["type"] != nil },
+	document: one(readResponsesDoc)}
+
+var codexTypes = map[string]bool{"session_meta": true, "turn_context": true, "response_item": true, "event_msg": true, "compacted": true}
+
+// codexLine: a rollout line (a payload under a rollout type), or a bare
+// Responses item.
+func codexLine(obj map[string]json.RawMessage) bool {
+	typ := str(obj["type"])
+	if obj["payload"] != nil {
+		return codexTypes[typ]
+	}
+	return responseItemTypes[typ] && (obj["role"] != nil || obj["call_id"] != nil || typ == "reasoning" || typ == "web_search_call")
+}
+
+// codexDoc: an array of Responses items, or a request body with "input"
+// (and no "messages").
+func codexDoc(p *docProbe) bool {
+	var ok bool
+	if p.array {
+		ok = p.typeIs(responseItemTypes) && !p.has("payload")
+	} else {
+		ok = p.has("input") && !p.has("messages")
+	}
+	return ok && !archiveDoc(p) && !geminiDoc(p)
+}

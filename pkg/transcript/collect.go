@@ -25,7 +25,7 @@ const (
 // CollectOptions tune [Collect].
 type CollectOptions struct {
 	// Format is the input's format ("" detects it; see [Read]).
-	Format string
+	Format Format
 	// Build is what to build of each conversation.
 	Build Build
 	// Counter counts the tokens of the listings and breakdowns (nil: the

@@ -7,7 +7,8 @@ import (
 
 func TestDetect(t *testing.T) {
 	tests := []struct {
-		name, in, want string
+		name, in string
+		want     Format
 	}{
 		{"harpe event", `{"type":"user","content":"hi"}`, "harpe"},
 		{"harpe after blank lines", "\n\n{\"type\":\"system\",\"content\":\"s\"}\n", "harpe"},
@@ -101,7 +102,7 @@ func TestReadErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Read(strings.NewReader(tt.in), "x", tt.format)
+			_, err := Read(strings.NewReader(tt.in), "x", Format(tt.format))
 			if err == nil {
 				t.Fatalf("no error; want %q", tt.want)
 			}

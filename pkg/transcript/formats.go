@@ -1,87 +1,194 @@
 package transcript
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
 
-// Format names, as [Transcript.Format] and [Read] spell them.
+	"github.com/harpe-dev/harpe/internal/jsonl"
+)
+
+// Format names a transcript format, as [Transcript.Format], [Read] and
+// [Formats] spell it. It is a string underneath, so JSON output spells it
+// as before.
+type Format string
+
+// Format names.
 const (
-	FormatHarpe      = "harpe"
-	FormatOpenAI     = "openai"
-	FormatAnthropic  = "anthropic"
-	FormatClaudeCode = "claude-code"
-	FormatCodex      = "codex"
-	FormatGemini     = "gemini"
-	FormatGeminiCLI  = "gemini-cli"
-	FormatShareGPT   = "sharegpt"
+	FormatHarpe      Format = "harpe"
+	FormatOpenAI     Format = "openai"
+	FormatAnthropic  Format = "anthropic"
+	FormatClaudeCode Format = "claude-code"
+	FormatCodex      Format = "codex"
+	FormatGemini     Format = "gemini"
+	FormatGeminiCLI  Format = "gemini-cli"
+	FormatShareGPT   Format = "sharegpt"
 	// Formats seen in the wild beside the major ones: SWE-agent
 	// trajectories, OpenHands event streams and long-memory chat samples
 	// (LoCoMo style).
-	FormatSWEAgent   = "swe-agent"
-	FormatOpenHands  = "openhands"
-	FormatLongMemory = "long-memory"
+	FormatSWEAgent   Format = "swe-agent"
+	FormatOpenHands  Format = "openhands"
+	FormatLongMemory Format = "long-memory"
 	// FormatVCR is a VCR cassette (YAML): vcrpy, pydantic-ai, LangChain.
-	FormatVCR = "vcr"
+	FormatVCR Format = "vcr"
 	// FormatHAR is an HTTP Archive 1.2 (JSON), as browsers and proxies
 	// export it.
-	FormatHAR = "har"
+	FormatHAR Format = "har"
 )
 
-// format says how one transcript format is read: line by line (JSONL),
-// as a JSON document, or both (OpenAI, Anthropic and Codex write both
-// shapes). VCR cassettes (YAML) are read apart, before JSON.
+// format is one transcript format: how to tell it and how to read it.
+// Each format's value sits in the file that reads it; [formats] lists
+// them all, and detection, [Formats], --input-format and the readers all
+// go through that list.
+//
+// Detection asks every format and takes the one that claims the input.
+// The sniffs are written so that at most one format claims any input
+// (where two formats share keys, the more specific one's sniff is
+// excluded in the other's), so the order of the list does not change what
+// is detected; TestSniffsExclusive checks it on every sample.
 type format struct {
-	name     string
-	lines    func(d *lineDecoder, b *builder) error
+	name Format
+	// line tells, from the first line of the input (a JSON object), that
+	// the input is this format's JSON Lines; nil when the format has none.
+	line func(obj map[string]json.RawMessage) bool
+	// doc tells, from a probe of a JSON document, that the document is
+	// this format; nil when the format has no JSON document form.
+	doc func(p *docProbe) bool
+	// lines reads the format's JSON Lines; nil when it has none.
+	lines func(d *lineDecoder, b *builder) error
+	// linesWhen tells, for a format with both shapes read by name, that an
+	// input whose first line is obj is its JSON Lines (nil: always).
+	linesWhen func(obj map[string]json.RawMessage) bool
+	// document reads one JSON document held whole; nil when the format
+	// has no document form or reads it with stream.
 	document func(v json.RawMessage, name string) ([]*Transcript, error)
+	// stream reads one JSON document element by element from a
+	// [docStream], keeping only the element being read (see stream.go);
+	// documents held in memory (recordings, a sequence of documents) are
+	// read through it too.
+	stream func(s *docStream) ([]*Transcript, error)
 }
 
-// formats is every format, in the order detection tries them: [Formats],
-// --input-format's values and the readers all come from it. Detection
-// itself (which fields tell a format) is in detectLine and
-// detectDocument. It is set in init, since the readers of recordings read
-// documents of other formats through it.
-var formats []format
+// formats is every format, in the order [Formats] lists them (the order
+// of error messages and help). It is set in init, since the readers of
+// recordings read documents of other formats through it.
+var formats []*format
 
-func init() { formats = formatList() }
-
-func formatList() []format {
-	return []format{
-		{name: FormatHarpe, lines: readHarpe},
-		{name: FormatClaudeCode, lines: readClaudeCode},
-		{name: FormatCodex, lines: readCodex, document: one(readResponsesDoc)},
-		{name: FormatOpenAI, lines: messageLines(FormatOpenAI), document: messagesDoc(FormatOpenAI)},
-		{name: FormatAnthropic, lines: messageLines(FormatAnthropic), document: messagesDoc(FormatAnthropic)},
-		{name: FormatGemini, document: one(readGemini)},
-		{name: FormatGeminiCLI, document: one(readGeminiCLI)},
-		{name: FormatShareGPT, document: readShareGPT},
-		{name: FormatSWEAgent, document: one(readSWEAgent)},
-		{name: FormatOpenHands, document: one(readOpenHands)},
-		{name: FormatLongMemory, document: readLongMemory},
-		{name: FormatVCR},
-		{name: FormatHAR, document: readHAR},
+func init() {
+	formats = []*format{
+		&harpeFormat,
+		&claudeCodeFormat,
+		&codexFormat,
+		&openAIFormat,
+		&anthropicFormat,
+		&geminiFormat,
+		&geminiCLIFormat,
+		&shareGPTFormat,
+		&sweAgentFormat,
+		&openHandsFormat,
+		&longMemoryFormat,
+		&vcrFormat,
+		&harFormat,
 	}
 }
 
-// Formats lists the format names [Read] accepts, in the order detection
-// tries them.
-func Formats() []string {
-	out := make([]string, len(formats))
+// Formats lists the formats [Read] accepts, in a fixed order.
+func Formats() []Format {
+	out := make([]Format, len(formats))
 	for i, f := range formats {
 		out[i] = f.name
 	}
 	return out
 }
 
+// FormatNames is [Formats] as strings, for flag values and completion.
+func FormatNames() []string {
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = string(f.name)
+	}
+	return names
+}
+
+// FormatList is [Formats] joined by ", ", for help and error messages.
+func FormatList() string { return strings.Join(FormatNames(), ", ") }
+
+// ParseFormat returns the format named s: one of [Formats], or "" for
+// detection. Any other name is an error listing the valid ones.
+func ParseFormat(s string) (Format, error) {
+	if s == "" || formatOf(Format(s)) != nil {
+		return Format(s), nil
+	}
+	return "", fmt.Errorf("unknown transcript format %q; valid: %s", s, FormatList())
+}
+
 // formatOf is the format named name, nil for none.
-func formatOf(name string) *format {
-	for i := range formats {
-		if formats[i].name == name {
-			return &formats[i]
+func formatOf(name Format) *format {
+	for _, f := range formats {
+		if f.name == name {
+			return f
 		}
 	}
 	return nil
 }
 
-func validFormat(name string) bool { return formatOf(name) != nil }
+// detectLine names the format of an input whose first line is the JSON
+// object obj: the JSON Lines format that claims it, else the document
+// format that claims obj as a whole document, else "".
+func detectLine(obj map[string]json.RawMessage) Format {
+	for _, f := range formats {
+		if f.line != nil && f.line(obj) {
+			return f.name
+		}
+	}
+	return detectDocument(mustRaw(obj))
+}
+
+// detectDocument names the format of one JSON document, or "".
+func detectDocument(v json.RawMessage) Format {
+	p := probeDocument(v)
+	if p == nil {
+		return ""
+	}
+	return p.detect()
+}
+
+// detect names the format that claims the probed document, or "".
+func (p *docProbe) detect() Format {
+	for _, f := range formats {
+		if f.doc != nil && f.doc(p) {
+			return f.name
+		}
+	}
+	return ""
+}
+
+// archiveDoc reports whether one of the formats that hold whole archives
+// or agent runs (HAR, ShareGPT, SWE-agent, OpenHands, long-memory) claims
+// the document: their keys are specific, so the chat formats (Gemini,
+// Codex, OpenAI, Anthropic, Gemini CLI), whose keys they may share, give
+// way to them.
+func archiveDoc(p *docProbe) bool {
+	return harDoc(p) || shareGPTDoc(p) || sweAgentDoc(p) || openHandsDoc(p) || longMemoryDoc(p)
+}
+
+// readDocument reads the document v, held in memory, as format.
+func readDocument(v json.RawMessage, name string, format Format) ([]*Transcript, error) {
+	f := formatOf(format)
+	switch {
+	case f != nil && f.stream != nil:
+		s, err := openDocStream(bytes.NewReader(v), name)
+		if err != nil {
+			return nil, &Error{Name: name, Err: fmt.Errorf("a %s transcript is a JSON object or array", format)}
+		}
+		return f.stream(s)
+	case f != nil && f.document != nil:
+		return f.document(v, name)
+	}
+	// A JSONL format named explicitly but given a document.
+	return nil, &Error{Name: name, Err: fmt.Errorf("a %s transcript is JSON Lines, one object a line; this input is one JSON %s", format, jsonl.Kind(v))}
+}
 
 // one adapts a reader of one transcript per document.
 func one(read func(v json.RawMessage, name string) (*Transcript, error)) func(json.RawMessage, string) ([]*Transcript, error) {
@@ -92,12 +199,4 @@ func one(read func(v json.RawMessage, name string) (*Transcript, error)) func(js
 		}
 		return []*Transcript{t}, nil
 	}
-}
-
-func messagesDoc(format string) func(json.RawMessage, string) ([]*Transcript, error) {
-	return one(func(v json.RawMessage, name string) (*Transcript, error) { return readMessagesDoc(v, name, format) })
-}
-
-func messageLines(format string) func(*lineDecoder, *builder) error {
-	return func(d *lineDecoder, b *builder) error { return readMessageLines(d, b, format) }
 }

@@ -76,10 +76,10 @@ func checkInvariants(t *testing.T, tr *Transcript) {
 	}
 }
 
-func fuzzFormat(f *testing.F, format, dir string, extra ...string) {
+func fuzzFormat(f *testing.F, format Format, dir string, extra ...string) {
 	addSeeds(f, dir, extra...)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ts, err := Read(bytes.NewReader(data), "fuzz", format)
+		ts, err := Read(bytes.NewReader(data), "fuzz", Format(format))
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz") {
 				t.Fatalf("error does not name the input: %v", err)

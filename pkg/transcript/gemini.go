@@ -383,97 +383,30 @@ func geminiCLIContent(raw json.RawMessage) (string, int, error) {
 	return "", 0, fmt.Errorf("\"content\" must be a string or an array of parts, got %s", jsonl.Kind(raw))
 }
 
-type sgConversation struct {
-	ID            json.RawMessage `json:"id"`
-	Conversations []struct {
-		From  string `json:"from"`
-		Value string `json:"value"`
-	} `json:"conversations"`
-}
-
-// readShareGPT reads one ShareGPT conversation object or an array of
-// them; each conversation is its own transcript, named by its "id" (or
-// its position from 0 when it has none, "#" before it when another
-// conversation has that id).
-func readShareGPT(v json.RawMessage, name string) ([]*Transcript, error) {
-	var convs []json.RawMessage
-	if bytes.TrimSpace(v)[0] == '[' {
-		if err := json.Unmarshal(v, &convs); err != nil {
-			return nil, typeErrAt(name, "", err)
-		}
-	} else {
-		convs = []json.RawMessage{v}
-	}
-	var out []*Transcript
-	explicit := map[string]bool{} // ids the file gives, which an automatic name must not take
-	auto := []int{}               // conversations named by position
-	for i, raw := range convs {
-		path := ""
-		if len(convs) > 1 || bytes.TrimSpace(v)[0] == '[' {
-			path = fmt.Sprintf("[%d]", i)
-		}
-		var c sgConversation
-		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-			return nil, errAt(name, path, "want a conversation object, got %s", jsonl.Kind(raw))
-		}
-		if err := json.Unmarshal(raw, &c); err != nil {
-			return nil, typeErrAt(name, path, err)
-		}
-		b := newBuilder(FormatShareGPT)
-		b.t.ID = argText(c.ID)
-		if b.t.ID == "" {
-			auto = append(auto, len(out))
-		} else {
-			explicit[b.t.ID] = true
-		}
-		var names namePairer
-		for k, turn := range c.Conversations {
-			m := Message{Text: turn.Value}
-			opens := false
-			switch turn.From {
-			case "human", "user":
-				m.Role, opens = RoleUser, true
-			case "gpt", "assistant", "chatgpt", "bard", "bing", "model":
-				m.Role = RoleAssistant
-			case "system":
-				m.Role = RoleSystem
-			case "function_call":
-				var fc struct {
-					Name      string          `json:"name"`
-					Arguments json.RawMessage `json:"arguments"`
-				}
-				m.Role, m.Text = RoleAssistant, ""
-				if json.Unmarshal([]byte(turn.Value), &fc) == nil {
-					m.ToolCalls = []ToolCall{{ID: names.call(fc.Name), Name: fc.Name, Arguments: argText(fc.Arguments)}}
-				} else {
-					m.ToolCalls = []ToolCall{{ID: names.call(""), Arguments: turn.Value}}
-				}
-			case "observation", "tool", "function_response":
-				m.Role = RoleTool
-				m.ToolCallID = names.result("")
-			default:
-				return nil, errAt(name, fmt.Sprintf("%sconversations[%d].from", path+dot(path), k),
-					"unknown speaker %q; valid: human, gpt, system, function_call, observation", turn.From)
-			}
-			b.add(m, opens)
-		}
-		out = append(out, b.finish())
-	}
-	// A conversation without an id is named by its position from 0, or
-	// "#<position>" where the file gives that name to another.
-	for _, k := range auto {
-		id := fmt.Sprint(k)
-		for explicit[id] {
-			id = "#" + id
-		}
-		out[k].ID = id
-	}
-	return out, nil
-}
-
 func dot(path string) string {
 	if path == "" {
 		return ""
 	}
 	return "."
+}
+
+var (
+	geminiFormat    = format{name: FormatGemini, doc: geminiDoc, document: one(readGemini)}
+	geminiCLIFormat = format{name: FormatGeminiCLI, doc: geminiCLIDoc, document: one(readGeminiCLI)}
+)
+
+// geminiDoc: an array of contents (with "parts"), or a request with
+// "contents".
+func geminiDoc(p *docProbe) bool {
+	if p.array {
+		return p.has("parts") && !archiveDoc(p)
+	}
+	return p.has("contents") && !archiveDoc(p)
+}
+
+// geminiCLIDoc: a session object with "messages" and a "sessionId", or
+// whose first message has a "type" and no "role".
+func geminiCLIDoc(p *docProbe) bool {
+	return !p.array && p.has("messages") && !archiveDoc(p) && !geminiDoc(p) &&
+		(p.has("sessionId") || p.first["type"] != nil && p.first["role"] == nil)
 }

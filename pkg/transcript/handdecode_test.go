@@ -27,7 +27,7 @@ func withJSONOnly(fn func()) {
 
 // readBoth reads data as format with the hand decoders on and off and
 // fails t when the transcripts or the errors differ.
-func readBoth(t *testing.T, name string, data []byte, format string) {
+func readBoth(t *testing.T, name string, data []byte, format Format) {
 	t.Helper()
 	fast, ferr := Read(bytes.NewReader(data), name, format)
 	var slow []*Transcript
@@ -102,8 +102,8 @@ func ccSamples(t testing.TB) map[string][]byte {
 
 func TestHandDecodeSameTranscripts(t *testing.T) {
 	for name, data := range ccSamples(t) {
-		for _, format := range []string{"", FormatClaudeCode, FormatAnthropic} {
-			readBoth(t, name+" as "+format, data, format)
+		for _, format := range []Format{"", FormatClaudeCode, FormatAnthropic} {
+			readBoth(t, name+" as "+string(format), data, format)
 		}
 	}
 }

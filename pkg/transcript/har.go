@@ -71,3 +71,8 @@ func readHAR(v json.RawMessage, name string) ([]*Transcript, error) {
 	}
 	return readRecordings(name, FormatHAR, recs, skipped)
 }
+
+var harFormat = format{name: FormatHAR, doc: harDoc, document: readHAR}
+
+// harDoc: an object whose "log" has "entries".
+func harDoc(p *docProbe) bool { return !p.array && p.hasIn("log", "entries") }

@@ -119,3 +119,13 @@ func readHarpe(d *lineDecoder, b *builder) error {
 
 // harpeKinds lists the event types, for help text.
 var harpeKinds = strings.Join([]string{"system", "user", "assistant", "tool_result", "usage", "abort"}, ", ")
+
+var harpeFormat = format{name: FormatHarpe, line: harpeLine, lines: readHarpe}
+
+var harpeTypes = map[string]bool{"system": true, "user": true, "assistant": true, "tool_result": true, "usage": true, "abort": true}
+
+// harpeLine: an event of a harpe type that is not a Claude Code record
+// (which shares the types user, assistant and system).
+func harpeLine(obj map[string]json.RawMessage) bool {
+	return harpeTypes[str(obj["type"])] && !claudeCodeLine(obj) && !codexLine(obj)
+}

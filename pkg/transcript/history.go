@@ -33,7 +33,7 @@ type HistoryCount struct {
 // counts it as a chat API bills it, with each conversation's last
 // recorded prompt size. Sums that do not fit an int are an overflow error
 // naming name.
-func CountHistory(ctx context.Context, r io.Reader, name, format string, c tokenize.Counter) (HistoryCount, error) {
+func CountHistory(ctx context.Context, r io.Reader, name string, format Format, c tokenize.Counter) (HistoryCount, error) {
 	const what = "the billed tokens"
 	var h HistoryCount
 	var cur *Transcript
@@ -123,7 +123,7 @@ func LooksLikeItems(head []byte) bool {
 // With one counter it streams (a JSONL transcript of any size counts in
 // about one turn's memory); with several, the input is read once into
 // memory and billed with each.
-func CountBilledEach(ctx context.Context, r io.Reader, name, format string, counters []tokenize.Counter) (read int64, counts []int, ts []*Transcript, err error) {
+func CountBilledEach(ctx context.Context, r io.Reader, name string, format Format, counters []tokenize.Counter) (read int64, counts []int, ts []*Transcript, err error) {
 	cr := &readCounter{r: r}
 	counts = make([]int, len(counters))
 	if len(counters) == 1 {

@@ -59,8 +59,8 @@ func (w *ItemWriter) Item(t *Transcript, m *Message) (Item, bool) {
 	if w.groups == nil {
 		w.groups, w.names = map[string]string{}, map[string]string{}
 	}
-	it := Item{ID: fmt.Sprintf("%sm%d", w.Prefix, m.Index), Content: m.Text, Role: m.Role,
-		File: w.File, Conversation: t.ID, Message: m.Index, Dimension: m.Role}
+	it := Item{ID: fmt.Sprintf("%sm%d", w.Prefix, m.Index), Content: m.Text, Role: string(m.Role),
+		File: w.File, Conversation: t.ID, Message: m.Index, Dimension: string(m.Role)}
 	if !m.Timestamp.IsZero() {
 		it.Timestamp = m.Timestamp.UTC().Format(time.RFC3339Nano)
 	}

@@ -252,7 +252,7 @@ func (l *Listing) Add(m *Message) error {
 	if err := l.tally.Add(m, l.Pricer); err != nil {
 		return err
 	}
-	lm := ListingMessage{Index: m.Index, Role: m.Role, Turn: m.Turn, Chars: m.Chars(),
+	lm := ListingMessage{Index: m.Index, Role: string(m.Role), Turn: m.Turn, Chars: m.Chars(),
 		ToolCalls: []string{}, ToolNames: []string{}, InputTokens: m.InputTokens, Usage: m.Usage, Model: m.Model, Aborted: m.Aborted, Meta: m.Meta, Call: m.Call}
 	if l.Counter != nil {
 		lm.Tokens = MessageTokens(m, l.Counter)
@@ -288,7 +288,7 @@ func (l *Listing) Add(m *Message) error {
 // finished: its format, turns, pairs, skipped records and compactions,
 // the calls it records outside the conversation, and the cost.
 func (l *Listing) SetHeader(t *Transcript) error {
-	l.Format, l.Conversation, l.Turns, l.Compactions = t.Format, t.ID, t.Turns, t.Compactions
+	l.Format, l.Conversation, l.Turns, l.Compactions = string(t.Format), t.ID, t.Turns, t.Compactions
 	if err := l.tally.AddUnsent(t, l.Pricer); err != nil {
 		return err
 	}

@@ -765,7 +765,7 @@ type messageAdder interface {
 	add(raw json.RawMessage, where func(format string, args ...any) error, typeErr func(error) error) error
 }
 
-func newAdder(b *builder, format string) messageAdder {
+func newAdder(b *builder, format Format) messageAdder {
 	if format == FormatAnthropic {
 		return &anthropicReader{b: b}
 	}
@@ -774,30 +774,25 @@ func newAdder(b *builder, format string) messageAdder {
 
 // readMessagesDoc reads an OpenAI or Anthropic document: an array of
 // messages, or an object with "messages" (and, for Anthropic, "system").
-func readMessagesDoc(v json.RawMessage, name, format string) (*Transcript, error) {
-	b := newBuilder(format)
-	var msgs []json.RawMessage
-	prefix := ""
-	if bytes.TrimSpace(v)[0] == '[' {
-		if err := json.Unmarshal(v, &msgs); err != nil {
-			return nil, typeErrAt(name, "", err)
-		}
-	} else {
+func readMessagesDoc(s *docStream, format Format) (*Transcript, error) {
+	name := s.name
+	b := s.builder(format)
+	key, prefix := "", ""
+	if !s.probe.array {
+		// The members beside the messages, kept by the probe (streamed
+		// arrays stand as []).
 		var doc struct {
 			System   json.RawMessage   `json:"system"`
 			Messages []json.RawMessage `json:"messages"`
 			Tools    json.RawMessage   `json:"tools"`
 		}
-		if err := json.Unmarshal(v, &doc); err != nil {
-			if bytes.TrimSpace(v)[0] != '{' {
-				return nil, errAt(name, "", "want an array of messages or an object with \"messages\", got %s", jsonl.Kind(v))
-			}
+		if err := json.Unmarshal(mustRaw(s.top()), &doc); err != nil {
 			return nil, typeErrAt(name, "", err)
 		}
 		if doc.Messages == nil {
 			return nil, errAt(name, "", "no \"messages\" array")
 		}
-		msgs, prefix = doc.Messages, "messages"
+		key, prefix = "messages", "messages"
 		b.t.Tools = parseTools(doc.Tools)
 		if sys := bytes.TrimSpace(doc.System); len(sys) > 0 && string(sys) != "null" {
 			c, err := parseAnthropic(sys)
@@ -808,22 +803,26 @@ func readMessagesDoc(v json.RawMessage, name, format string) (*Transcript, error
 		}
 	}
 	add := newAdder(b, format)
-	for i, raw := range msgs {
+	err := s.elements(key, func(i int, raw json.RawMessage) error {
+		if err := s.stopped(b); err != nil {
+			return err
+		}
 		path := fmt.Sprintf("%s[%d]", prefix, i)
 		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-			return nil, errAt(name, path, "want a message object, got %s", jsonl.Kind(raw))
+			return errAt(name, path, "want a message object, got %s", jsonl.Kind(raw))
 		}
 		where := func(f string, args ...any) error { return errAt(name, path, f, args...) }
 		typeErr := func(err error) error { return typeErrAt(name, path, err) }
-		if err := add.add(raw, where, typeErr); err != nil {
-			return nil, err
-		}
+		return add.add(raw, where, typeErr)
+	})
+	if err != nil {
+		return nil, err
 	}
-	return b.finish(), nil
+	return s.finish(b)
 }
 
 // readMessageLines reads OpenAI or Anthropic messages written one a line.
-func readMessageLines(d *lineDecoder, b *builder, format string) error {
+func readMessageLines(d *lineDecoder, b *builder, format Format) error {
 	add := newAdder(b, format)
 	for {
 		line, err := d.next()
@@ -842,4 +841,106 @@ func readMessageLines(d *lineDecoder, b *builder, format string) error {
 		}
 	}
 	return nil
+}
+
+// ---- detection ----
+
+var (
+	openAIFormat = format{name: FormatOpenAI, line: openAILine, doc: openAIDoc,
+		lines: messageLines(FormatOpenAI), linesWhen: hasRole, stream: messagesStream(FormatOpenAI)}
+	anthropicFormat = format{name: FormatAnthropic, line: anthropicLine, doc: anthropicDoc,
+		lines: messageLines(FormatAnthropic), linesWhen: hasRole, stream: messagesStream(FormatAnthropic)}
+)
+
+func hasRole(obj map[string]json.RawMessage) bool { return obj["role"] != nil }
+
+// chatLine: a first line with a "role" that no typed JSONL format claims.
+func chatLine(obj map[string]json.RawMessage) bool {
+	return obj["role"] != nil && !codexLine(obj) && !claudeCodeLine(obj) && !harpeLine(obj)
+}
+
+func anthropicLine(obj map[string]json.RawMessage) bool {
+	return chatLine(obj) && looksAnthropic([]json.RawMessage{mustRaw(obj)})
+}
+
+func openAILine(obj map[string]json.RawMessage) bool {
+	return chatLine(obj) && !looksAnthropic([]json.RawMessage{mustRaw(obj)})
+}
+
+// chatDoc: an array of messages (or an empty array), or an object with
+// "messages", that no more specific document format claims.
+func chatDoc(p *docProbe) bool {
+	if p.array {
+		return p.empty || p.has("role") && !archiveDoc(p) && !geminiDoc(p) && !codexDoc(p)
+	}
+	return p.has("messages") && !archiveDoc(p) && !geminiDoc(p) && !geminiCLIDoc(p)
+}
+
+func anthropicDoc(p *docProbe) bool {
+	return chatDoc(p) && (p.anthropic || !p.array && p.has("system"))
+}
+
+func openAIDoc(p *docProbe) bool { return chatDoc(p) && !anthropicDoc(p) }
+
+func messageLines(format Format) func(*lineDecoder, *builder) error {
+	return func(d *lineDecoder, b *builder) error { return readMessageLines(d, b, format) }
+}
+
+func messagesStream(format Format) func(s *docStream) ([]*Transcript, error) {
+	return func(s *docStream) ([]*Transcript, error) {
+		t, err := readMessagesDoc(s, format)
+		if err != nil {
+			return nil, err
+		}
+		return []*Transcript{t}, nil
+	}
+}
+
+// looksAnthropic tells Anthropic messages from OpenAI ones by what only
+// one of them has: Anthropic content block types, or OpenAI roles, tool
+// calls and part types. Plain text messages read the same either way.
+func looksAnthropic(msgs []json.RawMessage) bool {
+	for _, m := range msgs {
+		if a, ok := anthropicHint(m); ok {
+			return a
+		}
+	}
+	return false
+}
+
+// anthropicHint is what one message tells of [looksAnthropic]: ok when it
+// tells, and then whether it is Anthropic's.
+func anthropicHint(m []byte) (anthropic, ok bool) {
+	var probe struct {
+		Role      string          `json:"role"`
+		ToolCalls json.RawMessage `json:"tool_calls"`
+		Content   json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(m, &probe) != nil {
+		return false, false
+	}
+	switch probe.Role {
+	case "system", "developer", "tool", "function":
+		return false, true
+	}
+	if probe.ToolCalls != nil {
+		return false, true
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(probe.Content, &blocks) != nil {
+		return false, false
+	}
+	for _, b := range blocks {
+		switch b.Type {
+		case "image_url", "input_audio", "refusal", "file":
+			return false, true
+		case "tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document",
+			"server_tool_use", "web_search_tool_result", "web_fetch_tool_result",
+			"code_execution_tool_result", "mcp_tool_use", "mcp_tool_result":
+			return true, true
+		}
+	}
+	return false, false
 }

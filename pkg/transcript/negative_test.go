@@ -45,7 +45,7 @@ func TestNegativeUsage(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Read(strings.NewReader(tc.in), "in", tc.format)
+			_, err := Read(strings.NewReader(tc.in), "in", Format(tc.format))
 			if err == nil || err.Error() != tc.want {
 				t.Errorf("error %v\nwant %s", err, tc.want)
 			}

@@ -49,9 +49,9 @@ func TestUsageOverflow(t *testing.T) {
 			for _, scan := range []bool{false, true} {
 				var err error
 				if scan {
-					_, err = Scan(context.Background(), strings.NewReader(tt.in), "in.jsonl", tt.format, func(*Transcript, *Message) error { return nil })
+					_, err = Scan(context.Background(), strings.NewReader(tt.in), "in.jsonl", Format(tt.format), func(*Transcript, *Message) error { return nil })
 				} else {
-					_, err = Read(strings.NewReader(tt.in), "in.jsonl", tt.format)
+					_, err = Read(strings.NewReader(tt.in), "in.jsonl", Format(tt.format))
 				}
 				if tt.want == "" {
 					if err != nil {
@@ -259,7 +259,7 @@ func TestScanCancelStops(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		calls, at := 0, -1
 		r := &lineCounter{r: strings.NewReader(in)}
-		_, err := Scan(ctx, r, "s.jsonl", format, func(t *Transcript, m *Message) error {
+		_, err := Scan(ctx, r, "s.jsonl", Format(format), func(t *Transcript, m *Message) error {
 			calls++
 			if calls == 10 {
 				cancel()

@@ -54,7 +54,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // JSONL formats are read line by line: memory grows with the messages
 // kept, not with the size of the input. An empty input is one empty
 // transcript (format "harpe" when detecting).
-func Read(r io.Reader, name, format string) ([]*Transcript, error) {
+func Read(r io.Reader, name string, format Format) ([]*Transcript, error) {
 	return read(context.Background(), r, name, format, nil)
 }
 
@@ -62,10 +62,13 @@ func Read(r io.Reader, name, format string) ([]*Transcript, error) {
 // (its turn numbered, an abort of its turn known) and does not keep it:
 // the transcripts returned have no Messages, only their counts, pairs and
 // skipped records. For the JSONL formats memory then holds about one turn
-// at a time, whatever the size of the input; JSON documents are read whole
-// first. fn gets the transcript being read (for its Format and ID) and the
-// message; an error from fn stops the reading and is returned. Usage that a
-// format records only after the next turn has opened is not seen.
+// at a time, whatever the size of the input; OpenAI, Anthropic and
+// ShareGPT documents are read one element (message, conversation) at a
+// time, their messages handed on as turns settle or conversations end;
+// other documents are read whole first. fn gets the transcript being read
+// (for its Format and ID) and the message; an error from fn stops the
+// reading and is returned. Usage that a format records only after the
+// next turn has opened is not seen.
 //
 // An [*engine.TokenOverflowError] from fn (such as [Listing.Add] returns) comes back
 // as an [*Error] naming the line the message was read from (the line of
@@ -74,37 +77,71 @@ func Read(r io.Reader, name, format string) ([]*Transcript, error) {
 // Scan stops once ctx is done: it checks ctx before each line of a JSONL
 // input and before each message it hands to fn, and returns ctx's error.
 // fn is not called after that.
-func Scan(ctx context.Context, r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+func Scan(ctx context.Context, r io.Reader, name string, format Format, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	if fn == nil {
 		return nil, errors.New("transcript.Scan: nil fn")
 	}
 	return read(ctx, r, name, format, fn)
 }
 
-func read(ctx context.Context, r io.Reader, name, format string, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+func read(ctx context.Context, r io.Reader, name string, format Format, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if format != "" && !validFormat(format) {
-		return nil, fmt.Errorf("unknown transcript format %q; valid: %s", format, strings.Join(Formats(), ", "))
+	if _, err := ParseFormat(string(format)); err != nil {
+		return nil, err
 	}
 	named := format != ""
 	// A file (an io.Seeker) is read twice when its format is to be told:
 	// first its start, keeping nothing, to tell whether it can be a
 	// transcript at all (a walk then skips a large JSON file that is not
-	// one without holding it), then as usual.
-	if s, ok := r.(io.Seeker); ok && !named {
-		if at, err := s.Seek(0, io.SeekCurrent); err == nil {
-			may := mayBeTranscript(r)
-			if _, err := s.Seek(at, io.SeekStart); err != nil {
-				return nil, &Error{Name: name, Err: err}
-			}
-			if !may {
-				return nil, &Error{Name: name, Err: undetectable()}
-			}
+	// one without holding it), then as usual. A JSON document in a file is
+	// read from the file again, element by element (see stream.go).
+	var file io.ReadSeeker
+	at := int64(0)
+	if s, ok := r.(io.ReadSeeker); ok {
+		if off, err := s.Seek(0, io.SeekCurrent); err == nil {
+			file, at = s, off
 		}
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
+	if file != nil && !named {
+		may := mayBeTranscript(r)
+		if _, err := file.Seek(at, io.SeekStart); err != nil {
+			return nil, &Error{Name: name, Err: err}
+		}
+		if !may {
+			return nil, &Error{Name: name, Err: undetectable()}
+		}
+	}
+	// A pipe gets a buffer of longLine, to tell a long first line.
+	bufSize := 64 << 10
+	if file == nil {
+		bufSize = longLine
+	}
+	br := bufio.NewReaderSize(r, bufSize)
+	if file == nil && firstLineLong(br, longLine) {
+		// One JSON document on one long line (a request body as an SDK
+		// dumps it) from a pipe: held once, in chunks, so that it can be
+		// read twice like a file, rather than as one line that grows.
+		held, err := readChunks(nil, br)
+		if err != nil {
+			return nil, &Error{Name: name, Err: err}
+		}
+		file, at = held, 0
+		br.Reset(held)
+	}
+	if file != nil && firstLineLong(br, bufSize) {
+		// A JSON document on a long first line is streamed from the file
+		// now (see stream.go), unless that line is a JSON Lines record;
+		// other documents are streamed below, once the first line is read.
+		if ts, err, ok := readFileDocument(ctx, file, at, name, format, fn); ok {
+			return ts, err
+		}
+		if _, err := file.Seek(at, io.SeekStart); err != nil {
+			return nil, &Error{Name: name, Err: err}
+		}
+		br.Reset(file)
+	}
 	head, first, err := firstLine(br)
 	if err != nil {
 		return nil, &Error{Name: name, Err: err}
@@ -144,9 +181,8 @@ func read(ctx context.Context, r io.Reader, name, format string, fn func(t *Tran
 	}
 	// Codex rollouts and bare Responses items are JSONL; a Responses array
 	// or request body is a document.
-	lineFormat := format == FormatHarpe || format == FormatClaudeCode ||
-		(format == FormatCodex && obj != nil && obj["type"] != nil) ||
-		((format == FormatOpenAI || format == FormatAnthropic) && obj != nil && obj["role"] != nil)
+	f := formatOf(format)
+	lineFormat := f != nil && f.lines != nil && (f.linesWhen == nil || f.linesWhen(obj))
 	if format != "" && lineFormat && !(lineIsValue && obj != nil) {
 		if !utf8.Valid(first) {
 			return nil, utf8Error(name, firstLineNo, first)
@@ -167,7 +203,7 @@ func read(ctx context.Context, r io.Reader, name, format string, fn func(t *Tran
 			b.name, b.ctx = name, ctx
 		}
 		d := &lineDecoder{r: jsonl.NewReader(io.MultiReader(bytes.NewReader(head), br)), name: name, b: b}
-		err = formatOf(format).lines(d, b)
+		err = f.lines(d, b)
 		if err == nil {
 			b.finish()
 			err = b.sinkErr
@@ -180,12 +216,149 @@ func read(ctx context.Context, r io.Reader, name, format string, fn func(t *Tran
 		}
 		return []*Transcript{b.t}, nil
 	}
-	// A JSON document (or a sequence of them): read it whole.
-	rest, err := io.ReadAll(br)
-	if err != nil {
-		return nil, &Error{Name: name, Err: err}
+	// A JSON document: streamed from the file, or from the input held
+	// once in memory; read whole where the stream reader does not take it.
+	var src io.ReadSeeker = file
+	var held *chunks
+	if file != nil {
+		if _, err := file.Seek(at, io.SeekStart); err != nil {
+			return nil, &Error{Name: name, Err: err}
+		}
+	} else {
+		if held, err = readChunks(head, br); err != nil {
+			return nil, &Error{Name: name, Err: err}
+		}
+		src = held
 	}
-	data := append(head, rest...)
+	if ts, err, ok := readStreamed(ctx, src, name, format, fn); ok {
+		return ts, err
+	}
+	var data []byte
+	if held != nil {
+		data = held.bytes()
+	} else {
+		if _, err := file.Seek(at, io.SeekStart); err != nil {
+			return nil, &Error{Name: name, Err: err}
+		}
+		if data, err = io.ReadAll(file); err != nil {
+			return nil, &Error{Name: name, Err: err}
+		}
+	}
+	held = nil
+	return readWhole(ctx, data, name, format, fn)
+}
+
+// readStreamed reads the JSON document at src's position element by
+// element (see stream.go). ok is false when it leaves the input to
+// readWhole: bad JSON (which readWhole places exactly), a sequence of
+// documents, a format read whole, and the rare cases where a named format
+// finds none of its records (readWhole then says what the input is).
+func readStreamed(ctx context.Context, src io.ReadSeeker, name string, format Format, fn func(t *Transcript, m *Message) error) (ts []*Transcript, err error, ok bool) {
+	s, err := openDocStream(src, name)
+	if err != nil {
+		return nil, nil, false
+	}
+	return readStream(ctx, s, format, fn)
+}
+
+// longLine is the length of a first line past which an input that cannot
+// be read twice is held in memory to be read as a document (see
+// firstLineLong).
+const longLine = 1 << 20
+
+// firstLineLong reports whether the first non-blank line of br is longer
+// than n (at most br's buffer), without reading it.
+func firstLineLong(br *bufio.Reader, n int) bool {
+	b, _ := br.Peek(n)
+	if len(b) < n {
+		return false
+	}
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return bytes.IndexByte(b[i:], '\n') < 0
+}
+
+// readFileDocument reads the file at offset at as one JSON document,
+// streamed, when it is one (ok), and not a JSON Lines file (whose first
+// value a line format claims) or anything else the stream reader leaves.
+func readFileDocument(ctx context.Context, file io.ReadSeeker, at int64, name string, format Format, fn func(t *Transcript, m *Message) error) (ts []*Transcript, err error, ok bool) {
+	if _, err := file.Seek(at, io.SeekStart); err != nil {
+		return nil, nil, false
+	}
+	s, err := openDocStream(file, name)
+	if err != nil {
+		return nil, nil, false
+	}
+	if p := s.probe; !p.array {
+		// The members kept stand for the object in the line sniffs: they
+		// look at keys and at "type", which are kept whole.
+		if f := formatOf(format); format != "" && f.lines != nil && (f.linesWhen == nil || f.linesWhen(p.obj)) {
+			return nil, nil, false
+		}
+		for _, f := range formats {
+			if format == "" && f.line != nil && f.line(p.obj) {
+				return nil, nil, false
+			}
+		}
+	}
+	return readStream(ctx, s, format, fn)
+}
+
+// readStream reads the probed document s as format (detected when "").
+func readStream(ctx context.Context, s *docStream, format Format, fn func(t *Transcript, m *Message) error) (ts []*Transcript, err error, ok bool) {
+	name := s.name
+	s.ctx, s.fn = ctx, fn
+	named := format != ""
+	if !named {
+		if format = s.probe.detect(); format == "" {
+			return nil, &Error{Name: name, Err: undetectable()}, true
+		}
+	}
+	f := formatOf(format)
+	if f.stream == nil || format == FormatHAR {
+		return nil, nil, false
+	}
+	if fn != nil {
+		s.scan = func(t *Transcript, k int, many bool) error {
+			_, err := scanOne(ctx, name, t, k, many, fn)
+			return err
+		}
+	}
+	ts, err = f.stream(s)
+	if errors.Is(err, errStreamFallback) {
+		return nil, nil, false
+	}
+	var de *Error
+	if err != nil && named && errors.As(err, &de) && de.Path == "" && de.Line == 0 {
+		return nil, nil, false
+	}
+	if err != nil {
+		return nil, err, true
+	}
+	if named {
+		n := s.messages
+		for _, t := range ts {
+			n += len(t.Messages)
+		}
+		if n == 0 {
+			return nil, nil, false
+		}
+	}
+	if len(ts) == 0 {
+		ts = append(ts, newBuilder(format).finish())
+	}
+	if s.emitted > 0 {
+		return ts, nil, true
+	}
+	ts, err = scanAll(ctx, name, ts, nil, fn)
+	return ts, err, true
+}
+
+// readWhole reads data, held whole, as one or more JSON documents.
+func readWhole(ctx context.Context, data []byte, name string, format Format, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+	named := format != ""
 	ts, err := readDocuments(data, name, format)
 	var de *Error
 	if err != nil && named && (format == FormatHAR || errors.As(err, &de) && de.Path == "" && de.Line == 0) {
@@ -215,21 +388,30 @@ func scanAll(ctx context.Context, name string, ts []*Transcript, err error, fn f
 		return ts, err
 	}
 	for k, t := range ts {
-		for i := range t.Messages {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if err := fn(t, &t.Messages[i]); err != nil {
-				where := fmt.Sprintf("message %d", i)
-				if len(ts) > 1 {
-					where = fmt.Sprintf("conversation %d, message %d", k+1, i)
-				}
-				return nil, placeOverflow(err, name, 0, where)
-			}
+		if _, err := scanOne(ctx, name, t, k, len(ts) > 1, fn); err != nil {
+			return nil, err
 		}
-		t.Messages = nil
 	}
 	return ts, nil
+}
+
+// scanOne hands the messages of t, conversation k of the input (of
+// several when many), to fn and drops them.
+func scanOne(ctx context.Context, name string, t *Transcript, k int, many bool, fn func(t *Transcript, m *Message) error) (*Transcript, error) {
+	for i := range t.Messages {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := fn(t, &t.Messages[i]); err != nil {
+			where := fmt.Sprintf("message %d", i)
+			if many {
+				where = fmt.Sprintf("conversation %d, message %d", k+1, i)
+			}
+			return nil, placeOverflow(err, name, 0, where)
+		}
+	}
+	t.Messages = nil
+	return t, nil
 }
 
 var bom = []byte("\xef\xbb\xbf")
@@ -267,7 +449,7 @@ func firstLine(br *bufio.Reader) (head, first []byte, err error) {
 // line when that line is a whole JSON object (the JSONL formats), else the
 // whole text as a JSON document. An undetectable input is an error that
 // lists what was tried.
-func Detect(data []byte) (string, error) {
+func Detect(data []byte) (Format, error) {
 	if isVCR(data) {
 		return FormatVCR, nil
 	}
@@ -297,7 +479,7 @@ func Detect(data []byte) (string, error) {
 // no message: found is the format detection sees in it ("" for none).
 // When found is the named format itself (a session with no message yet),
 // there is no error.
-func noRecords(name, format, found string) error {
+func noRecords(name string, format, found Format) error {
 	if found == format {
 		return nil
 	}
@@ -308,7 +490,7 @@ func noRecords(name, format, found string) error {
 // its records. Found is the format the input reads as, "" when none: the
 // error then wraps [ErrUnknownFormat].
 type NoRecordsError struct {
-	Format, Found string
+	Format, Found Format
 }
 
 func (e *NoRecordsError) Error() string {
@@ -334,120 +516,24 @@ var ErrUnknownFormat = errors.New("cannot tell the transcript format")
 // content; Tried lists the formats detection knows. It wraps
 // [ErrUnknownFormat].
 type UnknownFormatError struct {
-	Tried []string
+	Tried []Format
 }
 
 func (e *UnknownFormatError) Error() string {
-	return fmt.Sprintf("%v; tried %s", ErrUnknownFormat, strings.Join(e.Tried, ", "))
+	names := make([]string, len(e.Tried))
+	for i, f := range e.Tried {
+		names[i] = string(f)
+	}
+	return fmt.Sprintf("%v; tried %s", ErrUnknownFormat, strings.Join(names, ", "))
 }
 
 func (e *UnknownFormatError) Unwrap() error { return ErrUnknownFormat }
 
 func undetectable() error { return &UnknownFormatError{Tried: Formats()} }
 
-var (
-	harpeTypes  = map[string]bool{"system": true, "user": true, "assistant": true, "tool_result": true, "usage": true, "abort": true}
-	claudeTypes = map[string]bool{"user": true, "assistant": true, "system": true, "summary": true, "progress": true, "file-history-snapshot": true, "queue-operation": true}
-	codexTypes  = map[string]bool{"session_meta": true, "turn_context": true, "response_item": true, "event_msg": true, "compacted": true}
-)
-
-// detectLine names the format of an input whose first line is the JSON
-// object obj, or "" when it cannot tell.
-func detectLine(obj map[string]json.RawMessage) string {
-	var typ string
-	_ = json.Unmarshal(obj["type"], &typ)
-	switch {
-	case obj["payload"] != nil && codexTypes[typ]:
-		return FormatCodex
-	case obj["payload"] == nil && responseItemTypes[typ] && (obj["role"] != nil || obj["call_id"] != nil || typ == "reasoning" || typ == "web_search_call"):
-		return FormatCodex
-	case obj["sessionId"] != nil && (obj["uuid"] != nil || obj["parentUuid"] != nil):
-		return FormatClaudeCode
-	case claudeTypes[typ] && (obj["sessionId"] != nil || obj["uuid"] != nil || obj["message"] != nil || !harpeTypes[typ]):
-		return FormatClaudeCode
-	case harpeTypes[typ]:
-		return FormatHarpe
-	case obj["role"] != nil:
-		if looksAnthropic([]json.RawMessage{mustRaw(obj)}) {
-			return FormatAnthropic
-		}
-		return FormatOpenAI
-	}
-	raw := mustRaw(obj)
-	return detectDocument(raw)
-}
-
 func mustRaw(obj map[string]json.RawMessage) json.RawMessage {
 	b, _ := json.Marshal(obj)
 	return b
-}
-
-// detectDocument names the format of one JSON document, or "".
-func detectDocument(v json.RawMessage) string {
-	v = bytes.TrimSpace(v)
-	if len(v) == 0 {
-		return ""
-	}
-	if v[0] == '[' {
-		var arr []json.RawMessage
-		if json.Unmarshal(v, &arr) != nil {
-			return ""
-		}
-		if len(arr) == 0 {
-			return FormatOpenAI
-		}
-		var el map[string]json.RawMessage
-		if json.Unmarshal(arr[0], &el) != nil {
-			return ""
-		}
-		switch {
-		case el["conversations"] != nil:
-			return FormatShareGPT
-		case el["source"] != nil && (el["action"] != nil || el["observation"] != nil):
-			return FormatOpenHands
-		case hasKey(el["conversation"], "speaker_a"):
-			return FormatLongMemory
-		case el["parts"] != nil:
-			return FormatGemini
-		case responseItemTypes[str(el["type"])] && el["payload"] == nil:
-			return FormatCodex
-		case el["role"] != nil:
-			if looksAnthropic(arr) {
-				return FormatAnthropic
-			}
-			return FormatOpenAI
-		}
-		return ""
-	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(v, &obj) != nil {
-		return ""
-	}
-	switch {
-	case hasKey(obj["log"], "entries"):
-		return FormatHAR
-	case obj["conversations"] != nil:
-		return FormatShareGPT
-	case obj["history"] != nil && (obj["trajectory"] != nil || obj["info"] != nil || obj["environment"] != nil):
-		return FormatSWEAgent
-	case hasKey(obj["conversation"], "speaker_a"):
-		return FormatLongMemory
-	case obj["contents"] != nil:
-		return FormatGemini
-	case obj["input"] != nil && obj["messages"] == nil:
-		return FormatCodex
-	case obj["messages"] != nil:
-		var msgs []json.RawMessage
-		_ = json.Unmarshal(obj["messages"], &msgs)
-		if obj["sessionId"] != nil || (len(msgs) > 0 && hasKey(msgs[0], "type") && !hasKey(msgs[0], "role")) {
-			return FormatGeminiCLI
-		}
-		if obj["system"] != nil || looksAnthropic(msgs) {
-			return FormatAnthropic
-		}
-		return FormatOpenAI
-	}
-	return ""
 }
 
 // str decodes a JSON string, "" when v is not one.
@@ -462,49 +548,19 @@ func hasKey(v json.RawMessage, key string) bool {
 	return json.Unmarshal(v, &obj) == nil && obj[key] != nil
 }
 
-// looksAnthropic tells Anthropic messages from OpenAI ones by what only
-// one of them has: Anthropic content block types, or OpenAI roles, tool
-// calls and part types. Plain text messages read the same either way.
-func looksAnthropic(msgs []json.RawMessage) bool {
-	for _, m := range msgs {
-		var probe struct {
-			Role      string          `json:"role"`
-			ToolCalls json.RawMessage `json:"tool_calls"`
-			Content   json.RawMessage `json:"content"`
-		}
-		if json.Unmarshal(m, &probe) != nil {
-			continue
-		}
-		switch probe.Role {
-		case "system", "developer", "tool", "function":
-			return false
-		}
-		if probe.ToolCalls != nil {
-			return false
-		}
-		var blocks []struct {
-			Type string `json:"type"`
-		}
-		if json.Unmarshal(probe.Content, &blocks) != nil {
-			continue
-		}
-		for _, b := range blocks {
-			switch b.Type {
-			case "image_url", "input_audio", "refusal", "file":
-				return false
-			case "tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document",
-				"server_tool_use", "web_search_tool_result", "web_fetch_tool_result",
-				"code_execution_tool_result", "mcp_tool_use", "mcp_tool_result":
-				return true
-			}
-		}
+// probeDocument probes one JSON document held in memory, nil when it is
+// not an object or array the probe takes.
+func probeDocument(v json.RawMessage) *docProbe {
+	s, err := openDoc(bytes.NewReader(v), "", false)
+	if err != nil {
+		return nil
 	}
-	return false
+	return s.probe
 }
 
 // readDocuments reads data as one or more JSON documents in format (or
 // detects it from the first).
-func readDocuments(data []byte, name, format string) ([]*Transcript, error) {
+func readDocuments(data []byte, name string, format Format) ([]*Transcript, error) {
 	if !utf8.Valid(data) {
 		return nil, utf8DocError(name, data)
 	}
@@ -573,14 +629,6 @@ func pathJoin(p string) string {
 		return ""
 	}
 	return " " + p
-}
-
-func readDocument(v json.RawMessage, name, format string) ([]*Transcript, error) {
-	if f := formatOf(format); f != nil && f.document != nil {
-		return f.document(v, name)
-	}
-	// A JSONL format named explicitly but given a document.
-	return nil, &Error{Name: name, Err: fmt.Errorf("a %s transcript is JSON Lines, one object a line; this input is one JSON %s", format, jsonl.Kind(v))}
 }
 
 // jsonKind names the JSON type of v for messages.

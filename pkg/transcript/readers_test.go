@@ -159,7 +159,7 @@ func TestItemWriter(t *testing.T) {
 			continue
 		}
 		got = append(got, strings.Join([]string{it.ID, it.Role, it.Dimension, it.Group, it.Timestamp, it.Content}, "|"))
-		if it.Pinned != (it.Role == RoleSystem) {
+		if it.Pinned != (it.Role == string(RoleSystem)) {
 			t.Errorf("%s: pinned %v", it.ID, it.Pinned)
 		}
 	}
@@ -196,7 +196,7 @@ func TestSWEAgentTextMode(t *testing.T) {
 	}
 	var got []string
 	for _, m := range tr.Messages {
-		s := m.Role
+		s := string(m.Role)
 		for _, c := range m.ToolCalls {
 			s += " " + c.Name + "#" + c.ID
 		}

@@ -63,7 +63,7 @@ type recordedCall struct {
 // that conversation; any other starts a new one. Each transcript is the
 // last call's window and its reply, with every call's prompt size on the
 // reply it produced, and the last call's tool definitions.
-func readRecordings(name, format string, recs []recorded, skipped map[string]int) ([]*Transcript, error) {
+func readRecordings(name string, format Format, recs []recorded, skipped map[string]int) ([]*Transcript, error) {
 	var g grouper
 	for _, r := range recs {
 		c, err := parseRecorded(name, r)
@@ -269,7 +269,7 @@ func readRecordedWindow(name string, c *recordedCall, withReply bool) (*Transcri
 		}
 	}
 	doc := map[string]json.RawMessage{}
-	var format string
+	var format Format
 	switch c.rec.api {
 	case apiChat:
 		format = FormatOpenAI

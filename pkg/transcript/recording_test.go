@@ -25,8 +25,9 @@ func TestReadRecordings(t *testing.T) {
 		skip  map[string]int // skipped records
 	}
 	tests := []struct {
-		name, file, format string
-		convs              []conv
+		name, file string
+		format     Format
+		convs      []conv
 	}{
 		{"vcrpy cassette, OpenAI chat agent loop and an Anthropic call", "vcr/openai-tools.yaml", FormatVCR, []conv{
 			// prompt_tokens of the two chat completions; the models list
@@ -52,8 +53,8 @@ func TestReadRecordings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, format := range []string{"", tt.format} {
-				ts, err := Read(strings.NewReader(string(data)), tt.file, format)
+			for _, format := range []Format{"", tt.format} {
+				ts, err := Read(strings.NewReader(string(data)), tt.file, Format(format))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -140,7 +141,11 @@ func TestToolDefTokens(t *testing.T) {
 
 // TestRecordingErrors: bad recordings name the file and where.
 func TestRecordingErrors(t *testing.T) {
-	tests := []struct{ name, in, format, want string }{
+	tests := []struct {
+		name, in string
+		format   Format
+		want     string
+	}{
 		{"bad YAML", "interactions:\n- request: [\n", "", "c.yaml:2: invalid YAML"},
 		{"no interactions", "version: 1\n", FormatVCR, `c.yaml: no "interactions" list`},
 		{"request not JSON", "interactions:\n- request: {uri: 'https://api.openai.com/v1/chat/completions', body: 'nope'}\n  response: {status: {code: 200}, body: {string: '{}'}}\n", "",
@@ -153,7 +158,7 @@ func TestRecordingErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Read(strings.NewReader(tt.in), "c.yaml", tt.format)
+			_, err := Read(strings.NewReader(tt.in), "c.yaml", Format(tt.format))
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Errorf("error %v\nwant prefix %q", err, tt.want)
 			}
@@ -203,7 +208,7 @@ func TestRecordedResponsesAndGemini(t *testing.T) {
 	for k, w := range wants {
 		var parts []string
 		for _, m := range ts[k].Messages {
-			s := m.Role + ":" + m.Text
+			s := string(m.Role) + ":" + m.Text
 			for _, c := range m.ToolCalls {
 				s += c.Name + "(" + c.Arguments + ")"
 			}

@@ -14,7 +14,7 @@ import (
 // by reading the file by hand (or with jq), not from the reader.
 type sample struct {
 	file   string
-	format string
+	format Format
 	// roles has one letter a message: s system, u user, a assistant, t tool.
 	roles string
 	// turns has each message's turn, space separated.
@@ -110,7 +110,7 @@ var samples = []sample{
 		roles: "uauauu", turns: "1 1 2 2 3 4", nturns: 4},
 }
 
-var roleLetter = map[string]byte{RoleSystem: 's', RoleUser: 'u', RoleAssistant: 'a', RoleTool: 't'}
+var roleLetter = map[Role]byte{RoleSystem: 's', RoleUser: 'u', RoleAssistant: 'a', RoleTool: 't'}
 
 // TestSamples reads every sample with format detection and checks the
 // messages, turns, pairs and counts against the table above.

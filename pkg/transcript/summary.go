@@ -142,7 +142,7 @@ func (s *SessionSummary) Add(m *Message) error {
 // Finish adds t's header: its format and conversation id, and the calls
 // it records outside the conversation; then prices the session.
 func (s *SessionSummary) Finish(t *Transcript) error {
-	s.Format, s.Conversation = t.Format, t.ID
+	s.Format, s.Conversation = string(t.Format), t.ID
 	if err := s.usage.AddUnsent(t, s.Pricer); err != nil {
 		return err
 	}

@@ -31,20 +31,25 @@ package transcript
 
 import "time"
 
+// Role is who speaks a message. It is a string underneath, so JSON
+// output spells it as before.
+type Role string
+
 // Roles of a message.
 const (
-	RoleSystem    = "system"
-	RoleUser      = "user"
-	RoleAssistant = "assistant"
-	RoleTool      = "tool"
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
 )
 
 // Transcript is one saved conversation.
 type Transcript struct {
 	// Format names the format it was read from ("harpe", "openai",
 	// "anthropic", "claude-code", "codex", "gemini", "gemini-cli",
-	// "sharegpt", "swe-agent", "openhands", "long-memory"); see [Formats].
-	Format string
+	// "sharegpt", "swe-agent", "openhands", "long-memory", "vcr", "har");
+	// see [Formats].
+	Format Format
 	// ID names the conversation when the format has several per file
 	// (ShareGPT, long-memory samples), else "".
 	ID string
@@ -83,7 +88,7 @@ type Transcript struct {
 // user prompt, an assistant reply or tool call, or a tool result.
 type Message struct {
 	Index int
-	Role  string
+	Role  Role
 	// Name is the speaker or tool name when the format records one.
 	Name string
 	// Text is the message's text: text blocks joined by "\n". Tool-call

@@ -50,7 +50,7 @@ func TestUsageParts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ts, err := Read(strings.NewReader(tc.in), "in", tc.format)
+			ts, err := Read(strings.NewReader(tc.in), "in", Format(tc.format))
 			if err != nil {
 				t.Fatal(err)
 			}

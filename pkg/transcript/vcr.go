@@ -206,3 +206,6 @@ func yamlError(name string, err error) error {
 	}
 	return &Error{Name: name, Err: fmt.Errorf("invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))}
 }
+
+// vcrFormat is told by [isVCR] and read by readVCR before any JSON.
+var vcrFormat = format{name: FormatVCR}

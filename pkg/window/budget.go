@@ -183,7 +183,7 @@ func EngineSelector(budget engine.Budget, opts engine.Options) Selector {
 				ID:         name(&ids, e.Message.Index, "m"),
 				TokenCount: &sizes[i],
 				Priority:   10,
-				Role:       e.Message.Role,
+				Role:       string(e.Message.Role),
 				Line:       i + 1,
 			}
 			switch {

@@ -29,7 +29,7 @@ func ExampleReportWriter() {
 		panic(err)
 	}
 	rw := window.NewReportWriter(os.Stdout)
-	if err := rw.Begin(window.TranscriptInfo{Format: t.Format, Messages: len(t.Messages), Turns: t.Turns}); err != nil {
+	if err := rw.Begin(window.TranscriptInfo{Format: string(t.Format), Messages: len(t.Messages), Turns: t.Turns}); err != nil {
 		panic(err)
 	}
 	rw.Hook(&opts)

@@ -83,7 +83,7 @@ func TestReportWriter(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				info := window.TranscriptInfo{Format: tr.Format, Messages: len(tr.Messages), Turns: tr.Turns, ID: tr.ID}
+				info := window.TranscriptInfo{Format: string(tr.Format), Messages: len(tr.Messages), Turns: tr.Turns, ID: tr.ID}
 				if k > 0 {
 					info.File = c.file
 				}

@@ -64,7 +64,7 @@ func ShowCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts Re
 	v := &CallView{Strategy: rs.Name(), Call: c, Rendered: r, Messages: []SentMessage{}}
 	for _, p := range c.Parts {
 		if p.Sent == SentSummary {
-			v.Messages = append(v.Messages, SentMessage{Index: -1, Role: transcript.RoleSystem, Sent: SentSummary,
+			v.Messages = append(v.Messages, SentMessage{Index: -1, Role: string(transcript.RoleSystem), Sent: SentSummary,
 				InSystem: true, Chars: p.Chars, Tokens: p.Tokens,
 				Message: transcript.Message{Index: -1, Role: transcript.RoleSystem, Text: r.Summary}})
 			continue
@@ -77,7 +77,7 @@ func ShowCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts Re
 				m = t.Messages[i]
 			}
 			e := Measure(m, 0, opts.Counter)
-			v.Messages = append(v.Messages, SentMessage{Index: i, Role: m.Role, Sent: p.Sent, InSystem: !ok,
+			v.Messages = append(v.Messages, SentMessage{Index: i, Role: string(m.Role), Sent: p.Sent, InSystem: !ok,
 				Chars: e.Chars, Tokens: e.Tokens, Message: m})
 		}
 	}
@@ -144,14 +144,14 @@ func OpenAIRequestFor(r Rendered) OpenAIRequest {
 	lastCall := ""
 	for _, m := range r.Messages {
 		if n := len(out.Messages); n > 0 && m.Role == transcript.RoleAssistant && m.ToolCallID == "" &&
-			out.Messages[n-1].Role == transcript.RoleAssistant &&
+			out.Messages[n-1].Role == string(transcript.RoleAssistant) &&
 			((m.Call != "" && m.Call == lastCall) || len(out.Messages[n-1].ToolCalls) > 0) {
 			joinAssistant(&out.Messages[n-1], &m)
 			lastCall = m.Call
 			continue
 		}
 		lastCall = m.Call
-		om := OpenAIMessage{Role: m.Role, Content: ptr(m.Text)}
+		om := OpenAIMessage{Role: string(m.Role), Content: ptr(m.Text)}
 		switch {
 		case m.ToolCallID != "" || m.Role == transcript.RoleTool:
 			om.Role, om.ToolCallID = "tool", m.ToolCallID
@@ -255,11 +255,11 @@ func AnthropicRequestFor(r Rendered) AnthropicRequest {
 		if len(blocks) == 0 {
 			continue
 		}
-		if n := len(out.Messages); n > 0 && out.Messages[n-1].Role == role {
+		if n := len(out.Messages); n > 0 && out.Messages[n-1].Role == string(role) {
 			out.Messages[n-1].Content = append(out.Messages[n-1].Content, blocks...)
 			continue
 		}
-		out.Messages = append(out.Messages, AnthropicMessage{Role: role, Content: blocks})
+		out.Messages = append(out.Messages, AnthropicMessage{Role: string(role), Content: blocks})
 	}
 	return out
 }

@@ -63,7 +63,7 @@ func extractLine(m transcript.Message) string {
 	if m.Role == transcript.RoleTool || m.ToolCallID != "" {
 		return ""
 	}
-	prefix := "turn " + strconv.Itoa(m.Turn) + " " + m.Role + ": "
+	prefix := "turn " + strconv.Itoa(m.Turn) + " " + string(m.Role) + ": "
 	if t := oneLine(firstSentence(m.Text), extractiveLineChars); t != "" {
 		return prefix + t
 	}

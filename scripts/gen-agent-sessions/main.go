@@ -577,7 +577,7 @@ func jsonText(v any) string {
 // visible reads data back and returns, per call in order, the tokens of the
 // visible messages of its window.
 func visible(data []byte, format string) ([]int, error) {
-	ts, err := transcript.Read(bytes.NewReader(data), "gen", format)
+	ts, err := transcript.Read(bytes.NewReader(data), "gen", transcript.Format(format))
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ func info([]byte) (any, error) { return Info(), nil }
 // Info lists the policies, tokenizers (with whether each is loaded),
 // transcript formats, replay strategies and functions.
 func Info() *InfoResult {
-	out := &InfoResult{Policies: engine.PolicyNames(), Formats: transcript.Formats(), Functions: Functions(), DefaultPolicy: engine.DefaultPolicy}
+	out := &InfoResult{Policies: engine.PolicyNames(), Formats: transcript.FormatNames(), Functions: Functions(), DefaultPolicy: engine.DefaultPolicy}
 	for _, n := range tokenize.Names() {
 		e := encodingNamed(n)
 		out.Tokenizers = append(out.Tokenizers, Tokenizer{Name: n, Loaded: e == nil || e.Registered()})

@@ -92,8 +92,8 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	if len(names) == 0 {
 		names = []string{"full", "windowed", "summarizing", "turn", "clear", "mask"}
 	}
-	if a.Format != "" && !contains(transcript.Formats(), a.Format) {
-		return nil, fmt.Errorf("format: unknown format %q; valid: %s", a.Format, strings.Join(transcript.Formats(), ", "))
+	if a.Format != "" && !contains(transcript.FormatNames(), a.Format) {
+		return nil, fmt.Errorf("format: unknown format %q; valid: %s", a.Format, transcript.FormatList())
 	}
 	c, err := counter(a.Tokenizer)
 	if err != nil {
@@ -116,7 +116,7 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	if err != nil {
 		return nil, argError(err)
 	}
-	ts, err := transcript.Read(strings.NewReader(a.Transcript), a.Name, a.Format)
+	ts, err := transcript.Read(strings.NewReader(a.Transcript), a.Name, transcript.Format(a.Format))
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", a.Name, err)
 	}
-	out := &ReplayResult{Format: t.Format, ID: t.ID, Messages: len(t.Messages), Turns: t.Turns, Conversations: len(ts)}
+	out := &ReplayResult{Format: string(t.Format), ID: t.ID, Messages: len(t.Messages), Turns: t.Turns, Conversations: len(ts)}
 	p := svgplot.Plot{Title: fmt.Sprintf("Tokens per call (%s transcript, %d turns)", t.Format, t.Turns), XLabel: "model call", YLabel: "input tokens"}
 	if a.ContextWindow > 0 {
 		p.Limit = float64(a.ContextWindow)
@@ -158,7 +158,7 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	}
 	out.Plot = svg.String()
 	if a.Report {
-		info := window.TranscriptInfo{Format: t.Format, Messages: len(t.Messages), Turns: t.Turns, ID: t.ID}
+		info := window.TranscriptInfo{Format: string(t.Format), Messages: len(t.Messages), Turns: t.Turns, ID: t.ID}
 		var b bytes.Buffer
 		if err := window.NewReportWriter(&b).WriteReport(&window.Report{Transcript: info, Strategies: results}); err != nil {
 			return nil, err

@@ -1,0 +1,574 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"unicode/utf8"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
+)
+
+// Reading JSON documents in bounded memory.
+//
+// A document is read in two passes over a source that can be rewound (the
+// file itself, or the input held once in memory in chunks): the first
+// (the probe) reads every byte, checks the grammar and UTF-8, keeps the
+// small members of a top-level object and tells the format; the second
+// hands the elements of the large arrays (the messages, the
+// conversations) to the format's reader one at a time. Nothing larger than
+// one element, plus the members kept, is held at once.
+
+// errStreamFallback says the document is not one the streaming reader
+// takes (bad JSON, a sequence of documents, a duplicated array member):
+// it is read whole, as before, which also places any error exactly.
+var errStreamFallback = errors.New("document not streamable")
+
+// keepArray is how large an array member of a top-level object may be and
+// still be kept by the probe (tools, a system prompt in blocks); larger
+// ones are streamed.
+const keepArray = 1 << 20
+
+// maxNesting is the nesting the lexer checks values to (encoding/json's
+// own limit).
+const maxNesting = 10000
+
+// lexer reads JSON values from a buffered reader.
+type lexer struct {
+	br     *bufio.Reader
+	noUTF8 bool // leave UTF-8 unchecked (detection, as encoding/json reads it)
+}
+
+func (l *lexer) peek() (byte, error) {
+	for {
+		b, err := l.br.Peek(1)
+		if err != nil {
+			if err == io.EOF {
+				return 0, io.EOF
+			}
+			return 0, err
+		}
+		switch b[0] {
+		case ' ', '\t', '\n', '\r':
+			_, _ = l.br.Discard(1)
+			continue
+		}
+		return b[0], nil
+	}
+}
+
+// expect consumes c, the next significant byte, or fails.
+func (l *lexer) expect(c byte) error {
+	got, err := l.peek()
+	if err != nil {
+		return errStreamFallback
+	}
+	if got != c {
+		return errStreamFallback
+	}
+	_, _ = l.br.Discard(1)
+	return nil
+}
+
+// capture appends the next value to dst, checked (grammar, UTF-8).
+func (l *lexer) capture(dst []byte) ([]byte, error) {
+	c, err := l.peek()
+	if err != nil {
+		return dst, errStreamFallback
+	}
+	start := len(dst)
+	scalar := c != '"' && c != '{' && c != '['
+	depth, inStr, esc, begun := 0, false, false, false
+	for done := false; !done; {
+		if l.br.Buffered() == 0 {
+			if _, err := l.br.Peek(1); err != nil {
+				if err == io.EOF && scalar && len(dst) > start {
+					break
+				}
+				if err == io.EOF {
+					return dst, errStreamFallback
+				}
+				return dst, err
+			}
+		}
+		chunk, _ := l.br.Peek(l.br.Buffered())
+		i := 0
+	scan:
+		for ; i < len(chunk); i++ {
+			b := chunk[i]
+			switch {
+			case scalar:
+				switch b {
+				case ',', '}', ']', ' ', '\t', '\n', '\r':
+					done = true
+					break scan
+				}
+			case inStr:
+				switch {
+				case esc:
+					esc = false
+				case b == '\\':
+					esc = true
+				case b == '"':
+					inStr = false
+					if depth == 0 {
+						i++
+						done = true
+						break scan
+					}
+				}
+			case b == '"':
+				inStr, begun = true, true
+			case b == '{' || b == '[':
+				depth++
+				begun = true
+			case b == '}' || b == ']':
+				depth--
+				if depth <= 0 && begun {
+					i++
+					done = true
+					break scan
+				}
+			}
+		}
+		dst = append(dst, chunk[:i]...)
+		_, _ = l.br.Discard(i)
+	}
+	v := dst[start:]
+	if end, _, ok := jsonl.SkipValue(v, 0, maxNesting); !ok || end != len(v) || !l.noUTF8 && !utf8.Valid(v) {
+		return dst, errStreamFallback
+	}
+	return dst, nil
+}
+
+// object reads an object member by member; fn must consume the value.
+func (l *lexer) object(fn func(key string) error) error {
+	if err := l.expect('{'); err != nil {
+		return err
+	}
+	if c, err := l.peek(); err == nil && c == '}' {
+		_, _ = l.br.Discard(1)
+		return nil
+	}
+	var kb []byte
+	for {
+		var err error
+		if c, _ := l.peek(); c != '"' {
+			return errStreamFallback
+		}
+		if kb, err = l.capture(kb[:0]); err != nil {
+			return err
+		}
+		var key string
+		if json.Unmarshal(kb, &key) != nil {
+			return errStreamFallback
+		}
+		if err := l.expect(':'); err != nil {
+			return err
+		}
+		if err := fn(key); err != nil {
+			return err
+		}
+		c, err := l.peek()
+		if err != nil {
+			return errStreamFallback
+		}
+		_, _ = l.br.Discard(1)
+		switch c {
+		case ',':
+			continue
+		case '}':
+			return nil
+		}
+		return errStreamFallback
+	}
+}
+
+// array reads an array element by element; fn must consume the element.
+func (l *lexer) array(fn func(i int) error) error {
+	if err := l.expect('['); err != nil {
+		return err
+	}
+	if c, err := l.peek(); err == nil && c == ']' {
+		_, _ = l.br.Discard(1)
+		return nil
+	}
+	for i := 0; ; i++ {
+		if err := fn(i); err != nil {
+			return err
+		}
+		c, err := l.peek()
+		if err != nil {
+			return errStreamFallback
+		}
+		_, _ = l.br.Discard(1)
+		switch c {
+		case ',':
+			continue
+		case ']':
+			return nil
+		}
+		return errStreamFallback
+	}
+}
+
+// docProbe is what document detection looks at, gathered in one pass
+// that keeps no message: for an object, its members (array members larger
+// than [keepArray] stand as "[]", listed in streamed); for an array, the
+// members of its first element.
+type docProbe struct {
+	array    bool
+	empty    bool                       // an array with no element
+	obj      map[string]json.RawMessage // nil when the document (or its first element) is not an object
+	streamed map[string]bool            // array members of obj not kept
+	count    map[string]int             // how often each member of obj is given
+	first    map[string]json.RawMessage // the first element of obj's "messages", when it is an object
+	// anthropic is [looksAnthropic] over the messages: the elements of an
+	// array whose first element has a "role", or obj's "messages".
+	anthropic bool
+}
+
+// has reports whether the probed object has member key.
+func (p *docProbe) has(key string) bool { return p.obj[key] != nil }
+
+// hasIn reports whether member key of the probed object is an object
+// with member sub.
+func (p *docProbe) hasIn(key, sub string) bool { return hasKey(p.obj[key], sub) }
+
+// typeIs reports whether member "type" of the probed object is a string
+// in set.
+func (p *docProbe) typeIs(set map[string]bool) bool { return set[str(p.obj["type"])] }
+
+// anthropicVote folds looksAnthropic over messages met one at a time.
+type anthropicVote struct{ decided, anthropic bool }
+
+func (v *anthropicVote) add(m []byte) {
+	if v.decided {
+		return
+	}
+	if a, ok := anthropicHint(m); ok {
+		v.decided, v.anthropic = true, a
+	}
+}
+
+// probe reads the document from l, as described at [docProbe]. It fails
+// with [errStreamFallback] on anything it does not take.
+func probe(l *lexer) (*docProbe, error) {
+	p := &docProbe{}
+	c, err := l.peek()
+	if err != nil {
+		return nil, errStreamFallback
+	}
+	var scratch []byte
+	var vote anthropicVote
+	switch c {
+	case '[':
+		p.array, p.empty = true, true
+		voting := false
+		err = l.array(func(i int) error {
+			p.empty = false
+			var err error
+			if scratch, err = l.capture(scratch[:0]); err != nil {
+				return err
+			}
+			if i == 0 {
+				p.obj = members(scratch)
+				voting = p.obj["role"] != nil
+			}
+			if voting {
+				vote.add(scratch)
+			}
+			return nil
+		})
+	case '{':
+		p.obj, p.streamed = map[string]json.RawMessage{}, map[string]bool{}
+		p.count = map[string]int{}
+		err = l.object(func(key string) error {
+			// A key given twice counts once, its last value (as
+			// encoding/json reads it).
+			p.count[key]++
+			delete(p.streamed, key)
+			if c, _ := l.peek(); c != '[' {
+				raw, err := l.capture(nil)
+				p.obj[key] = raw
+				return err
+			}
+			kept := []byte{'['}
+			err := l.array(func(i int) error {
+				var err error
+				if scratch, err = l.capture(scratch[:0]); err != nil {
+					return err
+				}
+				if key == "messages" {
+					if i == 0 {
+						p.first = members(scratch)
+					}
+					vote.add(scratch)
+				}
+				if kept != nil {
+					if len(kept)+len(scratch) > keepArray {
+						kept = nil
+					} else {
+						if i > 0 {
+							kept = append(kept, ',')
+						}
+						kept = append(kept, scratch...)
+					}
+				}
+				return nil
+			})
+			if kept == nil {
+				p.obj[key], p.streamed[key] = json.RawMessage("[]"), true
+			} else {
+				p.obj[key] = append(kept, ']')
+			}
+			return err
+		})
+	default:
+		return nil, errStreamFallback
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := l.peek(); err != io.EOF {
+		return nil, errStreamFallback // more after the document
+	}
+	p.anthropic = vote.anthropic
+	return p, nil
+}
+
+// members returns the members of the object v, nil when v is not one.
+func members(v []byte) map[string]json.RawMessage {
+	if t := bytes.TrimSpace(v); len(t) == 0 || t[0] != '{' {
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(v, &obj) != nil {
+		return nil
+	}
+	return obj
+}
+
+// docStream is a probed document that a format's reader takes its
+// elements from.
+type docStream struct {
+	src    io.ReadSeeker
+	base   int64
+	noUTF8 bool
+	br     *bufio.Reader
+	name   string
+	probe  *docProbe
+	ctx    context.Context
+	fn     func(t *Transcript, m *Message) error // Scan's, or nil
+	// scan, when set, takes each transcript as soon as it is read (see
+	// [docStream.emit]); emitted counts those it took.
+	scan     func(t *Transcript, k int, many bool) error
+	emitted  int
+	messages int // of the transcripts emitted
+}
+
+// builder returns a builder for the one transcript of the document: with
+// [Scan]'s fn, it hands each message on once its turn is settled and
+// drops it, as for JSON Lines. Its transcript goes through finish.
+func (s *docStream) builder(format Format) *builder {
+	b := newBuilder(format)
+	if s.fn != nil {
+		b.sink = func(m *Message) error { return s.fn(b.t, m) }
+		b.name, b.ctx = s.name, s.ctx
+	}
+	return b
+}
+
+// stopped is the error that stops reading b's document early: its sink's.
+func (s *docStream) stopped(b *builder) error { return b.sinkErr }
+
+// finish finishes b, from [docStream.builder].
+func (s *docStream) finish(b *builder) (*Transcript, error) {
+	t := b.finish()
+	if b.sink != nil {
+		s.emitted++
+		s.messages += b.count()
+	}
+	return t, b.sinkErr
+}
+
+// emit hands t, conversation k of the input (of several when many), on
+// to [Scan]'s fn as soon as it is read, which drops its messages. A
+// reader that emits its transcripts emits every one.
+func (s *docStream) emit(t *Transcript, k int, many bool) error {
+	if s.scan == nil {
+		return nil
+	}
+	s.emitted++
+	s.messages += len(t.Messages)
+	return s.scan(t, k, many)
+}
+
+// openDocStream probes the document at the current position of src.
+func openDocStream(src io.ReadSeeker, name string) (*docStream, error) {
+	return openDoc(src, name, true)
+}
+
+// openDoc is [openDocStream]; checkUTF8 false leaves the bytes of strings
+// unchecked (for detection, which encoding/json did before).
+func openDoc(src io.ReadSeeker, name string, checkUTF8 bool) (*docStream, error) {
+	base, err := src.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, errStreamFallback
+	}
+	s := &docStream{src: src, base: base, br: bufio.NewReaderSize(src, 64<<10), name: name, noUTF8: !checkUTF8}
+	l := s.lexer()
+	p, err := probe(l)
+	if err != nil {
+		return nil, err
+	}
+	s.probe = p
+	return s, nil
+}
+
+// lexer rewinds the source and returns a lexer at the document's start
+// (after a byte order mark).
+func (s *docStream) lexer() *lexer {
+	if _, err := s.src.Seek(s.base, io.SeekStart); err != nil {
+		return &lexer{br: bufio.NewReader(bytes.NewReader(nil))}
+	}
+	s.br.Reset(s.src)
+	if b, err := s.br.Peek(3); err == nil && bytes.Equal(b, bom) {
+		_, _ = s.br.Discard(3)
+	}
+	return &lexer{br: s.br, noUTF8: s.noUTF8}
+}
+
+// top is the probed object's members (streamed arrays as "[]").
+func (s *docStream) top() map[string]json.RawMessage { return s.probe.obj }
+
+// elements hands fn each element of the document (key "", an array) or of
+// its array member key, in order. A member kept by the probe is read from
+// memory; a streamed one, or the document's own array, from the source
+// again. raw is fn's to keep.
+func (s *docStream) elements(key string, fn func(i int, raw json.RawMessage) error) error {
+	each := func(l *lexer) error {
+		return l.array(func(i int) error {
+			if s.ctx != nil {
+				if err := s.ctx.Err(); err != nil {
+					return err
+				}
+			}
+			raw, err := l.capture(nil)
+			if err != nil {
+				return err
+			}
+			return fn(i, raw)
+		})
+	}
+	if key != "" && !s.probe.streamed[key] {
+		v := s.probe.obj[key]
+		if len(v) == 0 {
+			return nil
+		}
+		return each(&lexer{br: bufio.NewReader(bytes.NewReader(v)), noUTF8: s.noUTF8})
+	}
+	l := s.lexer()
+	if key == "" {
+		return each(l)
+	}
+	n := 0
+	return l.object(func(k string) error {
+		if k == key {
+			if n++; n == s.probe.count[key] {
+				return each(l)
+			}
+		}
+		_, err := l.capture(nil)
+		return err
+	})
+}
+
+// whole returns the whole document, for readers that have no streaming
+// form.
+func (s *docStream) whole() (json.RawMessage, error) {
+	l := s.lexer()
+	return l.capture(nil)
+}
+
+// chunks holds an input that cannot be read twice (standard input, a
+// pipe) in memory, in pieces of 1 MiB, so that holding it costs its size
+// and no copy while it grows.
+type chunks struct {
+	parts [][]byte
+	size  int64
+	off   int64
+}
+
+const chunkSize = 1 << 20
+
+// readChunks reads r to its end.
+func readChunks(head []byte, r io.Reader) (*chunks, error) {
+	c := &chunks{}
+	c.write(head)
+	for {
+		if len(c.parts) == 0 || len(c.parts[len(c.parts)-1]) == cap(c.parts[len(c.parts)-1]) {
+			c.parts = append(c.parts, make([]byte, 0, chunkSize))
+		}
+		last := &c.parts[len(c.parts)-1]
+		n, err := r.Read((*last)[len(*last):cap(*last)])
+		*last = (*last)[:len(*last)+n]
+		c.size += int64(n)
+		if err == io.EOF {
+			return c, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (c *chunks) write(p []byte) {
+	for len(p) > 0 {
+		if len(c.parts) == 0 || len(c.parts[len(c.parts)-1]) == cap(c.parts[len(c.parts)-1]) {
+			c.parts = append(c.parts, make([]byte, 0, chunkSize))
+		}
+		last := &c.parts[len(c.parts)-1]
+		n := copy((*last)[len(*last):cap(*last)], p)
+		*last = (*last)[:len(*last)+n]
+		c.size += int64(n)
+		p = p[n:]
+	}
+}
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if c.off >= c.size {
+		return 0, io.EOF
+	}
+	k, at := int(c.off/chunkSize), int(c.off%chunkSize)
+	n := copy(p, c.parts[k][at:])
+	c.off += int64(n)
+	return n, nil
+}
+
+func (c *chunks) Seek(off int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekStart:
+	case io.SeekCurrent:
+		off += c.off
+	case io.SeekEnd:
+		off += c.size
+	}
+	if off < 0 {
+		return 0, errors.New("negative position")
+	}
+	c.off = off
+	return off, nil
+}
+
+// bytes joins the chunks (for the readers that take the whole input).
+func (c *chunks) bytes() []byte {
+	out := make([]byte, 0, c.size)
+	for _, p := range c.parts {
+		out = append(out, p...)
+	}
+	return out
+}
