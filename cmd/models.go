@@ -252,7 +252,7 @@ func (a *app) modelCatalog() (*prices.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	windows, overrides, err := cf.Models(cf.where)
+	windows, overrides, err := prices.ReadModels(cf.Get("models"), cf.where)
 	if err != nil {
 		return nil, inputError(err)
 	}

@@ -1,4 +1,4 @@
-package config
+package prices
 
 import (
 	"errors"
@@ -8,7 +8,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
@@ -16,24 +15,25 @@ import (
 // fields and its prices and cache.
 type modelEntry struct {
 	tokenize.Model `yaml:",inline"`
-	Prices         *prices.Prices `yaml:"prices"`
+	Prices         *Prices `yaml:"prices"`
 	Cache          string         `yaml:"cache"`
 	MinCacheTokens int            `yaml:"min_cache_tokens"`
 }
 
-// Models reads the file's "models:": the window presets it adds or
-// changes and the prices and cache rules it gives (the built-in presets
-// and no overrides when it has none). where names a key's place for
-// messages ("harpe.yaml:3"); a bad value is an error naming the key's
+// ReadModels reads the "models:" section of a configuration file, as its
+// YAML loader gave it (nil when the file has none): the window presets it
+// adds or changes and the prices and cache rules it gives (the built-in
+// presets and no overrides when it has none). where names a key's place
+// for messages ("harpe.yaml:3"); a bad value is an error naming the key's
 // line.
-func (f *File) Models(where func(key string) string) (*tokenize.Catalog, []prices.Override, error) {
-	if !f.IsSet("models") {
+func ReadModels(models any, where func(key string) string) (*tokenize.Catalog, []Override, error) {
+	if models == nil {
 		return tokenize.DefaultCatalog(), nil, nil
 	}
 	at := where("models") + ": models"
 	// Re-encode through YAML so the field names and types are checked the
 	// same way whatever the loader made of them.
-	raw, err := yaml.Marshal(f.Get("models"))
+	raw, err := yaml.Marshal(models)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", at, err)
 	}
@@ -47,7 +47,7 @@ func (f *File) Models(where func(key string) string) (*tokenize.Catalog, []price
 	}
 	slices.Sort(names)
 	var extra []tokenize.Model
-	var overrides []prices.Override
+	var overrides []Override
 	for _, name := range names {
 		m, o, err := entries[name].read(name, where)
 		if err != nil {
@@ -71,7 +71,7 @@ func (f *File) Models(where func(key string) string) (*tokenize.Catalog, []price
 
 // read checks one entry and splits it into its window preset and its
 // price override (nil when it gives no price, cache rule or minimum).
-func (e modelEntry) read(name string, where func(string) string) (tokenize.Model, *prices.Override, error) {
+func (e modelEntry) read(name string, where func(string) string) (tokenize.Model, *Override, error) {
 	key := "models." + strings.ToLower(name)
 	m := e.Model
 	m.Name = name
@@ -83,20 +83,20 @@ func (e modelEntry) read(name string, where func(string) string) (tokenize.Model
 			p.Source = where(key + ".prices")
 		}
 		if err := p.Check(); err != nil {
-			var fe *prices.FieldError
+			var fe *FieldError
 			at := where(key + ".prices")
 			if errors.As(err, &fe) {
-				at = where(key + ".prices." + fe.Field)
+				at = where(key + "." + fe.Field)
 			}
-			return m, nil, fmt.Errorf("%s: model %q: prices.%v", at, name, err)
+			return m, nil, fmt.Errorf("%s: model %q: %v", at, name, err)
 		}
 	}
-	rule, err := prices.ParseCacheRule(e.Cache)
+	rule, err := ParseCacheRule(e.Cache)
 	if err != nil {
 		return m, nil, fmt.Errorf("%s: model %q: %v", where(key+".cache"), name, err)
 	}
 	if e.Prices == nil && rule == "" && e.MinCacheTokens == 0 {
 		return m, nil, nil
 	}
-	return m, &prices.Override{Name: name, Prices: e.Prices, Cache: rule, MinCacheTokens: e.MinCacheTokens}, nil
+	return m, &Override{Name: name, Prices: e.Prices, Cache: rule, MinCacheTokens: e.MinCacheTokens}, nil
 }
