@@ -55,6 +55,9 @@ func (s CheapestStrategy) Name() string {
 	return "cheapest"
 }
 
+// Baseline returns false: the plan clears.
+func (CheapestStrategy) Baseline() bool { return false }
+
 // Start returns full's state: without the session the plan is empty.
 func (CheapestStrategy) Start() State { return FullStrategy{}.Start() }
 

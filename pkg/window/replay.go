@@ -194,12 +194,7 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 	}
 	// Full first, over the uncut history: every strategy's call is
 	// measured against it.
-	wantFull := false
-	for _, s := range resolved {
-		if _, ok := s.(FullStrategy); ok {
-			wantFull = true
-		}
-	}
+	wantFull := slices.ContainsFunc(resolved, Strategy.Baseline)
 	stream := opts.OnCall != nil
 	fullRes, err := r.run(ctx, FullStrategy{}, nil, opts.Indices && wantFull && !stream)
 	if err != nil {
@@ -212,10 +207,11 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 	out := make([]Result, 0, len(strategies))
 	for i, s := range resolved {
 		res := fullRes
-		if _, ok := s.(FullStrategy); !ok || stream {
+		switch base := s.Baseline(); {
+		case !base || stream:
 			ref := fullRes.Calls
-			if ok {
-				ref = nil // full again, streamed: the record is its tokens
+			if base {
+				ref = nil // the baseline again, streamed: the record is its tokens
 			}
 			r.stream = stream
 			res, err = r.run(ctx, s, ref, opts.Indices)
@@ -223,6 +219,10 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 			if err != nil {
 				return nil, err
 			}
+		case s.Name() != fullRes.Strategy:
+			named := *fullRes
+			named.Strategy = s.Name()
+			res = &named
 		}
 		r.settle(res, plans[i], regret)
 		if opts.OnResult != nil {

@@ -26,6 +26,11 @@ type Strategy interface {
 	Name() string
 	// Start returns a fresh state for one conversation.
 	Start() State
+	// Baseline reports whether the strategy sends every retained message
+	// at every call, unedited, as full does. [Replay] measures every
+	// strategy against such a run over the uncut history and reports a
+	// baseline strategy by that run itself, with the recorded tokens.
+	Baseline() bool
 }
 
 // State is one conversation's strategy state.
@@ -88,6 +93,12 @@ const (
 
 // Name returns n.
 func (n Name) Name() string { return string(n) }
+
+// Baseline reports whether n, built with [DefaultOptions], is a baseline.
+func (n Name) Baseline() bool {
+	s, err := n.With(DefaultOptions())
+	return err == nil && s.Baseline()
+}
 
 // Start builds n with [DefaultOptions] and starts it; a strategy that
 // cannot be built so (budget without a budget) fails at its first call.
@@ -375,6 +386,9 @@ type FullStrategy struct{}
 // Name returns "full".
 func (FullStrategy) Name() string { return "full" }
 
+// Baseline returns true: full is the baseline.
+func (FullStrategy) Baseline() bool { return true }
+
 // Start returns the (stateless) state.
 func (FullStrategy) Start() State {
 	return spanState(func(h *History) []Span { return []Span{{h.reset, h.Len()}} })
@@ -393,6 +407,9 @@ type WindowedStrategy struct{ Chars int }
 // Name returns "windowed".
 func (WindowedStrategy) Name() string { return "windowed" }
 
+// Baseline returns false.
+func (WindowedStrategy) Baseline() bool { return false }
+
 // Start returns the (stateless) state.
 func (s WindowedStrategy) Start() State {
 	return spanState(func(h *History) []Span {
@@ -406,6 +423,9 @@ type TurnStrategy struct{}
 
 // Name returns "turn".
 func (TurnStrategy) Name() string { return "turn" }
+
+// Baseline returns false.
+func (TurnStrategy) Baseline() bool { return false }
 
 // Start returns the (stateless) state.
 func (TurnStrategy) Start() State {
@@ -424,6 +444,9 @@ type SlidingStrategy struct{ Head, Chars int }
 
 // Name returns "sliding".
 func (SlidingStrategy) Name() string { return "sliding" }
+
+// Baseline returns false.
+func (SlidingStrategy) Baseline() bool { return false }
 
 // Start returns the (stateless) state.
 func (s SlidingStrategy) Start() State {
@@ -457,6 +480,9 @@ type SummarizingStrategy struct {
 
 // Name returns "summarizing".
 func (SummarizingStrategy) Name() string { return "summarizing" }
+
+// Baseline returns false.
+func (SummarizingStrategy) Baseline() bool { return false }
 
 // Start returns a conversation's state: no summary yet.
 func (s SummarizingStrategy) Start() State { return &summarizing{cfg: s} }
@@ -550,6 +576,9 @@ type BudgetStrategy struct {
 // Name returns "budget".
 func (BudgetStrategy) Name() string { return "budget" }
 
+// Baseline returns false.
+func (BudgetStrategy) Baseline() bool { return false }
+
 // Start returns a conversation's state, with a selector of its own.
 func (s BudgetStrategy) Start() State {
 	st := &budgetState{sel: s.Select, budget: s.Budget.Total, cfg: s}
@@ -583,6 +612,9 @@ func (e Edited) Name() string {
 	}
 	return strings.Join(names, "+")
 }
+
+// Baseline reports whether e has no edits and its base is a baseline.
+func (e Edited) Baseline() bool { return len(e.Edits) == 0 && e.Base.Baseline() }
 
 // Start starts the base strategy; a [Context] starts the edits.
 func (e Edited) Start() State { return e.Base.Start() }

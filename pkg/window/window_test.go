@@ -772,3 +772,49 @@ func TestHarnessCompactionDropsRollingSummary(t *testing.T) {
 		t.Errorf("summary %q, rendered %q %q", c.Summary(), r.System, texts)
 	}
 }
+
+// TestBaseline: every strategy answers Baseline; one that is a baseline
+// under another name is reported as full is, by the reference run with
+// the record (call 5 of small() records 100 tokens; counted, full's
+// window is 27), streamed or not.
+func TestBaseline(t *testing.T) {
+	for _, c := range []struct {
+		s    Strategy
+		want bool
+	}{
+		{Full, true}, {FullStrategy{}, true}, {Edited{Base: FullStrategy{}, Label: "all"}, true},
+		{Edited{Base: FullStrategy{}, Edits: []Edit{MaskEdit{Keep: 1}}}, false},
+		{Windowed, false}, {TurnOnly, false}, {Sliding, false}, {Summarizing, false},
+		{Budget, false}, {CheapestStrategy{}, false}, {WindowedStrategy{}, false},
+	} {
+		if got := c.s.Baseline(); got != c.want {
+			t.Errorf("%s: Baseline() = %v, want %v", c.s.Name(), got, c.want)
+		}
+	}
+	tr := small()
+	rec := 100
+	tr.Messages[10].InputTokens = &rec
+	all := Edited{Base: FullStrategy{}, Label: "all"}
+	for _, stream := range []bool{false, true} {
+		opts := ReplayOptions{Options: DefaultOptions()}
+		var streamed []int
+		if stream {
+			opts.OnCall = func(s string, c *Call, _ *Event) error {
+				if s == "all" {
+					streamed = append(streamed, c.Tokens)
+				}
+				return nil
+			}
+		}
+		res, err := Replay(context.Background(), tr, []Strategy{all}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res[0].Strategy != "all" || res[0].Totals.TokensSent != 3+10+20+27+100 || res[0].Totals.TokensFull != 160 {
+			t.Errorf("stream=%v: %s totals %+v, want 160 sent of 160", stream, res[0].Strategy, res[0].Totals)
+		}
+		if stream && !reflect.DeepEqual(streamed, []int{3, 10, 20, 27, 100}) {
+			t.Errorf("streamed tokens %v", streamed)
+		}
+	}
+}
