@@ -299,7 +299,7 @@ type replayer struct {
 	trace func(model string, at time.Time, blocks []cost.Block)
 	// probe, when set, is shown every call (the cheapest plan reads
 	// the session so).
-	probe func(c *Context, w *window, m *transcript.Message, call *Call, overhead int)
+	probe func(c *conversation, w *window, m *transcript.Message, call *Call, overhead int)
 	// models caches the catalog's models for clear:auto's prices.
 	models map[string]prices.Model
 }
@@ -371,7 +371,7 @@ func (r *replayer) measured() []Entry {
 	if r.entries == nil {
 		r.entries = make([]Entry, len(r.t.Messages))
 		for i := range r.t.Messages {
-			r.entries[i] = Measure(r.t.Messages[i], 0, r.opts.Counter)
+			r.entries[i] = measureEntry(r.t.Messages[i], 0, r.opts.Counter)
 		}
 	}
 	return r.entries
@@ -529,7 +529,7 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 }
 
 // end closes turn cur: committed, or dropped when it was aborted.
-func (r *replayer) end(c *Context, cur int) {
+func (r *replayer) end(c *conversation, cur int) {
 	if cur > 0 && cur < len(r.aborted) && r.aborted[cur] {
 		c.Abort()
 	} else {
@@ -538,7 +538,7 @@ func (r *replayer) end(c *Context, cur int) {
 }
 
 // call takes the snapshot before reply m.
-func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []Call, indices bool) error {
+func (r *replayer) call(c *conversation, res *Result, m *transcript.Message, full []Call, indices bool) error {
 	if r.calib != nil {
 		if m.InputTokens != nil {
 			r.calib.at(&c.h, *m.InputTokens)
