@@ -162,12 +162,10 @@ var errLineSyntax = &LineError{Msg: "syntax"}
 // bit (0 for an unknown field, which is only validated).
 func (p *parser) field(keyb []byte, it *Item) (int, *LineError) {
 	start := p.i
-	c := p.b[p.i]
-	null := c == 'n'
 	key := knownKey(keyb)
 	switch key {
 	case "content":
-		if c != '"' {
+		if p.b[start] != '"' {
 			return 0, p.typeError(key, "must be a string", start)
 		}
 		s, ok := p.str()
@@ -177,140 +175,171 @@ func (p *parser) field(keyb []byte, it *Item) (int, *LineError) {
 		it.Content = s
 		return fContent, nil
 	case "id", "dimension", "group", "role":
-		var s string
-		if !null {
-			if c != '"' {
-				return 0, p.typeError(key, "must be a string", start)
-			}
-			var ok bool
-			if s, ok = p.str(); !ok {
-				return 0, errLineSyntax
-			}
-		} else if !p.skip() {
-			return 0, errLineSyntax
-		}
-		switch key {
-		case "id":
-			if !null && s == "" {
-				return 0, &LineError{Msg: `"id" must not be empty`}
-			}
-			it.ID = s
-			return fID, nil
-		case "dimension":
-			it.Dimension = s
-			return fDimension, nil
-		case "group":
-			it.Group = s
-			return fGroup, nil
-		default:
-			it.Role = s
-			return fRole, nil
-		}
+		return p.stringField(key, start, it)
 	case "pinned", "confidential":
-		if !p.skip() {
-			return 0, errLineSyntax
-		}
-		raw := p.b[start:p.i]
-		var v bool
-		switch string(raw) {
-		case "true":
-			v = true
-		case "false", "null":
-		default:
-			return 0, &LineError{Msg: fmt.Sprintf("%q must be true or false, got %s", key, shorten(raw))}
-		}
-		if key == "pinned" {
-			it.Pinned = v
-			return fPinned, nil
-		}
-		it.Confidential = v
-		return fConfidential, nil
+		return p.boolField(key, start, it)
 	case "priority", "token_count":
-		if !p.skip() {
-			return 0, errLineSyntax
-		}
-		raw := p.b[start:p.i]
-		bit := fPriority
-		if key == "token_count" {
-			bit = fTokenCount
-		}
-		if null {
-			return bit, nil
-		}
-		n, tooLarge, ok := wholeNumber(raw)
-		if tooLarge {
-			return 0, &LineError{Msg: fmt.Sprintf("%q must be at most 2^53 (9007199254740992), got %s", key, shorten(raw))}
-		}
-		if !ok {
-			return 0, &LineError{Msg: fmt.Sprintf("%q must be a whole number ≥ 0, got %s", key, shorten(raw))}
-		}
-		if key == "priority" {
-			it.Priority = n
-		} else {
-			it.TokenCount = &n
-		}
-		return bit, nil
+		return p.wholeField(key, start, it)
 	case "relevance", "utility":
-		if !p.skip() {
-			return 0, errLineSyntax
-		}
-		raw := p.b[start:p.i]
-		bit, want := fRelevance, "must be a finite number"
-		if key == "utility" {
-			bit, want = fUtility, "must be a finite number ≥ 0"
-		}
-		if null {
-			return bit, nil
-		}
-		f, ok := finiteNumber(raw)
-		if !ok || (key == "utility" && f < 0) {
-			return 0, &LineError{Msg: fmt.Sprintf("%q %s, got %s", key, want, shorten(raw))}
-		}
-		if key == "relevance" {
-			it.Relevance = &f
-		} else {
-			it.Utility = &f
-		}
-		return bit, nil
+		return p.numberField(key, start, it)
 	case "timestamp":
-		var t time.Time
-		ok := false
-		switch {
-		case c == '"':
-			s, sok := p.str()
-			if !sok {
-				return 0, errLineSyntax
-			}
-			var err error
-			t, err = time.Parse(time.RFC3339Nano, s)
-			ok = err == nil
-			if !ok && p.timestamp != nil {
-				if t, err = p.timestamp(s); err != nil {
-					return 0, &LineError{Msg: fmt.Sprintf(`"timestamp": %v`, err)}
-				}
-				ok = true
-			}
-		default:
-			if !p.skip() {
-				return 0, errLineSyntax
-			}
-			if null {
-				return fTimestamp, nil
-			}
-			if f, fok := finiteNumber(p.b[start:p.i]); fok {
-				t, ok = unixTime(p.b[start:p.i], f)
-			}
-		}
-		if !ok {
-			return 0, &LineError{Msg: fmt.Sprintf(`"timestamp" must be an RFC 3339 string or Unix seconds, got %s`, shorten(p.b[start:p.i]))}
-		}
-		it.Timestamp = &t
-		return fTimestamp, nil
+		return p.timestampField(start, it)
 	}
 	if !p.skip() {
 		return 0, errLineSyntax
 	}
 	return 0, nil
+}
+
+// stringField decodes "id", "dimension", "group" or "role" (a string or
+// null; an id must not be empty).
+func (p *parser) stringField(key string, start int, it *Item) (int, *LineError) {
+	c := p.b[start]
+	null := c == 'n'
+	var s string
+	if !null {
+		if c != '"' {
+			return 0, p.typeError(key, "must be a string", start)
+		}
+		var ok bool
+		if s, ok = p.str(); !ok {
+			return 0, errLineSyntax
+		}
+	} else if !p.skip() {
+		return 0, errLineSyntax
+	}
+	switch key {
+	case "id":
+		if !null && s == "" {
+			return 0, &LineError{Msg: `"id" must not be empty`}
+		}
+		it.ID = s
+		return fID, nil
+	case "dimension":
+		it.Dimension = s
+		return fDimension, nil
+	case "group":
+		it.Group = s
+		return fGroup, nil
+	default:
+		it.Role = s
+		return fRole, nil
+	}
+}
+
+// boolField decodes "pinned" or "confidential" (true, false or null).
+func (p *parser) boolField(key string, start int, it *Item) (int, *LineError) {
+	if !p.skip() {
+		return 0, errLineSyntax
+	}
+	raw := p.b[start:p.i]
+	var v bool
+	switch string(raw) {
+	case "true":
+		v = true
+	case "false", "null":
+	default:
+		return 0, &LineError{Msg: fmt.Sprintf("%q must be true or false, got %s", key, shorten(raw))}
+	}
+	if key == "pinned" {
+		it.Pinned = v
+		return fPinned, nil
+	}
+	it.Confidential = v
+	return fConfidential, nil
+}
+
+// wholeField decodes "priority" or "token_count" (a whole number from 0
+// to 2^53, or null).
+func (p *parser) wholeField(key string, start int, it *Item) (int, *LineError) {
+	if !p.skip() {
+		return 0, errLineSyntax
+	}
+	raw := p.b[start:p.i]
+	bit := fPriority
+	if key == "token_count" {
+		bit = fTokenCount
+	}
+	if raw[0] == 'n' {
+		return bit, nil
+	}
+	n, tooLarge, ok := wholeNumber(raw)
+	if tooLarge {
+		return 0, &LineError{Msg: fmt.Sprintf("%q must be at most 2^53 (9007199254740992), got %s", key, shorten(raw))}
+	}
+	if !ok {
+		return 0, &LineError{Msg: fmt.Sprintf("%q must be a whole number ≥ 0, got %s", key, shorten(raw))}
+	}
+	if key == "priority" {
+		it.Priority = n
+	} else {
+		it.TokenCount = &n
+	}
+	return bit, nil
+}
+
+// numberField decodes "relevance" (a finite number) or "utility" (a
+// finite number ≥ 0), or null.
+func (p *parser) numberField(key string, start int, it *Item) (int, *LineError) {
+	if !p.skip() {
+		return 0, errLineSyntax
+	}
+	raw := p.b[start:p.i]
+	bit, want := fRelevance, "must be a finite number"
+	if key == "utility" {
+		bit, want = fUtility, "must be a finite number ≥ 0"
+	}
+	if raw[0] == 'n' {
+		return bit, nil
+	}
+	f, ok := finiteNumber(raw)
+	if !ok || (key == "utility" && f < 0) {
+		return 0, &LineError{Msg: fmt.Sprintf("%q %s, got %s", key, want, shorten(raw))}
+	}
+	if key == "relevance" {
+		it.Relevance = &f
+	} else {
+		it.Utility = &f
+	}
+	return bit, nil
+}
+
+// timestampField decodes "timestamp": an RFC 3339 string (else one the
+// reader's timestamp parser takes), Unix seconds or milliseconds, or
+// null.
+func (p *parser) timestampField(start int, it *Item) (int, *LineError) {
+	var t time.Time
+	ok := false
+	if p.b[start] == '"' {
+		s, sok := p.str()
+		if !sok {
+			return 0, errLineSyntax
+		}
+		var err error
+		t, err = time.Parse(time.RFC3339Nano, s)
+		ok = err == nil
+		if !ok && p.timestamp != nil {
+			if t, err = p.timestamp(s); err != nil {
+				return 0, &LineError{Msg: fmt.Sprintf(`"timestamp": %v`, err)}
+			}
+			ok = true
+		}
+	} else {
+		if !p.skip() {
+			return 0, errLineSyntax
+		}
+		if p.b[start] == 'n' {
+			return fTimestamp, nil
+		}
+		if f, fok := finiteNumber(p.b[start:p.i]); fok {
+			t, ok = unixTime(p.b[start:p.i], f)
+		}
+	}
+	if !ok {
+		return 0, &LineError{Msg: fmt.Sprintf(`"timestamp" must be an RFC 3339 string or Unix seconds, got %s`, shorten(p.b[start:p.i]))}
+	}
+	it.Timestamp = &t
+	return fTimestamp, nil
 }
 
 // knownKey returns the name of a known field as a constant string (no

@@ -16,8 +16,8 @@ import (
 type modelEntry struct {
 	tokenize.Model `yaml:",inline"`
 	Prices         *Prices `yaml:"prices"`
-	Cache          string         `yaml:"cache"`
-	MinCacheTokens int            `yaml:"min_cache_tokens"`
+	Cache          string  `yaml:"cache"`
+	MinCacheTokens int     `yaml:"min_cache_tokens"`
 }
 
 // ReadModels reads the "models:" section of a configuration file, as its

@@ -124,7 +124,7 @@ func (s *autoState) entryBefore(q int, model string, at time.Time, resets int) i
 	return 0
 }
 
-func (s *autoState) apply(c *Context, sel *Selection, tokens int) {
+func (s *autoState) apply(c *conversation, sel *Selection, tokens int) {
 	ci := c.info
 	if ci == nil {
 		ci = &callInfo{rule: prices.CacheNone, pr: 1, pw: 1, pi: 1}
@@ -270,7 +270,7 @@ func (s *autoState) apply(c *Context, sel *Selection, tokens int) {
 
 // tokensOf is the tokens position p is sent with now, its call's
 // arguments included when they were cleared with it.
-func tokensOf(c *Context, p int) int {
+func tokensOf(c *conversation, p int) int {
 	_, t := c.sentSize(p)
 	if cp, ok := c.h.CallOf(p); ok && c.sent[cp] == SentCleared {
 		_, ct := c.sentSize(cp)
@@ -330,7 +330,7 @@ func (r *replayer) callInfoOf(m *transcript.Message) *callInfo {
 
 // buildAutoClear builds "clear:auto" with its settings: keep (default 1),
 // exclude, inputs; trigger and at-least are the rule's to choose.
-func buildAutoClear(o Options, p Params, err error) (Edit, error) {
+func buildAutoClear(o Options, p specParams, err error) (Edit, error) {
 	if err != nil {
 		return nil, err
 	}

@@ -23,11 +23,12 @@ type greedyBudget struct {
 	// Books of what cands holds: the earlier turns [resetTurn, turnsTo)
 	// as turn candidates (turnCands of them, pinned ones apart), then the
 	// active turn's candidates from position activeFrom on, scanned up to
-	// scan. pinned are the positions of turn-0 turns, always kept.
+	// scan. pinned are the positions of turn-0 turns, always kept;
+	// pinnedTo is the turn after the last pinned one.
 	resetTurn, resets, aborts, turnsTo, turnCands int
 	activeTurn, activeFrom, pinEnd, scan          int
 	pinned                                        []Span
-	pinnedToks                                    int
+	pinnedToks, pinnedTo                          int
 	callCand                                      map[string]int
 	valid                                         bool
 	irregular                                     bool
@@ -69,7 +70,7 @@ func (g *greedyBudget) sync(h *History) {
 	if !g.valid || h.resets != g.resets || h.resetTurn != g.resetTurn || h.Len() < g.turnsEnd(h) || active < g.turnsTo {
 		g.cands, g.pinned, g.pinnedToks = g.cands[:0], g.pinned[:0], 0
 		g.resetTurn, g.resets, g.turnsTo, g.turnCands = h.resetTurn, h.resets, h.resetTurn, 0
-		g.activeTurn, g.valid = -1, true
+		g.activeTurn, g.valid, g.pinnedTo = -1, true, -1
 		g.tree.reset()
 	}
 	if active != g.activeTurn {
@@ -83,7 +84,15 @@ func (g *greedyBudget) sync(h *History) {
 			if lo < hi && h.hist[lo].Turn == 0 {
 				g.pinned = append(g.pinned, Span{lo, hi})
 				g.pinnedToks += tok
+				g.pinnedTo = j + 1
 				continue
+			}
+			if g.gluedToPinned(h, j) {
+				// A result of a call made before the first prompt: the
+				// turns between are glued to what is always sent. Leave
+				// it to the engine.
+				g.irregular = true
+				return
 			}
 			g.cands = append(g.cands, budgetCand{lo, hi, tok, j})
 			g.tree.push(tok)
@@ -158,6 +167,16 @@ func (g *greedyBudget) sync(h *History) {
 		g.cands = append(g.cands, budgetCand{p, p + 1, e.Tokens, -1})
 		g.tree.push(e.Tokens)
 	}
+}
+
+// gluedToPinned reports whether turn j is glued, through a run of glued
+// turns, to a pinned turn.
+func (g *greedyBudget) gluedToPinned(h *History, j int) bool {
+	k := j
+	for k > h.resetTurn && !h.ValidStart(k) {
+		k--
+	}
+	return k < j && k < g.pinnedTo
 }
 
 // choose returns the positions to send, as budgetState.Select would after

@@ -21,6 +21,21 @@ func TestGreedyBudgetMatchesEngine(t *testing.T) {
 		trs = append(trs, transcriptgen.Generate(transcriptgen.Config{Seed: seed, Turns: 50, AbortEvery: 5, CompactEvery: 4}))
 		trs = append(trs, transcriptgen.Generate(transcriptgen.Config{Seed: seed, AgentCalls: 80, AgentTurns: 2, MaxToolChars: 8000}))
 	}
+	// A tool call before the first prompt whose result is in turn 1 (found
+	// by FuzzReplay): the pinned call glues turn 1 to it.
+	early := &transcript.Transcript{Format: "harpe", Turns: 3, Messages: []transcript.Message{
+		{Role: "assistant", ToolCalls: []transcript.ToolCall{{ID: "c1", Name: "t", Arguments: "{}"}}},
+		{Role: "user", Text: x(10), Turn: 1},
+		{Role: "tool", Text: x(400), Turn: 1, ToolCallID: "c1"},
+		{Role: "user", Text: x(40), Turn: 2},
+		{Role: "assistant", Text: x(40), Turn: 2},
+		{Role: "user", Text: x(40), Turn: 3},
+		{Role: "assistant", Text: x(40), Turn: 3},
+	}}
+	for i := range early.Messages {
+		early.Messages[i].Index = i
+	}
+	trs = append(trs, early)
 	for i, tr := range trs {
 		for _, total := range []int{1, 300, 3000, 20000} {
 			for _, policy := range []string{"", engine.PolicyRecency} {

@@ -33,7 +33,7 @@ const DefaultCheapestKeep = 1
 // starts and a part that depends on where it ends, so each call costs
 // O(candidates) and the session O(calls × candidates).
 //
-// It needs the whole session, so it runs only under [Replay]; a [Context]
+// It needs the whole session, so it runs only under [Replay]; a conversation
 // started from it sends what full sends.
 type CheapestStrategy struct {
 	Keep         int
@@ -55,11 +55,14 @@ func (s CheapestStrategy) Name() string {
 	return "cheapest"
 }
 
+// Baseline returns false: the plan clears.
+func (CheapestStrategy) Baseline() bool { return false }
+
 // Start returns full's state: without the session the plan is empty.
 func (CheapestStrategy) Start() State { return FullStrategy{}.Start() }
 
 // newCheapest builds "cheapest:keep=1:exclude=Read/Grep:inputs:limit=N".
-func newCheapest(o Options, p Params) (Strategy, error) {
+func newCheapest(o Options, p specParams) (Strategy, error) {
 	if err := p.only("keep", "exclude", "inputs", "limit"); err != nil {
 		return nil, err
 	}
@@ -131,7 +134,7 @@ type planState struct {
 
 func (s *planState) abort(int, int) {}
 
-func (s *planState) apply(c *Context, _ *Selection, _ int) {
+func (s *planState) apply(c *conversation, _ *Selection, _ int) {
 	for s.next < len(s.cfg.steps) && s.cfg.steps[s.next].Call < c.calls {
 		s.next++
 	}
@@ -152,7 +155,7 @@ func (s *planState) apply(c *Context, _ *Selection, _ int) {
 // clearResult sends the result at position p as [ClearedPlaceholder]
 // (and its call's arguments as [ClearedInput] with inputs), where that is
 // smaller.
-func clearResult(c *Context, p int, inputs bool) {
+func clearResult(c *conversation, p int, inputs bool) {
 	ph := c.counter.Count(ClearedPlaceholder)
 	if _, now := c.sentSize(p); ph >= now {
 		return
@@ -636,7 +639,7 @@ func (r *replayer) collect(ctx context.Context, base Strategy, full []Call, cs C
 	exclude := cs.ExcludeTools
 	ph := 0
 	models := map[string]prices.Model{}
-	r.probe = func(c *Context, w *window, m *transcript.Message, call *Call, overhead int) {
+	r.probe = func(c *conversation, w *window, m *transcript.Message, call *Call, overhead int) {
 		seen = min(seen, c.h.Len())
 		for p := seen; p < c.h.Len(); p++ {
 			e := c.h.At(p)

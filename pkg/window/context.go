@@ -54,8 +54,8 @@ func addPart(parts []Part, index int, how Sent, chars, tokens int) []Part {
 	return append(parts, Part{From: index, To: index, Sent: how, Chars: chars, Tokens: tokens})
 }
 
-// Context is one conversation under one strategy. The zero value is not
-// usable; call [New].
+// conversation is one conversation under one strategy. The zero value is not
+// usable; call openConversation.
 //
 // Its books have one owner each: the strategy's own State; the History
 // (the messages held, turns, system part, harness compactions); the
@@ -64,13 +64,12 @@ func addPart(parts []Part, index int, how Sent, chars, tokens int) []Part {
 // held and the calls they answer); the cost books ([costBooks]: what the
 // previous call's window was, for the cache model). The context keeps
 // them in step as messages arrive and turns are aborted.
-type Context struct {
-	strategy Strategy
-	state    State
-	h        History
-	counter  tokenize.Counter
-	limit    int // TruncateEdit bytes (0: none)
-	edits    []editState
+type conversation struct {
+	state   State
+	h       History
+	counter tokenize.Counter
+	limit   int // TruncateEdit bytes (0: none)
+	edits   []editState
 
 	editBooks
 	toolBooks
@@ -88,7 +87,7 @@ type Context struct {
 // rawT what the edits changed in its size (negative), also as Fenwick
 // trees for span sums; textC, textT the part of rawC, rawT that replaced
 // the text; marks the positions edited, in order. Only the edits (through
-// [Context.set] and [Context.edit]) write them.
+// conversation.set and conversation.edit) write them.
 type editBooks struct {
 	sent         []Sent
 	rawC, rawT   []int
@@ -179,9 +178,9 @@ func (b *toolBooks) truncate(start int) int {
 	return n
 }
 
-// New returns an empty context for the strategy; a [Name] is built with
+// openConversation returns an empty context for the strategy; a [Name] is built with
 // opts.
-func New(s Strategy, opts Options) (*Context, error) {
+func openConversation(s Strategy, opts Options) (*conversation, error) {
 	s, err := resolve(s, opts)
 	if err != nil {
 		return nil, err
@@ -189,11 +188,11 @@ func New(s Strategy, opts Options) (*Context, error) {
 	return newContext(s, opts.Counter, 0), nil
 }
 
-func newContext(s Strategy, counter tokenize.Counter, capacity int) *Context {
+func newContext(s Strategy, counter tokenize.Counter, capacity int) *conversation {
 	if counter == nil {
 		counter = tokenize.Estimate
 	}
-	c := &Context{strategy: s, counter: counter, h: newHistory(capacity), cost: costBooks{abortedAt: math.MaxInt}}
+	c := &conversation{counter: counter, h: newHistory(capacity), cost: costBooks{abortedAt: math.MaxInt}}
 	c.h.counter = counter
 	c.state = s.Start()
 	if e, ok := s.(Edited); ok {
@@ -208,21 +207,15 @@ func newContext(s Strategy, counter tokenize.Counter, capacity int) *Context {
 	return c
 }
 
-// Strategy reports the context's strategy.
-func (c *Context) Strategy() Strategy { return c.strategy }
-
-// History returns the context's books.
-func (c *Context) History() *History { return &c.h }
-
 // SetOverhead sets the tokens each call pays beyond its window (tool
 // schemas, framing the transcript does not show), which clearing's
 // trigger counts.
-func (c *Context) SetOverhead(tokens int) { c.overhead = tokens }
+func (c *conversation) SetOverhead(tokens int) { c.overhead = tokens }
 
-// Measure returns the entry for m: the model's copy (a tool result cut by
+// measureEntry returns the entry for m: the model's copy (a tool result cut by
 // limit when limit > 0, where the cut text, marker included, has fewer
 // tokens) with its characters and tokens.
-func Measure(m transcript.Message, limit int, counter tokenize.Counter) Entry {
+func measureEntry(m transcript.Message, limit int, counter tokenize.Counter) Entry {
 	if counter == nil {
 		counter = tokenize.Estimate
 	}
@@ -261,20 +254,20 @@ func TruncateToolResult(s string, limit int) string {
 
 // measure sizes m whole: a cut is an edit on top (see push), so the
 // strategy chooses on the uncut history.
-func (c *Context) measure(m transcript.Message) Entry { return Measure(m, 0, c.counter) }
+func (c *conversation) measure(m transcript.Message) Entry { return measureEntry(m, 0, c.counter) }
 
 // AddSystem adds a message to the system part, which every window keeps.
-func (c *Context) AddSystem(m transcript.Message) { c.h.addSystem(c.measure(m)) }
+func (c *conversation) AddSystem(m transcript.Message) { c.h.addSystem(c.measure(m)) }
 
 // Begin opens a turn with the user's message. A turn still open is
 // committed first.
-func (c *Context) Begin(user transcript.Message) {
+func (c *conversation) Begin(user transcript.Message) {
 	c.openTurn()
 	c.push(c.measure(user))
 }
 
 // openTurn opens an empty turn, committing one still open.
-func (c *Context) openTurn() {
+func (c *conversation) openTurn() {
 	if c.h.open {
 		c.Commit()
 	}
@@ -284,9 +277,9 @@ func (c *Context) openTurn() {
 
 // Add appends a message to the active turn: an assistant reply, a tool
 // call, a tool result. Without an open turn it goes to the system part.
-func (c *Context) Add(m transcript.Message) { c.add(c.measure(m)) }
+func (c *conversation) Add(m transcript.Message) { c.add(c.measure(m)) }
 
-func (c *Context) add(e Entry) {
+func (c *conversation) add(e Entry) {
 	if !c.h.open {
 		c.h.addSystem(e)
 		return
@@ -294,7 +287,7 @@ func (c *Context) add(e Entry) {
 	c.push(e)
 }
 
-func (c *Context) push(e Entry) {
+func (c *conversation) push(e Entry) {
 	p := c.h.Len()
 	if !c.h.push(e) {
 		return
@@ -321,9 +314,9 @@ func (c *Context) push(e Entry) {
 // follows is the history from here on (see the package doc). Without an
 // open turn the summary joins the system part, and nothing is dropped.
 // If the active turn is aborted, the compaction is undone with it.
-func (c *Context) Compacted(summary transcript.Message) { c.compacted(c.measure(summary)) }
+func (c *conversation) Compacted(summary transcript.Message) { c.compacted(c.measure(summary)) }
 
-func (c *Context) compacted(e Entry) {
+func (c *conversation) compacted(e Entry) {
 	if !c.h.open {
 		c.h.addSystem(e)
 		return
@@ -334,10 +327,10 @@ func (c *Context) compacted(e Entry) {
 }
 
 // Commit ends the active turn, keeping it in the history.
-func (c *Context) Commit() { c.h.open = false }
+func (c *conversation) Commit() { c.h.open = false }
 
 // Abort ends the active turn and drops it from the context.
-func (c *Context) Abort() {
+func (c *conversation) Abort() {
 	if !c.h.open {
 		return
 	}
@@ -354,10 +347,10 @@ func (c *Context) Abort() {
 // Observe records the provider's input-token count for the reply to the
 // latest call. Summarizing compacts before the next call when it is over
 // the high-water mark.
-func (c *Context) Observe(inputTokens int) { c.state.Observe(inputTokens) }
+func (c *conversation) Observe(inputTokens int) { c.state.Observe(inputTokens) }
 
 // Summary returns the rolling summary ("" when there is none).
-func (c *Context) Summary() string {
+func (c *conversation) Summary() string {
 	if s, ok := c.state.(*summarizing); ok {
 		return s.summary
 	}
@@ -365,14 +358,14 @@ func (c *Context) Summary() string {
 }
 
 // sentSize returns the characters and tokens position p is sent with now.
-func (c *Context) sentSize(p int) (chars, tokens int) {
+func (c *conversation) sentSize(p int) (chars, tokens int) {
 	e := c.h.At(p)
 	return e.Chars + c.rawC[p], e.Tokens + c.rawT[p]
 }
 
 // set records that position p is sent as how, with the given size in
 // place of its text (tool calls apart).
-func (c *Context) set(p int, how Sent, chars, tokens int) {
+func (c *conversation) set(p int, how Sent, chars, tokens int) {
 	e := c.h.At(p)
 	text := utf8.RuneCountInString(e.Message.Text)
 	textTok := c.scaled(p, c.counter.Count(e.Message.Text))
@@ -387,7 +380,7 @@ func (c *Context) set(p int, how Sent, chars, tokens int) {
 // message into the message's sizing: where it was sized from the records
 // ([Calibration]), in proportion (rounded to the nearest); else as they
 // are. A placeholder is counted, not scaled: it was never sent.
-func (c *Context) scaled(p, tokens int) int {
+func (c *conversation) scaled(p, tokens int) int {
 	e := c.h.At(p)
 	if e.counted <= 0 {
 		return tokens
@@ -396,11 +389,11 @@ func (c *Context) scaled(p, tokens int) int {
 }
 
 // textDelta returns what edits to position p's text changed so far.
-func (c *Context) textDelta(p int) (int, int) { return c.textC[p], c.textT[p] }
+func (c *conversation) textDelta(p int) (int, int) { return c.textC[p], c.textT[p] }
 
 // edit records that position p is sent as how, changing its size by dc
 // characters and dt tokens.
-func (c *Context) edit(p int, how Sent, dc, dt int) {
+func (c *conversation) edit(p int, how Sent, dc, dt int) {
 	if c.sent[p] == "" {
 		c.marks = append(c.marks, p)
 	}
@@ -415,13 +408,13 @@ func (c *Context) edit(p int, how Sent, dc, dt int) {
 }
 
 // original returns the uncut text of position p.
-func (c *Context) original(p int) string {
+func (c *conversation) original(p int) string {
 	return c.h.At(p).Message.Text
 }
 
 // inputSaving is the tokens (≤ 0 when it saves) that clearing the
 // arguments of tool call id at position cp changes.
-func (c *Context) inputSaving(cp int, id string) int {
+func (c *conversation) inputSaving(cp int, id string) int {
 	for _, tc := range c.h.At(cp).Message.ToolCalls {
 		if tc.ID == id {
 			return c.counter.Count(ClearedInput) - c.scaled(cp, c.counter.Count(tc.Arguments))
@@ -430,7 +423,7 @@ func (c *Context) inputSaving(cp int, id string) int {
 	return 0
 }
 
-func (c *Context) inputCharSaving(cp int, id string) int {
+func (c *conversation) inputCharSaving(cp int, id string) int {
 	for _, tc := range c.h.At(cp).Message.ToolCalls {
 		if tc.ID == id {
 			return utf8.RuneCountInString(ClearedInput) - utf8.RuneCountInString(tc.Arguments)
@@ -445,7 +438,7 @@ type window struct {
 	messages, chars, tokens int
 }
 
-func (c *Context) size(w *window) {
+func (c *conversation) size(w *window) {
 	w.messages = len(c.h.sys)
 	w.chars, w.tokens = c.h.sysChars+w.sel.SummaryChars, c.h.sysToks+w.sel.SummaryToks
 	if w.sel.Keep != nil {
@@ -465,18 +458,8 @@ func (c *Context) size(w *window) {
 	}
 }
 
-// Snapshot prepares a model call (running a pending compaction and the
-// edits) and describes its window.
-func (c *Context) Snapshot() (Snapshot, error) {
-	w, err := c.call()
-	if err != nil {
-		return Snapshot{}, err
-	}
-	return c.snapshotOf(w), nil
-}
-
-func (c *Context) snapshotOf(w *window) Snapshot {
-	return Snapshot{
+func (c *conversation) snapshotOf(w *window) snapshot {
+	return snapshot{
 		Messages:     w.messages,
 		Chars:        w.chars,
 		Tokens:       w.tokens,
@@ -487,7 +470,7 @@ func (c *Context) snapshotOf(w *window) Snapshot {
 }
 
 // call chooses and edits the window of the next call.
-func (c *Context) call() (*window, error) {
+func (c *conversation) call() (*window, error) {
 	c.calls++
 	sel, err := c.state.Select(&c.h)
 	if err != nil {
@@ -522,7 +505,7 @@ func (w *window) positions() []int {
 
 // parts lists w's parts in the order they are sent: the system part (by
 // transcript index), the rolling summary, then the conversation.
-func (c *Context) parts(w *window) []Part {
+func (c *conversation) parts(w *window) []Part {
 	var out []Part
 	sys := c.h.sys
 	if !slices.IsSortedFunc(sys, func(a, b Entry) int { return a.Message.Index - b.Message.Index }) {
@@ -564,7 +547,7 @@ func (c *Context) parts(w *window) []Part {
 
 // Render prepares a model call (running a pending compaction and the
 // edits) and returns what the provider is sent, placeholders in place.
-func (c *Context) Render() (Rendered, error) {
+func (c *conversation) Render() (Rendered, error) {
 	w, err := c.call()
 	if err != nil {
 		return Rendered{}, err
@@ -573,7 +556,7 @@ func (c *Context) Render() (Rendered, error) {
 }
 
 // render returns what window w sends.
-func (c *Context) render(w *window) Rendered {
+func (c *conversation) render(w *window) Rendered {
 	type item struct {
 		idx int
 		m   transcript.Message
@@ -605,7 +588,7 @@ func (c *Context) render(w *window) Rendered {
 
 // sentMessage is position p as sent: the model's copy with an edit's
 // placeholder in place.
-func (c *Context) sentMessage(p int) transcript.Message {
+func (c *conversation) sentMessage(p int) transcript.Message {
 	m := c.h.At(p).Message
 	switch c.sent[p] {
 	case SentCleared:
@@ -631,7 +614,7 @@ func (c *Context) sentMessage(p int) transcript.Message {
 
 // clearedCall reports whether the arguments of tool call id were cleared:
 // its result was cleared by an edit that clears inputs.
-func (c *Context) clearedCall(id string) bool {
+func (c *conversation) clearedCall(id string) bool {
 	for i := len(c.results) - 1; i >= 0; i-- {
 		p := c.results[i]
 		if c.h.At(p).Message.ToolCallID == id {
@@ -641,7 +624,7 @@ func (c *Context) clearedCall(id string) bool {
 	return false
 }
 
-func (c *Context) clearsInputs() bool {
+func (c *conversation) clearsInputs() bool {
 	for _, e := range c.edits {
 		if s, ok := e.(*clearState); ok && s.cfg.ClearInputs {
 			return true

@@ -213,7 +213,7 @@ func recordsCache(t *transcript.Transcript) bool {
 	return false
 }
 
-// costBooks are what a [Context] remembers of the previous call's window
+// costBooks are what a conversation remembers of the previous call's window
 // to find where the next one first differs from it.
 type costBooks struct {
 	on      bool
@@ -308,7 +308,7 @@ func indexOf(runs []Span, p int) int {
 
 // costStep turns window w into a step: the blocks after the front that
 // it shares with the previous call's window, then the rest.
-func (c *Context) costStep(w *window, overhead int, buf []cost.Block) cost.Step {
+func (c *conversation) costStep(w *window, overhead int, buf []cost.Block) cost.Step {
 	b := &c.cost
 	runs := runsOf(w, nil)
 	keep := 0
@@ -365,7 +365,7 @@ func (c *Context) costStep(w *window, overhead int, buf []cost.Block) cost.Step 
 // price prices call (made before message m) under the cost model. ref
 // is full's call at the same place (nil for full itself): where the
 // records cut full's cache, this call's cache is cut alike.
-func (cr *costRun) price(c *Context, w *window, m *transcript.Message, call, ref *Call, overhead int, t *Totals) error {
+func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call, ref *Call, overhead int, t *Totals) error {
 	st := c.costStep(w, overhead, cr.blocks)
 	cr.blocks = st.Append[:0]
 	st.Model, st.Time = m.Model, m.Timestamp
@@ -459,7 +459,7 @@ func ownRecord(co *CostOptions, m *transcript.Message) bool {
 // the same call sends alike: the unseen overhead, the system part, then
 // the conversation from its start up to the first message w leaves out
 // or sends otherwise (none after a rolling summary).
-func (c *Context) sharedWithFull(w *window, overhead int) int {
+func (c *conversation) sharedWithFull(w *window, overhead int) int {
 	t := max(0, overhead) + c.h.sysToks
 	if w.sel.Summary != "" {
 		return t
@@ -497,9 +497,9 @@ func (cr *costRun) finish(t *Totals, fullUSD float64) {
 	}
 }
 
-// costBlocks lists w's whole window as [Context.costStep] describes it,
+// costBlocks lists w's whole window as conversation.costStep describes it,
 // each block named by what it is (tests compare the steps against it).
-func (c *Context) costBlocks(w *window, overhead int) []cost.Block {
+func (c *conversation) costBlocks(w *window, overhead int) []cost.Block {
 	out := []cost.Block{{ID: cost.OverheadID, Tokens: max(0, overhead), Breakpoint: true}}
 	for k, e := range c.h.sys {
 		out = append(out, cost.Block{ID: cost.ContentID(e.Message.Index, "system"), Tokens: e.Tokens, Breakpoint: k == len(c.h.sys)-1})

@@ -25,7 +25,7 @@ type Edit interface {
 // edits applied, plus the unseen overhead); abort forgets results past the
 // first n, dropped with an aborted turn whose first position was start.
 type editState interface {
-	apply(c *Context, sel *Selection, tokens int)
+	apply(c *conversation, sel *Selection, tokens int)
 	abort(n, start int)
 }
 
@@ -85,7 +85,7 @@ type clearState struct {
 
 func (s *clearState) abort(n, _ int) { s.next = min(s.next, n) }
 
-func (s *clearState) apply(c *Context, sel *Selection, tokens int) {
+func (s *clearState) apply(c *conversation, sel *Selection, tokens int) {
 	if tokens <= s.cfg.Trigger {
 		return
 	}
@@ -152,7 +152,7 @@ type maskState struct {
 
 func (s *maskState) abort(n, _ int) { s.next = min(s.next, n) }
 
-func (s *maskState) apply(c *Context, _ *Selection, _ int) {
+func (s *maskState) apply(c *conversation, _ *Selection, _ int) {
 	target := c.toolCalls - max(0, s.cfg.Keep) // results of tool-using calls before it are masked
 	for s.next < len(c.results) && c.resCall[s.next] < target {
 		p := c.results[s.next]
@@ -205,7 +205,7 @@ func editNames() []string { return []string{"clear", "mask", "limit"} }
 
 func isEditName(s string) bool { return slices.Contains(editNames(), s) }
 
-func buildEdit(name string, o Options, p Params) (Edit, error) {
+func buildEdit(name string, o Options, p specParams) (Edit, error) {
 	var err error
 	switch name {
 	case "clear":

@@ -52,7 +52,7 @@ func agent() *transcript.Transcript {
 // before each assistant message.
 func renderAll(t *testing.T, s Strategy, tr *transcript.Transcript) []Rendered {
 	t.Helper()
-	c, err := New(s, DefaultOptions())
+	c, err := openConversation(s, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

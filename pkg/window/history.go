@@ -13,7 +13,7 @@ type Span struct{ Lo, Hi int }
 // History keeps the books of one conversation for its strategy: the system
 // part, the retained turns and the active turn with their sizes as running
 // sums, the harness's resets, and the rules that keep a tool call with its
-// result. Strategies read it to choose a window; a [Context] writes it.
+// result. Strategies read it to choose a window; a replay writes it.
 //
 // Positions are indices into the conversation history (the system part
 // apart): position p is the p-th message pushed and still held.

@@ -194,12 +194,7 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 	}
 	// Full first, over the uncut history: every strategy's call is
 	// measured against it.
-	wantFull := false
-	for _, s := range resolved {
-		if _, ok := s.(FullStrategy); ok {
-			wantFull = true
-		}
-	}
+	wantFull := slices.ContainsFunc(resolved, Strategy.Baseline)
 	stream := opts.OnCall != nil
 	fullRes, err := r.run(ctx, FullStrategy{}, nil, opts.Indices && wantFull && !stream)
 	if err != nil {
@@ -212,10 +207,11 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 	out := make([]Result, 0, len(strategies))
 	for i, s := range resolved {
 		res := fullRes
-		if _, ok := s.(FullStrategy); !ok || stream {
+		switch base := s.Baseline(); {
+		case !base || stream:
 			ref := fullRes.Calls
-			if ok {
-				ref = nil // full again, streamed: the record is its tokens
+			if base {
+				ref = nil // the baseline again, streamed: the record is its tokens
 			}
 			r.stream = stream
 			res, err = r.run(ctx, s, ref, opts.Indices)
@@ -223,6 +219,10 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 			if err != nil {
 				return nil, err
 			}
+		case s.Name() != fullRes.Strategy:
+			named := *fullRes
+			named.Strategy = s.Name()
+			res = &named
 		}
 		r.settle(res, plans[i], regret)
 		if opts.OnResult != nil {
@@ -299,7 +299,7 @@ type replayer struct {
 	trace func(model string, at time.Time, blocks []cost.Block)
 	// probe, when set, is shown every call (the cheapest plan reads
 	// the session so).
-	probe func(c *Context, w *window, m *transcript.Message, call *Call, overhead int)
+	probe func(c *conversation, w *window, m *transcript.Message, call *Call, overhead int)
 	// models caches the catalog's models for clear:auto's prices.
 	models map[string]prices.Model
 }
@@ -371,7 +371,7 @@ func (r *replayer) measured() []Entry {
 	if r.entries == nil {
 		r.entries = make([]Entry, len(r.t.Messages))
 		for i := range r.t.Messages {
-			r.entries[i] = Measure(r.t.Messages[i], 0, r.opts.Counter)
+			r.entries[i] = measureEntry(r.t.Messages[i], 0, r.opts.Counter)
 		}
 	}
 	return r.entries
@@ -529,7 +529,7 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 }
 
 // end closes turn cur: committed, or dropped when it was aborted.
-func (r *replayer) end(c *Context, cur int) {
+func (r *replayer) end(c *conversation, cur int) {
 	if cur > 0 && cur < len(r.aborted) && r.aborted[cur] {
 		c.Abort()
 	} else {
@@ -538,7 +538,7 @@ func (r *replayer) end(c *Context, cur int) {
 }
 
 // call takes the snapshot before reply m.
-func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []Call, indices bool) error {
+func (r *replayer) call(c *conversation, res *Result, m *transcript.Message, full []Call, indices bool) error {
 	if r.calib != nil {
 		if m.InputTokens != nil {
 			r.calib.at(&c.h, *m.InputTokens)

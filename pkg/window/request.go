@@ -37,7 +37,7 @@ type SentMessage struct {
 	// InSystem is set for the text that goes into the request's system
 	// part (system messages before the first prompt, and the summary).
 	InSystem bool `json:"in_system"`
-	// Chars and Tokens are the size sent, as [Measure] counts it.
+	// Chars and Tokens are the size sent, as the replay measures it.
 	Chars  int `json:"chars"`
 	Tokens int `json:"tokens"`
 	// Message is the message as sent: a placeholder, a cut text or
@@ -76,7 +76,7 @@ func ShowCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts Re
 				// always whole.
 				m = t.Messages[i]
 			}
-			e := Measure(m, 0, opts.Counter)
+			e := measureEntry(m, 0, opts.Counter)
 			v.Messages = append(v.Messages, SentMessage{Index: i, Role: string(m.Role), Sent: p.Sent, InSystem: !ok,
 				Chars: e.Chars, Tokens: e.Tokens, Message: m})
 		}

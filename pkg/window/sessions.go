@@ -4,9 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 
+	"github.com/harpe-dev/harpe/internal/pool"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
@@ -42,34 +41,26 @@ func ReplayAll(ctx context.Context, ts []*transcript.Transcript, strategies []St
 		}
 		resolved[i] = rs
 	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, len(ts)))
 	out := make([][]Result, len(ts))
 	errs := make([]error, len(ts))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i], errs[i] = Replay(ctx, ts[i], resolved, opts)
-			}
-		}()
-	}
-	for i := range ts {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	pool.Run(ctx, jobs(len(ts)), workers, func(i int) {
+		out[i], errs[i] = Replay(ctx, ts[i], resolved, opts)
+	}, func(i int) { errs[i] = ctx.Err() })
 	for i, err := range errs {
 		if err != nil {
 			return nil, &SessionError{Index: i, Err: err}
 		}
 	}
 	return out, nil
+}
+
+// jobs returns 0..n-1.
+func jobs(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }
 
 // SessionTotals is one session's totals under one strategy, a row of

@@ -145,3 +145,19 @@ func TestSessionsReport(t *testing.T) {
 		t.Errorf("rows %+v", rep.Sessions)
 	}
 }
+
+// TestReplayAllCancelled: under a context already done no session is
+// replayed; the error is the first session's, the context's error.
+func TestReplayAllCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ts := []*transcript.Transcript{usageSession(5), usageSession(7), usageSession(9)}
+	out, err := window.ReplayAll(ctx, ts, []window.Strategy{window.Full}, window.ReplayOptions{Options: window.DefaultOptions()}, 2)
+	var se *window.SessionError
+	if out != nil || !errors.As(err, &se) || se.Index != 0 || !errors.Is(err, context.Canceled) {
+		t.Errorf("ReplayAll cancelled = %v, %v; want nil and transcript 0's context.Canceled", out, err)
+	}
+	if out, err := window.ReplayAll(context.Background(), nil, []window.Strategy{window.Full}, window.ReplayOptions{}, 0); err != nil || len(out) != 0 {
+		t.Errorf("ReplayAll of none = %v, %v", out, err)
+	}
+}

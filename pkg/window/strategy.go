@@ -26,6 +26,11 @@ type Strategy interface {
 	Name() string
 	// Start returns a fresh state for one conversation.
 	Start() State
+	// Baseline reports whether the strategy sends every retained message
+	// at every call, unedited, as full does. [Replay] measures every
+	// strategy against such a run over the uncut history and reports a
+	// baseline strategy by that run itself, with the recorded tokens.
+	Baseline() bool
 }
 
 // State is one conversation's strategy state.
@@ -72,7 +77,7 @@ func (s *Selection) contains(p int) bool {
 }
 
 // Name names a built-in strategy. As a [Strategy] it is built with the
-// options of the [Replay] or [New] it is given to ([DefaultOptions]
+// options of the [Replay] it is given to ([DefaultOptions]
 // elsewhere).
 type Name string
 
@@ -88,6 +93,12 @@ const (
 
 // Name returns n.
 func (n Name) Name() string { return string(n) }
+
+// Baseline reports whether n, built with [DefaultOptions], is a baseline.
+func (n Name) Baseline() bool {
+	s, err := n.With(DefaultOptions())
+	return err == nil && s.Baseline()
+}
 
 // Start builds n with [DefaultOptions] and starts it; a strategy that
 // cannot be built so (budget without a budget) fails at its first call.
@@ -135,16 +146,16 @@ func ParseStrategy(name string) (Name, error) {
 	return Name(name), nil
 }
 
-// Factory builds a strategy from the defaults in o and the settings
+// strategyFactory builds a strategy from the defaults in o and the settings
 // given with its name (see [Parse]); it rejects a setting it does not
 // know.
-type Factory func(o Options, params Params) (Strategy, error)
+type strategyFactory func(o Options, params specParams) (Strategy, error)
 
-// Params are the settings written after a name: "windowed:chars=40000".
-type Params map[string]string
+// specParams are the settings written after a name: "windowed:chars=40000".
+type specParams map[string]string
 
 // Int returns the setting key as a whole number ≥ 0, def when absent.
-func (p Params) Int(key string, def int) (int, error) {
+func (p specParams) Int(key string, def int) (int, error) {
 	v, ok := p[key]
 	if !ok {
 		return def, nil
@@ -157,7 +168,7 @@ func (p Params) Int(key string, def int) (int, error) {
 }
 
 // Bool returns the setting key (true, false, or bare), def when absent.
-func (p Params) Bool(key string, def bool) (bool, error) {
+func (p specParams) Bool(key string, def bool) (bool, error) {
 	v, ok := p[key]
 	if !ok {
 		return def, nil
@@ -171,7 +182,7 @@ func (p Params) Bool(key string, def bool) (bool, error) {
 	return false, fmt.Errorf("%s=%s: want true or false", key, v)
 }
 
-func (p Params) only(keys ...string) error {
+func (p specParams) only(keys ...string) error {
 	var bad []string
 	for k := range p {
 		if !slices.Contains(keys, k) {
@@ -190,13 +201,13 @@ func (p Params) only(keys ...string) error {
 
 var (
 	regMu    sync.Mutex
-	registry = map[string]Factory{}
+	registry = map[string]strategyFactory{}
 	regOrder []string
 )
 
-// Register makes a strategy available by name to [Parse]; it panics on a
+// register makes a strategy available by name to [Parse]; it panics on a
 // name registered twice or one holding ':', '+' or ','.
-func Register(name string, f Factory) {
+func register(name string, f strategyFactory) {
 	regMu.Lock()
 	defer regMu.Unlock()
 	if _, dup := registry[name]; dup || name == "" || strings.ContainsAny(name, ":+,=") || isEditName(name) {
@@ -207,17 +218,17 @@ func Register(name string, f Factory) {
 }
 
 func init() {
-	Register("full", func(o Options, p Params) (Strategy, error) {
+	register("full", func(o Options, p specParams) (Strategy, error) {
 		return FullStrategy{}, p.only()
 	})
-	Register("windowed", func(o Options, p Params) (Strategy, error) {
+	register("windowed", func(o Options, p specParams) (Strategy, error) {
 		if err := p.only("chars"); err != nil {
 			return nil, err
 		}
 		c, err := p.Int("chars", o.WindowChars)
 		return WindowedStrategy{Chars: c}, err
 	})
-	Register("summarizing", func(o Options, p Params) (Strategy, error) {
+	register("summarizing", func(o Options, p specParams) (Strategy, error) {
 		if err := p.only("high", "low", "max"); err != nil {
 			return nil, err
 		}
@@ -232,10 +243,10 @@ func init() {
 		s.SummaryMaxChars, err = p.Int("max", o.SummaryMaxChars)
 		return s, err
 	})
-	Register("turn", func(o Options, p Params) (Strategy, error) {
+	register("turn", func(o Options, p specParams) (Strategy, error) {
 		return TurnStrategy{}, p.only()
 	})
-	Register("sliding", func(o Options, p Params) (Strategy, error) {
+	register("sliding", func(o Options, p specParams) (Strategy, error) {
 		if err := p.only("head", "chars"); err != nil {
 			return nil, err
 		}
@@ -247,7 +258,7 @@ func init() {
 		s.Chars, err = p.Int("chars", o.WindowChars)
 		return s, err
 	})
-	Register("budget", func(o Options, p Params) (Strategy, error) {
+	register("budget", func(o Options, p specParams) (Strategy, error) {
 		if err := p.only("tokens"); err != nil {
 			return nil, err
 		}
@@ -273,7 +284,7 @@ func init() {
 		}
 		return s, nil
 	})
-	Register("cheapest", newCheapest)
+	register("cheapest", newCheapest)
 }
 
 // ErrNoBudget is the error of [Parse] for a budget strategy whose spec
@@ -348,13 +359,13 @@ func build(spec string, o Options) (Strategy, error) {
 }
 
 // splitParams splits "name:k=v:k2=v2".
-func splitParams(s string) (string, Params, error) {
+func splitParams(s string) (string, specParams, error) {
 	fields := strings.Split(strings.TrimSpace(s), ":")
 	name := strings.TrimSpace(fields[0])
 	if name == "" {
 		return "", nil, errors.New("missing name")
 	}
-	p := Params{}
+	p := specParams{}
 	for _, f := range fields[1:] {
 		k, v, _ := strings.Cut(f, "=")
 		k = strings.TrimSpace(k)
@@ -375,6 +386,9 @@ type FullStrategy struct{}
 // Name returns "full".
 func (FullStrategy) Name() string { return "full" }
 
+// Baseline returns true: full is the baseline.
+func (FullStrategy) Baseline() bool { return true }
+
 // Start returns the (stateless) state.
 func (FullStrategy) Start() State {
 	return spanState(func(h *History) []Span { return []Span{{h.reset, h.Len()}} })
@@ -393,6 +407,9 @@ type WindowedStrategy struct{ Chars int }
 // Name returns "windowed".
 func (WindowedStrategy) Name() string { return "windowed" }
 
+// Baseline returns false.
+func (WindowedStrategy) Baseline() bool { return false }
+
 // Start returns the (stateless) state.
 func (s WindowedStrategy) Start() State {
 	return spanState(func(h *History) []Span {
@@ -406,6 +423,9 @@ type TurnStrategy struct{}
 
 // Name returns "turn".
 func (TurnStrategy) Name() string { return "turn" }
+
+// Baseline returns false.
+func (TurnStrategy) Baseline() bool { return false }
 
 // Start returns the (stateless) state.
 func (TurnStrategy) Start() State {
@@ -424,6 +444,9 @@ type SlidingStrategy struct{ Head, Chars int }
 
 // Name returns "sliding".
 func (SlidingStrategy) Name() string { return "sliding" }
+
+// Baseline returns false.
+func (SlidingStrategy) Baseline() bool { return false }
 
 // Start returns the (stateless) state.
 func (s SlidingStrategy) Start() State {
@@ -457,6 +480,9 @@ type SummarizingStrategy struct {
 
 // Name returns "summarizing".
 func (SummarizingStrategy) Name() string { return "summarizing" }
+
+// Baseline returns false.
+func (SummarizingStrategy) Baseline() bool { return false }
 
 // Start returns a conversation's state: no summary yet.
 func (s SummarizingStrategy) Start() State { return &summarizing{cfg: s} }
@@ -550,6 +576,9 @@ type BudgetStrategy struct {
 // Name returns "budget".
 func (BudgetStrategy) Name() string { return "budget" }
 
+// Baseline returns false.
+func (BudgetStrategy) Baseline() bool { return false }
+
 // Start returns a conversation's state, with a selector of its own.
 func (s BudgetStrategy) Start() State {
 	st := &budgetState{sel: s.Select, budget: s.Budget.Total, cfg: s}
@@ -584,5 +613,8 @@ func (e Edited) Name() string {
 	return strings.Join(names, "+")
 }
 
-// Start starts the base strategy; a [Context] starts the edits.
+// Baseline reports whether e has no edits and its base is a baseline.
+func (e Edited) Baseline() bool { return len(e.Edits) == 0 && e.Base.Baseline() }
+
+// Start starts the base strategy; the replay starts the edits.
 func (e Edited) Start() State { return e.Base.Start() }

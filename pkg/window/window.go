@@ -13,10 +13,10 @@
 // the conversation's books, a [History] (system part, turns, the
 // harness's resets, running sums of sizes, the rules that keep a tool
 // call with its result), and returns a [Selection]. [Parse] builds a
-// strategy from its name and settings ("windowed:chars=40000+clear");
-// [Register] adds one to the names [Parse] knows. A [Name] ([Full],
-// [Windowed], …) given to [Replay] or [New] is built with the options
-// given there.
+// strategy from its name and settings ("windowed:chars=40000+clear").
+// A [Name] ([Full], [Windowed], …) given to [Replay] is built with the
+// options given there. Any other value that implements [Strategy] may be
+// given to [Replay] too.
 //
 //   - full sends every retained message.
 //   - windowed sends the newest whole turns whose characters fit; the
@@ -47,18 +47,16 @@
 //
 // # Lifecycle
 //
-// A [Context] is one conversation seen through one strategy. It receives
-// the same events a harness produces: the system part ([Context.AddSystem]),
-// a user prompt that opens a turn ([Context.Begin]), the messages within the
-// turn ([Context.Add]: assistant replies, tool calls, tool results), a
-// snapshot at each model-call boundary ([Context.Render], or the cheaper
-// [Context.Snapshot]), the provider's input-token count after the reply
-// ([Context.Observe]), and the end of the turn ([Context.Commit] or
-// [Context.Abort]; an aborted turn is dropped from the context).
+// A replay sees one conversation through one strategy as a harness
+// produces it: the system part, a user prompt that opens a turn, the
+// messages within the turn (assistant replies, tool calls, tool results),
+// a window at each model-call boundary, the provider's input-token count
+// after the reply ([State.Observe]), and the end of the turn, committed
+// or aborted (an aborted turn is dropped from the context).
 //
 // # Harness compactions
 //
-// When the harness compacted its own context ([Context.Compacted]), every
+// When the harness compacted its own context ([transcript.Transcript.Compactions]), every
 // strategy follows it: the messages before the harness's summary leave the
 // retained history, and the summary plus what follows is the history from
 // there on, which is what the provider really saw. Each strategy then
@@ -121,7 +119,7 @@ const (
 )
 
 // Options are the defaults of the strategies built by name ([Name.With],
-// [Parse], and a [Name] given to [Replay] or [New]): each built-in
+// [Parse], and a [Name] given to [Replay]): each built-in
 // strategy takes the fields it needs into a config of its own. Start from
 // [DefaultOptions]: a zero field means zero (a zero window keeps only the
 // active turn), not the default.
@@ -190,8 +188,8 @@ func resolve(s Strategy, o Options) (Strategy, error) {
 // summary, which replaces req.Summary; an error stops the replay.
 type Distiller func(req DistillRequest) (string, error)
 
-// DistillError is a [Distiller]'s failure, as [Context.Render],
-// [Context.Snapshot] and [Replay] return it.
+// DistillError is a [Distiller]'s failure, as [Replay] and
+// [RenderCall] return it.
 type DistillError struct{ Err error }
 
 func (e *DistillError) Error() string { return "distill: " + e.Err.Error() }
@@ -246,8 +244,8 @@ type Rendered struct {
 	Messages []transcript.Message
 }
 
-// Snapshot describes one call's window without copying it.
-type Snapshot struct {
+// snapshot describes one call's window without copying it.
+type snapshot struct {
 	// Messages is the number of messages sent, the system part included.
 	Messages int
 	// Chars and Tokens are the size sent: system part, summary and

@@ -539,7 +539,7 @@ func TestHarnessCompactionAborted(t *testing.T) {
 func TestCompactedContext(t *testing.T) {
 	// The library lifecycle: a compaction drops what came before it for
 	// windowed too, and a result to a call before it is not kept.
-	c, err := New(Windowed, Options{WindowChars: 1000})
+	c, err := openConversation(Windowed, Options{WindowChars: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -578,7 +578,7 @@ func TestEmptyAndSystemOnly(t *testing.T) {
 			}
 		}
 	}
-	c, _ := New(Windowed, DefaultOptions())
+	c, _ := openConversation(Windowed, DefaultOptions())
 	c.AddSystem(transcript.Message{Role: "system", Text: "be brief"})
 	r, err := c.Render()
 	if err != nil || r.System != "be brief" || r.Messages == nil || len(r.Messages) != 0 {
@@ -587,7 +587,7 @@ func TestEmptyAndSystemOnly(t *testing.T) {
 }
 
 func TestLifecycle(t *testing.T) {
-	c, err := New(Windowed, Options{WindowChars: 12})
+	c, err := openConversation(Windowed, Options{WindowChars: 12})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -613,12 +613,12 @@ func TestOptionsErrors(t *testing.T) {
 	if _, err := ParseStrategy("sliding-window"); err == nil || !strings.Contains(err.Error(), "valid: full, windowed") {
 		t.Errorf("err = %v", err)
 	}
-	if _, err := New(Budget, DefaultOptions()); err == nil {
+	if _, err := openConversation(Budget, DefaultOptions()); err == nil {
 		t.Error("budget without a selector: no error")
 	}
 	o := DefaultOptions()
 	o.WindowChars = -1
-	if _, err := New(Windowed, o); err == nil {
+	if _, err := openConversation(Windowed, o); err == nil {
 		t.Error("negative window: no error")
 	}
 }
@@ -646,34 +646,51 @@ func ExampleReplay() {
 	// windowed 2 [0 3] 26
 }
 
-func ExampleContext() {
-	c, _ := New(TurnOnly, DefaultOptions())
+// TestConversationLifecycle: turn sends only the active turn, the
+// system part always.
+func TestConversationLifecycle(t *testing.T) {
+	c, err := openConversation(TurnOnly, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
 	c.AddSystem(transcript.Message{Role: "system", Text: "You are terse."})
 	c.Begin(transcript.Message{Role: "user", Text: "Name a prime."})
 	c.Add(transcript.Message{Role: "assistant", Text: "7"})
 	c.Commit()
 	c.Begin(transcript.Message{Role: "user", Text: "Another one?"})
-	r, _ := c.Render()
-	fmt.Printf("%q %d %q\n", r.System, len(r.Messages), r.Messages[0].Text)
-	// Output: "You are terse." 1 "Another one?"
+	r, err := c.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.System != "You are terse." || len(r.Messages) != 1 || r.Messages[0].Text != "Another one?" {
+		t.Errorf("rendered %q and %+v, want the system part and the newest prompt alone", r.System, r.Messages)
+	}
 }
 
-func ExampleContext_Compacted() {
-	// The harness compacted after turn 1: even windowed, whose window
-	// would hold everything, now sends the summary and what follows.
-	c, _ := New(Windowed, DefaultOptions())
+// TestConversationCompacted: the harness compacted after turn 1: even
+// windowed, whose window would hold everything, now sends the summary
+// and what follows.
+func TestConversationCompacted(t *testing.T) {
+	c, err := openConversation(Windowed, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
 	c.Begin(transcript.Message{Role: "user", Text: "Name a prime."})
 	c.Add(transcript.Message{Role: "assistant", Text: "7"})
 	c.Compacted(transcript.Message{Role: "user", Text: "Summary: we named 7.", Meta: true})
 	c.Commit()
 	c.Begin(transcript.Message{Role: "user", Text: "Another one?"})
-	r, _ := c.Render()
-	for _, m := range r.Messages {
-		fmt.Println(m.Role, m.Text)
+	r, err := c.Render()
+	if err != nil {
+		t.Fatal(err)
 	}
-	// Output:
-	// user Summary: we named 7.
-	// user Another one?
+	var got []string
+	for _, m := range r.Messages {
+		got = append(got, string(m.Role)+" "+m.Text)
+	}
+	if want := []string{"user Summary: we named 7.", "user Another one?"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("rendered %q, want %q", got, want)
+	}
 }
 
 func TestRenderSummary(t *testing.T) {
@@ -683,7 +700,7 @@ func TestRenderSummary(t *testing.T) {
 	o.Distill = func(req DistillRequest) (string, error) {
 		return fmt.Sprintf("%d folded", len(req.Messages)), nil
 	}
-	c, _ := New(Summarizing, o)
+	c, _ := openConversation(Summarizing, o)
 	c.AddSystem(transcript.Message{Role: "system", Text: "S"})
 	c.Begin(transcript.Message{Role: "user", Text: "one"})
 	c.Add(transcript.Message{Role: "assistant", Text: "1"})
@@ -749,7 +766,7 @@ func TestHarnessCompactionDropsRollingSummary(t *testing.T) {
 	o.Distill = func(req DistillRequest) (string, error) {
 		return fmt.Sprintf("%d folded", len(req.Messages)), nil
 	}
-	c, _ := New(Summarizing, o)
+	c, _ := openConversation(Summarizing, o)
 	c.AddSystem(transcript.Message{Role: "system", Text: "S"})
 	c.Begin(transcript.Message{Role: "user", Text: "one"})
 	c.Add(transcript.Message{Role: "assistant", Text: "1"})
@@ -770,5 +787,51 @@ func TestHarnessCompactionDropsRollingSummary(t *testing.T) {
 	}
 	if c.Summary() != "" || r.System != "S" || !reflect.DeepEqual(texts, []string{"harness summary", "2"}) {
 		t.Errorf("summary %q, rendered %q %q", c.Summary(), r.System, texts)
+	}
+}
+
+// TestBaseline: every strategy answers Baseline; one that is a baseline
+// under another name is reported as full is, by the reference run with
+// the record (call 5 of small() records 100 tokens; counted, full's
+// window is 27), streamed or not.
+func TestBaseline(t *testing.T) {
+	for _, c := range []struct {
+		s    Strategy
+		want bool
+	}{
+		{Full, true}, {FullStrategy{}, true}, {Edited{Base: FullStrategy{}, Label: "all"}, true},
+		{Edited{Base: FullStrategy{}, Edits: []Edit{MaskEdit{Keep: 1}}}, false},
+		{Windowed, false}, {TurnOnly, false}, {Sliding, false}, {Summarizing, false},
+		{Budget, false}, {CheapestStrategy{}, false}, {WindowedStrategy{}, false},
+	} {
+		if got := c.s.Baseline(); got != c.want {
+			t.Errorf("%s: Baseline() = %v, want %v", c.s.Name(), got, c.want)
+		}
+	}
+	tr := small()
+	rec := 100
+	tr.Messages[10].InputTokens = &rec
+	all := Edited{Base: FullStrategy{}, Label: "all"}
+	for _, stream := range []bool{false, true} {
+		opts := ReplayOptions{Options: DefaultOptions()}
+		var streamed []int
+		if stream {
+			opts.OnCall = func(s string, c *Call, _ *Event) error {
+				if s == "all" {
+					streamed = append(streamed, c.Tokens)
+				}
+				return nil
+			}
+		}
+		res, err := Replay(context.Background(), tr, []Strategy{all}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res[0].Strategy != "all" || res[0].Totals.TokensSent != 3+10+20+27+100 || res[0].Totals.TokensFull != 160 {
+			t.Errorf("stream=%v: %s totals %+v, want 160 sent of 160", stream, res[0].Strategy, res[0].Totals)
+		}
+		if stream && !reflect.DeepEqual(streamed, []int{3, 10, 20, 27, 100}) {
+			t.Errorf("streamed tokens %v", streamed)
+		}
 	}
 }
