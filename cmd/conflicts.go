@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/harpe-dev/harpe/internal/inputs"
 	"github.com/harpe-dev/harpe/internal/jsonl"
 	"github.com/harpe-dev/harpe/pkg/conflicts"
 	"github.com/harpe-dev/harpe/pkg/engine"
@@ -287,7 +288,7 @@ func readConflictTexts(a *app, opts *conflictsOptions) ([]conflictText, []confli
 	if !opts.lines {
 		rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
 		err := a.eachInput(opts.args, func(name string, r io.Reader) error {
-			head := &headReader{r: r}
+			head := &inputs.HeadReader{R: r}
 			err := rd.ReadEach(a.ctx, head, name, func(l engine.Line) error {
 				if l.Item == nil {
 					if opts.annotate {
@@ -310,7 +311,7 @@ func readConflictTexts(a *app, opts *conflictsOptions) ([]conflictText, []confli
 				return nil
 			})
 			if err != nil {
-				return inputError(plainTextHint(name, head.head, err, "For one statement a line:\n  harpe conflicts --lines FILE"))
+				return inputError(plainTextHint(name, head.Head(), err, "For one statement a line:\n  harpe conflicts --lines FILE"))
 			}
 			return nil
 		})

@@ -215,20 +215,6 @@ func (a *app) warnTranscripts(ts []*transcript.Transcript) {
 	}
 }
 
-// headReader keeps the first bytes read through it (up to 1 MiB), so an
-// input that fails as items can be looked at again.
-type headReader struct {
-	r    io.Reader
-	head []byte
-}
-
-func (h *headReader) Read(p []byte) (int, error) {
-	n, err := h.r.Read(p)
-	if room := 1<<20 - len(h.head); room > 0 {
-		h.head = append(h.head, p[:min(n, room)]...)
-	}
-	return n, err
-}
 
 // plainTextHint adds to err, the error reading name as context items, a
 // line saying that the input looks like plain text (its first line does
@@ -277,9 +263,6 @@ func statOf(r io.Reader) (os.FileInfo, error) {
 	}
 	return nil, errors.ErrUnsupported
 }
-
-// Stat passes on the underlying file's (see statOf).
-func (h *headReader) Stat() (os.FileInfo, error) { return statOf(h.r) }
 
 // Stat passes on the underlying file's (see statOf).
 func (c ctxReader) Stat() (os.FileInfo, error) { return statOf(c.r) }

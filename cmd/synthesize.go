@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/harpe-dev/harpe/internal/inputs"
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/spf13/cobra"
@@ -235,12 +236,12 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 	}
 	reader := engine.NewItemReader(plan.read)
 	err = a.eachInput(o.files, func(name string, r io.Reader) error {
-		head := &headReader{r: r}
+		head := &inputs.HeadReader{R: r}
 		if err := reader.Read(a.ctx, head, name); err != nil {
-			if hinted := transcriptHint(name, head.head, err); hinted != err {
+			if hinted := transcriptHint(name, head.Head(), err); hinted != err {
 				return inputError(hinted)
 			}
-			return inputError(plainTextHint(name, head.head, err, "To make one item of each line:\n  jq -Rc '{content: .}' FILE | harpe synthesize …"))
+			return inputError(plainTextHint(name, head.Head(), err, "To make one item of each line:\n  jq -Rc '{content: .}' FILE | harpe synthesize …"))
 		}
 		return nil
 	})

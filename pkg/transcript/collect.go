@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/harpe-dev/harpe/internal/inputs"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
@@ -97,9 +98,9 @@ func (c *Collected) Only(i int) {
 // an [*Error] naming the input (and the line where the format has them);
 // it stops once ctx is done and returns ctx's error.
 func Collect(ctx context.Context, r io.Reader, name string, o CollectOptions) (*Collected, error) {
-	var head *headReader
+	var head *inputs.HeadReader
 	if o.Build == BuildSummary {
-		head = &headReader{r: r}
+		head = &inputs.HeadReader{R: r}
 		r = head
 	}
 	c := &collector{o: o, name: name, head: head, at: map[*Transcript]int{}, items: &ItemWriter{File: name}}
@@ -124,7 +125,7 @@ func Collect(ctx context.Context, r io.Reader, name string, o CollectOptions) (*
 type collector struct {
 	o     CollectOptions
 	name  string
-	head  *headReader
+	head  *inputs.HeadReader
 	at    map[*Transcript]int // conversation → its index in the slices below
 	out   Collected
 	items *ItemWriter
@@ -173,7 +174,7 @@ func (c *collector) newBreakdown() *SessionBreakdown {
 }
 
 func (c *collector) newSummary() *SessionSummary {
-	s := NewSessionSummary(c.name, ProjectDir(c.head.head))
+	s := NewSessionSummary(c.name, ProjectDir(c.head.Head()))
 	s.Pricer = c.o.Pricer
 	return s
 }
@@ -221,19 +222,4 @@ func (c *collector) finish(ts []*Transcript) (*Collected, error) {
 		}
 	}
 	return out, nil
-}
-
-// headReader keeps the first bytes read through it (up to 1 MiB), for
-// [ProjectDir].
-type headReader struct {
-	r    io.Reader
-	head []byte
-}
-
-func (h *headReader) Read(p []byte) (int, error) {
-	n, err := h.r.Read(p)
-	if room := 1<<20 - len(h.head); room > 0 {
-		h.head = append(h.head, p[:min(n, room)]...)
-	}
-	return n, err
 }
