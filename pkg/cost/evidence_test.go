@@ -1,6 +1,7 @@
 package cost
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -124,6 +125,48 @@ func TestStepEvidenceExact(t *testing.T) {
 			if got.Cache != want[i] {
 				t.Errorf("cached %v call %d: got %+v, want %+v", cached, i+1, got.Cache, want[i])
 			}
+		}
+	}
+}
+
+// TestStepUnsent works [Step.Unsent] by hand on claude-sonnet-4-5 ($3.75
+// a million written, $0.30 read): a harness that cleared 2,500 tokens of
+// old results in place, which the window still holds. Window: front S
+// 1,000 (a breakpoint), then A 5,000; call 2 appends B 3,000, call 3 C
+// 400; 10 s apart, no output.
+//
+//	1: 6,000, cold: write 6,000 (22,500 µ$).
+//	2: 9,000, the record reads 0 (the rewritten prompt matches nothing)
+//	   and holds 6,500: write 9,000 − 2,500 = 6,500 (24,375 µ$).
+//	3: 9,400, the record reads 6,500 of a 6,900-token prompt: the model
+//	   would read call 2's 9,000, cut to 6,500; write 9,400 − 6,500 −
+//	   2,500 = 400: 6,500×0.30 + 400×3.75 = 1,950 + 1,500 = 3,450 µ$
+//	   (10,875 µ$ with the 2,500 unsent tokens written again).
+func TestStepUnsent(t *testing.T) {
+	s, err := NewSimulator(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	front := Block{ID: "S", Tokens: 1000, Breakpoint: true}
+	steps := []Step{
+		{Append: []Block{{ID: "A", Tokens: 5000}}},
+		{Keep: 1, Append: []Block{{ID: "B", Tokens: 3000}}, Evidence: true, Exact: true, Held: 0, Unsent: 2500},
+		{Keep: 2, Append: []Block{{ID: "C", Tokens: 400}}, Evidence: true, Exact: true, Held: 6500, Floor: 6500, Unsent: 2500},
+	}
+	want := []struct {
+		p   Parts
+		usd float64
+	}{
+		{Parts{Write: 6000}, 0.0225},
+		{Parts{Write: 6500}, 0.024375},
+		{Parts{Read: 6500, Write: 400}, 0.00345},
+	}
+	for i, st := range steps {
+		st.Model, st.Front, st.Time = "claude-sonnet-4-5", front, at.Add(time.Duration(i)*10*time.Second)
+		cc := s.Step(st)
+		if cc.Cache != want[i].p || math.Abs(cc.CostUSD-want[i].usd) > 1e-12 {
+			t.Errorf("call %d: %+v $%v, want %+v $%v", i+1, cc.Cache, cc.CostUSD, want[i].p, want[i].usd)
 		}
 	}
 }

@@ -58,6 +58,13 @@ type Step struct {
 	// reads or writes the cache) whatever the model's minimum cacheable
 	// length: the minimum is not applied at this call.
 	Cached bool
+	// Unsent is how many tokens of this window the provider's prompt did
+	// not hold: the call's recorded prompt is that much shorter than the
+	// window (the harness dropped content the transcript does not show,
+	// e.g. old tool results cleared in place). They are taken out of what
+	// the call writes and sends uncached, never out of its read; the
+	// cache entries keep the window's prefixes.
+	Unsent int
 }
 
 // Simulator prices calls one at a time under the cache model ([Simulate]
@@ -311,6 +318,13 @@ func (s *Simulator) Step(st Step) CallCost {
 			p = Parts{Read: r, Uncached: total - r}
 		}
 		floored = true
+	}
+	if st.Unsent > 0 {
+		// The prompt the provider billed was shorter than the window:
+		// what was not sent is neither written nor sent uncached.
+		d := min(st.Unsent, p.Write)
+		p.Write -= d
+		p.Uncached -= min(st.Unsent-d, p.Uncached)
 	}
 	cc := CallCost{Cache: p, OutputTokens: st.Output, Rule: rule, Evicted: evicted, Cut: cut, Floored: floored}
 	if pr := mi.m.At(st.Time, p.Read+p.Write+p.Uncached); pr != nil {

@@ -394,6 +394,12 @@ func (cr *costRun) price(c *Context, w *window, m *transcript.Message, call, ref
 		// rule it shows evictions only.
 		read := m.Usage.CacheRead
 		exact := cr.exact && ownRecord(cr.opts, m)
+		if cr.exact && m.InputTokens != nil && overhead < 0 {
+			// Full's window, in the provider's tokens, holds more than
+			// the recorded prompt: the harness left out what the
+			// transcript still shows. No strategy sends those tokens.
+			st.Unsent = -overhead
+		}
 		st.Cached = exact && (m.Usage.CacheRead > 0 || m.Usage.CacheWrite > 0)
 		switch {
 		case ref == nil:
