@@ -170,3 +170,45 @@ func TestStepUnsent(t *testing.T) {
 		}
 	}
 }
+
+// TestStepTTL works [Step.TTL] by hand on claude-sonnet-4-5 ($6 a
+// million for a 1-hour write, $3.75 for a 5-minute one, $0.30 read), the
+// simulator's own TTL 5 minutes. Front S 5,000 (a breakpoint), then a
+// block of 1,000 a call; no output.
+//
+//	1: TTL 1h: write 6,000 at $6: 36,000 µ$.
+//	2: 10 minutes later, no TTL of its own: call 1's 1-hour entry is
+//	   live: read 6,000, write 1,000 at $3.75: 1,800 + 3,750 = 5,550 µ$.
+//	3: 10 s later, TTL 5m: read call 2's 7,000, write 1,000 at $3.75:
+//	   2,100 + 3,750 = 5,850 µ$.
+//
+// Without call 1's TTL its entry would have expired at call 2 (7,000
+// written, 26,250 µ$), and call 1 would have cost 22,500 µ$.
+func TestStepTTL(t *testing.T) {
+	s, err := NewSimulator(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	front := Block{ID: "S", Tokens: 5000, Breakpoint: true}
+	steps := []Step{
+		{Time: at, TTL: AnthropicLongTTL, Append: []Block{{ID: "A", Tokens: 1000}}},
+		{Time: at.Add(10 * time.Minute), Keep: 1, Append: []Block{{ID: "B", Tokens: 1000}}},
+		{Time: at.Add(10*time.Minute + 10*time.Second), TTL: AnthropicTTL, Keep: 2, Append: []Block{{ID: "C", Tokens: 1000}}},
+	}
+	want := []struct {
+		p   Parts
+		usd float64
+	}{
+		{Parts{Write: 6000}, 0.036},
+		{Parts{Read: 6000, Write: 1000}, 0.00555},
+		{Parts{Read: 7000, Write: 1000}, 0.00585},
+	}
+	for i, st := range steps {
+		st.Model, st.Front = "claude-sonnet-4-5", front
+		cc := s.Step(st)
+		if cc.Cache != want[i].p || math.Abs(cc.CostUSD-want[i].usd) > 1e-12 {
+			t.Errorf("call %d: %+v $%v, want %+v $%v", i+1, cc.Cache, cc.CostUSD, want[i].p, want[i].usd)
+		}
+	}
+}

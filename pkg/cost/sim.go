@@ -65,6 +65,11 @@ type Step struct {
 	// the call writes and sends uncached, never out of its read; the
 	// cache entries keep the window's prefixes.
 	Unsent int
+	// TTL, when not 0, is this call's Anthropic cache TTL in place of
+	// the simulator's: the entries it writes and refreshes live that
+	// long and its writes are priced at that TTL's price (a harness
+	// that sets the TTL per request, as the records show).
+	TTL TTL
 }
 
 // Simulator prices calls one at a time under the cache model ([Simulate]
@@ -265,6 +270,10 @@ func (s *Simulator) cut(keep int, fresh bool) {
 // as any call does, and [CallCost.Evicted] is set.
 func (s *Simulator) Step(st Step) CallCost {
 	s.steps++
+	if d := time.Duration(st.TTL); d != 0 && d != s.ttl && (st.TTL == AnthropicTTL || st.TTL == AnthropicLongTTL) {
+		defer func(t time.Duration) { s.ttl = t }(s.ttl)
+		s.ttl = d
+	}
 	s.cut(st.Keep, s.have && st.Front.ID != s.front)
 	if !s.have || st.Front.ID != s.front {
 		s.bps = s.bps[:0]

@@ -295,6 +295,9 @@ type replayer struct {
 	// calibration is its outcome.
 	calib       *calibrator
 	calibration *Calibration
+	// ttlFromRecords is set when no TTL was given: each recorded call
+	// writes with the TTL its record shows.
+	ttlFromRecords bool
 	// trace, in tests, is handed to each run's pricing.
 	trace func(model string, at time.Time, blocks []cost.Block)
 	// probe, when set, is shown every call (the cheapest plan reads
@@ -330,6 +333,7 @@ func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
 	}
 	if r.opts.Cost != nil {
 		r.records = recordsCache(t)
+		r.ttlFromRecords = r.opts.Cost.TTL == 0
 		if co := r.opts.Cost; co.TTL == 0 && writes1h(t) {
 			// The records write the cache with the 1-hour TTL: so does
 			// the replay, unless a TTL is given.
@@ -435,7 +439,7 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 		if err != nil {
 			return nil, err
 		}
-		r.cr = &costRun{sim: sim, opts: co, full: full == nil, records: r.records, exact: r.calibration != nil, trace: r.trace}
+		r.cr = &costRun{sim: sim, opts: co, full: full == nil, records: r.records, exact: r.calibration != nil, recordTTL: r.ttlFromRecords, trace: r.trace}
 		c.cost.on = true
 		res.Totals.CostTotals = &CostTotals{}
 		if r.cr.full && r.records {
