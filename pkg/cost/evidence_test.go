@@ -212,3 +212,67 @@ func TestStepTTL(t *testing.T) {
 		}
 	}
 }
+
+// TestStepEvidenceExactOpenAI: under OpenAI's rule a read cut to the
+// record to the token is the record's read, not rounded down again to a
+// step of 128 (the provider's figure is already in its steps). gpt-5:
+// front S 2,000, blocks of 1,000; call 2 shares 3,000 (the model's read:
+// 2,944), the record read 2,990 (within the slack: a trim); call 3
+// shares 4,000 (3,968), the record read 2,500 (an eviction).
+func TestStepEvidenceExactOpenAI(t *testing.T) {
+	s, err := NewSimulator(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	for i, c := range []struct {
+		st   Step
+		want Parts
+	}{
+		{Step{}, Parts{Uncached: 3000}},
+		// 2: 2,990 read (was 2,944 unexact: the model's own read stands
+		//    within the slack), 1,010 uncached.
+		{Step{Evidence: true, Exact: true, Held: 2990}, Parts{Read: 2990, Uncached: 1010}},
+		// 3: cut to 2,500, read as such (2,432 rounded): 2,500 uncached.
+		{Step{Evidence: true, Exact: true, Held: 2500}, Parts{Read: 2500, Uncached: 2500}},
+		// 4: without evidence: shares 5,000 → 4,992.
+		{Step{}, Parts{Read: 4992, Uncached: 1008}},
+	} {
+		st := c.st
+		st.Model, st.Time, st.Front, st.Keep = "gpt-5", at.Add(time.Duration(i)*10*time.Second), Block{ID: "S", Tokens: 2000}, i
+		st.Append = []Block{{ID: string(rune('A' + i)), Tokens: 1000}}
+		if got := s.Step(st); got.Cache != c.want {
+			t.Errorf("call %d: got %+v, want %+v", i+1, got.Cache, c.want)
+		}
+	}
+}
+
+// TestStepWarm works [Step.Warm] by hand on claude-sonnet-4-5 (5-minute
+// TTL, $3.75 write, $0.30 read): front S 5,000, a block of 1,000 a call.
+// Call 1 writes 6,000 (22,500 µ$); call 2 comes 10 minutes later, when
+// the model's entries have expired: without Warm it writes all 7,000
+// (26,250 µ$); with Warm (the record shows the provider kept the cache)
+// it reads 6,000 and writes 1,000: 1,800 + 3,750 = 5,550 µ$.
+func TestStepWarm(t *testing.T) {
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	front := Block{ID: "S", Tokens: 5000, Breakpoint: true}
+	for _, tc := range []struct {
+		warm bool
+		want Parts
+		usd  float64
+	}{
+		{false, Parts{Write: 7000}, 0.02625},
+		{true, Parts{Read: 6000, Write: 1000}, 0.00555},
+	} {
+		s, err := NewSimulator(Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Step(Step{Model: "claude-sonnet-4-5", Time: at, Front: front, Append: []Block{{ID: "A", Tokens: 1000}}})
+		cc := s.Step(Step{Model: "claude-sonnet-4-5", Time: at.Add(10 * time.Minute), Front: front, Keep: 1,
+			Append: []Block{{ID: "B", Tokens: 1000}}, Warm: tc.warm})
+		if cc.Cache != tc.want || math.Abs(cc.CostUSD-tc.usd) > 1e-12 {
+			t.Errorf("warm %v: %+v $%v, want %+v $%v", tc.warm, cc.Cache, cc.CostUSD, tc.want, tc.usd)
+		}
+	}
+}

@@ -70,6 +70,10 @@ type Step struct {
 	// long and its writes are priced at that TTL's price (a harness
 	// that sets the TTL per request, as the records show).
 	TTL TTL
+	// Warm says the provider kept this window's cache past the modelled
+	// TTL (full's record at this call read more than the model): the
+	// entries written before are read as live, expired or not.
+	Warm bool
 }
 
 // Simulator prices calls one at a time under the cache model ([Simulate]
@@ -369,7 +373,7 @@ func (s *Simulator) anthropic(st Step, minTokens int) (p Parts, evicted bool) {
 		return Parts{Uncached: max(0, total)}, false
 	}
 	// The deepest live entry of this model; expired entries on top go.
-	for n := len(s.ents); n > 0 && !live(s.ents[n-1].expires, st.Time); n-- {
+	for n := len(s.ents); n > 0 && !st.Warm && !live(s.ents[n-1].expires, st.Time); n-- {
 		s.ents = s.ents[:n-1]
 	}
 	i := s.deepest(st)
@@ -399,7 +403,7 @@ func (s *Simulator) anthropic(st Step, minTokens int) (p Parts, evicted bool) {
 		case (evicted || s.trimmed) && d < end:
 			s.write(d, st)
 		case d < at:
-			if i := s.find(d, st.Model); i >= 0 && live(s.ents[i].expires, st.Time) {
+			if i := s.find(d, st.Model); i >= 0 && (st.Warm || live(s.ents[i].expires, st.Time)) {
 				s.ents[i].expires = expiry(st.Time, s.ttl)
 			}
 		case d > at && d < end:
@@ -420,7 +424,7 @@ func (s *Simulator) deepest(st Step) int {
 	best := -1
 	for i := len(s.ents) - 1; i >= 0; i-- {
 		e := &s.ents[i]
-		if e.model != st.Model || !live(e.expires, st.Time) {
+		if e.model != st.Model || !st.Warm && !live(e.expires, st.Time) {
 			continue
 		}
 		if best < 0 || s.entryTokens(i) > s.entryTokens(best) {
@@ -487,7 +491,7 @@ func (s *Simulator) openAI(st Step, minTokens int) (p Parts, evicted bool) {
 	end := len(s.rel) - 1
 	total := max(0, s.prefix(end))
 	common := 0
-	if r, ok := s.oai[st.Model]; ok && live(r.expires, st.Time) {
+	if r, ok := s.oai[st.Model]; ok && (st.Warm || live(r.expires, st.Time)) {
 		common = min(r.tokens, s.prefix(r.depth))
 	}
 	if st.Evidence && common > st.Held && !Agrees(common, st.Held) {
@@ -496,7 +500,12 @@ func (s *Simulator) openAI(st Step, minTokens int) (p Parts, evicted bool) {
 		common, s.trimmed = st.Held, true
 	}
 	read := 0
-	if common >= minTokens {
+	switch {
+	case (s.trimmed || evicted) && st.Exact && common == st.Held && common > 0:
+		// Cut to the record to the token: the provider's read is
+		// already in its own steps.
+		read = common
+	case common >= minTokens:
 		read = common / OpenAIStep * OpenAIStep
 	}
 	s.oai[st.Model] = oRec{depth: end, tokens: total, expires: expiry(st.Time, OpenAIRetention)}

@@ -429,6 +429,7 @@ func (cr *costRun) price(c *Context, w *window, m *transcript.Message, call, ref
 			// The provider held that much of full's window: of this
 			// window, as far as it is the same as full's.
 			st.Floor = min(read, c.sharedWithFull(w, overhead))
+			st.Warm = exact
 		}
 	}
 	cc := cr.sim.Step(st)

@@ -298,6 +298,8 @@ type replayer struct {
 	// ttlFromRecords is set when no TTL was given: each recorded call
 	// writes with the TTL its record shows.
 	ttlFromRecords bool
+	// fullBefore[k] is what full's first k calls cost.
+	fullBefore []float64
 	// trace, in tests, is handed to each run's pricing.
 	trace func(model string, at time.Time, blocks []cost.Block)
 	// probe, when set, is shown every call (the cheapest plan reads
@@ -559,6 +561,20 @@ func (r *replayer) call(c *Context, res *Result, m *transcript.Message, full []C
 	}
 	c.SetOverhead(overhead)
 	c.info = r.callInfoOf(m)
+	if full != nil && res.Totals.CostTotals != nil && n < len(full) {
+		// What this strategy and full really cost before this call, for
+		// clear:auto's bound.
+		if len(r.fullBefore) != len(full)+1 {
+			r.fullBefore = make([]float64, len(full)+1)
+			for k := range full {
+				r.fullBefore[k+1] = r.fullBefore[k]
+				if full[k].CallCost != nil {
+					r.fullBefore[k+1] += full[k].CallCost.CostUSD
+				}
+			}
+		}
+		c.info.real, c.info.spent, c.info.fullSpent = true, res.Totals.CostTotals.usd, r.fullBefore[n]
+	}
 	w, err := c.call()
 	if err != nil {
 		return err
