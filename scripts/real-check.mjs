@@ -9,8 +9,9 @@
 //
 // Usage: node real-check.mjs HARPE PRICES_DIR CCUSAGE_BIN|- FILE…
 //
-// Where a Claude Code session's records write only 1-hour cache entries,
-// replay runs with --cache-ttl 1h (the line says ttl=1h).
+// Where a Claude Code session's records write only 1-hour cache entries
+// the line says ttl=1h; replay is run without --cache-ttl, as a user
+// would, and takes the TTL from the records itself.
 //
 // Checks (docs/real-sessions.md says why each bound):
 //   cost     harpe's recorded cost vs the independent pricing, within 1%
@@ -265,8 +266,7 @@ for (const { f, rec } of sessions) {
   let listing, replay;
   try {
     listing = runJSON(["transcript", "--format", "json", f]);
-    const ttl = rec.ttl === "1h" ? ["--cache-ttl", "1h"] : [];
-    replay = runJSON(["replay", "--format", "json", "--totals", "--strategy", "full,clear:auto,cheapest", ...ttl, f]);
+    replay = runJSON(["replay", "--format", "json", "--totals", "--strategy", "full,clear:auto,cheapest", f]);
   } catch (e) {
     failed++;
     console.log(`FAIL ${f}: harpe: ${(e.stderr?.toString() || e.message).split("\n")[0]}`);
@@ -276,9 +276,10 @@ for (const { f, rec } of sessions) {
   const harpeCost = t.cost_usd ?? 0;
   const st = Object.fromEntries((replay.strategies ?? []).map((s) => [s.strategy, s.totals]));
   const full = st.full ?? {};
-  // Calls whose record reads more than the model does (by over 128
-  // tokens): a cache warm from elsewhere, which replay does not take as
-  // evidence (docs/real-sessions.md, quirks 2 to 4).
+  // Calls whose record reads more than full's replay does (by over 128
+  // tokens): a cache warm from elsewhere that the replay did not take as
+  // evidence (docs/real-sessions.md, quirks 2 to 4; 0 where the record is
+  // taken both ways).
   const fullCalls = (replay.strategies ?? []).find((s) => s.strategy === "full")?.calls ?? [];
   const above = fullCalls.filter((c) => c.recorded && c.cache && c.recorded.cache_read > c.cache.read + 128).length;
   const bill = full.recorded_cost_usd ?? harpeCost;

@@ -1,6 +1,7 @@
 package cost
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -124,6 +125,154 @@ func TestStepEvidenceExact(t *testing.T) {
 			if got.Cache != want[i] {
 				t.Errorf("cached %v call %d: got %+v, want %+v", cached, i+1, got.Cache, want[i])
 			}
+		}
+	}
+}
+
+// TestStepUnsent works [Step.Unsent] by hand on claude-sonnet-4-5 ($3.75
+// a million written, $0.30 read): a harness that cleared 2,500 tokens of
+// old results in place, which the window still holds. Window: front S
+// 1,000 (a breakpoint), then A 5,000; call 2 appends B 3,000, call 3 C
+// 400; 10 s apart, no output.
+//
+//	1: 6,000, cold: write 6,000 (22,500 µ$).
+//	2: 9,000, the record reads 0 (the rewritten prompt matches nothing)
+//	   and holds 6,500: write 9,000 − 2,500 = 6,500 (24,375 µ$).
+//	3: 9,400, the record reads 6,500 of a 6,900-token prompt: the model
+//	   would read call 2's 9,000, cut to 6,500; write 9,400 − 6,500 −
+//	   2,500 = 400: 6,500×0.30 + 400×3.75 = 1,950 + 1,500 = 3,450 µ$
+//	   (10,875 µ$ with the 2,500 unsent tokens written again).
+func TestStepUnsent(t *testing.T) {
+	s, err := NewSimulator(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	front := Block{ID: "S", Tokens: 1000, Breakpoint: true}
+	steps := []Step{
+		{Append: []Block{{ID: "A", Tokens: 5000}}},
+		{Keep: 1, Append: []Block{{ID: "B", Tokens: 3000}}, Evidence: true, Exact: true, Held: 0, Unsent: 2500},
+		{Keep: 2, Append: []Block{{ID: "C", Tokens: 400}}, Evidence: true, Exact: true, Held: 6500, Floor: 6500, Unsent: 2500},
+	}
+	want := []struct {
+		p   Parts
+		usd float64
+	}{
+		{Parts{Write: 6000}, 0.0225},
+		{Parts{Write: 6500}, 0.024375},
+		{Parts{Read: 6500, Write: 400}, 0.00345},
+	}
+	for i, st := range steps {
+		st.Model, st.Front, st.Time = "claude-sonnet-4-5", front, at.Add(time.Duration(i)*10*time.Second)
+		cc := s.Step(st)
+		if cc.Cache != want[i].p || math.Abs(cc.CostUSD-want[i].usd) > 1e-12 {
+			t.Errorf("call %d: %+v $%v, want %+v $%v", i+1, cc.Cache, cc.CostUSD, want[i].p, want[i].usd)
+		}
+	}
+}
+
+// TestStepTTL works [Step.TTL] by hand on claude-sonnet-4-5 ($6 a
+// million for a 1-hour write, $3.75 for a 5-minute one, $0.30 read), the
+// simulator's own TTL 5 minutes. Front S 5,000 (a breakpoint), then a
+// block of 1,000 a call; no output.
+//
+//	1: TTL 1h: write 6,000 at $6: 36,000 µ$.
+//	2: 10 minutes later, no TTL of its own: call 1's 1-hour entry is
+//	   live: read 6,000, write 1,000 at $3.75: 1,800 + 3,750 = 5,550 µ$.
+//	3: 10 s later, TTL 5m: read call 2's 7,000, write 1,000 at $3.75:
+//	   2,100 + 3,750 = 5,850 µ$.
+//
+// Without call 1's TTL its entry would have expired at call 2 (7,000
+// written, 26,250 µ$), and call 1 would have cost 22,500 µ$.
+func TestStepTTL(t *testing.T) {
+	s, err := NewSimulator(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	front := Block{ID: "S", Tokens: 5000, Breakpoint: true}
+	steps := []Step{
+		{Time: at, TTL: AnthropicLongTTL, Append: []Block{{ID: "A", Tokens: 1000}}},
+		{Time: at.Add(10 * time.Minute), Keep: 1, Append: []Block{{ID: "B", Tokens: 1000}}},
+		{Time: at.Add(10*time.Minute + 10*time.Second), TTL: AnthropicTTL, Keep: 2, Append: []Block{{ID: "C", Tokens: 1000}}},
+	}
+	want := []struct {
+		p   Parts
+		usd float64
+	}{
+		{Parts{Write: 6000}, 0.036},
+		{Parts{Read: 6000, Write: 1000}, 0.00555},
+		{Parts{Read: 7000, Write: 1000}, 0.00585},
+	}
+	for i, st := range steps {
+		st.Model, st.Front = "claude-sonnet-4-5", front
+		cc := s.Step(st)
+		if cc.Cache != want[i].p || math.Abs(cc.CostUSD-want[i].usd) > 1e-12 {
+			t.Errorf("call %d: %+v $%v, want %+v $%v", i+1, cc.Cache, cc.CostUSD, want[i].p, want[i].usd)
+		}
+	}
+}
+
+// TestStepEvidenceExactOpenAI: under OpenAI's rule a read cut to the
+// record to the token is the record's read, not rounded down again to a
+// step of 128 (the provider's figure is already in its steps). gpt-5:
+// front S 2,000, blocks of 1,000; call 2 shares 3,000 (the model's read:
+// 2,944), the record read 2,990 (within the slack: a trim); call 3
+// shares 4,000 (3,968), the record read 2,500 (an eviction).
+func TestStepEvidenceExactOpenAI(t *testing.T) {
+	s, err := NewSimulator(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	for i, c := range []struct {
+		st   Step
+		want Parts
+	}{
+		{Step{}, Parts{Uncached: 3000}},
+		// 2: 2,990 read (was 2,944 unexact: the model's own read stands
+		//    within the slack), 1,010 uncached.
+		{Step{Evidence: true, Exact: true, Held: 2990}, Parts{Read: 2990, Uncached: 1010}},
+		// 3: cut to 2,500, read as such (2,432 rounded): 2,500 uncached.
+		{Step{Evidence: true, Exact: true, Held: 2500}, Parts{Read: 2500, Uncached: 2500}},
+		// 4: without evidence: shares 5,000 → 4,992.
+		{Step{}, Parts{Read: 4992, Uncached: 1008}},
+	} {
+		st := c.st
+		st.Model, st.Time, st.Front, st.Keep = "gpt-5", at.Add(time.Duration(i)*10*time.Second), Block{ID: "S", Tokens: 2000}, i
+		st.Append = []Block{{ID: string(rune('A' + i)), Tokens: 1000}}
+		if got := s.Step(st); got.Cache != c.want {
+			t.Errorf("call %d: got %+v, want %+v", i+1, got.Cache, c.want)
+		}
+	}
+}
+
+// TestStepWarm works [Step.Warm] by hand on claude-sonnet-4-5 (5-minute
+// TTL, $3.75 write, $0.30 read): front S 5,000, a block of 1,000 a call.
+// Call 1 writes 6,000 (22,500 µ$); call 2 comes 10 minutes later, when
+// the model's entries have expired: without Warm it writes all 7,000
+// (26,250 µ$); with Warm (the record shows the provider kept the cache)
+// it reads 6,000 and writes 1,000: 1,800 + 3,750 = 5,550 µ$.
+func TestStepWarm(t *testing.T) {
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	front := Block{ID: "S", Tokens: 5000, Breakpoint: true}
+	for _, tc := range []struct {
+		warm bool
+		want Parts
+		usd  float64
+	}{
+		{false, Parts{Write: 7000}, 0.02625},
+		{true, Parts{Read: 6000, Write: 1000}, 0.00555},
+	} {
+		s, err := NewSimulator(Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Step(Step{Model: "claude-sonnet-4-5", Time: at, Front: front, Append: []Block{{ID: "A", Tokens: 1000}}})
+		cc := s.Step(Step{Model: "claude-sonnet-4-5", Time: at.Add(10 * time.Minute), Front: front, Keep: 1,
+			Append: []Block{{ID: "B", Tokens: 1000}}, Warm: tc.warm})
+		if cc.Cache != tc.want || math.Abs(cc.CostUSD-tc.usd) > 1e-12 {
+			t.Errorf("warm %v: %+v $%v, want %+v $%v", tc.warm, cc.Cache, cc.CostUSD, tc.want, tc.usd)
 		}
 	}
 }

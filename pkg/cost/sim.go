@@ -58,6 +58,22 @@ type Step struct {
 	// reads or writes the cache) whatever the model's minimum cacheable
 	// length: the minimum is not applied at this call.
 	Cached bool
+	// Unsent is how many tokens of this window the provider's prompt did
+	// not hold: the call's recorded prompt is that much shorter than the
+	// window (the harness dropped content the transcript does not show,
+	// e.g. old tool results cleared in place). They are taken out of what
+	// the call writes and sends uncached, never out of its read; the
+	// cache entries keep the window's prefixes.
+	Unsent int
+	// TTL, when not 0, is this call's Anthropic cache TTL in place of
+	// the simulator's: the entries it writes and refreshes live that
+	// long and its writes are priced at that TTL's price (a harness
+	// that sets the TTL per request, as the records show).
+	TTL TTL
+	// Warm says the provider kept this window's cache past the modelled
+	// TTL (full's record at this call read more than the model): the
+	// entries written before are read as live, expired or not.
+	Warm bool
 }
 
 // Simulator prices calls one at a time under the cache model ([Simulate]
@@ -261,6 +277,10 @@ func (s *Simulator) cut(keep int, fresh bool) {
 // as any call does, and [CallCost.Evicted] is set.
 func (s *Simulator) Step(st Step) CallCost {
 	s.steps++
+	if d := time.Duration(st.TTL); d != 0 && d != s.ttl && (st.TTL == AnthropicTTL || st.TTL == AnthropicLongTTL) {
+		defer func(t time.Duration) { s.ttl = t }(s.ttl)
+		s.ttl = d
+	}
 	s.cut(st.Keep, s.have && st.Front.ID != s.front)
 	if !s.have || st.Front.ID != s.front {
 		s.bps = s.bps[:0]
@@ -315,6 +335,13 @@ func (s *Simulator) Step(st Step) CallCost {
 		}
 		floored = true
 	}
+	if st.Unsent > 0 {
+		// The prompt the provider billed was shorter than the window:
+		// what was not sent is neither written nor sent uncached.
+		d := min(st.Unsent, p.Write)
+		p.Write -= d
+		p.Uncached -= min(st.Unsent-d, p.Uncached)
+	}
 	cc := CallCost{Cache: p, OutputTokens: st.Output, Rule: rule, Evicted: evicted, Cut: cut, Floored: floored}
 	if pr := mi.m.At(st.Time, p.Read+p.Write+p.Uncached); pr != nil {
 		w := pr.CacheWrite5m
@@ -349,7 +376,7 @@ func (s *Simulator) anthropic(st Step, minTokens int) (p Parts, evicted bool) {
 		return Parts{Uncached: max(0, total)}, false
 	}
 	// The deepest live entry of this model; expired entries on top go.
-	for n := len(s.ents); n > 0 && !live(s.ents[n-1].expires, st.Time); n-- {
+	for n := len(s.ents); n > 0 && !st.Warm && !live(s.ents[n-1].expires, st.Time); n-- {
 		s.ents = s.ents[:n-1]
 	}
 	i := s.deepest(st)
@@ -379,7 +406,7 @@ func (s *Simulator) anthropic(st Step, minTokens int) (p Parts, evicted bool) {
 		case (evicted || s.trimmed) && d < end:
 			s.write(d, st)
 		case d < at:
-			if i := s.find(d, st.Model); i >= 0 && live(s.ents[i].expires, st.Time) {
+			if i := s.find(d, st.Model); i >= 0 && (st.Warm || live(s.ents[i].expires, st.Time)) {
 				s.ents[i].expires = expiry(st.Time, s.ttl)
 			}
 		case d > at && d < end:
@@ -400,7 +427,7 @@ func (s *Simulator) deepest(st Step) int {
 	best := -1
 	for i := len(s.ents) - 1; i >= 0; i-- {
 		e := &s.ents[i]
-		if e.model != st.Model || !live(e.expires, st.Time) {
+		if e.model != st.Model || !st.Warm && !live(e.expires, st.Time) {
 			continue
 		}
 		if best < 0 || s.entryTokens(i) > s.entryTokens(best) {
@@ -467,7 +494,7 @@ func (s *Simulator) openAI(st Step, minTokens int) (p Parts, evicted bool) {
 	end := len(s.rel) - 1
 	total := max(0, s.prefix(end))
 	common := 0
-	if r, ok := s.oai[st.Model]; ok && live(r.expires, st.Time) {
+	if r, ok := s.oai[st.Model]; ok && (st.Warm || live(r.expires, st.Time)) {
 		common = min(r.tokens, s.prefix(r.depth))
 	}
 	if st.Evidence && common > st.Held && !Agrees(common, st.Held) {
@@ -476,7 +503,12 @@ func (s *Simulator) openAI(st Step, minTokens int) (p Parts, evicted bool) {
 		common, s.trimmed = st.Held, true
 	}
 	read := 0
-	if common >= minTokens {
+	switch {
+	case (s.trimmed || evicted) && st.Exact && common == st.Held && common > 0:
+		// Cut to the record to the token: the provider's read is
+		// already in its own steps.
+		read = common
+	case common >= minTokens:
 		read = common / OpenAIStep * OpenAIStep
 	}
 	s.oai[st.Model] = oRec{depth: end, tokens: total, expires: expiry(st.Time, OpenAIRetention)}

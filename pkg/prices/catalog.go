@@ -2,7 +2,9 @@ package prices
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,9 +39,9 @@ func ParseCacheRule(s string) (CacheRule, error) {
 
 // ruleOf is the cache rule of a model by who makes it: Anthropic's for
 // Claude, wherever it is served (Bedrock, Vertex), OpenAI's for the
-// OpenAI models (GPT, o-series) wherever served (Azure), else none:
-// Gemini's implicit caching publishes no granularity, and the other
-// providers' caches are not modelled.
+// OpenAI models (GPT, o-series) wherever served (Azure) and for Google's
+// Gemini 2.5 and later (implicit prefix caching, see [implicitGemini]),
+// else none: the other providers' caches are not modelled.
 func ruleOf(db *DB, id, provider string) CacheRule {
 	id = normalize(id)
 	if provider == "" {
@@ -50,8 +52,46 @@ func ruleOf(db *DB, id, provider string) CacheRule {
 		return CacheAnthropic
 	case provider == "openai":
 		return CacheOpenAI
+	case implicitGemini(id) > 0:
+		return CacheOpenAI
 	}
 	return CacheNone
+}
+
+// geminiVersion finds a Gemini model's version in its id ("gemini-2.5-
+// flash", "google/gemini-3-pro-preview").
+var geminiVersion = regexp.MustCompile(`(?:^|[/.:-])gemini-(\d+)(?:\.(\d+))?(?:-|$)`)
+
+// implicitGemini is the shortest prompt Google's implicit cache serves
+// for a Gemini model that has one, 0 for the others. Google's
+// context-caching page (https://ai.google.dev/gemini-api/docs/caching,
+// last updated 2026-10-13, read 2026-12-02): implicit caching "is enabled
+// by default for all Gemini 2.5 and newer models", cache hits are billed
+// at the cached-input price and nothing more is charged for the tokens
+// that make the cache (Vertex AI's context-cache overview: billed "at the
+// standard input token price", no storage cost for implicit caching);
+// minimum input 2,048 tokens for Gemini 2.5 Flash and Pro, 4,096 for the
+// Gemini 3 models it lists. Google publishes no granularity or lifetime:
+// the cost model reads as OpenAI's rule does (the shared prefix in steps
+// of 128 tokens, 5 minutes), and where the records are the bill they
+// decide.
+func implicitGemini(id string) int {
+	m := geminiVersion.FindStringSubmatch(id)
+	if m == nil {
+		return 0
+	}
+	major, _ := strconv.Atoi(m[1])
+	minor := 0
+	if m[2] != "" {
+		minor, _ = strconv.Atoi(m[2])
+	}
+	switch {
+	case major >= 3:
+		return 4096
+	case major == 2 && minor >= 5:
+		return 2048
+	}
+	return 0
 }
 
 // minCache is the shortest prompt Anthropic caches, by model, as its
@@ -314,6 +354,11 @@ func (c *Catalog) price(w tokenize.Model, name string) Model {
 	}
 	m.Cache = ruleOf(c.db, name, provider)
 	m.MinCacheTokens = minCache[strings.ToLower(w.Name)]
+	if m.Cache == CacheOpenAI {
+		if n := implicitGemini(normalize(name)); n > 0 {
+			m.MinCacheTokens = n
+		}
+	}
 	o := c.override(name)
 	if o == nil && w.Name != "" {
 		o = c.override(w.Name)

@@ -348,3 +348,32 @@ func TestCatalogConcurrent(t *testing.T) {
 		t.Errorf("after concurrent lookups: %+v", m)
 	}
 }
+
+// TestGeminiImplicitCache: Google's Gemini 2.5 and later cache prompts
+// implicitly (ai.google.dev/gemini-api/docs/caching, 2026-10-13): free
+// writes, reads at the cached price, so the rule is OpenAI's, with
+// Google's minimums (2,048 for 2.5, 4,096 for 3). Older Gemini and the
+// other providers' models keep the rule none.
+func TestGeminiImplicitCache(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		rule CacheRule
+		min  int
+	}{
+		{"gemini-2.5-flash", CacheOpenAI, 2048},
+		{"gemini-2.5-pro", CacheOpenAI, 2048},
+		{"gemini-2.5-flash-lite", CacheOpenAI, 2048},
+		{"google/gemini-2.5-flash", CacheOpenAI, 2048},
+		{"gemini-3-pro-preview", CacheOpenAI, 4096},
+		{"gemini-3.1-pro-preview", CacheOpenAI, 4096},
+		{"gemini-2.0-flash", CacheNone, 0},
+		{"gemini-1.5-pro", CacheNone, 0},
+		{"not-gemini-2.5x", CacheNone, 0},
+		{"gpt-5", CacheOpenAI, 0},
+	} {
+		m := Default().LookupCall(tc.name)
+		if m.CacheRule() != tc.rule || m.MinCacheTokens != tc.min {
+			t.Errorf("%s: rule %q min %d, want %q %d", tc.name, m.CacheRule(), m.MinCacheTokens, tc.rule, tc.min)
+		}
+	}
+}

@@ -61,6 +61,10 @@ type callInfo struct {
 	limit      int
 	minCache   int
 	ttl        time.Duration // the Anthropic TTL (0: 5 minutes)
+	// real is set when the replay knows what this strategy and full
+	// really cost before this call (spent, fullSpent).
+	real             bool
+	spent, fullSpent float64
 }
 
 type autoState struct {
@@ -155,6 +159,12 @@ func (s *autoState) apply(c *conversation, sel *Selection, tokens int) {
 	}
 	last, seen := s.lastAt[ci.model]
 	warm := seen && (last.IsZero() || ci.at.IsZero() || !ci.at.After(last.Add(ttl))) && ci.rule != prices.CacheNone
+	// Near the TTL's end the cache may still be warm: a record's time is
+	// its response's, after the request, and a provider measures the TTL
+	// from the request (a 1-hour session read its cache 1 h 0 min 15 s
+	// after the call before).
+	nearly := !warm && seen && ci.rule == prices.CacheAnthropic && !last.IsZero() && !ci.at.IsZero() &&
+		!ci.at.After(last.Add(ttl+ttlSlack))
 	s.lastAt[ci.model] = ci.at
 	rate := pw
 	if warm {
@@ -248,7 +258,20 @@ func (s *autoState) apply(c *conversation, sel *Selection, tokens int) {
 		if grown := float64(s.clearable+freed) / float64(s.calls); grown > 0 {
 			expected = min(expected, float64(freed)/grown)
 		}
-		clearIt = delta <= 0 || expected*pr*float64(freed) >= delta && delta <= s.bank+0.01*s.fullSpent
+		bound := delta <= s.bank+0.01*s.fullSpent
+		if ci.real {
+			// Against what was really spent: the clear's cost should
+			// the cache hold no more than the system part and the
+			// unseen overhead before the cleared results, within the
+			// saving really banked and 1% of what full really cost so
+			// far.
+			worst := -pw * float64(freed)
+			if warm || nearly {
+				worst = (pw-pr)*float64(max(0, prevTokens-c.overhead-c.h.sysToks)) - pw*float64(freed)
+			}
+			bound = worst <= ci.fullSpent-ci.spent+0.01*ci.fullSpent
+		}
+		clearIt = delta <= 0 && (!ci.real || bound) || expected*pr*float64(freed) >= delta && bound
 		if clearIt {
 			s.bank -= delta
 		}
@@ -267,6 +290,10 @@ func (s *autoState) apply(c *conversation, sel *Selection, tokens int) {
 	}
 	s.prevTokens = tokens - freed
 }
+
+// ttlSlack is how long past the TTL clear:auto still counts on a cache
+// that may be warm when it bounds a clear's loss.
+const ttlSlack = 30 * time.Second
 
 // tokensOf is the tokens position p is sent with now, its call's
 // arguments included when they were cleared with it.

@@ -194,6 +194,9 @@ type costRun struct {
 	opts *CostOptions
 	// full is set for full itself, which shows the recorded usage.
 	full, records bool
+	// recordTTL: no TTL was given, so a call whose record writes the
+	// cache writes with the TTL of most of its record's writes.
+	recordTTL bool
 	// exact is set where the messages are sized from the records: the
 	// windows are in the provider's tokens, and the record's read is
 	// taken both ways and to the token (see [CostOptions]).
@@ -378,6 +381,14 @@ func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call
 	if cr.trace != nil {
 		cr.trace(st.Model, st.Time, c.costBlocks(w, overhead))
 	}
+	if u := m.Usage; cr.recordTTL && cr.records && u != nil && u.CacheWrite > 0 {
+		// The harness chose the TTL of this request (Claude Code writes
+		// 1-hour entries from some calls, 5-minute ones from others).
+		st.TTL = cost.AnthropicTTL
+		if 2*u.CacheWrite1h > u.CacheWrite {
+			st.TTL = cost.AnthropicLongTTL
+		}
+	}
 	var pure cost.CallCost
 	if cr.pure != nil {
 		pure = cr.pure.Step(st)
@@ -397,12 +408,23 @@ func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call
 		// a read longer than the model's. Priced as another model or
 		// rule it shows evictions only.
 		read := m.Usage.CacheRead
-		exact := cr.exact && ownRecord(cr.opts, m)
-		st.Cached = exact && (m.Usage.CacheRead > 0 || m.Usage.CacheWrite > 0)
+		own := ownRecord(cr.opts, m)
+		exact := cr.exact && own
+		if cr.exact && m.InputTokens != nil && overhead < 0 {
+			// Full's window, in the provider's tokens, holds more than
+			// the recorded prompt: the harness left out what the
+			// transcript still shows. No strategy sends those tokens.
+			st.Unsent = -overhead
+		}
+		st.Cached = own && (m.Usage.CacheRead > 0 || m.Usage.CacheWrite > 0)
 		switch {
 		case ref == nil:
+			// A read longer than the model's is taken whether or not
+			// the messages are sized from the records: full's window
+			// is the recorded prompt either way (its front is the
+			// prompt less the counted messages), so the read fits it.
 			st.Evidence, st.Held, st.Exact = true, read, exact
-			if exact {
+			if own {
 				st.Floor = read
 			}
 		case ref.CallCost != nil && (ref.Evicted || ref.cut):
@@ -411,6 +433,7 @@ func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call
 			// The provider held that much of full's window: of this
 			// window, as far as it is the same as full's.
 			st.Floor = min(read, c.sharedWithFull(w, overhead))
+			st.Warm = exact
 		}
 	}
 	cc := cr.sim.Step(st)

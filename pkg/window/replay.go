@@ -295,6 +295,11 @@ type replayer struct {
 	// calibration is its outcome.
 	calib       *calibrator
 	calibration *Calibration
+	// ttlFromRecords is set when no TTL was given: each recorded call
+	// writes with the TTL its record shows.
+	ttlFromRecords bool
+	// fullBefore[k] is what full's first k calls cost.
+	fullBefore []float64
 	// trace, in tests, is handed to each run's pricing.
 	trace func(model string, at time.Time, blocks []cost.Block)
 	// probe, when set, is shown every call (the cheapest plan reads
@@ -330,6 +335,7 @@ func newReplayer(t *transcript.Transcript, opts ReplayOptions) *replayer {
 	}
 	if r.opts.Cost != nil {
 		r.records = recordsCache(t)
+		r.ttlFromRecords = r.opts.Cost.TTL == 0
 		if co := r.opts.Cost; co.TTL == 0 && writes1h(t) {
 			// The records write the cache with the 1-hour TTL: so does
 			// the replay, unless a TTL is given.
@@ -435,7 +441,7 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 		if err != nil {
 			return nil, err
 		}
-		r.cr = &costRun{sim: sim, opts: co, full: full == nil, records: r.records, exact: r.calibration != nil, trace: r.trace}
+		r.cr = &costRun{sim: sim, opts: co, full: full == nil, records: r.records, exact: r.calibration != nil, recordTTL: r.ttlFromRecords, trace: r.trace}
 		c.cost.on = true
 		res.Totals.CostTotals = &CostTotals{}
 		if r.cr.full && r.records {
@@ -555,6 +561,20 @@ func (r *replayer) call(c *conversation, res *Result, m *transcript.Message, ful
 	}
 	c.SetOverhead(overhead)
 	c.info = r.callInfoOf(m)
+	if full != nil && res.Totals.CostTotals != nil && n < len(full) {
+		// What this strategy and full really cost before this call, for
+		// clear:auto's bound.
+		if len(r.fullBefore) != len(full)+1 {
+			r.fullBefore = make([]float64, len(full)+1)
+			for k := range full {
+				r.fullBefore[k+1] = r.fullBefore[k]
+				if full[k].CallCost != nil {
+					r.fullBefore[k+1] += full[k].CallCost.CostUSD
+				}
+			}
+		}
+		c.info.real, c.info.spent, c.info.fullSpent = true, res.Totals.CostTotals.usd, r.fullBefore[n]
+	}
 	w, err := c.call()
 	if err != nil {
 		return err
