@@ -215,7 +215,6 @@ func (a *app) warnTranscripts(ts []*transcript.Transcript) {
 	}
 }
 
-
 // plainTextHint adds to err, the error reading name as context items, a
 // line saying that the input looks like plain text (its first line does
 // not open a JSON value) and what to do instead (advice, with FILE for

@@ -129,8 +129,9 @@ Cost: where the calls name their model (or --model names one, or --cache is
 given), every call is priced under the provider's prompt cache: the tokens
 read from the cache, written to it and sent uncached, the recorded output,
 and the price in US dollars; the totals add the saving against full in money.
-The cache rule comes from each call's model (anthropic, openai, none) unless
---cache overrides it. For full, calls that record cache usage show the record
+The cache rule comes from each call's model (anthropic; openai, also for
+Gemini 2.5 and later, whose implicit cache reads a repeated prefix; none)
+unless --cache overrides it. For full, calls that record cache usage show the record
 and the totals how often the modelled cache reads agree with it, and what the
 records bill. Where a record reads less than modelled (an eviction, a routing
 miss), the cache is cut to what the record shows for every strategy, so full

@@ -193,7 +193,7 @@ func (job *replayJob) replayErr(a *app, run *replayed, err error) error {
 // (window.ReplayOptions.OnCall) and each transcript is let go once
 // replayed but for its ID, format and turns. A replay's error (a sum too
 // large) counts as its file's error.
-func readAndReplayTotals(a *app, job *replayJob) ([]replayed, error) {
+func readAndReplayTotals(a *app, job *replayJob) (runs []replayed, warnings []*transcript.Error, err error) {
 	type inputFile struct {
 		runs     []replayed
 		warnings []*transcript.Error
@@ -234,19 +234,23 @@ func readAndReplayTotals(a *app, job *replayJob) ([]replayed, error) {
 		fmt.Fprint(a.io.Err, "\r\033[K")
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var runs []replayed
 	for _, f := range files {
-		for _, w := range f.warnings {
-			fmt.Fprintf(a.io.Err, "harpe: warning: %v\n", w)
-		}
+		warnings = append(warnings, f.warnings...)
 		runs = append(runs, f.runs...)
 	}
 	if err := job.noConversation(len(runs)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return runs, nil
+	return runs, warnings, nil
+}
+
+// warn writes the readers' warnings on stderr.
+func (a *app) warn(warnings []*transcript.Error) {
+	for _, w := range warnings {
+		fmt.Fprintf(a.io.Err, "harpe: warning: %v\n", w)
+	}
 }
 
 // isRegular reports whether name is a regular file (following links).
@@ -273,18 +277,20 @@ func replayError(file string, err error) error {
 func (job *replayJob) runTotals(a *app, held []replayed) error {
 	runs := held
 	if runs == nil && job.streamsTotals() {
-		runs, err := readAndReplayTotals(a, job)
+		runs, warnings, err := readAndReplayTotals(a, job)
 		if err != nil {
 			return err
 		}
+		if len(runs) == 1 && job.out.format != "table" {
+			// JSON of one session writes its calls: replayed again,
+			// where the reader's warnings are said.
+			return job.streamSessions(a, nil)
+		}
+		a.warn(warnings)
 		if len(runs) > 1 {
 			return job.sessionsTotals(a, runs)
 		}
-		if job.out.format == "table" {
-			return job.writeHeld(a, runs[0])
-		}
-		// JSON of one session writes its calls: replayed again.
-		return job.streamSessions(a, nil)
+		return job.writeHeld(a, runs[0])
 	}
 	if runs == nil {
 		var err error
