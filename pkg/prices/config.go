@@ -86,9 +86,9 @@ func (e modelEntry) read(name string, where func(string) string) (tokenize.Model
 			var fe *FieldError
 			at := where(key + ".prices")
 			if errors.As(err, &fe) {
-				at = where(key + "." + fe.Field)
+				at = where(key + ".prices." + fe.Field)
 			}
-			return m, nil, fmt.Errorf("%s: model %q: %v", at, name, err)
+			return m, nil, fmt.Errorf("%s: model %q: prices.%v", at, name, err)
 		}
 	}
 	rule, err := ParseCacheRule(e.Cache)
