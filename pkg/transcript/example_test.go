@@ -133,3 +133,15 @@ func ExampleItemWriter() {
 	// m2 pinned=false group="call2" dimension=tool:Read
 	// m3 pinned=false group="call2" dimension=tool:Read
 }
+
+// ParseFormat checks a format name from the user against the one list of
+// formats; "" asks Read to detect the format.
+func ExampleParseFormat() {
+	f, err := transcript.ParseFormat("sharegpt")
+	fmt.Println(f, err)
+	_, err = transcript.ParseFormat("slack")
+	fmt.Println(err)
+	// Output:
+	// sharegpt <nil>
+	// unknown transcript format "slack"; valid: harpe, claude-code, codex, openai, anthropic, gemini, gemini-cli, sharegpt, swe-agent, openhands, long-memory, vcr, har
+}
