@@ -138,20 +138,22 @@ func newReplayJob(a *app, o *replayOptions) (*replayJob, error) {
 	return job, nil
 }
 
-// replayWindowOptions are the strategies' settings from the flags.
+// replayWindowOptions are the strategies' settings from the flags: every
+// one set, since each flag has its default (a nil setting would be the
+// same).
 func replayWindowOptions(o *replayOptions) window.Options {
 	return window.Options{
-		WindowChars:     o.windowChars,
-		Head:            o.head,
-		HighWaterTokens: o.highWaterTokens,
-		LowWaterChars:   o.lowWaterChars,
-		SummaryMaxChars: o.summaryMaxChars,
+		WindowChars:     new(o.windowChars),
+		Head:            new(o.head),
+		HighWaterTokens: new(o.highWaterTokens),
+		LowWaterChars:   new(o.lowWaterChars),
+		SummaryMaxChars: new(o.summaryMaxChars),
 		ToolResultLimit: o.toolResultLimit,
 		Budget:          engine.Budget{Total: o.budget},
 		Engine:          engine.Options{Policy: o.policy},
-		Clear: window.ClearEdit{Trigger: o.clearTrigger, Keep: o.clearKeep, ClearAtLeast: o.clearAtLeast,
+		Clear: window.ClearSettings{Trigger: new(o.clearTrigger), Keep: new(o.clearKeep), ClearAtLeast: new(o.clearAtLeast),
 			ExcludeTools: o.clearExclude, ClearInputs: o.clearInputs},
-		Mask: window.MaskEdit{Keep: o.maskKeep},
+		Mask: window.MaskSettings{Keep: new(o.maskKeep)},
 	}
 }
 

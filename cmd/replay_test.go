@@ -76,10 +76,10 @@ func TestReplaySettingFlags(t *testing.T) {
 		{"unknown edit", []string{"full+squash"}, nil, `--strategy: full+squash: "squash" is not an edit`},
 		{"limit names --tool-result-limit", []string{"limit"}, nil, "--strategy: limit: needs bytes=N with N ≥ 1 (or --tool-result-limit)"},
 		{"empty list", nil, nil, "--strategy: no strategy given"},
-		{"--head", []string{"full"}, func(o *window.ReplayOptions) { o.Head = -1 }, "--head: must be a whole number ≥ 0, got -1"},
+		{"--head", []string{"full"}, func(o *window.ReplayOptions) { o.Head = new(-1) }, "--head: must be a whole number ≥ 0, got -1"},
 		{"--context-window", []string{"full"}, func(o *window.ReplayOptions) { o.ContextWindow = -2 }, "--context-window: must be a whole number ≥ 0, got -2"},
-		{"--clear-at-least", []string{"full"}, func(o *window.ReplayOptions) { o.Clear.ClearAtLeast = -3 }, "--clear-at-least: must be a whole number ≥ 0, got -3"},
-		{"--mask-keep", []string{"full"}, func(o *window.ReplayOptions) { o.Mask.Keep = -4 }, "--mask-keep: must be a whole number ≥ 0, got -4"},
+		{"--clear-at-least", []string{"full"}, func(o *window.ReplayOptions) { o.Clear.ClearAtLeast = new(-3) }, "--clear-at-least: must be a whole number ≥ 0, got -3"},
+		{"--mask-keep", []string{"full"}, func(o *window.ReplayOptions) { o.Mask.Keep = new(-4) }, "--mask-keep: must be a whole number ≥ 0, got -4"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -128,12 +128,47 @@ func (s *autoState) entryBefore(q int, model string, at time.Time, resets int) i
 	return 0
 }
 
+// autoCall is what clear:auto knows of the call it decides at.
+type autoCall struct {
+	ci                  *callInfo
+	tokens              int
+	pr, pw              float64 // the cache-read and cache-write rates per token (see AutoClearEdit)
+	ttl                 time.Duration
+	warm, nearly        bool // the model's cache is warm; or may be, near the TTL's end
+	prevTokens, prevLen int  // the previous call's window and history length
+	freed, q            int  // the tokens the batch frees, the position of its oldest
+}
+
 func (s *autoState) apply(c *conversation, sel *Selection, tokens int) {
+	a := s.begin(c, sel, tokens)
+	batch := s.batch(c, sel, &a)
+	a.prevTokens, a.prevLen = s.prevTokens, s.prevLen
+	s.prevTokens, s.prevLen = tokens, c.h.Len()
+	if c.h.resets != s.resets {
+		s.marks = s.marks[:0]
+	}
+	cleared := len(batch) > 0 && s.pays(c, sel, &a)
+	if cleared {
+		s.clear(c, batch, &a)
+	}
+	s.resets = c.h.resets
+	// This call's entry; a warm call that cleared nothing read the
+	// previous call's entry whole, which refreshes it.
+	if n := len(s.marks); n > 0 && a.warm && !cleared && s.marks[n-1].model == a.ci.model {
+		s.marks[n-1].until = expiryAt(a.ci.at, a.ttl)
+	}
+	s.marks = append(s.marks, autoMark{end: c.h.Len(), tokens: s.prevTokens, model: a.ci.model, until: expiryAt(a.ci.at, a.ttl), resets: c.h.resets})
+}
+
+// begin reads the call's rates and whether the cache is warm, and banks
+// what the earlier clears save at this call.
+func (s *autoState) begin(c *conversation, sel *Selection, tokens int) autoCall {
 	ci := c.info
 	if ci == nil {
 		ci = &callInfo{rule: prices.CacheNone, pr: 1, pw: 1, pi: 1}
 	}
 	s.calls++
+	a := autoCall{ci: ci, tokens: tokens, pr: ci.pr, pw: ci.pw, ttl: time.Duration(cost.AnthropicTTL)}
 	// What the earlier clears save at this call, and whether the cache
 	// is warm.
 	held := 0
@@ -142,40 +177,43 @@ func (s *autoState) apply(c *conversation, sel *Selection, tokens int) {
 			held += s.saving[k]
 		}
 	}
-	pr, pw := ci.pr, ci.pw
 	switch ci.rule {
 	case prices.CacheOpenAI:
-		pw = ci.pi
+		a.pw = ci.pi
 	case prices.CacheAnthropic:
 	default:
-		pr, pw = ci.pi, ci.pi
+		a.pr, a.pw = ci.pi, ci.pi
 	}
-	ttl := time.Duration(cost.AnthropicTTL)
 	if ci.ttl != 0 {
-		ttl = ci.ttl
+		a.ttl = ci.ttl
 	}
 	if ci.rule == prices.CacheOpenAI {
-		ttl = cost.OpenAIRetention
+		a.ttl = cost.OpenAIRetention
 	}
 	last, seen := s.lastAt[ci.model]
-	warm := seen && (last.IsZero() || ci.at.IsZero() || !ci.at.After(last.Add(ttl))) && ci.rule != prices.CacheNone
+	a.warm = seen && (last.IsZero() || ci.at.IsZero() || !ci.at.After(last.Add(a.ttl))) && ci.rule != prices.CacheNone
 	// Near the TTL's end the cache may still be warm: a record's time is
 	// its response's, after the request, and a provider measures the TTL
 	// from the request (a 1-hour session read its cache 1 h 0 min 15 s
 	// after the call before).
-	nearly := !warm && seen && ci.rule == prices.CacheAnthropic && !last.IsZero() && !ci.at.IsZero() &&
-		!ci.at.After(last.Add(ttl+ttlSlack))
+	a.nearly = !a.warm && seen && ci.rule == prices.CacheAnthropic && !last.IsZero() && !ci.at.IsZero() &&
+		!ci.at.After(last.Add(a.ttl+ttlSlack))
 	s.lastAt[ci.model] = ci.at
-	rate := pw
-	if warm {
-		rate = pr
+	rate := a.pw
+	if a.warm {
+		rate = a.pr
 	}
 	s.bank += rate * float64(held)
-	s.fullSpent += rate*float64(min(s.prevTokens+held, tokens+held)) + pw*float64(max(0, tokens-s.prevTokens))
-	// The candidates.
+	s.fullSpent += rate*float64(min(s.prevTokens+held, tokens+held)) + a.pw*float64(max(0, tokens-s.prevTokens))
+	return a
+}
+
+// batch returns the candidates, and sets the tokens they free and the
+// position of the oldest of them (its call's, when inputs are cleared).
+func (s *autoState) batch(c *conversation, sel *Selection, a *autoCall) []int {
 	limit := len(c.results) - s.cfg.Keep
 	var batch []int
-	freed, q := 0, -1
+	a.freed, a.q = 0, -1
 	for i := 0; i < limit; i++ {
 		p := c.results[i]
 		if p < c.h.reset || !replaceable(c.sent[p]) || !sel.contains(p) || slices.Contains(s.cfg.ExcludeTools, c.h.ToolName(p)) {
@@ -189,98 +227,96 @@ func (s *autoState) apply(c *conversation, sel *Selection, tokens int) {
 		if s.cfg.ClearInputs {
 			if cp, ok := c.h.CallOf(p); ok {
 				dt -= min(0, c.inputSaving(cp, c.h.At(p).Message.ToolCallID))
-				if q < 0 {
-					q = cp
+				if a.q < 0 {
+					a.q = cp
 				}
 			}
 		}
-		if q < 0 {
-			q = p
+		if a.q < 0 {
+			a.q = p
 		}
 		batch = append(batch, p)
-		freed += dt
+		a.freed += dt
 	}
-	prevTokens, prevLen := s.prevTokens, s.prevLen
-	s.prevTokens, s.prevLen = tokens, c.h.Len()
-	if c.h.resets != s.resets {
-		s.marks = s.marks[:0]
+	return batch
+}
+
+// pays decides whether clearing the batch pays (see AutoClearEdit), and
+// banks its cost when it does.
+func (s *autoState) pays(c *conversation, sel *Selection, a *autoCall) bool {
+	ci, pr, pw, freed := a.ci, a.pr, a.pw, float64(a.freed)
+	if ci.limit > 0 && a.tokens > ci.limit {
+		return true
 	}
-	cleared := false
-	defer func() {
-		s.resets = c.h.resets
-		// This call's entry; a warm call that cleared nothing read the
-		// previous call's entry whole, which refreshes it.
-		if n := len(s.marks); n > 0 && warm && !cleared && s.marks[n-1].model == ci.model {
-			s.marks[n-1].until = expiryAt(ci.at, ttl)
+	prevTokens := a.prevTokens
+	delta := -pw * freed
+	if a.warm {
+		read := s.cacheRead(c, sel, a)
+		if c.h.resets != s.resets {
+			// The harness compacted since: the conversation is
+			// written anew whatever is cleared.
+			prevTokens = read
 		}
-		s.marks = append(s.marks, autoMark{end: c.h.Len(), tokens: s.prevTokens, model: ci.model, until: expiryAt(ci.at, ttl), resets: c.h.resets})
-	}()
-	if len(batch) == 0 {
-		return
+		delta = (pw-pr)*float64(max(0, prevTokens-read)) - pw*freed
 	}
-	over := ci.limit > 0 && tokens > ci.limit
-	clearIt := over
-	if !clearIt {
-		delta := -pw * float64(freed)
-		if warm {
-			read := c.overhead + c.h.sysToks
-			switch {
-			case q >= prevLen:
-				read = prevTokens
-			case ci.rule == prices.CacheAnthropic:
-				// The deepest entry before q: an earlier call's window
-				// end, else the system part.
-				read = max(read, s.entryBefore(q, ci.model, ci.at, c.h.resets))
-			case ci.rule == prices.CacheOpenAI:
-				// OpenAI caches any prefix: all that comes before q.
-				_, t := c.h.Size(c.h.reset, q)
-				read += t + c.fenT.sum(q) - c.fenT.sum(c.h.reset) + sel.SummaryToks
-			}
-			if read < ci.minCache {
-				read = 0 // too short to have been cached
-			}
-			if c.h.resets != s.resets {
-				// The harness compacted since: the conversation is
-				// written anew whatever is cleared.
-				prevTokens = read
-			}
-			delta = (pw-pr)*float64(max(0, prevTokens-read)) - pw*float64(freed)
-		}
-		// The calls this clear's saving lasts: until as much again has
-		// grown clearable (at the rate seen so far), at most as many as
-		// made so far.
-		if warm && tokens-freed < ci.minCache {
-			// Below the provider's shortest cached prompt the window
-			// would be sent uncached: not a saving to count on.
-			delta = math.Inf(1)
-		}
-		expected := float64(s.calls - 1)
-		if grown := float64(s.clearable+freed) / float64(s.calls); grown > 0 {
-			expected = min(expected, float64(freed)/grown)
-		}
-		bound := delta <= s.bank+0.01*s.fullSpent
-		if ci.real {
-			// Against what was really spent: the clear's cost should
-			// the cache hold no more than the system part and the
-			// unseen overhead before the cleared results, within the
-			// saving really banked and 1% of what full really cost so
-			// far.
-			worst := -pw * float64(freed)
-			if warm || nearly {
-				worst = (pw-pr)*float64(max(0, prevTokens-c.overhead-c.h.sysToks)) - pw*float64(freed)
-			}
-			bound = worst <= ci.fullSpent-ci.spent+0.01*ci.fullSpent
-		}
-		clearIt = delta <= 0 && (!ci.real || bound) || expected*pr*float64(freed) >= delta && bound
-		if clearIt {
-			s.bank -= delta
-		}
+	// The calls this clear's saving lasts: until as much again has
+	// grown clearable (at the rate seen so far), at most as many as
+	// made so far.
+	if a.warm && a.tokens-a.freed < ci.minCache {
+		// Below the provider's shortest cached prompt the window
+		// would be sent uncached: not a saving to count on.
+		delta = math.Inf(1)
 	}
-	if !clearIt {
-		return
+	expected := float64(s.calls - 1)
+	if grown := float64(s.clearable+a.freed) / float64(s.calls); grown > 0 {
+		expected = min(expected, freed/grown)
 	}
-	cleared = true
-	s.cutMarks(q)
+	bound := delta <= s.bank+0.01*s.fullSpent
+	if ci.real {
+		// Against what was really spent: the clear's cost should
+		// the cache hold no more than the system part and the
+		// unseen overhead before the cleared results, within the
+		// saving really banked and 1% of what full really cost so
+		// far.
+		worst := -pw * freed
+		if a.warm || a.nearly {
+			worst = (pw-pr)*float64(max(0, prevTokens-c.overhead-c.h.sysToks)) - pw*freed
+		}
+		bound = worst <= ci.fullSpent-ci.spent+0.01*ci.fullSpent
+	}
+	clearIt := delta <= 0 && (!ci.real || bound) || expected*pr*freed >= delta && bound
+	if clearIt {
+		s.bank -= delta
+	}
+	return clearIt
+}
+
+// cacheRead is what a warm cache holds before the batch's oldest
+// position (see R in AutoClearEdit).
+func (s *autoState) cacheRead(c *conversation, sel *Selection, a *autoCall) int {
+	ci, q := a.ci, a.q
+	read := c.overhead + c.h.sysToks
+	switch {
+	case q >= a.prevLen:
+		read = a.prevTokens
+	case ci.rule == prices.CacheAnthropic:
+		// The deepest entry before q: an earlier call's window
+		// end, else the system part.
+		read = max(read, s.entryBefore(q, ci.model, ci.at, c.h.resets))
+	case ci.rule == prices.CacheOpenAI:
+		// OpenAI caches any prefix: all that comes before q.
+		_, t := c.h.Size(c.h.reset, q)
+		read += t + c.fenT.sum(q) - c.fenT.sum(c.h.reset) + sel.SummaryToks
+	}
+	if read < ci.minCache {
+		read = 0 // too short to have been cached
+	}
+	return read
+}
+
+// clear clears the batch and cuts the entries it invalidates.
+func (s *autoState) clear(c *conversation, batch []int, a *autoCall) {
+	s.cutMarks(a.q)
 	for _, p := range batch {
 		before := tokensOf(c, p)
 		clearResult(c, p, s.cfg.ClearInputs)
@@ -288,7 +324,7 @@ func (s *autoState) apply(c *conversation, sel *Selection, tokens int) {
 		s.saving = append(s.saving, before-tokensOf(c, p))
 		s.clearable += before - tokensOf(c, p)
 	}
-	s.prevTokens = tokens - freed
+	s.prevTokens = a.tokens - a.freed
 }
 
 // ttlSlack is how long past the TTL clear:auto still counts on a cache

@@ -618,162 +618,226 @@ func (s *session) solve() []int {
 // collect replays the session under full (with edits, a limit) and
 // gathers what the plan needs.
 func (r *replayer) collect(ctx context.Context, base Strategy, full []Call, cs CheapestStrategy) (*session, error) {
-	s := &session{ttl: time.Duration(cost.AnthropicTTL)}
-	cat := (*prices.Catalog)(nil)
-	var rule prices.CacheRule
-	fallback := ""
-	if co := r.opts.Cost; co != nil {
-		cat, rule, fallback = co.Catalog, co.Rule, co.Model
-		if co.TTL != 0 {
-			s.ttl = time.Duration(co.TTL)
-		}
-	}
-	if cat == nil {
-		cat = prices.Default()
-	}
-	n := len(r.t.Messages)
-	tok := make([]int, n)
-	ab := make([]int, n)
-	seen, rseen := 0, 0
-	var cands []pcand
-	exclude := cs.ExcludeTools
-	ph := 0
-	models := map[string]prices.Model{}
-	r.probe = func(c *conversation, w *window, m *transcript.Message, call *Call, overhead int) {
-		seen = min(seen, c.h.Len())
-		for p := seen; p < c.h.Len(); p++ {
-			e := c.h.At(p)
-			tok[e.Message.Index] = e.Tokens + c.rawT[p]
-			ab[e.Message.Index] = 0
-			if t := e.Message.Turn; t > 0 && t < len(r.aborted) && r.aborted[t] {
-				ab[e.Message.Index] = tok[e.Message.Index]
-			}
-		}
-		seen = c.h.Len()
-		ph = c.counter.Count(ClearedPlaceholder)
-		// New candidates (positions only grow, save aborts).
-		rseen = min(rseen, len(c.results))
-		for _, p := range c.results[rseen:] {
-			e := c.h.At(p)
-			if t := e.Message.Turn; t > 0 && t < len(r.aborted) && r.aborted[t] {
-				continue
-			}
-			if slices.Contains(exclude, c.h.ToolName(p)) {
-				continue
-			}
-			_, now := c.sentSize(p)
-			if ph >= now {
-				continue
-			}
-			pc := pcand{idx: e.Message.Index, cidx: e.Message.Index, sav: now - ph}
-			if cs.ClearInputs {
-				if cp, ok := c.h.CallOf(p); ok {
-					if dt := c.inputSaving(cp, e.Message.ToolCallID); dt < 0 {
-						pc.cidx, pc.isav = c.h.At(cp).Message.Index, -dt
-					}
-				}
-			}
-			if len(cands) > 0 && cands[len(cands)-1].idx >= pc.idx {
-				continue
-			}
-			cands = append(cands, pc)
-		}
-		rseen = len(c.results)
-		pc := pcall{at: m.Timestamp, front: max(0, overhead), overhead: overhead, sys: c.h.sysToks, sysN: len(c.h.sys), end: m.Index, div: math.MaxInt}
-		pc.model = m.Model
-		if pc.model == "" {
-			pc.model = fallback
-		}
-		md, ok := models[pc.model]
-		if !ok {
-			md = cat.LookupCall(pc.model)
-			if md.Name == "" {
-				md.Name = pc.model
-			}
-			models[pc.model] = md
-		}
-		pc.model = md.Name
-		pc.rule = rule
-		if pc.rule == "" {
-			pc.rule = md.CacheRule()
-		}
-		if r.opts.Cost == nil {
-			pc.rule = prices.CacheNone
-		}
-		pc.minCache = md.MinCacheTokens
-		if u := m.Usage; u != nil && r.records && r.calibration != nil && r.opts.Cost != nil && ownRecord(r.opts.Cost, m) && (u.CacheRead > 0 || u.CacheWrite > 0) {
-			pc.minCache = 0 // the provider cached this prompt (see cost.Step.Cached)
-		}
-		switch pr := md.Prices; {
-		case r.opts.Cost == nil || pr == nil:
-			// Nothing to price: the plan minimises tokens.
-			pc.pi, pc.pr, pc.pw = 1, 1, 1
-			pc.rule = prices.CacheNone
-		default:
-			pc.pi, pc.pr, pc.pw = pr.Input/1e6, pr.CacheRead/1e6, pr.CacheWrite5m/1e6
-			if s.ttl == time.Duration(cost.AnthropicLongTTL) {
-				pc.pw = pr.CacheWrite1h / 1e6
-			}
-		}
-		pc.start = m.Index
-		if c.h.reset < c.h.Len() {
-			pc.start = c.h.At(c.h.reset).Message.Index
-		}
-		pc.active = m.Index
-		if c.h.open && len(c.h.turns) > 0 && c.h.turns[len(c.h.turns)-1] < c.h.Len() {
-			pc.active = c.h.At(c.h.turns[len(c.h.turns)-1]).Message.Index
-		}
-		// The newest Keep results are never cleared.
-		pc.hi = len(cands)
-		if cs.Keep > 0 {
-			if len(c.results) <= cs.Keep {
-				pc.hi = 0
-			} else {
-				bound := c.h.At(c.results[len(c.results)-cs.Keep]).Message.Index
-				pc.hi, _ = slices.BinarySearchFunc(cands, bound, func(p pcand, x int) int { return p.idx - x })
-			}
-		}
-		pc.lo, _ = slices.BinarySearchFunc(cands, pc.start, func(p pcand, x int) int { return p.idx - x })
-		pc.hi = max(pc.hi, pc.lo)
-		pc.conv = call.Counted - pc.sys
-		// The record's evidence, where full's call was cut by it: every
-		// strategy's call is priced with the cache cut there alike.
-		pc.held = -1
-		if n := len(s.calls); r.records && n < len(full) && full[n].CallCost != nil && m.Usage != nil {
-			switch f := full[n].CallCost; {
-			case f.Evicted || f.cut:
-				pc.held = m.Usage.CacheRead
-			case f.floored:
-				pc.floor = m.Usage.CacheRead
-			}
-		}
-		s.calls = append(s.calls, pc)
-	}
+	k := r.newCollector(full, cs)
+	r.probe = k.observe
 	defer func() { r.probe = nil }()
 	if _, err := r.run(ctx, base, full, false); err != nil {
 		return nil, err
 	}
+	k.finish()
+	return k.s, nil
+}
+
+// collector gathers, call by call of the probe replay, what a cheapest
+// plan needs: each message's tokens, the candidates and the calls.
+type collector struct {
+	r        *replayer
+	s        *session
+	cs       CheapestStrategy
+	full     []Call
+	cat      *prices.Catalog
+	rule     prices.CacheRule
+	fallback string
+	// tok and ab are each message's tokens as sent, and as sent when its
+	// turn was aborted (else 0), by transcript index.
+	tok, ab     []int
+	seen, rseen int // the history entries and results already looked at
+	cands       []pcand
+	models      map[string]prices.Model
+}
+
+// newCollector reads the prices, cache rule and TTL the replay prices with.
+func (r *replayer) newCollector(full []Call, cs CheapestStrategy) *collector {
+	k := &collector{r: r, s: &session{ttl: time.Duration(cost.AnthropicTTL)}, cs: cs, full: full, models: map[string]prices.Model{}}
+	if co := r.opts.Cost; co != nil {
+		k.cat, k.rule, k.fallback = co.Catalog, co.Rule, co.Model
+		if co.TTL != 0 {
+			k.s.ttl = time.Duration(co.TTL)
+		}
+	}
+	if k.cat == nil {
+		k.cat = prices.Default()
+	}
+	n := len(r.t.Messages)
+	k.tok = make([]int, n)
+	k.ab = make([]int, n)
+	return k
+}
+
+// observe is the probe: it records one call of the replay.
+func (k *collector) observe(c *conversation, _ *window, m *transcript.Message, call *Call, overhead int) {
+	k.sizes(c)
+	k.candidates(c)
+	pc := pcall{at: m.Timestamp, front: max(0, overhead), overhead: overhead, sys: c.h.sysToks, sysN: len(c.h.sys), end: m.Index, div: math.MaxInt}
+	k.price(&pc, m)
+	k.bounds(&pc, c, m)
+	pc.conv = call.Counted - pc.sys
+	k.evidence(&pc, m)
+	k.s.calls = append(k.s.calls, pc)
+}
+
+// aborted reports whether the turn t was aborted.
+func (k *collector) aborted(t int) bool {
+	return t > 0 && t < len(k.r.aborted) && k.r.aborted[t]
+}
+
+// sizes records the tokens of the history's new entries.
+func (k *collector) sizes(c *conversation) {
+	k.seen = min(k.seen, c.h.Len())
+	for p := k.seen; p < c.h.Len(); p++ {
+		e := c.h.At(p)
+		k.tok[e.Message.Index] = e.Tokens + c.rawT[p]
+		k.ab[e.Message.Index] = 0
+		if k.aborted(e.Message.Turn) {
+			k.ab[e.Message.Index] = k.tok[e.Message.Index]
+		}
+	}
+	k.seen = c.h.Len()
+}
+
+// candidates adds the new results that clearing would make smaller
+// (positions only grow, save aborts).
+func (k *collector) candidates(c *conversation) {
+	ph := c.counter.Count(ClearedPlaceholder)
+	k.rseen = min(k.rseen, len(c.results))
+	for _, p := range c.results[k.rseen:] {
+		e := c.h.At(p)
+		if k.aborted(e.Message.Turn) {
+			continue
+		}
+		if slices.Contains(k.cs.ExcludeTools, c.h.ToolName(p)) {
+			continue
+		}
+		_, now := c.sentSize(p)
+		if ph >= now {
+			continue
+		}
+		pc := pcand{idx: e.Message.Index, cidx: e.Message.Index, sav: now - ph}
+		if k.cs.ClearInputs {
+			if cp, ok := c.h.CallOf(p); ok {
+				if dt := c.inputSaving(cp, e.Message.ToolCallID); dt < 0 {
+					pc.cidx, pc.isav = c.h.At(cp).Message.Index, -dt
+				}
+			}
+		}
+		if len(k.cands) > 0 && k.cands[len(k.cands)-1].idx >= pc.idx {
+			continue
+		}
+		k.cands = append(k.cands, pc)
+	}
+	k.rseen = len(c.results)
+}
+
+// price sets the call's model, cache rule, cache minimum and prices.
+func (k *collector) price(pc *pcall, m *transcript.Message) {
+	r := k.r
+	pc.model = m.Model
+	if pc.model == "" {
+		pc.model = k.fallback
+	}
+	md, ok := k.models[pc.model]
+	if !ok {
+		md = k.cat.LookupCall(pc.model)
+		if md.Name == "" {
+			md.Name = pc.model
+		}
+		k.models[pc.model] = md
+	}
+	pc.model = md.Name
+	pc.rule = k.rule
+	if pc.rule == "" {
+		pc.rule = md.CacheRule()
+	}
+	if r.opts.Cost == nil {
+		pc.rule = prices.CacheNone
+	}
+	pc.minCache = md.MinCacheTokens
+	if u := m.Usage; u != nil && r.records && r.calibration != nil && r.opts.Cost != nil && ownRecord(r.opts.Cost, m) && (u.CacheRead > 0 || u.CacheWrite > 0) {
+		pc.minCache = 0 // the provider cached this prompt (see cost.Step.Cached)
+	}
+	switch pr := md.Prices; {
+	case r.opts.Cost == nil || pr == nil:
+		// Nothing to price: the plan minimises tokens.
+		pc.pi, pc.pr, pc.pw = 1, 1, 1
+		pc.rule = prices.CacheNone
+	default:
+		pc.pi, pc.pr, pc.pw = pr.Input/1e6, pr.CacheRead/1e6, pr.CacheWrite5m/1e6
+		if k.s.ttl == time.Duration(cost.AnthropicLongTTL) {
+			pc.pw = pr.CacheWrite1h / 1e6
+		}
+	}
+}
+
+// bounds sets the call's window and the candidates it may clear.
+func (k *collector) bounds(pc *pcall, c *conversation, m *transcript.Message) {
+	pc.start = m.Index
+	if c.h.reset < c.h.Len() {
+		pc.start = c.h.At(c.h.reset).Message.Index
+	}
+	pc.active = m.Index
+	if c.h.open && len(c.h.turns) > 0 && c.h.turns[len(c.h.turns)-1] < c.h.Len() {
+		pc.active = c.h.At(c.h.turns[len(c.h.turns)-1]).Message.Index
+	}
+	// The newest Keep results are never cleared.
+	pc.hi = len(k.cands)
+	if keep := k.cs.Keep; keep > 0 {
+		if len(c.results) <= keep {
+			pc.hi = 0
+		} else {
+			bound := c.h.At(c.results[len(c.results)-keep]).Message.Index
+			pc.hi, _ = slices.BinarySearchFunc(k.cands, bound, func(p pcand, x int) int { return p.idx - x })
+		}
+	}
+	pc.lo, _ = slices.BinarySearchFunc(k.cands, pc.start, func(p pcand, x int) int { return p.idx - x })
+	pc.hi = max(pc.hi, pc.lo)
+}
+
+// evidence records the record's evidence, where full's call was cut by
+// it: every strategy's call is priced with the cache cut there alike.
+func (k *collector) evidence(pc *pcall, m *transcript.Message) {
+	pc.held = -1
+	if n := len(k.s.calls); k.r.records && n < len(k.full) && k.full[n].CallCost != nil && m.Usage != nil {
+		switch f := k.full[n].CallCost; {
+		case f.Evicted || f.cut:
+			pc.held = m.Usage.CacheRead
+		case f.floored:
+			pc.floor = m.Usage.CacheRead
+		}
+	}
+}
+
+// finish builds the session's prefix sums, divergences and system fronts
+// once the probe replay is over.
+func (k *collector) finish() {
+	s, cands := k.s, k.cands
+	n := len(k.tok)
 	s.cands = cands
 	s.C = make([]int, n+1)
 	s.D = make([]int, n+1)
 	for i := 0; i < n; i++ {
-		s.C[i+1] = s.C[i] + tok[i]
-		s.D[i+1] = s.D[i] + ab[i]
+		s.C[i+1] = s.C[i] + k.tok[i]
+		s.D[i+1] = s.D[i] + k.ab[i]
 	}
 	s.A = make([]int, len(cands)+1)
 	s.Ain = make([]int, len(cands)+1)
 	s.cidx = make([]int, len(cands))
-	for k, c := range cands {
-		s.A[k+1] = s.A[k] + c.sav
-		s.Ain[k+1] = s.Ain[k] + c.isav
-		s.cidx[k] = c.cidx
-		if k > 0 {
-			s.cidx[k] = max(s.cidx[k], s.cidx[k-1])
+	for j, c := range cands {
+		s.A[j+1] = s.A[j] + c.sav
+		s.Ain[j+1] = s.Ain[j] + c.isav
+		s.cidx[j] = c.cidx
+		if j > 0 {
+			s.cidx[j] = max(s.cidx[j], s.cidx[j-1])
 		}
 	}
-	// Where each call's window first differs from the previous one's:
-	// a new start (a harness compaction), a changed system part, or an
-	// abort in between (its turn's first message).
+	s.divergences()
+	s.indexCuts()
+	s.systemFronts()
+}
+
+// divergences finds where each call's window first differs from the
+// previous one's: a new start (a harness compaction), a changed system
+// part, or an abort in between (its turn's first message).
+func (s *session) divergences() {
 	for i := 1; i < len(s.calls); i++ {
 		c, p := &s.calls[i], &s.calls[i-1]
 		switch {
@@ -788,7 +852,12 @@ func (r *replayer) collect(ctx context.Context, base Strategy, full []Call, cs C
 			s.divs = append(s.divs, i)
 		}
 	}
-	s.indexCuts()
+}
+
+// systemFronts sets each call's sysFront: the front of the previous call
+// of its model while that model's cache is warm and the system part the
+// same.
+func (s *session) systemFronts() {
 	last := map[string]int{}
 	for i := range s.calls {
 		c := &s.calls[i]
@@ -798,7 +867,6 @@ func (r *replayer) collect(ctx context.Context, base Strategy, full []Call, cs C
 		}
 		last[c.model] = i
 	}
-	return s, nil
 }
 
 // limitFor returns the window limit of a cheapest plan.

@@ -29,12 +29,12 @@ func TestCostStepsMatchWholeWindows(t *testing.T) {
 			tr.Messages[i].Timestamp = time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC).Add(time.Duration(i*i%977) * time.Second)
 		}
 		o := DefaultOptions()
-		o.WindowChars = 40000
-		o.HighWaterTokens = 20000
-		o.LowWaterChars = 15000
+		o.WindowChars = new(40000)
+		o.HighWaterTokens = new(20000)
+		o.LowWaterChars = new(15000)
 		o.Budget = engine.Budget{Total: 15000}
-		o.Clear = ClearEdit{Trigger: 15000, Keep: 3, ClearAtLeast: 3000 * int(seed%2), ClearInputs: seed%2 == 1}
-		o.Mask = MaskEdit{Keep: 4}
+		o.Clear = ClearSettings{Trigger: new(15000), Keep: new(3), ClearAtLeast: new(3000 * int(seed%2)), ClearInputs: seed%2 == 1}
+		o.Mask = MaskSettings{Keep: new(4)}
 		for _, b := range []string{"full", "windowed", "turn", "sliding", "budget", "summarizing"} {
 			for _, spec := range []string{b, b + "+clear", b + "+mask", b + "+limit:bytes=3000", b + "+clear+mask"} {
 				s, err := Parse(spec, o)

@@ -101,7 +101,7 @@ func BenchmarkReplayCost(b *testing.B) {
 		tr := transcriptgen.Generate(transcriptgen.Config{Seed: 1, AgentCalls: n, Usage: true, Overhead: 5000, MaxToolChars: 10000})
 		o := window.DefaultOptions()
 		o.Budget = engine.Budget{Total: 100000}
-		o.WindowChars = 400000
+		o.WindowChars = new(400000)
 		for _, spec := range specs {
 			s, err := window.Parse(spec, o)
 			if err != nil {
@@ -171,7 +171,7 @@ func TestReplayCostMissSample(t *testing.T) {
 		t.Fatalf("the sample has %d calls and %d misses; regenerate it with scripts/gen-miss-session -seed 21", calls, len(misses))
 	}
 	o := window.DefaultOptions()
-	o.Clear.Trigger = 40000
+	o.Clear.Trigger = new(40000)
 	res, err := window.Replay(context.Background(), tr, []window.Strategy{window.Full, window.Name("clear")},
 		window.ReplayOptions{Options: o, Cost: &window.CostOptions{}})
 	if err != nil {

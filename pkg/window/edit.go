@@ -48,6 +48,39 @@ const ClearedPlaceholder = "[tool result cleared]"
 // is set.
 const ClearedInput = "{}"
 
+// ClearSettings are the settings of the clear edits (clear and
+// clear:auto) that a spec does not write; [ClearSettings.resolve] gives
+// the [ClearEdit] they make.
+type ClearSettings struct {
+	// Trigger: nil is [DefaultClearTrigger]; 0 clears at every call
+	// that has a result to clear.
+	Trigger *int
+	// Keep: nil is [DefaultClearKeep]; 0 keeps no result whole.
+	// clear:auto does not read it: its keep is [DefaultCheapestKeep]
+	// unless its spec writes one.
+	Keep *int
+	// ClearAtLeast: nil and 0 alike clear whatever frees any tokens.
+	ClearAtLeast *int
+	ExcludeTools []string
+	ClearInputs  bool
+}
+
+// resolve returns the clear edit of s, its defaults filled in.
+func (s ClearSettings) resolve() ClearEdit {
+	return ClearEdit{Trigger: orDefault(s.Trigger, DefaultClearTrigger), Keep: orDefault(s.Keep, DefaultClearKeep),
+		ClearAtLeast: orDefault(s.ClearAtLeast, 0), ExcludeTools: s.ExcludeTools, ClearInputs: s.ClearInputs}
+}
+
+// MaskSettings are the settings of the mask edit that a spec does not
+// write.
+type MaskSettings struct {
+	// Keep: nil is [DefaultMaskKeep]; 0 masks every result.
+	Keep *int
+}
+
+// resolve returns the mask edit of s, its default filled in.
+func (s MaskSettings) resolve() MaskEdit { return MaskEdit{Keep: orDefault(s.Keep, DefaultMaskKeep)} }
+
 // ClearEdit clears old tool results as Anthropic's context editing
 // (clear_tool_uses_20250919) does. The rule harpe implements, where the
 // provider's documentation leaves room:
@@ -215,7 +248,7 @@ func buildEdit(name string, o Options, p specParams) (Edit, error) {
 		if auto, err := p.Bool("auto", false); err != nil || auto {
 			return buildAutoClear(o, p, err)
 		}
-		e := o.Clear
+		e := o.Clear.resolve()
 		if e.Trigger, err = p.Int("trigger", e.Trigger); err != nil {
 			return nil, err
 		}
@@ -239,7 +272,7 @@ func buildEdit(name string, o Options, p specParams) (Edit, error) {
 		if err := p.only("keep"); err != nil {
 			return nil, err
 		}
-		e := o.Mask
+		e := o.Mask.resolve()
 		e.Keep, err = p.Int("keep", e.Keep)
 		return e, err
 	case "limit":

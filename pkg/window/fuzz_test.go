@@ -71,14 +71,14 @@ func FuzzReplay(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr := fuzzTranscript(data)
 		o := window.DefaultOptions()
-		o.WindowChars = 60
-		o.HighWaterTokens = 20
-		o.LowWaterChars = 40
-		o.SummaryMaxChars = 200
-		o.Head = 1
+		o.WindowChars = new(60)
+		o.HighWaterTokens = new(20)
+		o.LowWaterChars = new(40)
+		o.SummaryMaxChars = new(200)
+		o.Head = new(1)
 		o.Select = window.EngineSelector(engine.Budget{Total: 30}, engine.Options{})
-		o.Clear = window.ClearEdit{Trigger: 10, Keep: 1, ClearInputs: true}
-		o.Mask = window.MaskEdit{Keep: 1}
+		o.Clear = window.ClearSettings{Trigger: new(10), Keep: new(1), ClearInputs: true}
+		o.Mask = window.MaskSettings{Keep: new(1)}
 		strategies := window.Strategies()
 		for _, spec := range []string{"full+clear", "windowed+mask", "summarizing+clear:at-least=5", "budget:tokens=30+mask+limit:bytes=8"} {
 			s, err := window.Parse(spec, o)
@@ -113,7 +113,7 @@ func FuzzReplay(f *testing.F) {
 				if !subset(r.Calls[k].Messages, res[0].Calls[k].Messages) {
 					t.Fatalf("%s call %d: %v not within full's %v", r.Strategy, k+1, r.Calls[k].Messages, res[0].Calls[k].Messages)
 				}
-				if sc := r.Calls[k].SummaryChars; sc > o.SummaryMaxChars {
+				if sc := r.Calls[k].SummaryChars; sc > *o.SummaryMaxChars {
 					t.Fatalf("%s: summary %d chars", r.Strategy, sc)
 				}
 				k++

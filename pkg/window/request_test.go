@@ -95,9 +95,9 @@ func TestRequestBodies(t *testing.T) {
 func TestShowCallAddsUp(t *testing.T) {
 	tr := transcriptgen.Generate(transcriptgen.Config{Seed: 3, AgentCalls: 40, AgentTurns: 2, Usage: true, Overhead: 500, MaxToolChars: 4000})
 	o := window.DefaultOptions()
-	o.Clear = window.ClearEdit{Trigger: 3000, Keep: 2}
-	o.Mask = window.MaskEdit{Keep: 3}
-	o.HighWaterTokens, o.LowWaterChars = 3000, 2000
+	o.Clear = window.ClearSettings{Trigger: new(3000), Keep: new(2)}
+	o.Mask = window.MaskSettings{Keep: new(3)}
+	o.HighWaterTokens, o.LowWaterChars = new(3000), new(2000)
 	for _, spec := range []string{"full", "mask", "clear:inputs", "windowed:chars=8000+limit:bytes=300", "summarizing+mask"} {
 		s, err := window.Parse(spec, o)
 		if err != nil {

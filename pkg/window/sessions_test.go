@@ -23,8 +23,8 @@ func TestReplayAllOrder(t *testing.T) {
 		ts = append(ts, transcriptgen.Generate(transcriptgen.Config{Seed: seed, AgentCalls: 30 + 10*int(seed), Usage: seed%2 == 0, Overhead: 300, MaxToolChars: 3000}))
 	}
 	o := window.DefaultOptions()
-	o.Mask = window.MaskEdit{Keep: 3}
-	o.HighWaterTokens, o.LowWaterChars = 4000, 3000
+	o.Mask = window.MaskSettings{Keep: new(3)}
+	o.HighWaterTokens, o.LowWaterChars = new(4000), new(3000)
 	var strategies []window.Strategy
 	for _, spec := range []string{"full", "mask", "summarizing+mask", "windowed:chars=5000+clear:trigger=2000"} {
 		s, err := window.Parse(spec, o)

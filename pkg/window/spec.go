@@ -33,34 +33,23 @@ func (o *ReplayOptions) Check() error { return checkSettings(&o.Options, &o.Cont
 
 // checkSettings is [ReplayOptions.Check], of o alone when contextWindow
 // is nil: the one range check of the settings ([Options.check] runs it
-// for a library user who called neither).
-
+// for a library user who called neither). A nil setting is its default,
+// in range.
 func checkSettings(o *Options, contextWindow *int) error {
 	fields := []struct {
 		name string
-		v    int
+		v    *int
 	}{
 		{"WindowChars", o.WindowChars}, {"Head", o.Head}, {"HighWaterTokens", o.HighWaterTokens},
 		{"LowWaterChars", o.LowWaterChars}, {"SummaryMaxChars", o.SummaryMaxChars},
-		{"ToolResultLimit", o.ToolResultLimit},
-	}
-	if contextWindow != nil {
-		fields = append(fields, struct {
-			name string
-			v    int
-		}{"ContextWindow", *contextWindow})
-	}
-	fields = append(fields, []struct {
-		name string
-		v    int
-	}{
-		{"Budget", o.Budget.Total},
+		{"ToolResultLimit", &o.ToolResultLimit}, {"ContextWindow", contextWindow},
+		{"Budget", &o.Budget.Total},
 		{"Clear.Trigger", o.Clear.Trigger}, {"Clear.Keep", o.Clear.Keep}, {"Clear.ClearAtLeast", o.Clear.ClearAtLeast},
 		{"Mask.Keep", o.Mask.Keep},
-	}...)
+	}
 	for _, f := range fields {
-		if f.v < 0 {
-			return &SettingError{Setting: f.name, Err: fmt.Errorf("must be a whole number ≥ 0, got %d", f.v)}
+		if f.v != nil && *f.v < 0 {
+			return &SettingError{Setting: f.name, Err: fmt.Errorf("must be a whole number ≥ 0, got %d", *f.v)}
 		}
 	}
 	return nil

@@ -225,7 +225,7 @@ func init() {
 		if err := p.only("chars"); err != nil {
 			return nil, err
 		}
-		c, err := p.Int("chars", o.WindowChars)
+		c, err := p.Int("chars", o.windowChars())
 		return WindowedStrategy{Chars: c}, err
 	})
 	register("summarizing", func(o Options, p specParams) (Strategy, error) {
@@ -234,13 +234,13 @@ func init() {
 		}
 		s := SummarizingStrategy{Distill: o.Distill}
 		var err error
-		if s.HighWaterTokens, err = p.Int("high", o.HighWaterTokens); err != nil {
+		if s.HighWaterTokens, err = p.Int("high", o.highWaterTokens()); err != nil {
 			return nil, err
 		}
-		if s.LowWaterChars, err = p.Int("low", o.LowWaterChars); err != nil {
+		if s.LowWaterChars, err = p.Int("low", o.lowWaterChars()); err != nil {
 			return nil, err
 		}
-		s.SummaryMaxChars, err = p.Int("max", o.SummaryMaxChars)
+		s.SummaryMaxChars, err = p.Int("max", o.summaryMaxChars())
 		return s, err
 	})
 	register("turn", func(o Options, p specParams) (Strategy, error) {
@@ -252,10 +252,10 @@ func init() {
 		}
 		s := SlidingStrategy{}
 		var err error
-		if s.Head, err = p.Int("head", o.Head); err != nil {
+		if s.Head, err = p.Int("head", o.head()); err != nil {
 			return nil, err
 		}
-		s.Chars, err = p.Int("chars", o.WindowChars)
+		s.Chars, err = p.Int("chars", o.windowChars())
 		return s, err
 	})
 	register("budget", func(o Options, p specParams) (Strategy, error) {

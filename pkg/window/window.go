@@ -109,7 +109,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
-// Defaults of [Options], as [DefaultOptions] sets them.
+// Defaults of [Options]: what a nil setting takes.
 const (
 	DefaultWindowChars     = 160000
 	DefaultHighWaterTokens = 120000
@@ -118,54 +118,78 @@ const (
 	DefaultHead            = 1
 )
 
-// Options are the defaults of the strategies built by name ([Name.With],
-// [Parse], and a [Name] given to [Replay]): each built-in
-// strategy takes the fields it needs into a config of its own. Start from
-// [DefaultOptions]: a zero field means zero (a zero window keeps only the
-// active turn), not the default.
+// Options are the settings of the strategies built by name ([Name.With],
+// [Parse], and a [Name] given to [Replay]): each built-in strategy
+// resolves the fields it reads into a config of its own. The zero
+// Options are the defaults: a nil setting takes its Default constant,
+// and a set one, 0 included, is taken as it is (a window of 0 characters
+// keeps only the active turn). Set one with new: new(60).
 type Options struct {
 	// WindowChars is the character budget of windowed and sliding.
-	WindowChars int
+	// nil: [DefaultWindowChars]; 0: only the active turn.
+	WindowChars *int
 	// Head is the number of first turns sliding always keeps.
-	Head int
+	// nil: [DefaultHead]; 0: none.
+	Head *int
 	// HighWaterTokens is the observed input-token count above which
 	// summarizing compacts before the next call.
-	HighWaterTokens int
+	// nil: [DefaultHighWaterTokens]; 0: it compacts before every call
+	// that has something to fold.
+	HighWaterTokens *int
 	// LowWaterChars is how many characters of recent whole turns (the
 	// active turn included) summarizing keeps verbatim when it compacts.
-	LowWaterChars int
+	// nil: [DefaultLowWaterChars]; 0: only the active turn.
+	LowWaterChars *int
 	// SummaryMaxChars bounds the rolling summary: a longer distillation is
-	// cut to this many characters.
-	SummaryMaxChars int
+	// cut to this many characters. nil: [DefaultSummaryMaxChars].
+	SummaryMaxChars *int
 	// Distill writes the new rolling summary; nil uses [Extractive].
 	Distill Distiller
 	// ToolResultLimit, when above 0, adds a [TruncateEdit] of this many
-	// bytes to every strategy built.
+	// bytes to every strategy built (0, the default: none).
 	ToolResultLimit int
 	// Counter counts tokens; nil uses [tokenize.Estimate].
 	Counter tokenize.Counter
 	// Select is the budget strategy's selection, when set; otherwise the
-	// engine runs under Budget with Engine ([EngineSelector]).
+	// engine runs under Budget with Engine ([EngineSelector]); their
+	// zero values are the engine's defaults, and a zero Budget.Total is
+	// no budget.
 	Select Selector
 	Budget engine.Budget
 	Engine engine.Options
-	// Clear and Mask are the defaults of the clear and mask edits.
-	Clear ClearEdit
-	Mask  MaskEdit
+	// Clear and Mask are the settings of the clear and mask edits.
+	Clear ClearSettings
+	Mask  MaskSettings
 }
 
-// DefaultOptions returns the options with every default set.
+// DefaultOptions returns the options with every default written out: the
+// same strategies as the zero [Options] build.
 func DefaultOptions() Options {
 	return Options{
-		WindowChars:     DefaultWindowChars,
-		Head:            DefaultHead,
-		HighWaterTokens: DefaultHighWaterTokens,
-		LowWaterChars:   DefaultLowWaterChars,
-		SummaryMaxChars: DefaultSummaryMaxChars,
-		Clear:           ClearEdit{Trigger: DefaultClearTrigger, Keep: DefaultClearKeep},
-		Mask:            MaskEdit{Keep: DefaultMaskKeep},
+		WindowChars:     new(DefaultWindowChars),
+		Head:            new(DefaultHead),
+		HighWaterTokens: new(DefaultHighWaterTokens),
+		LowWaterChars:   new(DefaultLowWaterChars),
+		SummaryMaxChars: new(DefaultSummaryMaxChars),
+		Clear:           ClearSettings{Trigger: new(DefaultClearTrigger), Keep: new(DefaultClearKeep), ClearAtLeast: new(0)},
+		Mask:            MaskSettings{Keep: new(DefaultMaskKeep)},
 	}
 }
+
+// orDefault is *v, or d when v is nil.
+func orDefault(v *int, d int) int {
+	if v == nil {
+		return d
+	}
+	return *v
+}
+
+// windowChars, head, … are the settings resolved.
+func (o *Options) windowChars() int     { return orDefault(o.WindowChars, DefaultWindowChars) }
+func (o *Options) head() int            { return orDefault(o.Head, DefaultHead) }
+func (o *Options) highWaterTokens() int { return orDefault(o.HighWaterTokens, DefaultHighWaterTokens) }
+func (o *Options) lowWaterChars() int   { return orDefault(o.LowWaterChars, DefaultLowWaterChars) }
+func (o *Options) summaryMaxChars() int { return orDefault(o.SummaryMaxChars, DefaultSummaryMaxChars) }
 
 func (o *Options) check() error { return checkSettings(o, nil) } // spec.go
 

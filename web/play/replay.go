@@ -107,7 +107,7 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	opts.Budget = engine.Budget{Total: a.Budget}
 	opts.Engine = engine.Options{Policy: a.Policy, Counter: c}
 	if a.WindowChars != 0 {
-		opts.WindowChars = a.WindowChars
+		opts.WindowChars = new(a.WindowChars)
 	}
 	// Each name is a strategy spec, as `harpe replay --strategy` takes it
 	// ("windowed+clear", "summarizing+mask:keep=5"), parsed and checked
