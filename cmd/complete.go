@@ -80,7 +80,7 @@ var valueCompleters = map[string]valueCompleter{
 	},
 	"emit": func(*app, *cobra.Command) []string { return emitValues },
 	"destination": func(*app, *cobra.Command) []string {
-		return []string{engine.DestinationRemote, engine.DestinationLocal}
+		return []string{string(engine.DestinationRemote), string(engine.DestinationLocal)}
 	},
 	"cache":       func(*app, *cobra.Command) []string { return cacheRules },
 	"cache-ttl":   func(*app, *cobra.Command) []string { return cacheTTLs },

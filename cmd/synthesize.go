@@ -109,7 +109,7 @@ Examples:
 	f.StringVar(&o.safetyMargin, "safety-margin", "0", "spare tokens: `N` or N% of --budget")
 	f.StringVar(&o.policy, "policy", engine.DefaultPolicy, "selection `POLICY`")
 	f.IntVar(&o.defaultPriority, "default-priority", 10, "priority `N` of items without one")
-	f.StringVar(&o.destination, "destination", engine.DestinationRemote, "`DEST`: remote or local")
+	f.StringVar(&o.destination, "destination", string(engine.DestinationRemote), "`DEST`: remote or local")
 	f.StringArrayVar(&o.caps, "cap", nil, "cap a dimension: `DIM=N` or DIM=N% (repeatable)")
 	f.BoolVar(&o.strict, "strict", false, "refuse (exit 3) when always-kept items overflow")
 	f.BoolVar(&o.skipInvalid, "skip-invalid", false, "skip bad lines, listing them in the report")
@@ -164,7 +164,7 @@ func planSynthesize(o *synthesizeOptions) (*synthesizePlan, error) {
 	if _, err := engine.LookupPolicy(o.policy); err != nil {
 		return nil, usageErrorf("--policy: %v", err)
 	}
-	if o.destination != engine.DestinationRemote && o.destination != engine.DestinationLocal {
+	if engine.Destination(o.destination) != engine.DestinationRemote && engine.Destination(o.destination) != engine.DestinationLocal {
 		return nil, usageErrorf("--destination: unknown destination %q; valid: remote, local", o.destination)
 	}
 	if p.counter, err = tokenize.New(o.tokenizer); err != nil {
@@ -194,7 +194,7 @@ func planSynthesize(o *synthesizeOptions) (*synthesizePlan, error) {
 		return nil, usageErrorf("--half-life: must be > 0, got %v", o.halfLife)
 	}
 	p.engine = engine.Options{
-		Policy: o.policy, Counter: p.counter, Destination: o.destination, Strict: o.strict,
+		Policy: o.policy, Counter: p.counter, Destination: engine.Destination(o.destination), Strict: o.strict,
 		DPCells: o.dpCells, HalfLife: o.halfLife,
 	}
 	if o.alphaSet {

@@ -31,10 +31,14 @@ const (
 	ReasonOverBudget   Reason = "over_budget"   // always-kept items took everything
 )
 
+// Destination is where a call's context goes: it decides whether
+// confidential items may be sent.
+type Destination string
+
 // Destinations for [Options.Destination].
 const (
-	DestinationRemote = "remote" // confidential items are withheld (the default)
-	DestinationLocal  = "local"  // confidential items may be sent
+	DestinationRemote Destination = "remote" // confidential items are withheld (the default)
+	DestinationLocal  Destination = "local"  // confidential items may be sent
 )
 
 // Defaults of the optimising policies' settings.
@@ -92,7 +96,7 @@ type Options struct {
 	// [tokenize.Estimate].
 	Counter tokenize.Counter
 	// Destination is DestinationRemote ("" too) or DestinationLocal.
-	Destination string
+	Destination Destination
 	// Strict makes the over-budget case an [*OverBudgetError].
 	Strict bool
 	// Caps bound the tokens each dimension's selected candidates may take.

@@ -24,7 +24,7 @@ type SynthesizeArgs struct {
 	Policy    string `json:"policy"`
 	Tokenizer string `json:"tokenizer"`
 	// Destination is remote (the default) or local.
-	Destination string `json:"destination"`
+	Destination engine.Destination `json:"destination"`
 	// DefaultPriority is the priority of items without one (10 when 0).
 	DefaultPriority int `json:"default_priority"`
 	// SkipInvalid skips bad lines, listing them in the report.
