@@ -47,8 +47,10 @@ func TestStepEvidence(t *testing.T) {
 			//    the evidence only ever cuts.
 			{evidence: true, held: 3000, want: Parts{Read: 2944, Uncached: 1056}},
 			// 3: shares 4,000 → 3,968; the record reads 1,500: cut to
-			//    1,500 → 1,408 read.
-			{evidence: true, held: 1500, want: Parts{Read: 1408, Uncached: 3592}, evicted: true},
+			//    1,500, read as recorded (the provider's read is already
+			//    in its own steps; Gemini's implicit cache records any
+			//    size), 3,500 of the 5,000 uncached.
+			{evidence: true, held: 1500, want: Parts{Read: 1500, Uncached: 3500}, evicted: true},
 			// 4: shares 5,000 → 4,992 (the cut does not outlive the call).
 			{want: Parts{Read: 4992, Uncached: 1008}},
 		}},

@@ -504,9 +504,9 @@ func (s *Simulator) openAI(st Step, minTokens int) (p Parts, evicted bool) {
 	}
 	read := 0
 	switch {
-	case (s.trimmed || evicted) && st.Exact && common == st.Held && common > 0:
-		// Cut to the record to the token: the provider's read is
-		// already in its own steps.
+	case (s.trimmed || evicted) && common == st.Held && common > 0:
+		// Cut to the record: the provider's read is already in its own
+		// steps.
 		read = common
 	case common >= minTokens:
 		read = common / OpenAIStep * OpenAIStep
