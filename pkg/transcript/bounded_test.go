@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
@@ -121,5 +122,50 @@ func TestFileDocumentNotHeld(t *testing.T) {
 	}
 	if live > 8<<20 {
 		t.Errorf("count: %d MB live while reading a %d MB file", live>>20, size>>20)
+	}
+}
+
+// shareGPT is a ShareGPT file of n short conversations of two messages.
+func shareGPT(n int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":"c%d","conversations":[{"from":"human","value":"hi %d"},{"from":"gpt","value":"hello there, how can I help?"}]}`, i, i)
+	}
+	b.WriteString("]\n")
+	return b.String()
+}
+
+// TestSummaryManyConversations: the summary of 20,000 ShareGPT
+// conversations (2.4 MB) looks for the project in the file's head once
+// per read that extends the head, not once per conversation: before, each
+// conversation scanned the whole head again (up to 1 MiB, with a 64 KiB
+// buffer and one grown to the head's size, so at least 20,000 × 64 KiB =
+// 1.3 GB allocated; 200,000 conversations ran over 10 minutes). The
+// bound, 300 MB, is far above the summaries' own work.
+func TestSummaryManyConversations(t *testing.T) {
+	const n = 20000
+	in := shareGPT(n)
+	counter, err := tokenize.New("estimate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *Collected
+	a := allocated(func() {
+		got, err = Collect(context.Background(), strings.NewReader(in), "s.json", CollectOptions{Build: BuildSummary, Counter: counter})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Summaries) != n || got.Summaries[n-1].Messages != 2 {
+		t.Fatalf("%d summaries, want %d of 2 messages", len(got.Summaries), n)
+	}
+	if a > 300<<20 {
+		t.Errorf("summary of %d conversations allocated %d MB", n, a>>20)
+	} else {
+		t.Logf("summary of %d conversations allocated %d MB", n, a>>20)
 	}
 }
