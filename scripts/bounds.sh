@@ -22,10 +22,12 @@
 #                         turn, so the peak is a few sessions', not the
 #                         directory's (issue 24 item 12)
 #   anthropic doc         an Anthropic request of MB megabytes on one line,
-#                         through count --transcript (held: its reader
-#                         cannot seek) and transcript --breakdown (streamed
-#                         from the file)
-#   sharegpt 200k         200,000 short ShareGPT conversations (27 MB)
+#                         through count --transcript, transcript
+#                         --breakdown and the transcript summary (each
+#                         streamed from the file)
+#   sharegpt 200k         200,000 short ShareGPT conversations (27 MB),
+#                         through count --transcript and the transcript
+#                         summary as a table
 #   walk big .json        a directory with one MB-megabyte JSON file that is
 #                         no transcript (skipped after a sniff of its start)
 #
@@ -143,7 +145,9 @@ out.write('{\"rows\":[' + ','.join('[%d,\"%s\"]' % (i, 'x' * 80) for i in range(
 "
 runf "anthropic doc" "$tmp/anthropic.json" count --transcript
 runf "anthropic breakdown" "$tmp/anthropic.json" transcript --breakdown
+runf "anthropic summary" "$tmp/anthropic.json" transcript
 runf "sharegpt 200k" "$tmp/sharegpt.json" count --transcript
+runf "sharegpt table" "$tmp/sharegpt.json" transcript --format table
 runa() { # runa NAME FILE ARGS...: like runf, the ratio to FILE, ARGS given whole
   local name="$1" in="$2"
   shift 2

@@ -123,12 +123,18 @@ func Collect(ctx context.Context, r io.Reader, name string, o CollectOptions) (*
 // collector builds, for each conversation in the order its first message
 // came, what CollectOptions.Build names.
 type collector struct {
-	o     CollectOptions
-	name  string
-	head  *inputs.HeadReader
-	at    map[*Transcript]int // conversation → its index in the slices below
-	out   Collected
-	items *ItemWriter
+	o    CollectOptions
+	name string
+	head *inputs.HeadReader
+	// proj is ProjectDir of the head when it was projLen bytes long: the
+	// head only grows, so a file of many conversations looks at its head
+	// once per read that extends it, not once per conversation (200,000
+	// ShareGPT conversations each scanned a 1 MiB head: over 10 minutes).
+	proj    string
+	projLen int
+	at      map[*Transcript]int // conversation → its index in the slices below
+	out     Collected
+	items   *ItemWriter
 }
 
 func (c *collector) add(t *Transcript, m *Message) error {
@@ -173,8 +179,18 @@ func (c *collector) newBreakdown() *SessionBreakdown {
 	return s
 }
 
+// project is the project of the file's summaries: ProjectDir of its head
+// as read so far.
+func (c *collector) project() string {
+	head := c.head.Head()
+	if len(head) != c.projLen || c.projLen == 0 {
+		c.proj, c.projLen = ProjectDir(head), len(head)
+	}
+	return c.proj
+}
+
 func (c *collector) newSummary() *SessionSummary {
-	s := NewSessionSummary(c.name, ProjectDir(c.head.Head()))
+	s := NewSessionSummary(c.name, c.project())
 	s.Pricer = c.o.Pricer
 	return s
 }

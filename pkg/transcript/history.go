@@ -148,14 +148,42 @@ func CountBilledEach(ctx context.Context, r io.Reader, name string, format Forma
 	return cr.n, counts, ts, nil
 }
 
-// readCounter counts the bytes read through it.
+// readCounter counts the bytes read through it: n is the furthest offset
+// read to, from where r was at first, so a file that the reader reads
+// twice (it can seek when r can, see Seek) counts once.
 type readCounter struct {
-	r io.Reader
-	n int64
+	r         io.Reader
+	n         int64
+	pos, base int64 // the offset read from next; r's offset at pos 0, once based
+	based     bool
 }
 
 func (c *readCounter) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
-	c.n += int64(n)
+	c.pos += int64(n)
+	c.n = max(c.n, c.pos)
 	return n, err
+}
+
+// Seek passes on to r when it is an io.Seeker (a file, which the
+// transcript reader then streams rather than holds); else it fails with
+// errors.ErrUnsupported.
+func (c *readCounter) Seek(off int64, whence int) (int64, error) {
+	s, ok := c.r.(io.Seeker)
+	if !ok {
+		return 0, errors.ErrUnsupported
+	}
+	if !c.based {
+		cur, err := s.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0, err
+		}
+		c.base, c.based = cur-c.pos, true
+	}
+	abs, err := s.Seek(off, whence)
+	if err != nil {
+		return abs, err
+	}
+	c.pos = abs - c.base
+	return abs, nil
 }

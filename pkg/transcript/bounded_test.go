@@ -1,0 +1,171 @@
+package transcript
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+)
+
+// liveFile is a file whose reads sample the live heap (after a collection)
+// every 2 MiB read, keeping the largest: what a reader holds of the file
+// shows as live heap while it reads on.
+type liveFile struct {
+	f         *os.File
+	read, max uint64
+}
+
+func (l *liveFile) Read(p []byte) (int, error) {
+	n, err := l.f.Read(p)
+	if l.read/(2<<20) != (l.read+uint64(n))/(2<<20) {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		l.max = max(l.max, m.HeapAlloc)
+	}
+	l.read += uint64(n)
+	return n, err
+}
+
+func (l *liveFile) Seek(off int64, whence int) (int64, error) { return l.f.Seek(off, whence) }
+
+// anthropicRequestFile writes an Anthropic request of about size bytes on one
+// line to a file in dir: n messages, user questions and assistant
+// answers in turn.
+func anthropicRequestFile(t *testing.T, size int) (path string, n int) {
+	path = filepath.Join(t.TempDir(), "request.json")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	fmt.Fprint(w, `{"model":"claude-sonnet-4-5","messages":[`)
+	for written := 0; written < size; n++ {
+		role := "user"
+		if n%2 == 1 {
+			role = "assistant"
+		}
+		text, _ := json.Marshal(fmt.Sprintf("message %d: %0400d", n, n))
+		k, _ := fmt.Fprintf(w, `%s{"role":%q,"content":[{"type":"text","text":%s}]}`, map[bool]string{true: ",", false: ""}[n > 0], role, text)
+		written += k
+	}
+	fmt.Fprint(w, "],\"max_tokens\":1024}\n")
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path, n
+}
+
+// TestFileDocumentNotHeld: a 24 MB JSON document read from a file by the
+// transcript summary (Collect, which keeps the input's head) and by
+// CountBilledEach (which counts the bytes read) is streamed from the file,
+// not held: before, both wrappers hid the file's Seek, so the reader held
+// the whole input in memory (at least 24 MB live) to read it twice. The
+// bound, 8 MB, is the buffers and the conversation's few values.
+func TestFileDocumentNotHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 24 MB file")
+	}
+	const size = 24 << 20
+	path, n := anthropicRequestFile(t, size)
+	read := func(f func(r io.Reader)) uint64 {
+		file, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer file.Close()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		l := &liveFile{f: file}
+		f(l)
+		return l.max - min(l.max, m.HeapAlloc)
+	}
+	counter, err := tokenize.New("estimate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *Collected
+	live := read(func(r io.Reader) {
+		got, err = Collect(context.Background(), r, "request.json", CollectOptions{Build: BuildSummary, Counter: counter})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Summaries) != 1 || got.Summaries[0].Messages != n {
+		t.Fatalf("summaries %+v, want one of %d messages", got.Summaries, n)
+	}
+	if live > 8<<20 {
+		t.Errorf("summary: %d MB live while reading a %d MB file", live>>20, size>>20)
+	}
+	var bytes int64
+	live = read(func(r io.Reader) {
+		bytes, _, _, err = CountBilledEach(context.Background(), r, "request.json", "", []tokenize.Counter{counter})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(path)
+	if bytes != st.Size() {
+		t.Errorf("count read %d bytes, the file has %d", bytes, st.Size())
+	}
+	if live > 8<<20 {
+		t.Errorf("count: %d MB live while reading a %d MB file", live>>20, size>>20)
+	}
+}
+
+// shareGPT is a ShareGPT file of n short conversations of two messages.
+func shareGPT(n int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":"c%d","conversations":[{"from":"human","value":"hi %d"},{"from":"gpt","value":"hello there, how can I help?"}]}`, i, i)
+	}
+	b.WriteString("]\n")
+	return b.String()
+}
+
+// TestSummaryManyConversations: the summary of 20,000 ShareGPT
+// conversations (2.4 MB) looks for the project in the file's head once
+// per read that extends the head, not once per conversation: before, each
+// conversation scanned the whole head again (up to 1 MiB, with a 64 KiB
+// buffer and one grown to the head's size, so at least 20,000 × 64 KiB =
+// 1.3 GB allocated; 200,000 conversations ran over 10 minutes). The
+// bound, 300 MB, is far above the summaries' own work.
+func TestSummaryManyConversations(t *testing.T) {
+	const n = 20000
+	in := shareGPT(n)
+	counter, err := tokenize.New("estimate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *Collected
+	a := allocated(func() {
+		got, err = Collect(context.Background(), strings.NewReader(in), "s.json", CollectOptions{Build: BuildSummary, Counter: counter})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Summaries) != n || got.Summaries[n-1].Messages != 2 {
+		t.Fatalf("%d summaries, want %d of 2 messages", len(got.Summaries), n)
+	}
+	if a > 300<<20 {
+		t.Errorf("summary of %d conversations allocated %d MB", n, a>>20)
+	} else {
+		t.Logf("summary of %d conversations allocated %d MB", n, a>>20)
+	}
+}
