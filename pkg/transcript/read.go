@@ -84,6 +84,34 @@ func Scan(ctx context.Context, r io.Reader, name string, format Format, fn func(
 	return read(ctx, r, name, format, fn)
 }
 
+// seekable returns r as a file that can be read again, and where it
+// stands, when r can seek (nil otherwise). A file is read twice when its
+// format is to be told (named unset): first its start, keeping nothing,
+// to tell whether it can be a transcript at all (a walk then skips a
+// large JSON file that is not one without holding it), then as usual. A
+// JSON document in a file is read from the file again, element by
+// element (see stream.go).
+func seekable(r io.Reader, name string, named bool) (io.ReadSeeker, int64, error) {
+	s, ok := r.(io.ReadSeeker)
+	if !ok {
+		return nil, 0, nil
+	}
+	at, err := s.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, 0, nil
+	}
+	if !named {
+		may := mayBeTranscript(r)
+		if _, err := s.Seek(at, io.SeekStart); err != nil {
+			return nil, 0, &Error{Name: name, Err: err}
+		}
+		if !may {
+			return nil, 0, &Error{Name: name, Err: undetectable()}
+		}
+	}
+	return s, at, nil
+}
+
 func read(ctx context.Context, r io.Reader, name string, format Format, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -92,26 +120,9 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 		return nil, err
 	}
 	named := format != ""
-	// A file (an io.Seeker) is read twice when its format is to be told:
-	// first its start, keeping nothing, to tell whether it can be a
-	// transcript at all (a walk then skips a large JSON file that is not
-	// one without holding it), then as usual. A JSON document in a file is
-	// read from the file again, element by element (see stream.go).
-	var file io.ReadSeeker
-	at := int64(0)
-	if s, ok := r.(io.ReadSeeker); ok {
-		if off, err := s.Seek(0, io.SeekCurrent); err == nil {
-			file, at = s, off
-		}
-	}
-	if file != nil && !named {
-		may := mayBeTranscript(r)
-		if _, err := file.Seek(at, io.SeekStart); err != nil {
-			return nil, &Error{Name: name, Err: err}
-		}
-		if !may {
-			return nil, &Error{Name: name, Err: undetectable()}
-		}
+	file, at, err := seekable(r, name, named)
+	if err != nil {
+		return nil, err
 	}
 	// A pipe gets a buffer of longLine, to tell a long first line.
 	bufSize := 64 << 10
