@@ -146,12 +146,8 @@ func (l *lexer) capture(dst []byte) ([]byte, error) {
 
 // object reads an object member by member; fn must consume the value.
 func (l *lexer) object(fn func(key string) error) error {
-	if err := l.expect('{'); err != nil {
+	if empty, err := l.open('{', '}'); err != nil || empty {
 		return err
-	}
-	if c, err := l.peek(); err == nil && c == '}' {
-		_, _ = l.br.Discard(1)
-		return nil
 	}
 	var kb []byte
 	for {
@@ -172,47 +168,55 @@ func (l *lexer) object(fn func(key string) error) error {
 		if err := fn(key); err != nil {
 			return err
 		}
-		c, err := l.peek()
-		if err != nil {
-			return errStreamFallback
+		if more, err := l.next('}'); err != nil || !more {
+			return err
 		}
-		_, _ = l.br.Discard(1)
-		switch c {
-		case ',':
-			continue
-		case '}':
-			return nil
-		}
-		return errStreamFallback
 	}
 }
 
 // array reads an array element by element; fn must consume the element.
 func (l *lexer) array(fn func(i int) error) error {
-	if err := l.expect('['); err != nil {
+	if empty, err := l.open('[', ']'); err != nil || empty {
 		return err
-	}
-	if c, err := l.peek(); err == nil && c == ']' {
-		_, _ = l.br.Discard(1)
-		return nil
 	}
 	for i := 0; ; i++ {
 		if err := fn(i); err != nil {
 			return err
 		}
-		c, err := l.peek()
-		if err != nil {
-			return errStreamFallback
+		if more, err := l.next(']'); err != nil || !more {
+			return err
 		}
-		_, _ = l.br.Discard(1)
-		switch c {
-		case ',':
-			continue
-		case ']':
-			return nil
-		}
-		return errStreamFallback
 	}
+}
+
+// open reads the opening byte of an object or array and, when the close
+// byte follows at once, that too (empty).
+func (l *lexer) open(openByte, closeByte byte) (empty bool, err error) {
+	if err := l.expect(openByte); err != nil {
+		return false, err
+	}
+	if c, err := l.peek(); err == nil && c == closeByte {
+		_, _ = l.br.Discard(1)
+		return true, nil
+	}
+	return false, nil
+}
+
+// next reads what follows a member or element: a comma (more) or the
+// close byte; anything else is for the whole-document reader.
+func (l *lexer) next(closeByte byte) (more bool, err error) {
+	c, err := l.peek()
+	if err != nil {
+		return false, errStreamFallback
+	}
+	_, _ = l.br.Discard(1)
+	switch c {
+	case ',':
+		return true, nil
+	case closeByte:
+		return false, nil
+	}
+	return false, errStreamFallback
 }
 
 // docProbe is what document detection looks at, gathered in one pass
