@@ -120,7 +120,7 @@ func newReplayJob(a *app, o *replayOptions) (*replayJob, error) {
 		return nil, usageErrorf("--input-format: unknown format %q; valid: %s", job.inputFormat, transcript.FormatList())
 	}
 	if o.distillCmd != "" {
-		job.ropts.Distill = a.distiller(o.distillCmd)
+		job.ropts.Summarizing.Distill = a.distiller(o.distillCmd)
 	}
 	if len(o.strategies) > 0 {
 		if err := job.parse(a, o.strategies); err != nil {
@@ -143,11 +143,10 @@ func newReplayJob(a *app, o *replayOptions) (*replayJob, error) {
 // same).
 func replayWindowOptions(o *replayOptions) window.Options {
 	return window.Options{
-		WindowChars:     new(o.windowChars),
-		Head:            new(o.head),
-		HighWaterTokens: new(o.highWaterTokens),
-		LowWaterChars:   new(o.lowWaterChars),
-		SummaryMaxChars: new(o.summaryMaxChars),
+		Windowed: window.WindowedSettings{Chars: new(o.windowChars)},
+		Sliding:  window.SlidingSettings{Head: new(o.head), Chars: new(o.windowChars)},
+		Summarizing: window.SummarizingSettings{HighWaterTokens: new(o.highWaterTokens),
+			LowWaterChars: new(o.lowWaterChars), SummaryMaxChars: new(o.summaryMaxChars)},
 		ToolResultLimit: o.toolResultLimit,
 		Budget:          engine.Budget{Total: o.budget},
 		Engine:          engine.Options{Policy: o.policy},
@@ -174,9 +173,10 @@ func (job *replayJob) parse(a *app, specs []string) error {
 // settingFlags are the flags of window.ReplayOptions' settings, by the
 // name a window.SettingError gives.
 var settingFlags = map[string]string{
-	"WindowChars": "window-chars", "Head": "head", "HighWaterTokens": "high-water-tokens",
-	"LowWaterChars": "low-water-chars", "SummaryMaxChars": "summary-max-chars",
-	"ToolResultLimit": "tool-result-limit", "ContextWindow": "context-window", "Budget": "budget",
+	"Windowed.Chars": "window-chars", "Sliding.Head": "head", "Sliding.Chars": "window-chars",
+	"Summarizing.HighWaterTokens": "high-water-tokens", "Summarizing.LowWaterChars": "low-water-chars",
+	"Summarizing.SummaryMaxChars": "summary-max-chars",
+	"ToolResultLimit":             "tool-result-limit", "ContextWindow": "context-window", "Budget": "budget",
 	"Clear.Trigger": "clear-trigger", "Clear.Keep": "clear-keep", "Clear.ClearAtLeast": "clear-at-least",
 	"Mask.Keep": "mask-keep", "Engine.Policy": "policy", "Strategy": "strategy",
 }

@@ -25,9 +25,9 @@ func TestPropertiesAgentLoop(t *testing.T) {
 		tr := transcriptgen.Generate(transcriptgen.Config{Seed: seed, AgentCalls: 120, AgentTurns: 1 + int(seed%2), Usage: seed%2 == 0, Overhead: 2000, MaxToolChars: 20000})
 		rep := replies(tr)
 		o := window.DefaultOptions()
-		o.WindowChars = new(60000)
-		o.HighWaterTokens = new(40000)
-		o.LowWaterChars = new(30000)
+		o.Windowed.Chars, o.Sliding.Chars = new(60000), new(60000)
+		o.Summarizing.HighWaterTokens = new(40000)
+		o.Summarizing.LowWaterChars = new(30000)
 		o.Budget = engine.Budget{Total: 30000}
 		o.Clear = window.ClearSettings{Trigger: new(30000), Keep: new(3), ClearAtLeast: new(5000 * int(seed%2)), ExcludeTools: []string{"Edit"}}
 		o.Mask = window.MaskSettings{Keep: new(keep)}
@@ -175,7 +175,7 @@ func BenchmarkReplayAgent(b *testing.B) {
 		tr := transcriptgen.Generate(transcriptgen.Config{Seed: 1, AgentCalls: n, Usage: true, Overhead: 5000, MaxToolChars: 10000})
 		o := window.DefaultOptions()
 		o.Budget = engine.Budget{Total: 100000}
-		o.WindowChars = new(400000)
+		o.Windowed.Chars, o.Sliding.Chars = new(400000), new(400000)
 		for _, spec := range specs {
 			s, err := window.Parse(spec, o)
 			if err != nil {

@@ -29,9 +29,9 @@ func TestCostStepsMatchWholeWindows(t *testing.T) {
 			tr.Messages[i].Timestamp = time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC).Add(time.Duration(i*i%977) * time.Second)
 		}
 		o := DefaultOptions()
-		o.WindowChars = new(40000)
-		o.HighWaterTokens = new(20000)
-		o.LowWaterChars = new(15000)
+		o.Windowed.Chars, o.Sliding.Chars = new(40000), new(40000)
+		o.Summarizing.HighWaterTokens = new(20000)
+		o.Summarizing.LowWaterChars = new(15000)
 		o.Budget = engine.Budget{Total: 15000}
 		o.Clear = ClearSettings{Trigger: new(15000), Keep: new(3), ClearAtLeast: new(3000 * int(seed%2)), ClearInputs: seed%2 == 1}
 		o.Mask = MaskSettings{Keep: new(4)}

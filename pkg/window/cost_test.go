@@ -101,7 +101,7 @@ func BenchmarkReplayCost(b *testing.B) {
 		tr := transcriptgen.Generate(transcriptgen.Config{Seed: 1, AgentCalls: n, Usage: true, Overhead: 5000, MaxToolChars: 10000})
 		o := window.DefaultOptions()
 		o.Budget = engine.Budget{Total: 100000}
-		o.WindowChars = new(400000)
+		o.Windowed.Chars, o.Sliding.Chars = new(400000), new(400000)
 		for _, spec := range specs {
 			s, err := window.Parse(spec, o)
 			if err != nil {

@@ -181,9 +181,9 @@ func TestParse(t *testing.T) {
 // results equal a replay one at a time (and go test -race finds no race).
 func TestConcurrentReplays(t *testing.T) {
 	o := DefaultOptions()
-	o.WindowChars = new(4000)
-	o.HighWaterTokens = new(2000)
-	o.LowWaterChars = new(3000)
+	o.Windowed.Chars, o.Sliding.Chars = new(4000), new(4000)
+	o.Summarizing.HighWaterTokens = new(2000)
+	o.Summarizing.LowWaterChars = new(3000)
 	o.Budget = engine.Budget{Total: 3000}
 	strategies := []Strategy{}
 	for _, spec := range []string{"full", "windowed+clear:trigger=2000", "summarizing+mask:keep=3", "budget", "budget+mask", "sliding", "turn"} {
@@ -248,7 +248,7 @@ func TestRenderCall(t *testing.T) {
 // keeps no calls.
 func TestReplayStreamed(t *testing.T) {
 	o := DefaultOptions()
-	o.WindowChars, o.HighWaterTokens, o.LowWaterChars = new(4000), new(2000), new(3000)
+	o.Windowed.Chars, o.Summarizing.HighWaterTokens, o.Summarizing.LowWaterChars = new(4000), new(2000), new(3000)
 	o.Budget = engine.Budget{Total: 3000}
 	var strategies []Strategy
 	for _, spec := range []string{"windowed+clear:trigger=2000", "full", "summarizing+mask:keep=3", "budget", "full+limit:bytes=300"} {

@@ -71,11 +71,11 @@ func FuzzReplay(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr := fuzzTranscript(data)
 		o := window.DefaultOptions()
-		o.WindowChars = new(60)
-		o.HighWaterTokens = new(20)
-		o.LowWaterChars = new(40)
-		o.SummaryMaxChars = new(200)
-		o.Head = new(1)
+		o.Windowed.Chars, o.Sliding.Chars = new(60), new(60)
+		o.Summarizing.HighWaterTokens = new(20)
+		o.Summarizing.LowWaterChars = new(40)
+		o.Summarizing.SummaryMaxChars = new(200)
+		o.Sliding.Head = new(1)
 		o.Select = window.EngineSelector(engine.Budget{Total: 30}, engine.Options{})
 		o.Clear = window.ClearSettings{Trigger: new(10), Keep: new(1), ClearInputs: true}
 		o.Mask = window.MaskSettings{Keep: new(1)}
@@ -113,7 +113,7 @@ func FuzzReplay(f *testing.F) {
 				if !subset(r.Calls[k].Messages, res[0].Calls[k].Messages) {
 					t.Fatalf("%s call %d: %v not within full's %v", r.Strategy, k+1, r.Calls[k].Messages, res[0].Calls[k].Messages)
 				}
-				if sc := r.Calls[k].SummaryChars; sc > *o.SummaryMaxChars {
+				if sc := r.Calls[k].SummaryChars; sc > *o.Summarizing.SummaryMaxChars {
 					t.Fatalf("%s: summary %d chars", r.Strategy, sc)
 				}
 				k++

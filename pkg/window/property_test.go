@@ -60,11 +60,11 @@ func TestPropertiesGenerated(t *testing.T) {
 		rep := replies(tr)
 		for _, w := range []int{0, 3000, 12000} {
 			o := window.DefaultOptions()
-			o.WindowChars = new(w)
-			o.Head = new(2)
-			o.HighWaterTokens = new(w / 2)
-			o.LowWaterChars = new(w)
-			o.SummaryMaxChars = new(600)
+			o.Windowed.Chars, o.Sliding.Chars = new(w), new(w)
+			o.Sliding.Head = new(2)
+			o.Summarizing.HighWaterTokens = new(w / 2)
+			o.Summarizing.LowWaterChars = new(w)
+			o.Summarizing.SummaryMaxChars = new(600)
 			o.Budget = engine.Budget{Total: w/4 + 1}
 			strategies := []window.Strategy{window.Full, window.Windowed, window.Summarizing, window.TurnOnly, window.Sliding, window.Budget}
 			res, err := window.Replay(context.Background(), tr, strategies, window.ReplayOptions{Options: o, Indices: true})
@@ -91,7 +91,7 @@ func TestPropertiesGenerated(t *testing.T) {
 				}
 				if r.Strategy == string(window.Summarizing) && w > 0 {
 					for _, e := range r.Events {
-						if e.SummaryChars > *o.SummaryMaxChars {
+						if e.SummaryChars > *o.Summarizing.SummaryMaxChars {
 							t.Fatalf("%s: summary %d chars", name, e.SummaryChars)
 						}
 					}
@@ -215,11 +215,11 @@ func TestPropertiesCompacted(t *testing.T) {
 		rep := replies(tr)
 		for _, w := range []int{0, 3000, 12000, 1 << 20} {
 			o := window.DefaultOptions()
-			o.WindowChars = new(w)
-			o.Head = new(2)
-			o.HighWaterTokens = new(w / 2)
-			o.LowWaterChars = new(w)
-			o.SummaryMaxChars = new(600)
+			o.Windowed.Chars, o.Sliding.Chars = new(w), new(w)
+			o.Sliding.Head = new(2)
+			o.Summarizing.HighWaterTokens = new(w / 2)
+			o.Summarizing.LowWaterChars = new(w)
+			o.Summarizing.SummaryMaxChars = new(600)
 			o.Budget = engine.Budget{Total: w/4 + 1}
 			res, err := window.Replay(context.Background(), tr, window.Strategies(), window.ReplayOptions{Options: o, Indices: true})
 			if err != nil {
@@ -270,7 +270,7 @@ func TestPropertiesCompacted(t *testing.T) {
 func benchReplay(b *testing.B, turns int) {
 	tr := transcriptgen.Generate(transcriptgen.Config{Seed: 1, Turns: turns, AbortEvery: 20, Usage: true, Overhead: 500})
 	o := window.DefaultOptions()
-	o.WindowChars = new(20000)
+	o.Windowed.Chars, o.Sliding.Chars = new(20000), new(20000)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := window.Replay(context.Background(), tr, []window.Strategy{window.Windowed}, window.ReplayOptions{Options: o}); err != nil {
@@ -292,8 +292,8 @@ func BenchmarkReplayWindowed(b *testing.B) {
 func BenchmarkReplaySummarizing(b *testing.B) {
 	tr := transcriptgen.Generate(transcriptgen.Config{Seed: 1, Turns: 1000, AbortEvery: 20, Usage: true, Overhead: 500})
 	o := window.DefaultOptions()
-	o.HighWaterTokens = new(8000)
-	o.LowWaterChars = new(16000)
+	o.Summarizing.HighWaterTokens = new(8000)
+	o.Summarizing.LowWaterChars = new(16000)
 	for b.Loop() {
 		if _, err := window.Replay(context.Background(), tr, []window.Strategy{window.Summarizing}, window.ReplayOptions{Options: o}); err != nil {
 			b.Fatal(err)

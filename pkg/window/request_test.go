@@ -97,7 +97,7 @@ func TestShowCallAddsUp(t *testing.T) {
 	o := window.DefaultOptions()
 	o.Clear = window.ClearSettings{Trigger: new(3000), Keep: new(2)}
 	o.Mask = window.MaskSettings{Keep: new(3)}
-	o.HighWaterTokens, o.LowWaterChars = new(3000), new(2000)
+	o.Summarizing.HighWaterTokens, o.Summarizing.LowWaterChars = new(3000), new(2000)
 	for _, spec := range []string{"full", "mask", "clear:inputs", "windowed:chars=8000+limit:bytes=300", "summarizing+mask"} {
 		s, err := window.Parse(spec, o)
 		if err != nil {

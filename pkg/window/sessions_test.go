@@ -24,7 +24,7 @@ func TestReplayAllOrder(t *testing.T) {
 	}
 	o := window.DefaultOptions()
 	o.Mask = window.MaskSettings{Keep: new(3)}
-	o.HighWaterTokens, o.LowWaterChars = new(4000), new(3000)
+	o.Summarizing.HighWaterTokens, o.Summarizing.LowWaterChars = new(4000), new(3000)
 	var strategies []window.Strategy
 	for _, spec := range []string{"full", "mask", "summarizing+mask", "windowed:chars=5000+clear:trigger=2000"} {
 		s, err := window.Parse(spec, o)

@@ -22,12 +22,16 @@ func TestSettingsNilIsDefault(t *testing.T) {
 		want Strategy
 	}{
 		{"windowed nil", "windowed", Options{}, WindowedStrategy{Chars: 160000}},
-		{"windowed 0", "windowed", Options{WindowChars: new(0)}, WindowedStrategy{Chars: 0}},
+		{"windowed 0", "windowed", Options{Windowed: WindowedSettings{Chars: new(0)}}, WindowedStrategy{Chars: 0}},
 		{"sliding nil", "sliding", Options{}, SlidingStrategy{Head: 1, Chars: 160000}},
-		{"sliding head 0", "sliding", Options{Head: new(0), WindowChars: new(30)}, SlidingStrategy{Head: 0, Chars: 30}},
-		{"spec over setting", "sliding:head=2", Options{Head: new(0)}, edited("sliding:head=2", SlidingStrategy{Head: 2, Chars: 160000})},
+		{"sliding head 0", "sliding", Options{Sliding: SlidingSettings{Head: new(0), Chars: new(30)}}, SlidingStrategy{Head: 0, Chars: 30}},
+		{"spec over setting", "sliding:head=2", Options{Sliding: SlidingSettings{Head: new(0)}}, edited("sliding:head=2", SlidingStrategy{Head: 2, Chars: 160000})},
+		// Each strategy reads its own settings: windowed's chars are not sliding's.
+		{"sliding, windowed set", "sliding", Options{Windowed: WindowedSettings{Chars: new(5)}}, SlidingStrategy{Head: 1, Chars: 160000}},
+		{"windowed, sliding set", "windowed", Options{Sliding: SlidingSettings{Chars: new(5)}}, WindowedStrategy{Chars: 160000}},
 		{"summarizing nil", "summarizing", Options{}, SummarizingStrategy{HighWaterTokens: 120000, LowWaterChars: 160000, SummaryMaxChars: 8000}},
-		{"summarizing low 0", "summarizing", Options{LowWaterChars: new(0), HighWaterTokens: new(0)}, SummarizingStrategy{HighWaterTokens: 0, LowWaterChars: 0, SummaryMaxChars: 8000}},
+		{"summarizing low 0", "summarizing", Options{Summarizing: SummarizingSettings{LowWaterChars: new(0), HighWaterTokens: new(0)}}, SummarizingStrategy{HighWaterTokens: 0, LowWaterChars: 0, SummaryMaxChars: 8000}},
+		{"summarizing max 3, spec high", "summarizing:high=7", Options{Summarizing: SummarizingSettings{SummaryMaxChars: new(3), HighWaterTokens: new(0)}}, edited("summarizing:high=7", SummarizingStrategy{HighWaterTokens: 7, LowWaterChars: 160000, SummaryMaxChars: 3})},
 		{"clear nil", "clear", Options{}, edited("clear", full, ClearEdit{Trigger: 100000, Keep: 3})},
 		{"clear trigger 0", "clear", Options{Clear: ClearSettings{Trigger: new(0)}}, edited("clear", full, ClearEdit{Trigger: 0, Keep: 3})},
 		{"clear keep 0, at-least", "clear", Options{Clear: ClearSettings{Keep: new(0), ClearAtLeast: new(500)}}, edited("clear", full, ClearEdit{Trigger: 100000, Keep: 0, ClearAtLeast: 500})},

@@ -12,7 +12,7 @@ import (
 
 // SettingError is a setting of [ReplayOptions] out of range, or a
 // strategy spec that cannot be built. Setting names the field
-// ("WindowChars", "Clear.Trigger", "Budget", "Engine.Policy") or is
+// ("Windowed.Chars", "Clear.Trigger", "Budget", "Engine.Policy") or is
 // "Strategy" for the spec itself; Err says what is wrong with the value.
 // A front end names its own flag or field before Err.
 type SettingError struct {
@@ -40,8 +40,10 @@ func checkSettings(o *Options, contextWindow *int) error {
 		name string
 		v    *int
 	}{
-		{"WindowChars", o.WindowChars}, {"Head", o.Head}, {"HighWaterTokens", o.HighWaterTokens},
-		{"LowWaterChars", o.LowWaterChars}, {"SummaryMaxChars", o.SummaryMaxChars},
+		{"Windowed.Chars", o.Windowed.Chars}, {"Sliding.Head", o.Sliding.Head}, {"Sliding.Chars", o.Sliding.Chars},
+		{"Summarizing.HighWaterTokens", o.Summarizing.HighWaterTokens},
+		{"Summarizing.LowWaterChars", o.Summarizing.LowWaterChars},
+		{"Summarizing.SummaryMaxChars", o.Summarizing.SummaryMaxChars},
 		{"ToolResultLimit", &o.ToolResultLimit}, {"ContextWindow", contextWindow},
 		{"Budget", &o.Budget.Total},
 		{"Clear.Trigger", o.Clear.Trigger}, {"Clear.Keep", o.Clear.Keep}, {"Clear.ClearAtLeast", o.Clear.ClearAtLeast},

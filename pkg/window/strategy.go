@@ -225,22 +225,24 @@ func init() {
 		if err := p.only("chars"); err != nil {
 			return nil, err
 		}
-		c, err := p.Int("chars", o.windowChars())
-		return WindowedStrategy{Chars: c}, err
+		s := o.Windowed.resolve()
+		var err error
+		s.Chars, err = p.Int("chars", s.Chars)
+		return s, err
 	})
 	register("summarizing", func(o Options, p specParams) (Strategy, error) {
 		if err := p.only("high", "low", "max"); err != nil {
 			return nil, err
 		}
-		s := SummarizingStrategy{Distill: o.Distill}
+		s := o.Summarizing.resolve()
 		var err error
-		if s.HighWaterTokens, err = p.Int("high", o.highWaterTokens()); err != nil {
+		if s.HighWaterTokens, err = p.Int("high", s.HighWaterTokens); err != nil {
 			return nil, err
 		}
-		if s.LowWaterChars, err = p.Int("low", o.lowWaterChars()); err != nil {
+		if s.LowWaterChars, err = p.Int("low", s.LowWaterChars); err != nil {
 			return nil, err
 		}
-		s.SummaryMaxChars, err = p.Int("max", o.summaryMaxChars())
+		s.SummaryMaxChars, err = p.Int("max", s.SummaryMaxChars)
 		return s, err
 	})
 	register("turn", func(o Options, p specParams) (Strategy, error) {
@@ -250,12 +252,12 @@ func init() {
 		if err := p.only("head", "chars"); err != nil {
 			return nil, err
 		}
-		s := SlidingStrategy{}
+		s := o.Sliding.resolve()
 		var err error
-		if s.Head, err = p.Int("head", o.head()); err != nil {
+		if s.Head, err = p.Int("head", s.Head); err != nil {
 			return nil, err
 		}
-		s.Chars, err = p.Int("chars", o.windowChars())
+		s.Chars, err = p.Int("chars", s.Chars)
 		return s, err
 	})
 	register("budget", func(o Options, p specParams) (Strategy, error) {

@@ -109,42 +109,20 @@ import (
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
-// Defaults of [Options]: what a nil setting takes.
-const (
-	DefaultWindowChars     = 160000
-	DefaultHighWaterTokens = 120000
-	DefaultLowWaterChars   = 160000
-	DefaultSummaryMaxChars = 8000
-	DefaultHead            = 1
-)
-
 // Options are the settings of the strategies built by name ([Name.With],
-// [Parse], and a [Name] given to [Replay]): each built-in strategy
-// resolves the fields it reads into a config of its own. The zero
+// [Parse], and a [Name] given to [Replay]): each built-in strategy and
+// edit has its own settings type (its field here), which holds its
+// defaults and resolves into the strategy or edit it builds. The zero
 // Options are the defaults: a nil setting takes its Default constant,
 // and a set one, 0 included, is taken as it is (a window of 0 characters
-// keeps only the active turn). Set one with new: new(60).
+// keeps only the active turn). Set one with new: new(60). A value
+// written in the spec wins over the setting.
 type Options struct {
-	// WindowChars is the character budget of windowed and sliding.
-	// nil: [DefaultWindowChars]; 0: only the active turn.
-	WindowChars *int
-	// Head is the number of first turns sliding always keeps.
-	// nil: [DefaultHead]; 0: none.
-	Head *int
-	// HighWaterTokens is the observed input-token count above which
-	// summarizing compacts before the next call.
-	// nil: [DefaultHighWaterTokens]; 0: it compacts before every call
-	// that has something to fold.
-	HighWaterTokens *int
-	// LowWaterChars is how many characters of recent whole turns (the
-	// active turn included) summarizing keeps verbatim when it compacts.
-	// nil: [DefaultLowWaterChars]; 0: only the active turn.
-	LowWaterChars *int
-	// SummaryMaxChars bounds the rolling summary: a longer distillation is
-	// cut to this many characters. nil: [DefaultSummaryMaxChars].
-	SummaryMaxChars *int
-	// Distill writes the new rolling summary; nil uses [Extractive].
-	Distill Distiller
+	// Windowed, Sliding and Summarizing are the settings of the
+	// windowed, sliding and summarizing strategies.
+	Windowed    WindowedSettings
+	Sliding     SlidingSettings
+	Summarizing SummarizingSettings
 	// ToolResultLimit, when above 0, adds a [TruncateEdit] of this many
 	// bytes to every strategy built (0, the default: none).
 	ToolResultLimit int
@@ -166,30 +144,14 @@ type Options struct {
 // same strategies as the zero [Options] build.
 func DefaultOptions() Options {
 	return Options{
-		WindowChars:     new(DefaultWindowChars),
-		Head:            new(DefaultHead),
-		HighWaterTokens: new(DefaultHighWaterTokens),
-		LowWaterChars:   new(DefaultLowWaterChars),
-		SummaryMaxChars: new(DefaultSummaryMaxChars),
-		Clear:           ClearSettings{Trigger: new(DefaultClearTrigger), Keep: new(DefaultClearKeep), ClearAtLeast: new(0)},
-		Mask:            MaskSettings{Keep: new(DefaultMaskKeep)},
+		Windowed: WindowedSettings{Chars: new(DefaultWindowChars)},
+		Sliding:  SlidingSettings{Head: new(DefaultHead), Chars: new(DefaultWindowChars)},
+		Summarizing: SummarizingSettings{HighWaterTokens: new(DefaultHighWaterTokens),
+			LowWaterChars: new(DefaultLowWaterChars), SummaryMaxChars: new(DefaultSummaryMaxChars)},
+		Clear: ClearSettings{Trigger: new(DefaultClearTrigger), Keep: new(DefaultClearKeep), ClearAtLeast: new(0)},
+		Mask:  MaskSettings{Keep: new(DefaultMaskKeep)},
 	}
 }
-
-// orDefault is *v, or d when v is nil.
-func orDefault(v *int, d int) int {
-	if v == nil {
-		return d
-	}
-	return *v
-}
-
-// windowChars, head, … are the settings resolved.
-func (o *Options) windowChars() int     { return orDefault(o.WindowChars, DefaultWindowChars) }
-func (o *Options) head() int            { return orDefault(o.Head, DefaultHead) }
-func (o *Options) highWaterTokens() int { return orDefault(o.HighWaterTokens, DefaultHighWaterTokens) }
-func (o *Options) lowWaterChars() int   { return orDefault(o.LowWaterChars, DefaultLowWaterChars) }
-func (o *Options) summaryMaxChars() int { return orDefault(o.SummaryMaxChars, DefaultSummaryMaxChars) }
 
 func (o *Options) check() error { return checkSettings(o, nil) } // spec.go
 

@@ -109,18 +109,18 @@ func TestStrategiesWorked(t *testing.T) {
 			{0, 1}, {0, 1, 2, 3}, {0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 9}}},
 		// 50 chars: call 3 has T2 at 43, T1 (30) does not fit; calls 4
 		// and 5 have a 10-char active turn, T2 (63) does not fit.
-		{"windowed 50", Windowed, opt(func(o *Options) { o.WindowChars = new(50) }), [][]int{
+		{"windowed 50", Windowed, opt(func(o *Options) { o.Windowed.Chars, o.Sliding.Chars = new(50), new(50) }), [][]int{
 			{0, 1}, {0, 1, 2, 3}, {0, 3, 4, 5}, {0, 7}, {0, 9}}},
 		// 80 chars: call 4 fits T2+T3 = 73, call 5 T2+T4 = 73.
-		{"windowed 80", Windowed, opt(func(o *Options) { o.WindowChars = new(80) }), [][]int{
+		{"windowed 80", Windowed, opt(func(o *Options) { o.Windowed.Chars, o.Sliding.Chars = new(80), new(80) }), [][]int{
 			{0, 1}, {0, 1, 2, 3}, {0, 1, 2, 3, 4, 5}, {0, 3, 4, 5, 6, 7}, {0, 3, 4, 5, 6, 9}}},
 		// 0 chars: the active turn alone, always whole.
-		{"windowed 0", Windowed, opt(func(o *Options) { o.WindowChars = new(0) }), [][]int{
+		{"windowed 0", Windowed, opt(func(o *Options) { o.Windowed.Chars, o.Sliding.Chars = new(0), new(0) }), [][]int{
 			{0, 1}, {0, 3}, {0, 3, 4, 5}, {0, 7}, {0, 9}}},
 		{"turn", TurnOnly, DefaultOptions(), [][]int{
 			{0, 1}, {0, 3}, {0, 3, 4, 5}, {0, 7}, {0, 9}}},
 		// head 1 keeps T1 from call 2 on; 20 chars fit only the active turn.
-		{"sliding", Sliding, opt(func(o *Options) { o.Head = new(1); o.WindowChars = new(20) }), [][]int{
+		{"sliding", Sliding, opt(func(o *Options) { o.Sliding.Head = new(1); o.Windowed.Chars, o.Sliding.Chars = new(20), new(20) }), [][]int{
 			{0, 1}, {0, 1, 2, 3}, {0, 1, 2, 3, 4, 5}, {0, 1, 2, 7}, {0, 1, 2, 9}}},
 	}
 	// budget 12 tokens, per-message tokens in small()'s comment: T1 7, T2
@@ -173,7 +173,7 @@ func TestUsageOverhead(t *testing.T) {
 	rec := 100
 	tr.Messages[10].InputTokens = &rec
 	o := DefaultOptions()
-	o.WindowChars = new(50)
+	o.Windowed.Chars, o.Sliding.Chars = new(50), new(50)
 	res, err := Replay(context.Background(), tr, []Strategy{Full, Windowed}, ReplayOptions{Options: o, ContextWindow: 50})
 	if err != nil {
 		t.Fatal(err)
@@ -197,10 +197,10 @@ func TestUsageOverhead(t *testing.T) {
 
 func TestSummarizingReactive(t *testing.T) {
 	o := DefaultOptions()
-	o.HighWaterTokens = new(15)
-	o.LowWaterChars = new(50)
+	o.Summarizing.HighWaterTokens = new(15)
+	o.Summarizing.LowWaterChars = new(50)
 	var got DistillRequest
-	o.Distill = func(req DistillRequest) (string, error) {
+	o.Summarizing.Distill = func(req DistillRequest) (string, error) {
 		got = req
 		return "summary", nil
 	}
@@ -235,9 +235,9 @@ func TestSummarizingReactive(t *testing.T) {
 
 func TestSummarizingDistillError(t *testing.T) {
 	o := DefaultOptions()
-	o.HighWaterTokens = new(1)
-	o.LowWaterChars = new(0)
-	o.Distill = func(DistillRequest) (string, error) { return "", errors.New("exit status 3") }
+	o.Summarizing.HighWaterTokens = new(1)
+	o.Summarizing.LowWaterChars = new(0)
+	o.Summarizing.Distill = func(DistillRequest) (string, error) { return "", errors.New("exit status 3") }
 	_, err := Replay(context.Background(), small(), []Strategy{Summarizing}, ReplayOptions{Options: o})
 	if err == nil || err.Error() != "distill: exit status 3" {
 		t.Fatalf("err = %v", err)
@@ -246,10 +246,10 @@ func TestSummarizingDistillError(t *testing.T) {
 
 func TestSummaryBounded(t *testing.T) {
 	o := DefaultOptions()
-	o.HighWaterTokens = new(0)
-	o.LowWaterChars = new(0)
-	o.SummaryMaxChars = new(5)
-	o.Distill = func(DistillRequest) (string, error) { return "ab€cdefgh", nil }
+	o.Summarizing.HighWaterTokens = new(0)
+	o.Summarizing.LowWaterChars = new(0)
+	o.Summarizing.SummaryMaxChars = new(5)
+	o.Summarizing.Distill = func(DistillRequest) (string, error) { return "ab€cdefgh", nil }
 	r := replayOne(t, small(), Summarizing, o)
 	for _, c := range r.Calls {
 		if c.SummaryChars > 5 {
@@ -394,24 +394,24 @@ func TestHarnessCompactionEveryStrategy(t *testing.T) {
 		{"full", Full, nil, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 5, 6, 8, 9, 10, 11}, {0, 5, 6, 8, 9, 10, 11, 12, 13}}},
 		// A large window sends what full sends, not the turns before
 		// the summary.
-		{"windowed, large", Windowed, func(o *Options) { o.WindowChars = new(1000) }, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 5, 6, 8, 9, 10, 11}, {0, 5, 6, 8, 9, 10, 11, 12, 13}}},
+		{"windowed, large", Windowed, func(o *Options) { o.Windowed.Chars, o.Sliding.Chars = new(1000), new(1000) }, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 5, 6, 8, 9, 10, 11}, {0, 5, 6, 8, 9, 10, 11, 12, 13}}},
 		// 70 chars: call 3 turn 2's 15 + 10 = 25; call 4 15 + 43 = 58;
 		// call 5 turn 4's 10 + turn 3's 63 = 73 > 70; call 6 10 + 30 =
 		// 40, + 63 = 103 > 70.
-		{"windowed, 70", Windowed, func(o *Options) { o.WindowChars = new(70) }, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 11}, {0, 11, 12, 13}}},
+		{"windowed, 70", Windowed, func(o *Options) { o.Windowed.Chars, o.Sliding.Chars = new(70), new(70) }, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 11}, {0, 11, 12, 13}}},
 		{"turn", TurnOnly, nil, [][]int{{0, 1}, {0, 3}, {0, 6}, {0, 6, 8, 9}, {0, 11}, {0, 13}}},
 		// The head turn counts from the first retained turn: from call
 		// 3 on it is turn 2's retained part, the summary 5. Tail at 40
 		// chars: call 5 turn 4's 10 + turn 3's 63 > 40; call 6 10 + 30
 		// = 40 fits, + 63 does not.
-		{"sliding", Sliding, func(o *Options) { o.WindowChars = new(40) }, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 5, 11}, {0, 5, 11, 12, 13}}},
+		{"sliding", Sliding, func(o *Options) { o.Windowed.Chars, o.Sliding.Chars = new(40), new(40) }, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 5, 11}, {0, 5, 11, 12, 13}}},
 		// Without compacting, summarizing sends what full sends.
 		{"summarizing, no fold", Summarizing, nil, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 5, 6, 8, 9, 10, 11}, {0, 5, 6, 8, 9, 10, 11, 12, 13}}},
 		// Compacting before every call, keeping only the active turn:
 		// call 2 folds turn 1, call 3 folds only the retained 5 of turn
 		// 2, call 4 has nothing to fold, call 5 folds turn 3, call 6
 		// turn 4.
-		{"summarizing, fold", Summarizing, func(o *Options) { o.HighWaterTokens, o.LowWaterChars = new(0), new(0) }, [][]int{{0, 1}, {0, 3}, {0, 6}, {0, 6, 8, 9}, {0, 11}, {0, 13}}},
+		{"summarizing, fold", Summarizing, func(o *Options) { o.Summarizing.HighWaterTokens, o.Summarizing.LowWaterChars = new(0), new(0) }, [][]int{{0, 1}, {0, 3}, {0, 6}, {0, 6, 8, 9}, {0, 11}, {0, 13}}},
 		{"budget, everything", Budget, func(o *Options) { o.Select = everything }, [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5, 6}, {0, 5, 6, 8, 9}, {0, 5, 6, 8, 9, 10, 11}, {0, 5, 6, 8, 9, 10, 11, 12, 13}}},
 		// Selecting nothing keeps the system part and the newest prompt.
 		{"budget, nothing", Budget, func(o *Options) { o.Select = nothing }, [][]int{{0, 1}, {0, 3}, {0, 6}, {0, 6}, {0, 11}, {0, 13}}},
@@ -432,7 +432,7 @@ func TestHarnessCompactionEveryStrategy(t *testing.T) {
 
 func TestHarnessCompactionFolds(t *testing.T) {
 	o := DefaultOptions()
-	o.HighWaterTokens, o.LowWaterChars = new(0), new(0)
+	o.Summarizing.HighWaterTokens, o.Summarizing.LowWaterChars = new(0), new(0)
 	r := replayOne(t, compacted(), Summarizing, o)
 	// Before: the window's messages, system part included; after: the
 	// same less the folded ones. Call 3 had 0, 5, 6 (3) and keeps 0, 6;
@@ -492,7 +492,7 @@ func TestHarnessCompactionInTurn(t *testing.T) {
 	tr.Messages = append(tr.Messages[:10], sum, last)
 	tr.Compactions = []int{10}
 	o := DefaultOptions()
-	o.WindowChars = new(1000)
+	o.Windowed.Chars, o.Sliding.Chars = new(1000), new(1000)
 	o.Select = func(h []Entry, _ int) ([]int, error) { return []int{0, 1, 2, 3}, nil }
 	// What the provider saw: the system part, the summary and what
 	// follows; the prompt 9 came before the summary, so it is gone even
@@ -524,7 +524,7 @@ func TestHarnessCompactionAborted(t *testing.T) {
 	tr.Messages = append(append(tr.Messages[:8], sum), rest...)
 	tr.Compactions = []int{8}
 	o := DefaultOptions()
-	o.WindowChars = new(1000)
+	o.Windowed.Chars, o.Sliding.Chars = new(1000), new(1000)
 	for _, s := range []Strategy{Full, Windowed, Sliding} {
 		r := replayOne(t, tr, s, o)
 		if got := r.Calls[3].Messages; !reflect.DeepEqual(got, []int{0, 8}) {
@@ -539,7 +539,7 @@ func TestHarnessCompactionAborted(t *testing.T) {
 func TestCompactedContext(t *testing.T) {
 	// The library lifecycle: a compaction drops what came before it for
 	// windowed too, and a result to a call before it is not kept.
-	c, err := openConversation(Windowed, Options{WindowChars: new(1000)})
+	c, err := openConversation(Windowed, Options{Windowed: WindowedSettings{Chars: new(1000)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -587,7 +587,7 @@ func TestEmptyAndSystemOnly(t *testing.T) {
 }
 
 func TestLifecycle(t *testing.T) {
-	c, err := openConversation(Windowed, Options{WindowChars: new(12)})
+	c, err := openConversation(Windowed, Options{Windowed: WindowedSettings{Chars: new(12)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -617,7 +617,7 @@ func TestOptionsErrors(t *testing.T) {
 		t.Error("budget without a selector: no error")
 	}
 	o := DefaultOptions()
-	o.WindowChars = new(-1)
+	o.Windowed.Chars, o.Sliding.Chars = new(-1), new(-1)
 	if _, err := openConversation(Windowed, o); err == nil {
 		t.Error("negative window: no error")
 	}
@@ -632,7 +632,7 @@ func ExampleReplay() {
 		{Index: 4, Role: "assistant", Turn: 2, Text: "11"},
 	}}
 	o := DefaultOptions()
-	o.WindowChars = new(20)
+	o.Windowed.Chars, o.Sliding.Chars = new(20), new(20)
 	res, _ := Replay(context.Background(), tr, []Strategy{Full, Windowed}, ReplayOptions{Options: o, Indices: true})
 	for _, r := range res {
 		for _, c := range r.Calls {
@@ -695,9 +695,9 @@ func TestConversationCompacted(t *testing.T) {
 
 func TestRenderSummary(t *testing.T) {
 	o := DefaultOptions()
-	o.HighWaterTokens = new(0)
-	o.LowWaterChars = new(0)
-	o.Distill = func(req DistillRequest) (string, error) {
+	o.Summarizing.HighWaterTokens = new(0)
+	o.Summarizing.LowWaterChars = new(0)
+	o.Summarizing.Distill = func(req DistillRequest) (string, error) {
 		return fmt.Sprintf("%d folded", len(req.Messages)), nil
 	}
 	c, _ := openConversation(Summarizing, o)
@@ -761,9 +761,9 @@ func ExampleExtractive() {
 // dropped, so the call sends the harness summary and what follows only.
 func TestHarnessCompactionDropsRollingSummary(t *testing.T) {
 	o := DefaultOptions()
-	o.HighWaterTokens = new(0)
-	o.LowWaterChars = new(0)
-	o.Distill = func(req DistillRequest) (string, error) {
+	o.Summarizing.HighWaterTokens = new(0)
+	o.Summarizing.LowWaterChars = new(0)
+	o.Summarizing.Distill = func(req DistillRequest) (string, error) {
 		return fmt.Sprintf("%d folded", len(req.Messages)), nil
 	}
 	c, _ := openConversation(Summarizing, o)

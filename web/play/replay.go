@@ -107,7 +107,7 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	opts.Budget = engine.Budget{Total: a.Budget}
 	opts.Engine = engine.Options{Policy: a.Policy, Counter: c}
 	if a.WindowChars != 0 {
-		opts.WindowChars = new(a.WindowChars)
+		opts.Windowed.Chars, opts.Sliding.Chars = new(a.WindowChars), new(a.WindowChars)
 	}
 	// Each name is a strategy spec, as `harpe replay --strategy` takes it
 	// ("windowed+clear", "summarizing+mask:keep=5"), parsed and checked
@@ -170,7 +170,7 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 
 // argFields are the arguments of the settings window.ParseAll names.
 var argFields = map[string]string{
-	"WindowChars": "window_chars", "ContextWindow": "context_window", "Budget": "budget",
+	"Windowed.Chars": "window_chars", "Sliding.Chars": "window_chars", "ContextWindow": "context_window", "Budget": "budget",
 	"Engine.Policy": "policy", "Strategy": "strategies",
 }
 
