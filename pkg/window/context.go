@@ -223,7 +223,7 @@ func measureEntry(m transcript.Message, limit int, counter tokenize.Counter) Ent
 	if limit > 0 && (m.Role == transcript.RoleTool || m.ToolCallID != "") {
 		// The cut text, marker included, is used only where it is
 		// smaller: a cut never makes a call cost more.
-		if cut := TruncateToolResult(m.Text, limit); len(cut) != len(m.Text) && counter.Count(cut) < counter.Count(m.Text) {
+		if cut := truncateToolResult(m.Text, limit); len(cut) != len(m.Text) && counter.Count(cut) < counter.Count(m.Text) {
 			m.Text, e.Truncated = cut, true
 		}
 	}
@@ -237,11 +237,11 @@ func measureEntry(m transcript.Message, limit int, counter tokenize.Counter) Ent
 	return e
 }
 
-// TruncateToolResult cuts s to at most limit bytes (back to a character
+// truncateToolResult cuts s to at most limit bytes (back to a character
 // boundary) and appends "…[truncated: showing K of N bytes]", where K is the
 // bytes kept and N the original length. A text within the limit is returned
 // as it is.
-func TruncateToolResult(s string, limit int) string {
+func truncateToolResult(s string, limit int) string {
 	if limit <= 0 || len(s) <= limit {
 		return s
 	}
@@ -297,7 +297,7 @@ func (c *conversation) push(e Entry) {
 	if c.limit > 0 && (m.Role == transcript.RoleTool || m.ToolCallID != "") {
 		// The cut text, marker included, is sent only where it is
 		// smaller.
-		if cut := TruncateToolResult(m.Text, c.limit); len(cut) != len(m.Text) {
+		if cut := truncateToolResult(m.Text, c.limit); len(cut) != len(m.Text) {
 			if ct := c.scaled(p, c.counter.Count(cut)); ct < e.Tokens {
 				c.set(p, SentTruncated, utf8.RuneCountInString(cut), ct)
 			}
@@ -607,7 +607,7 @@ func (c *conversation) sentMessage(p int) transcript.Message {
 	case SentMasked:
 		m.Text = MaskPlaceholder(c.h.ToolName(p), m.Text)
 	case SentTruncated:
-		m.Text = TruncateToolResult(m.Text, c.limit)
+		m.Text = truncateToolResult(m.Text, c.limit)
 	}
 	return m
 }

@@ -1,24 +1,13 @@
 package window
 
-import (
-	"slices"
+import "github.com/harpe-dev/harpe/pkg/transcript"
 
-	"github.com/harpe-dev/harpe/pkg/transcript"
-)
-
-// DefaultStrategies returns the strategy specs to compare when none is
-// named, chosen by what the transcripts are. When some turn of any of ts
-// holds a tool call (an agent loop, where most of the input is re-sent
-// tool results), they are full and the edits that cut those results:
-// full, clear, mask, cheapest. Otherwise (chats) they are full and the strategies
-// that drop whole turns: full, windowed, summarizing, turn. agent says
-// which set it is.
-func DefaultStrategies(ts ...*transcript.Transcript) (specs []string, agent bool) {
-	return DefaultStrategiesFor(slices.ContainsFunc(ts, IsAgentLoop))
-}
-
-// DefaultStrategiesFor returns the default strategy specs for agent loops
-// (agent) or for chats, and agent.
+// DefaultStrategiesFor returns the strategy specs to compare when none is
+// named, and agent. For agent loops (agent: some turn holds a tool call,
+// [IsAgentLoop], so most of the input is re-sent tool results) they are
+// full and the edits that cut those results: full, clear, mask, cheapest.
+// Otherwise (chats) they are full and the strategies that drop whole
+// turns: full, windowed, summarizing, turn.
 func DefaultStrategiesFor(agent bool) (specs []string, _ bool) {
 	if agent {
 		// The one place the agent-loop defaults are listed.

@@ -7,7 +7,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
-func TestDefaultStrategies(t *testing.T) {
+func TestDefaultStrategiesFor(t *testing.T) {
 	chat := &transcript.Transcript{Messages: []transcript.Message{
 		{Role: transcript.RoleUser, Turn: 1}, {Role: transcript.RoleAssistant, Turn: 1}}}
 	agent := &transcript.Transcript{Messages: []transcript.Message{
@@ -30,9 +30,9 @@ func TestDefaultStrategies(t *testing.T) {
 		{"none", nil, []string{"full", "windowed", "summarizing", "turn"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, agent := DefaultStrategies(tc.ts...)
+			got, agent := DefaultStrategiesFor(slices.ContainsFunc(tc.ts, IsAgentLoop))
 			if !slices.Equal(got, tc.want) || agent != tc.wantAgent {
-				t.Errorf("DefaultStrategies = %v, %v; want %v, %v", got, agent, tc.want, tc.wantAgent)
+				t.Errorf("DefaultStrategiesFor = %v, %v; want %v, %v", got, agent, tc.want, tc.wantAgent)
 			}
 		})
 	}

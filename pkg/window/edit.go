@@ -224,8 +224,9 @@ func MaskPlaceholder(tool, text string) string {
 func replaceable(how Sent) bool { return how == "" || how == SentTruncated }
 
 // TruncateEdit cuts tool results longer than Bytes in the model's copy,
-// with a marker (see [TruncateToolResult]), where the cut text is smaller
-// in tokens. Like every edit it applies to what the strategy chose: the
+// back to a character boundary, followed by
+// "…[truncated: showing K of N bytes]" (K the bytes kept, N the
+// original length), where the cut text is smaller in tokens. Like every edit it applies to what the strategy chose: the
 // strategy chooses on the uncut sizes.
 type TruncateEdit struct{ Bytes int }
 

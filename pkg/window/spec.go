@@ -154,16 +154,16 @@ func ReplayLimits(ctx context.Context, t *transcript.Transcript, strategies []St
 	for s := range strategies {
 		for k, limit := range limits {
 			r := per[k][s]
-			r.Strategy += "@" + LimitName(limit)
+			r.Strategy += "@" + limitName(limit)
 			merged = append(merged, r)
 		}
 	}
 	return merged, nil
 }
 
-// LimitName writes a context-window limit short: 100000 as 100k, 1500
+// limitName writes a context-window limit short: 100000 as 100k, 1500
 // as 1500.
-func LimitName(n int) string {
+func limitName(n int) string {
 	if n > 0 && n%1000 == 0 {
 		return strconv.Itoa(n/1000) + "k"
 	}

@@ -182,14 +182,6 @@ func ExampleParseAll() {
 	// Budget: the budget strategy needs a budget of at least 1 token
 }
 
-func TestLimitName(t *testing.T) {
-	for n, want := range map[int]string{100000: "100k", 0: "0", 1500: "1500", 4000: "4k", 1000: "1k", 999: "999"} {
-		if got := window.LimitName(n); got != want {
-			t.Errorf("LimitName(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 // TestReplayLimits replays docs/replay.md's worked example
 // (testdata/replay/worked.jsonl): full sends 3, 10, 20, 27, 27 tokens and
 // turn 3, 3, 13, 3, 3, so under a window of 20 full has two calls over

@@ -96,24 +96,18 @@ func (n Name) Name() string { return string(n) }
 
 // Baseline reports whether n, built with [DefaultOptions], is a baseline.
 func (n Name) Baseline() bool {
-	s, err := n.With(DefaultOptions())
+	s, err := build(string(n), DefaultOptions())
 	return err == nil && s.Baseline()
 }
 
 // Start builds n with [DefaultOptions] and starts it; a strategy that
 // cannot be built so (budget without a budget) fails at its first call.
 func (n Name) Start() State {
-	s, err := n.With(DefaultOptions())
+	s, err := build(string(n), DefaultOptions())
 	if err != nil {
 		return failed{err}
 	}
 	return s.Start()
-}
-
-// With builds the strategy n names with the settings of o, and the edits
-// o asks of every strategy (o.ToolResultLimit).
-func (n Name) With(o Options) (Strategy, error) {
-	return build(string(n), o)
 }
 
 type failed struct{ err error }
@@ -133,17 +127,6 @@ func Names() []string {
 	regMu.Lock()
 	defer regMu.Unlock()
 	return append(slices.Clone(regOrder), editNames()...)
-}
-
-// ParseStrategy returns the built-in strategy with the given name.
-func ParseStrategy(name string) (Name, error) {
-	regMu.Lock()
-	_, ok := registry[name]
-	regMu.Unlock()
-	if !ok {
-		return "", fmt.Errorf("unknown strategy %q; valid: %s", name, strings.Join(Names(), ", "))
-	}
-	return Name(name), nil
 }
 
 // strategyFactory builds a strategy from the defaults in o and the settings

@@ -109,8 +109,8 @@ import (
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
-// Options are the settings of the strategies built by name ([Name.With],
-// [Parse], and a [Name] given to [Replay]): each built-in strategy and
+// Options are the settings of the strategies built by name ([Parse],
+// and a [Name] given to [Replay]): each built-in strategy and
 // edit has its own settings type (its field here), which holds its
 // defaults and resolves into the strategy or edit it builds. The zero
 // Options are the defaults: a nil setting takes its Default constant,
@@ -162,7 +162,7 @@ func resolve(s Strategy, o Options) (Strategy, error) {
 		return nil, err
 	}
 	if n, ok := s.(Name); ok {
-		return n.With(o)
+		return build(string(n), o)
 	}
 	if s == nil {
 		return nil, errors.New("nil strategy")

@@ -304,7 +304,7 @@ func TestTruncateToolResult(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := TruncateToolResult(tt.in, tt.limit); got != tt.want {
+			if got := truncateToolResult(tt.in, tt.limit); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
@@ -610,7 +610,7 @@ func TestLifecycle(t *testing.T) {
 }
 
 func TestOptionsErrors(t *testing.T) {
-	if _, err := ParseStrategy("sliding-window"); err == nil || !strings.Contains(err.Error(), "valid: full, windowed") {
+	if _, err := Parse("sliding-window", Options{}); err == nil || !strings.Contains(err.Error(), "valid: full, windowed") {
 		t.Errorf("err = %v", err)
 	}
 	if _, err := openConversation(Budget, DefaultOptions()); err == nil {
