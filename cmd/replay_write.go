@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/cost"
+	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 
@@ -256,7 +257,7 @@ func writeTotalsNotes(w io.Writer, results []window.Result) error {
 	}
 	if len(results) > 0 {
 		if left := results[0].Unpriced(); len(left) > 0 {
-			if _, err := io.WriteString(w, unpricedLine(left)); err != nil {
+			if _, err := io.WriteString(w, transcript.UnpricedLine(left)); err != nil {
 				return err
 			}
 		}
@@ -397,7 +398,7 @@ func writeSessionsNotes(w io.Writer, runs []replayed, rep *window.SessionsReport
 		}
 	}
 	if len(left) > 0 {
-		if _, err := io.WriteString(w, unpricedLine(left)); err != nil {
+		if _, err := io.WriteString(w, transcript.UnpricedLine(left)); err != nil {
 			return err
 		}
 	}
