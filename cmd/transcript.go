@@ -303,12 +303,16 @@ func plural(n int, word string) string { return prose.Plural(n, word) }
 // each model that has no prices.
 func (a *app) unpricedNoter() func(models []string) {
 	noted := map[string]bool{}
-	return func(models []string) {
-		for _, m := range models {
-			if !noted[m] {
-				noted[m] = true
-				fmt.Fprintf(a.io.Err, "harpe: note: no prices for model %q; its calls are priced at 0 (add them under models: in harpe.yaml)\n", m)
-			}
+	return func(models []string) { noteNoPrices(a.io.Err, noted, models) }
+}
+
+// noteNoPrices notes on w each of models that has no prices, once per
+// run of the command (noted).
+func noteNoPrices(w io.Writer, noted map[string]bool, models []string) {
+	for _, m := range models {
+		if !noted[m] {
+			noted[m] = true
+			fmt.Fprintf(w, "harpe: note: no prices for model %q; its calls are priced at 0 (add them under models: in harpe.yaml)\n", m)
 		}
 	}
 }
