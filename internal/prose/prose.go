@@ -92,3 +92,20 @@ func digitsBefore(x float64) int {
 // notes under a table; USD4 with four, a table cell's.
 func USD(x float64) string  { return strconv.FormatFloat(x, 'f', 6, 64) }
 func USD4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+
+// Sticky passes writes on to W and keeps the first error among them in
+// Err, failing every write after it, so a report writer checks once, at
+// its end, what each fmt.Fprintf would drop.
+type Sticky struct {
+	W   io.Writer
+	Err error
+}
+
+func (s *Sticky) Write(p []byte) (int, error) {
+	if s.Err != nil {
+		return 0, s.Err
+	}
+	n, err := s.W.Write(p)
+	s.Err = err
+	return n, err
+}

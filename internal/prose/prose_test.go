@@ -1,6 +1,7 @@
 package prose
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -61,5 +62,30 @@ func TestList(t *testing.T) {
 		"         " + strings.Repeat("b", 30) + ", c\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+type failAt struct{ n, calls int }
+
+func (f *failAt) Write(p []byte) (int, error) {
+	f.calls++
+	if f.calls == f.n {
+		return 0, errFail
+	}
+	return len(p), nil
+}
+
+var errFail = errors.New("fail")
+
+// TestSticky: the first error is kept and every later write refused, so
+// writes after a failed one do not reach the writer.
+func TestSticky(t *testing.T) {
+	f := &failAt{n: 2}
+	s := &Sticky{W: f}
+	for range 4 {
+		s.Write([]byte("x"))
+	}
+	if s.Err != errFail || f.calls != 2 {
+		t.Errorf("err %v after %d writes; want %v after 2", s.Err, f.calls, errFail)
 	}
 }

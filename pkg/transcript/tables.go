@@ -27,29 +27,13 @@ func (o TableOptions) table() table.Options {
 	return table.Options{Width: max(o.Width, 80), EastAsian: o.EastAsian}
 }
 
-// stickyWriter keeps the first error of the writes through it, so a
-// table writer checks once, at its end, what fmt.Fprintf would drop.
-type stickyWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (s *stickyWriter) Write(p []byte) (int, error) {
-	if s.err != nil {
-		return 0, s.err
-	}
-	n, err := s.w.Write(p)
-	s.err = err
-	return n, err
-}
-
 // WriteListingTables writes listings for people: for each, a summary
 // line, one row a message (the records of one streamed response, which
 // Claude Code writes one per content block, joined) and the unpaired
 // calls and skipped records below. The JSON ([Listing]) keeps one entry a
 // record and the ids the table only counts.
 func WriteListingTables(out io.Writer, ls []*Listing, o TableOptions) error {
-	w := &stickyWriter{w: out}
+	w := &prose.Sticky{W: out}
 	files := map[string]bool{}
 	for _, l := range ls {
 		files[l.File] = true
@@ -92,7 +76,7 @@ func WriteListingTables(out io.Writer, ls []*Listing, o TableOptions) error {
 			prose.List(w, "skipped: ", kinds)
 		}
 	}
-	return w.err
+	return w.Err
 }
 
 // writeMessageTable writes the table of l's messages, joined as msgs, a

@@ -15,7 +15,7 @@ import (
 // result tokens. A session's recorded line names what its cost leaves
 // out for want of a price; the totals' line adds those up.
 func (b *Breakdown) WriteTable(out io.Writer, o TableOptions) error {
-	w := &stickyWriter{w: out}
+	w := &prose.Sticky{W: out}
 	var all []UnpricedCalls
 	for i, s := range b.Sessions {
 		if i > 0 {
@@ -44,7 +44,7 @@ func (b *Breakdown) WriteTable(out io.Writer, o TableOptions) error {
 			return err
 		}
 	}
-	return w.err
+	return w.Err
 }
 
 // breakdownSection is what one section of a breakdown's table shows: a
