@@ -161,7 +161,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		if got.Aborted > 0 {
 			fmt.Fprintf(a.io.Err, "harpe: left out %s of aborted turns (not context)\n", plural(got.Aborted, "message"))
 		}
-		return a.writeOutput(opts.output, func(w io.Writer) error { return writeItems(w, got.Items) })
+		return a.writeOutput(opts.output, func(w io.Writer) error { return transcript.WriteItems(w, got.Items) })
 	case transcript.BuildBreakdown:
 		return a.writeTranscriptBreakdown(opts, got.Breakdowns)
 	}
@@ -269,26 +269,6 @@ func (a *app) writeTranscriptBreakdown(opts *transcriptOptions, sessions []*tran
 		}
 		return b.WriteJSON(w)
 	})
-}
-
-// writeItems writes the items of each transcript as JSONL; with several
-// transcripts, ids get the transcript's 1-based number as a prefix
-// ("2.m5") so they stay unique in one stream.
-func writeItems(w io.Writer, items [][]transcript.Item) error {
-	for k, its := range items {
-		for _, it := range its {
-			if len(items) > 1 {
-				it.ID = fmt.Sprintf("%d.%s", k+1, it.ID)
-				if it.Group != "" {
-					it.Group = fmt.Sprintf("%d.%s", k+1, it.Group)
-				}
-			}
-			if err := writeJSONLine(w, it); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // transcriptTables is how the transcript tables written to w are drawn.
