@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
@@ -107,4 +108,32 @@ func TestTablesWriteErrors(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The summary of one session of two calls, as ExampleNewSummary builds
+// it: tokens from 10,000 up in three digits, no cost without a pricer.
+func ExampleSummary_WriteTable() {
+	at := time.Date(2026, 11, 24, 9, 12, 3, 0, time.UTC)
+	s := transcript.NewSessionSummary("projects/-src-shop/s.jsonl", "/src/shop")
+	for i, u := range []transcript.Usage{{Input: 2, CacheWrite: 12000, Output: 400}, {Input: 1, CacheRead: 12000, CacheWrite: 800, Output: 90}} {
+		m := transcript.Message{Role: transcript.RoleAssistant, Model: "claude-sonnet-4-5", Timestamp: at.Add(time.Duration(i) * time.Minute), Usage: &u}
+		if err := s.Add(&m); err != nil {
+			panic(err)
+		}
+	}
+	if err := s.Finish(&transcript.Transcript{Format: "claude-code"}); err != nil {
+		panic(err)
+	}
+	sum, err := transcript.NewSummary([]*transcript.SessionSummary{s}, "session")
+	if err != nil {
+		panic(err)
+	}
+	if err := sum.WriteTable(os.Stdout); err != nil {
+		panic(err)
+	}
+	// Output:
+	// start (UTC)        calls   input  cache read  cache write   output     cost $
+	// 2026-11-24 09:12       2       3       12.0k        12.8k      490          -
+	//   /src/shop  claude-code: sonnet-4-5
+	// total                  2       3       12.0k        12.8k      490          -
 }
