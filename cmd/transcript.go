@@ -277,6 +277,7 @@ func transcriptTables(w io.Writer) transcript.TableOptions {
 	return transcript.TableOptions{Width: o.Width, EastAsian: o.EastAsian}
 }
 
+// plural is [prose.Plural], for the commands' own messages.
 func plural(n int, word string) string { return prose.Plural(n, word) }
 
 // unpricedNoter returns a function that notes on stderr, once per model,
