@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -78,9 +77,9 @@ func runModels(a *app, opts *modelsOptions) error {
 	if err != nil {
 		return err
 	}
-	models, err := selectModels(cat, opts.names)
+	models, err := cat.Select(opts.names)
 	if err != nil {
-		return err
+		return usageErrorf("%v", modelError(err))
 	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		switch opts.format {
@@ -93,46 +92,10 @@ func runModels(a *app, opts *modelsOptions) error {
 			return err
 		}
 		if len(opts.names) > 0 {
-			return modelDetails(w, models)
+			return prices.WriteDetails(w, models)
 		}
 		return nil
 	})
-}
-
-// selectModels picks the presets args name, in argument order without
-// repeats: an exact (or dated-snapshot) name gives its preset, or the
-// model the price data knows by that name; anything else every preset
-// whose name contains it. No args: every preset.
-func selectModels(cat *prices.Catalog, args []string) ([]prices.Model, error) {
-	all := cat.Models()
-	if len(args) == 0 {
-		return all, nil
-	}
-	var out []prices.Model
-	seen := map[string]bool{}
-	add := func(m prices.Model) {
-		if !seen[m.Name] {
-			seen[m.Name] = true
-			out = append(out, m)
-		}
-	}
-	for _, arg := range args {
-		if m, err := cat.Lookup(arg); err == nil {
-			add(m)
-			continue
-		} else if q := strings.ToLower(arg); q != "" {
-			n := len(out)
-			for _, m := range all {
-				if strings.Contains(strings.ToLower(m.Name), q) {
-					add(m)
-				}
-			}
-			if len(out) == n && !slices.ContainsFunc(all, func(m prices.Model) bool { return strings.Contains(strings.ToLower(m.Name), q) }) {
-				return nil, usageErrorf("%v", modelError(err))
-			}
-		}
-	}
-	return out, nil
 }
 
 // money formats a price per million tokens: "-" when unpriced.
@@ -186,51 +149,6 @@ func modelsTable(w io.Writer, models []prices.Model, hint bool) error {
 	}
 	if hint {
 		b.WriteString("harpe models NAME shows tokenizers, cache rules and sources.\n")
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// modelDetails writes each preset's other fields and its sources.
-func modelDetails(w io.Writer, models []prices.Model) error {
-	var b strings.Builder
-	for _, m := range models {
-		fmt.Fprintf(&b, "\n%s (%s)\n", m.Name, cmp.Or(m.Provider, "provider unknown"))
-		if m.ContextWindow > 0 {
-			tok := m.Tokenizer
-			if !m.Exact() {
-				tok += " (its tokenizer is not built into harpe)"
-			}
-			fmt.Fprintf(&b, "  tokenizer:  %s\n", tok)
-			fmt.Fprintf(&b, "  window:     %d tokens, output %d (as of %s)\n              %s\n", m.ContextWindow, m.OutputLimit, m.AsOf, m.Source)
-		} else {
-			b.WriteString("  window:     no preset (add one under models: in harpe.yaml to use it with --model)\n")
-		}
-		if p := m.Prices; p != nil {
-			fmt.Fprintf(&b, "  prices:     input %s, cache read %s, cache write 5m %s / 1h %s, output %s\n",
-				money(p, func(p *prices.Prices) float64 { return p.Input }), money(p, func(p *prices.Prices) float64 { return p.CacheRead }),
-				money(p, func(p *prices.Prices) float64 { return p.CacheWrite5m }), money(p, func(p *prices.Prices) float64 { return p.CacheWrite1h }),
-				money(p, func(p *prices.Prices) float64 { return p.Output }))
-			asOf := ""
-			if p.AsOf != "" {
-				asOf = " (as of " + p.AsOf + ")"
-			}
-			fmt.Fprintf(&b, "              US$ per million tokens%s\n              from %s", asOf, m.PriceSource)
-			if m.PriceModel != "" {
-				fmt.Fprintf(&b, ": %s", m.PriceModel)
-			}
-			b.WriteString("\n")
-			if m.PriceVaries != "" {
-				fmt.Fprintf(&b, "              the prices vary %s (each call is priced at its own)\n", m.PriceVaries)
-			}
-		} else {
-			b.WriteString("  prices:     none known; its calls are unpriced (add them under models: in harpe.yaml)\n")
-		}
-		cache := string(m.CacheRule())
-		if m.MinCacheTokens > 0 {
-			cache += fmt.Sprintf(", prompts of %d tokens or more", m.MinCacheTokens)
-		}
-		fmt.Fprintf(&b, "  cache:      %s\n", cache)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

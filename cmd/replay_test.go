@@ -41,28 +41,6 @@ func TestReplayInterrupted(t *testing.T) {
 	}
 }
 
-func TestRanges(t *testing.T) {
-	tests := []struct {
-		name string
-		in   []int
-		want string
-	}{
-		{"empty", nil, ""},
-		{"one", []int{4}, "4"},
-		{"run", []int{1, 2, 3}, "1-3"},
-		{"mixed", []int{1, 2, 3, 5, 7, 8}, "1-3, 5, 7-8"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := ranges(tt.in); got != tt.want {
-				t.Errorf("ranges(%v) = %q, want %q", tt.in, got, tt.want)
-			}
-		})
-	}
-}
-
-// TestReplaySettingFlags checks that the errors of window.ParseAll name
-// the flag of the setting (window's own table checks the specs).
 func TestReplaySettingFlags(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/window"
@@ -119,61 +118,11 @@ func (job *replayJob) runShowCall(a *app, runs []replayed) error {
 		if err := writeJSON(&out, body); err != nil {
 			return err
 		}
-	} else {
-		writeCallView(&out, run, v)
+	} else if err := v.WriteText(&out, run.file); err != nil {
+		return err
 	}
 	return a.writeOutput(job.out.output, func(w io.Writer) error {
 		_, err := w.Write(out.Bytes())
 		return err
 	})
-}
-
-// writeCallView writes v for people: a heading with the call's size, then
-// each message sent with its index, role, how it was sent and its tokens,
-// and its text indented below (tool calls as "→ NAME ID ARGUMENTS").
-func writeCallView(w io.Writer, run replayed, v *window.CallView) {
-	c := v.Call
-	fmt.Fprintf(w, "%s: call %d (turn %d) under %s: %s, %s, %s",
-		escapeControl(run.file), c.Call, c.Turn, escapeControl(v.Strategy),
-		plural(len(v.Messages), "message"), plural(c.Chars, "char"), plural(c.Tokens, "token"))
-	if over := c.Tokens - c.Counted; c.Recorded && over != 0 {
-		fmt.Fprintf(w, " (%d counted + %d unseen overhead)", c.Counted, over)
-	}
-	fmt.Fprintf(w, "; full sends %s\n", plural(c.FullTokens, "token"))
-	for _, m := range v.Messages {
-		where := "[" + strconv.Itoa(m.Index) + "]"
-		if m.Index < 0 {
-			where = "[summary]"
-		}
-		role := m.Role
-		if m.InSystem && m.Index >= 0 {
-			role += " (system part)"
-		}
-		line := fmt.Sprintf("\n%s %s, %s, %s", where, role, m.Sent, plural(m.Tokens, "token"))
-		if m.Message.ToolCallID != "" {
-			line += ", answers " + escapeControl(m.Message.ToolCallID)
-		}
-		fmt.Fprintln(w, line)
-		writeIndented(w, m.Message.Text)
-		for _, tc := range m.Message.ToolCalls {
-			writeIndented(w, "→ "+tc.Name+" "+tc.ID+" "+tc.Arguments)
-		}
-		if m.Message.Images > 0 {
-			writeIndented(w, "("+plural(m.Message.Images, "image")+", not shown)")
-		}
-	}
-	if len(v.Messages) == 0 {
-		fmt.Fprintln(w, "\n(nothing sent)")
-	}
-}
-
-// writeIndented writes text a line at a time, indented by 4 spaces,
-// control characters escaped; nothing for "".
-func writeIndented(w io.Writer, text string) {
-	if text == "" {
-		return
-	}
-	for _, line := range strings.Split(text, "\n") {
-		fmt.Fprintln(w, "    "+escapeControl(line))
-	}
 }

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/harpe-dev/harpe/internal/table"
+	"github.com/harpe-dev/harpe/internal/prose"
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -162,7 +161,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		if got.Aborted > 0 {
 			fmt.Fprintf(a.io.Err, "harpe: left out %s of aborted turns (not context)\n", plural(got.Aborted, "message"))
 		}
-		return a.writeOutput(opts.output, func(w io.Writer) error { return writeItems(w, got.Items) })
+		return a.writeOutput(opts.output, func(w io.Writer) error { return transcript.WriteItems(w, got.Items) })
 	case transcript.BuildBreakdown:
 		return a.writeTranscriptBreakdown(opts, got.Breakdowns)
 	}
@@ -172,7 +171,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.format == "table" {
-			return writeTranscriptTables(w, got.Listings)
+			return transcript.WriteListingTables(w, got.Listings, transcriptTables(w))
 		}
 		return transcript.WriteListingsJSON(w, got.Listings)
 	})
@@ -247,7 +246,7 @@ func (a *app) writeTranscriptSummary(opts *transcriptOptions, sessions []*transc
 	note(sum.Totals.UnpricedModels)
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.format == "table" {
-			return writeSummaryTable(w, sum, sum.Unpriced())
+			return sum.WriteTable(w)
 		}
 		return sum.WriteJSON(w)
 	})
@@ -266,295 +265,35 @@ func (a *app) writeTranscriptBreakdown(opts *transcriptOptions, sessions []*tran
 	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.format == "table" {
-			return writeBreakdownTable(w, b)
+			return b.WriteTable(w, transcriptTables(w))
 		}
 		return b.WriteJSON(w)
 	})
 }
 
-// writeItems writes the items of each transcript as JSONL; with several
-// transcripts, ids get the transcript's 1-based number as a prefix
-// ("2.m5") so they stay unique in one stream.
-func writeItems(w io.Writer, items [][]transcript.Item) error {
-	for k, its := range items {
-		for _, it := range its {
-			if len(items) > 1 {
-				it.ID = fmt.Sprintf("%d.%s", k+1, it.ID)
-				if it.Group != "" {
-					it.Group = fmt.Sprintf("%d.%s", k+1, it.Group)
-				}
-			}
-			if err := writeJSONLine(w, it); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+// transcriptTables is how the transcript tables written to w are drawn.
+func transcriptTables(w io.Writer) transcript.TableOptions {
+	o := tableOptionsOf(w)
+	return transcript.TableOptions{Width: o.Width, EastAsian: o.EastAsian}
 }
 
-// writeTranscriptTables writes, for each listing, a summary line, one row a
-// message and the unpaired calls and skipped records below.
-func writeTranscriptTables(out io.Writer, ls []*transcript.Listing) error {
-	w := &stickyWriter{w: out}
-	files := map[string]bool{}
-	for _, l := range ls {
-		files[l.File] = true
-	}
-	for i, l := range ls {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		// "harpe transcript", not a bare "harpe:" that reads as an error
-		// line; replay's title names the format the same way.
-		title := l.Format + " transcript"
-		if len(files) > 1 {
-			title = l.File + ": " + title // several files: say which
-		}
-		if l.Conversation != "" {
-			title += ", conversation " + escapeControl(l.Conversation)
-		}
-		// A streamed response (Claude Code writes one record per content
-		// block, sharing the call) is one message here.
-		msgs := joinCalls(l.Messages)
-		fmt.Fprintf(w, "%s: %s, %s, %d unpaired, %s\n", title, plural(len(msgs), "message"),
-			plural(l.Turns, "turn"), len(l.Unpaired), plural(len(l.Compactions), "compaction"))
-		rows := make([][]string, 0, len(msgs))
-		chars := 0
-		compacted := map[int]bool{}
-		for _, c := range l.Compactions {
-			compacted[c] = true
-		}
-		for _, jm := range msgs {
-			m := jm.ListingMessage
-			chars += m.Chars
-			// Ids are long; the table shows counts, the JSON the ids.
-			tools := ""
-			switch n := len(m.ToolCalls); {
-			case n == 1:
-				tools = "1 call"
-			case n > 1:
-				tools = fmt.Sprintf("%d calls", n)
-			case m.ToolCallID != nil:
-				tools = "result"
-			}
-			in := ""
-			if m.InputTokens != nil {
-				in = fmt.Sprint(*m.InputTokens)
-			}
-			var notes []string
-			if m.Aborted {
-				notes = append(notes, "aborted")
-			}
-			switch {
-			case compacted[m.Index]:
-				notes = append(notes, "summary") // a compaction summary (and meta)
-			case m.Meta:
-				notes = append(notes, "meta")
-			}
-			index := fmt.Sprint(m.Index)
-			if jm.last > m.Index {
-				index = fmt.Sprintf("%d-%d", m.Index, jm.last)
-			}
-			rows = append(rows, []string{index, fmt.Sprint(m.Turn), m.Role,
-				fmt.Sprint(m.Chars), in, tools, strings.Join(notes, " ")})
-		}
-		footer := []string{"", "", "total", fmt.Sprint(chars), "", "", ""}
-		if err := renderTable(w, []string{"#", "turn", "role", "chars", "input", "tool", "notes"}, rows, footer); err != nil {
-			return err
-		}
-		for _, u := range l.Unpaired {
-			what := "call without a result"
-			if u.Kind == "result" {
-				what = "result without a call"
-			}
-			fmt.Fprintf(w, "unpaired: message %d, %s: %s\n", u.Message, what, escapeControl(u.ToolCallID))
-		}
-		if len(l.Skipped) > 0 {
-			kinds := make([]string, 0, len(l.Skipped))
-			for k := range l.Skipped {
-				kinds = append(kinds, k)
-			}
-			slices.Sort(kinds)
-			for i, k := range kinds {
-				kinds[i] = fmt.Sprintf("%s %d", escapeControl(k), l.Skipped[k])
-			}
-			writeWrapped(w, "skipped: ", kinds)
-		}
-	}
-	return w.err
+// plural is [prose.Plural], for the commands' own messages.
+func plural(n int, word string) string { return prose.Plural(n, word) }
+
+// unpricedNoter returns a function that notes on stderr, once per model,
+// each model that has no prices.
+func (a *app) unpricedNoter() func(models []string) {
+	noted := map[string]bool{}
+	return func(models []string) { noteNoPrices(a.io.Err, noted, models) }
 }
 
-// stickyWriter keeps the first error of the writes through it, so a
-// table writer checks once, at its end, what fmt.Fprintf would drop; its
-// tables are drawn as the wrapped output's.
-type stickyWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (s *stickyWriter) Write(p []byte) (int, error) {
-	if s.err != nil {
-		return 0, s.err
-	}
-	n, err := s.w.Write(p)
-	s.err = err
-	return n, err
-}
-
-func (s *stickyWriter) tableOptions() table.Options { return tableOptionsOf(s.w) }
-
-// joinedMessage is one row of the message table: a listing message, or
-// the records of one streamed response joined (chars and tool calls
-// summed, the first record's input), Index to last.
-type joinedMessage struct {
-	transcript.ListingMessage
-	last int
-}
-
-// joinCalls joins consecutive messages that share a non-empty Call.
-func joinCalls(ms []transcript.ListingMessage) []joinedMessage {
-	out := make([]joinedMessage, 0, len(ms))
-	for _, m := range ms {
-		if n := len(out); n > 0 && m.Call != "" && out[n-1].Call == m.Call && out[n-1].Aborted == m.Aborted {
-			j := &out[n-1]
-			j.Chars += m.Chars
-			j.ToolCalls = append(slices.Clip(j.ToolCalls), m.ToolCalls...)
-			j.last = m.Index
-			continue
-		}
-		out = append(out, joinedMessage{ListingMessage: m, last: m.Index})
-	}
-	return out
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// writeWrapped writes prefix and the items joined by ", ", breaking lines
-// before 80 columns; continuation lines are indented.
-func writeWrapped(w io.Writer, prefix string, items []string) {
-	line := prefix
-	for i, it := range items {
-		if i < len(items)-1 {
-			it += ","
-		}
-		if len(line)+1+len(it) > 79 && len(line) > len(prefix) {
-			fmt.Fprintln(w, line)
-			line = strings.Repeat(" ", len(prefix)) + it
-			continue
-		}
-		if len(line) > len(prefix) {
-			line += " "
-		}
-		line += it
-	}
-	fmt.Fprintln(w, line)
-}
-
-// unpricedLine says what a cost leaves out: `unpriced: 6 calls, 66116
-// tokens of "mystery-1": not in the cost`.
-func unpricedLine(us []transcript.UnpricedCalls) string {
-	calls, tokens := 0, 0
-	names := make([]string, 0, len(us))
-	for _, u := range us {
-		calls, tokens = calls+u.Calls, tokens+u.Tokens
-		names = append(names, strconv.Quote(u.Model))
-	}
-	return fmt.Sprintf("unpriced: %s, %d tokens of %s: not in the cost\n",
-		plural(calls, "call"), tokens, strings.Join(names, ", "))
-}
-
-// writeBreakdownTable writes, for each session and then the totals, the
-// tokens by category and the tools by result tokens.
-func writeBreakdownTable(out io.Writer, b *transcript.Breakdown) error {
-	w := &stickyWriter{w: out}
-	section := func(title string, sessions, calls, visible int, tk transcript.CategoryTokens, tools []transcript.ToolTokens, rec *transcript.RecordedUsage, dollars *float64, left []transcript.UnpricedCalls) error {
-		fmt.Fprintf(w, "%s: %s, %d visible tokens\n", title, plural(calls, "call"), visible)
-		pct := func(n int) string {
-			if visible == 0 {
-				return "-"
-			}
-			return fmt.Sprintf("%.1f%%", float64(n)*100/float64(visible))
-		}
-		rows := [][]string{
-			{"system", fmt.Sprint(tk.System), pct(tk.System)},
-			{"user", fmt.Sprint(tk.User), pct(tk.User)},
-			{"assistant", fmt.Sprint(tk.Assistant), pct(tk.Assistant)},
-			{"thinking", fmt.Sprint(tk.Thinking), pct(tk.Thinking)},
-			{"tool calls", fmt.Sprint(tk.ToolCalls), pct(tk.ToolCalls)},
-			{"tool results", fmt.Sprint(tk.ToolResults), pct(tk.ToolResults)},
-			{"tool definitions", fmt.Sprint(tk.ToolDefinitions), pct(tk.ToolDefinitions)},
-		}
-		over := "-"
-		if tk.Overhead != nil {
-			over = fmt.Sprint(*tk.Overhead)
-		}
-		footer := []string{"visible", fmt.Sprint(visible), pct(visible)}
-		if err := renderTable(w, []string{"category", "tokens", "share"}, rows, footer); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "unseen overhead (last recorded prompt minus visible): %s\n", over)
-		if tk.Thinking > 0 {
-			// count --transcript counts what a request would carry now:
-			// providers drop earlier turns' thinking from the prompt.
-			fmt.Fprintf(w, "count --transcript: %d (visible - thinking, not re-sent, + %d to prime)\n",
-				visible-tk.Thinking+3*sessions, 3*sessions)
-		}
-		if rec != nil {
-			// Wrapped before 80 columns: real sessions' sums are long.
-			last := fmt.Sprintf("output %d", rec.Output)
-			switch {
-			case dollars != nil && *dollars == 0 && len(left) > 0:
-				last += "; unpriced"
-			case dollars != nil:
-				last += fmt.Sprintf("; $%s at list prices", usd(*dollars))
-			}
-			writeWrapped(w, "recorded: ", []string{plural(rec.Calls, "call"), fmt.Sprintf("input %d", rec.Input),
-				fmt.Sprintf("cache write %d", rec.CacheWrite), fmt.Sprintf("cache read %d", rec.CacheRead), last})
-			if len(left) > 0 {
-				fmt.Fprint(w, unpricedLine(left))
-			}
-		}
-		if len(tools) == 0 {
-			return nil
-		}
-		trows := make([][]string, 0, len(tools))
-		for _, t := range tools {
-			trows = append(trows, []string{t.Name, fmt.Sprint(t.Calls), fmt.Sprint(t.InputTokens),
-				fmt.Sprint(t.ResultTokens), fmt.Sprint(t.MaxResultTokens)})
-		}
-		return renderTable(w, []string{"tool", "calls", "input tokens", "result tokens", "max result"}, trows, nil)
-	}
-	// A session's line names what its cost leaves out when a model it
-	// names has no price; the totals' line adds those up.
-	var all []transcript.UnpricedCalls
-	for i, s := range b.Sessions {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		title := s.File
-		if s.Conversation != "" {
-			title += " conversation " + s.Conversation
-		}
-		var left []transcript.UnpricedCalls
-		if len(s.UnpricedModels) > 0 {
-			left = s.Unpriced()
-		}
-		all = transcript.MergeUnpriced(all, left)
-		if err := section(title, 1, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD, left); err != nil {
-			return err
+// noteNoPrices notes on w each of models that has no prices, once per
+// run of the command (noted).
+func noteNoPrices(w io.Writer, noted map[string]bool, models []string) {
+	for _, m := range models {
+		if !noted[m] {
+			noted[m] = true
+			fmt.Fprintf(w, "harpe: note: no prices for model %q; its calls are priced at 0 (add them under models: in harpe.yaml)\n", m)
 		}
 	}
-	if len(b.Sessions) > 1 {
-		fmt.Fprintln(w)
-		t := b.Totals
-		if err := section(fmt.Sprintf("total over %d sessions", t.Sessions), t.Sessions, t.Calls, t.VisibleTokens, t.Tokens, t.Tools, t.Recorded, t.CostUSD, all); err != nil {
-			return err
-		}
-	}
-	return w.err
 }

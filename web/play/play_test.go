@@ -237,6 +237,11 @@ func TestReplayWorked(t *testing.T) {
 	if !strings.HasPrefix(got.Plot, "<svg") || !strings.Contains(got.Plot, "windowed") {
 		t.Errorf("plot is not an SVG with the series: %.80s", got.Plot)
 	}
+	// harpe replay --plot's title: the file (the default name), then
+	// the transcript.
+	if title := "Tokens per call: transcript (harpe transcript, 4 turns)"; !strings.Contains(got.Plot, title) {
+		t.Errorf("plot has no title %q", title)
+	}
 }
 
 // TestReplayReport checks the report the playground gives on request:

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/harpe-dev/harpe/internal/svgplot"
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
@@ -134,31 +133,27 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 		return nil, fmt.Errorf("%s: %v", a.Name, err)
 	}
 	out := &ReplayResult{Format: string(t.Format), ID: t.ID, Messages: len(t.Messages), Turns: t.Turns, Conversations: len(ts)}
-	p := svgplot.Plot{Title: fmt.Sprintf("Tokens per call (%s transcript, %d turns)", t.Format, t.Turns), XLabel: "model call", YLabel: "input tokens"}
-	if a.ContextWindow > 0 {
-		p.Limit = float64(a.ContextWindow)
-		p.LimitLabel = fmt.Sprintf("context window %d", a.ContextWindow)
-	}
 	for _, r := range results {
 		tt := r.Totals
 		sr := StrategyResult{Strategy: r.Strategy, Calls: tt.Calls, TokensSent: tt.TokensSent, TokensFull: tt.TokensFull,
 			SavedRatio: tt.SavedRatio, MaxCallTokens: tt.MaxCallTokens, Compactions: tt.Compactions, OverWindowCalls: tt.OverWindowCalls,
 			Tokens: make([]int, len(r.Calls))}
-		s := svgplot.Series{Name: r.Strategy, Y: make([]float64, len(r.Calls))}
 		for i, call := range r.Calls {
 			sr.Tokens[i] = call.Tokens
-			s.Y[i] = float64(call.Tokens)
 		}
 		out.Strategies = append(out.Strategies, sr)
-		p.Series = append(p.Series, s)
 	}
+	// The plot is harpe replay --plot's, the file named by its name.
+	info := window.TranscriptInfo{Format: string(t.Format), Messages: len(t.Messages), Turns: t.Turns, ID: t.ID}
+	drawn := window.Report{Transcript: info, Strategies: results}
+	drawn.Transcript.File = a.Name
 	var svg bytes.Buffer
-	if err := p.Write(&svg); err != nil {
+	if err := drawn.WritePlot(&svg, window.PlotOptions{ContextWindow: a.ContextWindow,
+		HighWater: *opts.HighWaterTokens, Budget: a.Budget}); err != nil {
 		return nil, err
 	}
 	out.Plot = svg.String()
 	if a.Report {
-		info := window.TranscriptInfo{Format: string(t.Format), Messages: len(t.Messages), Turns: t.Turns, ID: t.ID}
 		var b bytes.Buffer
 		if err := window.NewReportWriter(&b).WriteReport(&window.Report{Transcript: info, Strategies: results}); err != nil {
 			return nil, err

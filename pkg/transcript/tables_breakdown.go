@@ -1,0 +1,119 @@
+package transcript
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/harpe-dev/harpe/internal/prose"
+	"github.com/harpe-dev/harpe/internal/table"
+)
+
+// WriteTable writes b for people: for each session, and then the totals
+// when there are several, the tokens by category with their shares, the
+// unseen overhead, the recorded usage and its cost, and the tools by
+// result tokens. A session's recorded line names what its cost leaves
+// out for want of a price; the totals' line adds those up.
+func (b *Breakdown) WriteTable(out io.Writer, o TableOptions) error {
+	w := &prose.Sticky{W: out}
+	var all []UnpricedCalls
+	for i, s := range b.Sessions {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		title := s.File
+		if s.Conversation != "" {
+			title += " conversation " + s.Conversation
+		}
+		var left []UnpricedCalls
+		if len(s.UnpricedModels) > 0 {
+			left = s.Unpriced()
+		}
+		all = MergeUnpriced(all, left)
+		sec := breakdownSection{title, 1, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD, left}
+		if err := sec.write(w, o); err != nil {
+			return err
+		}
+	}
+	if len(b.Sessions) > 1 {
+		fmt.Fprintln(w)
+		t := b.Totals
+		sec := breakdownSection{fmt.Sprintf("total over %d sessions", t.Sessions), t.Sessions, t.Calls,
+			t.VisibleTokens, t.Tokens, t.Tools, t.Recorded, t.CostUSD, all}
+		if err := sec.write(w, o); err != nil {
+			return err
+		}
+	}
+	return w.Err
+}
+
+// breakdownSection is what one section of a breakdown's table shows: a
+// session's figures or the totals'.
+type breakdownSection struct {
+	title           string
+	sessions, calls int
+	visible         int
+	tokens          CategoryTokens
+	tools           []ToolTokens
+	recorded        *RecordedUsage
+	dollars         *float64
+	left            []UnpricedCalls
+}
+
+func (s *breakdownSection) write(w io.Writer, o TableOptions) error {
+	tk, visible := s.tokens, s.visible
+	fmt.Fprintf(w, "%s: %s, %d visible tokens\n", s.title, prose.Plural(s.calls, "call"), visible)
+	pct := func(n int) string {
+		if visible == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f%%", float64(n)*100/float64(visible))
+	}
+	var rows [][]string
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"system", tk.System}, {"user", tk.User}, {"assistant", tk.Assistant}, {"thinking", tk.Thinking},
+		{"tool calls", tk.ToolCalls}, {"tool results", tk.ToolResults}, {"tool definitions", tk.ToolDefinitions}} {
+		rows = append(rows, []string{c.name, strconv.Itoa(c.n), pct(c.n)})
+	}
+	footer := []string{"visible", strconv.Itoa(visible), pct(visible)}
+	if err := table.Render(w, o.table(), []string{"category", "tokens", "share"}, rows, footer); err != nil {
+		return err
+	}
+	over := "-"
+	if tk.Overhead != nil {
+		over = strconv.Itoa(*tk.Overhead)
+	}
+	fmt.Fprintf(w, "unseen overhead (last recorded prompt minus visible): %s\n", over)
+	if tk.Thinking > 0 {
+		// count --transcript counts what a request would carry now:
+		// providers drop earlier turns' thinking from the prompt.
+		fmt.Fprintf(w, "count --transcript: %d (visible - thinking, not re-sent, + %d to prime)\n",
+			visible-tk.Thinking+ReplyPriming*s.sessions, ReplyPriming*s.sessions)
+	}
+	if rec := s.recorded; rec != nil {
+		// Wrapped before 80 columns: real sessions' sums are long.
+		last := fmt.Sprintf("output %d", rec.Output)
+		switch {
+		case s.dollars != nil && *s.dollars == 0 && len(s.left) > 0:
+			last += "; unpriced"
+		case s.dollars != nil:
+			last += fmt.Sprintf("; $%s at list prices", prose.USD(*s.dollars))
+		}
+		prose.List(w, "recorded: ", []string{prose.Plural(rec.Calls, "call"), fmt.Sprintf("input %d", rec.Input),
+			fmt.Sprintf("cache write %d", rec.CacheWrite), fmt.Sprintf("cache read %d", rec.CacheRead), last})
+		if len(s.left) > 0 {
+			fmt.Fprint(w, UnpricedLine(s.left))
+		}
+	}
+	if len(s.tools) == 0 {
+		return nil
+	}
+	trows := make([][]string, 0, len(s.tools))
+	for _, t := range s.tools {
+		trows = append(trows, []string{t.Name, strconv.Itoa(t.Calls), strconv.Itoa(t.InputTokens),
+			strconv.Itoa(t.ResultTokens), strconv.Itoa(t.MaxResultTokens)})
+	}
+	return table.Render(w, o.table(), []string{"tool", "calls", "input tokens", "result tokens", "max result"}, trows, nil)
+}

@@ -1,0 +1,117 @@
+package transcript
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/harpe-dev/harpe/internal/prose"
+	"github.com/harpe-dev/harpe/internal/termtext"
+)
+
+// WriteTable writes s for people: one line of figures per session (or
+// group), with where it ran and who answered on an indented line under
+// it, then the total, then a line naming what the cost leaves out for
+// want of a price. A cost with nothing priced reads "unpriced", never
+// 0.00. Tokens are written as 17.2M or 738k (the JSON has the exact
+// figures), in fixed columns, so the table fits 80 columns whatever the
+// names (a bordered table of nine columns wrapped every row).
+func (s *Summary) WriteTable(w io.Writer) error {
+	first, count := "start (UTC)", "calls"
+	if s.By != "session" {
+		first, count = s.By, "sessions"
+	}
+	key := func(k string) string {
+		if s.By == "model" {
+			return termtext.Escape(dropDate(k)) // the JSON keeps the whole id
+		}
+		return termtext.Escape(k)
+	}
+	kw := 16 // "2026-11-24 09:12"; wider keys widen the column
+	for _, g := range s.Groups {
+		kw = max(kw, len([]rune(key(g.Key))))
+	}
+	var b strings.Builder
+	// first kw wide; calls (or sessions) 8; input 7; cache read 11; cache
+	// write 12; output 8; cost 10: 72 columns for a key of 16.
+	const columns = "%-*s %7s %7s %11s %12s %8s %10s\n"
+	line := func(key string, n int, r RecordedUsage, c *float64, unpriced []string) {
+		fmt.Fprintf(&b, columns, kw, key, strconv.Itoa(n), prose.Compact(r.Input), prose.Compact(r.CacheRead),
+			prose.Compact(r.CacheWrite), prose.Compact(r.Output), summaryCost(c, unpriced))
+	}
+	fmt.Fprintf(&b, columns, kw, first, count, "input", "cache read", "cache write", "output", "cost $")
+	t := s.Totals
+	if s.By == "session" {
+		for _, ss := range s.Sessions {
+			start := "-"
+			if ss.Start != nil && len(*ss.Start) >= 16 {
+				start = strings.Replace((*ss.Start)[:16], "T", " ", 1)
+			}
+			line(start, ss.Recorded.Calls, ss.Recorded, ss.CostUSD, ss.UnpricedModels)
+			project := ss.Project
+			if ss.Conversation != "" {
+				project += " (" + ss.Conversation + ")"
+			}
+			fmt.Fprintf(&b, "  %s  %s: %s\n", termtext.Escape(project), ss.Format, termtext.Escape(shortModels(ss.Models)))
+		}
+		line("total", t.Recorded.Calls, t.Recorded, t.CostUSD, t.UnpricedModels)
+	} else {
+		for _, g := range s.Groups {
+			line(key(g.Key), g.Sessions, g.Recorded, g.CostUSD, g.UnpricedModels)
+			if s.By != "model" {
+				fmt.Fprintf(&b, "  %s\n", termtext.Escape(shortModels(g.Models)))
+			}
+		}
+		line("total", t.Sessions, t.Recorded, t.CostUSD, t.UnpricedModels)
+	}
+	if left := s.Unpriced(); len(left) > 0 {
+		b.WriteString(UnpricedLine(left))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// summaryCost is a cost cell: "-" when there is none, "unpriced" when
+// nothing of it had a price.
+func summaryCost(c *float64, unpriced []string) string {
+	switch {
+	case c == nil:
+		return "-"
+	case *c == 0 && len(unpriced) > 0:
+		return "unpriced"
+	}
+	return fmt.Sprintf("%.2f", *c)
+}
+
+// shortModels is the models, each as [shortModel] writes it, repeats
+// next to each other once; "-" for none.
+func shortModels(ms []string) string {
+	if len(ms) == 0 {
+		return "-"
+	}
+	short := make([]string, len(ms))
+	for i, m := range ms {
+		short[i] = shortModel(m)
+	}
+	return strings.Join(slices.Compact(short), ", ")
+}
+
+// dropDate drops the date a model id ends with
+// ("claude-opus-4-5-20251101" → "claude-opus-4-5").
+func dropDate(m string) string {
+	if i := strings.LastIndexByte(m, '-'); i > 0 && len(m)-i == 9 {
+		if _, err := strconv.Atoi(m[i+1:]); err == nil {
+			return m[:i]
+		}
+	}
+	return m
+}
+
+// shortModel drops the "claude-" a model id starts with and the date it
+// ends with ("claude-opus-4-5-20251101" → "opus-4-5"): the harness
+// column already says whose it is, and the JSON keeps the whole id.
+func shortModel(m string) string {
+	return dropDate(strings.TrimPrefix(m, "claude-"))
+}
