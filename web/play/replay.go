@@ -149,7 +149,7 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	drawn.Transcript.File = a.Name
 	var svg bytes.Buffer
 	if err := drawn.WritePlot(&svg, window.PlotOptions{ContextWindow: a.ContextWindow,
-		HighWater: *opts.HighWaterTokens, Budget: a.Budget}); err != nil {
+		HighWater: *opts.Summarizing.HighWaterTokens, Budget: a.Budget}); err != nil {
 		return nil, err
 	}
 	out.Plot = svg.String()
