@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/harpe-dev/harpe/internal/inputs"
 	"github.com/harpe-dev/harpe/internal/pool"
+	"github.com/harpe-dev/harpe/internal/progress"
 	"io"
 	"os"
 	"runtime"
@@ -199,15 +200,15 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 	}
 	results := make([]fileCount, len(args))
 	errs := make([]error, len(args))
-	prog := newProgress(a, len(args))
+	prog := progress.NewCounting(a.io.Err, a.io.ErrIsTerminal, len(args))
 
 	countOne := func(i int, name string, r io.Reader) {
 		results[i].name = name
 		opt := tokenize.StreamOptions{Workers: 1, MaxUnbroken: maxUnbroken}
 		if len(args) == 1 {
 			opt.Workers = runtime.GOMAXPROCS(0)
-			opt.Progress = prog.bytes
-			prog.sizeOf(r)
+			opt.Progress = prog.Bytes
+			prog.SizeOf(r)
 		}
 		n, counts, err := tokenize.CountReader(a.ctx, ctxReader{a.ctx, r}, counters, opt)
 		if a.ctx.Err() != nil {
@@ -229,7 +230,7 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 	for i, arg := range args {
 		if arg == "-" {
 			countOne(i, stdinName, a.io.In)
-			prog.fileDone()
+			prog.FileDone()
 		}
 	}
 
@@ -248,11 +249,11 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 		}
 		countOne(i, args[i], f)
 		f.Close()
-		prog.fileDone()
+		prog.FileDone()
 	}, func(i int) {
 		errs[i] = a.ctx.Err()
 	})
-	prog.finish()
+	prog.Finish()
 	if err := a.ctx.Err(); err != nil {
 		return nil, err
 	}
