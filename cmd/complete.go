@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/harpe-dev/harpe/pkg/tokenize/hf"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -126,31 +125,14 @@ func registerCompletions(a *app, root *cobra.Command) {
 	walk(root)
 }
 
-// completeValues filters values by what was typed. For a comma-separated
-// list flag, the part before the last comma is kept and the names already
-// in it are not offered again.
+// completeValues filters values by what was typed (see
+// suggest.Complete); a list flag's completion is not followed by a space.
 func completeValues(values []string, toComplete string, list bool) ([]string, cobra.ShellCompDirective) {
-	prefix, partial := "", toComplete
-	var given []string
-	if list {
-		if i := strings.LastIndexByte(toComplete, ','); i >= 0 {
-			prefix, partial = toComplete[:i+1], toComplete[i+1:]
-			given = strings.Split(toComplete[:i], ",")
-		}
-	}
-	var out []string
-	for _, v := range values {
-		name, _, _ := strings.Cut(v, "\t")
-		if !strings.HasPrefix(name, partial) || slices.Contains(given, name) {
-			continue
-		}
-		out = append(out, prefix+v)
-	}
 	directive := cobra.ShellCompDirectiveNoFileComp
 	if list {
 		directive |= cobra.ShellCompDirectiveNoSpace
 	}
-	return out, directive
+	return suggest.Complete(values, toComplete, list), directive
 }
 
 // plainUsages removes the backquotes that mark a flag's placeholder
@@ -228,47 +210,19 @@ func valueProblem(f *pflag.Flag, s string, cause error) string {
 	return fmt.Sprintf("%q: %v", s, cause)
 }
 
-// nearestFlag returns the flag of c (its own or inherited) closest to
-// name, when one is close enough to be a slip: within a third of the
-// name's length in edits (at least 1, at most 3), or a prefix of it.
-// Ties go to the first name in alphabetical order.
+// nearestFlag returns the visible flag of c (its own or inherited)
+// closest to name, when one is close enough to be a slip (see
+// suggest.Nearest).
 func nearestFlag(c *cobra.Command, name string) string {
-	best, bestD := "", -1
-	consider := func(f *pflag.Flag) {
-		if f.Hidden {
-			return
-		}
-		d := suggest.Distance(name, f.Name)
-		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
-			d = min(d, 1)
-		}
-		if bestD < 0 || d < bestD || d == bestD && f.Name < best {
-			best, bestD = f.Name, d
+	var names []string
+	add := func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
 		}
 	}
-	c.Flags().VisitAll(consider)
-	c.InheritedFlags().VisitAll(consider)
-	limit := min(3, max(1, len(name)/3))
-	if len(name) >= 3 && isSubsequence(name, best) && name[0] == best[0] {
-		// Letters left out of a longer name ("--totl" for --totals) are
-		// a typo of another kind: two of them still point at one flag.
-		limit = max(limit, 2)
-	}
-	if bestD < 0 || bestD > limit {
-		return ""
-	}
-	return best
-}
-
-// isSubsequence reports whether the bytes of short appear in long in order.
-func isSubsequence(short, long string) bool {
-	i := 0
-	for j := 0; i < len(short) && j < len(long); j++ {
-		if short[i] == long[j] {
-			i++
-		}
-	}
-	return i == len(short)
+	c.Flags().VisitAll(add)
+	c.InheritedFlags().VisitAll(add)
+	return suggest.Nearest(name, names)
 }
 
 // commandError puts cobra's unknown-command message on one line, with its

@@ -1,6 +1,9 @@
 package suggest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDistance(t *testing.T) {
 	tests := []struct {
@@ -20,5 +23,55 @@ func TestDistance(t *testing.T) {
 		if got := Distance(tt.a, tt.b); got != tt.want {
 			t.Errorf("Distance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
+	}
+}
+
+func TestNearest(t *testing.T) {
+	names := []string{"budget", "totals", "format", "output", "policy", "tokenizer", "cap"}
+	tests := []struct{ name, in, want string }{
+		{"a swap", "budgte", "budget"},
+		// 7 letters: a third is 2 edits; "polciyy" is 2 from policy (a
+		// swap, a y too many).
+		{"two edits in a long name", "polciyy", "policy"},
+		// "totl" is 2 from totals, over a third of 4 (1), but its letters
+		// are in order in totals.
+		{"letters in order", "totl", "totals"},
+		{"a prefix", "tok", "tokenizer"},
+		{"a short name, too far", "xy", ""},
+		{"too far", "frobnicate", ""},
+		{"nothing to choose from", "budget", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			list := names
+			if tt.name == "nothing to choose from" {
+				list = nil
+			}
+			if got := Nearest(tt.in, list); got != tt.want {
+				t.Errorf("Nearest(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestComplete(t *testing.T) {
+	values := []string{"estimate", "o200k_base\texact", "cl100k_base"}
+	tests := []struct {
+		name, typed string
+		list        bool
+		want        []string
+	}{
+		{"by prefix", "o2", false, []string{"o200k_base\texact"}},
+		{"all", "", false, values},
+		{"after a comma, the given left out", "estimate,", true, []string{"estimate,o200k_base\texact", "estimate,cl100k_base"}},
+		{"a comma in a plain value is typed text", "estimate,", false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Complete(values, tt.typed, tt.list)
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("Complete(%q, %v) = %q, want %q", tt.typed, tt.list, got, tt.want)
+			}
+		})
 	}
 }
