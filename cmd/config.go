@@ -89,7 +89,7 @@ func (a *app) readConfigFile() (*configFile, error) {
 		}
 	}
 	if path == "" {
-		loc := config.Locate(fileOwnedByUser)
+		loc := config.Locate()
 		if loc.Path == "" {
 			return cf, nil
 		}

@@ -27,8 +27,7 @@ type Location struct {
 // Locate finds the configuration file when none is named: harpe.yaml in
 // the current directory, else in the user config directory
 // (~/.config/harpe/harpe.yaml on Linux); Path is "" when there is neither.
-// owned reports whether the user harpe runs as owns a file.
-func Locate(owned func(path string) bool) Location {
+func Locate() Location {
 	var userFile string
 	if dir, err := os.UserConfigDir(); err == nil {
 		userFile = filepath.Join(dir, "harpe", Name)
@@ -36,13 +35,13 @@ func Locate(owned func(path string) bool) Location {
 	if fi, err := os.Stat(Name); err == nil && !fi.IsDir() {
 		loc := Location{Path: Name, Why: Name + " in the working directory is not trusted for it"}
 		if abs, err := filepath.Abs(Name); err == nil && userFile != "" && abs == userFile {
-			loc.Trusted, loc.Why = owned(Name), "the user does not own "+userFile
+			loc.Trusted, loc.Why = ownedByUser(Name), "the user does not own "+userFile
 		}
 		return loc
 	}
 	if userFile != "" {
 		if fi, err := os.Stat(userFile); err == nil && !fi.IsDir() {
-			if !owned(userFile) {
+			if !ownedByUser(userFile) {
 				return Location{Path: userFile, Why: "the user does not own " + userFile}
 			}
 			return Location{Path: userFile, Trusted: true}
