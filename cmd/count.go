@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"github.com/harpe-dev/harpe/internal/inputs"
@@ -216,7 +215,7 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 			opt.Progress = prog.Bytes
 			prog.SizeOf(r)
 		}
-		n, counts, err := tokenize.CountReader(a.ctx, ctxReader{a.ctx, r}, counters, opt)
+		n, counts, err := tokenize.CountReader(a.ctx, inputs.Reader(a.ctx, r), counters, opt)
 		if a.ctx.Err() != nil {
 			errs[i] = a.ctx.Err()
 			return
@@ -310,18 +309,4 @@ func (a *app) countJSONL(opts *countOptions, args []string, c tokenize.Counter) 
 		_, err := w.Write(out.Bytes())
 		return err
 	})
-}
-
-// ctxReader stops a long read (a stream on standard input) once the run is
-// interrupted.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }

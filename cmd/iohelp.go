@@ -34,10 +34,10 @@ func (a *app) eachInput(args []string, fn func(name string, r io.Reader) error) 
 		if err := a.ctx.Err(); err != nil {
 			return err
 		}
-		// Reads stop once the run is interrupted (ctxReader), so a reader
+		// Reads stop once the run is interrupted (inputs.Reader), so a reader
 		// in pkg/ ends at its next read.
 		if arg == "-" {
-			if err := fn(stdinName, ctxReader{a.ctx, a.io.In}); err != nil {
+			if err := fn(stdinName, inputs.Reader(a.ctx, a.io.In)); err != nil {
 				return err
 			}
 			continue
@@ -51,7 +51,7 @@ func (a *app) eachInput(args []string, fn func(name string, r io.Reader) error) 
 			f.Close()
 			return inputError(fmt.Errorf("%s: is a directory", escapeControl(arg)))
 		}
-		err = fn(arg, ctxReader{a.ctx, f})
+		err = fn(arg, inputs.Reader(a.ctx, f))
 		f.Close()
 		if err != nil {
 			return err
