@@ -276,30 +276,18 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 // engine.ItemReader), and nothing is written until all of them are.
 func (a *app) countJSONL(opts *countOptions, args []string, c tokenize.Counter) error {
 	rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
-	// Every line comes back in order: blank lines and a leading byte
-	// order mark as they were, items with token_count set.
 	var out bytes.Buffer
 	err := a.eachInput(args, func(name string, r io.Reader) error {
-		return inputError(rd.ReadEach(a.ctx, r, name, func(l engine.Line) error {
-			if l.BOM {
-				out.WriteString(utf8BOM)
-			}
-			if l.Item == nil {
-				out.Write(l.Raw)
-				out.WriteByte('\n')
-				return nil
-			}
+		return inputError(rd.Rewrite(a.ctx, r, name, &out, func(l engine.Line) ([]byte, error) {
 			n, err := tokenize.CountContext(a.ctx, c, l.Item.Content)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			updated, err := jsonl.SetField(l.Raw, "token_count", []byte(strconv.Itoa(n)))
 			if err != nil {
-				return inputError(fmt.Errorf("%s:%d: %v", name, l.No, err))
+				return nil, inputError(fmt.Errorf("%s:%d: %v", name, l.No, err))
 			}
-			out.Write(updated)
-			out.WriteByte('\n')
-			return nil
+			return updated, nil
 		}))
 	})
 	if err != nil {

@@ -157,27 +157,17 @@ func runDatesJSONL(a *app, opts *datesOptions, def *dates.Date) error {
 	// a "timestamp" string may also be any anchor format.
 	rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10, Timestamp: dates.AnchorTime})
 	err := a.eachInput(opts.files, func(name string, r io.Reader) error {
-		return inputError(rd.ReadEach(a.ctx, r, name, func(l engine.Line) error {
-			if l.BOM {
-				out.WriteString(utf8BOM)
-			}
-			if l.Item == nil {
-				out.Write(l.Raw)
-				out.WriteByte('\n')
-				return nil
-			}
+		return inputError(rd.Rewrite(a.ctx, r, name, &out, func(l engine.Line) ([]byte, error) {
 			newLine, item, err := dateItem(a.ctx, l.Item, def)
 			if err != nil {
-				return inputError(fmt.Errorf("%s:%d: %v", name, l.No, err))
+				return nil, inputError(fmt.Errorf("%s:%d: %v", name, l.No, err))
 			}
 			item.File, item.Line = name, l.No
 			if item.SaidOn == nil {
 				undated++
 			}
 			items = append(items, item)
-			out.Write(newLine)
-			out.WriteByte('\n')
-			return nil
+			return newLine, nil
 		}))
 	})
 	if err != nil {
