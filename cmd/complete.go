@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/harpe-dev/harpe/pkg/tokenize/hf"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -160,7 +159,7 @@ func isCompletionRequest(args []string) bool {
 func flagError(c *cobra.Command, err error) error {
 	var inv *pflag.InvalidValueError
 	if errors.As(err, &inv) {
-		return fmt.Errorf("--%s: %s", inv.GetFlag().Name, valueProblem(inv.GetFlag(), inv.GetValue(), inv.Unwrap()))
+		return fmt.Errorf("--%s: %s", inv.GetFlag().Name, suggest.ValueProblem(inv.GetFlag().Value.Type(), inv.GetValue(), inv.Unwrap()))
 	}
 	var ne *pflag.NotExistError
 	if errors.As(err, &ne) {
@@ -183,33 +182,6 @@ func flagError(c *cobra.Command, err error) error {
 	return err
 }
 
-// valueProblem says what is wrong with value s for flag f, in the user's
-// terms rather than strconv's.
-func valueProblem(f *pflag.Flag, s string, cause error) string {
-	var ne *strconv.NumError
-	outOfRange := errors.As(cause, &ne) && errors.Is(ne.Err, strconv.ErrRange)
-	switch f.Value.Type() {
-	case "int", "int64", "int32", "uint", "uint64":
-		if outOfRange {
-			return fmt.Sprintf("%q is too large", s)
-		}
-		return fmt.Sprintf("%q is not a whole number", s)
-	case "float64", "float32":
-		if outOfRange {
-			return fmt.Sprintf("%q is out of range", s)
-		}
-		return fmt.Sprintf("%q is not a number", s)
-	case "bool":
-		return fmt.Sprintf("%q is not true or false", s)
-	case "duration":
-		return fmt.Sprintf("%q is not a duration (such as 30s or 2m)", s)
-	}
-	if ne != nil {
-		return fmt.Sprintf("%q: %v", s, ne.Err)
-	}
-	return fmt.Sprintf("%q: %v", s, cause)
-}
-
 // nearestFlag returns the visible flag of c (its own or inherited)
 // closest to name, when one is close enough to be a slip (see
 // suggest.Nearest).
@@ -225,25 +197,11 @@ func nearestFlag(c *cobra.Command, name string) string {
 	return suggest.Nearest(name, names)
 }
 
-// commandError puts cobra's unknown-command message on one line, with its
-// suggestions as a did-you-mean: `unknown command "synhtesize" for
-// "harpe"; did you mean synthesize?`. Other errors pass unchanged.
+// commandError puts cobra's unknown-command message on one line (see
+// suggest.Command). Other errors pass unchanged.
 func commandError(err error) error {
-	msg := err.Error()
-	if !strings.HasPrefix(msg, "unknown command ") {
-		return err
+	if msg, ok := suggest.Command(err.Error()); ok {
+		return errors.New(msg)
 	}
-	head, rest, _ := strings.Cut(msg, "\n")
-	var names []string
-	if _, list, ok := strings.Cut(rest, "Did you mean this?\n"); ok {
-		for _, l := range strings.Split(list, "\n") {
-			if l = strings.TrimSpace(l); l != "" {
-				names = append(names, l)
-			}
-		}
-	}
-	if len(names) == 0 {
-		return errors.New(head)
-	}
-	return fmt.Errorf("%s; did you mean %s?", head, strings.Join(names, " or "))
+	return err
 }

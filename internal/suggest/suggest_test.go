@@ -1,6 +1,8 @@
 package suggest
 
 import (
+	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -73,5 +75,44 @@ func TestComplete(t *testing.T) {
 				t.Errorf("Complete(%q, %v) = %q, want %q", tt.typed, tt.list, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestValueProblem(t *testing.T) {
+	_, rangeErr := strconv.Atoi("99999999999999999999")
+	_, syntaxErr := strconv.Atoi("abc")
+	tests := []struct {
+		typ, s string
+		cause  error
+		want   string
+	}{
+		{"int", "abc", syntaxErr, `"abc" is not a whole number`},
+		{"int", "99999999999999999999", rangeErr, `"99999999999999999999" is too large`},
+		{"float64", "x", syntaxErr, `"x" is not a number`},
+		{"bool", "maybe", syntaxErr, `"maybe" is not true or false`},
+		{"duration", "5", errors.New("missing unit"), `"5" is not a duration (such as 30s or 2m)`},
+		{"string", "v", errors.New("no such value"), `"v": no such value`},
+	}
+	for _, tt := range tests {
+		if got := ValueProblem(tt.typ, tt.s, tt.cause); got != tt.want {
+			t.Errorf("ValueProblem(%q, %q) = %q, want %q", tt.typ, tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestCommand(t *testing.T) {
+	tests := []struct {
+		in, want string
+		ok       bool
+	}{
+		{"unknown command \"synhtesize\" for \"harpe\"\n\nDid you mean this?\n\tsynthesize\n", `unknown command "synhtesize" for "harpe"; did you mean synthesize?`, true},
+		{"unknown command \"x\" for \"harpe\"\n\nDid you mean this?\n\tfit\n\tfix\n", `unknown command "x" for "harpe"; did you mean fit or fix?`, true},
+		{"unknown command \"zzz\" for \"harpe\"\nRun 'harpe --help' for usage.", `unknown command "zzz" for "harpe"`, true},
+		{"some other error", "some other error", false},
+	}
+	for _, tt := range tests {
+		if got, ok := Command(tt.in); got != tt.want || ok != tt.ok {
+			t.Errorf("Command(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
 	}
 }
