@@ -70,3 +70,13 @@ func ExampleAnnotateItem() {
 	// Output:
 	// I ran yesterday (2023-05-19). 2023-05-20 yesterday 2023-05-19
 }
+
+func ExampleParseDay() {
+	d, err := dates.ParseDay("2024-02-29")
+	fmt.Println(d, err)
+	_, err = dates.ParseDay("2023-02-29")
+	fmt.Println(err)
+	// Output:
+	// 2024-02-29 <nil>
+	// "2023-02-29": day 29 is out of range for February 2023 (1-28)
+}

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -28,4 +29,15 @@ func TestHistoryCountAdd(t *testing.T) {
 	if h.Tokens != 15 || h.Recorded != 40 {
 		t.Errorf("h changed by a failed Add: %+v", h)
 	}
+}
+
+// Two inputs of one history: a transcript that records its last prompt
+// (1200 tokens) and one that does not.
+func ExampleHistoryCount_Add() {
+	var h HistoryCount
+	h.Add(HistoryCount{Tokens: 900, Recorded: 1200, HasRecorded: true})
+	h.Add(HistoryCount{Tokens: 300})
+	fmt.Println(h.Tokens, h.Recorded, h.HasRecorded)
+	// Output:
+	// 1200 1200 true
 }
