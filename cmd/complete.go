@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/harpe-dev/harpe/pkg/tokenize/hf"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -126,31 +124,14 @@ func registerCompletions(a *app, root *cobra.Command) {
 	walk(root)
 }
 
-// completeValues filters values by what was typed. For a comma-separated
-// list flag, the part before the last comma is kept and the names already
-// in it are not offered again.
+// completeValues filters values by what was typed (see
+// suggest.Complete); a list flag's completion is not followed by a space.
 func completeValues(values []string, toComplete string, list bool) ([]string, cobra.ShellCompDirective) {
-	prefix, partial := "", toComplete
-	var given []string
-	if list {
-		if i := strings.LastIndexByte(toComplete, ','); i >= 0 {
-			prefix, partial = toComplete[:i+1], toComplete[i+1:]
-			given = strings.Split(toComplete[:i], ",")
-		}
-	}
-	var out []string
-	for _, v := range values {
-		name, _, _ := strings.Cut(v, "\t")
-		if !strings.HasPrefix(name, partial) || slices.Contains(given, name) {
-			continue
-		}
-		out = append(out, prefix+v)
-	}
 	directive := cobra.ShellCompDirectiveNoFileComp
 	if list {
 		directive |= cobra.ShellCompDirectiveNoSpace
 	}
-	return out, directive
+	return suggest.Complete(values, toComplete, list), directive
 }
 
 // plainUsages removes the backquotes that mark a flag's placeholder
@@ -178,7 +159,7 @@ func isCompletionRequest(args []string) bool {
 func flagError(c *cobra.Command, err error) error {
 	var inv *pflag.InvalidValueError
 	if errors.As(err, &inv) {
-		return fmt.Errorf("--%s: %s", inv.GetFlag().Name, valueProblem(inv.GetFlag(), inv.GetValue(), inv.Unwrap()))
+		return fmt.Errorf("--%s: %s", inv.GetFlag().Name, suggest.ValueProblem(inv.GetFlag().Value.Type(), inv.GetValue(), inv.Unwrap()))
 	}
 	var ne *pflag.NotExistError
 	if errors.As(err, &ne) {
@@ -201,95 +182,26 @@ func flagError(c *cobra.Command, err error) error {
 	return err
 }
 
-// valueProblem says what is wrong with value s for flag f, in the user's
-// terms rather than strconv's.
-func valueProblem(f *pflag.Flag, s string, cause error) string {
-	var ne *strconv.NumError
-	outOfRange := errors.As(cause, &ne) && errors.Is(ne.Err, strconv.ErrRange)
-	switch f.Value.Type() {
-	case "int", "int64", "int32", "uint", "uint64":
-		if outOfRange {
-			return fmt.Sprintf("%q is too large", s)
-		}
-		return fmt.Sprintf("%q is not a whole number", s)
-	case "float64", "float32":
-		if outOfRange {
-			return fmt.Sprintf("%q is out of range", s)
-		}
-		return fmt.Sprintf("%q is not a number", s)
-	case "bool":
-		return fmt.Sprintf("%q is not true or false", s)
-	case "duration":
-		return fmt.Sprintf("%q is not a duration (such as 30s or 2m)", s)
-	}
-	if ne != nil {
-		return fmt.Sprintf("%q: %v", s, ne.Err)
-	}
-	return fmt.Sprintf("%q: %v", s, cause)
-}
-
-// nearestFlag returns the flag of c (its own or inherited) closest to
-// name, when one is close enough to be a slip: within a third of the
-// name's length in edits (at least 1, at most 3), or a prefix of it.
-// Ties go to the first name in alphabetical order.
+// nearestFlag returns the visible flag of c (its own or inherited)
+// closest to name, when one is close enough to be a slip (see
+// suggest.Nearest).
 func nearestFlag(c *cobra.Command, name string) string {
-	best, bestD := "", -1
-	consider := func(f *pflag.Flag) {
-		if f.Hidden {
-			return
-		}
-		d := suggest.Distance(name, f.Name)
-		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
-			d = min(d, 1)
-		}
-		if bestD < 0 || d < bestD || d == bestD && f.Name < best {
-			best, bestD = f.Name, d
-		}
-	}
-	c.Flags().VisitAll(consider)
-	c.InheritedFlags().VisitAll(consider)
-	limit := min(3, max(1, len(name)/3))
-	if len(name) >= 3 && isSubsequence(name, best) && name[0] == best[0] {
-		// Letters left out of a longer name ("--totl" for --totals) are
-		// a typo of another kind: two of them still point at one flag.
-		limit = max(limit, 2)
-	}
-	if bestD < 0 || bestD > limit {
-		return ""
-	}
-	return best
-}
-
-// isSubsequence reports whether the bytes of short appear in long in order.
-func isSubsequence(short, long string) bool {
-	i := 0
-	for j := 0; i < len(short) && j < len(long); j++ {
-		if short[i] == long[j] {
-			i++
-		}
-	}
-	return i == len(short)
-}
-
-// commandError puts cobra's unknown-command message on one line, with its
-// suggestions as a did-you-mean: `unknown command "synhtesize" for
-// "harpe"; did you mean synthesize?`. Other errors pass unchanged.
-func commandError(err error) error {
-	msg := err.Error()
-	if !strings.HasPrefix(msg, "unknown command ") {
-		return err
-	}
-	head, rest, _ := strings.Cut(msg, "\n")
 	var names []string
-	if _, list, ok := strings.Cut(rest, "Did you mean this?\n"); ok {
-		for _, l := range strings.Split(list, "\n") {
-			if l = strings.TrimSpace(l); l != "" {
-				names = append(names, l)
-			}
+	add := func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
 		}
 	}
-	if len(names) == 0 {
-		return errors.New(head)
+	c.Flags().VisitAll(add)
+	c.InheritedFlags().VisitAll(add)
+	return suggest.Nearest(name, names)
+}
+
+// commandError puts cobra's unknown-command message on one line (see
+// suggest.Command). Other errors pass unchanged.
+func commandError(err error) error {
+	if msg, ok := suggest.Command(err.Error()); ok {
+		return errors.New(msg)
 	}
-	return fmt.Errorf("%s; did you mean %s?", head, strings.Join(names, " or "))
+	return err
 }

@@ -5,46 +5,19 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/harpe-dev/harpe/internal/config"
-	"github.com/harpe-dev/harpe/internal/suggest"
 )
 
-// configName is the file harpe looks for when --config is not given.
-const configName = "harpe.yaml"
-
-// Flags whose value runs a program or names a file to write are sensitive:
-// a configuration file that just happens to sit in the working directory
-// (a cloned repository's harpe.yaml) may not set them. The property is an
-// annotation on the flag; markSensitive sets it on every flag that is
-// listed in sensitiveFlags or whose usage placeholder says it names a file
-// or a command (`FILE`, `CMD`, `DIR`, `PATH`), so a new flag written the
-// usual way is covered without being listed.
+// Flags whose value runs a program or names a file to write are sensitive
+// (see config.Sensitive): a configuration file that just happens to sit in
+// the working directory may not set them. The property is an annotation on
+// the flag, set by markSensitive.
 const sensitiveAnnotation = "harpe_sensitive"
-
-// sensitiveFlags says why each known sensitive flag is sensitive.
-var sensitiveFlags = map[string]string{
-	"distill-cmd": "runs a program",
-	"output":      "names a file to write",
-	"report":      "names a file to write",
-	"plot":        "names a file to write",
-}
-
-// sensitivePlaceholders are the usage placeholders that make a flag
-// sensitive, with the reason.
-var sensitivePlaceholders = map[string]string{
-	"FILE": "names a file to write",
-	"DIR":  "names a directory to write",
-	"PATH": "names a file to write",
-	"CMD":  "runs a program",
-}
 
 // markSensitive annotates the sensitive flags of c and its subcommands.
 func markSensitive(c *cobra.Command) {
@@ -52,12 +25,8 @@ func markSensitive(c *cobra.Command) {
 		if f.Name == "config" || f.Name == "help" {
 			return
 		}
-		reason, ok := sensitiveFlags[f.Name]
-		if !ok {
-			placeholder, _ := pflag.UnquoteUsage(f)
-			reason, ok = sensitivePlaceholders[placeholder]
-		}
-		if ok {
+		placeholder, _ := pflag.UnquoteUsage(f)
+		if reason := config.Sensitive(f.Name, placeholder); reason != "" {
 			if f.Annotations == nil {
 				f.Annotations = map[string][]string{}
 			}
@@ -120,28 +89,11 @@ func (a *app) readConfigFile() (*configFile, error) {
 		}
 	}
 	if path == "" {
-		var userFile string
-		if dir, err := os.UserConfigDir(); err == nil {
-			userFile = filepath.Join(dir, "harpe", configName)
-		}
-		if fi, err := os.Stat(configName); err == nil && !fi.IsDir() {
-			path = configName
-			cf.trusted = false
-			cf.why = "harpe.yaml in the working directory is not trusted for it"
-			if abs, err := filepath.Abs(configName); err == nil && userFile != "" && abs == userFile {
-				cf.trusted, cf.why = fileOwnedByUser(configName), "the user does not own "+userFile
-			}
-		} else if userFile != "" {
-			if fi, err := os.Stat(userFile); err == nil && !fi.IsDir() {
-				path = userFile
-				if !fileOwnedByUser(userFile) {
-					cf.trusted, cf.why = false, "the user does not own "+userFile
-				}
-			}
-		}
-		if path == "" {
+		loc := config.Locate()
+		if loc.Path == "" {
 			return cf, nil
 		}
+		path, cf.trusted, cf.why = loc.Path, loc.Trusted, loc.Why
 	}
 	if path == os.DevNull {
 		// "--config /dev/null": no configuration at all.
@@ -220,7 +172,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 			// An empty variable counts as unset, as in most shells' tools.
 			if s, ok := a.lookupEnv(env); ok && s != "" {
 				if err := setFlag(c, f, s); err != nil {
-					firstErr = usageErrorf("%s: %s", env, elideQuoted(flagError(c, err).Error()))
+					firstErr = usageErrorf("%s: %s", env, config.Elide(flagError(c, err).Error()))
 				}
 				a.noteConfigSource(f.Name, env)
 				return
@@ -240,7 +192,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 			}
 			for _, s := range config.Values(v.Get(key)) {
 				if err := setFlag(c, f, s); err != nil {
-					firstErr = usageErrorf("%s: %s: %s", cf.where(key), key, elideQuoted(flagError(c, err).Error()))
+					firstErr = usageErrorf("%s: %s: %s", cf.where(key), key, config.Elide(flagError(c, err).Error()))
 					return
 				}
 			}
@@ -261,27 +213,16 @@ func (a *app) noteConfigSource(name, src string) {
 }
 
 // setFlag sets f from a configuration value. Boolean flags take what
-// people write: yes/no, true/false, on/off, 1/0 (any case, and t/f, y/n).
+// people write (see config.ParseBool).
 func setFlag(c *cobra.Command, f *pflag.Flag, s string) error {
 	if f.Value.Type() == "bool" {
-		b, ok := parseConfigBool(s)
+		b, ok := config.ParseBool(s)
 		if !ok {
 			return fmt.Errorf("--%s: %q is not yes or no (also true/false, on/off, 1/0)", f.Name, s)
 		}
 		s = b
 	}
 	return c.Flags().Set(f.Name, s)
-}
-
-// parseConfigBool maps the usual spellings of yes and no to "true" and "false".
-func parseConfigBool(s string) (string, bool) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "1", "t", "true", "y", "yes", "on":
-		return "true", true
-	case "0", "f", "false", "n", "no", "off":
-		return "false", true
-	}
-	return "", false
 }
 
 // reportUnknownKeys says on stderr, once per run, which keys of the file
@@ -294,7 +235,6 @@ func (a *app) reportUnknownKeys(w io.Writer, root *cobra.Command, cf *configFile
 		return
 	}
 	cf.noted["\x00unknown"] = true
-	norm := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "-")) }
 	skip := map[string]bool{"help": true, "config": true, "version": true}
 	sections := map[string]map[string]bool{}
 	anyFlag := map[string]bool{}
@@ -317,129 +257,20 @@ func (a *app) reportUnknownKeys(w io.Writer, root *cobra.Command, cf *configFile
 		}
 	}
 	walk(root)
-	top := withKey(anyFlag, "")
 	for s := range sections {
-		top[s] = true
+		anyFlag[s] = true
 	}
-	keys := make([]string, 0, len(cf.Lines))
-	for k := range cf.Lines {
-		keys = append(keys, k)
-	}
-	// In file order, for a stable report.
-	sort.Slice(keys, func(i, j int) bool {
-		if cf.Lines[keys[i]] != cf.Lines[keys[j]] {
-			return cf.Lines[keys[i]] < cf.Lines[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
-	for _, key := range keys {
-		section, name, nested := strings.Cut(key, ".")
-		if freeFormKeys[section] {
+	schema := config.Schema{Sections: sections, Top: anyFlag, FreeForm: freeFormKeys}
+	for _, u := range cf.Unknown(schema) {
+		where := fmt.Sprintf("%s:%d", cf.path, u.Line)
+		if u.Closest != "" {
+			fmt.Fprintf(w, "harpe: %s: unknown key %q (did you mean %q?); ignored\n", where, u.Key, u.Closest)
 			continue
 		}
-		var known map[string]bool
-		if nested {
-			known = sections[section]
-			if known == nil {
-				continue // the section itself is reported
-			}
-		} else {
-			name = section
-			if _, isCmd := sections[norm(name)]; isCmd {
-				continue
-			}
-			known = top
-		}
-		if known[norm(name)] {
-			continue
-		}
-		msg := elideQuoted(fmt.Sprintf("harpe: %s: unknown key %q; ignored", cf.where(key), key))
-		if best := closestConfigKey(norm(name), known); best != "" {
-			if nested {
-				best = section + "." + best
-			}
-			msg = fmt.Sprintf("harpe: %s: unknown key %q (did you mean %q?); ignored", cf.where(key), key, best)
-		}
-		fmt.Fprintln(w, msg)
+		fmt.Fprintln(w, config.Elide(fmt.Sprintf("harpe: %s: unknown key %q; ignored", where, u.Key)))
 	}
 }
 
 // freeFormKeys are top-level keys that are not flags and hold entries of
 // their own: models: adds model presets (see harpe models).
 var freeFormKeys = map[string]bool{"models": true}
-
-// withKey returns m with k added, copying m first.
-func withKey(m map[string]bool, k string) map[string]bool {
-	out := make(map[string]bool, len(m)+1)
-	for x := range m {
-		out[x] = true
-	}
-	out[k] = true
-	return out
-}
-
-// closestConfigKey is the known key nearest to name by edit distance, when it
-// is near enough to be a typo (at most 2 edits, and fewer than half of
-// name's length); ties go to the alphabetically first.
-func closestConfigKey(name string, known map[string]bool) string {
-	best, bestD := "", 0
-	for k := range known {
-		d := suggest.Distance(name, k)
-		if d > 2 || 2*d >= len(name) {
-			continue
-		}
-		if best == "" || d < bestD || d == bestD && k < best {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-// maxEchoed is how much of a quoted value a message about a configuration
-// value shows: a value may be as long as the file (1 MiB).
-const maxEchoed = 64
-
-// elideQuoted shortens every double-quoted string in msg longer than
-// maxEchoed bytes to its first maxEchoed bytes (whole characters), "…"
-// and its length: "xxxx…" (921600 bytes).
-func elideQuoted(msg string) string {
-	if len(msg) <= 2*maxEchoed {
-		return msg
-	}
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(msg, '"')
-		if i < 0 {
-			break
-		}
-		j := i + 1
-		for j < len(msg) && msg[j] != '"' {
-			if msg[j] == '\\' {
-				j++
-			}
-			j++
-		}
-		if j >= len(msg) {
-			break
-		}
-		b.WriteString(msg[:i+1])
-		q := msg[i+1 : j]
-		if len(q) > maxEchoed {
-			cut := maxEchoed
-			for cut > 0 && !utf8.RuneStart(q[cut]) {
-				cut--
-			}
-			// Not inside an escape: back off to before a backslash run.
-			if k := strings.LastIndexByte(q[max(0, cut-10):cut], '\\'); k >= 0 {
-				cut = max(0, cut-10) + k
-			}
-			fmt.Fprintf(&b, "%s…\" (%d bytes)", q[:cut], len(q))
-		} else {
-			b.WriteString(q)
-			b.WriteByte('"')
-		}
-		msg = msg[j+1:]
-	}
-	b.WriteString(msg)
-	return b.String()
-}

@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/internal/inputs"
 	"github.com/harpe-dev/harpe/internal/jsonl"
@@ -85,38 +82,6 @@ Running --annotate on its own output changes nothing.
 	return c
 }
 
-// conflictText is one input text: an item's id, content and date, or a
-// line of --lines input.
-type conflictText struct {
-	id      string
-	content string
-	date    string     // the timestamp's calendar day, "" when unknown
-	at      *time.Time // the timestamp, nil when unknown
-	raw     []byte     // the line as read, for --annotate
-}
-
-// conflictReport is the JSON report of harpe conflicts.
-type conflictReport struct {
-	Texts int            `json:"texts"`
-	Pairs []conflictPair `json:"pairs"`
-}
-
-type conflictPair struct {
-	Statement         string   `json:"statement"`
-	Denial            string   `json:"denial"`
-	Cue               string   `json:"cue"`
-	Shared            []string `json:"shared"`
-	Score             float64  `json:"score"`
-	StatementID       string   `json:"statement_id"`
-	DenialID          string   `json:"denial_id"`
-	StatementSentence string   `json:"statement_sentence"`
-	DenialSentence    string   `json:"denial_sentence"`
-	// Later is "statement" when the timestamps show the statement was
-	// made after the denial (the statement then revises the denial);
-	// omitted otherwise.
-	Later string `json:"later,omitempty"`
-}
-
 func runConflicts(a *app, opts *conflictsOptions) error {
 	texts, lines, err := readConflictTexts(a, opts)
 	if err != nil {
@@ -125,7 +90,7 @@ func runConflicts(a *app, opts *conflictsOptions) error {
 
 	contents := make([]string, len(texts))
 	for i, t := range texts {
-		contents[i] = t.content
+		contents[i] = t.Content
 	}
 	minScore := opts.minScore
 	if minScore == 0 {
@@ -144,66 +109,20 @@ func runConflicts(a *app, opts *conflictsOptions) error {
 		return a.writeAnnotated(opts, texts, lines, pairs)
 	}
 
-	rep := conflictReport{Texts: len(texts), Pairs: make([]conflictPair, 0, len(pairs))}
-	for _, p := range pairs {
-		rep.Pairs = append(rep.Pairs, conflictPair{
-			Statement:         texts[p.Statement].content,
-			Denial:            texts[p.Denial].content,
-			Cue:               p.Cue,
-			Shared:            p.Shared,
-			Score:             p.Score,
-			StatementID:       texts[p.Statement].id,
-			DenialID:          texts[p.Denial].id,
-			StatementSentence: p.StatementSentence,
-			DenialSentence:    p.DenialSentence,
-			Later:             laterOf(texts[p.Statement], texts[p.Denial]),
-		})
-	}
+	rep := conflicts.NewReport(texts, pairs)
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.format == "table" {
-			return conflictsTable(w, rep)
+			header, rows, footer := rep.Table()
+			return renderTable(w, header, rows, footer)
 		}
 		return writeFormatted(w, opts.format, rep)
 	})
 }
 
-// laterOf is "statement" when both texts have a timestamp and the
-// statement's is after the denial's, else "".
-func laterOf(statement, denial conflictText) string {
-	if statement.at != nil && denial.at != nil && statement.at.After(*denial.at) {
-		return "statement"
-	}
-	return ""
-}
-
-// writeAnnotated writes the input back with a note after each text that
-// contradicts an earlier one: the denial, naming the statement, or, when
-// the timestamps show the statement came after the denial, the statement,
-// naming the denial.
-func (a *app) writeAnnotated(opts *conflictsOptions, texts []conflictText, lines []conflictLine, pairs []conflicts.Pair) error {
-	// One note per quoted sentence: when the same sentence was said
-	// several times, the note names the last time (by timestamp, else in
-	// input order; pairs come in statement order within a denial).
-	notes := make([][]string, len(texts))
-	quoted := make([][]string, len(texts))
-	from := make([][]int, len(texts)) // the text each note quotes
-	for _, p := range pairs {
-		bearer, other, sentence := p.Denial, p.Statement, p.StatementSentence
-		if laterOf(texts[p.Statement], texts[p.Denial]) != "" {
-			bearer, other, sentence = p.Statement, p.Denial, p.DenialSentence
-		}
-		n := conflicts.Note(sentence, texts[other].date)
-		if i := slices.Index(quoted[bearer], sentence); i >= 0 {
-			prev := texts[from[bearer][i]].at
-			if prev == nil || texts[other].at == nil || !texts[other].at.Before(*prev) {
-				notes[bearer][i], from[bearer][i] = n, other
-			}
-			continue
-		}
-		quoted[bearer] = append(quoted[bearer], sentence)
-		notes[bearer] = append(notes[bearer], n)
-		from[bearer] = append(from[bearer], other)
-	}
+// writeAnnotated writes the input back with the notes of
+// [conflicts.Notes] after the texts that contradict another.
+func (a *app) writeAnnotated(opts *conflictsOptions, texts []conflicts.Text, lines []conflictLine, pairs []conflicts.Pair) error {
+	notes := conflicts.Notes(texts, pairs)
 	var out bytes.Buffer
 	for _, l := range lines {
 		if l.bom {
@@ -216,13 +135,13 @@ func (a *app) writeAnnotated(opts *conflictsOptions, texts []conflictText, lines
 			continue
 		}
 		t := texts[ti]
-		content := conflicts.Annotate(t.content, notes[ti])
+		content := conflicts.Annotate(t.Content, notes[ti])
 		if opts.lines {
 			out.WriteString(content)
 		} else {
-			updated, err := jsonl.SetField(t.raw, "content", jsonl.String(content))
+			updated, err := jsonl.SetField(l.raw, "content", jsonl.String(content))
 			if err != nil {
-				return inputError(fmt.Errorf("%s: %w", t.id, err))
+				return inputError(fmt.Errorf("%s: %w", t.ID, err))
 			}
 			out.Write(updated)
 		}
@@ -232,38 +151,6 @@ func (a *app) writeAnnotated(opts *conflictsOptions, texts []conflictText, lines
 		_, err := w.Write(out.Bytes())
 		return err
 	})
-}
-
-// conflictsTable writes one row per pair: the denial's id, the id of the
-// statement it contradicts, the cue, the shared words and the score. The
-// JSON report has the texts and sentences; a table that fits 80 columns has
-// no room for them.
-func conflictsTable(w io.Writer, rep conflictReport) error {
-	rows := make([][]string, 0, len(rep.Pairs))
-	for _, p := range rep.Pairs {
-		rows = append(rows, []string{
-			p.DenialID,
-			p.StatementID,
-			p.Cue,
-			clip(strings.Join(p.Shared, " "), 34),
-			strconv.FormatFloat(p.Score, 'f', 2, 64),
-		})
-	}
-	noun := "pairs"
-	if len(rep.Pairs) == 1 {
-		noun = "pair"
-	}
-	footer := []string{"", "", "", fmt.Sprintf("%d %s in %s", len(rep.Pairs), noun, plural(rep.Texts, "text")), ""}
-	return renderTable(w, []string{"DENIAL", "DENIES", "CUE", "SHARED", "SCORE"}, rows, footer)
-}
-
-// clip shortens s to n characters, ending with "…" when cut.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
 // conflictLine is one input line as --annotate writes it back: the text
@@ -282,8 +169,8 @@ const utf8BOM = "\xef\xbb\xbf"
 // (the rules every command shares: ids, blank lines, a byte order mark,
 // timestamps), or one text a line with --lines. With --annotate it keeps
 // every line to write back.
-func readConflictTexts(a *app, opts *conflictsOptions) ([]conflictText, []conflictLine, error) {
-	var texts []conflictText
+func readConflictTexts(a *app, opts *conflictsOptions) ([]conflicts.Text, []conflictLine, error) {
+	var texts []conflicts.Text
 	var lines []conflictLine
 	if !opts.lines {
 		rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
@@ -297,13 +184,7 @@ func readConflictTexts(a *app, opts *conflictsOptions) ([]conflictText, []confli
 					return nil
 				}
 				it := l.Item
-				t := conflictText{id: it.ID, content: it.Content, raw: it.Raw}
-				if it.Timestamp != nil {
-					// The calendar day in the timestamp's own offset (UTC
-					// for Unix time).
-					t.date = it.Timestamp.Format("2006-01-02")
-					t.at = it.Timestamp
-				}
+				t := conflicts.Text{ID: it.ID, Content: it.Content, At: it.Timestamp}
 				if opts.annotate {
 					lines = append(lines, conflictLine{text: len(texts), raw: it.Raw, bom: l.BOM})
 				}
@@ -342,10 +223,9 @@ func readConflictTexts(a *app, opts *conflictsOptions) ([]conflictText, []confli
 			if several {
 				defID = name + ":" + defID
 			}
-			t := conflictText{id: defID, content: strings.TrimSuffix(string(line), "\r")}
+			t := conflicts.Text{ID: defID, Content: strings.TrimSuffix(string(line), "\r")}
 			if opts.annotate {
 				l.raw = bytes.Clone(line)
-				t.raw = l.raw
 				lines = append(lines, l)
 			}
 			texts = append(texts, t)

@@ -2,11 +2,11 @@ package cmd
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"github.com/harpe-dev/harpe/internal/inputs"
 	"github.com/harpe-dev/harpe/internal/pool"
+	"github.com/harpe-dev/harpe/internal/progress"
 	"io"
 	"os"
 	"runtime"
@@ -98,10 +98,8 @@ counted (harpe transcript --help says how directories are walked).
 
 // fileCount is one input's counts, one per counter.
 type fileCount struct {
-	read   []*transcript.Transcript // --transcript: what was read, for its warnings
-	name   string
-	bytes  int64
-	counts []int
+	tokenize.FileCount
+	read []*transcript.Transcript // --transcript: what was read, for its warnings
 }
 
 func runCount(a *app, opts *countOptions, args []string) error {
@@ -142,9 +140,9 @@ func runCount(a *app, opts *countOptions, args []string) error {
 	if opts.transcript {
 		// Files and directories, as every transcript command reads them.
 		results, err = readTranscriptFiles(a, readRules{once: true}, args, func(name string, r io.Reader) (fileCount, error) {
-			fc := fileCount{name: name}
+			fc := fileCount{FileCount: tokenize.FileCount{Name: name}}
 			var err error
-			fc.bytes, fc.counts, fc.read, err = transcript.CountBilledEach(a.ctx, r, name, transcript.Format(opts.inputFormat), counters)
+			fc.Bytes, fc.Counts, fc.read, err = transcript.CountBilledEach(a.ctx, r, name, transcript.Format(opts.inputFormat), counters)
 			return fc, inputError(err)
 		})
 		for _, fc := range results {
@@ -159,14 +157,22 @@ func runCount(a *app, opts *countOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	rep := tokenize.Report{}
+	for _, c := range counters {
+		rep.Counters = append(rep.Counters, c.Name())
+	}
+	for _, r := range results {
+		rep.Files = append(rep.Files, r.FileCount)
+	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		switch opts.format {
 		case "json":
-			return writeJSON(w, countReport(counters, results))
+			return writeJSON(w, rep)
 		case "table":
-			return countTable(w, counters, results)
+			header, rows, footer := rep.Table()
+			return renderTable(w, header, rows, footer)
 		}
-		return countText(w, counters, results, len(args) == 0 || len(args) == 1 && args[0] == "-")
+		return rep.WriteText(w, len(args) == 0 || len(args) == 1 && args[0] == "-")
 	})
 }
 
@@ -199,17 +205,17 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 	}
 	results := make([]fileCount, len(args))
 	errs := make([]error, len(args))
-	prog := newProgress(a, len(args))
+	prog := progress.NewCounting(a.io.Err, a.io.ErrIsTerminal, len(args))
 
 	countOne := func(i int, name string, r io.Reader) {
-		results[i].name = name
+		results[i].Name = name
 		opt := tokenize.StreamOptions{Workers: 1, MaxUnbroken: maxUnbroken}
 		if len(args) == 1 {
 			opt.Workers = runtime.GOMAXPROCS(0)
-			opt.Progress = prog.bytes
-			prog.sizeOf(r)
+			opt.Progress = prog.Bytes
+			prog.SizeOf(r)
 		}
-		n, counts, err := tokenize.CountReader(a.ctx, ctxReader{a.ctx, r}, counters, opt)
+		n, counts, err := tokenize.CountReader(a.ctx, inputs.Reader(a.ctx, r), counters, opt)
 		if a.ctx.Err() != nil {
 			errs[i] = a.ctx.Err()
 			return
@@ -222,14 +228,14 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 			errs[i] = inputError(fmt.Errorf("%s: %v", name, pathErr(err)))
 			return
 		}
-		results[i].bytes, results[i].counts = n, counts
+		results[i].Bytes, results[i].Counts = n, counts
 	}
 
 	// Standard input first, in this goroutine (it may be a stream).
 	for i, arg := range args {
 		if arg == "-" {
 			countOne(i, stdinName, a.io.In)
-			prog.fileDone()
+			prog.FileDone()
 		}
 	}
 
@@ -242,17 +248,17 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 	pool.Run(a.ctx, jobs, 0, func(i int) {
 		f, err := os.Open(args[i])
 		if err != nil {
-			results[i].name = args[i]
+			results[i].Name = args[i]
 			errs[i] = inputError(fmt.Errorf("%s: %w", escapeControl(args[i]), pathErr(err)))
 			return
 		}
 		countOne(i, args[i], f)
 		f.Close()
-		prog.fileDone()
+		prog.FileDone()
 	}, func(i int) {
 		errs[i] = a.ctx.Err()
 	})
-	prog.finish()
+	prog.Finish()
 	if err := a.ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -264,192 +270,24 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 	return results, nil
 }
 
-// ratio is a count's ratio to the last counter's count, rounded to three
-// decimals; nil when the last count is 0.
-func ratio(counts []int, k int) *float64 {
-	last := counts[len(counts)-1]
-	if last == 0 {
-		return nil
-	}
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(float64(counts[k])/float64(last), 'f', 3, 64), 64)
-	return &r
-}
-
-func formatRatio(r *float64) string {
-	if r == nil {
-		return "-"
-	}
-	return strconv.FormatFloat(*r, 'f', 3, 64) + "x"
-}
-
-func totals(results []fileCount, n int) (int64, []int) {
-	var b int64
-	t := make([]int, n)
-	for _, r := range results {
-		b += r.bytes
-		for k, c := range r.counts {
-			t[k] += c
-		}
-	}
-	return b, t
-}
-
-// countText writes the wc-like lines. One counter: "<tokens> <file>".
-// Several: "<name>=<tokens> (<ratio>x) … <name>=<tokens> <file>", the ratio
-// being each count's to the last one's.
-func countText(w io.Writer, counters []tokenize.Counter, results []fileCount, stdinOnly bool) error {
-	line := func(counts []int, name string) string {
-		var b strings.Builder
-		for k, c := range counts {
-			if len(counters) == 1 {
-				b.WriteString(strconv.Itoa(c))
-			} else {
-				fmt.Fprintf(&b, "%s=%d", counters[k].Name(), c)
-				if k < len(counts)-1 {
-					b.WriteString(" (" + formatRatio(ratio(counts, k)) + ")")
-				}
-			}
-			b.WriteByte(' ')
-		}
-		if name == "" {
-			return strings.TrimSuffix(b.String(), " ") + "\n"
-		}
-		return b.String() + escapeControl(name) + "\n"
-	}
-	if stdinOnly {
-		_, err := io.WriteString(w, line(results[0].counts, ""))
-		return err
-	}
-	for _, r := range results {
-		if _, err := io.WriteString(w, line(r.counts, r.name)); err != nil {
-			return err
-		}
-	}
-	if len(results) > 1 {
-		_, t := totals(results, len(counters))
-		_, err := io.WriteString(w, line(t, "total"))
-		return err
-	}
-	return nil
-}
-
-// The JSON report. With one counter it is SPEC §5's shape:
-// {"tokenizer":"o200k_base","files":[{"file":"a.txt","bytes":40,"tokens":12}],"total":12}.
-type countReportOne struct {
-	Tokenizer string         `json:"tokenizer"`
-	Files     []countFileOne `json:"files"`
-	Total     int            `json:"total"`
-}
-
-type countFileOne struct {
-	File   string `json:"file"`
-	Bytes  int64  `json:"bytes"`
-	Tokens int    `json:"tokens"`
-}
-
-// With several counters each file lists its counts in the order given,
-// with the ratio to the last one.
-type countReportMany struct {
-	Tokenizers []string        `json:"tokenizers"`
-	Files      []countFileMany `json:"files"`
-	Total      countFileMany   `json:"total"`
-}
-
-type countFileMany struct {
-	File   string       `json:"file,omitempty"`
-	Bytes  int64        `json:"bytes"`
-	Counts []countEntry `json:"counts"`
-}
-
-type countEntry struct {
-	Tokenizer string   `json:"tokenizer"`
-	Tokens    int      `json:"tokens"`
-	Ratio     *float64 `json:"ratio"`
-}
-
-func countReport(counters []tokenize.Counter, results []fileCount) any {
-	bytesTotal, t := totals(results, len(counters))
-	if len(counters) == 1 {
-		rep := countReportOne{Tokenizer: counters[0].Name(), Files: []countFileOne{}, Total: t[0]}
-		for _, r := range results {
-			rep.Files = append(rep.Files, countFileOne{r.name, r.bytes, r.counts[0]})
-		}
-		return rep
-	}
-	entries := func(counts []int) []countEntry {
-		out := make([]countEntry, len(counts))
-		for k, c := range counts {
-			out[k] = countEntry{counters[k].Name(), c, ratio(counts, k)}
-		}
-		return out
-	}
-	rep := countReportMany{Files: []countFileMany{}}
-	for _, c := range counters {
-		rep.Tokenizers = append(rep.Tokenizers, c.Name())
-	}
-	for _, r := range results {
-		rep.Files = append(rep.Files, countFileMany{r.name, r.bytes, entries(r.counts)})
-	}
-	rep.Total = countFileMany{Bytes: bytesTotal, Counts: entries(t)}
-	return rep
-}
-
-// countTable writes one row per file (file, bytes, a column per counter
-// with the ratio to the last) and a totals footer.
-func countTable(w io.Writer, counters []tokenize.Counter, results []fileCount) error {
-	header := []string{"FILE", "BYTES"}
-	for _, c := range counters {
-		header = append(header, c.Name())
-	}
-	cells := func(name string, b int64, counts []int) []string {
-		row := []string{name, strconv.FormatInt(b, 10)}
-		for k, c := range counts {
-			cell := strconv.Itoa(c)
-			if len(counts) > 1 && k < len(counts)-1 {
-				cell += " (" + formatRatio(ratio(counts, k)) + ")"
-			}
-			row = append(row, cell)
-		}
-		return row
-	}
-	var rows [][]string
-	for _, r := range results {
-		rows = append(rows, cells(r.name, r.bytes, r.counts))
-	}
-	b, t := totals(results, len(counters))
-	return renderTable(w, header, rows, cells("total", b, t))
-}
-
 // countJSONL counts each item's content and writes the items back with
 // token_count set (replacing one already there), every other byte kept, in
 // input order. Items are read and checked as synthesize reads them (see
 // engine.ItemReader), and nothing is written until all of them are.
 func (a *app) countJSONL(opts *countOptions, args []string, c tokenize.Counter) error {
 	rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
-	// Every line comes back in order: blank lines and a leading byte
-	// order mark as they were, items with token_count set.
 	var out bytes.Buffer
 	err := a.eachInput(args, func(name string, r io.Reader) error {
-		return inputError(rd.ReadEach(a.ctx, r, name, func(l engine.Line) error {
-			if l.BOM {
-				out.WriteString(utf8BOM)
-			}
-			if l.Item == nil {
-				out.Write(l.Raw)
-				out.WriteByte('\n')
-				return nil
-			}
+		return inputError(rd.Rewrite(a.ctx, r, name, &out, func(l engine.Line) ([]byte, error) {
 			n, err := tokenize.CountContext(a.ctx, c, l.Item.Content)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			updated, err := jsonl.SetField(l.Raw, "token_count", []byte(strconv.Itoa(n)))
 			if err != nil {
-				return inputError(fmt.Errorf("%s:%d: %v", name, l.No, err))
+				return nil, inputError(fmt.Errorf("%s:%d: %v", name, l.No, err))
 			}
-			out.Write(updated)
-			out.WriteByte('\n')
-			return nil
+			return updated, nil
 		}))
 	})
 	if err != nil {
@@ -459,18 +297,4 @@ func (a *app) countJSONL(opts *countOptions, args []string, c tokenize.Counter) 
 		_, err := w.Write(out.Bytes())
 		return err
 	})
-}
-
-// ctxReader stops a long read (a stream on standard input) once the run is
-// interrupted.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }

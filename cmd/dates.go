@@ -3,13 +3,9 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
-	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
@@ -83,90 +79,41 @@ A file named "anchor" must be given as ./anchor.
 	return c
 }
 
-// isoDate is the one form --said-on takes.
-var isoDate = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})$`)
-
-// parseSaidOn reads --said-on.
-func parseSaidOn(s string) (dates.Date, error) {
+// defaultDate returns the day given by --said-on or --anchor, nil when
+// neither is given.
+func (o *datesOptions) defaultDate() (*dates.Date, error) {
 	const hint = "; accepted: YYYY-MM-DD such as 2023-05-20 (a session timestamp goes in --anchor)"
-	m := isoDate.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil {
-		return dates.Date{}, usageErrorf("--said-on: %q is not a date%s", s, hint)
-	}
-	y, _ := strconv.Atoi(m[1])
-	mo, _ := strconv.Atoi(m[2])
-	d, _ := strconv.Atoi(m[3])
-	date, err := dates.NewDate(y, time.Month(mo), d)
-	if err != nil {
-		return dates.Date{}, usageErrorf("--said-on: %q: %v%s", s, err, hint)
-	}
-	return date, nil
-}
-
-// defaultDate returns the day given by --said-on or --anchor, if any.
-func (o *datesOptions) defaultDate() (dates.Date, bool, error) {
 	switch {
 	case o.saidOn != "" && o.anchor != "":
-		return dates.Date{}, false, usageErrorf("--said-on and --anchor: give one, not both")
+		return nil, usageErrorf("--said-on and --anchor: give one, not both")
 	case o.saidOn != "":
-		d, err := parseSaidOn(o.saidOn)
-		return d, err == nil, err
+		d, err := dates.ParseDay(o.saidOn)
+		if err != nil {
+			return nil, usageErrorf("--said-on: %v%s", err, hint)
+		}
+		return &d, nil
 	case o.anchor != "":
 		d, err := dates.ParseAnchor(o.anchor)
 		if err != nil {
-			return dates.Date{}, false, usageErrorf("--anchor: %v", err)
+			return nil, usageErrorf("--anchor: %v", err)
 		}
-		return d, true, nil
+		return &d, nil
 	}
-	return dates.Date{}, false, nil
-}
-
-// datesSpan is one span of the JSON output.
-type datesSpan struct {
-	Start   int    `json:"start"`
-	End     int    `json:"end"`
-	Phrase  string `json:"phrase"`
-	Date    string `json:"date"`
-	EndDate string `json:"end_date"`
-}
-
-// datesText is the JSON output for one text input.
-type datesText struct {
-	File   string      `json:"file"`
-	SaidOn string      `json:"said_on"`
-	Spans  []datesSpan `json:"spans"`
-	Text   string      `json:"text"`
-}
-
-// datesItem is the JSON output for one item with --jsonl.
-type datesItem struct {
-	File   string          `json:"file"`
-	Line   int             `json:"line"`
-	ID     json.RawMessage `json:"id"`
-	SaidOn *string         `json:"said_on"`
-	Spans  []datesSpan     `json:"spans"`
-}
-
-func spansJSON(spans []dates.Span) []datesSpan {
-	out := make([]datesSpan, len(spans))
-	for i, s := range spans {
-		out[i] = datesSpan{Start: s.Start, End: s.End, Phrase: s.Phrase, Date: s.First.String(), EndDate: s.Last.String()}
-	}
-	return out
+	return nil, nil
 }
 
 func runDates(a *app, opts *datesOptions) error {
-	def, haveDef, err := opts.defaultDate()
+	def, err := opts.defaultDate()
 	if err != nil {
 		return err
 	}
 	if opts.jsonl {
-		return runDatesJSONL(a, opts, def, haveDef)
+		return runDatesJSONL(a, opts, def)
 	}
-	if !haveDef {
+	if def == nil {
 		return usageErrorf("--said-on: required: the day the text was said (YYYY-MM-DD), or --anchor TIMESTAMP, or --jsonl to date items by their timestamp")
 	}
-	var texts []datesText
+	var texts []dates.TextReport
 	err = a.eachInput(opts.files, func(name string, r io.Reader) error {
 		data, err := io.ReadAll(r)
 		if err != nil {
@@ -176,11 +123,11 @@ func runDates(a *app, opts *datesOptions) error {
 		if opts.format == "json" && !utf8.ValidString(text) {
 			return inputError(fmt.Errorf("%s: %s; --format json needs UTF-8 text (the text format copies any bytes)", name, jsonl.UTF8Message(data, jsonl.InvalidUTF8(data))))
 		}
-		out, spans, err := dates.Annotate(a.ctx, text, def)
+		out, spans, err := dates.Annotate(a.ctx, text, *def)
 		if err != nil {
 			return err
 		}
-		texts = append(texts, datesText{File: name, SaidOn: def.String(), Spans: spansJSON(spans), Text: out})
+		texts = append(texts, dates.TextReport{File: name, SaidOn: def.String(), Spans: dates.ReportSpans(spans), Text: out})
 		return nil
 	})
 	if err != nil {
@@ -202,35 +149,25 @@ func runDates(a *app, opts *datesOptions) error {
 	})
 }
 
-func runDatesJSONL(a *app, opts *datesOptions, def dates.Date, haveDef bool) error {
+func runDatesJSONL(a *app, opts *datesOptions, def *dates.Date) error {
 	var out bytes.Buffer
-	var items []datesItem
+	var items []dates.ItemReport
 	undated := 0 // items with no day to count from: nothing is dated in them
 	// Items are read by the engine's reader, as every command reads them;
 	// a "timestamp" string may also be any anchor format.
-	rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10, Timestamp: anchorTime})
+	rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10, Timestamp: dates.AnchorTime})
 	err := a.eachInput(opts.files, func(name string, r io.Reader) error {
-		return inputError(rd.ReadEach(a.ctx, r, name, func(l engine.Line) error {
-			if l.BOM {
-				out.WriteString(utf8BOM)
-			}
-			if l.Item == nil {
-				out.Write(l.Raw)
-				out.WriteByte('\n')
-				return nil
-			}
-			newLine, item, err := dateItem(a.ctx, l.Item, def, haveDef)
+		return inputError(rd.Rewrite(a.ctx, r, name, &out, func(l engine.Line) ([]byte, error) {
+			newLine, item, err := dateItem(a.ctx, l.Item, def)
 			if err != nil {
-				return inputError(fmt.Errorf("%s:%d: %v", name, l.No, err))
+				return nil, inputError(fmt.Errorf("%s:%d: %v", name, l.No, err))
 			}
 			item.File, item.Line = name, l.No
 			if item.SaidOn == nil {
 				undated++
 			}
 			items = append(items, item)
-			out.Write(newLine)
-			out.WriteByte('\n')
-			return nil
+			return newLine, nil
 		}))
 	})
 	if err != nil {
@@ -242,10 +179,10 @@ func runDatesJSONL(a *app, opts *datesOptions, def dates.Date, haveDef bool) err
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.format == "json" {
 			if items == nil {
-				items = []datesItem{}
+				items = []dates.ItemReport{}
 			}
 			return writeJSON(w, struct {
-				Items []datesItem `json:"items"`
+				Items []dates.ItemReport `json:"items"`
 			}{items})
 		}
 		_, err := w.Write(out.Bytes())
@@ -253,38 +190,15 @@ func runDatesJSONL(a *app, opts *datesOptions, def dates.Date, haveDef bool) err
 	})
 }
 
-// anchorTime reads a "timestamp" string that is not RFC 3339 as an anchor
-// (see dates.ParseAnchor): midnight UTC of the day it names, so that the
-// day read back in the time's own location is that day.
-func anchorTime(s string) (time.Time, error) {
-	d, err := dates.ParseAnchor(s)
+// dateItem dates the content of one item (see [dates.AnnotateItem]) and
+// returns the line to write: the item's line itself when nothing changes.
+func dateItem(ctx context.Context, it *engine.Item, def *dates.Date) ([]byte, dates.ItemReport, error) {
+	annotated, item, err := dates.AnnotateItem(ctx, it.Content, it.Timestamp, def)
 	if err != nil {
-		return time.Time{}, err
+		return nil, item, err
 	}
-	return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC), nil
-}
-
-// dateItem annotates the content of one item and returns the line to
-// write (the item's line itself when nothing changes). The item's day is
-// its timestamp's calendar day in the timestamp's own offset (UTC for Unix
-// time), else def when haveDef.
-func dateItem(ctx context.Context, it *engine.Item, def dates.Date, haveDef bool) ([]byte, datesItem, error) {
-	item := datesItem{Spans: []datesSpan{}, ID: jsonl.String(it.ID)}
-	day, have := def, haveDef
-	if it.Timestamp != nil {
-		day, have = dates.DateOf(*it.Timestamp), true
-	}
-	if !have {
-		return it.Raw, item, nil
-	}
-	s := day.String()
-	item.SaidOn = &s
-	annotated, spans, err := dates.Annotate(ctx, it.Content, day)
-	if err != nil {
-		return nil, datesItem{}, err
-	}
-	item.Spans = spansJSON(spans)
-	if len(spans) == 0 {
+	item.ID = jsonl.String(it.ID)
+	if len(item.Spans) == 0 {
 		return it.Raw, item, nil
 	}
 	line, err := jsonl.SetField(it.Raw, "content", jsonl.String(annotated))

@@ -52,13 +52,14 @@ func TestDatesOptions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, have, err := tt.opts.defaultDate()
+			d, err := tt.opts.defaultDate()
 			gotErr := ""
 			if err != nil {
 				gotErr = err.Error()
 			}
+			have := d != nil
 			if gotErr != tt.wantErr || have != tt.wantHave || (have && d.String() != tt.wantDate) {
-				t.Errorf("defaultDate() = %s, %v, %q; want %s, %v, %q", d, have, gotErr, tt.wantDate, tt.wantHave, tt.wantErr)
+				t.Errorf("defaultDate() = %v, %q; want %s, %v, %q", d, gotErr, tt.wantDate, tt.wantHave, tt.wantErr)
 			}
 		})
 	}

@@ -132,22 +132,22 @@ func runFit(a *app, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
-	var h fitTotals
+	var h transcript.HistoryCount
 	items := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
 	for _, p := range parts {
 		a.warnTranscripts(p.count.Transcripts)
-		if err := h.add(p.name, p.count); err != nil {
-			return inputError(err)
+		if err := h.Add(p.count); err != nil {
+			return inputError(fmt.Errorf("%s: %w", p.name, err))
 		}
 		if p.items != nil {
-			if err := h.addItems(a.ctx, items, counter, p.name, p.items); err != nil {
+			if err := addItems(a.ctx, &h, items, counter, p.name, p.items); err != nil {
 				return autoItemsHint(err, o.inputFormat, p.name, p.items)
 			}
 		}
 	}
-	res := fitResult{Tokens: h.tokens, Threshold: o.threshold, Route: "retrieve"}
-	if h.hasRecorded {
-		counted, recorded := h.tokens, h.recorded
+	res := fitResult{Tokens: h.Tokens, Threshold: o.threshold, Route: "retrieve"}
+	if h.HasRecorded {
+		counted, recorded := h.Tokens, h.Recorded
 		res.CountedTokens, res.RecordedTokens = &counted, &recorded
 		res.Tokens = max(counted, recorded)
 	}
@@ -178,30 +178,9 @@ func runFit(a *app, o *fitOptions) error {
 	return nil
 }
 
-// fitTotals sums a history's inputs: the counted tokens, and the
-// recorded prompts when any input records one.
-type fitTotals struct {
-	tokens, recorded int
-	hasRecorded      bool
-}
-
-// add adds one transcript input's count.
-func (h *fitTotals) add(name string, c transcript.HistoryCount) error {
-	var err error
-	if h.tokens, err = engine.AddTokens(h.tokens, c.Tokens, "the inputs' tokens"); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if c.HasRecorded {
-		if h.recorded, err = engine.AddTokens(h.recorded, c.Recorded, "the recorded prompts"); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		h.hasRecorded = true
-	}
-	return nil
-}
-
-// addItems reads one items JSONL input into items and adds its tokens.
-func (h *fitTotals) addItems(ctx context.Context, items *engine.ItemReader, c tokenize.Counter, name string, data []byte) error {
+// addItems reads one items JSONL input into items and adds its tokens to
+// h's.
+func addItems(ctx context.Context, h *transcript.HistoryCount, items *engine.ItemReader, c tokenize.Counter, name string, data []byte) error {
 	before := len(items.Items())
 	if err := items.Read(ctx, bytes.NewReader(data), name); err != nil {
 		return inputError(err)
@@ -211,7 +190,7 @@ func (h *fitTotals) addItems(ctx context.Context, items *engine.ItemReader, c to
 		if err != nil {
 			return err
 		}
-		if h.tokens, err = engine.AddTokens(h.tokens, n, "the items' token counts"); err != nil {
+		if h.Tokens, err = engine.AddTokens(h.Tokens, n, "the items' token counts"); err != nil {
 			return inputError(fmt.Errorf("%s:%d: %w", name, it.Line, err))
 		}
 	}
@@ -220,7 +199,7 @@ func (h *fitTotals) addItems(ctx context.Context, items *engine.ItemReader, c to
 
 // countHistoryInput counts one input when it is a transcript; when it is
 // items JSONL (format "items", or "auto" and its first line looks like an
-// item) it returns its bytes instead, for [fitTotals.addItems].
+// item) it returns its bytes instead, for [addItems].
 func countHistoryInput(ctx context.Context, name string, r io.Reader, format string, c tokenize.Counter) ([]byte, transcript.HistoryCount, error) {
 	if format == "auto" {
 		br := bufio.NewReaderSize(r, 64<<10)

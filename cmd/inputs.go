@@ -93,7 +93,7 @@ func readInput[T any](a *app, rules readRules, in inputs.Input, fn func(name str
 			return zero, inputError(fmt.Errorf("%s: %w", escapeControl(in.Path), pathErr(err)))
 		}
 		defer f.Close()
-		name, r = in.Path, ctxFile{ctxReader{a.ctx, f}, f}
+		name, r = in.Path, inputs.File(a.ctx, f)
 	}
 	if !rules.refuseEmpty {
 		return fn(name, r)
@@ -101,16 +101,16 @@ func readInput[T any](a *app, rules readRules, in inputs.Input, fn func(name str
 	if in.Path != inputs.Stdin {
 		// A file: seekable, so the transcript reader can tell a large
 		// JSON file that is no transcript without holding it.
-		if blank, err := blankFile(f); err != nil {
+		if blank, err := inputs.BlankFile(f); err != nil {
 			return zero, inputError(fmt.Errorf("%s: %w", name, pathErr(err)))
 		} else if blank {
-			return zero, inputError(fmt.Errorf("%s: %w", name, errEmptyInput))
+			return zero, inputError(fmt.Errorf("%s: %w", name, inputs.ErrEmpty))
 		}
 		return fn(name, r)
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
-	if blankInput(br) {
-		return zero, inputError(fmt.Errorf("%s: %w", name, errEmptyInput))
+	if inputs.Blank(br) {
+		return zero, inputError(fmt.Errorf("%s: %w", name, inputs.ErrEmpty))
 	}
 	return fn(name, br)
 }
@@ -126,7 +126,7 @@ func (e *expanded) skip(i int, err error) (bool, error) {
 		e.skips = append(e.skips, inputs.Skip{Path: e.ins[i].Path, Reason: "not a transcript"})
 		return true, nil
 	}
-	if err != nil && e.ins[i].FromDir && errors.Is(err, errEmptyInput) {
+	if err != nil && e.ins[i].FromDir && errors.Is(err, inputs.ErrEmpty) {
 		// A session the harness has just created: nothing to read yet.
 		e.skips = append(e.skips, inputs.Skip{Path: e.ins[i].Path, Reason: "empty"})
 		return true, nil
@@ -158,52 +158,6 @@ func (e *expanded) finish(a *app, rules readRules, args []string, n int) error {
 // quiet leaves out the notes (names given twice, what was skipped): for a
 // first look at inputs that are read again for the report.
 type readRules struct{ once, refuseEmpty, quiet bool }
-
-// errEmptyInput is a named input with nothing but white space in it: no
-// conversation, which a report of "0 messages" would hide.
-var errEmptyInput = errors.New("empty: no conversation to read")
-
-// blankInput reports whether br holds only white space (or nothing),
-// looking at no more than its buffer and consuming nothing.
-func blankInput(br *bufio.Reader) bool {
-	for n := 1; ; n = min(2*n, br.Size()) {
-		buf, err := br.Peek(n)
-		if len(bytes.TrimLeft(buf, " \t\r\n")) > 0 {
-			return false
-		}
-		if err != nil {
-			return errors.Is(err, io.EOF)
-		}
-		if n == br.Size() {
-			return false // a buffer of white space: let the reader judge
-		}
-	}
-}
-
-// blankFile reports whether f holds only white space (or nothing),
-// looking at no more than its first 64 KiB, and leaves f at its start.
-func blankFile(f *os.File) (bool, error) {
-	buf := make([]byte, 64<<10)
-	n, err := io.ReadFull(f, buf)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return false, err
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return false, err
-	}
-	// A whole buffer of white space: let the reader judge.
-	return n < len(buf) && len(bytes.TrimLeft(buf[:n], " \t\r\n")) == 0, nil
-}
-
-// ctxFile is a file read under a context that can seek, so that the
-// transcript reader can tell a large JSON file that is no transcript
-// without holding it (see transcript.Read).
-type ctxFile struct {
-	ctxReader
-	f *os.File
-}
-
-func (c ctxFile) Seek(off int64, whence int) (int64, error) { return c.f.Seek(off, whence) }
 
 // warnTranscripts writes the warnings of ts (a half-written last line
 // skipped) to stderr, in order.
@@ -251,17 +205,3 @@ func transcriptHint(name string, head []byte, err error) error {
 	}
 	return fmt.Errorf("%s: this is a transcript (%s), not context items; turn it into items first:\n  harpe transcript %s --emit items | harpe synthesize …", name, format, arg)
 }
-
-// statter is a reader that can say what file it reads (*os.File).
-type statter interface{ Stat() (os.FileInfo, error) }
-
-// statOf is the file r reads, for readers that size their buffers by it.
-func statOf(r io.Reader) (os.FileInfo, error) {
-	if s, ok := r.(statter); ok {
-		return s.Stat()
-	}
-	return nil, errors.ErrUnsupported
-}
-
-// Stat passes on the underlying file's (see statOf).
-func (c ctxReader) Stat() (os.FileInfo, error) { return statOf(c.r) }

@@ -12,9 +12,8 @@ import (
 	"os"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/harpe-dev/harpe/internal/table"
+	"github.com/harpe-dev/harpe/internal/yamlout"
 )
 
 // stdinName is how standard input is named in messages and reports.
@@ -34,10 +33,10 @@ func (a *app) eachInput(args []string, fn func(name string, r io.Reader) error) 
 		if err := a.ctx.Err(); err != nil {
 			return err
 		}
-		// Reads stop once the run is interrupted (ctxReader), so a reader
+		// Reads stop once the run is interrupted (inputs.Reader), so a reader
 		// in pkg/ ends at its next read.
 		if arg == "-" {
-			if err := fn(stdinName, ctxReader{a.ctx, a.io.In}); err != nil {
+			if err := fn(stdinName, inputs.Reader(a.ctx, a.io.In)); err != nil {
 				return err
 			}
 			continue
@@ -51,7 +50,7 @@ func (a *app) eachInput(args []string, fn func(name string, r io.Reader) error) 
 			f.Close()
 			return inputError(fmt.Errorf("%s: is a directory", escapeControl(arg)))
 		}
-		err = fn(arg, ctxReader{a.ctx, f})
+		err = fn(arg, inputs.Reader(a.ctx, f))
 		f.Close()
 		if err != nil {
 			return err
@@ -96,54 +95,10 @@ func writeJSONLine(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// writeYAML writes v as YAML with the same field names and order as its
-// JSON form: v is encoded to JSON first, so the json struct tags are the one
-// description of the output.
-func writeYAML(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	var node yaml.Node
-	if err := yaml.Unmarshal(buf.Bytes(), &node); err != nil {
-		return err
-	}
-	plainStyle(&node)
-	ye := yaml.NewEncoder(w)
-	ye.SetIndent(2)
-	if err := ye.Encode(&node); err != nil {
-		return err
-	}
-	return ye.Close()
-}
-
-// plainStyle drops the flow and quoting styles a JSON document carries, so
-// the YAML reads as block YAML; the encoder still quotes where needed.
-func plainStyle(n *yaml.Node) {
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
-		n.Style = 0
-		// Keep strings that would read back as another type quoted.
-		var probe any
-		if err := yaml.Unmarshal([]byte(n.Value), &probe); err != nil || fmt.Sprint(probe) != n.Value {
-			n.Style = yaml.DoubleQuotedStyle
-		}
-		if _, isStr := probe.(string); !isStr {
-			n.Style = yaml.DoubleQuotedStyle
-		}
-	} else {
-		n.Style = 0
-	}
-	for _, c := range n.Content {
-		plainStyle(c)
-	}
-}
-
 // writeFormatted writes v as JSON or YAML by format name.
 func writeFormatted(w io.Writer, format string, v any) error {
 	if format == "yaml" {
-		return writeYAML(w, v)
+		return yamlout.Write(w, v)
 	}
 	return writeJSON(w, v)
 }

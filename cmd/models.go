@@ -86,7 +86,7 @@ func runModels(a *app, opts *modelsOptions) error {
 		case "json":
 			return writeJSON(w, map[string]any{"models": models})
 		case "yaml":
-			return writeYAML(w, map[string]any{"models": models})
+			return writeFormatted(w, "yaml", map[string]any{"models": models})
 		}
 		if err := modelsTable(w, models, len(opts.names) == 0); err != nil {
 			return err

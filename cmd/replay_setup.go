@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/harpe-dev/harpe/internal/progress"
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/prices"
@@ -128,7 +129,7 @@ func newReplayJob(a *app, o *replayOptions) (*replayJob, error) {
 		}
 	}
 	if a.io.ErrIsTerminal {
-		job.ropts.Progress = newReplayProgress(a.io.Err).report
+		job.ropts.Progress = progress.NewReplay(a.io.Err).Report
 	}
 	cat, err := a.modelCatalog()
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/harpe-dev/harpe/internal/atomicout"
+	"github.com/harpe-dev/harpe/internal/config"
 	"github.com/harpe-dev/harpe/internal/table"
 	"github.com/harpe-dev/harpe/internal/termtext"
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -390,7 +391,7 @@ func (a *app) valueSource(msg string) string {
 	}
 	name, _, ok := strings.Cut(msg[2:], ":")
 	if src := a.fromConfig[name]; ok && src != "" {
-		return src + ": " + elideQuoted(msg)
+		return src + ": " + config.Elide(msg)
 	}
 	return msg
 }

@@ -1,6 +1,7 @@
 // Package suggest measures how far a mistyped name is from the names it
 // could have meant, for the did-you-mean hints of flags, configuration keys
-// and model names.
+// and model names ([Distance], [Nearest]), and picks the values that
+// complete what was typed ([Complete]).
 package suggest
 
 // Distance is the optimal-string-alignment edit distance between a and b,

@@ -72,4 +72,6 @@
 // [Note] formats the note a caller writes after a denial, and [Annotate]
 // appends notes without repeating one already there. Text inside notes is
 // ignored when texts are read, so annotated texts can be read again.
+// [Notes] picks, for texts with ids and timestamps ([Text]), which text
+// bears which note, and [NewReport] builds harpe conflicts' report.
 package conflicts

@@ -3,6 +3,7 @@ package conflicts_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/harpe-dev/harpe/pkg/conflicts"
 )
@@ -67,4 +68,24 @@ func ExampleEach() {
 	// Output:
 	// 2 denies 0
 	// 2 1 <nil>
+}
+
+// NewReport names each pair's texts by id; Notes says which text bears
+// which note: the denial, quoting the statement's sentence (trimmed of
+// its full stop, as Pair has it) and its day.
+func ExampleNotes() {
+	day := time.Date(2023, 5, 1, 9, 0, 0, 0, time.UTC)
+	texts := []conflicts.Text{
+		{ID: "m1", Content: "I live in Boston.", At: &day},
+		{ID: "m2", Content: "I no longer live in Boston."},
+	}
+	contents := []string{texts[0].Content, texts[1].Content}
+	pairs, _, _ := conflicts.Find(context.Background(), contents, conflicts.Options{})
+	rep := conflicts.NewReport(texts, pairs)
+	fmt.Println(rep.Pairs[0].DenialID, "denies", rep.Pairs[0].StatementID)
+	notes := conflicts.Notes(texts, pairs)
+	fmt.Println(conflicts.Annotate(texts[1].Content, notes[1]))
+	// Output:
+	// m2 denies m1
+	// I no longer live in Boston. [note: conflicts with "I live in Boston" (2023-05-01)]
 }

@@ -71,5 +71,7 @@
 // [ParseAnchor] reads the day a session timestamp names, in the
 // timestamp's own offset, from the formats of [AnchorFormats]: RFC 3339,
 // "2023/05/20 (Sat) 02:21", "1:56 pm on 8 May, 2023", RFC 2822, Unix time
-// and others.
+// and others; [ParseDay] reads a plain YYYY-MM-DD. [AnnotateItem] dates a
+// context item's content by its own timestamp, and [ReportSpans],
+// [TextReport] and [ItemReport] are harpe dates' JSON report.
 package dates

@@ -60,3 +60,23 @@ func ExampleAnnotate_cancel() {
 	// We met yesterday (2023-05-19). <nil>
 	// "" 0 context canceled
 }
+
+// An item is dated by its own timestamp: "yesterday", said on May 20,
+// is May 19.
+func ExampleAnnotateItem() {
+	at, _ := dates.AnchorTime("2023/05/20 (Sat) 02:21")
+	content, rep, _ := dates.AnnotateItem(context.Background(), "I ran yesterday.", &at, nil)
+	fmt.Println(content, *rep.SaidOn, rep.Spans[0].Phrase, rep.Spans[0].Date)
+	// Output:
+	// I ran yesterday (2023-05-19). 2023-05-20 yesterday 2023-05-19
+}
+
+func ExampleParseDay() {
+	d, err := dates.ParseDay("2024-02-29")
+	fmt.Println(d, err)
+	_, err = dates.ParseDay("2023-02-29")
+	fmt.Println(err)
+	// Output:
+	// 2024-02-29 <nil>
+	// "2023-02-29": day 29 is out of range for February 2023 (1-28)
+}

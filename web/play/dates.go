@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/harpe-dev/harpe/pkg/dates"
 )
@@ -24,14 +23,10 @@ type DatesResult struct {
 	Text string `json:"text"`
 }
 
-// Span is one relative phrase and the days it names.
+// Span is one relative phrase and the days it names, as `harpe dates`
+// reports it, with the annotation written after the phrase.
 type Span struct {
-	Start   int    `json:"start"`
-	End     int    `json:"end"`
-	Phrase  string `json:"phrase"`
-	Date    string `json:"date"`
-	EndDate string `json:"end_date"`
-	// Label is the annotation written after the phrase.
+	dates.ReportSpan
 	Label string `json:"label"`
 }
 
@@ -50,44 +45,17 @@ func Dates(a DatesArgs) (*DatesResult, error) {
 	if s == "" {
 		return nil, fmt.Errorf("said_on: required: the day the text was said (YYYY-MM-DD)")
 	}
-	y, m, d, ok := isoDate(s)
-	if !ok {
-		return nil, fmt.Errorf("said_on: %q is not a date (YYYY-MM-DD)", s)
-	}
-	day, err := dates.NewDate(y, time.Month(m), d)
+	day, err := dates.ParseDay(s)
 	if err != nil {
-		return nil, fmt.Errorf("said_on: %q: %v", s, err)
+		return nil, fmt.Errorf("said_on: %v; accepted: YYYY-MM-DD such as 2023-05-20", err)
 	}
 	text, spans, err := dates.Annotate(context.Background(), a.Text, day)
 	if err != nil {
 		return nil, err
 	}
 	out := &DatesResult{SaidOn: day.String(), Spans: make([]Span, len(spans)), Text: text}
-	for i, sp := range spans {
-		out.Spans[i] = Span{Start: sp.Start, End: sp.End, Phrase: sp.Phrase, Date: sp.First.String(), EndDate: sp.Last.String(), Label: sp.Label()}
+	for i, rs := range dates.ReportSpans(spans) {
+		out.Spans[i] = Span{ReportSpan: rs, Label: spans[i].Label()}
 	}
 	return out, nil
-}
-
-// isoDate reads YYYY-MM-DD without judging the ranges (dates.NewDate does,
-// with a message naming the part that is wrong).
-func isoDate(s string) (y, m, d int, ok bool) {
-	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
-		return 0, 0, 0, false
-	}
-	num := func(t string) (int, bool) {
-		n := 0
-		for _, c := range []byte(t) {
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			n = n*10 + int(c-'0')
-		}
-		return n, true
-	}
-	var oy, om, od bool
-	y, oy = num(s[:4])
-	m, om = num(s[5:7])
-	d, od = num(s[8:])
-	return y, m, d, oy && om && od
 }

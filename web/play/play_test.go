@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harpe-dev/harpe/pkg/dates"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 
@@ -201,8 +202,8 @@ func TestDates(t *testing.T) {
 		t.Errorf("text %q", got.Text)
 	}
 	want := []Span{
-		{Start: 6, End: 15, Phrase: "yesterday", Date: "2023-05-19", EndDate: "2023-05-19", Label: "2023-05-19"},
-		{Start: 20, End: 35, Phrase: "three weeks ago", Date: "2023-04-29", EndDate: "2023-04-29", Label: "2023-04-29"},
+		{dates.ReportSpan{Start: 6, End: 15, Phrase: "yesterday", Date: "2023-05-19", EndDate: "2023-05-19"}, "2023-05-19"},
+		{dates.ReportSpan{Start: 20, End: 35, Phrase: "three weeks ago", Date: "2023-04-29", EndDate: "2023-04-29"}, "2023-04-29"},
 	}
 	if mustJSON(t, got.Spans) != mustJSON(t, want) {
 		t.Errorf("spans\n got %s\nwant %s", mustJSON(t, got.Spans), mustJSON(t, want))

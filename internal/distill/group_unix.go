@@ -1,9 +1,8 @@
 //go:build unix
 
-package cmd
+package distill
 
 import (
-	"os"
 	"os/exec"
 	"syscall"
 )
@@ -25,14 +24,4 @@ func killProcessGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil && cmd.Process.Pid > 0 {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
-}
-
-// fileOwnedByUser reports whether path belongs to the user harpe runs as.
-func fileOwnedByUser(path string) bool {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return false
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == os.Geteuid()
 }

@@ -1,4 +1,4 @@
-package cmd
+package progress
 
 import (
 	"bytes"
@@ -39,9 +39,9 @@ func TestCountProgressLines(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var errb bytes.Buffer
 			now := fakeClock(tt.clock...)
-			p := &progress{a: &app{io: IO{Err: &errb, ErrIsTerminal: true}}, files: 1, now: now, start: now(), size: tt.size}
+			p := &Counting{w: &errb, files: 1, now: now, start: now(), size: tt.size}
 			for _, n := range tt.reads {
-				p.bytes(n)
+				p.Bytes(n)
 			}
 			if got := errb.String(); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
@@ -57,11 +57,11 @@ func TestCountProgressFiles(t *testing.T) {
 	// 20 at 10.
 	now := fakeClock(0, time.Second, 1100*time.Millisecond, 2*time.Second)
 	// 20 files: the least number that shows progress.
-	p := &progress{a: &app{io: IO{Err: &errb, ErrIsTerminal: true}}, files: 20, now: now, start: now()}
-	p.fileDone()
-	p.fileDone()
+	p := &Counting{w: &errb, files: 20, now: now, start: now()}
+	p.FileDone()
+	p.FileDone()
 	p.done = 19
-	p.fileDone()
+	p.FileDone()
 	want := "\r\x1b[Kharpe: counting: 1 of 20 files (5%), 1.0 files/s" +
 		"\r\x1b[Kharpe: counting: 20 of 20 files (100%), 10 files/s"
 	if got := errb.String(); got != want {
@@ -73,13 +73,13 @@ func TestReplayProgressLines(t *testing.T) {
 	var errb bytes.Buffer
 	// windowed: 0 at 0 s, 4096 at 0.1 s (too soon), 8192 at 2 s, the end
 	// at 2.1 s (always shown); then turn starts again from its own clock.
-	p := newReplayProgress(&errb)
+	p := NewReplay(&errb)
 	p.now = fakeClock(0, 100*time.Millisecond, 2*time.Second, 2100*time.Millisecond, 3*time.Second)
-	p.report("windowed", 0, 10000)
-	p.report("windowed", 4096, 10000)
-	p.report("windowed", 8192, 10000)
-	p.report("windowed", 10000, 10000)
-	p.report("turn", 0, 10000)
+	p.Report("windowed", 0, 10000)
+	p.Report("windowed", 4096, 10000)
+	p.Report("windowed", 8192, 10000)
+	p.Report("windowed", 10000, 10000)
+	p.Report("turn", 0, 10000)
 	want := "\r\x1b[Kreplay: windowed: 0 of 10000 messages (0%), 0 messages/s" +
 		"\r\x1b[Kreplay: windowed: 8192 of 10000 messages (81%), 4096 messages/s" +
 		"\r\x1b[Kreplay: windowed: 10000 of 10000 messages (100%) done" +

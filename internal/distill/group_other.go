@@ -1,6 +1,6 @@
 //go:build !unix
 
-package cmd
+package distill
 
 import "os/exec"
 
@@ -14,7 +14,3 @@ func killProcessGroup(cmd *exec.Cmd) {
 		_ = cmd.Process.Kill()
 	}
 }
-
-// fileOwnedByUser is true where harpe cannot tell file owners apart: the
-// user config directory is the user's own.
-func fileOwnedByUser(string) bool { return true }
