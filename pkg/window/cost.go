@@ -515,7 +515,8 @@ func (c *conversation) sharedWithFull(w *window, overhead int) int {
 // tailWithFull returns the tokens, up to limit, that w ends with and
 // full's window at the same call ends with alike: the conversation's
 // newest messages, back to the first one w leaves out or sends
-// otherwise.
+// otherwise; all of limit when w is full's window whole (the record's
+// tail may reach past the messages' own tokens).
 func (c *conversation) tailWithFull(w *window, limit int) int {
 	runs := runsOf(w, nil)
 	t, want := 0, c.h.Len()
@@ -527,6 +528,9 @@ func (c *conversation) tailWithFull(w *window, limit int) int {
 			t += c.h.At(p).Tokens + c.rawT[p]
 		}
 		want = runs[i].Lo
+	}
+	if t < limit && want == c.h.reset && w.sel.Summary == "" {
+		return limit
 	}
 	return min(t, limit)
 }

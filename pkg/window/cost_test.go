@@ -322,3 +322,42 @@ func TestReplayCostTail(t *testing.T) {
 		t.Errorf("full $%v, the bill %v, %d evicted; want $0.0964935 both, none evicted", tot.CostUSD, tot.RecordedCostUSD, tot.EvictedCalls)
 	}
 }
+
+// TestReplayCostTailPastTheMessages: a record's tail may be longer than
+// the newest messages' own tokens (a 1-token prompt with 3 uncached
+// tokens after the breakpoint, on a real Opus session). A strategy that
+// sends full's window whole keeps the whole tail uncached, as full does.
+// tail.jsonl with call 1 recording 30 uncached and 11,973 written (the
+// prompt still 12,003; its one message counts 14 tokens): mask:keep=1
+// sends call 1 as full does, so both write 11,973 and send 30 uncached:
+// 11973×3.75 + 30×3 + 400×15 = 44898.75 + 90 + 6000 = 50988.75 µ$.
+func TestReplayCostTailPastTheMessages(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/replay/tail.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := `"input_tokens":3,"cache_creation_input_tokens":12000,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":12000`
+	if !strings.Contains(string(b), old) {
+		t.Fatal("tail.jsonl: call 1's record not found")
+	}
+	s := strings.Replace(string(b), old, `"input_tokens":30,"cache_creation_input_tokens":11973,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":11973`, 1)
+	ts, err := transcript.Read(strings.NewReader(s), "tail.jsonl", "")
+	if err != nil || len(ts) != 1 {
+		t.Fatalf("%d transcripts, %v", len(ts), err)
+	}
+	mask, err := window.Parse("mask:keep=1", window.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := window.Replay(context.Background(), ts[0], []window.Strategy{window.Full, mask}, window.ReplayOptions{Options: window.DefaultOptions(), Cost: &window.CostOptions{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := cost.Parts{Write: 11973, Uncached: 30}
+	for _, r := range res {
+		c := r.Calls[0]
+		if c.CallCost == nil || c.Cache != want || math.Abs(c.CostUSD-0.05098875) > 1e-12 {
+			t.Errorf("%s call 1: %+v, want %+v $0.05098875", r.Strategy, c.CallCost, want)
+		}
+	}
+}
