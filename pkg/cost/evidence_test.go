@@ -278,3 +278,74 @@ func TestStepWarm(t *testing.T) {
 		}
 	}
 }
+
+// TestStepTail works [Step.Tail] by hand on the shape of a real
+// three-call Claude Code subagent file (claude-sonnet-4-5: $3 input,
+// $0.30 read, $3.75 write, $15 output per million; 10 s apart): front S
+// 10,000 (a breakpoint) and P 2,003, then A1 1,000 and T1 2,823, then A2
+// 300 and T2 503 (windows 12,003, 15,826, 16,629). The records' uncached
+// input, the tail after the last breakpoint, is 3, 2,326 and 3: it is
+// sent at the input price, not written, and the entry the call leaves
+// holds its window less the tail, so call 3 reads 12,000 + 1,500 =
+// 13,500, as the record does, not call 2's 15,826.
+//
+//	1: write 12,000, uncached 3:            45000 + 9 + 6000       = 51009 µ$
+//	2: read 12,000, write 1,500, unc 2,326: 3600 + 5625 + 6978 + 9000 = 25203
+//	3: read 13,500, write 3,126, unc 3:     4050 + 11722.5 + 9 + 4500 = 20281.5
+//
+// $0.0964935 in all, the records' bill. Without the tails the model
+// writes them, and call 3 reads 15,826 (the second case). A tail longer than what the call would write is uncached up
+// to that (call 2 with a tail of 5,000: write 0, uncached 3,826, entry
+// 12,000); under OpenAI's rule nothing is written, so a tail changes
+// nothing.
+func TestStepTail(t *testing.T) {
+	front := Block{ID: "S", Tokens: 10000, Breakpoint: true}
+	appends := [][]Block{{{ID: "P", Tokens: 2003}}, {{ID: "A1", Tokens: 1000}, {ID: "T1", Tokens: 2823}}, {{ID: "A2", Tokens: 300}, {ID: "T2", Tokens: 503}}}
+	outputs := []int{400, 600, 300}
+	for _, tc := range []struct {
+		name, model string
+		tails       []int
+		want        []Parts
+		usd         float64
+	}{
+		{"tails", "claude-sonnet-4-5", []int{3, 2326, 3},
+			[]Parts{{Write: 12000, Uncached: 3}, {Read: 12000, Write: 1500, Uncached: 2326}, {Read: 13500, Write: 3126, Uncached: 3}},
+			0.0964935},
+		// Written: 45011.25 + 6000; 3600 + 14347.5 + 9000; 15,826×0.30 +
+		// 803×3.75 + 4500 = 4747.8 + 3011.25 + 4500.
+		{"no tails", "claude-sonnet-4-5", []int{0, 0, 0},
+			[]Parts{{Write: 12003}, {Read: 12003, Write: 3823}, {Read: 15826, Write: 803}},
+			(51011.25 + 3600.9 + 14336.25 + 9000 + 12259.05) / 1e6},
+		// Call 2's tail of 5,000 is more than its 3,826 written: all
+		// uncached, the entry stays 12,000; call 3 reads it and writes
+		// 4,626 less its tail of 3.
+		{"tail over the write", "claude-sonnet-4-5", []int{3, 5000, 3},
+			[]Parts{{Write: 12000, Uncached: 3}, {Read: 12000, Uncached: 3826}, {Read: 12000, Write: 4626, Uncached: 3}},
+			(51009 + 3600 + 11478 + 9000 + 3600 + 17347.5 + 9 + 4500) / 1e6},
+		// gpt-5 ($1.25 input, $0.125 read, $10 output): 12,003 uncached;
+		// 12,003 shared → 11,904 read; 15,826 → 15,744.
+		{"openai", "gpt-5", []int{3, 2326, 3},
+			[]Parts{{Uncached: 12003}, {Read: 11904, Uncached: 3922}, {Read: 15744, Uncached: 885}},
+			(15003.75 + 4000 + 1488 + 4902.5 + 6000 + 1968 + 1106.25 + 3000) / 1e6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := NewSimulator(Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+			keep := 0
+			for i, app := range appends {
+				got := s.Step(Step{Model: tc.model, Time: at.Add(time.Duration(i) * 10 * time.Second), Output: outputs[i],
+					Front: front, Keep: keep, Append: app, Tail: tc.tails[i]})
+				keep += len(app)
+				if got.Cache != tc.want[i] {
+					t.Errorf("call %d: %+v, want %+v", i+1, got.Cache, tc.want[i])
+				}
+			}
+			if got := s.Totals().CostUSD; math.Abs(got-tc.usd) > 1e-12 {
+				t.Errorf("$%.9f, want $%.9f", got, tc.usd)
+			}
+		})
+	}
+}

@@ -74,6 +74,13 @@ type Step struct {
 	// TTL (full's record at this call read more than the model): the
 	// entries written before are read as live, expired or not.
 	Warm bool
+	// Tail, when above 0, is how many tokens at the end of this window
+	// the provider received after the request's last cache breakpoint
+	// (an Anthropic record's uncached input_tokens): up to what the call
+	// would write, they are sent uncached at the input price instead of
+	// written, and the entries the call leaves hold its window less
+	// them, so the next call reads up to the breakpoint, not past it.
+	Tail int
 }
 
 // Simulator prices calls one at a time under the cache model ([Simulate]
@@ -341,6 +348,12 @@ func (s *Simulator) Step(st Step) CallCost {
 		d := min(st.Unsent, p.Write)
 		p.Write -= d
 		p.Uncached -= min(st.Unsent-d, p.Uncached)
+	}
+	if d := min(st.Tail, p.Write); d > 0 {
+		// Sent after the last breakpoint: uncached, and not in the cache.
+		p.Write -= d
+		p.Uncached += d
+		s.evict(st.Model, s.prefix(len(s.rel)-1)-d, true)
 	}
 	cc := CallCost{Cache: p, OutputTokens: st.Output, Rule: rule, Evicted: evicted, Cut: cut, Floored: floored}
 	if pr := mi.m.At(st.Time, p.Read+p.Write+p.Uncached); pr != nil {

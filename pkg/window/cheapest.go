@@ -199,6 +199,10 @@ type pcall struct {
 	// predicts for full (full's call floored): a plan reads at least as
 	// much of it as its window shares with full's. 0: none.
 	floor int
+	// tail is the record's uncached input, the prompt's end after its
+	// last cache breakpoint (see cost.Step.Tail): sent uncached, and
+	// not in the entry the call leaves. 0: none.
+	tail int
 }
 
 // pcand is a candidate result.
@@ -412,7 +416,7 @@ func (s *session) modelRead(i, q, k, lastClear int) int {
 		// less than the system part's, which that call wrote anew.
 		best := 0
 		if e := s.entryAt(i, q); e >= 0 && e >= lastClear && entryLive(s, e, i) {
-			t := min(s.prefix(i, s.calls[e].end, k, front), s.cutBetween(c.model, e, i))
+			t := min(s.prefix(i, s.calls[e].end, k, front)-s.calls[e].tail, s.cutBetween(c.model, e, i))
 			if t >= c.minCache {
 				best = t
 			}
@@ -493,7 +497,8 @@ func (s *session) callCost(i, w, r int) float64 {
 		if w < c.minCache || w <= 0 {
 			return c.pi * float64(max(0, w))
 		}
-		return c.pr*float64(r) + c.pw*float64(w-r)
+		d := max(0, min(c.tail, w-r))
+		return c.pr*float64(r) + c.pw*float64(w-r-d) + c.pi*float64(d)
 	case prices.CacheOpenAI:
 		return c.pr*float64(r) + c.pi*float64(w-r)
 	}
@@ -796,6 +801,9 @@ func (k *collector) bounds(pc *pcall, c *conversation, m *transcript.Message) {
 // it: every strategy's call is priced with the cache cut there alike.
 func (k *collector) evidence(pc *pcall, m *transcript.Message) {
 	pc.held = -1
+	if k.r.records && m.Usage != nil && k.r.opts.Cost != nil && ownRecord(k.r.opts.Cost, m) {
+		pc.tail = m.Usage.Input
+	}
 	if n := len(k.s.calls); k.r.records && n < len(k.full) && k.full[n].CallCost != nil && m.Usage != nil {
 		switch f := k.full[n].CallCost; {
 		case f.Evicted || f.cut:

@@ -417,6 +417,15 @@ func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call
 			st.Unsent = -overhead
 		}
 		st.Cached = own && (m.Usage.CacheRead > 0 || m.Usage.CacheWrite > 0)
+		if own && m.Usage.Input > 0 {
+			// The record's uncached input is the prompt's tail after the
+			// last cache breakpoint: sent uncached, never written. A
+			// strategy sends it so as far as its window ends as full's.
+			st.Tail = m.Usage.Input
+			if ref != nil {
+				st.Tail = c.tailWithFull(w, st.Tail)
+			}
+		}
 		switch {
 		case ref == nil:
 			// A read longer than the model's is taken whether or not
@@ -501,6 +510,29 @@ func (c *conversation) sharedWithFull(w *window, overhead int) int {
 		want = r.Hi
 	}
 	return t
+}
+
+// tailWithFull returns the tokens, up to limit, that w ends with and
+// full's window at the same call ends with alike: the conversation's
+// newest messages, back to the first one w leaves out or sends
+// otherwise; all of limit when w is full's window whole (the record's
+// tail may reach past the messages' own tokens).
+func (c *conversation) tailWithFull(w *window, limit int) int {
+	runs := runsOf(w, nil)
+	t, want := 0, c.h.Len()
+	for i := len(runs) - 1; i >= 0 && runs[i].Hi == want; i-- {
+		for p := runs[i].Hi - 1; p >= runs[i].Lo && t < limit; p-- {
+			if how := c.sent[p]; how != "" && how != SentWhole {
+				return t
+			}
+			t += c.h.At(p).Tokens + c.rawT[p]
+		}
+		want = runs[i].Lo
+	}
+	if t < limit && want == c.h.reset && w.sel.Summary == "" {
+		return limit
+	}
+	return min(t, limit)
 }
 
 // finishCost rounds the totals and sets the saving against full's cost.
