@@ -137,10 +137,6 @@ func tableOptionsOf(w io.Writer) table.Options {
 	return table.Options{Width: minTableWidth}
 }
 
-// tableWidth is the width tables written to w are made to fit: the
-// terminal's when w goes to one wider than 80 columns, else 80.
-func tableWidth(w io.Writer) int { return tableOptionsOf(w).Width }
-
 // renderTable draws a table that fits w (80 columns when w does not go to
 // a terminal). Control characters in cells are shown escaped (\x1b, \n,
 // …), so no cell can move the cursor, set the title or change colours.
@@ -153,32 +149,6 @@ func renderTable(w io.Writer, header []string, rows [][]string, footer []string)
 	return table.Render(w, tableOptionsOf(w), header, rows, footer)
 }
 
-// renderTableWidth is renderTable for a given terminal width.
-func renderTableWidth(w io.Writer, width int, header []string, rows [][]string, footer []string) error {
-	o := tableOptionsOf(w)
-	o.Width = width
-	return table.Render(w, o, header, rows, footer)
-}
-
-// escapeCells returns cells with escapeControl applied to each.
-func escapeCells(cells []string) []string {
-	out := make([]string, len(cells))
-	for i, c := range cells {
-		out[i] = escapeControl(c)
-	}
-	return out
-}
-
 // escapeControl shows what a terminal would act on as visible text; see
 // [termtext.Escape].
 func escapeControl(s string) string { return termtext.Escape(s) }
-
-// columnWidths returns each column's width for a table of the given width
-// (see table.Options.Widths).
-func columnWidths(width int, header []string, rows [][]string, footer []string) []int {
-	return table.Options{Width: width}.Widths(header, rows, footer)
-}
-
-// wrapCell wraps s at spaces so no line is wider than width columns (see
-// table.Options.Wrap).
-func wrapCell(s string, width int) string { return table.Options{}.Wrap(s, width) }

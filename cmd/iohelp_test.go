@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"github.com/harpe-dev/harpe/internal/table"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -123,7 +124,7 @@ func TestWrapCell(t *testing.T) {
 		{"家族の写真", 4, "家族\nの写\n真"},
 	}
 	for _, tt := range tests {
-		if got := wrapCell(tt.in, tt.width); got != tt.want {
+		if got := (table.Options{}).Wrap(tt.in, tt.width); got != tt.want {
 			t.Errorf("wrapCell(%q, %d) = %q, want %q", tt.in, tt.width, got, tt.want)
 		}
 	}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"github.com/harpe-dev/harpe/internal/table"
 	"io"
 	"slices"
 	"strconv"
@@ -92,7 +93,7 @@ func TestColumnWidths(t *testing.T) {
 		[]int{27, 5, 10, 10, 11}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := columnWidths(tt.width, tt.header, tt.rows, nil); !slices.Equal(got, tt.want) {
+			if got := (table.Options{Width: tt.width}).Widths(tt.header, tt.rows, nil); !slices.Equal(got, tt.want) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
@@ -102,7 +103,7 @@ func TestColumnWidths(t *testing.T) {
 func TestRenderTableKeepsAPathWhole(t *testing.T) {
 	path := "testdata/transcripts/claude-code/a-rather-long-session-name.jsonl"
 	var buf bytes.Buffer
-	err := renderTableWidth(&buf, 80, []string{"FILE", "NOTE"}, [][]string{{path, strings.Repeat("word ", 20)}}, nil)
+	err := table.Render(&buf, table.Options{Width: 80}, []string{"FILE", "NOTE"}, [][]string{{path, strings.Repeat("word ", 20)}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
