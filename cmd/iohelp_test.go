@@ -3,13 +3,13 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"github.com/harpe-dev/harpe/internal/table"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/harpe-dev/harpe/internal/table"
 	"github.com/spf13/cobra"
 )
 

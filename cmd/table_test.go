@@ -2,13 +2,14 @@ package cmd
 
 import (
 	"bytes"
-	"github.com/harpe-dev/harpe/internal/table"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/harpe-dev/harpe/internal/table"
 )
 
 func TestEscapeControl(t *testing.T) {
