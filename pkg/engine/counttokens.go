@@ -22,8 +22,11 @@ const countBatch = 1024
 // countItems still adds them up in input order. A cancelled ctx leaves the
 // rest uncounted, and countItems then returns ctx's error.
 func preCount(ctx context.Context, items []Item, set settings, tokens []int) (counted []bool) {
+	if len(items) < 2*countBatch || !concurrentCounter(set.counter) {
+		return nil
+	}
 	workers := runtime.GOMAXPROCS(0)
-	if workers < 2 || len(items) < 2*countBatch || !concurrentCounter(set.counter) {
+	if workers < 2 {
 		return nil
 	}
 	counted = make([]bool, len(items))
