@@ -21,7 +21,7 @@ const countBatch = 1024
 // items' indices, so nothing depends on the order the batches run in;
 // countItems still adds them up in input order. A cancelled ctx leaves the
 // rest uncounted, and countItems then returns ctx's error.
-func preCount(ctx context.Context, items []Item, set settings, tokens []int) (counted []bool) {
+func preCount(ctx context.Context, items []Item, set settings, tokens []int) []bool {
 	if len(items) < 2*countBatch || !concurrentCounter(set.counter) {
 		return nil
 	}
@@ -29,7 +29,7 @@ func preCount(ctx context.Context, items []Item, set settings, tokens []int) (co
 	if workers < 2 {
 		return nil
 	}
-	counted = make([]bool, len(items))
+	counted := make([]bool, len(items)) // not a named result: the closure would move it to the heap on every call
 	jobs := make([]int, (len(items)+countBatch-1)/countBatch)
 	for j := range jobs {
 		jobs[j] = j
