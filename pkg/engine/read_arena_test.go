@@ -62,3 +62,27 @@ func TestReserveFromFileSize(t *testing.T) {
 		t.Errorf("cap = %d, want at least 1037 (reserved once)", c)
 	}
 }
+
+// The id map is remade larger when the file's items are reserved
+// (ItemReader.reserve, at line 256): an id first seen before then is still
+// known after it.
+func TestReserveKeepsIDs(t *testing.T) {
+	var b strings.Builder
+	for i := range 1000 {
+		b.WriteString(fmt.Sprintf(`{"id":"i%03d","content":"c"}`, i) + "\n")
+	}
+	b.WriteString(`{"id":"i007","content":"again"}` + "\n")
+	path := filepath.Join(t.TempDir(), "items.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	err = NewItemReader(ReadOptions{}).Read(context.Background(), f, "items.jsonl")
+	if err == nil || err.Error() != `items.jsonl:1001: duplicate id "i007" (first at items.jsonl:8)` {
+		t.Errorf("err = %v, want the duplicate of line 8 at line 1001", err)
+	}
+}

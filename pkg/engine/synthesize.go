@@ -408,6 +408,7 @@ func resolveSettings(budget Budget, opts Options) (settings, error) {
 // timestamp. It reports whether any item has a group.
 func countItems(ctx context.Context, items []Item, set settings, tokens []int, dec []decision, rep *Report) (hasGroups bool, err error) {
 	var newest *time.Time
+	counted := preCount(ctx, items, set, tokens)
 	for i := range items {
 		it := &items[i]
 		if err := checkItem(it, i); err != nil {
@@ -420,8 +421,10 @@ func countItems(ctx context.Context, items []Item, set settings, tokens []int, d
 			dec[i] = decision{reason: ReasonConfidential}
 			continue
 		}
-		if tokens[i], err = ItemTokens(ctx, set.counter, it); err != nil {
-			return false, err
+		if counted == nil || !counted[i] {
+			if tokens[i], err = ItemTokens(ctx, set.counter, it); err != nil {
+				return false, err
+			}
 		}
 		// Every other total (always-kept, candidates, consumed) is a part
 		// of this one, so checking this sum checks them all.

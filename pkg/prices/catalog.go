@@ -59,8 +59,12 @@ func ruleOf(db *DB, id, provider string) CacheRule {
 }
 
 // geminiVersion finds a Gemini model's version in its id ("gemini-2.5-
-// flash", "google/gemini-3-pro-preview").
-var geminiVersion = regexp.MustCompile(`(?:^|[/.:-])gemini-(\d+)(?:\.(\d+))?(?:-|$)`)
+// flash", "google/gemini-3-pro-preview"). It is compiled on first use, as
+// are the package's other patterns: a process that never looks up a price
+// does not pay for them at start-up.
+var geminiVersion = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[/.:-])gemini-(\d+)(?:\.(\d+))?(?:-|$)`)
+})
 
 // implicitGemini is the shortest prompt Google's implicit cache serves
 // for a Gemini model that has one, 0 for the others. Google's
@@ -76,7 +80,7 @@ var geminiVersion = regexp.MustCompile(`(?:^|[/.:-])gemini-(\d+)(?:\.(\d+))?(?:-
 // of 128 tokens, 5 minutes), and where the records are the bill they
 // decide.
 func implicitGemini(id string) int {
-	m := geminiVersion.FindStringSubmatch(id)
+	m := geminiVersion().FindStringSubmatch(id)
 	if m == nil {
 		return 0
 	}

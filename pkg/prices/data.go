@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -182,11 +183,13 @@ func (c *conditional) constrain(k map[string]string) error {
 	return fmt.Errorf("constraint %v: want a start_date or a start_time and end_time", k)
 }
 
-var clock = regexp.MustCompile(`^(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|([+-])(\d{2}):(\d{2}))$`)
+var clock = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|([+-])(\d{2}):(\d{2}))$`)
+})
 
 // secondsOfDay reads "HH:MM:SS[.frac](Z|±HH:MM)" as UTC seconds of the day.
 func secondsOfDay(s string) (float64, error) {
-	m := clock.FindStringSubmatch(s)
+	m := clock().FindStringSubmatch(s)
 	if m == nil {
 		return 0, fmt.Errorf("time of day %q: want HH:MM:SS and Z or an offset", s)
 	}

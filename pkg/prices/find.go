@@ -3,6 +3,7 @@ package prices
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -203,7 +204,9 @@ func normalize(id string) string { return strings.ToLower(strings.TrimSpace(id))
 
 // bedrock matches a Bedrock model id: a region or "global" prefix, a
 // vendor prefix, or a version suffix ("us.anthropic.claude-…-v1:0").
-var bedrock = regexp.MustCompile(`^(?:[a-z]{2,7}(?:-[a-z]+)?\.)?(?:anthropic|amazon|meta|mistral|cohere|ai21|deepseek|openai|qwen|writer|twelvelabs|moonshot)\.|-v\d+(?::\d+)?$`)
+var bedrock = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[a-z]{2,7}(?:-[a-z]+)?\.)?(?:anthropic|amazon|meta|mistral|cohere|ai21|deepseek|openai|qwen|writer|twelvelabs|moonshot)\.|-v\d+(?::\d+)?$`)
+})
 
 // Find returns the entry of the model id, as genai-prices finds it from
 // a model id alone: the first provider whose model match rule matches the
@@ -223,7 +226,7 @@ func (db *DB) Find(id string) (*Entry, bool) {
 			return e, true
 		}
 	}
-	if bedrock.MatchString(id) {
+	if bedrock().MatchString(id) {
 		if p := db.providerByID("aws"); p != nil {
 			if e := db.inProvider(p, id); e != nil {
 				return e, true
@@ -247,7 +250,9 @@ func (db *DB) FindIn(provider, id string) (*Entry, bool) {
 	return e, e != nil
 }
 
-var compactDate = regexp.MustCompile(`-20\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])`)
+var compactDate = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`-20\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])`)
+})
 
 func (db *DB) inProvider(p *provider, id string) *Entry {
 	if e := db.search(p, id, true); e != nil {
@@ -264,7 +269,7 @@ func (db *DB) inProvider(p *provider, id string) *Entry {
 func dashDate(id string) string {
 	var b strings.Builder
 	last := 0
-	for _, loc := range compactDate.FindAllStringIndex(id, -1) {
+	for _, loc := range compactDate().FindAllStringIndex(id, -1) {
 		i, j := loc[0], loc[1]
 		if j < len(id) && id[j] != '-' && id[j] != ':' {
 			continue

@@ -68,7 +68,7 @@ func (e *Encoding) setup() {
 	if e.ready.Load() {
 		return
 	}
-	if e.data == nil {
+	if e.table() == nil {
 		panic("tokenize: " + e.name + " has no table: import github.com/harpe-dev/harpe/pkg/tokenize/" + e.pkg + " or call tokenize.Register")
 	}
 	e.load()

@@ -1,9 +1,6 @@
 package tokenize
 
-import (
-	"unicode"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // Character classes of ASCII bytes for the estimate.
 const (
@@ -84,7 +81,7 @@ func estimateParts(s string) (int, int) {
 			}
 			hexRun = 0
 		}
-		if !unicode.IsSpace(r) { // an invalid byte decodes as U+FFFD: a piece
+		if !isSpaceNonASCII(r) { // an invalid byte decodes as U+FFFD: a piece
 			pieces++
 		}
 	}
@@ -92,4 +89,20 @@ func estimateParts(s string) (int, int) {
 		hexExtra += hexRun / 3
 	}
 	return pieces + hexExtra, chars
+}
+
+// isSpaceNonASCII is unicode.IsSpace for r ≥ U+0080, without its table
+// search: the White_Space code points past ASCII are U+0085, U+00A0,
+// U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F and U+3000
+// (TestIsSpaceNonASCII checks every code point against unicode.IsSpace).
+func isSpaceNonASCII(r rune) bool {
+	switch {
+	case r < 0x1680:
+		return r == 0x85 || r == 0xA0
+	case r < 0x2000:
+		return r == 0x1680
+	case r <= 0x200A:
+		return true
+	}
+	return r == 0x2028 || r == 0x2029 || r == 0x202F || r == 0x205F || r == 0x3000
 }

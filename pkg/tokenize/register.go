@@ -37,7 +37,7 @@ func Register(name string, table []byte) error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.data != nil {
+	if e.table() != nil {
 		if bytes.Equal(e.data, table) {
 			return nil
 		}
@@ -52,7 +52,23 @@ func Register(name string, table []byte) error {
 func (e *Encoding) Registered() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.data != nil
+	return e.table() != nil
+}
+
+// table returns the encoding's table, taking the one an imported
+// subpackage embeds (see bpetable.Embed) the first time it is asked for:
+// that table is checked here, on first use, rather than at start-up.
+// e.mu must be held.
+func (e *Encoding) table() []byte {
+	if e.data == nil {
+		if t := bpetable.Embedded(e.name); t != nil {
+			if err := checkTable(t); err != nil {
+				panic(fmt.Sprintf("tokenize: embedded %s table: %v", e.name, err))
+			}
+			e.data = t
+		}
+	}
+	return e.data
 }
 
 // checkTable checks a table's header and that its sizes add up, so that

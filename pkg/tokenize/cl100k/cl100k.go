@@ -12,13 +12,15 @@ import (
 	_ "embed"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/tokenize/internal/bpetable"
 )
 
 //go:embed cl100k_base.bin
 var table []byte
 
-func init() {
-	if err := tokenize.Register("cl100k_base", table); err != nil {
-		panic(err) // the embedded table is checked by this package's tests
-	}
-}
+// The table is filed for package tokenize, which checks it on first use
+// (this package's tests check it too); the blank use of tokenize keeps the
+// dependency that makes tokenize.Cl100kBase and tokenize.New work.
+var _ = tokenize.Cl100kBase
+
+func init() { bpetable.Embed("cl100k_base", table) }

@@ -14,6 +14,8 @@
 // Slots use linear probing from Hash(token) & (1<<bits - 1).
 package bpetable
 
+import "sync"
+
 // Magic starts every table.
 const Magic = "HBPE2\n"
 
@@ -41,4 +43,31 @@ func Hash(s string) uint64 {
 	h *= m2
 	h ^= h >> 32
 	return h
+}
+
+// embedded are the tables that the encoding subpackages (o200k, cl100k)
+// embed, by encoding name. A subpackage only files its table here when it is
+// imported; package tokenize checks and loads it on the encoding's first use,
+// so that a process that imports a table but never counts with it (harpe
+// --version, harpe dates) does not read 2-4 MB of it at start-up.
+var embedded struct {
+	mu     sync.Mutex
+	tables map[string][]byte
+}
+
+// Embed files the embedded table of the encoding called name.
+func Embed(name string, table []byte) {
+	embedded.mu.Lock()
+	defer embedded.mu.Unlock()
+	if embedded.tables == nil {
+		embedded.tables = map[string][]byte{}
+	}
+	embedded.tables[name] = table
+}
+
+// Embedded returns the table filed by Embed for name, nil if none was.
+func Embedded(name string) []byte {
+	embedded.mu.Lock()
+	defer embedded.mu.Unlock()
+	return embedded.tables[name]
 }
