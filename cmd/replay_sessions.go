@@ -277,13 +277,19 @@ func replayError(file string, err error) error {
 func (job *replayJob) runTotals(a *app, held []replayed) error {
 	runs := held
 	if runs == nil && job.streamsTotals() {
+		if job.out.format != "table" && job.oneSession(a) {
+			// JSON of one session writes its calls: replayed once, call
+			// by call, rather than for its totals and then again.
+			return job.streamSessions(a, nil)
+		}
 		runs, warnings, err := readAndReplayTotals(a, job)
 		if err != nil {
 			return err
 		}
 		if len(runs) == 1 && job.out.format != "table" {
-			// JSON of one session writes its calls: replayed again,
-			// where the reader's warnings are said.
+			// One session found only by reading (a directory, standard
+			// input): replayed again, where the reader's warnings are
+			// said.
 			return job.streamSessions(a, nil)
 		}
 		a.warn(warnings)
@@ -306,6 +312,34 @@ func (job *replayJob) runTotals(a *app, held []replayed) error {
 	}
 	return job.streamSessions(a, runs)
 }
+
+// oneSession is whether the input is one regular file that holds one
+// session to replay (one conversation, or the one --conversation names),
+// found by a quiet read that keeps nothing (the file is read again for
+// the replay; reading costs far less than replaying). Any error reading
+// it says false: the reading proper reports it.
+func (job *replayJob) oneSession(a *app) bool {
+	if len(job.files) != 1 || !isRegular(job.files[0]) {
+		return false
+	}
+	n := 0
+	err := eachTranscriptFile(a, readRules{once: true, refuseEmpty: true, quiet: true}, job.files, func(name string, r io.Reader) (int, error) {
+		err := transcript.Scan(a.ctx, r, name, job.inputFormat, func(*transcript.Transcript, *transcript.Message) error { return nil },
+			func(t *transcript.Transcript) error {
+				if job.conversation == "" || t.ID == job.conversation {
+					if n++; n > 1 {
+						return errSeveral
+					}
+				}
+				return nil
+			})
+		return n, err
+	}, func(int) error { return nil })
+	return err == nil && n == 1
+}
+
+// errSeveral ends oneSession's read at a second session.
+var errSeveral = errors.New("several sessions")
 
 // writeHeld writes the report of one session replayed already.
 func (job *replayJob) writeHeld(a *app, run replayed) error {

@@ -28,6 +28,9 @@
 #   sharegpt 200k         200,000 short ShareGPT conversations (27 MB),
 #                         through count --transcript and the transcript
 #                         summary as a table
+#   replay anth 5MB     replay --format json of a 5 MB Anthropic request
+#                         (one session of 10,000 messages), and with
+#                         --totals (replayed once)
 #   walk big .json        a directory with one MB-megabyte JSON file that is
 #                         no transcript (skipped after a sniff of its start)
 #
@@ -124,19 +127,22 @@ runf "vcr alias bomb" "$tmp/alias.yaml" count --transcript
 # start and skips it).
 python3 -c "
 import json, sys
-out = open('$tmp/anthropic.json', 'w')
-out.write('{\"model\":\"claude-sonnet-4-5\",\"system\":\"You are helpful.\",\"messages\":[')
-size, i = 0, 0
-while size < $bytes:
+def anthropic(path, n):
+  out = open(path, 'w')
+  out.write('{\"model\":\"claude-sonnet-4-5\",\"system\":\"You are helpful.\",\"messages\":[')
+  size, i = 0, 0
+  while size < n:
     if i % 3 == 0:
-        m = {'role': 'user', 'content': [{'type': 'text', 'text': 'question %d ' % i + 'lorem ipsum dolor ' * 40}]}
+      m = {'role': 'user', 'content': [{'type': 'text', 'text': 'question %d ' % i + 'lorem ipsum dolor ' * 40}]}
     elif i % 3 == 1:
-        m = {'role': 'assistant', 'content': [{'type': 'text', 'text': 'let me look ' * 10}, {'type': 'tool_use', 'id': 't%d' % i, 'name': 'read', 'input': {'path': '/x/%d' % i}}]}
+      m = {'role': 'assistant', 'content': [{'type': 'text', 'text': 'let me look ' * 10}, {'type': 'tool_use', 'id': 't%d' % i, 'name': 'read', 'input': {'path': '/x/%d' % i}}]}
     else:
-        m = {'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 't%d' % (i - 1), 'content': 'result line\\n' * 60}]}
+      m = {'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 't%d' % (i - 1), 'content': 'result line\\n' * 60}]}
     s = (',' if i else '') + json.dumps(m)
     out.write(s); size += len(s); i += 1
-out.write('],\"max_tokens\":1024}\n')
+  out.write('],\"max_tokens\":1024}\n')
+anthropic('$tmp/anthropic.json', $bytes)
+anthropic('$tmp/anthropic5.json', 5000000)
 out = open('$tmp/sharegpt.json', 'w')
 out.write('[' + ','.join(json.dumps({'id': 'c%d' % i, 'conversations': [{'from': 'human', 'value': 'hi %d' % i}, {'from': 'gpt', 'value': 'hello there, how can I help?'}]}) for i in range(200000)) + ']\n')
 mkdir = __import__('os').makedirs; mkdir('$tmp/walk', exist_ok=True)
@@ -148,6 +154,10 @@ runf "anthropic breakdown" "$tmp/anthropic.json" transcript --breakdown
 runf "anthropic summary" "$tmp/anthropic.json" transcript
 runf "sharegpt 200k" "$tmp/sharegpt.json" count --transcript
 runf "sharegpt table" "$tmp/sharegpt.json" transcript --format table
+# replay of one long session: a 5 MB Anthropic request (10,000 messages)
+# whatever MB is, since its time grows with the square of its length.
+runf "replay anth 5MB" "$tmp/anthropic5.json" replay --format json
+runf "replay anth totals" "$tmp/anthropic5.json" replay --totals --format json
 runa() { # runa NAME FILE ARGS...: like runf, the ratio to FILE, ARGS given whole
   local name="$1" in="$2"
   shift 2

@@ -76,8 +76,8 @@ func CountBilled(ctx context.Context, r io.Reader, name string, format Format, c
 }
 
 // CountBilledTranscripts is [CountBilled] that also returns the
-// transcripts read (as [Scan] returns them, without messages): their
-// warnings, tools and counts.
+// transcripts read that have warnings (as [Scan] hands them on, without
+// messages; see [HistoryCount.Transcripts]).
 func CountBilledTranscripts(ctx context.Context, r io.Reader, name string, format Format, c tokenize.Counter) (int, []*Transcript, error) {
 	h, err := CountHistory(ctx, r, name, format, c)
 	return h.Tokens, h.Transcripts, err

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"context"
+	"errors"
 	"io"
 
 	"github.com/harpe-dev/harpe/internal/inputs"
@@ -103,9 +104,9 @@ func Collect(ctx context.Context, r io.Reader, name string, o CollectOptions) (*
 		head = &inputs.HeadReader{R: r}
 		r = head
 	}
-	c := &collector{o: o, name: name, head: head, at: map[*Transcript]int{}, items: &ItemWriter{File: name}}
+	c := &collector{o: o, name: name, head: head, open: map[*Transcript]*entry{}, items: &ItemWriter{File: name}}
 	n := 0
-	ts, err := Scan(ctx, r, name, o.Format, func(t *Transcript, m *Message) error {
+	err := Scan(ctx, r, name, o.Format, func(t *Transcript, m *Message) error {
 		if err := c.add(t, m); err != nil {
 			return err
 		}
@@ -113,15 +114,21 @@ func Collect(ctx context.Context, r io.Reader, name string, o CollectOptions) (*
 			o.Progress(n)
 		}
 		return ctx.Err()
-	})
+	}, c.done)
+	if fe, ok := errors.AsType[finishError](err); ok {
+		return nil, &Error{Name: name, Err: fe.err}
+	}
 	if err != nil {
 		return nil, err
 	}
-	return c.finish(ts)
+	c.out.Aborted = c.items.Aborted
+	return &c.out, nil
 }
 
-// collector builds, for each conversation in the order its first message
-// came, what CollectOptions.Build names.
+// collector builds, for each conversation, what CollectOptions.Build
+// names: an entry while its messages come, finished into out when the
+// conversation ends, so that out holds the conversations in input order
+// and nothing of one is kept but what is built of it.
 type collector struct {
 	o    CollectOptions
 	name string
@@ -132,51 +139,63 @@ type collector struct {
 	// ShareGPT conversations each scanned a 1 MiB head: over 10 minutes).
 	proj    string
 	projLen int
-	at      map[*Transcript]int // conversation → its index in the slices below
+	open    map[*Transcript]*entry // the conversations begun and not yet done
 	out     Collected
 	items   *ItemWriter
 }
 
+// finishError is an error finishing an entry, on its way out of Scan
+// (which would take an [*Error] without a place for a reason to read the
+// input again).
+type finishError struct{ err error }
+
+func (e finishError) Error() string { return e.err.Error() }
+
+// entry is what is being built of one conversation: the one Build names.
+type entry struct {
+	summary   *SessionSummary
+	listing   *Listing
+	breakdown *SessionBreakdown
+	items     []Item
+}
+
 func (c *collector) add(t *Transcript, m *Message) error {
-	k, ok := c.at[t]
-	if !ok {
-		k = len(c.at)
-		c.at[t] = k
-		c.start()
+	e := c.open[t]
+	if e == nil {
+		e = c.start()
+		c.open[t] = e
 	}
 	switch c.o.Build {
 	case BuildBreakdown:
-		return c.out.Breakdowns[k].Add(t, m)
+		return e.breakdown.Add(t, m)
 	case BuildItems:
 		if it, ok := c.items.Item(t, m); ok {
-			c.out.Items[k] = append(c.out.Items[k], it)
+			e.items = append(e.items, it)
 		}
 		return nil
 	case BuildListing:
-		return c.out.Listings[k].Add(m)
+		return e.listing.Add(m)
 	default:
-		return c.out.Summaries[k].Add(m)
+		return e.summary.Add(m)
 	}
 }
 
-// start adds an empty entry for a new conversation.
-func (c *collector) start() {
+// start begins an empty entry for a new conversation.
+func (c *collector) start() *entry {
 	switch c.o.Build {
 	case BuildBreakdown:
-		c.out.Breakdowns = append(c.out.Breakdowns, c.newBreakdown())
+		s := NewSessionBreakdown(c.name, c.o.Counter)
+		s.Pricer = c.o.Pricer
+		return &entry{breakdown: s}
 	case BuildItems:
-		c.out.Items = append(c.out.Items, nil)
+		return &entry{}
 	case BuildListing:
-		c.out.Listings = append(c.out.Listings, &Listing{Counter: c.o.Counter, Pricer: c.o.Pricer})
+		return &entry{listing: &Listing{Counter: c.o.Counter, Pricer: c.o.Pricer}}
 	default:
-		c.out.Summaries = append(c.out.Summaries, c.newSummary())
+		s := NewSessionSummary(c.name, c.project())
+		s.Pricer = c.o.Pricer
+		return &entry{summary: s}
 	}
-}
-
-func (c *collector) newBreakdown() *SessionBreakdown {
-	s := NewSessionBreakdown(c.name, c.o.Counter)
-	s.Pricer = c.o.Pricer
-	return s
 }
 
 // project is the project of the file's summaries: ProjectDir of its head
@@ -189,53 +208,33 @@ func (c *collector) project() string {
 	return c.proj
 }
 
-func (c *collector) newSummary() *SessionSummary {
-	s := NewSessionSummary(c.name, c.project())
-	s.Pricer = c.o.Pricer
-	return s
-}
-
-// finish orders the entries as the transcripts returned (a conversation
-// with no message never reached add and gets an empty one) and finishes
-// each.
-func (c *collector) finish(ts []*Transcript) (*Collected, error) {
-	out := &Collected{Transcripts: ts, Aborted: c.items.Aborted}
-	for _, t := range ts {
-		k, ok := c.at[t]
-		var err error
-		switch c.o.Build {
-		case BuildBreakdown:
-			s := c.newBreakdown()
-			if ok {
-				s = c.out.Breakdowns[k]
-			}
-			err = s.Finish(t)
-			out.Breakdowns = append(out.Breakdowns, s)
-		case BuildItems:
-			var items []Item
-			if ok {
-				items = c.out.Items[k]
-			}
-			out.Items = append(out.Items, items)
-		case BuildListing:
-			l := &Listing{Pricer: c.o.Pricer}
-			if ok {
-				l = c.out.Listings[k]
-			}
-			err = l.SetHeader(t)
-			l.File = c.name
-			out.Listings = append(out.Listings, l)
-		default:
-			s := c.newSummary()
-			if ok {
-				s = c.out.Summaries[k]
-			}
-			err = s.Finish(t)
-			out.Summaries = append(out.Summaries, s)
-		}
-		if err != nil {
-			return nil, &Error{Name: c.name, Err: err}
-		}
+// done finishes the entry of t, which has ended (a conversation with no
+// message never reached add and gets an empty one), and adds it to out.
+func (c *collector) done(t *Transcript) error {
+	e := c.open[t]
+	if e == nil {
+		e = c.start()
 	}
-	return out, nil
+	delete(c.open, t)
+	var err error
+	switch c.o.Build {
+	case BuildBreakdown:
+		err = e.breakdown.Finish(t)
+		c.out.Breakdowns = append(c.out.Breakdowns, e.breakdown)
+	case BuildItems:
+		c.out.Items = append(c.out.Items, e.items)
+	case BuildListing:
+		l := e.listing
+		err = l.SetHeader(t)
+		l.File = c.name
+		c.out.Listings = append(c.out.Listings, l)
+	default:
+		err = e.summary.Finish(t)
+		c.out.Summaries = append(c.out.Summaries, e.summary)
+	}
+	if err != nil {
+		return finishError{err}
+	}
+	c.out.Transcripts = append(c.out.Transcripts, t)
+	return nil
 }

@@ -23,8 +23,8 @@ func ExampleScan_cancel() {
 {"type":"usage","input_tokens":5000000000000000000}
 `
 	var l transcript.Listing
-	_, err := transcript.Scan(context.Background(), strings.NewReader(events), "chat.jsonl", "",
-		func(t *transcript.Transcript, m *transcript.Message) error { return l.Add(m) })
+	err := transcript.Scan(context.Background(), strings.NewReader(events), "chat.jsonl", "",
+		func(t *transcript.Transcript, m *transcript.Message) error { return l.Add(m) }, nil)
 	var oe *engine.TokenOverflowError
 	fmt.Println(err)
 	fmt.Println(errors.As(err, &oe))
@@ -32,8 +32,8 @@ func ExampleScan_cancel() {
 	// A context that is done stops the scan before anything is read.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = transcript.Scan(ctx, strings.NewReader(events), "chat.jsonl", "",
-		func(t *transcript.Transcript, m *transcript.Message) error { return nil })
+	err = transcript.Scan(ctx, strings.NewReader(events), "chat.jsonl", "",
+		func(t *transcript.Transcript, m *transcript.Message) error { return nil }, nil)
 	fmt.Println(err)
 	// Output:
 	// chat.jsonl:6: the recorded input tokens add up to more than 9223372036854775807 tokens

@@ -59,10 +59,11 @@ func ExampleScan() {
 {"type":"user","content":"Only list the files."}
 {"type":"assistant","content":"a.go b.go"}
 `
-	ts, err := transcript.Scan(context.Background(), strings.NewReader(events), "chat.jsonl", "", func(t *transcript.Transcript, m *transcript.Message) error {
+	var ts []*transcript.Transcript
+	err := transcript.Scan(context.Background(), strings.NewReader(events), "chat.jsonl", "", func(t *transcript.Transcript, m *transcript.Message) error {
 		fmt.Println(m.Index, m.Turn, m.Role, m.Aborted)
 		return nil
-	})
+	}, func(t *transcript.Transcript) error { ts = append(ts, t); return nil })
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -83,13 +84,13 @@ func ExampleNewBreakdown() {
 {"type":"assistant","content":"It is empty."}
 `
 	var sessions []*transcript.SessionBreakdown
-	_, err := transcript.Scan(context.Background(), strings.NewReader(events), "s.jsonl", "", func(t *transcript.Transcript, m *transcript.Message) error {
+	err := transcript.Scan(context.Background(), strings.NewReader(events), "s.jsonl", "", func(t *transcript.Transcript, m *transcript.Message) error {
 		if len(sessions) == 0 {
 			sessions = append(sessions, transcript.NewSessionBreakdown("s.jsonl", tokenize.Estimate))
 		}
 		sessions[0].Add(t, m)
 		return nil
-	})
+	}, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -118,12 +119,12 @@ func ExampleItemWriter() {
 {"type":"tool_result","tool_call_id":"c1","content":"package main"}
 `
 	w := &transcript.ItemWriter{File: "s.jsonl"}
-	_, err := transcript.Scan(context.Background(), strings.NewReader(events), "s.jsonl", "", func(t *transcript.Transcript, m *transcript.Message) error {
+	err := transcript.Scan(context.Background(), strings.NewReader(events), "s.jsonl", "", func(t *transcript.Transcript, m *transcript.Message) error {
 		if it, ok := w.Item(t, m); ok {
 			fmt.Printf("%s pinned=%v group=%q dimension=%s\n", it.ID, it.Pinned, it.Group, it.Dimension)
 		}
 		return nil
-	})
+	}, nil)
 	if err != nil {
 		fmt.Println(err)
 	}

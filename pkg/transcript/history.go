@@ -24,9 +24,12 @@ type HistoryCount struct {
 	// any records one.
 	Recorded    int
 	HasRecorded bool
-	// Transcripts are the transcripts read, as [Scan] returns them
-	// (without messages): their warnings, tools and counts.
+	// Transcripts are the transcripts read that have warnings, as
+	// [Scan] hands them on (without messages); the others are not kept,
+	// so that an input of many conversations costs one at a time.
 	Transcripts []*Transcript
+	// Conversations counts the transcripts read.
+	Conversations int
 }
 
 // CountHistory reads one transcript input (format "" detects it) and
@@ -38,12 +41,12 @@ func CountHistory(ctx context.Context, r io.Reader, name string, format Format, 
 	var h HistoryCount
 	var cur *Transcript
 	last := map[*Transcript]int{}
-	var order []*Transcript
-	ts, err := Scan(ctx, r, name, format, func(t *Transcript, m *Message) error {
+	// A tool definitions' overflow is told once the input is read: its
+	// place names the conversation when there are several.
+	var toolErr error
+	toolAt, n := 0, 0
+	err := Scan(ctx, r, name, format, func(t *Transcript, m *Message) error {
 		if m.InputTokens != nil {
-			if _, ok := last[t]; !ok {
-				order = append(order, t)
-			}
 			last[t] = *m.InputTokens
 		}
 		if m.Aborted {
@@ -56,28 +59,37 @@ func CountHistory(ctx context.Context, r io.Reader, name string, format Format, 
 		}
 		sumInto(&h.Tokens, MessageTokens(m, c), what, &err)
 		return err
+	}, func(t *Transcript) error {
+		if n++; toolErr == nil {
+			sumInto(&h.Tokens, ToolDefTokens(t.Tools, c), what, &toolErr)
+			toolAt = n
+		}
+		if len(t.Warnings) > 0 {
+			h.Transcripts = append(h.Transcripts, t)
+		}
+		v, ok := last[t]
+		if !ok {
+			return nil
+		}
+		delete(last, t)
+		h.HasRecorded = true
+		var err error
+		if h.Recorded, err = addTokens(h.Recorded, v, "the recorded prompts"); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		return nil
 	})
 	if err != nil {
 		return HistoryCount{}, err
 	}
-	for k, t := range ts {
-		var err error
-		sumInto(&h.Tokens, ToolDefTokens(t.Tools, c), what, &err)
-		if err != nil {
-			where := ""
-			if len(ts) > 1 {
-				where = fmt.Sprintf("conversation %d", k+1)
-			}
-			return HistoryCount{}, &Error{Name: name, Path: where, Err: fmt.Errorf("tool definitions: %w", err)}
+	if toolErr != nil {
+		where := ""
+		if n > 1 {
+			where = fmt.Sprintf("conversation %d", toolAt)
 		}
+		return HistoryCount{}, &Error{Name: name, Path: where, Err: fmt.Errorf("tool definitions: %w", toolErr)}
 	}
-	for _, t := range order {
-		if h.Recorded, err = addTokens(h.Recorded, last[t], "the recorded prompts"); err != nil {
-			return HistoryCount{}, fmt.Errorf("%s: %w", name, err)
-		}
-		h.HasRecorded = true
-	}
-	h.Transcripts = ts
+	h.Conversations = n
 	return h, nil
 }
 

@@ -44,8 +44,8 @@ func TestCountHistoryRecorded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if h.Tokens != billed || len(h.Transcripts) != 1 {
-				t.Errorf("tokens %d over %d transcripts, want CountBilled's %d over 1", h.Tokens, len(h.Transcripts), billed)
+			if h.Tokens != billed || h.Conversations != 1 || len(h.Transcripts) != 0 {
+				t.Errorf("tokens %d over %d conversations (%d kept), want CountBilled's %d over 1 (none kept: no warnings)", h.Tokens, h.Conversations, len(h.Transcripts), billed)
 			}
 		})
 	}

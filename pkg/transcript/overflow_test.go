@@ -49,7 +49,7 @@ func TestUsageOverflow(t *testing.T) {
 			for _, scan := range []bool{false, true} {
 				var err error
 				if scan {
-					_, err = Scan(context.Background(), strings.NewReader(tt.in), "in.jsonl", Format(tt.format), func(*Transcript, *Message) error { return nil })
+					err = Scan(context.Background(), strings.NewReader(tt.in), "in.jsonl", Format(tt.format), func(*Transcript, *Message) error { return nil }, nil)
 				} else {
 					_, err = Read(strings.NewReader(tt.in), "in.jsonl", Format(tt.format))
 				}
@@ -83,14 +83,14 @@ func TestListingOverflow(t *testing.T) {
 `
 	const want = "s.jsonl:6: the recorded output tokens add up to more than " + maxInt + " tokens"
 	var l Listing
-	_, err := Scan(context.Background(), strings.NewReader(in), "s.jsonl", "", func(t *Transcript, m *Message) error { return l.Add(m) })
+	err := Scan(context.Background(), strings.NewReader(in), "s.jsonl", "", func(t *Transcript, m *Message) error { return l.Add(m) }, nil)
 	if err == nil || err.Error() != want {
 		t.Errorf("listing: %v, want %s", err, want)
 	}
 	var tally UsageTally
-	_, err = Scan(context.Background(), strings.NewReader(in), "s.jsonl", "", func(t *Transcript, m *Message) error {
+	err = Scan(context.Background(), strings.NewReader(in), "s.jsonl", "", func(t *Transcript, m *Message) error {
 		return tally.Add(m, nil)
-	})
+	}, nil)
 	if err == nil || err.Error() != want {
 		t.Errorf("tally: %v, want %s", err, want)
 	}
@@ -259,14 +259,14 @@ func TestScanCancelStops(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		calls, at := 0, -1
 		r := &lineCounter{r: strings.NewReader(in)}
-		_, err := Scan(ctx, r, "s.jsonl", Format(format), func(t *Transcript, m *Message) error {
+		err := Scan(ctx, r, "s.jsonl", Format(format), func(t *Transcript, m *Message) error {
 			calls++
 			if calls == 10 {
 				cancel()
 				at = r.bytes
 			}
 			return nil
-		})
+		}, nil)
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("format %q: error %v, want context.Canceled", format, err)
 		}
@@ -301,12 +301,12 @@ func TestCountBilledStops(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
 	calls := 0
-	_, err := Scan(ctx, strings.NewReader(doc.String()), "d.json", "", func(*Transcript, *Message) error {
+	err := Scan(ctx, strings.NewReader(doc.String()), "d.json", "", func(*Transcript, *Message) error {
 		if calls++; calls == 3 {
 			cancel()
 		}
 		return nil
-	})
+	}, nil)
 	if !errors.Is(err, context.Canceled) || calls != 3 {
 		t.Errorf("document: %v after %d calls, want context.Canceled after 3", err, calls)
 	}

@@ -55,20 +55,24 @@ func (e *Error) Unwrap() error { return e.Err }
 // kept, not with the size of the input. An empty input is one empty
 // transcript (format "harpe" when detecting).
 func Read(r io.Reader, name string, format Format) ([]*Transcript, error) {
-	return read(context.Background(), r, name, format, nil)
+	return read(context.Background(), r, name, format, nil, nil)
 }
 
 // Scan reads like [Read] but hands each message to fn once it is settled
-// (its turn numbered, an abort of its turn known) and does not keep it:
-// the transcripts returned have no Messages, only their counts, pairs and
-// skipped records. For the JSONL formats memory then holds about one turn
-// at a time, whatever the size of the input; OpenAI, Anthropic and
-// ShareGPT documents are read one element (message, conversation) at a
-// time, their messages handed on as turns settle or conversations end;
-// other documents are read whole first. fn gets the transcript being read
-// (for its Format and ID) and the message; an error from fn stops the
-// reading and is returned. Usage that a format records only after the
-// next turn has opened is not seen.
+// (its turn numbered, an abort of its turn known) and does not keep it,
+// then each transcript, once read, to done (when not nil) and does not
+// keep that either: the transcripts done gets have no Messages, only
+// their counts, pairs, warnings and skipped records, and an input of many
+// conversations costs one at a time. For the JSONL formats memory then
+// holds about one turn at a time, whatever the size of the input;
+// OpenAI, Anthropic and ShareGPT documents are read one element
+// (message, conversation) at a time, their messages handed on as turns
+// settle or conversations end; other documents are read whole first. fn
+// gets the transcript being read (for its Format and ID) and the
+// message; done gets the transcripts in input order, each after the last
+// of its messages went to fn. An error from fn or done stops the reading
+// and is returned. Usage that a format records only after the next turn
+// has opened is not seen.
 //
 // An [*engine.TokenOverflowError] from fn (such as [Listing.Add] returns) comes back
 // as an [*Error] naming the line the message was read from (the line of
@@ -76,12 +80,22 @@ func Read(r io.Reader, name string, format Format) ([]*Transcript, error) {
 //
 // Scan stops once ctx is done: it checks ctx before each line of a JSONL
 // input and before each message it hands to fn, and returns ctx's error.
-// fn is not called after that.
-func Scan(ctx context.Context, r io.Reader, name string, format Format, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+// fn and done are not called after that.
+func Scan(ctx context.Context, r io.Reader, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) error {
 	if fn == nil {
-		return nil, errors.New("transcript.Scan: nil fn")
+		return errors.New("transcript.Scan: nil fn")
 	}
-	return read(ctx, r, name, format, fn)
+	ts, err := read(ctx, r, name, format, fn, done)
+	if err != nil || done == nil {
+		return err
+	}
+	// The transcripts read were not handed to done as they came.
+	for _, t := range ts {
+		if err := done(t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // seekable returns r as a file that can be read again, and where it
@@ -112,7 +126,10 @@ func seekable(r io.Reader, name string, named bool) (io.ReadSeeker, int64, error
 	return s, at, nil
 }
 
-func read(ctx context.Context, r io.Reader, name string, format Format, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+// read reads r; with fn set (from [Scan]) it hands the messages to fn
+// and drops them, and the transcripts it streams one at a time (ShareGPT
+// conversations) to done, returning only those it did not.
+func read(ctx context.Context, r io.Reader, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) ([]*Transcript, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -145,7 +162,7 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 		// A JSON document on a long first line is streamed from the file
 		// now (see stream.go), unless that line is a JSON Lines record;
 		// other documents are streamed below, once the first line is read.
-		if ts, err, ok := readFileDocument(ctx, file, at, name, format, fn); ok {
+		if ts, err, ok := readFileDocument(ctx, file, at, name, format, fn, done); ok {
 			return ts, err
 		}
 		if _, err := file.Seek(at, io.SeekStart); err != nil {
@@ -241,7 +258,7 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 		}
 		src = held
 	}
-	if ts, err, ok := readStreamed(ctx, src, name, format, fn); ok {
+	if ts, err, ok := readStreamed(ctx, src, name, format, fn, done); ok {
 		return ts, err
 	}
 	var data []byte
@@ -264,12 +281,12 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 // readWhole: bad JSON (which readWhole places exactly), a sequence of
 // documents, a format read whole, and the rare cases where a named format
 // finds none of its records (readWhole then says what the input is).
-func readStreamed(ctx context.Context, src io.ReadSeeker, name string, format Format, fn func(t *Transcript, m *Message) error) (ts []*Transcript, err error, ok bool) {
+func readStreamed(ctx context.Context, src io.ReadSeeker, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
 	s, err := openDocStream(src, name)
 	if err != nil {
 		return nil, nil, false
 	}
-	return readStream(ctx, s, format, fn)
+	return readStream(ctx, s, format, fn, done)
 }
 
 // longLine is the length of a first line past which an input that cannot
@@ -294,7 +311,7 @@ func firstLineLong(br *bufio.Reader, n int) bool {
 // readFileDocument reads the file at offset at as one JSON document,
 // streamed, when it is one (ok), and not a JSON Lines file (whose first
 // value a line format claims) or anything else the stream reader leaves.
-func readFileDocument(ctx context.Context, file io.ReadSeeker, at int64, name string, format Format, fn func(t *Transcript, m *Message) error) (ts []*Transcript, err error, ok bool) {
+func readFileDocument(ctx context.Context, file io.ReadSeeker, at int64, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
 	if _, err := file.Seek(at, io.SeekStart); err != nil {
 		return nil, nil, false
 	}
@@ -314,11 +331,13 @@ func readFileDocument(ctx context.Context, file io.ReadSeeker, at int64, name st
 			}
 		}
 	}
-	return readStream(ctx, s, format, fn)
+	return readStream(ctx, s, format, fn, done)
 }
 
 // readStream reads the probed document s as format (detected when "").
-func readStream(ctx context.Context, s *docStream, format Format, fn func(t *Transcript, m *Message) error) (ts []*Transcript, err error, ok bool) {
+// A transcript emitted as it is read goes to done (when not nil) and is
+// not returned.
+func readStream(ctx context.Context, s *docStream, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
 	name := s.name
 	s.ctx, s.fn = ctx, fn
 	named := format != ""
@@ -333,8 +352,10 @@ func readStream(ctx context.Context, s *docStream, format Format, fn func(t *Tra
 	}
 	if fn != nil {
 		s.scan = func(t *Transcript, k int, many bool) error {
-			_, err := scanOne(ctx, name, t, k, many, fn)
-			return err
+			if _, err := scanOne(ctx, name, t, k, many, fn); err != nil || done == nil {
+				return err
+			}
+			return done(t)
 		}
 	}
 	ts, err = f.stream(s)
@@ -357,7 +378,7 @@ func readStream(ctx context.Context, s *docStream, format Format, fn func(t *Tra
 			return nil, nil, false
 		}
 	}
-	if len(ts) == 0 {
+	if len(ts) == 0 && s.emitted == 0 {
 		ts = append(ts, newBuilder(format).finish())
 	}
 	if s.emitted > 0 {

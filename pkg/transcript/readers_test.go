@@ -35,7 +35,7 @@ func TestLiveSession(t *testing.T) {
 				var err error
 				n := 0
 				if scan {
-					ts, err = Scan(context.Background(), strings.NewReader(tt.in), "live.jsonl", "", func(*Transcript, *Message) error { n++; return nil })
+					err = Scan(context.Background(), strings.NewReader(tt.in), "live.jsonl", "", func(*Transcript, *Message) error { n++; return nil }, func(t *Transcript) error { ts = append(ts, t); return nil })
 				} else {
 					ts, err = Read(strings.NewReader(tt.in), "live.jsonl", "")
 					if err == nil {

@@ -36,13 +36,14 @@ func TestScanMatchesRead(t *testing.T) {
 			}
 			var got []Message
 			var seen []*Transcript
-			heads, err := Scan(context.Background(), strings.NewReader(string(data)), p, "", func(tr *Transcript, m *Message) error {
+			var heads []*Transcript
+			err = Scan(context.Background(), strings.NewReader(string(data)), p, "", func(tr *Transcript, m *Message) error {
 				if !slices.Contains(seen, tr) {
 					seen = append(seen, tr)
 				}
 				got = append(got, *m)
 				return nil
-			})
+			}, func(t *Transcript) error { heads = append(heads, t); return nil })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,10 +90,10 @@ func TestScanStops(t *testing.T) {
 	stop := errors.New("enough")
 	n := 0
 	in := strings.Repeat("{\"type\":\"user\",\"content\":\"a\"}\n", 100)
-	_, err := Scan(context.Background(), strings.NewReader(in), "x", "", func(*Transcript, *Message) error {
+	err := Scan(context.Background(), strings.NewReader(in), "x", "", func(*Transcript, *Message) error {
 		n++
 		return stop
-	})
+	}, nil)
 	if !errors.Is(err, stop) {
 		t.Fatalf("err = %v, want %v", err, stop)
 	}

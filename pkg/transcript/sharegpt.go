@@ -27,7 +27,8 @@ func shareGPTDoc(p *docProbe) bool { return p.has("conversations") && !harDoc(p)
 // its position from 0 when it has none, "#" before it when another
 // conversation has that id). An array is read one conversation at a
 // time, twice: first for the ids the file gives, then for the
-// conversations; each is handed on (to [Scan]'s fn) as soon as it is read.
+// conversations; under [Scan] each is handed on (to fn, then done) as
+// soon as it is read and not kept.
 func readShareGPT(s *docStream) ([]*Transcript, error) {
 	if !s.probe.array {
 		v, err := s.whole()
@@ -67,8 +68,11 @@ func readShareGPT(s *docStream) ([]*Transcript, error) {
 		if err != nil {
 			return err
 		}
+		if s.scan != nil {
+			return s.emit(t, i, n > 1) // to Scan's done, not kept
+		}
 		out = append(out, t)
-		return s.emit(t, i, n > 1)
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -98,10 +98,10 @@ func TestStreamedScan(t *testing.T) {
 				want = append(want, fmt.Sprintf("%s %d %s %s", tr.ID, m.Index, m.Role, m.Text))
 			}
 		}
-		_, err = Scan(context.Background(), bytes.NewReader(data), path, "", func(tr *Transcript, m *Message) error {
+		err = Scan(context.Background(), bytes.NewReader(data), path, "", func(tr *Transcript, m *Message) error {
 			got = append(got, fmt.Sprintf("%s %d %s %s", tr.ID, m.Index, m.Role, m.Text))
 			return nil
-		})
+		}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

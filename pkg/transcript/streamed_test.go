@@ -119,12 +119,12 @@ func TestStreamedUsageScan(t *testing.T) {
 	in := ccPrompt + ccRec("msg_1", ccText, ccUsage("5"), "") + ccRec("msg_1", ccTool, ccUsage("150"), "") + ccResult +
 		strings.ReplaceAll(ccPrompt, `"content":"go"`, `"content":"again"`) + ccRec("msg_2", ccText, ccUsage("2"), "") + ccRec("msg_2", `{"type":"text","text":"ok"}`, ccUsage("33"), "")
 	var outputs []int
-	_, err := Scan(context.Background(), strings.NewReader(in), "in", "claude-code", func(_ *Transcript, m *Message) error {
+	err := Scan(context.Background(), strings.NewReader(in), "in", "claude-code", func(_ *Transcript, m *Message) error {
 		if m.Usage != nil {
 			outputs = append(outputs, m.Usage.Output)
 		}
 		return nil
-	})
+	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,8 @@ func TestStreamedUsageScan(t *testing.T) {
 func TestStreamedUsageAfterHandOver(t *testing.T) {
 	in := ccPrompt + ccRec("msg_1", ccText, ccUsage("5"), "") +
 		strings.ReplaceAll(ccPrompt, `"content":"go"`, `"content":"again"`) + ccRec("msg_1", ccTool, ccUsage("150"), "")
-	ts, err := Scan(context.Background(), strings.NewReader(in), "in", "claude-code", func(*Transcript, *Message) error { return nil })
+	var ts []*Transcript
+	err := Scan(context.Background(), strings.NewReader(in), "in", "claude-code", func(*Transcript, *Message) error { return nil }, func(t *Transcript) error { ts = append(ts, t); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -93,7 +93,7 @@ func NewSessionSummary(file, project string) *SessionSummary {
 	if project == "" {
 		project = fileDir(file)
 	}
-	return &SessionSummary{File: file, Project: project, days: map[string]*UsageTally{}}
+	return &SessionSummary{File: file, Project: project}
 }
 
 // fileDir is the directory part of a slash- or backslash-separated name.
@@ -131,12 +131,22 @@ func (s *SessionSummary) Add(m *Message) error {
 	if !m.Timestamp.IsZero() {
 		day = m.Timestamp.UTC().Format(time.DateOnly)
 	}
-	d := s.days[day]
+	return s.day(day).addCall(m.Model, m.Usage, c)
+}
+
+// day is the tally of one UTC day's calls ("": calls with no timestamp),
+// begun when first asked for: a session without usage keeps no map (a
+// file of 200,000 ShareGPT conversations kept 200,000 empty ones).
+func (s *SessionSummary) day(key string) *UsageTally {
+	if s.days == nil {
+		s.days = map[string]*UsageTally{}
+	}
+	d := s.days[key]
 	if d == nil {
 		d = &UsageTally{}
-		s.days[day] = d
+		s.days[key] = d
 	}
-	return d.addCall(m.Model, m.Usage, c)
+	return d
 }
 
 // Finish adds t's header: its format and conversation id, and the calls
@@ -147,12 +157,7 @@ func (s *SessionSummary) Finish(t *Transcript) error {
 		return err
 	}
 	if len(t.Unsent) > 0 {
-		d := s.days[""]
-		if d == nil {
-			d = &UsageTally{}
-			s.days[""] = d
-		}
-		if err := d.AddUnsent(t, s.Pricer); err != nil {
+		if err := s.day("").AddUnsent(t, s.Pricer); err != nil {
 			return err
 		}
 	}
@@ -161,11 +166,7 @@ func (s *SessionSummary) Finish(t *Transcript) error {
 		s.Start, s.End = &a, &b
 		if d := s.days[""]; d != nil {
 			delete(s.days, "")
-			day := s.start.Format(time.DateOnly)
-			if s.days[day] == nil {
-				s.days[day] = &UsageTally{}
-			}
-			if err := s.days[day].addTally(d); err != nil {
+			if err := s.day(s.start.Format(time.DateOnly)).addTally(d); err != nil {
 				return err
 			}
 		}

@@ -54,7 +54,10 @@ func ExampleReportWriter() {
 	//           "turn": 1,
 	//           "call": 1,
 	//           "messages": [
-	//             0
+	//             [
+	//               0,
+	//               0
+	//             ]
 	//           ],
 	//           "summary_chars": 0,
 	//           "chars": 7,

@@ -82,9 +82,10 @@ type Call struct {
 	Turn int `json:"turn"`
 	// Call numbers the calls of the transcript from 1.
 	Call int `json:"call"`
-	// Messages are the transcript indices sent, the system part included
-	// (only with [ReplayOptions.Indices]).
-	Messages []int `json:"messages"`
+	// Messages are the transcript indices sent, ascending, the system
+	// part included (only with [ReplayOptions.Indices]); their JSON is
+	// the runs of consecutive indices ([Indices]).
+	Messages Indices `json:"messages"`
 	// SummaryChars is the size of the rolling summary sent.
 	SummaryChars int `json:"summary_chars"`
 	// Chars and Tokens are the size sent (see [Replay] for tokens).
@@ -593,7 +594,7 @@ func (r *replayer) call(c *conversation, res *Result, m *transcript.Message, ful
 	}
 	if indices {
 		call.Parts = c.parts(w)
-		call.Messages = make([]int, 0, snap.Messages)
+		call.Messages = make(Indices, 0, snap.Messages)
 		for _, p := range call.Parts {
 			for i := p.From; i <= p.To && p.Sent != SentSummary; i++ {
 				call.Messages = append(call.Messages, i)

@@ -498,7 +498,7 @@ func TestHarnessCompactionInTurn(t *testing.T) {
 	// follows; the prompt 9 came before the summary, so it is gone even
 	// from the active turn.
 	for _, s := range Strategies() {
-		if got := replayOne(t, tr, s, o).Calls[4].Messages; !reflect.DeepEqual(got, []int{0, 10}) {
+		if got := replayOne(t, tr, s, o).Calls[4].Messages; !reflect.DeepEqual([]int(got), []int{0, 10}) {
 			t.Errorf("%s after the harness compaction = %v", s, got)
 		}
 	}
@@ -506,7 +506,7 @@ func TestHarnessCompactionInTurn(t *testing.T) {
 	tr.Messages[10].Turn = 5
 	tr.Messages[11].Turn = 5
 	for _, s := range Strategies() {
-		if got := replayOne(t, tr, s, o).Calls[4].Messages; !reflect.DeepEqual(got, []int{0, 10}) {
+		if got := replayOne(t, tr, s, o).Calls[4].Messages; !reflect.DeepEqual([]int(got), []int{0, 10}) {
 			t.Errorf("%s, summary opening a turn = %v", s, got)
 		}
 	}
@@ -527,10 +527,10 @@ func TestHarnessCompactionAborted(t *testing.T) {
 	o.Windowed.Chars, o.Sliding.Chars = new(1000), new(1000)
 	for _, s := range []Strategy{Full, Windowed, Sliding} {
 		r := replayOne(t, tr, s, o)
-		if got := r.Calls[3].Messages; !reflect.DeepEqual(got, []int{0, 8}) {
+		if got := r.Calls[3].Messages; !reflect.DeepEqual([]int(got), []int{0, 8}) {
 			t.Errorf("%s in the aborted turn = %v", s, got)
 		}
-		if got := r.Calls[4].Messages; !reflect.DeepEqual(got, []int{0, 1, 2, 3, 4, 5, 6, 10}) {
+		if got := r.Calls[4].Messages; !reflect.DeepEqual([]int(got), []int{0, 1, 2, 3, 4, 5, 6, 10}) {
 			t.Errorf("%s after the aborted turn = %v", s, got)
 		}
 	}
