@@ -153,76 +153,141 @@ func splitParts(parts []gmPart, names *namePairer) geminiParts {
 	return g
 }
 
+// gmDoc is a Gemini request or response object, its contents aside.
+type gmDoc struct {
+	SystemInstruction json.RawMessage   `json:"systemInstruction"`
+	Contents          []json.RawMessage `json:"contents"`
+	Tools             json.RawMessage   `json:"tools"`
+	UsageMetadata     *gmUsage          `json:"usageMetadata"`
+	ModelVersion      string            `json:"modelVersion"`
+}
+
 // readGemini reads Gemini API contents: an array of contents, or an
 // object with "contents" and optionally "systemInstruction".
 func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 	b := newBuilder(FormatGemini)
-	var contents []json.RawMessage
-	prefix := ""
 	if bytes.TrimSpace(v)[0] == '[' {
+		var contents []json.RawMessage
 		if err := json.Unmarshal(v, &contents); err != nil {
 			return nil, typeErrAt(name, "", err)
 		}
-	} else {
-		var doc struct {
-			SystemInstruction json.RawMessage   `json:"systemInstruction"`
-			Contents          []json.RawMessage `json:"contents"`
-			Tools             json.RawMessage   `json:"tools"`
-			UsageMetadata     *gmUsage          `json:"usageMetadata"`
-			ModelVersion      string            `json:"modelVersion"`
+		if err := eachRecord(contents, geminiContents(b, name, "")); err != nil {
+			return nil, err
 		}
-		if err := json.Unmarshal(v, &doc); err != nil {
-			return nil, typeErrAt(name, "", err)
-		}
-		if doc.Contents == nil {
-			return nil, errAt(name, "", "no \"contents\" array")
-		}
-		contents, prefix = doc.Contents, "contents"
-		b.t.Tools = parseTools(doc.Tools)
-		if si := bytes.TrimSpace(doc.SystemInstruction); len(si) > 0 && string(si) != "null" {
-			var text string
-			if si[0] == '"' {
-				_ = json.Unmarshal(si, &text)
-			} else {
-				var c gmContent
-				if err := json.Unmarshal(si, &c); err != nil {
-					return nil, typeErrAt(name, "systemInstruction", err)
-				}
-				text = splitParts(c.Parts, &namePairer{}).text
-			}
-			b.add(Message{Role: RoleSystem, Text: text}, false)
-		}
-		if _, err := doc.UsageMetadata.output(); err != nil {
-			return nil, errAt(name, "usageMetadata", "%w", err)
-		}
-		defer func() {
-			// Usage of the response the request produced, when stored with it.
-			if doc.UsageMetadata != nil && doc.UsageMetadata.PromptTokenCount != nil {
-				for i := len(b.t.Messages) - 1; i >= 0; i-- {
-					if b.t.Messages[i].Role == RoleAssistant {
-						_ = doc.UsageMetadata.setOn(&b.t.Messages[i]) // checked above
-						if b.t.Messages[i].Model == "" {
-							b.t.Messages[i].Model = doc.ModelVersion
-						}
-						break
-					}
-				}
-			}
-		}()
+		return b.finish(), nil
 	}
+	var doc gmDoc
+	if err := json.Unmarshal(v, &doc); err != nil {
+		return nil, typeErrAt(name, "", err)
+	}
+	if doc.Contents == nil {
+		return nil, errAt(name, "", "no \"contents\" array")
+	}
+	if err := doc.begin(b, name); err != nil {
+		return nil, err
+	}
+	if err := eachRecord(doc.Contents, geminiContents(b, name, "contents")); err != nil {
+		return nil, err
+	}
+	doc.end(b)
+	return b.finish(), nil
+}
+
+// geminiStream is [readGemini] one content at a time. A document it
+// cannot take as it stands (no "contents" array, a member of the wrong
+// type) is left to readGemini, which says what is wrong. A response's
+// usage, stored beside the contents, goes on the last reply, which is
+// only known at the end: such a document keeps its messages until then.
+func geminiStream(s *docStream) ([]*Transcript, error) {
+	if s.probe.array {
+		b := s.builder(FormatGemini)
+		return s.records(b, "", geminiContents(b, s.name, ""))
+	}
+	var doc gmDoc
+	if json.Unmarshal(mustRaw(s.top()), &doc) != nil || doc.Contents == nil {
+		return nil, errStreamFallback
+	}
+	b := s.builder(FormatGemini)
+	if doc.UsageMetadata != nil && doc.UsageMetadata.PromptTokenCount != nil {
+		b = newBuilder(FormatGemini)
+	}
+	if err := doc.begin(b, s.name); err != nil {
+		return nil, err
+	}
+	each := geminiContents(b, s.name, "contents")
+	err := s.elements("contents", func(i int, raw json.RawMessage) error {
+		if err := s.stopped(b); err != nil {
+			return err
+		}
+		return each(i, raw)
+	})
+	if err != nil {
+		return nil, err
+	}
+	doc.end(b)
+	t, err := s.finish(b)
+	if err != nil {
+		return nil, err
+	}
+	return []*Transcript{t}, nil
+}
+
+// begin adds what the object gives before its contents: the system
+// instruction and the tools; it checks the usage.
+func (doc *gmDoc) begin(b *builder, name string) error {
+	b.t.Tools = parseTools(doc.Tools)
+	if si := bytes.TrimSpace(doc.SystemInstruction); len(si) > 0 && string(si) != "null" {
+		var text string
+		if si[0] == '"' {
+			_ = json.Unmarshal(si, &text)
+		} else {
+			var c gmContent
+			if err := json.Unmarshal(si, &c); err != nil {
+				return typeErrAt(name, "systemInstruction", err)
+			}
+			text = splitParts(c.Parts, &namePairer{}).text
+		}
+		b.add(Message{Role: RoleSystem, Text: text}, false)
+	}
+	if _, err := doc.UsageMetadata.output(); err != nil {
+		return errAt(name, "usageMetadata", "%w", err)
+	}
+	return nil
+}
+
+// end puts the usage of the response the request produced, when stored
+// with it, on the last reply (b has no sink then).
+func (doc *gmDoc) end(b *builder) {
+	if doc.UsageMetadata == nil || doc.UsageMetadata.PromptTokenCount == nil {
+		return
+	}
+	for i := b.count() - 1; i >= b.base; i-- {
+		if m := b.msg(i); m.Role == RoleAssistant {
+			_ = doc.UsageMetadata.setOn(m) // checked in begin
+			if m.Model == "" {
+				m.Model = doc.ModelVersion
+			}
+			return
+		}
+	}
+}
+
+// geminiContents returns the reader of the contents of one document, at
+// prefix, in order, into b.
+func geminiContents(b *builder, name, prefix string) func(i int, raw json.RawMessage) error {
 	var names namePairer
-	for i, raw := range contents {
+	return func(i int, raw json.RawMessage) error {
 		path := fmt.Sprintf("%s[%d]", prefix, i)
 		var c gmContent
 		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-			return nil, errAt(name, path, "want a content object, got %s", jsonl.Kind(raw))
+			return errAt(name, path, "want a content object, got %s", jsonl.Kind(raw))
 		}
 		if err := json.Unmarshal(raw, &c); err != nil {
-			return nil, typeErrAt(name, path, err)
+			return typeErrAt(name, path, err)
 		}
 		ts, err := parseTime(c.Timestamp)
 		if err != nil {
-			return nil, errAt(name, path, "%q: %v", "timestamp", err)
+			return errAt(name, path, "%q: %v", "timestamp", err)
 		}
 		g := splitParts(c.Parts, &names)
 		for _, k := range g.skipped {
@@ -240,14 +305,14 @@ func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 		case "model":
 			m := Message{Role: RoleAssistant, Text: g.text, Images: g.images, ToolCalls: g.calls, Timestamp: ts, Model: c.ModelVersion}
 			if err := c.UsageMetadata.setOn(&m); err != nil {
-				return nil, errAt(name, path+".usageMetadata", "%w", err)
+				return errAt(name, path+".usageMetadata", "%w", err)
 			}
 			b.add(m, false)
 		default:
-			return nil, errAt(name, path, "unknown role %q; valid: user, model", c.Role)
+			return errAt(name, path, "unknown role %q; valid: user, model", c.Role)
 		}
+		return nil
 	}
-	return b.finish(), nil
 }
 
 type gcMessage struct {
@@ -391,7 +456,7 @@ func dot(path string) string {
 }
 
 var (
-	geminiFormat    = format{name: FormatGemini, doc: geminiDoc, document: one(readGemini)}
+	geminiFormat    = format{name: FormatGemini, doc: geminiDoc, document: one(readGemini), stream: geminiStream}
 	geminiCLIFormat = format{name: FormatGeminiCLI, doc: geminiCLIDoc, document: one(readGeminiCLI)}
 )
 

@@ -576,3 +576,37 @@ func (c *chunks) bytes() []byte {
 	}
 	return out
 }
+
+// records reads the one transcript of a document whose records are the
+// elements of its array member key ("" for the document's own array),
+// handing each to each in order; b is from [docStream.builder] (or a
+// plain builder, for a reader that changes messages after the last
+// record). The readers of whole documents hand the same records to the
+// same each through [eachRecord].
+func (s *docStream) records(b *builder, key string, each func(i int, raw json.RawMessage) error) ([]*Transcript, error) {
+	err := s.elements(key, func(i int, raw json.RawMessage) error {
+		if err := s.stopped(b); err != nil {
+			return err
+		}
+		return each(i, raw)
+	})
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.finish(b)
+	if err != nil {
+		return nil, err
+	}
+	return []*Transcript{t}, nil
+}
+
+// eachRecord hands each of records to each, in order (the whole-document
+// side of [docStream.records]).
+func eachRecord(records []json.RawMessage, each func(i int, raw json.RawMessage) error) error {
+	for i, raw := range records {
+		if err := each(i, raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
