@@ -351,22 +351,41 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 	if doc.Messages == nil {
 		return nil, errAt(name, "", "no \"messages\" array")
 	}
-	for i, raw := range doc.Messages {
+	if err := eachRecord(doc.Messages, geminiCLIRecords(b, name)); err != nil {
+		return nil, err
+	}
+	return b.finish(), nil
+}
+
+// geminiCLIStream is [readGeminiCLI] one record at a time. A session
+// whose "messages" is missing or no array is left to readGeminiCLI.
+func geminiCLIStream(s *docStream) ([]*Transcript, error) {
+	if m := bytes.TrimSpace(s.top()["messages"]); s.probe.array || len(m) == 0 || m[0] != '[' {
+		return nil, errStreamFallback
+	}
+	b := s.builder(FormatGeminiCLI)
+	return s.records(b, "messages", geminiCLIRecords(b, s.name))
+}
+
+// geminiCLIRecords returns the reader of the records of one session, in
+// order, into b.
+func geminiCLIRecords(b *builder, name string) func(i int, raw json.RawMessage) error {
+	return func(i int, raw json.RawMessage) error {
 		path := fmt.Sprintf("messages[%d]", i)
 		var m gcMessage
 		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-			return nil, errAt(name, path, "want a message object, got %s", jsonl.Kind(raw))
+			return errAt(name, path, "want a message object, got %s", jsonl.Kind(raw))
 		}
 		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, typeErrAt(name, path, err)
+			return typeErrAt(name, path, err)
 		}
 		ts, err := parseTime(m.Timestamp)
 		if err != nil {
-			return nil, errAt(name, path, "%q: %v", "timestamp", err)
+			return errAt(name, path, "%q: %v", "timestamp", err)
 		}
 		text, images, err := geminiCLIContent(m.Content)
 		if err != nil {
-			return nil, errAt(name, path, "%v", err)
+			return errAt(name, path, "%v", err)
 		}
 		switch m.Type {
 		case "user":
@@ -380,13 +399,13 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 			var results []Message
 			for k, c := range m.ToolCalls {
 				if c.ID == "" {
-					return nil, errAt(name, fmt.Sprintf("%s.toolCalls[%d]", path, k), "\"id\" is required")
+					return errAt(name, fmt.Sprintf("%s.toolCalls[%d]", path, k), "\"id\" is required")
 				}
 				msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Arguments: argText(c.Args)})
 				var parts []gmPart
 				if r := bytes.TrimSpace(c.Result); len(r) > 0 && r[0] == '[' {
 					if err := json.Unmarshal(r, &parts); err != nil {
-						return nil, typeErrAt(name, fmt.Sprintf("%s.toolCalls[%d].result", path, k), err)
+						return typeErrAt(name, fmt.Sprintf("%s.toolCalls[%d].result", path, k), err)
 					}
 				}
 				for _, p := range parts {
@@ -404,11 +423,11 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 			if m.Tokens != nil && m.Tokens.Input != nil {
 				if err := nonNegative(count{"tokens.input", *m.Tokens.Input}, count{"tokens.output", m.Tokens.Output},
 					count{"tokens.cached", m.Tokens.Cached}, count{"tokens.thoughts", m.Tokens.Thoughts}); err != nil {
-					return nil, errAt(name, path, "%w", err)
+					return errAt(name, path, "%w", err)
 				}
 				out, err := geminiOutput(m.Tokens.Output, m.Tokens.Thoughts, "tokens.output", "tokens.thoughts")
 				if err != nil {
-					return nil, errAt(name, path, "%w", err)
+					return errAt(name, path, "%w", err)
 				}
 				msg.setSplitUsage(*m.Tokens.Input, m.Tokens.Cached, out)
 			}
@@ -418,12 +437,12 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 				b.add(r, false)
 			}
 		case "":
-			return nil, errAt(name, path, "missing \"type\"; valid: user, gemini, info, error, warning")
+			return errAt(name, path, "missing \"type\"; valid: user, gemini, info, error, warning")
 		default:
 			b.skip(m.Type)
 		}
+		return nil
 	}
-	return b.finish(), nil
 }
 
 // geminiCLIContent reads a record's content: a string, or parts.
@@ -457,7 +476,7 @@ func dot(path string) string {
 
 var (
 	geminiFormat    = format{name: FormatGemini, doc: geminiDoc, document: one(readGemini), stream: geminiStream}
-	geminiCLIFormat = format{name: FormatGeminiCLI, doc: geminiCLIDoc, document: one(readGeminiCLI)}
+	geminiCLIFormat = format{name: FormatGeminiCLI, doc: geminiCLIDoc, document: one(readGeminiCLI), stream: geminiCLIStream}
 )
 
 // geminiDoc: an array of contents (with "parts"), or a request with
