@@ -196,40 +196,44 @@ func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 // geminiStream is [readGemini] one content at a time. A document it
 // cannot take as it stands (no "contents" array, a member of the wrong
 // type) is left to readGemini, which says what is wrong. A response's
-// usage, stored beside the contents, goes on the last reply, which is
-// only known at the end: such a document keeps its messages until then.
+// usage, stored beside the contents, goes on the last reply: a first pass
+// over the contents finds the last "model" one, so that the usage is set
+// on its reply as soon as it is read.
 func geminiStream(s *docStream) ([]*Transcript, error) {
+	b := s.builder(FormatGemini)
 	if s.probe.array {
-		b := s.builder(FormatGemini)
 		return s.records(b, "", geminiContents(b, s.name, ""))
 	}
 	var doc gmDoc
 	if json.Unmarshal(mustRaw(s.top()), &doc) != nil || doc.Contents == nil {
 		return nil, errStreamFallback
 	}
-	b := s.builder(FormatGemini)
-	if doc.UsageMetadata != nil && doc.UsageMetadata.PromptTokenCount != nil {
-		b = newBuilder(FormatGemini)
-	}
 	if err := doc.begin(b, s.name); err != nil {
 		return nil, err
 	}
+	lastModel := -1
+	if doc.UsageMetadata != nil && doc.UsageMetadata.PromptTokenCount != nil {
+		err := s.elements("contents", func(i int, raw json.RawMessage) error {
+			var c struct {
+				Role string `json:"role"`
+			}
+			if json.Unmarshal(raw, &c) == nil && c.Role == "model" {
+				lastModel = i
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
 	each := geminiContents(b, s.name, "contents")
-	err := s.elements("contents", func(i int, raw json.RawMessage) error {
-		if err := s.stopped(b); err != nil {
+	return s.records(b, "contents", func(i int, raw json.RawMessage) error {
+		if err := each(i, raw); err != nil || i != lastModel {
 			return err
 		}
-		return each(i, raw)
+		doc.end(b)
+		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	doc.end(b)
-	t, err := s.finish(b)
-	if err != nil {
-		return nil, err
-	}
-	return []*Transcript{t}, nil
 }
 
 // begin adds what the object gives before its contents: the system
@@ -256,7 +260,7 @@ func (doc *gmDoc) begin(b *builder, name string) error {
 }
 
 // end puts the usage of the response the request produced, when stored
-// with it, on the last reply (b has no sink then).
+// with it, on the last reply (streamed: the one just read).
 func (doc *gmDoc) end(b *builder) {
 	if doc.UsageMetadata == nil || doc.UsageMetadata.PromptTokenCount == nil {
 		return
