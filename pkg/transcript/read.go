@@ -328,7 +328,7 @@ func readStream(ctx context.Context, s *docStream, format Format, fn func(t *Tra
 		}
 	}
 	f := formatOf(format)
-	if f.stream == nil || format == FormatHAR {
+	if f.stream == nil {
 		return nil, nil, false
 	}
 	if fn != nil {

@@ -73,6 +73,15 @@ func TestRecordsStreamedSame(t *testing.T) {
 		{"long-memory speaker", `[{"sample_id":"a","conversation":{"speaker_a":"A","speaker_b":"B","session_1":[{"speaker":"C","text":"x"}]}}]`,
 			"", `in: [0].conversation.session_1[0].speaker: speaker "C" is neither speaker_a ("A") nor speaker_b ("B")`},
 		{"long-memory two samples", `[{"sample_id":"a","conversation":{"speaker_a":"A","speaker_b":"B","session_1":[{"speaker":"A","text":"x"},{"speaker":"B","text":"y"}]}},{"conversation":{"speaker_a":"A","speaker_b":"B","session_2":[{"speaker":"A","text":"z"}]}}]`, "", ""},
+		// The HAR errors as the reader of whole documents gave them before
+		// entries were read one at a time, but for an entry that is no
+		// object: its type was unnamed, and its text (which holds "int")
+		// made it "a whole number".
+		{"har url type", `{"log":{"entries":[{"request":{"url":5}}]}}`, "", `in: "log.entries.request.url" must be a string, got number`},
+		{"har entry not an object", `{"log":{"entries":[3]}}`, FormatHAR, `in: "log.entries" must be an object, got number`},
+		{"har base64", `{"log":{"entries":[{"request":{"url":"https://api.openai.com/v1/chat/completions","postData":{"text":"{}"}},"response":{"status":200,"content":{"encoding":"base64","text":"!!"}}}]}}`,
+			"", `in: log.entries[0].response.content.text: base64: illegal base64 data at input byte 0`},
+		{"har log twice", `{"log":{"entries":[]},"log":{"version":"1.2","entries":[{"request":{"url":"https://example.com/"}}]}}`, "", ""},
 		{"broken JSON", "{\"history\":[{\"role\":\"user\",\n\"content\":\"a\"},]", FormatSWEAgent, `in:2:`},
 	}
 	for _, tc := range tests {
@@ -222,4 +231,32 @@ func TestRecordsNotHeld(t *testing.T) {
 			t.Errorf("%s: %d MB live while counting a %d MB file", rf.sample, live>>20, size>>20)
 		}
 	}
+}
+
+// FuzzRecordsStreamed checks that a document of the record-streamed
+// formats reads the same streamed from a file, held from a pipe, and
+// whole (by the whole-document reader).
+func FuzzRecordsStreamed(f *testing.F) {
+	for _, dir := range []string{"gemini", "gemini-cli", "codex", "swe-agent", "openhands", "long-memory", "har"} {
+		addSeeds(f, dir)
+	}
+	f.Add([]byte(`{"log":{"entries":[]},"log":{"entries":[{"request":{"url":"https://example.com/"}}]}}`))
+	f.Add([]byte(`{"contents":[{"role":"model","parts":[{"text":"a"}]}],"usageMetadata":{"promptTokenCount":3}}`))
+	f.Add([]byte(`[{"sample_id":"a","conversation":{"speaker_a":"A","speaker_b":"B","session_1":[{"speaker":"A","text":"x"}]}},{}]`))
+	formats := []Format{"", FormatGemini, FormatGeminiCLI, FormatCodex, FormatSWEAgent, FormatOpenHands, FormatLongMemory, FormatHAR}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, format := range formats {
+			file, piped, whole := readAllWays(data, format)
+			bothErr := strings.HasPrefix(file, "error") && strings.HasPrefix(piped, "error")
+			if file != piped && !bothErr {
+				t.Fatalf("as %q:\nfile:  %s\npiped: %s", format, file, piped)
+			}
+			if lineInput(data) || len(bytes.Trim(bytes.ReplaceAll(data, bom, nil), " \t\r\n")) == 0 {
+				continue // read as JSON Lines or as an empty input, not by the document path
+			}
+			if file != whole && !(bothErr && strings.HasPrefix(whole, "error")) {
+				t.Fatalf("as %q:\nfile:  %s\npiped: %s\nwhole: %s", format, file, piped, whole)
+			}
+		}
+	})
 }
