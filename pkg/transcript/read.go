@@ -239,6 +239,7 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 		if held, err = readChunks(head, br); err != nil {
 			return nil, &Error{Name: name, Err: err}
 		}
+		held.ctx = ctx
 		src = held
 	}
 	if ts, err, ok := readStreamed(ctx, src, name, format, fn); ok {
@@ -267,6 +268,9 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 func readStreamed(ctx context.Context, src io.ReadSeeker, name string, format Format, fn func(t *Transcript, m *Message) error) (ts []*Transcript, err error, ok bool) {
 	s, err := openDocStream(src, name)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err(), true // not read whole after all
+		}
 		return nil, nil, false
 	}
 	return readStream(ctx, s, format, fn)

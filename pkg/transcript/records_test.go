@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -243,20 +245,37 @@ func FuzzRecordsStreamed(f *testing.F) {
 	f.Add([]byte(`{"log":{"entries":[]},"log":{"entries":[{"request":{"url":"https://example.com/"}}]}}`))
 	f.Add([]byte(`{"contents":[{"role":"model","parts":[{"text":"a"}]}],"usageMetadata":{"promptTokenCount":3}}`))
 	f.Add([]byte(`[{"sample_id":"a","conversation":{"speaker_a":"A","speaker_b":"B","session_1":[{"speaker":"A","text":"x"}]}},{}]`))
-	formats := []Format{"", FormatGemini, FormatGeminiCLI, FormatCodex, FormatSWEAgent, FormatOpenHands, FormatLongMemory, FormatHAR}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, format := range formats {
-			file, piped, whole := readAllWays(data, format)
-			bothErr := strings.HasPrefix(file, "error") && strings.HasPrefix(piped, "error")
-			if file != piped && !bothErr {
-				t.Fatalf("as %q:\nfile:  %s\npiped: %s", format, file, piped)
-			}
-			if lineInput(data) || len(bytes.Trim(bytes.ReplaceAll(data, bom, nil), " \t\r\n")) == 0 {
-				continue // read as JSON Lines or as an empty input, not by the document path
-			}
-			if file != whole && !(bothErr && strings.HasPrefix(whole, "error")) {
-				t.Fatalf("as %q:\nfile:  %s\npiped: %s\nwhole: %s", format, file, piped, whole)
-			}
-		}
+		readsSame(t, data, FormatGemini, FormatGeminiCLI, FormatCodex, FormatSWEAgent, FormatOpenHands, FormatLongMemory, FormatHAR)
 	})
+}
+
+// cancelAtEOF is a pipe that cancels its context once it has been read
+// to the end (a SIGINT just after standard input is held).
+type cancelAtEOF struct {
+	r      io.Reader
+	cancel context.CancelFunc
+}
+
+func (c cancelAtEOF) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err == io.EOF {
+		c.cancel()
+	}
+	return n, err
+}
+
+// TestPipedCancelled: an input held from a pipe is not read on (nor read
+// whole, as a document that is not valid JSON would be) once the context
+// is done: Scan returns the context's error.
+func TestPipedCancelled(t *testing.T) {
+	broken := `{"info":{},"history":[` + strings.Repeat(`{"role":"user","content":"a"},`, 1000) // cut short
+	for _, in := range []string{broken, string(readSample(t, "swe-agent/fix-issue.traj"))} {
+		ctx, cancel := context.WithCancel(context.Background())
+		_, err := Scan(ctx, cancelAtEOF{strings.NewReader(in), cancel}, "in", "", func(*Transcript, *Message) error { return nil })
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%.40s…: got %v, want %v", in, err, context.Canceled)
+		}
+	}
 }

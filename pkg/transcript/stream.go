@@ -550,6 +550,9 @@ type chunks struct {
 	parts [][]byte
 	size  int64
 	off   int64
+	// ctx, when set, ends the reads once done: the passes over the
+	// input held then stop at the next buffer's fill, as a file's do.
+	ctx context.Context
 }
 
 const chunkSize = 1 << 20
@@ -589,6 +592,9 @@ func (c *chunks) write(p []byte) {
 }
 
 func (c *chunks) Read(p []byte) (int, error) {
+	if c.ctx != nil && c.ctx.Err() != nil {
+		return 0, c.ctx.Err()
+	}
 	if c.off >= c.size {
 		return 0, io.EOF
 	}
