@@ -186,7 +186,7 @@ func responsesStream(s *docStream) ([]*Transcript, error) {
 	key, prefix := "", ""
 	if !s.probe.array {
 		var req cxRequest
-		if json.Unmarshal(mustRaw(s.top()), &req) != nil {
+		if json.Unmarshal(mustRaw(s.top()), &req) != nil || !s.plain("input") {
 			return nil, errStreamFallback
 		}
 		if in := bytes.TrimSpace(req.Input); len(in) == 0 || in[0] != '[' {

@@ -205,7 +205,7 @@ func geminiStream(s *docStream) ([]*Transcript, error) {
 		return s.records(b, "", geminiContents(b, s.name, ""))
 	}
 	var doc gmDoc
-	if json.Unmarshal(mustRaw(s.top()), &doc) != nil || doc.Contents == nil {
+	if json.Unmarshal(mustRaw(s.top()), &doc) != nil || doc.Contents == nil || !s.plain("contents") {
 		return nil, errStreamFallback
 	}
 	if err := doc.begin(b, s.name); err != nil {
@@ -364,7 +364,7 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 // geminiCLIStream is [readGeminiCLI] one record at a time. A session
 // whose "messages" is missing or no array is left to readGeminiCLI.
 func geminiCLIStream(s *docStream) ([]*Transcript, error) {
-	if m := bytes.TrimSpace(s.top()["messages"]); s.probe.array || len(m) == 0 || m[0] != '[' {
+	if m := bytes.TrimSpace(s.top()["messages"]); s.probe.array || len(m) == 0 || m[0] != '[' || !s.plain("messages") {
 		return nil, errStreamFallback
 	}
 	b := s.builder(FormatGeminiCLI)

@@ -63,7 +63,7 @@ func readHAR(v json.RawMessage, name string) ([]*Transcript, error) {
 func harStream(s *docStream) ([]*Transcript, error) {
 	var doc harDocument
 	if s.probe.array || s.probe.count["log"] != 1 || json.Unmarshal(mustRaw(s.top()), &doc) != nil ||
-		doc.Log == nil || doc.Log.Entries == nil {
+		doc.Log == nil || doc.Log.Entries == nil || !s.plain("log.entries") {
 		return nil, errStreamFallback
 	}
 	h := newHARReader(s.name)

@@ -84,6 +84,10 @@ func TestRecordsStreamedSame(t *testing.T) {
 		{"har base64", `{"log":{"entries":[{"request":{"url":"https://api.openai.com/v1/chat/completions","postData":{"text":"{}"}},"response":{"status":200,"content":{"encoding":"base64","text":"!!"}}}]}}`,
 			"", `in: log.entries[0].response.content.text: base64: illegal base64 data at input byte 0`},
 		{"har log twice", `{"log":{"entries":[]},"log":{"version":"1.2","entries":[{"request":{"url":"https://example.com/"}}]}}`, "", ""},
+		// encoding/json takes a member whose name differs in case.
+		{"gemini contents in capitals", `{"sYstemInstruCtion":{},"ContentS":[{}]}`, FormatGemini, ""},
+		{"har entries in capitals", `{"log":{"Entries":[{"request":{"url":"https://example.com/"}}]}}`, FormatHAR, `in: no har records here`},
+		{"swe-agent history twice", `{"history":[{"role":"user","content":"a"}],"History":[{"role":"user","content":"b"}],"info":{}}`, "", ""},
 		{"broken JSON", "{\"history\":[{\"role\":\"user\",\n\"content\":\"a\"},]", FormatSWEAgent, `in:2:`},
 	}
 	for _, tc := range tests {

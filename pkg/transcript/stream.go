@@ -661,3 +661,27 @@ func eachRecord(records []json.RawMessage, each func(i int, raw json.RawMessage)
 	}
 	return nil
 }
+
+// plain reports whether the probed object gives the member at path (a
+// name, or "log.entries" for a member of a nested one) under that exact
+// name and no other: encoding/json also takes a member whose name differs
+// in case, so a document that has one is left to the whole-document
+// reader.
+func (s *docStream) plain(path string) bool {
+	obj := s.probe.obj
+	for {
+		head, rest, nested := strings.Cut(path, ".")
+		if obj[head] == nil {
+			return false
+		}
+		for k := range obj {
+			if k != head && strings.EqualFold(k, head) {
+				return false
+			}
+		}
+		if !nested {
+			return true
+		}
+		obj, path = members(obj[head]), rest
+	}
+}

@@ -72,6 +72,21 @@ func lineInput(data []byte) bool {
 	return false
 }
 
+// linesAs reports whether format, named, reads data as its JSON Lines
+// (its first line is an object the format's lines take).
+func linesAs(data []byte, format Format) bool {
+	f := formatOf(format)
+	if f == nil || f.lines == nil {
+		return false
+	}
+	first, _, _ := bytes.Cut(bytes.TrimLeft(bytes.TrimPrefix(data, bom), " \t\r\n"), []byte("\n"))
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(bytes.TrimSpace(first), &obj) != nil || obj == nil {
+		return false
+	}
+	return f.linesWhen == nil || f.linesWhen(obj)
+}
+
 func mustDetect(t *testing.T, data []byte) Format {
 	f, err := Detect(data)
 	if err != nil {
@@ -136,7 +151,7 @@ func readsSame(t *testing.T, data []byte, formats ...Format) {
 			// transcript at all, so its error may be that one.)
 			t.Fatalf("as %q:\nfile:  %s\npiped: %s", format, file, piped)
 		}
-		if lineInput(data) || len(bytes.Trim(bytes.ReplaceAll(data, bom, nil), " \t\r\n")) == 0 {
+		if lineInput(data) || linesAs(data, format) || len(bytes.Trim(bytes.ReplaceAll(data, bom, nil), " \t\r\n")) == 0 {
 			continue // read as JSON Lines or as an empty input, not by the document path
 		}
 		if file != whole && !(bothErr && strings.HasPrefix(whole, "error")) {

@@ -80,7 +80,7 @@ func readSWEAgent(v json.RawMessage, name string) (*Transcript, error) {
 // document whose "history" is missing or no array is left to
 // readSWEAgent, which says so.
 func streamSWEAgent(s *docStream) ([]*Transcript, error) {
-	if h := bytes.TrimSpace(s.top()["history"]); s.probe.array || len(h) == 0 || h[0] != '[' {
+	if h := bytes.TrimSpace(s.top()["history"]); s.probe.array || len(h) == 0 || h[0] != '[' || !s.plain("history") {
 		return nil, errStreamFallback
 	}
 	b := s.builder(FormatSWEAgent)
