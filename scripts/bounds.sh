@@ -33,6 +33,13 @@
 #                         --totals (replayed once)
 #   walk big .json        a directory with one MB-megabyte JSON file that is
 #                         no transcript (skipped after a sniff of its start)
+#   gemini … har doc      Gemini, Gemini CLI, Codex, SWE-agent, OpenHands,
+#                         long-memory and HAR documents of MB megabytes
+#                         (scripts/gen-bigdocs.py), through count
+#                         --transcript, the summary and --breakdown; then
+#                         SIGINT at 1.5 and 4 s on the streamed documents,
+#                         from standard input and during replay DIR (the
+#                         docs block at the end)
 #
 # Then each long run again, interrupted with SIGINT after 1.5 s: prints
 # "sigint <case> <ms from the signal to the exit> <exit status>" (the goal:
@@ -214,3 +221,44 @@ sigint "count /dev/zero" /dev/zero count
 sigint "count /dev/zero o200k" /dev/zero count -t o200k_base
 sigint "count a" "$tmp/a" count -t o200k_base
 sigint "conflicts clause" "$tmp/clause" conflicts --lines
+
+# ---- Documents of the other formats (issue 24 item 12, the docs block) ----
+# Gemini requests, Gemini CLI sessions, Codex Responses requests, SWE-agent
+# trajectories, OpenHands event streams, long-memory samples and HARs of
+# MB megabytes, each the records of its sample in testdata/transcripts
+# repeated with longer texts (scripts/gen-bigdocs.py, seed 1), through
+# count --transcript, the transcript summary and transcript --breakdown
+# (each streamed record by record from the file). Then SIGINT during the
+# streamed runs, at 1.5 s (the first pass) and 4 s (the records), from a
+# file and from standard input, and during replay DIR: "sigint <case> <ms
+# from the signal to the exit> <exit status>".
+for f in gemini gemini-cli codex swe-agent openhands long-memory har; do
+  python3 "$here/gen-bigdocs.py" "$f" "$MB" 1 > "$tmp/$f.json"
+  runf "$f doc" "$tmp/$f.json" count --transcript
+  runf "$f summary" "$tmp/$f.json" transcript
+  runf "$f breakdown" "$tmp/$f.json" transcript --breakdown
+done
+sigat() { # sigat NAME SECONDS STDIN ARGS...: SIGINT after SECONDS, time to exit
+  local name="$1" after="$2" in="$3"
+  shift 3
+  "$tmp/harpe" "$@" < "$in" > /dev/null 2>&1 &
+  local pid=$!
+  sleep "$after"
+  local t0 t1 status=0
+  t0=$(date +%s%N)
+  kill -INT "$pid" 2>/dev/null || printf 'sigint %-18s ended before the signal\n' "$name"
+  wait "$pid" || status=$?
+  t1=$(date +%s%N)
+  printf 'sigint %-24s at %3s s %6d ms  exit %d\n' "$name" "$after" $(((t1 - t0) / 1000000)) "$status"
+}
+for f in anthropic sharegpt gemini gemini-cli codex swe-agent openhands long-memory har; do
+  for at in 1.5 4; do
+    sigat "$f count" "$at" /dev/null count --transcript "$tmp/$f.json"
+    sigat "$f summary" "$at" /dev/null transcript "$tmp/$f.json"
+  done
+  sigat "$f count stdin" 4 "$tmp/$f.json" count --transcript -
+done
+for at in 1.5 4; do
+  sigat "replay dir table" "$at" /dev/null replay --strategy full,clear,mask --format table "$tmp/sessions"
+  sigat "replay dir json" "$at" /dev/null replay --strategy full,clear,mask --format json "$tmp/sessions"
+done

@@ -75,6 +75,7 @@ type codexReader struct {
 	candidates  []int    // user items since the last prompt, not yet matched
 	sawPrompts  bool
 	historyMeta bool   // reading a compaction's replacement history
+	document    bool   // reading a Responses document (no prompt events)
 	model       string // from the latest turn_context
 }
 
@@ -140,12 +141,18 @@ var responseItemTypes = map[string]bool{"message": true, "function_call": true, 
 	"custom_tool_call": true, "custom_tool_call_output": true, "local_shell_call": true,
 	"local_shell_call_output": true, "web_search_call": true, "reasoning": true}
 
+// cxRequest is a Responses request body, its input items aside.
+type cxRequest struct {
+	Instructions *string         `json:"instructions"`
+	Input        json.RawMessage `json:"input"`
+	Tools        json.RawMessage `json:"tools"`
+}
+
 // readResponsesDoc reads OpenAI Responses items as one JSON document: an
 // array of items, or a request body {"instructions", "input"} whose input
 // is a string or an array of items.
 func readResponsesDoc(v json.RawMessage, name string) (*Transcript, error) {
 	b := newBuilder(FormatCodex)
-	c := &codexReader{b: b, d: &lineDecoder{name: name}, callN: 1, awaiting: -1}
 	var items []json.RawMessage
 	prefix := ""
 	if bytes.TrimSpace(v)[0] == '[' {
@@ -153,45 +160,82 @@ func readResponsesDoc(v json.RawMessage, name string) (*Transcript, error) {
 			return nil, typeErrAt(name, "", err)
 		}
 	} else {
-		var req struct {
-			Instructions *string         `json:"instructions"`
-			Input        json.RawMessage `json:"input"`
-			Tools        json.RawMessage `json:"tools"`
-		}
+		var req cxRequest
 		if err := json.Unmarshal(v, &req); err != nil {
 			return nil, typeErrAt(name, "", err)
 		}
-		if req.Instructions != nil && *req.Instructions != "" {
-			b.add(Message{Role: RoleSystem, Text: *req.Instructions}, false)
+		if done, err := req.begin(b, name); done || err != nil {
+			return b.finish(), err
 		}
-		b.t.Tools = parseTools(req.Tools)
-		in := bytes.TrimSpace(req.Input)
-		switch {
-		case len(in) > 0 && in[0] == '"':
-			var text string
-			_ = json.Unmarshal(in, &text)
-			b.add(Message{Role: RoleUser, Text: text}, true)
-			return b.finish(), nil
-		case len(in) > 0 && in[0] == '[':
-			if err := json.Unmarshal(in, &items); err != nil {
-				return nil, typeErrAt(name, "input", err)
-			}
-			prefix = "input"
-		default:
-			return nil, errAt(name, "input", "want a string or an array of items, got %s", jsonl.Kind(in))
+		if err := json.Unmarshal(req.Input, &items); err != nil {
+			return nil, typeErrAt(name, "input", err)
 		}
+		prefix = "input"
 	}
-	for i, raw := range items {
-		if err := c.item(raw, time.Time{}); err != nil {
-			var e *Error
-			if errors.As(err, &e) {
-				e.Path = fmt.Sprintf("%s[%d]", prefix, i)
-			}
+	if err := eachRecord(items, responsesItems(b, name, prefix)); err != nil {
+		return nil, err
+	}
+	return b.finish(), nil
+}
+
+// responsesStream is [readResponsesDoc] one item at a time. A request
+// whose members it cannot take as they stand is left to
+// readResponsesDoc, which says what is wrong.
+func responsesStream(s *docStream) ([]*Transcript, error) {
+	b := s.builder(FormatCodex)
+	key, prefix := "", ""
+	if !s.probe.array {
+		var req cxRequest
+		if json.Unmarshal(mustRaw(s.top()), &req) != nil || !s.plain("input") {
+			return nil, errStreamFallback
+		}
+		if in := bytes.TrimSpace(req.Input); len(in) == 0 || in[0] != '[' {
+			return nil, errStreamFallback // a string input is a small request
+		}
+		if _, err := req.begin(b, s.name); err != nil {
 			return nil, err
 		}
+		key, prefix = "input", "input"
 	}
-	c.finishPrompts()
-	return b.finish(), nil
+	return s.records(b, key, responsesItems(b, s.name, prefix))
+}
+
+// begin adds what a request gives beside its input items: the
+// instructions, the tools, and an input given as a string (done: there
+// are no items).
+func (req *cxRequest) begin(b *builder, name string) (done bool, err error) {
+	if req.Instructions != nil && *req.Instructions != "" {
+		b.add(Message{Role: RoleSystem, Text: *req.Instructions}, false)
+	}
+	b.t.Tools = parseTools(req.Tools)
+	in := bytes.TrimSpace(req.Input)
+	switch {
+	case len(in) > 0 && in[0] == '"':
+		var text string
+		_ = json.Unmarshal(in, &text)
+		b.add(Message{Role: RoleUser, Text: text}, true)
+		return true, nil
+	case len(in) > 0 && in[0] == '[':
+		return false, nil
+	}
+	return true, errAt(name, "input", "want a string or an array of items, got %s", jsonl.Kind(in))
+}
+
+// responsesItems returns the reader of the items of one document, at
+// prefix, in order, into b. A document has no prompt events: a user item
+// that does not look injected opens a turn as it is read (what
+// [codexReader.finishPrompts] decides at the end of a rollout without
+// them), so that the items before it can be handed on.
+func responsesItems(b *builder, name, prefix string) func(i int, raw json.RawMessage) error {
+	c := &codexReader{b: b, d: &lineDecoder{name: name}, callN: 1, awaiting: -1, document: true}
+	return func(i int, raw json.RawMessage) error {
+		err := c.item(raw, time.Time{})
+		var e *Error
+		if errors.As(err, &e) {
+			e.Path = fmt.Sprintf("%s[%d]", prefix, i)
+		}
+		return err
+	}
 }
 
 // looksInjected tells harness-written user items (AGENTS.md, environment
@@ -398,6 +442,13 @@ func (c *codexReader) item(raw json.RawMessage, ts time.Time) error {
 				c.candidates = c.candidates[:0]
 				return nil
 			}
+			if c.document {
+				if !looksInjected(text) {
+					c.b.open(i)
+					c.b.msg(i).Meta = false
+				}
+				return nil
+			}
 			c.candidates = append(c.candidates, i)
 		case "developer", "system":
 			m.Role = RoleSystem
@@ -453,7 +504,7 @@ func codexOutput(raw json.RawMessage) string {
 
 var codexFormat = format{name: FormatCodex, line: codexLine, doc: codexDoc,
 	lines: readCodex, linesWhen: func(obj map[string]json.RawMessage) bool { return obj["type"] != nil },
-	document: one(readResponsesDoc)}
+	document: one(readResponsesDoc), stream: responsesStream}
 
 var codexTypes = map[string]bool{"session_meta": true, "turn_context": true, "response_item": true, "event_msg": true, "compacted": true}
 

@@ -66,7 +66,8 @@ type format struct {
 	// stream reads one JSON document element by element from a
 	// [docStream], keeping only the element being read (see stream.go);
 	// documents held in memory (recordings, a sequence of documents) are
-	// read through it too.
+	// read through it too, unless the format also has document, which
+	// then reads those (and what stream leaves with errStreamFallback).
 	stream func(s *docStream) ([]*Transcript, error)
 }
 
@@ -177,7 +178,7 @@ func archiveDoc(p *docProbe) bool {
 func readDocument(v json.RawMessage, name string, format Format) ([]*Transcript, error) {
 	f := formatOf(format)
 	switch {
-	case f != nil && f.stream != nil:
+	case f != nil && f.stream != nil && f.document == nil:
 		s, err := openDocStream(bytes.NewReader(v), name)
 		if err != nil {
 			return nil, &Error{Name: name, Err: fmt.Errorf("a %s transcript is a JSON object or array", format)}

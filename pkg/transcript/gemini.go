@@ -153,76 +153,145 @@ func splitParts(parts []gmPart, names *namePairer) geminiParts {
 	return g
 }
 
+// gmDoc is a Gemini request or response object, its contents aside.
+type gmDoc struct {
+	SystemInstruction json.RawMessage   `json:"systemInstruction"`
+	Contents          []json.RawMessage `json:"contents"`
+	Tools             json.RawMessage   `json:"tools"`
+	UsageMetadata     *gmUsage          `json:"usageMetadata"`
+	ModelVersion      string            `json:"modelVersion"`
+}
+
 // readGemini reads Gemini API contents: an array of contents, or an
 // object with "contents" and optionally "systemInstruction".
 func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 	b := newBuilder(FormatGemini)
-	var contents []json.RawMessage
-	prefix := ""
 	if bytes.TrimSpace(v)[0] == '[' {
+		var contents []json.RawMessage
 		if err := json.Unmarshal(v, &contents); err != nil {
 			return nil, typeErrAt(name, "", err)
 		}
-	} else {
-		var doc struct {
-			SystemInstruction json.RawMessage   `json:"systemInstruction"`
-			Contents          []json.RawMessage `json:"contents"`
-			Tools             json.RawMessage   `json:"tools"`
-			UsageMetadata     *gmUsage          `json:"usageMetadata"`
-			ModelVersion      string            `json:"modelVersion"`
+		if err := eachRecord(contents, geminiContents(b, name, "")); err != nil {
+			return nil, err
 		}
-		if err := json.Unmarshal(v, &doc); err != nil {
-			return nil, typeErrAt(name, "", err)
-		}
-		if doc.Contents == nil {
-			return nil, errAt(name, "", "no \"contents\" array")
-		}
-		contents, prefix = doc.Contents, "contents"
-		b.t.Tools = parseTools(doc.Tools)
-		if si := bytes.TrimSpace(doc.SystemInstruction); len(si) > 0 && string(si) != "null" {
-			var text string
-			if si[0] == '"' {
-				_ = json.Unmarshal(si, &text)
-			} else {
-				var c gmContent
-				if err := json.Unmarshal(si, &c); err != nil {
-					return nil, typeErrAt(name, "systemInstruction", err)
-				}
-				text = splitParts(c.Parts, &namePairer{}).text
-			}
-			b.add(Message{Role: RoleSystem, Text: text}, false)
-		}
-		if _, err := doc.UsageMetadata.output(); err != nil {
-			return nil, errAt(name, "usageMetadata", "%w", err)
-		}
-		defer func() {
-			// Usage of the response the request produced, when stored with it.
-			if doc.UsageMetadata != nil && doc.UsageMetadata.PromptTokenCount != nil {
-				for i := len(b.t.Messages) - 1; i >= 0; i-- {
-					if b.t.Messages[i].Role == RoleAssistant {
-						_ = doc.UsageMetadata.setOn(&b.t.Messages[i]) // checked above
-						if b.t.Messages[i].Model == "" {
-							b.t.Messages[i].Model = doc.ModelVersion
-						}
-						break
-					}
-				}
-			}
-		}()
+		return b.finish(), nil
 	}
+	var doc gmDoc
+	if err := json.Unmarshal(v, &doc); err != nil {
+		return nil, typeErrAt(name, "", err)
+	}
+	if doc.Contents == nil {
+		return nil, errAt(name, "", "no \"contents\" array")
+	}
+	if err := doc.begin(b, name); err != nil {
+		return nil, err
+	}
+	if err := eachRecord(doc.Contents, geminiContents(b, name, "contents")); err != nil {
+		return nil, err
+	}
+	doc.end(b)
+	return b.finish(), nil
+}
+
+// geminiStream is [readGemini] one content at a time. A document it
+// cannot take as it stands (no "contents" array, a member of the wrong
+// type) is left to readGemini, which says what is wrong. A response's
+// usage, stored beside the contents, goes on the last reply: a first pass
+// over the contents finds the last "model" one, so that the usage is set
+// on its reply as soon as it is read.
+func geminiStream(s *docStream) ([]*Transcript, error) {
+	b := s.builder(FormatGemini)
+	if s.probe.array {
+		return s.records(b, "", geminiContents(b, s.name, ""))
+	}
+	var doc gmDoc
+	if json.Unmarshal(mustRaw(s.top()), &doc) != nil || doc.Contents == nil || !s.plain("contents") {
+		return nil, errStreamFallback
+	}
+	if err := doc.begin(b, s.name); err != nil {
+		return nil, err
+	}
+	lastModel := -1
+	if doc.UsageMetadata != nil && doc.UsageMetadata.PromptTokenCount != nil {
+		err := s.elements("contents", func(i int, raw json.RawMessage) error {
+			var c struct {
+				Role string `json:"role"`
+			}
+			if json.Unmarshal(raw, &c) == nil && c.Role == "model" {
+				lastModel = i
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	each := geminiContents(b, s.name, "contents")
+	return s.records(b, "contents", func(i int, raw json.RawMessage) error {
+		if err := each(i, raw); err != nil || i != lastModel {
+			return err
+		}
+		doc.end(b)
+		return nil
+	})
+}
+
+// begin adds what the object gives before its contents: the system
+// instruction and the tools; it checks the usage.
+func (doc *gmDoc) begin(b *builder, name string) error {
+	b.t.Tools = parseTools(doc.Tools)
+	if si := bytes.TrimSpace(doc.SystemInstruction); len(si) > 0 && string(si) != "null" {
+		var text string
+		if si[0] == '"' {
+			_ = json.Unmarshal(si, &text)
+		} else {
+			var c gmContent
+			if err := json.Unmarshal(si, &c); err != nil {
+				return typeErrAt(name, "systemInstruction", err)
+			}
+			text = splitParts(c.Parts, &namePairer{}).text
+		}
+		b.add(Message{Role: RoleSystem, Text: text}, false)
+	}
+	if _, err := doc.UsageMetadata.output(); err != nil {
+		return errAt(name, "usageMetadata", "%w", err)
+	}
+	return nil
+}
+
+// end puts the usage of the response the request produced, when stored
+// with it, on the last reply (streamed: the one just read).
+func (doc *gmDoc) end(b *builder) {
+	if doc.UsageMetadata == nil || doc.UsageMetadata.PromptTokenCount == nil {
+		return
+	}
+	for i := b.count() - 1; i >= b.base; i-- {
+		if m := b.msg(i); m.Role == RoleAssistant {
+			_ = doc.UsageMetadata.setOn(m) // checked in begin
+			if m.Model == "" {
+				m.Model = doc.ModelVersion
+			}
+			return
+		}
+	}
+}
+
+// geminiContents returns the reader of the contents of one document, at
+// prefix, in order, into b.
+func geminiContents(b *builder, name, prefix string) func(i int, raw json.RawMessage) error {
 	var names namePairer
-	for i, raw := range contents {
+	return func(i int, raw json.RawMessage) error {
 		path := fmt.Sprintf("%s[%d]", prefix, i)
 		var c gmContent
 		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-			return nil, errAt(name, path, "want a content object, got %s", jsonl.Kind(raw))
+			return errAt(name, path, "want a content object, got %s", jsonl.Kind(raw))
 		}
 		if err := json.Unmarshal(raw, &c); err != nil {
-			return nil, typeErrAt(name, path, err)
+			return typeErrAt(name, path, err)
 		}
 		ts, err := parseTime(c.Timestamp)
 		if err != nil {
-			return nil, errAt(name, path, "%q: %v", "timestamp", err)
+			return errAt(name, path, "%q: %v", "timestamp", err)
 		}
 		g := splitParts(c.Parts, &names)
 		for _, k := range g.skipped {
@@ -240,14 +309,14 @@ func readGemini(v json.RawMessage, name string) (*Transcript, error) {
 		case "model":
 			m := Message{Role: RoleAssistant, Text: g.text, Images: g.images, ToolCalls: g.calls, Timestamp: ts, Model: c.ModelVersion}
 			if err := c.UsageMetadata.setOn(&m); err != nil {
-				return nil, errAt(name, path+".usageMetadata", "%w", err)
+				return errAt(name, path+".usageMetadata", "%w", err)
 			}
 			b.add(m, false)
 		default:
-			return nil, errAt(name, path, "unknown role %q; valid: user, model", c.Role)
+			return errAt(name, path, "unknown role %q; valid: user, model", c.Role)
 		}
+		return nil
 	}
-	return b.finish(), nil
 }
 
 type gcMessage struct {
@@ -286,22 +355,41 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 	if doc.Messages == nil {
 		return nil, errAt(name, "", "no \"messages\" array")
 	}
-	for i, raw := range doc.Messages {
+	if err := eachRecord(doc.Messages, geminiCLIRecords(b, name)); err != nil {
+		return nil, err
+	}
+	return b.finish(), nil
+}
+
+// geminiCLIStream is [readGeminiCLI] one record at a time. A session
+// whose "messages" is missing or no array is left to readGeminiCLI.
+func geminiCLIStream(s *docStream) ([]*Transcript, error) {
+	if m := bytes.TrimSpace(s.top()["messages"]); s.probe.array || len(m) == 0 || m[0] != '[' || !s.plain("messages") {
+		return nil, errStreamFallback
+	}
+	b := s.builder(FormatGeminiCLI)
+	return s.records(b, "messages", geminiCLIRecords(b, s.name))
+}
+
+// geminiCLIRecords returns the reader of the records of one session, in
+// order, into b.
+func geminiCLIRecords(b *builder, name string) func(i int, raw json.RawMessage) error {
+	return func(i int, raw json.RawMessage) error {
 		path := fmt.Sprintf("messages[%d]", i)
 		var m gcMessage
 		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-			return nil, errAt(name, path, "want a message object, got %s", jsonl.Kind(raw))
+			return errAt(name, path, "want a message object, got %s", jsonl.Kind(raw))
 		}
 		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, typeErrAt(name, path, err)
+			return typeErrAt(name, path, err)
 		}
 		ts, err := parseTime(m.Timestamp)
 		if err != nil {
-			return nil, errAt(name, path, "%q: %v", "timestamp", err)
+			return errAt(name, path, "%q: %v", "timestamp", err)
 		}
 		text, images, err := geminiCLIContent(m.Content)
 		if err != nil {
-			return nil, errAt(name, path, "%v", err)
+			return errAt(name, path, "%v", err)
 		}
 		switch m.Type {
 		case "user":
@@ -315,13 +403,13 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 			var results []Message
 			for k, c := range m.ToolCalls {
 				if c.ID == "" {
-					return nil, errAt(name, fmt.Sprintf("%s.toolCalls[%d]", path, k), "\"id\" is required")
+					return errAt(name, fmt.Sprintf("%s.toolCalls[%d]", path, k), "\"id\" is required")
 				}
 				msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Arguments: argText(c.Args)})
 				var parts []gmPart
 				if r := bytes.TrimSpace(c.Result); len(r) > 0 && r[0] == '[' {
 					if err := json.Unmarshal(r, &parts); err != nil {
-						return nil, typeErrAt(name, fmt.Sprintf("%s.toolCalls[%d].result", path, k), err)
+						return typeErrAt(name, fmt.Sprintf("%s.toolCalls[%d].result", path, k), err)
 					}
 				}
 				for _, p := range parts {
@@ -339,11 +427,11 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 			if m.Tokens != nil && m.Tokens.Input != nil {
 				if err := nonNegative(count{"tokens.input", *m.Tokens.Input}, count{"tokens.output", m.Tokens.Output},
 					count{"tokens.cached", m.Tokens.Cached}, count{"tokens.thoughts", m.Tokens.Thoughts}); err != nil {
-					return nil, errAt(name, path, "%w", err)
+					return errAt(name, path, "%w", err)
 				}
 				out, err := geminiOutput(m.Tokens.Output, m.Tokens.Thoughts, "tokens.output", "tokens.thoughts")
 				if err != nil {
-					return nil, errAt(name, path, "%w", err)
+					return errAt(name, path, "%w", err)
 				}
 				msg.setSplitUsage(*m.Tokens.Input, m.Tokens.Cached, out)
 			}
@@ -353,12 +441,12 @@ func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
 				b.add(r, false)
 			}
 		case "":
-			return nil, errAt(name, path, "missing \"type\"; valid: user, gemini, info, error, warning")
+			return errAt(name, path, "missing \"type\"; valid: user, gemini, info, error, warning")
 		default:
 			b.skip(m.Type)
 		}
+		return nil
 	}
-	return b.finish(), nil
 }
 
 // geminiCLIContent reads a record's content: a string, or parts.
@@ -391,8 +479,8 @@ func dot(path string) string {
 }
 
 var (
-	geminiFormat    = format{name: FormatGemini, doc: geminiDoc, document: one(readGemini)}
-	geminiCLIFormat = format{name: FormatGeminiCLI, doc: geminiCLIDoc, document: one(readGeminiCLI)}
+	geminiFormat    = format{name: FormatGemini, doc: geminiDoc, document: one(readGemini), stream: geminiStream}
+	geminiCLIFormat = format{name: FormatGeminiCLI, doc: geminiCLIDoc, document: one(readGeminiCLI), stream: geminiCLIStream}
 )
 
 // geminiDoc: an array of contents (with "parts"), or a request with

@@ -41,59 +41,101 @@ func readLongMemory(v json.RawMessage, name string) ([]*Transcript, error) {
 		if array {
 			path = fmt.Sprintf("[%d]", i)
 		}
-		var s struct {
-			SampleID     json.RawMessage            `json:"sample_id"`
-			Conversation map[string]json.RawMessage `json:"conversation"`
+		t, err := longMemorySample(raw, name, path, i)
+		if err != nil {
+			return nil, err
 		}
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, typeErrAt(name, path, err)
-		}
-		b := newBuilder(FormatLongMemory)
-		b.t.ID = argText(s.SampleID)
-		if b.t.ID == "" {
-			b.t.ID = strconv.Itoa(i)
-		}
-		var a, bName string
-		_ = json.Unmarshal(s.Conversation["speaker_a"], &a)
-		_ = json.Unmarshal(s.Conversation["speaker_b"], &bName)
-		var sessions []int
-		for k := range s.Conversation {
-			if n, ok := strings.CutPrefix(k, "session_"); ok {
-				if num, err := strconv.Atoi(n); err == nil {
-					sessions = append(sessions, num)
-				}
-			}
-		}
-		sort.Ints(sessions)
-		for _, n := range sessions {
-			key := fmt.Sprintf("session_%d", n)
-			spath := path + dot(path) + "conversation." + key
-			var turns []lmTurn
-			if err := json.Unmarshal(s.Conversation[key], &turns); err != nil {
-				return nil, typeErrAt(name, spath, err)
-			}
-			var date string
-			_ = json.Unmarshal(s.Conversation[key+"_date_time"], &date)
-			ts, err := parseSessionDate(date)
-			if err != nil {
-				b.skip("unparsed_session_date")
-			}
-			for k, t := range turns {
-				m := Message{Name: t.Speaker, Text: t.Text, Images: len(t.ImgURL), Timestamp: ts}
-				switch t.Speaker {
-				case a:
-					m.Role = RoleUser
-				case bName:
-					m.Role = RoleAssistant
-				default:
-					return nil, errAt(name, fmt.Sprintf("%s[%d].speaker", spath, k), "speaker %q is neither speaker_a (%q) nor speaker_b (%q)", t.Speaker, a, bName)
-				}
-				b.add(m, m.Role == RoleUser)
-			}
-		}
-		out = append(out, b.finish())
+		out = append(out, t)
 	}
 	return out, nil
+}
+
+// streamLongMemory is [readLongMemory] one sample at a time: each is
+// handed on (to [Scan]'s fn) once the next is read, so that it is known
+// whether the file holds several. One sample, not in an array, is read
+// whole.
+func streamLongMemory(s *docStream) ([]*Transcript, error) {
+	if !s.probe.array {
+		v, err := s.whole()
+		if err != nil {
+			return nil, err
+		}
+		return readLongMemory(v, s.name)
+	}
+	var out []*Transcript
+	err := s.elements("", func(i int, raw json.RawMessage) error {
+		t, err := longMemorySample(raw, s.name, fmt.Sprintf("[%d]", i), i)
+		if err != nil {
+			return err
+		}
+		out = append(out, t)
+		if i > 0 {
+			return s.emit(out[i-1], i-1, true)
+		}
+		return nil
+	})
+	if err == nil && len(out) > 0 {
+		err = s.emit(out[len(out)-1], len(out)-1, len(out) > 1)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// longMemorySample reads sample i of a file, at path.
+func longMemorySample(raw json.RawMessage, name, path string, i int) (*Transcript, error) {
+	var s struct {
+		SampleID     json.RawMessage            `json:"sample_id"`
+		Conversation map[string]json.RawMessage `json:"conversation"`
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, typeErrAt(name, path, err)
+	}
+	b := newBuilder(FormatLongMemory)
+	b.t.ID = argText(s.SampleID)
+	if b.t.ID == "" {
+		b.t.ID = strconv.Itoa(i)
+	}
+	var a, bName string
+	_ = json.Unmarshal(s.Conversation["speaker_a"], &a)
+	_ = json.Unmarshal(s.Conversation["speaker_b"], &bName)
+	var sessions []int
+	for k := range s.Conversation {
+		if n, ok := strings.CutPrefix(k, "session_"); ok {
+			if num, err := strconv.Atoi(n); err == nil {
+				sessions = append(sessions, num)
+			}
+		}
+	}
+	sort.Ints(sessions)
+	for _, n := range sessions {
+		key := fmt.Sprintf("session_%d", n)
+		spath := path + dot(path) + "conversation." + key
+		var turns []lmTurn
+		if err := json.Unmarshal(s.Conversation[key], &turns); err != nil {
+			return nil, typeErrAt(name, spath, err)
+		}
+		var date string
+		_ = json.Unmarshal(s.Conversation[key+"_date_time"], &date)
+		ts, err := parseSessionDate(date)
+		if err != nil {
+			b.skip("unparsed_session_date")
+		}
+		for k, t := range turns {
+			m := Message{Name: t.Speaker, Text: t.Text, Images: len(t.ImgURL), Timestamp: ts}
+			switch t.Speaker {
+			case a:
+				m.Role = RoleUser
+			case bName:
+				m.Role = RoleAssistant
+			default:
+				return nil, errAt(name, fmt.Sprintf("%s[%d].speaker", spath, k), "speaker %q is neither speaker_a (%q) nor speaker_b (%q)", t.Speaker, a, bName)
+			}
+			b.add(m, m.Role == RoleUser)
+		}
+	}
+	return b.finish(), nil
 }
 
 // parseSessionDate reads a session date such as "1:56 pm on 8 May, 2023"
@@ -111,7 +153,8 @@ func parseSessionDate(s string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("session date %q not understood", s)
 }
 
-var longMemoryFormat = format{name: FormatLongMemory, doc: longMemoryDoc, document: readLongMemory}
+var longMemoryFormat = format{name: FormatLongMemory, doc: longMemoryDoc, document: readLongMemory,
+	stream: streamLongMemory}
 
 // longMemoryDoc: a sample (or an array of them) whose "conversation" names
 // "speaker_a".

@@ -47,20 +47,39 @@ func readOpenHands(v json.RawMessage, name string) (*Transcript, error) {
 		return nil, typeErrAt(name, "", err)
 	}
 	b := newBuilder(FormatOpenHands)
+	if err := eachRecord(events, openHandsEvents(b, name)); err != nil {
+		return nil, err
+	}
+	return b.finish(), nil
+}
+
+// streamOpenHands is [readOpenHands] one event at a time. A document that
+// is not an array is left to readOpenHands, which says so.
+func streamOpenHands(s *docStream) ([]*Transcript, error) {
+	if !s.probe.array {
+		return nil, errStreamFallback
+	}
+	b := s.builder(FormatOpenHands)
+	return s.records(b, "", openHandsEvents(b, s.name))
+}
+
+// openHandsEvents returns the reader of the events of one stream, in
+// order, into b.
+func openHandsEvents(b *builder, name string) func(i int, raw json.RawMessage) error {
 	callOf := map[int64]string{} // action event id → call id
 	usedUsage := map[string]bool{}
-	for i, raw := range events {
+	return func(i int, raw json.RawMessage) error {
 		path := fmt.Sprintf("[%d]", i)
 		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-			return nil, errAt(name, path, "want an event object, got %s", jsonl.Kind(raw))
+			return errAt(name, path, "want an event object, got %s", jsonl.Kind(raw))
 		}
 		var ev ohEvent
 		if err := json.Unmarshal(raw, &ev); err != nil {
-			return nil, typeErrAt(name, path, err)
+			return typeErrAt(name, path, err)
 		}
 		ts, err := parseTime(ev.Timestamp)
 		if err != nil {
-			return nil, errAt(name, path, "%q: %v", "timestamp", err)
+			return errAt(name, path, "%q: %v", "timestamp", err)
 		}
 		var args map[string]json.RawMessage
 		_ = json.Unmarshal(ev.Args, &args)
@@ -102,7 +121,7 @@ func readOpenHands(v json.RawMessage, name string) (*Transcript, error) {
 					m.Call = r.ID
 					if r.Usage != nil && r.Usage.PromptTokens != nil && !usedUsage[r.ID] {
 						if err := nonNegative(count{"usage.prompt_tokens", *r.Usage.PromptTokens}); err != nil {
-							return nil, errAt(name, path+".tool_call_metadata.model_response", "%w", err)
+							return errAt(name, path+".tool_call_metadata.model_response", "%w", err)
 						}
 						m.setSplitUsage(*r.Usage.PromptTokens, 0, 0)
 						usedUsage[r.ID] = true
@@ -110,7 +129,7 @@ func readOpenHands(v json.RawMessage, name string) (*Transcript, error) {
 				}
 			}
 			if id == "" {
-				return nil, errAt(name, path, "an action needs \"id\" or tool_call_metadata.tool_call_id")
+				return errAt(name, path, "an action needs \"id\" or tool_call_metadata.tool_call_id")
 			}
 			if ev.ID != nil {
 				callOf[*ev.ID] = id
@@ -122,7 +141,7 @@ func readOpenHands(v json.RawMessage, name string) (*Transcript, error) {
 				// Not the result of an action (an error shown to the
 				// agent): a harness message.
 				b.add(Message{Role: RoleUser, Text: ev.Content, Timestamp: ts, Meta: true}, false)
-				continue
+				return nil
 			}
 			id, ok := callOf[*ev.Cause]
 			if !ok {
@@ -130,13 +149,14 @@ func readOpenHands(v json.RawMessage, name string) (*Transcript, error) {
 			}
 			b.add(Message{Role: RoleTool, Name: ev.Observation, ToolCallID: id, Text: ev.Content, Timestamp: ts}, false)
 		default:
-			return nil, errAt(name, path, "an event needs \"action\" or \"observation\"")
+			return errAt(name, path, "an event needs \"action\" or \"observation\"")
 		}
+		return nil
 	}
-	return b.finish(), nil
 }
 
-var openHandsFormat = format{name: FormatOpenHands, doc: openHandsDoc, document: one(readOpenHands)}
+var openHandsFormat = format{name: FormatOpenHands, doc: openHandsDoc, document: one(readOpenHands),
+	stream: streamOpenHands}
 
 // openHandsDoc: an array of events with a "source" and an "action" or
 // "observation".

@@ -65,9 +65,10 @@ func Read(r io.Reader, name string, format Format) ([]*Transcript, error) {
 // their counts, pairs, warnings and skipped records, and an input of many
 // conversations costs one at a time. For the JSONL formats memory then
 // holds about one turn at a time, whatever the size of the input;
-// OpenAI, Anthropic and ShareGPT documents are read one element
-// (message, conversation) at a time, their messages handed on as turns
-// settle or conversations end; other documents are read whole first. fn
+// JSON documents are read one element (message, conversation, record)
+// at a time, their messages handed on as turns settle or conversations
+// end; a document that is not valid JSON, or several in a row, is read
+// whole first (so its error names its line and column). fn
 // gets the transcript being read (for its Format and ID) and the
 // message; done gets the transcripts in input order, each after the last
 // of its messages went to fn. An error from fn or done stops the reading
@@ -256,6 +257,7 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 		if held, err = readChunks(head, br); err != nil {
 			return nil, &Error{Name: name, Err: err}
 		}
+		held.ctx = ctx
 		src = held
 	}
 	if ts, err, ok := readStreamed(ctx, src, name, format, fn, done); ok {
@@ -284,6 +286,9 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 func readStreamed(ctx context.Context, src io.ReadSeeker, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
 	s, err := openDocStream(src, name)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err(), true // not read whole after all
+		}
 		return nil, nil, false
 	}
 	return readStream(ctx, s, format, fn, done)
@@ -347,7 +352,7 @@ func readStream(ctx context.Context, s *docStream, format Format, fn func(t *Tra
 		}
 	}
 	f := formatOf(format)
-	if f.stream == nil || format == FormatHAR {
+	if f.stream == nil {
 		return nil, nil, false
 	}
 	if fn != nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
@@ -290,47 +291,7 @@ func probe(l *lexer) (*docProbe, error) {
 	case '{':
 		p.obj, p.streamed = map[string]json.RawMessage{}, map[string]bool{}
 		p.count = map[string]int{}
-		err = l.object(func(key string) error {
-			// A key given twice counts once, its last value (as
-			// encoding/json reads it).
-			p.count[key]++
-			delete(p.streamed, key)
-			if c, _ := l.peek(); c != '[' {
-				raw, err := l.capture(nil)
-				p.obj[key] = raw
-				return err
-			}
-			kept := []byte{'['}
-			err := l.array(func(i int) error {
-				var err error
-				if scratch, err = l.capture(scratch[:0]); err != nil {
-					return err
-				}
-				if key == "messages" {
-					if i == 0 {
-						p.first = members(scratch)
-					}
-					vote.add(scratch)
-				}
-				if kept != nil {
-					if len(kept)+len(scratch) > keepArray {
-						kept = nil
-					} else {
-						if i > 0 {
-							kept = append(kept, ',')
-						}
-						kept = append(kept, scratch...)
-					}
-				}
-				return nil
-			})
-			if kept == nil {
-				p.obj[key], p.streamed[key] = json.RawMessage("[]"), true
-			} else {
-				p.obj[key] = append(kept, ']')
-			}
-			return err
-		})
+		err = p.object(l, "", p.obj, &vote, &scratch)
 	default:
 		return nil, errStreamFallback
 	}
@@ -342,6 +303,68 @@ func probe(l *lexer) (*docProbe, error) {
 	}
 	p.anthropic = vote.anthropic
 	return p, nil
+}
+
+// nestedMembers are the object members of a top-level object whose own
+// members the probe reads as it reads the top level's (a HAR's "log",
+// whose "entries" are streamed); any other object member is kept whole.
+var nestedMembers = map[string]bool{"log": true}
+
+// object reads the members of an object (the document, or a member named
+// in [nestedMembers], at prefix "log.") into obj, as [docProbe] says.
+// Members are counted and marked streamed by their path from the top.
+func (p *docProbe) object(l *lexer, prefix string, obj map[string]json.RawMessage, vote *anthropicVote, scratch *[]byte) error {
+	return l.object(func(key string) error {
+		// A key given twice counts once, its last value (as
+		// encoding/json reads it).
+		path := prefix + key
+		p.count[path]++
+		delete(p.streamed, path)
+		c, _ := l.peek()
+		if c == '{' && prefix == "" && nestedMembers[key] {
+			inner := map[string]json.RawMessage{}
+			if err := p.object(l, path+".", inner, vote, scratch); err != nil {
+				return err
+			}
+			obj[key] = mustRaw(inner)
+			return nil
+		}
+		if c != '[' {
+			raw, err := l.capture(nil)
+			obj[key] = raw
+			return err
+		}
+		kept := []byte{'['}
+		err := l.array(func(i int) error {
+			var err error
+			if *scratch, err = l.capture((*scratch)[:0]); err != nil {
+				return err
+			}
+			if path == "messages" {
+				if i == 0 {
+					p.first = members(*scratch)
+				}
+				vote.add(*scratch)
+			}
+			if kept != nil {
+				if len(kept)+len(*scratch) > keepArray {
+					kept = nil
+				} else {
+					if i > 0 {
+						kept = append(kept, ',')
+					}
+					kept = append(kept, *scratch...)
+				}
+			}
+			return nil
+		})
+		if kept == nil {
+			obj[key], p.streamed[path] = json.RawMessage("[]"), true
+		} else {
+			obj[key] = append(kept, ']')
+		}
+		return err
+	})
 }
 
 // members returns the members of the object v, nil when v is not one.
@@ -469,7 +492,7 @@ func (s *docStream) elements(key string, fn func(i int, raw json.RawMessage) err
 		})
 	}
 	if key != "" && !s.probe.streamed[key] {
-		v := s.probe.obj[key]
+		v := s.kept(key)
 		if len(v) == 0 {
 			return nil
 		}
@@ -479,10 +502,32 @@ func (s *docStream) elements(key string, fn func(i int, raw json.RawMessage) err
 	if key == "" {
 		return each(l)
 	}
+	return s.walk(l, "", key, each)
+}
+
+// kept is the value the probe kept at path (a member, or "log.entries"
+// for a member of a nested one), nil when there is none.
+func (s *docStream) kept(path string) json.RawMessage {
+	head, rest, nested := strings.Cut(path, ".")
+	v := s.probe.obj[head]
+	if nested {
+		return members(v)[rest]
+	}
+	return v
+}
+
+// walk reads l's object up to the member at path from prefix (the last
+// of its name given, as encoding/json takes it) and hands l to each
+// there.
+func (s *docStream) walk(l *lexer, prefix, path string, each func(l *lexer) error) error {
+	head, rest, nested := strings.Cut(path, ".")
 	n := 0
 	return l.object(func(k string) error {
-		if k == key {
-			if n++; n == s.probe.count[key] {
+		if k == head {
+			if n++; n == s.probe.count[prefix+head] {
+				if nested {
+					return s.walk(l, prefix+head+".", rest, each)
+				}
 				return each(l)
 			}
 		}
@@ -505,6 +550,9 @@ type chunks struct {
 	parts [][]byte
 	size  int64
 	off   int64
+	// ctx, when set, ends the reads once done: the passes over the
+	// input held then stop at the next buffer's fill, as a file's do.
+	ctx context.Context
 }
 
 const chunkSize = 1 << 20
@@ -544,6 +592,9 @@ func (c *chunks) write(p []byte) {
 }
 
 func (c *chunks) Read(p []byte) (int, error) {
+	if c.ctx != nil && c.ctx.Err() != nil {
+		return 0, c.ctx.Err()
+	}
 	if c.off >= c.size {
 		return 0, io.EOF
 	}
@@ -575,4 +626,62 @@ func (c *chunks) bytes() []byte {
 		out = append(out, p...)
 	}
 	return out
+}
+
+// records reads the one transcript of a document whose records are the
+// elements of its array member key ("" for the document's own array),
+// handing each to each in order; b is from [docStream.builder] (or a
+// plain builder, for a reader that changes messages after the last
+// record). The readers of whole documents hand the same records to the
+// same each through [eachRecord].
+func (s *docStream) records(b *builder, key string, each func(i int, raw json.RawMessage) error) ([]*Transcript, error) {
+	err := s.elements(key, func(i int, raw json.RawMessage) error {
+		if err := s.stopped(b); err != nil {
+			return err
+		}
+		return each(i, raw)
+	})
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.finish(b)
+	if err != nil {
+		return nil, err
+	}
+	return []*Transcript{t}, nil
+}
+
+// eachRecord hands each of records to each, in order (the whole-document
+// side of [docStream.records]).
+func eachRecord(records []json.RawMessage, each func(i int, raw json.RawMessage) error) error {
+	for i, raw := range records {
+		if err := each(i, raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// plain reports whether the probed object gives the member at path (a
+// name, or "log.entries" for a member of a nested one) under that exact
+// name and no other: encoding/json also takes a member whose name differs
+// in case, so a document that has one is left to the whole-document
+// reader.
+func (s *docStream) plain(path string) bool {
+	obj := s.probe.obj
+	for {
+		head, rest, nested := strings.Cut(path, ".")
+		if obj[head] == nil {
+			return false
+		}
+		for k := range obj {
+			if k != head && strings.EqualFold(k, head) {
+				return false
+			}
+		}
+		if !nested {
+			return true
+		}
+		obj, path = members(obj[head]), rest
+	}
 }

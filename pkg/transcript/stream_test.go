@@ -72,6 +72,21 @@ func lineInput(data []byte) bool {
 	return false
 }
 
+// linesAs reports whether format, named, reads data as its JSON Lines
+// (its first line is an object the format's lines take).
+func linesAs(data []byte, format Format) bool {
+	f := formatOf(format)
+	if f == nil || f.lines == nil {
+		return false
+	}
+	first, _, _ := bytes.Cut(bytes.TrimLeft(bytes.TrimPrefix(data, bom), " \t\r\n"), []byte("\n"))
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(bytes.TrimSpace(first), &obj) != nil || obj == nil {
+		return false
+	}
+	return f.linesWhen == nil || f.linesWhen(obj)
+}
+
 func mustDetect(t *testing.T, data []byte) Format {
 	f, err := Detect(data)
 	if err != nil {
@@ -121,20 +136,26 @@ func FuzzStreamed(f *testing.F) {
 	f.Add([]byte("\xef\xbb\xbf[{\"id\":\"1\",\"conversations\":[]},{\"conversations\":[{\"from\":\"human\",\"value\":\"x\"}]}]"))
 	f.Add([]byte(`{"system":"s","messages":[{"role":"user","content":"a"}]} {"messages":[]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, format := range []Format{"", FormatAnthropic, FormatShareGPT} {
-			file, piped, whole := readAllWays(data, format)
-			bothErr := strings.HasPrefix(file, "error") && strings.HasPrefix(piped, "error")
-			if file != piped && !bothErr {
-				// (A file is first sniffed for whether it can be a
-				// transcript at all, so its error may be that one.)
-				t.Fatalf("as %q:\nfile:  %s\npiped: %s", format, file, piped)
-			}
-			if lineInput(data) || len(bytes.Trim(bytes.ReplaceAll(data, bom, nil), " \t\r\n")) == 0 {
-				continue // read as JSON Lines or as an empty input, not by the document path
-			}
-			if file != whole && !(bothErr && strings.HasPrefix(whole, "error")) {
-				t.Fatalf("as %q:\nfile:  %s\npiped: %s\nwhole: %s", format, file, piped, whole)
-			}
-		}
+		readsSame(t, data, FormatAnthropic, FormatShareGPT)
 	})
+}
+
+// readsSame checks that data reads the same from a file, from a pipe and
+// whole, detected and as each of formats.
+func readsSame(t *testing.T, data []byte, formats ...Format) {
+	for _, format := range append([]Format{""}, formats...) {
+		file, piped, whole := readAllWays(data, format)
+		bothErr := strings.HasPrefix(file, "error") && strings.HasPrefix(piped, "error")
+		if file != piped && !bothErr {
+			// (A file is first sniffed for whether it can be a
+			// transcript at all, so its error may be that one.)
+			t.Fatalf("as %q:\nfile:  %s\npiped: %s", format, file, piped)
+		}
+		if lineInput(data) || linesAs(data, format) || len(bytes.Trim(bytes.ReplaceAll(data, bom, nil), " \t\r\n")) == 0 {
+			continue // read as JSON Lines or as an empty input, not by the document path
+		}
+		if file != whole && !(bothErr && strings.HasPrefix(whole, "error")) {
+			t.Fatalf("as %q:\nfile:  %s\npiped: %s\nwhole: %s", format, file, piped, whole)
+		}
+	}
 }

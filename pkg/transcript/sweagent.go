@@ -70,17 +70,37 @@ func readSWEAgent(v json.RawMessage, name string) (*Transcript, error) {
 		return nil, errAt(name, "", "no \"history\" array")
 	}
 	b := newBuilder(FormatSWEAgent)
+	if err := eachRecord(doc.History, sweAgentSteps(b, name)); err != nil {
+		return nil, err
+	}
+	return b.finish(), nil
+}
+
+// streamSWEAgent is [readSWEAgent] one history entry at a time. A
+// document whose "history" is missing or no array is left to
+// readSWEAgent, which says so.
+func streamSWEAgent(s *docStream) ([]*Transcript, error) {
+	if h := bytes.TrimSpace(s.top()["history"]); s.probe.array || len(h) == 0 || h[0] != '[' || !s.plain("history") {
+		return nil, errStreamFallback
+	}
+	b := s.builder(FormatSWEAgent)
+	return s.records(b, "history", sweAgentSteps(b, s.name))
+}
+
+// sweAgentSteps returns the reader of the history entries of one
+// trajectory, in order, into b.
+func sweAgentSteps(b *builder, name string) func(i int, raw json.RawMessage) error {
 	o := &openAIReader{b: b}
 	sawUser := false
 	pendingStep := "" // the call id of a text-mode action awaiting its observation
-	for i, raw := range doc.History {
+	return func(i int, raw json.RawMessage) error {
 		path := fmt.Sprintf("history[%d]", i)
 		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-			return nil, errAt(name, path, "want a message object, got %s", jsonl.Kind(raw))
+			return errAt(name, path, "want a message object, got %s", jsonl.Kind(raw))
 		}
 		var m sweMessage
 		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, typeErrAt(name, path, err)
+			return typeErrAt(name, path, err)
 		}
 		demo := m.Role == "user" && (m.IsDemo || m.MessageType == "demonstration")
 		switch {
@@ -99,12 +119,12 @@ func readSWEAgent(v json.RawMessage, name string) (*Transcript, error) {
 		if demo {
 			where := func(f string, args ...any) error { return errAt(name, path, f, args...) }
 			if err := o.add(raw, where, func(err error) error { return typeErrAt(name, path, err) }); err != nil {
-				return nil, err
+				return err
 			}
 			last := b.count() - 1
 			b.msg(last).Meta = true
 			b.opens[last-b.base] = false
-			continue
+			return nil
 		}
 		if m.Role == "tool" && m.ToolCallID == "" && len(m.ToolCallIDs) > 0 {
 			// Rewrite the message with the id where the OpenAI reader looks.
@@ -115,7 +135,7 @@ func readSWEAgent(v json.RawMessage, name string) (*Transcript, error) {
 		}
 		where := func(f string, args ...any) error { return errAt(name, path, f, args...) }
 		if err := o.add(raw, where, func(err error) error { return typeErrAt(name, path, err) }); err != nil {
-			return nil, err
+			return err
 		}
 		if m.Role == "user" {
 			if sawUser && m.MessageType == "observation" {
@@ -123,11 +143,12 @@ func readSWEAgent(v json.RawMessage, name string) (*Transcript, error) {
 			}
 			sawUser = true
 		}
+		return nil
 	}
-	return b.finish(), nil
 }
 
-var sweAgentFormat = format{name: FormatSWEAgent, doc: sweAgentDoc, document: one(readSWEAgent)}
+var sweAgentFormat = format{name: FormatSWEAgent, doc: sweAgentDoc, document: one(readSWEAgent),
+	stream: streamSWEAgent}
 
 // sweAgentDoc: an object with "history" beside a "trajectory", "info" or
 // "environment".
