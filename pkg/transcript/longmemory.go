@@ -62,20 +62,31 @@ func streamLongMemory(s *docStream) ([]*Transcript, error) {
 		}
 		return readLongMemory(v, s.name)
 	}
+	// With Scan's fn each sample is emitted, and not kept, once the next
+	// is read; without it they are all returned.
 	var out []*Transcript
+	var prev *Transcript
+	n := 0
 	err := s.elements("", func(i int, raw json.RawMessage) error {
 		t, err := longMemorySample(raw, s.name, fmt.Sprintf("[%d]", i), i)
 		if err != nil {
 			return err
 		}
-		out = append(out, t)
-		if i > 0 {
-			return s.emit(out[i-1], i-1, true)
+		n++
+		if s.scan == nil {
+			out = append(out, t)
+			return nil
 		}
+		if prev != nil {
+			if err := s.emit(prev, i-1, true); err != nil {
+				return err
+			}
+		}
+		prev = t
 		return nil
 	})
-	if err == nil && len(out) > 0 {
-		err = s.emit(out[len(out)-1], len(out)-1, len(out) > 1)
+	if err == nil && prev != nil {
+		err = s.emit(prev, n-1, n > 1)
 	}
 	if err != nil {
 		return nil, err
