@@ -53,12 +53,11 @@ func readHAR(v json.RawMessage, name string) ([]*Transcript, error) {
 	if err := eachRecord(doc.Log.Entries, h.entry); err != nil {
 		return nil, err
 	}
-	return readRecordings(name, FormatHAR, h.recs, h.skipped)
+	return h.calls.finish(FormatHAR, h.skipped)
 }
 
 // harStream is [readHAR] one entry at a time: the entries are not held,
-// only the calls they record (their bodies, to be grouped into
-// conversations). A HAR whose log it cannot take as it stands (no
+// and of the calls they record only what [recordings] keeps. A HAR whose log it cannot take as it stands (no
 // "entries" array, "log" given twice) is left to readHAR.
 func harStream(s *docStream) ([]*Transcript, error) {
 	var doc harDocument
@@ -70,19 +69,19 @@ func harStream(s *docStream) ([]*Transcript, error) {
 	if err := s.elements("log.entries", h.entry); err != nil {
 		return nil, err
 	}
-	return readRecordings(s.name, FormatHAR, h.recs, h.skipped)
+	return h.calls.finish(FormatHAR, h.skipped)
 }
 
 // harReader gathers the calls of a HAR's entries.
 type harReader struct {
 	name    string
-	recs    []recorded
+	calls   recordings
 	bodies  bodyDecoder
 	skipped map[string]int
 }
 
 func newHARReader(name string) *harReader {
-	return &harReader{name: name, skipped: map[string]int{}}
+	return &harReader{name: name, calls: recordings{name: name}, skipped: map[string]int{}}
 }
 
 // entry reads entry i.
@@ -117,8 +116,7 @@ func (h *harReader) entry(i int, raw json.RawMessage) error {
 		}
 	}
 	stream := strings.Contains(e.Response.Content.MimeType, "event-stream")
-	h.recs = append(h.recs, recorded{where: where, api: api, request: []byte(e.Request.PostData.Text), response: body, stream: stream})
-	return nil
+	return h.calls.add(recorded{where: where, api: api, request: []byte(e.Request.PostData.Text), response: body, stream: stream})
 }
 
 var harFormat = format{name: FormatHAR, doc: harDoc, document: readHAR, stream: harStream}

@@ -58,25 +58,52 @@ type recordedCall struct {
 	usage   *int              // the response's prompt size
 }
 
-// readRecordings turns recorded calls into transcripts: a call whose
-// window extends the previous call's window (plus its reply) continues
-// that conversation; any other starts a new one. Each transcript is the
-// last call's window and its reply, with every call's prompt size on the
-// reply it produced, and the last call's tool definitions.
-func readRecordings(name string, format Format, recs []recorded, skipped map[string]int) ([]*Transcript, error) {
-	var g grouper
-	for _, r := range recs {
-		c, err := parseRecorded(name, r)
-		if err != nil {
-			return nil, err
-		}
-		g.add(c)
+// callPrompt is what a conversation keeps of a call that is not its last:
+// where its reply falls in the transcript (the number of messages its
+// window reads as) and the prompt size the reply reports.
+type callPrompt struct {
+	at, tokens int
+}
+
+// recordings turns recorded calls into transcripts as they are read, one
+// call at a time: a call whose window extends the previous call's window
+// (plus its reply) continues that conversation; any other starts a new
+// one. Each transcript is the last call's window and its reply, with every
+// call's prompt size on the reply it produced, and the last call's tool
+// definitions. Only each conversation's last call is held whole; of the
+// others, only a [callPrompt], so a recording of many calls takes memory
+// in the size of its conversations' last calls, not of all its bodies.
+type recordings struct {
+	name string
+	g    grouper
+}
+
+// add reads call r and puts it into its conversation.
+func (rs *recordings) add(r recorded) error {
+	c, err := parseRecorded(rs.name, r)
+	if err != nil {
+		return err
 	}
-	convs := g.convs
+	c.rec.response = nil // read into c.reply
+	var p *callPrompt
+	if c.usage != nil {
+		wt, err := readRecordedWindow(rs.name, c, false)
+		if err != nil {
+			return err
+		}
+		p = &callPrompt{at: len(wt.Messages), tokens: *c.usage}
+	}
+	rs.g.add(c, p)
+	return nil
+}
+
+// finish returns the transcripts of the calls added, the counts of
+// skipped entries on the first.
+func (rs *recordings) finish(format Format, skipped map[string]int) ([]*Transcript, error) {
+	convs := rs.g.convs
 	var out []*Transcript
 	for k, cv := range convs {
-		last := cv.calls[len(cv.calls)-1]
-		t, err := readRecordedWindow(name, last, true)
+		t, err := readRecordedWindow(rs.name, cv.last, true)
 		if err != nil {
 			return nil, err
 		}
@@ -85,16 +112,9 @@ func readRecordings(name string, format Format, recs []recorded, skipped map[str
 			t.ID = fmt.Sprint(k + 1)
 		}
 		// Each call's reply is the message after its window.
-		for _, c := range cv.calls {
-			if c.usage == nil {
-				continue
-			}
-			wt, err := readRecordedWindow(name, c, false)
-			if err != nil {
-				return nil, err
-			}
-			if n := len(wt.Messages); n < len(t.Messages) && t.Messages[n].Role == RoleAssistant {
-				u := *c.usage
+		for _, p := range cv.prompts {
+			if n := p.at; n < len(t.Messages) && t.Messages[n].Role == RoleAssistant {
+				u := p.tokens
 				t.Messages[n].InputTokens = &u
 			}
 		}
@@ -116,10 +136,12 @@ func readRecordings(name string, format Format, recs []recorded, skipped map[str
 }
 
 // recordedConv is one conversation of recorded calls: each call's window
-// extends the one before it.
+// extends the one before it. Its last call is kept whole, the others only
+// as the prompt sizes their replies report.
 type recordedConv struct {
-	api   string
-	calls []*recordedCall
+	api     string
+	last    *recordedCall
+	prompts []callPrompt
 }
 
 // grouper puts recorded calls into conversations: a call goes to the
@@ -154,7 +176,8 @@ func prefixKeys(c *recordedCall) []uint64 {
 	return keys
 }
 
-func (g *grouper) add(c *recordedCall) {
+// add puts c into its conversation, p (nil for none) its prompt size.
+func (g *grouper) add(c *recordedCall, p *callPrompt) {
 	if g.byKey == nil {
 		g.byKey = map[uint64][]int{}
 	}
@@ -174,11 +197,19 @@ func (g *grouper) add(c *recordedCall) {
 	} else {
 		old := g.byKey[g.key[into]]
 		if j := slices.Index(old, into); j >= 0 {
-			g.byKey[g.key[into]] = slices.Delete(old, j, j+1)
+			old = slices.Delete(old, j, j+1)
+		}
+		if len(old) == 0 {
+			delete(g.byKey, g.key[into])
+		} else {
+			g.byKey[g.key[into]] = old
 		}
 	}
 	cv := g.convs[into]
-	cv.calls = append(cv.calls, c)
+	cv.last = c
+	if p != nil {
+		cv.prompts = append(cv.prompts, *p)
+	}
 	last := keys[len(keys)-1]
 	g.key[into] = last
 	g.byKey[last] = append(g.byKey[last], into)
@@ -188,7 +219,7 @@ func (g *grouper) add(c *recordedCall) {
 // messages, with the same API and head (the hashes matched: this rules
 // out a collision).
 func (g *grouper) extends(c *recordedCall, i, k int) bool {
-	last := g.convs[i].calls[len(g.convs[i].calls)-1]
+	last := g.convs[i].last
 	return last.rec.api == c.rec.api && last.head == c.head && len(last.compact) == k &&
 		slices.Equal(last.compact, c.compact[:k])
 }

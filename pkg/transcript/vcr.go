@@ -69,7 +69,7 @@ func readVCR(data []byte, name string) ([]*Transcript, error) {
 	if err := root.Decode(&doc); err != nil {
 		return nil, yamlError(name, err)
 	}
-	var recs []recorded
+	calls := recordings{name: name}
 	var bodies bodyDecoder
 	skipped := map[string]int{}
 	for i, in := range doc.Interactions {
@@ -96,12 +96,14 @@ func readVCR(data []byte, name string) ([]*Transcript, error) {
 			return nil, errAt(name, where+".response.body", "%v", err)
 		}
 		stream := strings.Contains(headerValue(in.Response.Headers, "content-type"), "event-stream")
-		recs = append(recs, recorded{where: where, api: api, request: req, response: resp, stream: stream})
+		if err := calls.add(recorded{where: where, api: api, request: req, response: resp, stream: stream}); err != nil {
+			return nil, err
+		}
 	}
 	if doc.Interactions == nil {
 		return nil, errAt(name, "", "no \"interactions\" list")
 	}
-	return readRecordings(name, FormatVCR, recs, skipped)
+	return calls.finish(FormatVCR, skipped)
 }
 
 // vcrBody returns a recorded body as bytes: parsed (a mapping, written
