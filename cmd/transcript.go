@@ -148,11 +148,9 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		return err
 	}
 	if opts.conversation != "" {
-		t, err := transcript.Select(got.Transcripts, opts.conversation)
-		if err != nil {
+		if err := got.Select(opts.conversation); err != nil {
 			return usageErrorf("--conversation: %v", err)
 		}
-		got.Only(slices.Index(got.Transcripts, t))
 	}
 	switch co.Build {
 	case transcript.BuildSummary:
@@ -223,7 +221,9 @@ func (a *app) collectTranscripts(args []string, co transcript.CollectOptions) (*
 	}
 	all := &transcript.Collected{}
 	for _, f := range files {
-		a.warnTranscripts(f.Transcripts)
+		for _, warning := range f.Warnings { // a summary keeps no transcripts
+			fmt.Fprintf(a.io.Err, "harpe: warning: %s\n", escapeControl(warning.Error()))
+		}
 		all.Append(f)
 	}
 	return all, nil

@@ -28,7 +28,10 @@ func collectAll(t *testing.T, data []byte, format string) (map[Build]*Collected,
 // cost and unpriced models.
 func checkCollected(t *testing.T, all map[Build]*Collected) {
 	t.Helper()
-	n := len(all[BuildSummary].Transcripts)
+	n := len(all[BuildListing].Transcripts) // a summary keeps none
+	if got := all[BuildSummary].Transcripts; got != nil {
+		t.Fatalf("the summary build kept %d transcripts", len(got))
+	}
 	s, l, b := all[BuildSummary].Summaries, all[BuildListing].Listings, all[BuildBreakdown].Breakdowns
 	if len(s) != n || len(l) != n || len(b) != n || len(all[BuildItems].Items) != n {
 		t.Fatalf("%d conversations: %d summaries, %d listings, %d breakdowns, %d item lists", n, len(s), len(l), len(b), len(all[BuildItems].Items))
@@ -89,4 +92,26 @@ func FuzzCollect(f *testing.F) {
 		}
 		checkCollected(t, all)
 	})
+}
+
+// TestCollectedSelect: a summary, which keeps no transcripts, selects a
+// conversation by its id as [Select] does, errors and all.
+func TestCollectedSelect(t *testing.T) {
+	in := `[{"id":"a","conversations":[{"from":"human","value":"hi"}]},{"id":"b","conversations":[{"from":"human","value":"yo"}]},{"id":"b","conversations":[]}]`
+	got, err := Collect(context.Background(), bytes.NewReader([]byte(in)), "s.json", CollectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := got.Select("a"); err != nil || len(got.Summaries) != 1 || got.Summaries[0].Conversation != "a" || got.Summaries[0].Messages != 1 {
+		t.Fatalf("Select(a): %v, %+v", err, got.Summaries)
+	}
+	got, _ = Collect(context.Background(), bytes.NewReader([]byte(in)), "s.json", CollectOptions{})
+	for id, want := range map[string]string{
+		"b": `2 conversations are named "b" (the 2nd and 3rd in the input); give each its own id`,
+		"c": `no conversation "c"; there are "a", "b", "b"`,
+	} {
+		if err := got.Select(id); err == nil || err.Error() != want {
+			t.Errorf("Select(%s): %v, want %s", id, err, want)
+		}
+	}
 }

@@ -60,9 +60,18 @@ type SessionSummary struct {
 
 	usage UsageTally
 
-	start, end time.Time
-	days       map[string]*UsageTally // UTC day → that day's calls
-	lastCall   string
+	start time.Time
+	days  map[string]*UsageTally // UTC day → that day's calls
+	// open is what only adding messages needs, dropped by Finish: a
+	// report of many conversations keeps each summary to its end.
+	open *openSummary
+}
+
+// openSummary is the part of a [SessionSummary] that lives while its
+// messages are added.
+type openSummary struct {
+	end      time.Time
+	lastCall string
 }
 
 // SummaryGroup is the figures of a set of sessions: a row of a grouped
@@ -93,7 +102,7 @@ func NewSessionSummary(file, project string) *SessionSummary {
 	if project == "" {
 		project = fileDir(file)
 	}
-	return &SessionSummary{File: file, Project: project}
+	return &SessionSummary{File: file, Project: project, open: &openSummary{}}
 }
 
 // fileDir is the directory part of a slash- or backslash-separated name.
@@ -107,17 +116,21 @@ func fileDir(name string) string {
 // Add counts one message. A total past the largest int is an
 // [*OverflowError].
 func (s *SessionSummary) Add(m *Message) error {
-	if m.Call == "" || m.Call != s.lastCall {
+	if s.open == nil {
+		s.open = &openSummary{} // a SessionSummary{} of its own
+	}
+	o := s.open
+	if m.Call == "" || m.Call != o.lastCall {
 		s.Messages++
 	}
-	s.lastCall = m.Call
+	o.lastCall = m.Call
 	if !m.Timestamp.IsZero() {
 		ts := m.Timestamp.UTC()
 		if s.start.IsZero() || ts.Before(s.start) {
 			s.start = ts
 		}
-		if ts.After(s.end) {
-			s.end = ts
+		if ts.After(o.end) {
+			o.end = ts
 		}
 	}
 	if m.Usage == nil {
@@ -162,7 +175,11 @@ func (s *SessionSummary) Finish(t *Transcript) error {
 		}
 	}
 	if !s.start.IsZero() {
-		a, b := s.start.Format(time.RFC3339), s.end.Format(time.RFC3339)
+		end := s.start
+		if s.open != nil {
+			end = s.open.end
+		}
+		a, b := s.start.Format(time.RFC3339), end.Format(time.RFC3339)
 		s.Start, s.End = &a, &b
 		if d := s.days[""]; d != nil {
 			delete(s.days, "")
@@ -176,6 +193,7 @@ func (s *SessionSummary) Finish(t *Transcript) error {
 	}
 	s.Models = tallyModels(&s.usage)
 	s.CostUSD, s.UnpricedModels = s.usage.Cost()
+	s.open = nil
 	return nil
 }
 
