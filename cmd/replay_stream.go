@@ -146,7 +146,7 @@ type sessionWriter struct {
 	done  int       // sessions written
 	first replayed  // the first session, for --plot (its results: what the plot draws)
 	next  *replayed // the session read, not yet written
-	plot  []window.Result
+	plot  window.PlotKeeper
 	// callByCall writes the JSON as the calls are made; else each
 	// session's results are held until it is written.
 	callByCall bool
@@ -247,7 +247,7 @@ func (s *sessionWriter) write(run replayed, several bool) error {
 	if s.done == 0 && job.out.plot != "" {
 		s.first = run.light()
 		if s.callByCall {
-			s.first.results = s.plot
+			s.first.results = s.plot.Results()
 		}
 	}
 	s.done++
@@ -255,7 +255,7 @@ func (s *sessionWriter) write(run replayed, several bool) error {
 }
 
 // writeCalls replays run and writes its JSON (or JSON lines) call by
-// call; for --plot it keeps the tokens and cost of the first session's
+// call; for --plot it keeps what the plot draws of the first session's
 // calls.
 func (s *sessionWriter) writeCalls(run replayed, several bool) error {
 	job := s.job
@@ -282,7 +282,7 @@ func (s *sessionWriter) writeCalls(run replayed, several bool) error {
 		return nil
 	}
 	if keep {
-		keepForPlot(&opts, &s.plot)
+		s.plot.Hook(&opts)
 	}
 	if rw != nil {
 		rw.Hook(&opts)
@@ -294,36 +294,4 @@ func (s *sessionWriter) writeCalls(run replayed, several bool) error {
 		return rw.End()
 	}
 	return nil
-}
-
-// keepForPlot has opts keep, in *plot, each strategy's tokens and cost
-// per call and its totals, as the calls are made (before the hooks opts
-// holds).
-func keepForPlot(opts *window.ReplayOptions, plot *[]window.Result) {
-	onCall, onResult := opts.OnCall, opts.OnResult
-	opts.OnCall = func(name string, c *window.Call, ev *window.Event) error {
-		if n := len(*plot); n == 0 || (*plot)[n-1].Totals.Calls >= 0 {
-			*plot = append(*plot, window.Result{Strategy: name, Totals: window.Totals{Calls: -1}})
-		}
-		pc := window.Call{Tokens: c.Tokens, Call: c.Call}
-		if c.CallCost != nil {
-			pc.CallCost = &window.CallCost{CostUSD: c.CostUSD}
-		}
-		last := &(*plot)[len(*plot)-1]
-		last.Calls = append(last.Calls, pc)
-		if onCall != nil {
-			return onCall(name, c, ev)
-		}
-		return nil
-	}
-	opts.OnResult = func(r *window.Result) error {
-		if n := len(*plot); n == 0 || (*plot)[n-1].Totals.Calls >= 0 {
-			*plot = append(*plot, window.Result{Strategy: r.Strategy})
-		}
-		(*plot)[len(*plot)-1].Totals = r.Totals
-		if onResult != nil {
-			return onResult(r)
-		}
-		return nil
-	}
 }
