@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/harpe-dev/harpe/internal/pool"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
@@ -17,8 +18,8 @@ const readAhead = 1
 // input stops the run, a file under a directory that holds no transcript
 // is skipped and counted, the skip summary comes last) and hands each
 // file's result to emit in argument order, as soon as it and those
-// before it are read: a few files are read at once, readAhead of them
-// ahead of emit, so memory holds a few files' results, not all. The
+// before it are read: readAhead files are read ahead of emit
+// ([pool.Ahead]), so memory holds a few files' results, not all. The
 // first error in argument order ends the run.
 func eachTranscriptFile[T any](a *app, rules readRules, args []string, read func(name string, r io.Reader) (T, error), emit func(T) error) error {
 	ins, err := expandInputs(a, rules, args)
@@ -29,48 +30,20 @@ func eachTranscriptFile[T any](a *app, rules readRules, args []string, read func
 		v   T
 		err error
 	}
-	done := make(chan struct{})
-	slots := make(chan chan result, readAhead)
-	defer func() {
-		// No read outlives the call: those begun are waited for.
-		close(done)
-		for ch := range slots {
-			<-ch
-		}
-	}()
-	go func() {
-		defer close(slots)
-		for _, in := range ins.ins {
-			ch := make(chan result, 1)
-			select {
-			case slots <- ch:
-			case <-done:
-				return
-			}
-			go func() {
-				v, err := readInput(a, rules, in, read)
-				ch <- result{v, err}
-			}()
-		}
-	}()
-	n, i := 0, 0
-	for ch := range slots {
-		r := <-ch
-		if err := a.ctx.Err(); err != nil {
-			return err
-		}
+	n := 0
+	err = pool.Ahead(a.ctx, len(ins.ins), readAhead, func(i int) result {
+		v, err := readInput(a, rules, ins.ins[i], read)
+		return result{v, err}
+	}, func(i int, r result) error {
 		skipped, err := ins.skip(i, r.err)
-		i++
-		if err != nil {
+		if err != nil || skipped {
 			return err
-		}
-		if skipped {
-			continue
 		}
 		n++
-		if err := emit(r.v); err != nil {
-			return err
-		}
+		return emit(r.v)
+	})
+	if err != nil {
+		return err
 	}
 	return ins.finish(a, rules, args, n)
 }
