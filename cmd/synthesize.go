@@ -264,45 +264,13 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 	}
 	return a.writeOutput(o.output, func(w io.Writer) error {
 		switch o.emit {
-		case "kept":
-			for _, k := range rep.Kept {
-				if err := writeLine(w, items[k.Index].Raw); err != nil {
-					return err
-				}
-			}
-		case "dropped":
-			for _, d := range rep.Dropped {
-				if err := writeLine(w, items[d.Index].Raw); err != nil {
-					return err
-				}
-			}
+		case "kept", "dropped":
+			return rep.WriteLines(w, items, o.emit == "kept")
 		case "rendered":
-			for n, k := range rep.Kept {
-				if n > 0 {
-					if _, err := io.WriteString(w, "\n"); err != nil {
-						return err
-					}
-				}
-				if _, err := io.WriteString(w, items[k.Index].Content); err != nil {
-					return err
-				}
-				if _, err := io.WriteString(w, "\n"); err != nil {
-					return err
-				}
-			}
-		default:
-			return writeReport(w)
+			return rep.WriteRendered(w, items)
 		}
-		return nil
+		return writeReport(w)
 	})
-}
-
-func writeLine(w io.Writer, b []byte) error {
-	if _, err := w.Write(b); err != nil {
-		return err
-	}
-	_, err := w.Write([]byte{'\n'})
-	return err
 }
 
 // writeSynthesisReport writes the report as JSON, YAML or a table
