@@ -40,7 +40,7 @@ func (a *app) distiller(command string) window.Distiller {
 		if err != nil {
 			return "", err
 		}
-		s, err := distill.Run(a.ctx, command, append(in, '\n'), distill.Options{Timeout: a.distillTimeout, OnStart: a.aborts.add})
+		s, err := distill.Run(a.ctx, command, append(in, '\n'), distill.Options{Timeout: a.distillTimeout, OnStart: a.aborts.Add})
 		if te := (*distill.TimeoutError)(nil); errors.As(err, &te) {
 			return "", fmt.Errorf("%q did not finish within %v (--distill-timeout); ended", te.Command, te.Limit)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/harpe-dev/harpe/internal/pool"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
@@ -17,8 +18,8 @@ const readAhead = 1
 // input stops the run, a file under a directory that holds no transcript
 // is skipped and counted, the skip summary comes last) and hands each
 // file's result to emit in argument order, as soon as it and those
-// before it are read: a few files are read at once, readAhead of them
-// ahead of emit, so memory holds a few files' results, not all. The
+// before it are read: readAhead files are read ahead of emit
+// ([pool.Ahead]), so memory holds a few files' results, not all. The
 // first error in argument order ends the run.
 func eachTranscriptFile[T any](a *app, rules readRules, args []string, read func(name string, r io.Reader) (T, error), emit func(T) error) error {
 	ins, err := expandInputs(a, rules, args)
@@ -29,48 +30,20 @@ func eachTranscriptFile[T any](a *app, rules readRules, args []string, read func
 		v   T
 		err error
 	}
-	done := make(chan struct{})
-	slots := make(chan chan result, readAhead)
-	defer func() {
-		// No read outlives the call: those begun are waited for.
-		close(done)
-		for ch := range slots {
-			<-ch
-		}
-	}()
-	go func() {
-		defer close(slots)
-		for _, in := range ins.ins {
-			ch := make(chan result, 1)
-			select {
-			case slots <- ch:
-			case <-done:
-				return
-			}
-			go func() {
-				v, err := readInput(a, rules, in, read)
-				ch <- result{v, err}
-			}()
-		}
-	}()
-	n, i := 0, 0
-	for ch := range slots {
-		r := <-ch
-		if err := a.ctx.Err(); err != nil {
-			return err
-		}
+	n := 0
+	err = pool.Ahead(a.ctx, len(ins.ins), readAhead, func(i int) result {
+		v, err := readInput(a, rules, ins.ins[i], read)
+		return result{v, err}
+	}, func(i int, r result) error {
 		skipped, err := ins.skip(i, r.err)
-		i++
-		if err != nil {
+		if err != nil || skipped {
 			return err
-		}
-		if skipped {
-			continue
 		}
 		n++
-		if err := emit(r.v); err != nil {
-			return err
-		}
+		return emit(r.v)
+	})
+	if err != nil {
+		return err
 	}
 	return ins.finish(a, rules, args, n)
 }
@@ -146,7 +119,7 @@ type sessionWriter struct {
 	done  int       // sessions written
 	first replayed  // the first session, for --plot (its results: what the plot draws)
 	next  *replayed // the session read, not yet written
-	plot  []window.Result
+	plot  window.PlotKeeper
 	// callByCall writes the JSON as the calls are made; else each
 	// session's results are held until it is written.
 	callByCall bool
@@ -247,7 +220,7 @@ func (s *sessionWriter) write(run replayed, several bool) error {
 	if s.done == 0 && job.out.plot != "" {
 		s.first = run.light()
 		if s.callByCall {
-			s.first.results = s.plot
+			s.first.results = s.plot.Results()
 		}
 	}
 	s.done++
@@ -255,7 +228,7 @@ func (s *sessionWriter) write(run replayed, several bool) error {
 }
 
 // writeCalls replays run and writes its JSON (or JSON lines) call by
-// call; for --plot it keeps the tokens and cost of the first session's
+// call; for --plot it keeps what the plot draws of the first session's
 // calls.
 func (s *sessionWriter) writeCalls(run replayed, several bool) error {
 	job := s.job
@@ -282,7 +255,7 @@ func (s *sessionWriter) writeCalls(run replayed, several bool) error {
 		return nil
 	}
 	if keep {
-		keepForPlot(&opts, &s.plot)
+		s.plot.Hook(&opts)
 	}
 	if rw != nil {
 		rw.Hook(&opts)
@@ -294,36 +267,4 @@ func (s *sessionWriter) writeCalls(run replayed, several bool) error {
 		return rw.End()
 	}
 	return nil
-}
-
-// keepForPlot has opts keep, in *plot, each strategy's tokens and cost
-// per call and its totals, as the calls are made (before the hooks opts
-// holds).
-func keepForPlot(opts *window.ReplayOptions, plot *[]window.Result) {
-	onCall, onResult := opts.OnCall, opts.OnResult
-	opts.OnCall = func(name string, c *window.Call, ev *window.Event) error {
-		if n := len(*plot); n == 0 || (*plot)[n-1].Totals.Calls >= 0 {
-			*plot = append(*plot, window.Result{Strategy: name, Totals: window.Totals{Calls: -1}})
-		}
-		pc := window.Call{Tokens: c.Tokens, Call: c.Call}
-		if c.CallCost != nil {
-			pc.CallCost = &window.CallCost{CostUSD: c.CostUSD}
-		}
-		last := &(*plot)[len(*plot)-1]
-		last.Calls = append(last.Calls, pc)
-		if onCall != nil {
-			return onCall(name, c, ev)
-		}
-		return nil
-	}
-	opts.OnResult = func(r *window.Result) error {
-		if n := len(*plot); n == 0 || (*plot)[n-1].Totals.Calls >= 0 {
-			*plot = append(*plot, window.Result{Strategy: r.Strategy})
-		}
-		(*plot)[len(*plot)-1].Totals = r.Totals
-		if onResult != nil {
-			return onResult(r)
-		}
-		return nil
-	}
 }

@@ -12,9 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -22,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/harpe-dev/harpe/internal/abort"
 	"github.com/harpe-dev/harpe/internal/atomicout"
 	"github.com/harpe-dev/harpe/internal/config"
 	"github.com/harpe-dev/harpe/internal/table"
@@ -73,7 +72,7 @@ type app struct {
 	out atomicout.Set
 	// aborts are run when the process is stopped before the command
 	// returns (Main's watchdog): they end child processes.
-	aborts abortHooks
+	aborts abort.Hooks
 	// exiting is claimed by whoever ends the run: Run's return or the
 	// watchdog, never both.
 	exiting atomic.Bool
@@ -154,7 +153,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if !a.exiting.CompareAndSwap(false, true) {
 			return // Run is already reporting
 		}
-		a.aborts.run()
+		a.aborts.Run()
 		a.out.Abort()
 		if streams.ErrIsTerminal {
 			fmt.Fprint(stderr, "\r\033[K") // clear a progress line
@@ -253,49 +252,6 @@ func flagHint(err error) string {
 		return " (use --input-format to name one)"
 	}
 	return ""
-}
-
-// abortHooks are functions run when the process is stopped from outside
-// the command (see Main).
-type abortHooks struct {
-	mu    sync.Mutex
-	next  int
-	hooks map[int]func()
-}
-
-// add registers fn and returns the function that unregisters it.
-func (h *abortHooks) add(fn func()) (remove func()) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.hooks == nil {
-		h.hooks = map[int]func(){}
-	}
-	id := h.next
-	h.next++
-	h.hooks[id] = fn
-	return func() {
-		h.mu.Lock()
-		delete(h.hooks, id)
-		h.mu.Unlock()
-	}
-}
-
-// run calls every registered hook, in registration order.
-func (h *abortHooks) run() {
-	h.mu.Lock()
-	ids := make([]int, 0, len(h.hooks))
-	for id := range h.hooks {
-		ids = append(ids, id)
-	}
-	fns := make([]func(), 0, len(ids))
-	slices.Sort(ids)
-	for _, id := range ids {
-		fns = append(fns, h.hooks[id])
-	}
-	h.mu.Unlock()
-	for _, fn := range fns {
-		fn()
-	}
 }
 
 func newRootCmd(a *app) *cobra.Command {

@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/inputs"
@@ -267,49 +264,17 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 	}
 	return a.writeOutput(o.output, func(w io.Writer) error {
 		switch o.emit {
-		case "kept":
-			for _, k := range rep.Kept {
-				if err := writeLine(w, items[k.Index].Raw); err != nil {
-					return err
-				}
-			}
-		case "dropped":
-			for _, d := range rep.Dropped {
-				if err := writeLine(w, items[d.Index].Raw); err != nil {
-					return err
-				}
-			}
+		case "kept", "dropped":
+			return rep.WriteLines(w, items, o.emit == "kept")
 		case "rendered":
-			for n, k := range rep.Kept {
-				if n > 0 {
-					if _, err := io.WriteString(w, "\n"); err != nil {
-						return err
-					}
-				}
-				if _, err := io.WriteString(w, items[k.Index].Content); err != nil {
-					return err
-				}
-				if _, err := io.WriteString(w, "\n"); err != nil {
-					return err
-				}
-			}
-		default:
-			return writeReport(w)
+			return rep.WriteRendered(w, items)
 		}
-		return nil
+		return writeReport(w)
 	})
 }
 
-func writeLine(w io.Writer, b []byte) error {
-	if _, err := w.Write(b); err != nil {
-		return err
-	}
-	_, err := w.Write([]byte{'\n'})
-	return err
-}
-
-// writeSynthesisReport writes the report as JSON, YAML or a table with one
-// row per item in input order and a totals footer.
+// writeSynthesisReport writes the report as JSON, YAML or a table
+// (engine.Report.WriteTable).
 func writeSynthesisReport(w io.Writer, format string, rep *engine.Report) error {
 	switch format {
 	case "json":
@@ -317,48 +282,6 @@ func writeSynthesisReport(w io.Writer, format string, rep *engine.Report) error 
 	case "yaml":
 		return writeFormatted(w, format, rep)
 	}
-	type row struct {
-		index int
-		cells []string
-	}
-	rows := make([]row, 0, len(rep.Kept)+len(rep.Dropped))
-	for _, k := range rep.Kept {
-		rows = append(rows, row{k.Index, []string{k.ID, strconv.Itoa(k.Tokens), strconv.Itoa(k.Priority), "kept", string(k.Reason)}})
-	}
-	for _, d := range rep.Dropped {
-		tokens := strconv.Itoa(d.Tokens)
-		if d.Reason == engine.ReasonConfidential {
-			tokens = "-"
-		}
-		rows = append(rows, row{d.Index, []string{d.ID, tokens, strconv.Itoa(d.Priority), "dropped", string(d.Reason)}})
-	}
-	// Kept and dropped are each in input order; merge them.
-	slices.SortFunc(rows, func(a, b row) int { return a.index - b.index })
-	cells := make([][]string, 0, len(rows)+len(rep.Skipped))
-	for _, r := range rows {
-		cells = append(cells, r.cells)
-	}
-	for _, s := range rep.Skipped {
-		cells = append(cells, []string{"line " + strconv.Itoa(s.Line), "-", "-", "skipped", s.Error})
-	}
-	left := fmt.Sprintf("%d left", rep.RemainingTokens)
-	if rep.OverBudget {
-		left = fmt.Sprintf("%d over budget", rep.OverflowTokens)
-	}
-	footer := []string{"total", strconv.Itoa(rep.ConsumedTokens), "", fmt.Sprintf("%d kept", len(rep.Kept)), left}
-	if err := renderTable(w, []string{"ID", "TOKENS", "PRIORITY", "STATUS", "REASON"}, cells, footer); err != nil {
-		return err
-	}
-	if rep.Solver != "" && rep.Utility != nil {
-		// The optimising policies say which solver ran and what it kept.
-		_, err := fmt.Fprintf(w, "policy %s, solver %s, utility %s\n", rep.Policy, rep.Solver, roundForPeople(*rep.Utility))
-		return err
-	}
-	return nil
-}
-
-// roundForPeople writes x to at most four decimals (1.0305555555555557 →
-// "1.0306"); the JSON report keeps every digit.
-func roundForPeople(x float64) string {
-	return strconv.FormatFloat(math.Round(x*1e4)/1e4, 'f', -1, 64)
+	o := tableOptionsOf(w)
+	return rep.WriteTable(w, engine.TableOptions{Width: o.Width, EastAsian: o.EastAsian})
 }

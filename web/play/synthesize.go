@@ -39,17 +39,7 @@ type SynthesizeResult struct {
 }
 
 // Row is one item of the report, kept or dropped.
-type Row struct {
-	ID string `json:"id"`
-	// Status is "kept" or "dropped".
-	Status   string        `json:"status"`
-	Reason   engine.Reason `json:"reason"`
-	Tokens   int           `json:"tokens"`
-	Priority int           `json:"priority"`
-	// Needed and Left are set for did_not_fit and dimension_cap.
-	Needed int `json:"needed,omitempty"`
-	Left   int `json:"left,omitempty"`
-}
+type Row = engine.Row
 
 func synthesize(raw []byte) (any, error) {
 	var a SynthesizeArgs
@@ -111,28 +101,5 @@ func Synthesize(a SynthesizeArgs) (*SynthesizeResult, error) {
 		return nil, err
 	}
 	rep.Skipped = reader.Skipped()
-	return &SynthesizeResult{Report: rep, Rows: rows(rep)}, nil
-}
-
-// rows merges the report's kept and dropped lists (each in input order)
-// into one list in input order.
-func rows(rep *engine.Report) []Row {
-	out := make([]Row, 0, len(rep.Kept)+len(rep.Dropped))
-	i, j := 0, 0
-	for i < len(rep.Kept) || j < len(rep.Dropped) {
-		if j == len(rep.Dropped) || (i < len(rep.Kept) && rep.Kept[i].Index < rep.Dropped[j].Index) {
-			k := rep.Kept[i]
-			out = append(out, Row{ID: k.ID, Status: "kept", Reason: k.Reason, Tokens: k.Tokens, Priority: k.Priority})
-			i++
-			continue
-		}
-		d := rep.Dropped[j]
-		r := Row{ID: d.ID, Status: "dropped", Reason: d.Reason, Tokens: d.Tokens, Priority: d.Priority}
-		if d.Reason == engine.ReasonDidNotFit || d.Reason == engine.ReasonDimensionCap {
-			r.Needed, r.Left = d.Needed, d.Left
-		}
-		out = append(out, r)
-		j++
-	}
-	return out
+	return &SynthesizeResult{Report: rep, Rows: rep.Rows()}, nil
 }

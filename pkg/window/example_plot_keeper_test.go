@@ -1,0 +1,55 @@
+package window_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/window"
+)
+
+// A replay streamed as JSON (io.Discard here) whose calls are kept for a
+// plot: one call, the prompt "one two" (7 characters, 2 tokens by the
+// estimate). The picture is then drawn from what was kept.
+func ExamplePlotKeeper() {
+	ts, err := transcript.Read(strings.NewReader(`{"type":"user","content":"one two"}
+{"type":"assistant","content":"three"}
+`), "t.jsonl", "")
+	if err != nil {
+		panic(err)
+	}
+	t := ts[0]
+	opts := window.ReplayOptions{Options: window.DefaultOptions()}
+	strategies, err := window.ParseAll([]string{"full"}, opts)
+	if err != nil {
+		panic(err)
+	}
+	info := window.TranscriptInfo{Format: string(t.Format), Messages: len(t.Messages), Turns: t.Turns}
+	rw := window.NewReportWriter(io.Discard)
+	if err := rw.Begin(info); err != nil {
+		panic(err)
+	}
+	var k window.PlotKeeper
+	k.Hook(&opts)
+	rw.Hook(&opts)
+	if _, err := window.Replay(context.Background(), t, strategies, opts); err != nil {
+		panic(err)
+	}
+	if err := rw.End(); err != nil {
+		panic(err)
+	}
+	for _, r := range k.Results() {
+		fmt.Printf("%s: %d call(s), tokens of the first %d\n", r.Strategy, r.Totals.Calls, r.Calls[0].Tokens)
+	}
+	rep := window.Report{Transcript: info, Strategies: k.Results()}
+	var svg strings.Builder
+	if err := rep.WritePlot(&svg, window.PlotOptions{}); err != nil {
+		panic(err)
+	}
+	fmt.Println(strings.HasPrefix(svg.String(), "<svg"))
+	// Output:
+	// full: 1 call(s), tokens of the first 2
+	// true
+}
