@@ -189,10 +189,9 @@ func (job *replayJob) replayErr(a *app, run *replayed, err error) error {
 // readAndReplayTotals reads every input as readReplayInputs does (files
 // on a few workers, results in argument order, bad input stops the run
 // before anything is written) and replays each conversation as soon as
-// its file is read, keeping only the totals: the calls are not kept
-// (window.ReplayOptions.OnCall) and each transcript is let go once
-// replayed but for its ID, format and turns. A replay's error (a sum too
-// large) counts as its file's error.
+// its file is read, keeping only the totals (window.ReplayTotals): each
+// transcript is let go once replayed but for its ID, format and turns. A
+// replay's error (a sum too large) counts as its file's error.
 func readAndReplayTotals(a *app, job *replayJob) (runs []replayed, warnings []*transcript.Error, err error) {
 	type inputFile struct {
 		runs     []replayed
@@ -202,8 +201,6 @@ func readAndReplayTotals(a *app, job *replayJob) (runs []replayed, warnings []*t
 	if len(job.files) != 1 || job.files[0] != "-" && !isRegular(job.files[0]) {
 		ropts.Progress = nil // several files at once: no one progress line
 	}
-	ropts.Indices = false
-	ropts.OnCall = func(string, *window.Call, *window.Event) error { return nil }
 	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true}, job.files, func(name string, r io.Reader) (inputFile, error) {
 		ts, err := transcript.Read(r, name, job.inputFormat)
 		if err != nil {
@@ -216,14 +213,9 @@ func readAndReplayTotals(a *app, job *replayJob) (runs []replayed, warnings []*t
 				continue
 			}
 			run := replayed{file: name, t: t}
-			res, err := job.replay(a, &run, ropts)
-			if err != nil {
+			res, err := window.ReplayTotals(a.ctx, t, job.strategies, ropts)
+			if err := job.replayErr(a, &run, err); err != nil {
 				return inputFile{}, err
-			}
-			for i := range res {
-				if res[i].Calls == nil {
-					res[i].Calls = []window.Call{}
-				}
 			}
 			run.results = res
 			f.runs = append(f.runs, run.light())

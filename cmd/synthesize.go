@@ -138,35 +138,27 @@ func planSynthesize(o *synthesizeOptions) (*synthesizePlan, error) {
 	if !o.budgetSet {
 		return nil, usageErrorf("--budget: required (a flag, HARPE_BUDGET or budget: in harpe.yaml)")
 	}
-	for _, v := range []struct {
-		flag string
-		n    int
-	}{{"--budget", o.budget}, {"--reserve-output", o.reserveOutput}, {"--reserve-tools", o.reserveTools}, {"--default-priority", o.defaultPriority}} {
-		if v.n < 0 {
-			return nil, usageErrorf("%s: must be ≥ 0, got %d", v.flag, v.n)
-		}
+	s := engine.DefaultSettings()
+	s.Total, s.ReserveOutput, s.ReserveTools, s.SafetyMargin = o.budget, o.reserveOutput, o.reserveTools, o.safetyMargin
+	s.DefaultPriority, s.Caps = o.defaultPriority, o.caps
+	s.Options = engine.Options{Policy: o.policy, Destination: engine.Destination(o.destination), Strict: o.strict,
+		DPCells: o.dpCells, HalfLife: o.halfLife}
+	if o.alphaSet {
+		s.Options.Alpha = &o.alpha
 	}
-	margin, err := engine.ParseAmount(o.safetyMargin)
+	if o.sinksSet {
+		s.Options.Sinks = &o.sinks
+	}
+	budget, opts, err := s.Check()
 	if err != nil {
-		return nil, usageErrorf("--safety-margin: %v", err)
+		return nil, synthesizeSettingError(err)
 	}
-	p := &synthesizePlan{
-		budget: engine.Budget{Total: o.budget, ReserveOutput: o.reserveOutput, ReserveTools: o.reserveTools,
-			SafetyMargin: margin.Of(o.budget)},
-		read: engine.ReadOptions{DefaultPriority: o.defaultPriority, SkipInvalid: o.skipInvalid},
-	}
-	if err := p.budget.Validate(); err != nil {
-		return nil, usageErrorf("--budget: %v", err)
-	}
-	if _, err := engine.LookupPolicy(o.policy); err != nil {
-		return nil, usageErrorf("--policy: %v", err)
-	}
-	if engine.Destination(o.destination) != engine.DestinationRemote && engine.Destination(o.destination) != engine.DestinationLocal {
-		return nil, usageErrorf("--destination: unknown destination %q; valid: remote, local", o.destination)
-	}
+	p := &synthesizePlan{budget: budget, engine: opts,
+		read: engine.ReadOptions{DefaultPriority: o.defaultPriority, SkipInvalid: o.skipInvalid}}
 	if p.counter, err = tokenize.New(o.tokenizer); err != nil {
 		return nil, usageErrorf("--tokenizer: %v", err)
 	}
+	p.engine.Counter = p.counter
 	switch o.emit {
 	case "report", "kept", "dropped", "rendered":
 	default:
@@ -175,46 +167,28 @@ func planSynthesize(o *synthesizeOptions) (*synthesizePlan, error) {
 	if err := checkFormat(o.format, "json", "yaml", "table"); err != nil {
 		return nil, err
 	}
-	if o.dpCells < 1 {
-		return nil, usageErrorf("--dp-cells: must be ≥ 1, got %d", o.dpCells)
-	}
-	if err := engine.CheckDPCells(o.dpCells); err != nil {
-		return nil, usageErrorf("--dp-cells: %v", err)
-	}
-	if !(o.alpha >= 0 && o.alpha <= 1) {
-		return nil, usageErrorf("--alpha: must be from 0 to 1, got %v", o.alpha)
-	}
-	if o.sinks < 0 {
-		return nil, usageErrorf("--sinks: must be ≥ 0, got %d", o.sinks)
-	}
-	if !(o.halfLife > 0) || o.halfLife > 1e9 {
-		return nil, usageErrorf("--half-life: must be > 0, got %v", o.halfLife)
-	}
-	p.engine = engine.Options{
-		Policy: o.policy, Counter: p.counter, Destination: engine.Destination(o.destination), Strict: o.strict,
-		DPCells: o.dpCells, HalfLife: o.halfLife,
-	}
-	if o.alphaSet {
-		alpha := o.alpha
-		p.engine.Alpha = &alpha
-	}
-	if o.sinksSet {
-		sinks := o.sinks
-		p.engine.Sinks = &sinks
-	}
-	seen := map[string]bool{}
-	for _, s := range o.caps {
-		cp, err := engine.ParseCap(s)
-		if err != nil {
-			return nil, usageErrorf("--cap: %v", err)
-		}
-		if seen[cp.Dimension] {
-			return nil, usageErrorf("--cap: dimension %q capped twice", cp.Dimension)
-		}
-		seen[cp.Dimension] = true
-		p.engine.Caps = append(p.engine.Caps, cp)
-	}
 	return p, nil
+}
+
+// synthesizeFlags are the flags of engine.Settings' fields, by the name
+// an engine.SettingError gives.
+var synthesizeFlags = map[string]string{
+	"Total": "budget", "ReserveOutput": "reserve-output", "ReserveTools": "reserve-tools",
+	"DefaultPriority": "default-priority", "SafetyMargin": "safety-margin", "Budget": "budget", "Caps": "cap",
+	"Policy": "policy", "Destination": "destination", "DPCells": "dp-cells", "Alpha": "alpha", "Sinks": "sinks",
+	"HalfLife": "half-life",
+}
+
+// synthesizeSettingError is a usage error naming the flag of the setting
+// an engine.SettingError names.
+func synthesizeSettingError(err error) error {
+	var se *engine.SettingError
+	if errors.As(err, &se) {
+		if flag, ok := synthesizeFlags[se.Setting]; ok {
+			return usageErrorf("--%s: %v", flag, se.Err)
+		}
+	}
+	return usageErrorf("%v", err)
 }
 
 func runSynthesize(a *app, o *synthesizeOptions) error {

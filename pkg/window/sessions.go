@@ -54,6 +54,29 @@ func ReplayAll(ctx context.Context, ts []*transcript.Transcript, strategies []St
 	return out, nil
 }
 
+// ReplayTotals replays t through the strategies as [Replay] does but
+// keeps only each strategy's totals, for a caller that sums many sessions:
+// no call is kept (each Result's Calls is empty, not nil, so its JSON says
+// []) and no indices are worked out. opts must not stream calls (OnCall
+// nil); its OnResult and Progress are used.
+func ReplayTotals(ctx context.Context, t *transcript.Transcript, strategies []Strategy, opts ReplayOptions) ([]Result, error) {
+	if opts.OnCall != nil {
+		return nil, errors.New("ReplayTotals: OnCall must be nil")
+	}
+	opts.Indices = false
+	opts.OnCall = func(string, *Call, *Event) error { return nil }
+	res, err := Replay(ctx, t, strategies, opts)
+	if err != nil {
+		return nil, err
+	}
+	for i := range res {
+		if res[i].Calls == nil {
+			res[i].Calls = []Call{}
+		}
+	}
+	return res, nil
+}
+
 // jobs returns 0..n-1.
 func jobs(n int) []int {
 	out := make([]int, n)

@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -54,52 +55,56 @@ func Synthesize(a SynthesizeArgs) (*SynthesizeResult, error) {
 	if a.Name == "" {
 		a.Name = "items.jsonl"
 	}
-	if a.DefaultPriority == 0 {
-		a.DefaultPriority = 10
+	s := engine.DefaultSettings()
+	s.Total, s.ReserveOutput, s.ReserveTools = a.Budget, a.ReserveOutput, a.ReserveTools
+	if a.SafetyMargin != "" {
+		s.SafetyMargin = a.SafetyMargin
 	}
-	if a.SafetyMargin == "" {
-		a.SafetyMargin = "0"
+	if a.DefaultPriority != 0 {
+		s.DefaultPriority = a.DefaultPriority
 	}
-	for _, v := range []struct {
-		name string
-		n    int
-	}{{"budget", a.Budget}, {"reserve_output", a.ReserveOutput}, {"reserve_tools", a.ReserveTools}, {"default_priority", a.DefaultPriority}} {
-		if v.n < 0 {
-			return nil, fmt.Errorf("%s: must be ≥ 0, got %d", v.name, v.n)
-		}
+	if a.Policy != "" {
+		s.Options.Policy = a.Policy
 	}
-	margin, err := engine.ParseAmount(strings.TrimSpace(a.SafetyMargin))
+	if a.Destination != "" {
+		s.Options.Destination = a.Destination
+	}
+	b, opts, err := s.Check()
 	if err != nil {
-		return nil, fmt.Errorf("safety_margin: %v", err)
-	}
-	b := engine.Budget{Total: a.Budget, ReserveOutput: a.ReserveOutput, ReserveTools: a.ReserveTools, SafetyMargin: margin.Of(a.Budget)}
-	if err := b.Validate(); err != nil {
-		return nil, fmt.Errorf("budget: %v", err)
-	}
-	if a.Policy == "" {
-		a.Policy = engine.DefaultPolicy
-	}
-	if _, err := engine.LookupPolicy(a.Policy); err != nil {
-		return nil, fmt.Errorf("policy: %v", err)
-	}
-	if a.Destination == "" {
-		a.Destination = engine.DestinationRemote
-	}
-	if a.Destination != engine.DestinationRemote && a.Destination != engine.DestinationLocal {
-		return nil, fmt.Errorf("destination: unknown destination %q; valid: remote, local", a.Destination)
+		return nil, settingError(err)
 	}
 	c, err := counter(a.Tokenizer)
 	if err != nil {
 		return nil, err
 	}
-	reader := engine.NewItemReader(engine.ReadOptions{DefaultPriority: a.DefaultPriority, SkipInvalid: a.SkipInvalid})
+	opts.Counter = c
+	reader := engine.NewItemReader(engine.ReadOptions{DefaultPriority: s.DefaultPriority, SkipInvalid: a.SkipInvalid})
 	if err := reader.Read(context.Background(), strings.NewReader(a.Items), a.Name); err != nil {
 		return nil, err
 	}
-	rep, err := engine.Synthesize(context.Background(), reader.Items(), b, engine.Options{Policy: a.Policy, Counter: c, Destination: a.Destination})
+	rep, err := engine.Synthesize(context.Background(), reader.Items(), b, opts)
 	if err != nil {
 		return nil, err
 	}
 	rep.Skipped = reader.Skipped()
 	return &SynthesizeResult{Report: rep, Rows: rep.Rows()}, nil
+}
+
+// settingKeys are the keys of [SynthesizeArgs] of engine.Settings' fields,
+// by the name an engine.SettingError gives.
+var settingKeys = map[string]string{
+	"Total": "budget", "ReserveOutput": "reserve_output", "ReserveTools": "reserve_tools",
+	"DefaultPriority": "default_priority", "SafetyMargin": "safety_margin", "Budget": "budget",
+	"Policy": "policy", "Destination": "destination",
+}
+
+// settingError names the key of the setting an engine.SettingError names.
+func settingError(err error) error {
+	var se *engine.SettingError
+	if errors.As(err, &se) {
+		if key, ok := settingKeys[se.Setting]; ok {
+			return fmt.Errorf("%s: %w", key, se.Err)
+		}
+	}
+	return err
 }
