@@ -11,6 +11,16 @@ import (
 	"sync"
 )
 
+// Indices returns the jobs 0, 1, …, n-1, for a [Run] over every element
+// of a slice of n.
+func Indices(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
 // Run calls fn(j) for each j of jobs, up to workers at a time (GOMAXPROCS
 // when workers ≤ 0), and returns once every call has returned. Jobs are
 // handed out in order. Once ctx is done, the jobs not yet started get

@@ -64,3 +64,14 @@ func TestFeed(t *testing.T) {
 		t.Fatalf("sum %d, want 5050", got)
 	}
 }
+
+func TestIndices(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want []int
+	}{{0, []int{}}, {1, []int{0}}, {3, []int{0, 1, 2}}} {
+		if got := Indices(tt.n); !slices.Equal(got, tt.want) || got == nil {
+			t.Errorf("Indices(%d) = %v, want %v", tt.n, got, tt.want)
+		}
+	}
+}

@@ -30,11 +30,7 @@ func preCount(ctx context.Context, items []Item, set settings, tokens []int) []b
 		return nil
 	}
 	counted := make([]bool, len(items)) // not a named result: the closure would move it to the heap on every call
-	jobs := make([]int, (len(items)+countBatch-1)/countBatch)
-	for j := range jobs {
-		jobs[j] = j
-	}
-	pool.Run(ctx, jobs, workers, func(j int) {
+	pool.Run(ctx, pool.Indices((len(items)+countBatch-1)/countBatch), workers, func(j int) {
 		for i := j * countBatch; i < min(len(items), (j+1)*countBatch); i++ {
 			it := &items[i]
 			if it.TokenCount != nil || (it.Confidential && set.remote) {

@@ -43,7 +43,7 @@ func ReplayAll(ctx context.Context, ts []*transcript.Transcript, strategies []St
 	}
 	out := make([][]Result, len(ts))
 	errs := make([]error, len(ts))
-	pool.Run(ctx, jobs(len(ts)), workers, func(i int) {
+	pool.Run(ctx, pool.Indices(len(ts)), workers, func(i int) {
 		out[i], errs[i] = Replay(ctx, ts[i], resolved, opts)
 	}, func(i int) { errs[i] = ctx.Err() })
 	for i, err := range errs {
@@ -75,15 +75,6 @@ func ReplayTotals(ctx context.Context, t *transcript.Transcript, strategies []St
 		}
 	}
 	return res, nil
-}
-
-// jobs returns 0..n-1.
-func jobs(n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = i
-	}
-	return out
 }
 
 // SessionTotals is one session's totals under one strategy, a row of
