@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/inputs"
@@ -21,41 +20,40 @@ import (
 // summed up in one line on stderr. The first error in argument order is
 // returned.
 //
-// This is the one input side of every transcript command (transcript,
-// replay, fit, count --transcript).
+// This is the one input side of the transcript commands that read every
+// file whole (transcript, fit, count --transcript); replay reads them
+// in order, a session at a time (replayJob.sessions).
 func readTranscriptFiles[T any](a *app, rules readRules, args []string, fn func(name string, r io.Reader) (T, error)) ([]T, error) {
-	ins, err := expandInputs(a, rules, args)
+	set, err := openInputs(a, rules, args)
 	if err != nil {
 		return nil, err
 	}
-	res, errs := inputs.Map(a.ctx, ins.ins, 0, func(in inputs.Input) (T, error) {
-		return readInput(a, rules, in, fn)
+	res, errs := inputs.Map(a.ctx, set.Inputs, 0, func(in inputs.Input) (v T, err error) {
+		return v, set.Read(a.ctx, in, func(name string, r io.Reader) error {
+			v, err = fn(name, r)
+			return err
+		})
 	})
 	if err := a.ctx.Err(); err != nil {
 		return nil, err
 	}
 	var out []T
 	for i, err := range errs {
-		if skipped, err := ins.skip(i, err); skipped {
-			continue
-		} else if err != nil {
-			return nil, err
+		if skipped, err := set.Settle(set.Inputs[i], err); err != nil {
+			return nil, inputError(err)
+		} else if !skipped {
+			out = append(out, res[i])
 		}
-		out = append(out, res[i])
 	}
-	return out, ins.finish(a, rules, args, len(out))
+	return out, finishInputs(a, rules, args, set)
 }
 
-// expanded are a command's inputs, expanded, and what was skipped.
-type expanded struct {
-	ins   []inputs.Input
-	skips []inputs.Skip
-}
-
-// expandInputs expands args for readTranscriptFiles: directories walked,
-// a file named twice once (with a note, under rules.once).
-func expandInputs(a *app, rules readRules, args []string) (*expanded, error) {
-	ins, skips, err := inputs.Expand(args)
+// openInputs expands args under rules: directories walked, a file named
+// twice read once (with a note, under rules.once), a file under a
+// directory that holds no transcript passed over.
+func openInputs(a *app, rules readRules, args []string) (*inputs.Set, error) {
+	set, err := inputs.NewSet(args, inputs.Rules{Once: rules.once, RefuseEmpty: rules.refuseEmpty,
+		Skip: notTranscript, Stdin: a.io.In, StdinName: stdinName})
 	if errors.Is(err, inputs.ErrStdinTwice) {
 		return nil, usageErrorf("%v", err)
 	}
@@ -64,81 +62,31 @@ func expandInputs(a *app, rules readRules, args []string) (*expanded, error) {
 	}
 	// A file named twice (or named and found in a named directory) is
 	// read once, with a note: counted twice, it doubled the totals.
-	if rules.once {
-		var dups []string
-		ins, dups = inputs.Dedupe(ins)
-		for _, d := range dups {
-			if d == inputs.Stdin {
-				d = stdinName
-			}
-			if !rules.quiet {
-				fmt.Fprintf(a.io.Err, "harpe: note: %s is named more than once; it is read once\n", escapeControl(d))
-			}
+	for _, d := range set.Twice {
+		if d == inputs.Stdin {
+			d = stdinName
+		}
+		if !rules.quiet {
+			fmt.Fprintf(a.io.Err, "harpe: note: %s is named more than once; it is read once\n", escapeControl(d))
 		}
 	}
-	return &expanded{ins: ins, skips: skips}, nil
+	return set, nil
 }
 
-// readInput opens input in (standard input, or a file) and runs fn on it.
-func readInput[T any](a *app, rules readRules, in inputs.Input, fn func(name string, r io.Reader) (T, error)) (T, error) {
-	var zero T
-	name, r := stdinName, io.Reader(a.io.In)
-	var f *os.File
-	if in.Path != inputs.Stdin {
-		var err error
-		if f, err = inputs.Open(in); err != nil {
-			if skip := (*inputs.SkipError)(nil); errors.As(err, &skip) {
-				return zero, err
-			}
-			return zero, inputError(fmt.Errorf("%s: %w", escapeControl(in.Path), pathErr(err)))
-		}
-		defer f.Close()
-		name, r = in.Path, inputs.File(a.ctx, f)
+// notTranscript is why a file under a directory that failed with err is
+// passed over: it is no transcript.
+func notTranscript(err error) string {
+	if errors.Is(err, transcript.ErrUnknownFormat) {
+		return "not a transcript"
 	}
-	if !rules.refuseEmpty {
-		return fn(name, r)
-	}
-	if in.Path != inputs.Stdin {
-		// A file: seekable, so the transcript reader can tell a large
-		// JSON file that is no transcript without holding it.
-		if blank, err := inputs.BlankFile(f); err != nil {
-			return zero, inputError(fmt.Errorf("%s: %w", name, pathErr(err)))
-		} else if blank {
-			return zero, inputError(fmt.Errorf("%s: %w", name, inputs.ErrEmpty))
-		}
-		return fn(name, r)
-	}
-	br := bufio.NewReaderSize(r, 64<<10)
-	if inputs.Blank(br) {
-		return zero, inputError(fmt.Errorf("%s: %w", name, inputs.ErrEmpty))
-	}
-	return fn(name, br)
+	return ""
 }
 
-// skip reports whether input i, read with err, is skipped (counted in
-// the summary) rather than an error; err is returned when it is not.
-func (e *expanded) skip(i int, err error) (bool, error) {
-	if skip := (*inputs.SkipError)(nil); errors.As(err, &skip) {
-		e.skips = append(e.skips, inputs.Skip{Path: e.ins[i].Path, Reason: skip.Reason})
-		return true, nil
-	}
-	if err != nil && e.ins[i].FromDir && errors.Is(err, transcript.ErrUnknownFormat) {
-		e.skips = append(e.skips, inputs.Skip{Path: e.ins[i].Path, Reason: "not a transcript"})
-		return true, nil
-	}
-	if err != nil && e.ins[i].FromDir && errors.Is(err, inputs.ErrEmpty) {
-		// A session the harness has just created: nothing to read yet.
-		e.skips = append(e.skips, inputs.Skip{Path: e.ins[i].Path, Reason: "empty"})
-		return true, nil
-	}
-	return false, err
-}
-
-// finish ends a read of n inputs: an error when nothing was read, else
+// finishInputs ends a read of set: an error when nothing was read, else
 // the skip summary on stderr (unless rules.quiet).
-func (e *expanded) finish(a *app, rules readRules, args []string, n int) error {
-	summary := inputs.Summary(e.skips)
-	if n == 0 {
+func finishInputs(a *app, rules readRules, args []string, set *inputs.Set) error {
+	summary := set.Summary()
+	if set.Count() == 0 {
 		if summary == "" {
 			summary = "no files"
 		}

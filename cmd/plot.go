@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -23,9 +24,22 @@ func checkPlotFile(path string) error {
 		path, strings.TrimSuffix(path, ext), strings.ToUpper(strings.TrimPrefix(ext, ".")))
 }
 
-// plotReplay draws run's replay as --plot and --plot-metric ask.
-func plotReplay(w io.Writer, o replayOut, run replayed) error {
-	rep := window.Report{Transcript: run.info(true), Strategies: run.results}
+// plotReplay draws rep, a session's replay, as --plot and --plot-metric
+// ask.
+func plotReplay(w io.Writer, o replayOut, rep window.Report) error {
 	return rep.WritePlot(w, window.PlotOptions{Cost: o.plotMetric == "cost",
 		ContextWindow: o.contextWindow, HighWater: o.highWater, Budget: o.budget})
+}
+
+// notePlotSession says on stderr which session --plot drew when the
+// input held several (it draws the first), so the choice is not silent.
+func (a *app) notePlotSession(n int, file, conversation string) {
+	if n < 2 {
+		return
+	}
+	name := escapeControl(file)
+	if conversation != "" {
+		name += " (conversation " + escapeControl(conversation) + ")"
+	}
+	fmt.Fprintf(a.io.Err, "harpe: note: --plot draws session 1 of %d, %s; name one file (or --conversation ID) to draw another\n", n, name)
 }

@@ -203,24 +203,21 @@ var (
 // runReplay replays the inputs under the strategies, in steps: the flags
 // checked and parsed once (newReplayJob), the default strategies chosen
 // from what the sessions are when --strategy names none, then one of the
-// outputs: the call --show-call names, the totals, or the report of each
-// session, written as soon as it is replayed.
+// outputs: the call --show-call names, or the report of each session
+// (or with --totals their totals), written as soon as it is replayed.
 func runReplay(a *app, o *replayOptions) error {
 	job, err := newReplayJob(a, o)
 	if err != nil {
 		return err
 	}
-	var held []replayed // sessions read before their replay, when defaults needed them
+	var held []window.Session // sessions read before their replay, when defaults needed them
 	if job.strategies == nil {
 		if held, err = job.chooseDefaults(a); err != nil {
 			return err
 		}
 	}
-	switch {
-	case job.showCall > 0:
+	if job.showCall > 0 {
 		return job.runShowCall(a, held)
-	case job.out.totalsOnly:
-		return job.runTotals(a, held)
 	}
-	return job.streamSessions(a, held)
+	return job.runSessions(a, held)
 }

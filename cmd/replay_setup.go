@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"errors"
 	"slices"
 	"strings"
@@ -34,6 +35,9 @@ type replayJob struct {
 	showCall int
 	showAs   string
 	out      replayOut
+	// warnings are the readers' (a half-written last line skipped),
+	// written once the report is.
+	warnings bytes.Buffer
 }
 
 // replayOut are what a replay's writers read: the output's form and its
@@ -215,20 +219,18 @@ func costOptions(o *replayOptions, cat *prices.Catalog) *window.CostOptions {
 // chooseDefaults chooses the strategies when --strategy named none: the
 // defaults for agent loops when any session is one, else for chats
 // (window.DefaultStrategiesFor). The sessions are told apart by a quiet
-// first read of the files up to the first agent loop, so that the replay
-// can still stream; standard input, which cannot be read twice,
-// and a lone file (read once, replayed from memory) are read whole now
-// and returned.
-func (job *replayJob) chooseDefaults(a *app) ([]replayed, error) {
-	var held []replayed
-	agent := false
+// first read of the inputs up to the first agent loop, so that the
+// replay can still stream; standard input, which cannot be read twice,
+// and --show-call's one session are read whole now and returned.
+func (job *replayJob) chooseDefaults(a *app) ([]window.Session, error) {
+	var held []window.Session
+	var agent bool
 	var err error
-	lone := len(job.files) == 1 && isRegular(job.files[0]) && !(job.out.totalsOnly && job.streamsTotals())
-	if slices.Contains(job.files, "-") || lone || job.showCall > 0 {
-		held, err = readReplayInputs(a, job)
-		agent = slices.ContainsFunc(held, func(r replayed) bool { return window.IsAgentLoop(r.t) })
+	if len(job.files) == 0 || slices.Contains(job.files, "-") || job.showCall > 0 {
+		held, err = job.heldSessions(a)
+		agent = slices.ContainsFunc(held, func(s window.Session) bool { return window.IsAgentLoop(s.Transcript) })
 	} else {
-		agent, err = classifySessions(a, job)
+		agent, err = job.anyAgentLoop(a)
 	}
 	if err != nil {
 		return nil, err
@@ -239,10 +241,4 @@ func (job *replayJob) chooseDefaults(a *app) ([]replayed, error) {
 		job.out.chosen = "default for agent loops: " + strings.Join(specs, ", ") + " (--strategy names others)"
 	}
 	return held, job.parse(a, specs)
-}
-
-// streamsTotals is whether --totals can replay each file as it is read,
-// keeping only the totals.
-func (job *replayJob) streamsTotals() bool {
-	return !job.distill && job.showCall == 0 && job.out.plot == "" && len(job.limits) == 0
 }

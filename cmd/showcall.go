@@ -62,16 +62,17 @@ func showAsFor(format string) string {
 // runShowCall writes what call --show-call N of the one session in the
 // inputs (held, when read already) sent under the one strategy: readable
 // text, or (--format json) the request body.
-func (job *replayJob) runShowCall(a *app, runs []replayed) error {
+func (job *replayJob) runShowCall(a *app, runs []window.Session) error {
 	if runs == nil {
 		var err error
-		if runs, err = readReplayInputs(a, job); err != nil {
+		if runs, err = job.heldSessions(a); err != nil {
 			return err
 		}
 	}
+	a.io.Err.Write(job.warnings.Bytes())
 	if len(runs) != 1 {
 		hint := "name one file"
-		if len(runs) > 1 && runs[0].t.ID != "" && runs[0].file == runs[len(runs)-1].file {
+		if len(runs) > 1 && runs[0].Transcript.ID != "" && runs[0].File == runs[len(runs)-1].File {
 			hint = "pick one with --conversation ID"
 		} else if len(runs) > 1 {
 			// Say which: the first few files, as they were read.
@@ -81,7 +82,7 @@ func (job *replayJob) runShowCall(a *app, runs []replayed) error {
 					names = append(names, fmt.Sprintf("and %d more", len(runs)-3))
 					break
 				}
-				names = append(names, escapeControl(r.file))
+				names = append(names, escapeControl(r.File))
 			}
 			hint = "name one file: " + strings.Join(names, ", ")
 		}
@@ -90,26 +91,26 @@ func (job *replayJob) runShowCall(a *app, runs []replayed) error {
 	run := runs[0]
 	ropts := job.ropts
 	ropts.Progress = nil
-	v, err := window.ShowCall(a.ctx, run.t, job.strategies[0], ropts, job.showCall)
+	v, err := window.ShowCall(a.ctx, run.Transcript, job.strategies[0], ropts, job.showCall)
 	if err != nil {
 		if a.ctx.Err() != nil {
 			return err
 		}
 		var de *window.DistillError
 		if errors.As(err, &de) {
-			return usageErrorf("--distill-cmd: %s: %v", escapeControl(run.file), de.Err)
+			return usageErrorf("--distill-cmd: %s: %v", escapeControl(run.File), de.Err)
 		}
 		var oor *window.CallRangeError
 		if errors.As(err, &oor) {
-			return usageErrorf("--show-call: %s: %v", escapeControl(run.file), err)
+			return usageErrorf("--show-call: %s: %v", escapeControl(run.File), err)
 		}
-		return inputError(fmt.Errorf("%s: %w", escapeControl(run.file), err))
+		return inputError(fmt.Errorf("%s: %w", escapeControl(run.File), err))
 	}
 	var out bytes.Buffer
 	if job.out.format == "json" {
 		as := job.showAs
 		if as == "" {
-			as = showAsFor(string(run.t.Format))
+			as = showAsFor(string(run.Transcript.Format))
 		}
 		var body any = window.OpenAIRequestFor(v.Rendered)
 		if as == showAsAnthropic {
@@ -118,7 +119,7 @@ func (job *replayJob) runShowCall(a *app, runs []replayed) error {
 		if err := writeJSON(&out, body); err != nil {
 			return err
 		}
-	} else if err := v.WriteText(&out, run.file); err != nil {
+	} else if err := v.WriteText(&out, run.File); err != nil {
 		return err
 	}
 	return a.writeOutput(job.out.output, func(w io.Writer) error {

@@ -9,14 +9,23 @@ import (
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
-// SessionError is the failure of one transcript of [ReplayAll].
+// SessionError is the failure of one transcript of [ReplayAll] or one
+// session of [ReplaySessions].
 type SessionError struct {
-	// Index is the transcript's place in the slice given.
+	// Index is the transcript's place in the slice given, or the
+	// session's in the sequence.
 	Index int
-	Err   error
+	// File is the session's input ([ReplaySessions]; "" for ReplayAll).
+	File string
+	Err  error
 }
 
-func (e *SessionError) Error() string { return fmt.Sprintf("transcript %d: %v", e.Index, e.Err) }
+func (e *SessionError) Error() string {
+	if e.File != "" {
+		return fmt.Sprintf("%s: %v", e.File, e.Err)
+	}
+	return fmt.Sprintf("transcript %d: %v", e.Index, e.Err)
+}
 
 // Unwrap returns the replay's error.
 func (e *SessionError) Unwrap() error { return e.Err }
