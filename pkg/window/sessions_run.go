@@ -1,6 +1,7 @@
 package window
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -83,8 +84,11 @@ type CallLine struct {
 // several limits hold one session's calls. The first session is written
 // once a second comes, or the input ends: only then is it known whether
 // there are several, and each report then names its file (and
-// conversation). An error of sessions is returned as it is; a replay's
-// is a [*SessionError] naming the session's file.
+// conversation). The totals of several sessions are written a session's
+// rows at a time (JSON, JSON lines), the grand totals at the end; a
+// table of them holds every session's totals. An error of sessions is
+// returned as it is; a replay's is a [*SessionError] naming the
+// session's file.
 func ReplaySessions(ctx context.Context, w io.Writer, sessions iter.Seq2[Session, error], o SessionsOptions) (SessionsResult, error) {
 	if o.Replay.OnCall != nil || o.Replay.OnResult != nil {
 		return SessionsResult{}, errors.New("ReplaySessions: OnCall and OnResult must be nil")
@@ -137,6 +141,7 @@ type sessionsRun struct {
 	plot       PlotKeeper
 	totals     *SessionsReport // the totals of several
 	kept       []Report        // with totals as a table: each session's
+	rows       int             // with totals as JSON: the rows written
 }
 
 // prepare replays session i ahead of its writing, on a worker of its
@@ -203,18 +208,12 @@ func (r *sessionsRun) finish() error {
 		}
 		r.pending = nil
 	}
-	if r.totals == nil {
+	switch {
+	case r.totals == nil:
 		return nil
-	}
-	switch r.o.Format {
-	case "json":
-		return encodeJSON(r.w, r.totals, true)
-	case "jsonl":
-		for _, s := range r.totals.Sessions {
-			if err := encodeJSON(r.w, s, false); err != nil {
-				return err
-			}
-		}
+	case r.o.Format == "table":
+		return r.totals.WriteTable(r.w, r.kept, r.o.Tables)
+	case r.o.Format == "jsonl":
 		for _, t := range r.totals.Totals {
 			if err := encodeJSON(r.w, t, false); err != nil {
 				return err
@@ -222,7 +221,46 @@ func (r *sessionsRun) finish() error {
 		}
 		return nil
 	}
-	return r.totals.WriteTable(r.w, r.kept, r.o.Tables)
+	end := "\n  ],\n  \"totals\": "
+	if r.rows == 0 {
+		end = "{\n  \"sessions\": [],\n  \"totals\": "
+	}
+	if _, err := io.WriteString(r.w, end); err != nil {
+		return err
+	}
+	if err := encodeIndented(r.w, r.totals.Totals, "  "); err != nil {
+		return err
+	}
+	_, err := io.WriteString(r.w, "\n}\n")
+	return err
+}
+
+// writeRows writes the rows of the totals added last, for JSON (the
+// bytes of the whole [SessionsReport]'s, the grand totals left for
+// finish) or JSON lines, and lets them go; a table holds them.
+func (r *sessionsRun) writeRows() error {
+	rows := r.totals.Sessions
+	r.totals.Sessions = rows[:0]
+	for _, row := range rows {
+		if r.o.Format == "jsonl" {
+			if err := encodeJSON(r.w, row, false); err != nil {
+				return err
+			}
+			continue
+		}
+		sep := ",\n    "
+		if r.rows == 0 {
+			sep = "{\n  \"sessions\": [\n    "
+		}
+		r.rows++
+		if _, err := io.WriteString(r.w, sep); err != nil {
+			return err
+		}
+		if err := encodeIndented(r.w, row, "    "); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // write replays s if it is not yet and writes its report (or, for the
@@ -286,6 +324,8 @@ func (r *sessionsRun) addTotals(s *replayedSession) error {
 	}
 	if r.o.Format == "table" {
 		r.kept = append(r.kept, Report{Transcript: s.info(true), Strategies: s.results})
+	} else if err := r.writeRows(); err != nil {
+		return err
 	}
 	r.written++
 	r.keepFirst(s, s.results)
@@ -367,6 +407,20 @@ func writeCallLines(w io.Writer, rep *Report, file string, several bool) error {
 		}
 	}
 	return nil
+}
+
+// encodeIndented writes v as an encoder indenting by two spaces writes
+// it at a depth whose lines start with prefix, without the newline after.
+func encodeIndented(w io.Writer, v any, prefix string) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	return err
 }
 
 // encodeJSON writes v as JSON without HTML escaping: indented by two

@@ -1,0 +1,127 @@
+package window_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/harpe-dev/harpe/internal/transcriptgen"
+	"github.com/harpe-dev/harpe/pkg/window"
+)
+
+// TestReplaySessionsAsEach: the reports of several sessions, replayed a
+// few at once or one at a time, call by call or held, are each session's
+// own report in input order (its file named), as one replay of each
+// writes it; a replay's error names its session's file.
+func TestReplaySessionsAsEach(t *testing.T) {
+	var sessions []window.Session
+	for seed := uint64(1); seed <= 5; seed++ {
+		sessions = append(sessions, window.Session{File: fmt.Sprintf("s%d.jsonl", seed),
+			Transcript: transcriptgen.Generate(transcriptgen.Config{Seed: seed, AgentCalls: 10 + 5*int(seed), Overhead: 100, MaxToolChars: 2000})})
+	}
+	seq := func(yield func(window.Session, error) bool) {
+		for _, s := range sessions {
+			if !yield(s, nil) {
+				return
+			}
+		}
+	}
+	o := window.DefaultOptions()
+	o.Mask = window.MaskSettings{Keep: new(2)}
+	var strategies []window.Strategy
+	for _, spec := range []string{"full", "mask", "windowed:chars=3000"} {
+		s, err := window.Parse(spec, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		strategies = append(strategies, s)
+	}
+	ro := window.ReplayOptions{Options: o, Indices: true}
+	for _, format := range []string{"json", "table"} {
+		var want bytes.Buffer
+		for i, s := range sessions {
+			res, err := window.Replay(context.Background(), s.Transcript, strategies, ro)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := window.Report{Transcript: window.TranscriptInfo{File: s.File, Format: string(s.Transcript.Format),
+				Messages: len(s.Transcript.Messages), Turns: s.Transcript.Turns}, Strategies: res}
+			if format == "json" {
+				err = window.NewReportWriter(&want).WriteReport(&rep)
+			} else {
+				if i > 0 {
+					want.WriteString("\n")
+				}
+				err = rep.WriteTables(&want, window.TableOptions{})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, workers := range []int{1, 3} {
+			var got bytes.Buffer
+			res, err := window.ReplaySessions(context.Background(), &got, seq, window.SessionsOptions{Strategies: strategies,
+				Replay: ro, Workers: workers, Format: format})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Sessions != len(sessions) || res.First.Transcript.File != "s1.jsonl" {
+				t.Errorf("%s, %d workers: %d sessions, first %q; want %d, s1.jsonl", format, workers, res.Sessions, res.First.Transcript.File, len(sessions))
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("%s, %d workers: the reports differ from each session's own (%d bytes, want %d)", format, workers, got.Len(), want.Len())
+			}
+		}
+	}
+	// The totals: the whole SessionsReport's JSON, written row by row.
+	rep := window.NewSessionsReport()
+	for _, s := range sessions {
+		res, err := window.ReplayTotals(context.Background(), s.Transcript, strategies, ro)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rep.Add(s.File, s.Transcript.ID, res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, format := range []string{"json", "jsonl"} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if format == "json" {
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(rep); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			for _, row := range rep.Sessions {
+				enc.Encode(row)
+			}
+			for _, row := range rep.Totals {
+				enc.Encode(row)
+			}
+		}
+		for _, workers := range []int{1, 3} {
+			var got bytes.Buffer
+			if _, err := window.ReplaySessions(context.Background(), &got, seq, window.SessionsOptions{Strategies: strategies,
+				Replay: ro, Workers: workers, Format: format, Totals: true}); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("totals %s, %d workers: differ from the SessionsReport's:\n%s\nwant\n%s", format, workers, got.Bytes(), want.Bytes())
+			}
+		}
+	}
+	bad := errors.New("unreadable")
+	_, err := window.ReplaySessions(context.Background(), &bytes.Buffer{}, func(yield func(window.Session, error) bool) {
+		if yield(sessions[0], nil) {
+			yield(window.Session{}, bad)
+		}
+	}, window.SessionsOptions{Strategies: strategies, Replay: ro, Format: "json"})
+	if !errors.Is(err, bad) {
+		t.Errorf("a source's error: got %v, want %v", err, bad)
+	}
+}
