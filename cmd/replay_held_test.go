@@ -15,9 +15,9 @@ import (
 // ShareGPT file one at a time as they are read, so the heap does not grow
 // with their number. Before, the file was read whole (transcript.Read)
 // and every conversation held until replayed: 20,000 two-message
-// conversations (2.7 MB) kept some 20 MB of transcripts live, and the
-// heap sampled during the run passed 30 MiB; after, it stays within a
-// few MiB of where it started.
+// conversations (2.7 MB) grew the heap sampled during the run by 39 MiB;
+// after, by 8–10 MiB (the collector's slack over one conversation, its
+// output and the reader's buffers), whatever the number.
 func TestReplayShareGPTOneAtATime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 20,000 conversations")
@@ -70,7 +70,7 @@ func TestReplayShareGPTOneAtATime(t *testing.T) {
 	}
 	grown := peak.Load() - min(peak.Load(), base)
 	t.Logf("heap grew %.1f MiB over %d conversations", float64(grown)/(1<<20), n)
-	if grown > 12<<20 {
-		t.Errorf("heap grew %d MiB while replaying %d conversations, want at most 12 MiB: conversations held", grown>>20, n)
+	if grown > 16<<20 {
+		t.Errorf("heap grew %d MiB while replaying %d conversations, want at most 16 MiB: conversations held", grown>>20, n)
 	}
 }
