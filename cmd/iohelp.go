@@ -105,7 +105,7 @@ func writeFormatted(w io.Writer, format string, v any) error {
 
 // minTableWidth is the width tables are made to fit when standard output is
 // not a terminal, and the least they get when it is.
-const minTableWidth = 80
+const minTableWidth = table.MinWidth
 
 // tableOut is an output that knows the options its tables are drawn with
 // (the terminal's width when it goes to one; see app.tableOptions).

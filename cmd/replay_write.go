@@ -51,7 +51,8 @@ func writeReplay(w io.Writer, out replayOut, run replayed, several bool) error {
 
 // replayTables is how the replay tables written to w are drawn.
 func replayTables(w io.Writer, out replayOut) window.TableOptions {
-	return window.TableOptions{TableOptions: transcriptTables(w), Note: out.chosen, TotalsOnly: out.totalsOnly}
+	o := tableOptionsOf(w)
+	return window.TableOptions{Width: o.Width, EastAsian: o.EastAsian, Note: out.chosen, TotalsOnly: out.totalsOnly}
 }
 
 // writeSessionsTotals writes --totals over several sessions.
