@@ -16,7 +16,8 @@ import (
 // Width is the number of columns they are made to fit (below 80, 0
 // included, they fit 80), and EastAsian counts East Asian ambiguous-width
 // characters as two columns, as terminals in a CJK locale show them.
-// transcript, window and engine reports take the same options.
+// engine's report table takes the same type, and window's tables these
+// two fields with more.
 type TableOptions = table.Options
 
 // WriteListingTables writes listings for people: for each, a summary
