@@ -115,7 +115,7 @@ func (a *app) modelCatalog() (*prices.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	windows, overrides, err := prices.ReadModels(cf.Get("models"), cf.where)
+	windows, overrides, err := prices.ReadModels(cf.Get("models"), cf.Where)
 	if err != nil {
 		return nil, inputError(err)
 	}
