@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -51,8 +50,7 @@ func sensitiveReason(f *pflag.Flag) string {
 
 // configFile is the configuration file read for a run.
 type configFile struct {
-	*config.File
-	path string // "" when there is none
+	*config.File // Path "" when there is none
 	// trusted is false for a harpe.yaml found in the working directory
 	// (and for one in the user config directory that the user does not
 	// own): its sensitive keys are ignored.
@@ -103,40 +101,16 @@ func (a *app) readConfigFile() (*configFile, error) {
 	if err != nil {
 		return nil, inputError(err)
 	}
-	return cf, cf.parse(path, data)
-}
-
-// parse reads the YAML data of the file at path into cf, with the line of
-// each key.
-func (cf *configFile) parse(path string, data []byte) error {
-	cf.path = path
-	f, err := config.Parse(data)
-	if err != nil {
-		var ae *config.AliasError
-		if errors.As(err, &ae) {
-			return usageErrorf("%s:%d: YAML anchors and aliases are not allowed in a configuration file", path, ae.Line)
-		}
-		return usageErrorf("%s: %v", path, err)
+	if cf.File, err = config.ParseFile(path, data); err != nil {
+		return nil, usageErrorf("%v", err)
 	}
-	cf.File = f
-	return nil
+	return cf, nil
 }
 
 // newConfigFile is an empty, trusted configuration.
 func newConfigFile() *configFile {
 	f, _ := config.Parse(nil)
 	return &configFile{File: f, trusted: true, noted: map[string]bool{}}
-}
-
-// ConfigFileUsed is the path of the file read, "" when there is none.
-func (cf *configFile) ConfigFileUsed() string { return cf.path }
-
-// where names a key's place in the file: "harpe.yaml:3".
-func (cf *configFile) where(key string) string {
-	if line, ok := cf.Lines[strings.ToLower(key)]; ok {
-		return fmt.Sprintf("%s:%d", cf.path, line)
-	}
-	return cf.path
 }
 
 // applyConfig fills every flag of c that the command line left unset from,
@@ -157,7 +131,7 @@ func (a *app) applyConfig(c *cobra.Command) error {
 	if strings.HasPrefix(c.Name(), "__complete") {
 		notes = io.Discard
 	}
-	if cf.path != "" {
+	if cf.Path != "" {
 		a.reportUnknownKeys(notes, c.Root(), cf)
 	}
 	v := cf.File
@@ -186,17 +160,17 @@ func (a *app) applyConfig(c *cobra.Command) error {
 				if !cf.noted[key] {
 					cf.noted[key] = true
 					fmt.Fprintf(notes, "harpe: %s: ignoring %s: --%s %s, and %s; pass --%s or %s, or name the file with --config\n",
-						cf.where(key), key, f.Name, reason, cf.why, f.Name, "HARPE_"+strings.ToUpper(cmdKey+"_"+flagKey))
+						cf.Where(key), key, f.Name, reason, cf.why, f.Name, "HARPE_"+strings.ToUpper(cmdKey+"_"+flagKey))
 				}
 				return
 			}
 			for _, s := range config.Values(v.Get(key)) {
 				if err := setFlag(c, f, s); err != nil {
-					firstErr = usageErrorf("%s: %s: %s", cf.where(key), key, config.Elide(flagError(c, err).Error()))
+					firstErr = usageErrorf("%s: %s: %s", cf.Where(key), key, config.Elide(flagError(c, err).Error()))
 					return
 				}
 			}
-			a.noteConfigSource(f.Name, cf.where(key)+": "+key)
+			a.noteConfigSource(f.Name, cf.Where(key)+": "+key)
 			return
 		}
 	})
@@ -262,12 +236,7 @@ func (a *app) reportUnknownKeys(w io.Writer, root *cobra.Command, cf *configFile
 	}
 	schema := config.Schema{Sections: sections, Top: anyFlag, FreeForm: freeFormKeys}
 	for _, u := range cf.Unknown(schema) {
-		where := fmt.Sprintf("%s:%d", cf.path, u.Line)
-		if u.Closest != "" {
-			fmt.Fprintf(w, "harpe: %s: unknown key %q (did you mean %q?); ignored\n", where, u.Key, u.Closest)
-			continue
-		}
-		fmt.Fprintln(w, config.Elide(fmt.Sprintf("harpe: %s: unknown key %q; ignored", where, u.Key)))
+		fmt.Fprintln(w, config.Elide("harpe: "+u.Message(cf.Path)))
 	}
 }
 

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"github.com/harpe-dev/harpe/internal/config"
 	"io"
 	"os"
@@ -128,14 +127,15 @@ func FuzzConfigFile(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cf := newConfigFile()
-		if err := cf.parse("harpe.yaml", data); err != nil {
-			var ee *exitError
-			if !errors.As(err, &ee) || ee.code != ExitUsage || !strings.HasPrefix(err.Error(), "harpe.yaml: ") {
-				t.Fatalf("parse error %v, want a usage error naming the file", err)
+		file, err := config.ParseFile("harpe.yaml", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "harpe.yaml:") {
+				t.Fatalf("parse error %v, want one naming the file", err)
 			}
 			return
 		}
+		cf := newConfigFile()
+		cf.File = file
 		cf.trusted = false
 		cf.why = "fuzzing"
 		var notes strings.Builder

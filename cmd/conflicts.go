@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
-	"strings"
 
 	"github.com/harpe-dev/harpe/internal/inputs"
-	"github.com/harpe-dev/harpe/internal/jsonl"
 	"github.com/harpe-dev/harpe/pkg/conflicts"
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/spf13/cobra"
@@ -83,11 +80,11 @@ Running --annotate on its own output changes nothing.
 }
 
 func runConflicts(a *app, opts *conflictsOptions) error {
-	texts, lines, err := readConflictTexts(a, opts)
+	src, err := readConflictTexts(a, opts)
 	if err != nil {
 		return err
 	}
-
+	texts := src.Texts
 	contents := make([]string, len(texts))
 	for i, t := range texts {
 		contents[i] = t.Content
@@ -105,12 +102,11 @@ func runConflicts(a *app, opts *conflictsOptions) error {
 			len(pairs), st.Found, st.Cut, opts.maxPairs)
 	}
 
-	if opts.annotate {
-		return a.writeAnnotated(opts, texts, lines, pairs)
-	}
-
-	rep := conflicts.NewReport(texts, pairs)
 	return a.writeOutput(opts.output, func(w io.Writer) error {
+		if opts.annotate {
+			return inputError(src.WriteAnnotated(w, pairs))
+		}
+		rep := conflicts.NewReport(texts, pairs)
 		if opts.format == "table" {
 			header, rows, footer := rep.Table()
 			return renderTable(w, header, rows, footer)
@@ -119,117 +115,37 @@ func runConflicts(a *app, opts *conflictsOptions) error {
 	})
 }
 
-// writeAnnotated writes the input back with the notes of
-// [conflicts.Notes] after the texts that contradict another.
-func (a *app) writeAnnotated(opts *conflictsOptions, texts []conflicts.Text, lines []conflictLine, pairs []conflicts.Pair) error {
-	notes := conflicts.Notes(texts, pairs)
-	var out bytes.Buffer
-	for _, l := range lines {
-		if l.bom {
-			out.WriteString(utf8BOM)
-		}
-		ti := l.text
-		if ti < 0 || notes[ti] == nil {
-			out.Write(l.raw)
-			out.WriteByte('\n')
-			continue
-		}
-		t := texts[ti]
-		content := conflicts.Annotate(t.Content, notes[ti])
-		if opts.lines {
-			out.WriteString(content)
-		} else {
-			updated, err := jsonl.SetField(l.raw, "content", jsonl.String(content))
-			if err != nil {
-				return inputError(fmt.Errorf("%s: %w", t.ID, err))
-			}
-			out.Write(updated)
-		}
-		out.WriteByte('\n')
-	}
-	return a.writeOutput(opts.output, func(w io.Writer) error {
-		_, err := w.Write(out.Bytes())
-		return err
-	})
-}
-
-// conflictLine is one input line as --annotate writes it back: the text
-// it holds (-1 for a blank line), its bytes, and whether a byte order mark
-// came before it.
-type conflictLine struct {
-	text int
-	raw  []byte
-	bom  bool
-}
-
-// utf8BOM is the byte order mark an input may begin with.
-const utf8BOM = "\xef\xbb\xbf"
-
 // readConflictTexts reads the inputs: items through the engine's reader
 // (the rules every command shares: ids, blank lines, a byte order mark,
 // timestamps), or one text a line with --lines. With --annotate it keeps
 // every line to write back.
-func readConflictTexts(a *app, opts *conflictsOptions) ([]conflicts.Text, []conflictLine, error) {
-	var texts []conflicts.Text
-	var lines []conflictLine
-	if !opts.lines {
-		rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
+func readConflictTexts(a *app, opts *conflictsOptions) (*conflicts.Source, error) {
+	src := &conflicts.Source{KeepLines: opts.annotate}
+	if opts.lines {
 		err := a.eachInput(opts.args, func(name string, r io.Reader) error {
-			head := &inputs.HeadReader{R: r}
-			err := rd.ReadEach(a.ctx, head, name, func(l engine.Line) error {
-				if l.Item == nil {
-					if opts.annotate {
-						lines = append(lines, conflictLine{text: -1, raw: bytes.Clone(l.Raw), bom: l.BOM})
-					}
-					return nil
-				}
-				it := l.Item
-				t := conflicts.Text{ID: it.ID, Content: it.Content, At: it.Timestamp}
-				if opts.annotate {
-					lines = append(lines, conflictLine{text: len(texts), raw: it.Raw, bom: l.BOM})
-				}
-				texts = append(texts, t)
-				return nil
-			})
-			if err != nil {
-				return inputError(plainTextHint(name, head.Head(), err, "For one statement a line:\n  harpe conflicts --lines FILE"))
+			prefix := ""
+			if len(opts.args) > 1 {
+				prefix = name + ":"
+			}
+			return inputError(src.ReadLines(a.ctx, r, name, prefix))
+		})
+		return src, err
+	}
+	rd := engine.NewItemReader(engine.ReadOptions{DefaultPriority: 10})
+	err := a.eachInput(opts.args, func(name string, r io.Reader) error {
+		head := &inputs.HeadReader{R: r}
+		err := rd.ReadEach(a.ctx, head, name, func(l engine.Line) error {
+			if it := l.Item; it != nil {
+				src.AddItem(conflicts.Text{ID: it.ID, Content: it.Content, At: it.Timestamp}, it.Raw, l.BOM)
+			} else if opts.annotate {
+				src.AddOther(bytes.Clone(l.Raw), l.BOM)
 			}
 			return nil
 		})
-		return texts, lines, err
-	}
-	several := len(opts.args) > 1
-	err := a.eachInput(opts.args, func(name string, r io.Reader) error {
-		rd := jsonl.NewReader(r)
-		for {
-			if err := a.ctx.Err(); err != nil {
-				return err
-			}
-			line, n, err := rd.Next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return inputError(fmt.Errorf("%s: %w", name, err))
-			}
-			l := conflictLine{text: len(texts)}
-			if n == 1 && bytes.HasPrefix(line, []byte(utf8BOM)) {
-				line, l.bom = line[len(utf8BOM):], true
-			}
-			if off := jsonl.InvalidUTF8(line); off >= 0 {
-				return inputError(fmt.Errorf("%s:%d: %s", name, n, jsonl.UTF8Message(line, off)))
-			}
-			defID := "L" + strconv.Itoa(n)
-			if several {
-				defID = name + ":" + defID
-			}
-			t := conflicts.Text{ID: defID, Content: strings.TrimSuffix(string(line), "\r")}
-			if opts.annotate {
-				l.raw = bytes.Clone(line)
-				lines = append(lines, l)
-			}
-			texts = append(texts, t)
+		if err != nil {
+			return inputError(plainTextHint(name, head.Head(), err, "For one statement a line:\n  harpe conflicts --lines FILE"))
 		}
+		return nil
 	})
-	return texts, lines, err
+	return src, err
 }

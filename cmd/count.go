@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/harpe-dev/harpe/internal/inputs"
-	"github.com/harpe-dev/harpe/internal/pool"
-	"github.com/harpe-dev/harpe/internal/progress"
 	"io"
 	"os"
 	"runtime"
@@ -14,11 +11,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+
+	"github.com/harpe-dev/harpe/internal/inputs"
 	"github.com/harpe-dev/harpe/internal/jsonl"
+	"github.com/harpe-dev/harpe/internal/progress"
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
-	"github.com/spf13/cobra"
 )
 
 // countOptions are the flags of harpe count.
@@ -193,74 +193,53 @@ func (a *app) countCounters(opts *countOptions) ([]tokenize.Counter, error) {
 	return counters, nil
 }
 
-// countInputs counts every input, files in parallel and standard input as
-// it streams; the results keep the order of args. On errors, the first in
-// that order is returned.
+// countInputs counts every input, files in parallel and standard input
+// first, as it streams (see [inputs.Map]); the results keep the order of
+// args. On errors, the first in that order is returned.
 func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroken int) ([]fileCount, error) {
 	if len(args) == 0 {
-		args = []string{"-"}
+		args = []string{inputs.Stdin}
 	}
 	if err := inputs.StdinOnce(args); err != nil {
 		return nil, usageErrorf("%v", err)
 	}
-	results := make([]fileCount, len(args))
-	errs := make([]error, len(args))
+	ins := make([]inputs.Input, len(args))
+	for i, arg := range args {
+		ins[i].Path = arg
+	}
 	prog := progress.NewCounting(a.io.Err, a.io.ErrIsTerminal, len(args))
-
-	countOne := func(i int, name string, r io.Reader) {
-		results[i].Name = name
-		opt := tokenize.StreamOptions{Workers: 1, MaxUnbroken: maxUnbroken}
+	opt := tokenize.StreamOptions{Workers: 1, MaxUnbroken: maxUnbroken}
+	if len(args) == 1 {
+		// One input: its counting is what runs in parallel.
+		opt.Workers, opt.Progress = runtime.GOMAXPROCS(0), prog.Bytes
+	}
+	results, errs := inputs.Map(a.ctx, ins, 0, func(in inputs.Input) (fileCount, error) {
+		name, r := stdinName, a.io.In
+		if in.Path != inputs.Stdin {
+			f, err := os.Open(in.Path)
+			if err != nil {
+				return fileCount{}, inputError(fmt.Errorf("%s: %w", escapeControl(in.Path), pathErr(err)))
+			}
+			defer f.Close()
+			name, r = in.Path, f
+		}
+		defer prog.FileDone()
 		if len(args) == 1 {
-			opt.Workers = runtime.GOMAXPROCS(0)
-			opt.Progress = prog.Bytes
 			prog.SizeOf(r)
 		}
-		n, counts, err := tokenize.CountReader(a.ctx, inputs.Reader(a.ctx, r), counters, opt)
-		if a.ctx.Err() != nil {
-			errs[i] = a.ctx.Err()
-			return
-		}
+		fc := fileCount{FileCount: tokenize.FileCount{Name: name}}
+		var err error
+		fc.Bytes, fc.Counts, err = tokenize.CountReader(a.ctx, inputs.Reader(a.ctx, r), counters, opt)
 		if ue := (*tokenize.UnbrokenError)(nil); errors.As(err, &ue) {
-			errs[i] = inputError(fmt.Errorf("%s: %v (--max-unbroken %d)", name, err, ue.Limit>>20))
-			return
+			return fc, inputError(fmt.Errorf("%s: %v (--max-unbroken %d)", name, err, ue.Limit>>20))
+		} else if err != nil {
+			return fc, inputError(fmt.Errorf("%s: %v", name, pathErr(err)))
 		}
-		if err != nil {
-			errs[i] = inputError(fmt.Errorf("%s: %v", name, pathErr(err)))
-			return
-		}
-		results[i].Bytes, results[i].Counts = n, counts
-	}
-
-	// Standard input first, in this goroutine (it may be a stream).
-	for i, arg := range args {
-		if arg == "-" {
-			countOne(i, stdinName, a.io.In)
-			prog.FileDone()
-		}
-	}
-
-	var jobs []int
-	for i, arg := range args {
-		if arg != "-" {
-			jobs = append(jobs, i)
-		}
-	}
-	pool.Run(a.ctx, jobs, 0, func(i int) {
-		f, err := os.Open(args[i])
-		if err != nil {
-			results[i].Name = args[i]
-			errs[i] = inputError(fmt.Errorf("%s: %w", escapeControl(args[i]), pathErr(err)))
-			return
-		}
-		countOne(i, args[i], f)
-		f.Close()
-		prog.FileDone()
-	}, func(i int) {
-		errs[i] = a.ctx.Err()
+		return fc, nil
 	})
 	prog.Finish()
 	if err := a.ctx.Err(); err != nil {
-		return nil, err
+		return nil, err // the inputs' errors are this one's
 	}
 	for _, err := range errs {
 		if err != nil {

@@ -64,12 +64,6 @@ func inputError(err error) error {
 	return &exitError{code: ExitUsage, err: err}
 }
 
-// writeErrorf reports an output that could not be written (exit status
-// 1), naming path as the user wrote it, never a temporary file.
-func writeErrorf(path string, err error) error {
-	return &exitError{code: ExitWrite, err: fmt.Errorf("%s: %v", path, pathErr(err))}
-}
-
 // strictError reports a result refused by --strict (exit status 3).
 func strictError(format string, args ...any) error {
 	return &exitError{code: ExitStrict, err: fmt.Errorf(format, args...)}

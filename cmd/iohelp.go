@@ -19,6 +19,9 @@ import (
 // stdinName is how standard input is named in messages and reports.
 const stdinName = "stdin"
 
+// utf8BOM is the byte order mark an input may begin with.
+const utf8BOM = "\xef\xbb\xbf"
+
 // eachInput calls fn for every input in order: the named files, or standard
 // input when there are none or the name is "-". The name passed to fn is the
 // one to use in error messages ("items.jsonl", or "stdin").
@@ -105,7 +108,7 @@ func writeFormatted(w io.Writer, format string, v any) error {
 
 // minTableWidth is the width tables are made to fit when standard output is
 // not a terminal, and the least they get when it is.
-const minTableWidth = 80
+const minTableWidth = table.MinWidth
 
 // tableOut is an output that knows the options its tables are drawn with
 // (the terminal's width when it goes to one; see app.tableOptions).

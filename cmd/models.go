@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -88,70 +86,17 @@ func runModels(a *app, opts *modelsOptions) error {
 		case "yaml":
 			return writeFormatted(w, "yaml", map[string]any{"models": models})
 		}
-		if err := modelsTable(w, models, len(opts.names) == 0); err != nil {
+		if err := prices.WriteTable(w, models, tableOptionsOf(w)); err != nil {
 			return err
 		}
 		if len(opts.names) > 0 {
 			return prices.WriteDetails(w, models)
 		}
-		return nil
-	})
-}
-
-// money formats a price per million tokens: "-" when unpriced.
-func money(p *prices.Prices, v func(*prices.Prices) float64) string {
-	if p == nil {
-		return "-"
-	}
-	return strconv.FormatFloat(v(p), 'f', -1, 64)
-}
-
-// modelsTable shows the presets in 80 columns: limits and prices. The
-// tokenizer, the 1-hour write price and the sources are in --format json
-// and in the details of named presets; hint says so (not when the details
-// follow).
-func modelsTable(w io.Writer, models []prices.Model, hint bool) error {
-	var rows [][]string
-	sources := map[string]bool{}
-	var srcs []string
-	for _, m := range models {
-		out, window := "-", "-"
-		if m.OutputLimit > 0 {
-			out = strconv.Itoa(m.OutputLimit)
-		}
-		if m.ContextWindow > 0 {
-			window = strconv.Itoa(m.ContextWindow)
-		}
-		p := m.Prices
-		write := money(p, func(p *prices.Prices) float64 { return p.CacheWrite5m })
-		if p != nil && (p.CacheWrite5m == 0 || p.CacheWrite5m == p.Input) && m.CacheRule() != prices.CacheAnthropic {
-			write = "free"
-		}
-		if m.PriceSource != "" && !sources[m.PriceSource] {
-			sources[m.PriceSource] = true
-			srcs = append(srcs, m.PriceSource)
-		}
-		rows = append(rows, []string{m.Name, window, out,
-			money(p, func(p *prices.Prices) float64 { return p.Input }),
-			money(p, func(p *prices.Prices) float64 { return p.CacheRead }),
-			write,
-			money(p, func(p *prices.Prices) float64 { return p.Output })})
-	}
-	if err := renderTable(w, []string{"MODEL", "CONTEXT", "OUTPUT", "IN", "READ", "WRITE", "OUT"}, rows, nil); err != nil {
+		// The tokenizer, the 1-hour write price and the sources are in
+		// --format json and in the details of named presets.
+		_, err := io.WriteString(w, "harpe models NAME shows tokenizers, cache rules and sources.\n")
 		return err
-	}
-	var b strings.Builder
-	b.WriteString("IN READ WRITE OUT: US$ per million tokens (input, cache read, 5-minute cache\n" +
-		"write, output); -: not priced. OUTPUT -: no separate limit published.\n")
-	slices.Sort(srcs)
-	if len(srcs) > 0 {
-		fmt.Fprintf(&b, "Prices from %s.\n", strings.Join(srcs, ", "))
-	}
-	if hint {
-		b.WriteString("harpe models NAME shows tokenizers, cache rules and sources.\n")
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	})
 }
 
 // addPriceFlags adds --prices and, when priceAs, --price-as to c.
@@ -170,7 +115,7 @@ func (a *app) modelCatalog() (*prices.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	windows, overrides, err := prices.ReadModels(cf.Get("models"), cf.where)
+	windows, overrides, err := prices.ReadModels(cf.Get("models"), cf.Where)
 	if err != nil {
 		return nil, inputError(err)
 	}

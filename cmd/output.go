@@ -56,35 +56,14 @@ func outputError(err error) error {
 	return err
 }
 
-// watchWriter remembers the first error of the writer it wraps, so a
-// failed write is told apart from the command's own errors however the
-// command wraps it.
-type watchWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (ww *watchWriter) Write(p []byte) (int, error) {
-	n, err := ww.w.Write(p)
-	if err != nil && ww.err == nil {
-		ww.err = err
-	}
-	return n, err
-}
-
 // writeWatched runs fn against w, buffered. A write to w that failed (a
 // full disk) is reported as a write error naming path, whatever fn made of
-// it (a reader's error naming its input, for one); fn's other errors pass
-// through fileError.
+// it (see atomicout.WriteBuffered); fn's other errors pass through
+// fileError.
 func writeWatched(w io.Writer, path string, opts table.Options, fn func(w io.Writer) error) error {
-	ww := &watchWriter{w: w}
-	bw := bufio.NewWriterSize(ww, 64<<10)
-	err := fn(tableWriter{bw, opts})
-	if err == nil {
-		err = bw.Flush()
-	}
-	if ww.err != nil {
-		return writeErrorf(path, ww.err)
+	err := atomicout.WriteBuffered(w, path, func(bw *bufio.Writer) error { return fn(tableWriter{bw, opts}) })
+	if we, ok := err.(*atomicout.WriteError); ok {
+		return outputError(we)
 	}
 	if err != nil {
 		return fileError(path, err)

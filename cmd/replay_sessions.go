@@ -194,5 +194,6 @@ func replayError(file string, err error) error {
 
 // replayTables is how the replay tables written to w are drawn.
 func replayTables(w io.Writer, out replayOut) window.TableOptions {
-	return window.TableOptions{TableOptions: transcriptTables(w), Note: out.chosen, TotalsOnly: out.totalsOnly}
+	o := tableOptionsOf(w)
+	return window.TableOptions{Width: o.Width, EastAsian: o.EastAsian, Note: out.chosen, TotalsOnly: out.totalsOnly}
 }

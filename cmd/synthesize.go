@@ -256,6 +256,5 @@ func writeSynthesisReport(w io.Writer, format string, rep *engine.Report) error 
 	case "yaml":
 		return writeFormatted(w, format, rep)
 	}
-	o := tableOptionsOf(w)
-	return rep.WriteTable(w, engine.TableOptions{Width: o.Width, EastAsian: o.EastAsian})
+	return rep.WriteTable(w, tableOptionsOf(w))
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"syscall"
 	"testing"
+
+	"github.com/harpe-dev/harpe/internal/atomicout"
 )
 
 // TestExitCode: the status comes from the error's type alone, however it
@@ -19,7 +21,7 @@ func TestExitCode(t *testing.T) {
 		{"none", nil, ExitOK},
 		{"usage", usageErrorf("--x: bad"), ExitUsage},
 		{"bad input", inputError(errors.New("a.jsonl:1: bad")), ExitUsage},
-		{"failed write, wrapped", fmt.Errorf("context: %w", writeErrorf("r.txt", syscall.ENOSPC)), ExitWrite},
+		{"failed write, wrapped", fmt.Errorf("context: %w", outputError(&atomicout.WriteError{Path: "r.txt", Err: syscall.ENOSPC})), ExitWrite},
 		{"strict", strictError("refused"), ExitStrict},
 		{"negative", errNegative, ExitNegative},
 		{"interrupted", fmt.Errorf("reading: %w", context.Canceled), ExitInterrupted},

@@ -3,7 +3,8 @@
 // unlinked temporary file; the resolution of an output path to the file
 // to write (symlinks followed, descriptor names kept); a temporary file
 // beside a target; and the test of whether two paths name one file. The
-// staging and commit of a run's outputs use them (cmd/output.go).
+// staging and commit of a run's outputs use them (cmd/output.go), and so
+// does WriteBuffered, which tells a failed write from the writer's own errors.
 package atomicout
 
 import (

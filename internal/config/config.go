@@ -11,6 +11,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -19,6 +20,8 @@ import (
 
 // File is a parsed configuration file.
 type File struct {
+	// Path is the file read ("" when there is none): messages name it.
+	Path   string
 	values map[string]any
 	// Lines maps each key of the top level, and of the sections one level
 	// down, lowercased and dotted ("policy", "replay.distill-cmd"), to its
@@ -59,6 +62,31 @@ func Parse(data []byte) (*File, error) {
 	lowerKeys(f.values)
 	f.indexLines(doc, "")
 	return f, nil
+}
+
+// ParseFile is [Parse] of data, read from the file at path: the File
+// keeps path (see [File.Where]), and the errors begin with it, and with
+// the line of an alias: "harpe.yaml:3: YAML anchors and aliases are not
+// allowed in a configuration file".
+func ParseFile(path string, data []byte) (*File, error) {
+	f, err := Parse(data)
+	if ae := (*AliasError)(nil); errors.As(err, &ae) {
+		return nil, fmt.Errorf("%s:%d: YAML anchors and aliases are not allowed in a configuration file", path, ae.Line)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	f.Path = path
+	return f, nil
+}
+
+// Where names key's place in the file, "harpe.yaml:3", or the file alone
+// when key is not in it.
+func (f *File) Where(key string) string {
+	if line, ok := f.Lines[strings.ToLower(key)]; ok {
+		return fmt.Sprintf("%s:%d", f.Path, line)
+	}
+	return f.Path
 }
 
 // firstAlias is the line of the first alias or anchor under n, 0 if none.

@@ -138,3 +138,30 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseFile: the file's path begins every error, with the line of an
+// alias, and Where names a key's line, or the file alone for a key it
+// does not hold.
+func TestParseFile(t *testing.T) {
+	_, err := ParseFile("h.yaml", []byte("a: &x 1\nb: *x\n"))
+	if err == nil || err.Error() != "h.yaml:1: YAML anchors and aliases are not allowed in a configuration file" {
+		t.Errorf("alias: got %v", err)
+	}
+	if _, err := ParseFile("h.yaml", []byte("a: [1, 2\n")); err == nil || !strings.HasPrefix(err.Error(), "h.yaml: ") {
+		t.Errorf("syntax: got %v, want it to begin with the file", err)
+	}
+	f, err := ParseFile("h.yaml", []byte("replay:\n  Budget: 3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Where("replay.budget"); got != "h.yaml:2" {
+		t.Errorf("Where(replay.budget) = %q, want h.yaml:2", got)
+	}
+	if got := f.Where("policy"); got != "h.yaml" {
+		t.Errorf("Where(policy) = %q, want h.yaml", got)
+	}
+	u := Unknown{Key: "budgt", Line: 4, Closest: "budget"}
+	if got, want := u.Message("h.yaml"), `h.yaml:4: unknown key "budgt" (did you mean "budget"?); ignored`; got != want {
+		t.Errorf("Message = %q, want %q", got, want)
+	}
+}

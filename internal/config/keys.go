@@ -110,6 +110,17 @@ type Unknown struct {
 	Closest string // the known key nearest to Key, "" when none is near
 }
 
+// Message is u, a key of the file at path, as harpe reports it:
+// `harpe.yaml:3: unknown key "budgt" (did you mean "budget"?); ignored`
+// (a key as long as the file is best passed through [Elide]).
+func (u Unknown) Message(path string) string {
+	hint := ""
+	if u.Closest != "" {
+		hint = fmt.Sprintf(" (did you mean %q?)", u.Closest)
+	}
+	return fmt.Sprintf("%s:%d: unknown key %q%s; ignored", path, u.Line, u.Key, hint)
+}
+
 // Unknown lists the keys of f that s does not know, in file order, with
 // the closest known key when one is near. Dashes and underscores are the
 // same. Of a section that is no command's, the section is reported, not

@@ -37,6 +37,18 @@ type Options struct {
 	EastAsian bool
 }
 
+// MinWidth is the fewest columns harpe's tables are drawn for: a report
+// for a narrower terminal, or for none, fits MinWidth.
+const MinWidth = 80
+
+// AtLeastMin is o with its Width raised to [MinWidth] when below it (0
+// included): how the reports of pkg/ draw their tables, whatever width
+// their caller gives.
+func (o Options) AtLeastMin() Options {
+	o.Width = max(o.Width, MinWidth)
+	return o
+}
+
 // Width is the display width of s: the sum of its runes' widths.
 func (o Options) width(s string) int {
 	dw := displaywidth.Options{EastAsianWidth: o.EastAsian}

@@ -106,3 +106,14 @@ func BenchmarkRender(b *testing.B) {
 		}
 	}
 }
+
+// TestAtLeastMin: a report's tables fit 80 columns below 80 (0, unknown,
+// included) and the width given above it; EastAsian is kept.
+func TestAtLeastMin(t *testing.T) {
+	for _, tt := range []struct{ in, want int }{{0, 80}, {-3, 80}, {79, 80}, {80, 80}, {120, 120}} {
+		got := Options{Width: tt.in, EastAsian: true}.AtLeastMin()
+		if got != (Options{Width: tt.want, EastAsian: true}) {
+			t.Errorf("Options{Width: %d}.AtLeastMin() = %+v, want width %d", tt.in, got, tt.want)
+		}
+	}
+}

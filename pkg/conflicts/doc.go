@@ -74,4 +74,6 @@
 // ignored when texts are read, so annotated texts can be read again.
 // [Notes] picks, for texts with ids and timestamps ([Text]), which text
 // bears which note, and [NewReport] builds harpe conflicts' report.
+// A [Source] gathers texts from inputs (one a line, or context items)
+// and writes the inputs back with the notes, every other byte as read.
 package conflicts

@@ -3,6 +3,7 @@ package conflicts_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/harpe-dev/harpe/pkg/conflicts"
@@ -88,4 +89,29 @@ func ExampleNotes() {
 	// Output:
 	// m2 denies m1
 	// I no longer live in Boston. [note: conflicts with "I live in Boston" (2023-05-01)]
+}
+
+// Texts one a line, written back with a note after the denial; every
+// other line, its "\r" and the byte order mark included, as it came in.
+func ExampleSource() {
+	in := "\xef\xbb\xbfI live in Boston.\r\n\nI no longer live in Boston.\n"
+	src := &conflicts.Source{KeepLines: true}
+	if err := src.ReadLines(context.Background(), strings.NewReader(in), "notes.txt", ""); err != nil {
+		panic(err)
+	}
+	contents := make([]string, len(src.Texts))
+	for i, t := range src.Texts {
+		contents[i] = t.Content
+	}
+	pairs, _, _ := conflicts.Find(context.Background(), contents, conflicts.Options{})
+	rep := conflicts.NewReport(src.Texts, pairs)
+	fmt.Println(len(src.Texts), "texts;", rep.Pairs[0].DenialID, "denies", rep.Pairs[0].StatementID)
+	var out strings.Builder
+	if err := src.WriteAnnotated(&out, pairs); err != nil {
+		panic(err)
+	}
+	fmt.Printf("%q\n", out.String())
+	// Output:
+	// 3 texts; L3 denies L1
+	// "\ufeffI live in Boston.\r\n\nI no longer live in Boston. [note: conflicts with \"I live in Boston\"]\n"
 }

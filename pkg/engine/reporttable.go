@@ -45,15 +45,12 @@ func (r *Report) Rows() []Row {
 	return out
 }
 
-// TableOptions say how [Report.WriteTable] draws its table.
-type TableOptions struct {
-	// Width is the number of columns the table is made to fit; below 80
-	// (0 included) it fits 80.
-	Width int
-	// EastAsian counts East Asian ambiguous-width characters as two
-	// columns, as terminals in a CJK locale show them.
-	EastAsian bool
-}
+// TableOptions say how [Report.WriteTable] draws its table: Width is
+// the number of columns it is made to fit (below 80, 0 included, it fits
+// 80), and EastAsian counts East Asian ambiguous-width characters as two
+// columns, as terminals in a CJK locale show them. They are the options
+// the tables of package transcript and window take too.
+type TableOptions = table.Options
 
 // WriteTable writes the report for people: a row per item in input
 // order (kept and dropped, then the skipped lines), a totals footer,
@@ -78,8 +75,7 @@ func (r *Report) WriteTable(w io.Writer, o TableOptions) error {
 		left = fmt.Sprintf("%d over budget", r.OverflowTokens)
 	}
 	footer := []string{"total", strconv.Itoa(r.ConsumedTokens), "", fmt.Sprintf("%d kept", len(r.Kept)), left}
-	to := table.Options{Width: max(o.Width, 80), EastAsian: o.EastAsian}
-	if err := table.Render(w, to, []string{"ID", "TOKENS", "PRIORITY", "STATUS", "REASON"}, cells, footer); err != nil {
+	if err := table.Render(w, o.AtLeastMin(), []string{"ID", "TOKENS", "PRIORITY", "STATUS", "REASON"}, cells, footer); err != nil {
 		return err
 	}
 	if r.Solver != "" && r.Utility != nil {

@@ -4,9 +4,64 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/harpe-dev/harpe/internal/table"
 )
+
+// TableOptions say how [WriteTable] draws its table: Width is the number
+// of columns it is made to fit (below 80, 0 included, it fits 80), and
+// EastAsian counts East Asian ambiguous-width characters as two columns.
+// They are the options the report tables of packages transcript, engine
+// and window take.
+type TableOptions = table.Options
+
+// WriteTable writes models for people, a row each: context window,
+// output limit ("-" when none is published) and prices in US dollars per
+// million tokens (input, cache read, 5-minute cache write, output; "-"
+// when unpriced, a write "free" when caching costs nothing extra), then a
+// legend and the sources of the prices. The tokenizer, the 1-hour write
+// price and the sources of each model are in [WriteDetails].
+func WriteTable(w io.Writer, models []Model, o TableOptions) error {
+	rows := make([][]string, 0, len(models))
+	var srcs []string
+	for _, m := range models {
+		row := []string{m.Name, orDash(m.ContextWindow), orDash(m.OutputLimit), "-", "-", "-", "-"}
+		if p := m.Prices; p != nil {
+			write := perMillion(p.CacheWrite5m)
+			if (p.CacheWrite5m == 0 || p.CacheWrite5m == p.Input) && m.CacheRule() != CacheAnthropic {
+				write = "free"
+			}
+			row = append(row[:3], perMillion(p.Input), perMillion(p.CacheRead), write, perMillion(p.Output))
+		}
+		rows = append(rows, row)
+		if m.PriceSource != "" && !slices.Contains(srcs, m.PriceSource) {
+			srcs = append(srcs, m.PriceSource)
+		}
+	}
+	if err := table.Render(w, o.AtLeastMin(), []string{"MODEL", "CONTEXT", "OUTPUT", "IN", "READ", "WRITE", "OUT"}, rows, nil); err != nil {
+		return err
+	}
+	var b strings.Builder
+	b.WriteString("IN READ WRITE OUT: US$ per million tokens (input, cache read, 5-minute cache\n" +
+		"write, output); -: not priced. OUTPUT -: no separate limit published.\n")
+	slices.Sort(srcs)
+	if len(srcs) > 0 {
+		fmt.Fprintf(&b, "Prices from %s.\n", strings.Join(srcs, ", "))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// orDash writes a limit, "-" for none (0).
+func orDash(n int) string {
+	if n <= 0 {
+		return "-"
+	}
+	return strconv.Itoa(n)
+}
 
 // WriteDetails writes, for people, each model's fields beyond a table's
 // row: its provider, tokenizer, context window and output limit with

@@ -49,3 +49,27 @@ func ExampleWriteDetails() {
 	//               from harpe.yaml
 	//   cache:      openai
 }
+
+// The presets for people, in a table of 80 columns: a model of one's own
+// whose cache writes cost nothing extra.
+func ExampleWriteTable() {
+	m := prices.Model{
+		Model:       tokenize.Model{Name: "my-local-model", ContextWindow: 32768, OutputLimit: 4096, Tokenizer: "cl100k_base"},
+		Prices:      &prices.Prices{Input: 0.5, CacheRead: 0.05, Output: 1.5},
+		PriceSource: "harpe.yaml",
+		Cache:       prices.CacheOpenAI,
+	}
+	if err := prices.WriteTable(os.Stdout, []prices.Model{m, {Model: tokenize.Model{Name: "unpriced"}}}, prices.TableOptions{}); err != nil {
+		panic(err)
+	}
+	// Output:
+	// +----------------+---------+--------+-----+------+-------+-----+
+	// | MODEL          | CONTEXT | OUTPUT | IN  | READ | WRITE | OUT |
+	// +----------------+---------+--------+-----+------+-------+-----+
+	// | my-local-model | 32768   | 4096   | 0.5 | 0.05 | free  | 1.5 |
+	// | unpriced       | -       | -      | -   | -    | -     | -   |
+	// +----------------+---------+--------+-----+------+-------+-----+
+	// IN READ WRITE OUT: US$ per million tokens (input, cache read, 5-minute cache
+	// write, output); -: not priced. OUTPUT -: no separate limit published.
+	// Prices from harpe.yaml.
+}

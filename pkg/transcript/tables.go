@@ -12,20 +12,13 @@ import (
 	"github.com/harpe-dev/harpe/internal/termtext"
 )
 
-// TableOptions say how the tables of a report for people are drawn.
-type TableOptions struct {
-	// Width is the number of columns the tables are made to fit; below 80
-	// (0 included) they fit 80.
-	Width int
-	// EastAsian counts East Asian ambiguous-width characters as two
-	// columns, as terminals in a CJK locale show them.
-	EastAsian bool
-}
-
-// table is o as the table drawer takes it: at least 80 columns.
-func (o TableOptions) table() table.Options {
-	return table.Options{Width: max(o.Width, 80), EastAsian: o.EastAsian}
-}
+// TableOptions say how the tables of a report for people are drawn:
+// Width is the number of columns they are made to fit (below 80, 0
+// included, they fit 80), and EastAsian counts East Asian ambiguous-width
+// characters as two columns, as terminals in a CJK locale show them.
+// engine's report table takes the same type, and window's tables these
+// two fields with more.
+type TableOptions = table.Options
 
 // WriteListingTables writes listings for people: for each, a summary
 // line, one row a message (the records of one streamed response, which
@@ -119,7 +112,7 @@ func writeMessageTable(w io.Writer, l *Listing, msgs []joinedMessage, o TableOpt
 			strconv.Itoa(m.Chars), in, tools, strings.Join(notes, " ")})
 	}
 	footer := []string{"", "", "total", strconv.Itoa(chars), "", "", ""}
-	return table.Render(w, o.table(), []string{"#", "turn", "role", "chars", "input", "tool", "notes"}, rows, footer)
+	return table.Render(w, o.AtLeastMin(), []string{"#", "turn", "role", "chars", "input", "tool", "notes"}, rows, footer)
 }
 
 // joinedMessage is one row of the message table: a listing message, or

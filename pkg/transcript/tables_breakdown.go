@@ -78,7 +78,7 @@ func (s *breakdownSection) write(w io.Writer, o TableOptions) error {
 		rows = append(rows, []string{c.name, strconv.Itoa(c.n), pct(c.n)})
 	}
 	footer := []string{"visible", strconv.Itoa(visible), pct(visible)}
-	if err := table.Render(w, o.table(), []string{"category", "tokens", "share"}, rows, footer); err != nil {
+	if err := table.Render(w, o.AtLeastMin(), []string{"category", "tokens", "share"}, rows, footer); err != nil {
 		return err
 	}
 	over := "-"
@@ -115,5 +115,5 @@ func (s *breakdownSection) write(w io.Writer, o TableOptions) error {
 		trows = append(trows, []string{t.Name, strconv.Itoa(t.Calls), strconv.Itoa(t.InputTokens),
 			strconv.Itoa(t.ResultTokens), strconv.Itoa(t.MaxResultTokens)})
 	}
-	return table.Render(w, o.table(), []string{"tool", "calls", "input tokens", "result tokens", "max result"}, trows, nil)
+	return table.Render(w, o.AtLeastMin(), []string{"tool", "calls", "input tokens", "result tokens", "max result"}, trows, nil)
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 
@@ -13,7 +12,7 @@ import (
 // whole by full, its calls and then the totals.
 func ExampleReport_WriteTables() {
 	rep := twoCalls()
-	if err := rep.WriteTables(os.Stdout, window.TableOptions{TableOptions: transcript.TableOptions{Width: 80}}); err != nil {
+	if err := rep.WriteTables(os.Stdout, window.TableOptions{Width: 80}); err != nil {
 		panic(err)
 	}
 	// Output:

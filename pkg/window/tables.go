@@ -15,9 +15,12 @@ import (
 
 // TableOptions say how a replay's tables for people are drawn.
 type TableOptions struct {
-	// TableOptions are the width the tables fit and how characters are
-	// measured.
-	transcript.TableOptions
+	// Width is the number of columns the tables are made to fit (below
+	// 80, 0 included, they fit 80), and EastAsian counts East Asian
+	// ambiguous-width characters as two columns, as in
+	// [transcript.TableOptions].
+	Width     int
+	EastAsian bool
 	// Note is a line written under the title, before the tables ("" for
 	// none): which strategies were chosen, say.
 	Note string
@@ -27,7 +30,7 @@ type TableOptions struct {
 
 // table is o as the table drawer takes it: at least 80 columns.
 func (o TableOptions) table() table.Options {
-	return table.Options{Width: max(o.Width, 80), EastAsian: o.EastAsian}
+	return transcript.TableOptions{Width: o.Width, EastAsian: o.EastAsian}.AtLeastMin()
 }
 
 // WriteTables writes r for people: a title naming the transcript, a
