@@ -13,7 +13,8 @@ import (
 // records some. A [SessionSummary] is built from a row when asked for
 // ([SessionSummaries.At]): a file of 200,000 short conversations kept
 // 200,000 of them, 368 B each, about 9 times the file's size at its peak.
-// The zero value is empty and ready to use.
+// The zero value is empty and ready to use; like a slice, a copy shares
+// its rows with the original, so add to one of them only.
 type SessionSummaries struct {
 	// chunks hold the rows, rowChunk a chunk: they grow without a copy
 	// of those before (a slice's growth held the old array and the new,
@@ -125,11 +126,33 @@ func (ss *SessionSummaries) row(i int) *sessionRow {
 	return ss.stored(i)
 }
 
-// appendAll adds o's sessions after ss's.
+// appendAll adds o's sessions after ss's: when ss's chunks are full and
+// o is in the order added, o's chunks themselves (a file's rows are not
+// copied into the report's, which held both at once).
 func (ss *SessionSummaries) appendAll(o *SessionSummaries) {
-	for i := range o.Len() {
-		ss.push(o.row(i))
+	if ss.n%rowChunk != 0 || o.order != nil {
+		for i := range o.Len() {
+			ss.push(o.row(i))
+		}
+		return
 	}
+	ss.chunks = append(ss.chunks, o.clippedChunks()...)
+	if ss.order != nil {
+		for j := range o.n {
+			ss.order = append(ss.order, ss.n+j)
+		}
+	}
+	ss.n += o.n
+}
+
+// clippedChunks is a list of ss's chunks of its own, the last clipped:
+// a row added to ss or to what takes the list is not seen by the other.
+func (ss *SessionSummaries) clippedChunks() [][]sessionRow {
+	chunks := slices.Clone(ss.chunks)
+	if k := len(chunks); k > 0 {
+		chunks[k-1] = slices.Clip(chunks[k-1])
+	}
+	return chunks
 }
 
 // only keeps the i-th session alone.
@@ -162,13 +185,7 @@ func (ss *SessionSummaries) byStart() SessionSummaries {
 		}
 		return cmp.Or(cmp.Compare(ra.start, rb.start), cmp.Compare(ra.startNanos, rb.startNanos))
 	})
-	// Its own list of the chunks, the last clipped: a session added to
-	// one of the two is not seen by the other.
-	chunks := slices.Clone(ss.chunks)
-	if k := len(chunks); k > 0 {
-		chunks[k-1] = slices.Clip(chunks[k-1])
-	}
-	return SessionSummaries{chunks: chunks, n: ss.n, order: order}
+	return SessionSummaries{chunks: ss.clippedChunks(), n: ss.n, order: order}
 }
 
 // zeroUnix is the zero time's Unix seconds.

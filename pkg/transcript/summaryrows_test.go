@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -106,6 +107,10 @@ func TestSummaryJSONOracle(t *testing.T) {
 			if !bytes.Equal(gotM, wantM) {
 				t.Errorf("json.Marshal:\n%s\nwant:\n%s", gotM, wantM)
 			}
+			inside, _ := json.Marshal([]Summary{*s})
+			if want := "[" + string(wantM) + "]"; string(inside) != want {
+				t.Errorf("json.Marshal of a []Summary:\n%s\nwant:\n%s", inside, want)
+			}
 		})
 	}
 }
@@ -158,5 +163,56 @@ func TestSessionSummariesOrder(t *testing.T) {
 	}
 	if got, want := ids(&ss), "none1 half quarter none2 y1500 y3000 later"; got != want {
 		t.Errorf("added after the view: %s, want %s", got, want)
+	}
+}
+
+// TestSessionSummariesAppend: Append joins files' sessions in order,
+// whether it takes a file's chunks of rows as they are (the report's
+// chunks full) or copies its rows (not); rows added afterwards to a file
+// or to the report are not seen by the other.
+func TestSessionSummariesAppend(t *testing.T) {
+	file := func(name string, n int) SessionSummaries {
+		var ss SessionSummaries
+		for i := range n {
+			s := NewSessionSummary(name, "")
+			if err := s.Finish(&Transcript{Format: "sharegpt", ID: fmt.Sprint(i)}); err != nil {
+				t.Fatal(err)
+			}
+			ss.Add(s)
+		}
+		return ss
+	}
+	a, b, c := file("a", 2*rowChunk), file("b", rowChunk+5), file("c", 3)
+	var all Collected
+	for _, f := range []SessionSummaries{a, b, c} {
+		all.Append(&Collected{Summaries: f})
+	}
+	late := file("late", 1)
+	a.Add(late.At(0))
+	b.Add(late.At(0))
+	end := file("end", 1)
+	all.Summaries.Add(end.At(0))
+	want := func(i int) string {
+		switch {
+		case i < 2*rowChunk:
+			return fmt.Sprintf("a:%d", i)
+		case i < 3*rowChunk+5:
+			return fmt.Sprintf("b:%d", i-2*rowChunk)
+		case i < 3*rowChunk+8:
+			return fmt.Sprintf("c:%d", i-3*rowChunk-5)
+		}
+		return "end:0"
+	}
+	if n := all.Summaries.Len(); n != 3*rowChunk+9 {
+		t.Fatalf("%d sessions, want %d", n, 3*rowChunk+9)
+	}
+	for i := range all.Summaries.Len() {
+		s := all.Summaries.At(i)
+		if got := s.File + ":" + s.Conversation; got != want(i) {
+			t.Fatalf("session %d: %s, want %s", i, got, want(i))
+		}
+	}
+	if s := b.At(rowChunk + 5); b.Len() != rowChunk+6 || s.File != "late" {
+		t.Errorf("b after the append: %d sessions, the last of %s", b.Len(), s.File)
 	}
 }

@@ -24,8 +24,9 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 }
 
 // MarshalJSON is the JSON of s, as [Summary.WriteJSON] writes it
-// (encoding/json compacts it).
-func (s *Summary) MarshalJSON() ([]byte, error) {
+// (encoding/json compacts it); a value receiver, so that a Summary
+// inside another value encodes so too.
+func (s Summary) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	err := s.writeJSON(&b, "")
 	return b.Bytes(), err
