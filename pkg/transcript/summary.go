@@ -17,7 +17,8 @@ type Summary struct {
 	// "day", "project" or "model".
 	By string `json:"by"`
 	// Sessions are the conversations, by start time (those with no
-	// timestamp last, in input order); set when By is "session".
+	// timestamp last, in input order); set when By is "session". Each
+	// is built from its row when asked for, and written so.
 	Sessions SessionSummaries `json:"sessions,omitempty"`
 	// Groups are the rows of the other groupings, sorted by key.
 	Groups []*SummaryGroup `json:"groups,omitempty"`

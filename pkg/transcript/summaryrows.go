@@ -71,9 +71,10 @@ func (ss *SessionSummaries) At(i int) *SessionSummary {
 	return s
 }
 
-// Add adds sessions, each finished ([SessionSummary.Finish]); what is
-// kept of each is what its unexported state and names say (its exported
-// figures follow from them).
+// Add adds sessions, each finished ([SessionSummary.Finish]). A row
+// keeps a session's names, message count, times and usage; At works
+// Start, End, Recorded, Models and the cost out again from those, so a
+// change made to those fields of s is not kept.
 func (ss *SessionSummaries) Add(sessions ...*SessionSummary) {
 	for _, s := range sessions {
 		r := sessionRow{origin: ss.origin(sessionOrigin{s.File, s.Project, s.Format}), conv: s.Conversation,
