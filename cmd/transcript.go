@@ -231,14 +231,14 @@ func (a *app) collectTranscripts(args []string, co transcript.CollectOptions) (*
 
 // writeTranscriptSummary sums the sessions by --by and writes the
 // summary, with a note for each model that has no price.
-func (a *app) writeTranscriptSummary(opts *transcriptOptions, sessions []*transcript.SessionSummary) error {
+func (a *app) writeTranscriptSummary(opts *transcriptOptions, sessions transcript.SessionSummaries) error {
 	sum, err := transcript.NewSummary(sessions, opts.by)
 	if err != nil {
 		return inputError(err)
 	}
 	note := a.unpricedNoter()
-	for _, s := range sum.Sessions {
-		note(s.UnpricedModels)
+	for i := range sum.Sessions.Len() {
+		note(sum.Sessions.At(i).UnpricedModels)
 	}
 	for _, g := range sum.Groups {
 		note(g.UnpricedModels)

@@ -81,7 +81,7 @@ func TestPerCallPricing(t *testing.T) {
 			wantUSD(t, by+" "+g.Key, g.CostUSD, straddleSession)
 		}
 	}
-	wantUSD(t, "session", sums[0].CostUSD, straddleSession)
+	wantUSD(t, "session", sums.At(0).CostUSD, straddleSession)
 	days, err := transcript.NewSummary(sums, "day")
 	if err != nil {
 		t.Fatal(err)
@@ -206,8 +206,8 @@ func TestCostsAgreeOnSamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			var costs []*float64
-			for _, s := range got.Summaries {
-				costs = append(costs, s.CostUSD)
+			for i := range got.Summaries.Len() {
+				costs = append(costs, got.Summaries.At(i).CostUSD)
 			}
 			for _, l := range got.Listings {
 				costs = append(costs, l.CostUSD)

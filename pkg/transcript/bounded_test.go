@@ -103,8 +103,8 @@ func TestFileDocumentNotHeld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Summaries) != 1 || got.Summaries[0].Messages != n {
-		t.Fatalf("summaries %+v, want one of %d messages", got.Summaries, n)
+	if got.Summaries.Len() != 1 || got.Summaries.At(0).Messages != n {
+		t.Fatalf("%d summaries, want one of %d messages", got.Summaries.Len(), n)
 	}
 	if live > 8<<20 {
 		t.Errorf("summary: %d MB live while reading a %d MB file", live>>20, size>>20)
@@ -160,8 +160,8 @@ func TestSummaryManyConversations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Summaries) != n || got.Summaries[n-1].Messages != 2 {
-		t.Fatalf("%d summaries, want %d of 2 messages", len(got.Summaries), n)
+	if got.Summaries.Len() != n || got.Summaries.At(n-1).Messages != 2 {
+		t.Fatalf("%d summaries, want %d of 2 messages", got.Summaries.Len(), n)
 	}
 	if a > 300<<20 {
 		t.Errorf("summary of %d conversations allocated %d MB", n, a>>20)

@@ -15,7 +15,8 @@ type Build int
 
 // What [Collect] builds.
 const (
-	// BuildSummary builds a [SessionSummary] of each conversation.
+	// BuildSummary builds a [SessionSummary] of each conversation, kept
+	// as a compact row ([SessionSummaries]).
 	BuildSummary Build = iota
 	// BuildListing builds its [Listing].
 	BuildListing
@@ -47,8 +48,8 @@ type CollectOptions struct {
 const ProgressEvery = 100000
 
 // Collected is what [Collect] built of one input: one entry per
-// conversation, in input order, in the slice Build chose (the others are
-// nil).
+// conversation, in input order, in the field Build chose (the others are
+// empty).
 type Collected struct {
 	// Transcripts are the conversations read, without their messages
 	// (see [Scan]); nil for BuildSummary, whose summaries name each
@@ -57,7 +58,7 @@ type Collected struct {
 	Transcripts []*Transcript
 	// Warnings are every conversation's [Transcript.Warnings], in order.
 	Warnings   []*Error
-	Summaries  []*SessionSummary
+	Summaries  SessionSummaries
 	Listings   []*Listing
 	Breakdowns []*SessionBreakdown
 	Items      [][]Item
@@ -70,7 +71,7 @@ type Collected struct {
 func (c *Collected) Append(o *Collected) {
 	c.Transcripts = append(c.Transcripts, o.Transcripts...)
 	c.Warnings = append(c.Warnings, o.Warnings...)
-	c.Summaries = append(c.Summaries, o.Summaries...)
+	c.Summaries.appendAll(&o.Summaries)
 	c.Listings = append(c.Listings, o.Listings...)
 	c.Breakdowns = append(c.Breakdowns, o.Breakdowns...)
 	c.Items = append(c.Items, o.Items...)
@@ -87,8 +88,9 @@ func (c *Collected) Only(i int) {
 	}
 	a, b := one(len(c.Transcripts))
 	c.Transcripts = c.Transcripts[a:b]
-	a, b = one(len(c.Summaries))
-	c.Summaries = c.Summaries[a:b]
+	if c.Summaries.Len() > 0 {
+		c.Summaries.only(i)
+	}
 	a, b = one(len(c.Listings))
 	c.Listings = c.Listings[a:b]
 	a, b = one(len(c.Breakdowns))
@@ -102,13 +104,13 @@ func (c *Collected) Only(i int) {
 // twice).
 func (c *Collected) Select(id string) error {
 	ts := c.Transcripts
-	if ts == nil && c.Summaries != nil {
+	if ts == nil && c.Summaries.Len() > 0 {
 		// a header of each summary's conversation, in one allocation
 		// that lives only while the id is looked for
-		hs := make([]Transcript, len(c.Summaries))
+		hs := make([]Transcript, c.Summaries.Len())
 		ts = make([]*Transcript, len(hs))
-		for i, s := range c.Summaries {
-			hs[i].ID = s.Conversation
+		for i := range hs {
+			hs[i].ID = c.Summaries.row(i).conv
 			ts[i] = &hs[i]
 		}
 	}
@@ -259,7 +261,7 @@ func (c *collector) done(t *Transcript) error {
 		c.out.Listings = append(c.out.Listings, l)
 	default:
 		err = e.summary.Finish(t)
-		c.out.Summaries = append(c.out.Summaries, e.summary)
+		c.out.Summaries.Add(e.summary)
 	}
 	if err != nil {
 		return finishError{err}

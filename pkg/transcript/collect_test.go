@@ -32,7 +32,11 @@ func checkCollected(t *testing.T, all map[Build]*Collected) {
 	if got := all[BuildSummary].Transcripts; got != nil {
 		t.Fatalf("the summary build kept %d transcripts", len(got))
 	}
-	s, l, b := all[BuildSummary].Summaries, all[BuildListing].Listings, all[BuildBreakdown].Breakdowns
+	sums, l, b := all[BuildSummary].Summaries, all[BuildListing].Listings, all[BuildBreakdown].Breakdowns
+	s := make([]*SessionSummary, sums.Len())
+	for i := range s {
+		s[i] = sums.At(i)
+	}
 	if len(s) != n || len(l) != n || len(b) != n || len(all[BuildItems].Items) != n {
 		t.Fatalf("%d conversations: %d summaries, %d listings, %d breakdowns, %d item lists", n, len(s), len(l), len(b), len(all[BuildItems].Items))
 	}
@@ -76,7 +80,7 @@ func TestCollectOnly(t *testing.T) {
 		t.Fatalf("Append: %d transcripts, %d listings", len(both.Transcripts), len(both.Listings))
 	}
 	got.Only(1)
-	if len(got.Transcripts) != 1 || len(got.Listings) != 1 || got.Listings[0].Conversation != "b" || got.Summaries != nil {
+	if len(got.Transcripts) != 1 || len(got.Listings) != 1 || got.Listings[0].Conversation != "b" || got.Summaries.Len() != 0 {
 		t.Errorf("Only(1): %+v", got)
 	}
 }
@@ -102,8 +106,8 @@ func TestCollectedSelect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := got.Select("a"); err != nil || len(got.Summaries) != 1 || got.Summaries[0].Conversation != "a" || got.Summaries[0].Messages != 1 {
-		t.Fatalf("Select(a): %v, %+v", err, got.Summaries)
+	if err := got.Select("a"); err != nil || got.Summaries.Len() != 1 || got.Summaries.At(0).Conversation != "a" || got.Summaries.At(0).Messages != 1 {
+		t.Fatalf("Select(a): %v, %d summaries", err, got.Summaries.Len())
 	}
 	got, _ = Collect(context.Background(), bytes.NewReader([]byte(in)), "s.json", CollectOptions{})
 	for id, want := range map[string]string{

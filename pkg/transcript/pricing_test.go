@@ -84,7 +84,9 @@ func TestSummaryPricing(t *testing.T) {
 		{"model", map[string]any{"m1": 73.0, "m2": 100.0, "mystery": 0.0, "-": nil}},
 		{"project", map[string]any{"/src": 173.0, "/other": nil}},
 	} {
-		s, err := NewSummary([]*SessionSummary{a, b}, tc.by)
+		var ss SessionSummaries
+		ss.Add(a, b)
+		s, err := NewSummary(ss, tc.by)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,8 +17,9 @@ type Summary struct {
 	// "day", "project" or "model".
 	By string `json:"by"`
 	// Sessions are the conversations, by start time (those with no
-	// timestamp last, in input order); set when By is "session".
-	Sessions []*SessionSummary `json:"sessions,omitempty"`
+	// timestamp last, in input order); set when By is "session". Each
+	// is built from its row when asked for, and written so.
+	Sessions SessionSummaries `json:"sessions,omitempty"`
 	// Groups are the rows of the other groupings, sorted by key.
 	Groups []*SummaryGroup `json:"groups,omitempty"`
 	// Totals sums every session.
@@ -60,8 +61,8 @@ type SessionSummary struct {
 
 	usage UsageTally
 
-	start time.Time
-	days  map[string]*UsageTally // UTC day → that day's calls
+	start, end time.Time
+	days       map[string]*UsageTally // UTC day → that day's calls
 	// open is what only adding messages needs, dropped by Finish: a
 	// report of many conversations keeps each summary to its end.
 	open *openSummary
@@ -175,12 +176,10 @@ func (s *SessionSummary) Finish(t *Transcript) error {
 		}
 	}
 	if !s.start.IsZero() {
-		end := s.start
+		s.end = s.start
 		if s.open != nil {
-			end = s.open.end
+			s.end = s.open.end
 		}
-		a, b := s.start.Format(time.RFC3339), end.Format(time.RFC3339)
-		s.Start, s.End = &a, &b
 		if d := s.days[""]; d != nil {
 			delete(s.days, "")
 			if err := s.day(s.start.Format(time.DateOnly)).addTally(d); err != nil {
@@ -188,13 +187,25 @@ func (s *SessionSummary) Finish(t *Transcript) error {
 			}
 		}
 	}
+	s.open = nil
+	s.settle()
+	return nil
+}
+
+// settle fills the exported fields that follow from the unexported ones
+// of a finished summary: start and end, usage, models and cost.
+func (s *SessionSummary) settle() {
+	s.Start, s.End = nil, nil
+	if !s.start.IsZero() {
+		a, b := s.start.Format(time.RFC3339), s.end.Format(time.RFC3339)
+		s.Start, s.End = &a, &b
+	}
+	s.Recorded = RecordedUsage{}
 	if s.usage.Total != nil {
 		s.Recorded = *s.usage.Total
 	}
 	s.Models = tallyModels(&s.usage)
 	s.CostUSD, s.UnpricedModels = s.usage.Cost()
-	s.open = nil
-	return nil
 }
 
 // tallyModels is the models of t, sorted, without "" (calls that record
@@ -211,22 +222,11 @@ func tallyModels(t *UsageTally) []string {
 // NewSummary sums finished session summaries, grouped by one of
 // [SummaryGroupings]. Sessions are ordered by start time; totals past the
 // largest int are an [*OverflowError].
-func NewSummary(sessions []*SessionSummary, by string) (*Summary, error) {
+func NewSummary(sessions SessionSummaries, by string) (*Summary, error) {
 	if !slices.Contains(SummaryGroupings, by) {
 		return nil, fmt.Errorf("unknown grouping %q; valid: %s", by, strings.Join(SummaryGroupings, ", "))
 	}
-	ss := slices.Clone(sessions)
-	slices.SortStableFunc(ss, func(a, b *SessionSummary) int {
-		switch {
-		case a.start.IsZero() && b.start.IsZero():
-			return 0
-		case a.start.IsZero():
-			return 1
-		case b.start.IsZero():
-			return -1
-		}
-		return a.start.Compare(b.start)
-	})
+	ss := sessions.byStart()
 	sum := &Summary{By: by}
 	groups := map[string]*SummaryGroup{}
 	group := func(key string) *SummaryGroup {
@@ -237,20 +237,22 @@ func NewSummary(sessions []*SessionSummary, by string) (*Summary, error) {
 		}
 		return g
 	}
-	for _, s := range ss {
+	for i := range ss.Len() {
+		r := ss.row(i)
 		sum.Totals.Sessions++
-		if err := sum.Totals.usage.addTally(&s.usage); err != nil {
+		usage, days := r.tallies()
+		if err := sum.Totals.usage.addTally(usage); err != nil {
 			return nil, err
 		}
 		switch by {
 		case "project":
-			g := group(s.Project)
+			g := group(r.origin.project)
 			g.Sessions++
-			if err := g.usage.addTally(&s.usage); err != nil {
+			if err := g.usage.addTally(usage); err != nil {
 				return nil, err
 			}
 		case "day":
-			for day, d := range s.days {
+			for day, d := range days {
 				if day == "" {
 					day = "-" // no timestamp at all
 				}
@@ -261,14 +263,14 @@ func NewSummary(sessions []*SessionSummary, by string) (*Summary, error) {
 				}
 			}
 		case "model":
-			for _, m := range s.usage.models() {
+			for _, m := range usage.models() {
 				key := m
 				if key == "" {
 					key = "-" // calls that record no model
 				}
 				g := group(key)
 				g.Sessions++
-				if err := g.usage.addTally(s.usage.only(m)); err != nil {
+				if err := g.usage.addTally(usage.only(m)); err != nil {
 					return nil, err
 				}
 			}
@@ -276,9 +278,6 @@ func NewSummary(sessions []*SessionSummary, by string) (*Summary, error) {
 	}
 	if by == "session" {
 		sum.Sessions = ss
-		if sum.Sessions == nil {
-			sum.Sessions = []*SessionSummary{}
-		}
 	} else {
 		keys := make([]string, 0, len(groups))
 		for k := range groups {

@@ -93,12 +93,15 @@ func TestNewSummary(t *testing.T) {
 		{"model", "m1:2:2:8 m2:1:2:6"},
 	} {
 		t.Run(tc.by, func(t *testing.T) {
-			s, err := NewSummary([]*SessionSummary{b, a}, tc.by)
+			var ss SessionSummaries
+			ss.Add(b, a)
+			s, err := NewSummary(ss, tc.by)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, ss := range s.Sessions {
+			for i := range s.Sessions.Len() {
+				ss := s.Sessions.At(i)
 				got = append(got, ss.Project+":1:"+itoa(ss.Recorded.Calls)+":"+itoa(ss.Recorded.Input))
 			}
 			for _, g := range s.Groups {
@@ -113,7 +116,7 @@ func TestNewSummary(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NewSummary(nil, "week"); err == nil {
+	if _, err := NewSummary(SessionSummaries{}, "week"); err == nil {
 		t.Error("NewSummary accepted grouping week")
 	}
 }
@@ -133,11 +136,13 @@ func ExampleNewSummary() {
 	if err := s.Finish(&Transcript{Format: "claude-code"}); err != nil {
 		panic(err)
 	}
-	sum, err := NewSummary([]*SessionSummary{s}, "session")
+	var ss SessionSummaries
+	ss.Add(s)
+	sum, err := NewSummary(ss, "session")
 	if err != nil {
 		panic(err)
 	}
 	r := sum.Totals.Recorded
-	fmt.Println(*sum.Sessions[0].Start, sum.Sessions[0].Project, r.Calls, r.Input, r.CacheRead, r.CacheWrite, r.Output)
+	fmt.Println(*sum.Sessions.At(0).Start, sum.Sessions.At(0).Project, r.Calls, r.Input, r.CacheRead, r.CacheWrite, r.Output)
 	// Output: 2026-11-24T09:12:03Z /src/shop 2 3 12000 12800 490
 }

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"slices"
@@ -17,7 +18,8 @@ import (
 // want of a price. A cost with nothing priced reads "unpriced", never
 // 0.00. Tokens are written as 17.2M or 738k (the JSON has the exact
 // figures), in fixed columns, so the table fits 80 columns whatever the
-// names (a bordered table of nine columns wrapped every row).
+// names (a bordered table of nine columns wrapped every row). Rows are
+// written as they are formatted, not built whole first.
 func (s *Summary) WriteTable(w io.Writer) error {
 	first, count := "start (UTC)", "calls"
 	if s.By != "session" {
@@ -33,18 +35,19 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	for _, g := range s.Groups {
 		kw = max(kw, len([]rune(key(g.Key))))
 	}
-	var b strings.Builder
+	b := bufio.NewWriter(w)
 	// first kw wide; calls (or sessions) 8; input 7; cache read 11; cache
 	// write 12; output 8; cost 10: 72 columns for a key of 16.
 	const columns = "%-*s %7s %7s %11s %12s %8s %10s\n"
 	line := func(key string, n int, r RecordedUsage, c *float64, unpriced []string) {
-		fmt.Fprintf(&b, columns, kw, key, strconv.Itoa(n), prose.Compact(r.Input), prose.Compact(r.CacheRead),
+		fmt.Fprintf(b, columns, kw, key, strconv.Itoa(n), prose.Compact(r.Input), prose.Compact(r.CacheRead),
 			prose.Compact(r.CacheWrite), prose.Compact(r.Output), summaryCost(c, unpriced))
 	}
-	fmt.Fprintf(&b, columns, kw, first, count, "input", "cache read", "cache write", "output", "cost $")
+	fmt.Fprintf(b, columns, kw, first, count, "input", "cache read", "cache write", "output", "cost $")
 	t := s.Totals
 	if s.By == "session" {
-		for _, ss := range s.Sessions {
+		for i := range s.Sessions.Len() {
+			ss := s.Sessions.At(i)
 			start := "-"
 			if ss.Start != nil && len(*ss.Start) >= 16 {
 				start = strings.Replace((*ss.Start)[:16], "T", " ", 1)
@@ -54,14 +57,16 @@ func (s *Summary) WriteTable(w io.Writer) error {
 			if ss.Conversation != "" {
 				project += " (" + ss.Conversation + ")"
 			}
-			fmt.Fprintf(&b, "  %s  %s: %s\n", termtext.Escape(project), ss.Format, termtext.Escape(shortModels(ss.Models)))
+			if _, err := fmt.Fprintf(b, "  %s  %s: %s\n", termtext.Escape(project), ss.Format, termtext.Escape(shortModels(ss.Models))); err != nil {
+				return err // a failed write: no use formatting the rest
+			}
 		}
 		line("total", t.Recorded.Calls, t.Recorded, t.CostUSD, t.UnpricedModels)
 	} else {
 		for _, g := range s.Groups {
 			line(key(g.Key), g.Sessions, g.Recorded, g.CostUSD, g.UnpricedModels)
 			if s.By != "model" {
-				fmt.Fprintf(&b, "  %s\n", termtext.Escape(shortModels(g.Models)))
+				fmt.Fprintf(b, "  %s\n", termtext.Escape(shortModels(g.Models)))
 			}
 		}
 		line("total", t.Sessions, t.Recorded, t.CostUSD, t.UnpricedModels)
@@ -69,8 +74,7 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	if left := s.Unpriced(); len(left) > 0 {
 		b.WriteString(UnpricedLine(left))
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
 // summaryCost is a cost cell: "-" when there is none, "unpriced" when

@@ -124,7 +124,9 @@ func ExampleSummary_WriteTable() {
 	if err := s.Finish(&transcript.Transcript{Format: "claude-code"}); err != nil {
 		panic(err)
 	}
-	sum, err := transcript.NewSummary([]*transcript.SessionSummary{s}, "session")
+	var ss transcript.SessionSummaries
+	ss.Add(s)
+	sum, err := transcript.NewSummary(ss, "session")
 	if err != nil {
 		panic(err)
 	}
