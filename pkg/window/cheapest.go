@@ -203,6 +203,10 @@ type pcall struct {
 	// last cache breakpoint (see cost.Step.Tail): sent uncached, and
 	// not in the entry the call leaves. 0: none.
 	tail int
+	// rEnd and iEnd are how many candidates' results, and calls, come
+	// before end: [session.saved] of the whole window, asked for every
+	// boundary, without its searches.
+	rEnd, iEnd int
 }
 
 // pcand is a candidate result.
@@ -316,9 +320,19 @@ func (s *session) convSum(i, a, b int) int {
 func (s *session) saved(i, x, k int) int {
 	c := &s.calls[i]
 	k = max(k, c.lo)
-	nr, _ := slices.BinarySearchFunc(s.cands, x, func(p pcand, x int) int { return p.idx - x })
-	ni, _ := slices.BinarySearch(s.cidx, x)
+	nr, ni := c.rEnd, c.iEnd
+	if x != c.end {
+		nr, ni = s.before(x)
+	}
 	return s.A[max(c.lo, min(k, nr))] - s.A[c.lo] + s.Ain[max(c.lo, min(k, ni))] - s.Ain[c.lo]
+}
+
+// before returns how many candidates' results, and calls, come before
+// transcript index x.
+func (s *session) before(x int) (results, calls int) {
+	results, _ = slices.BinarySearchFunc(s.cands, x, func(p pcand, x int) int { return p.idx - x })
+	calls, _ = slices.BinarySearch(s.cidx, x)
+	return results, calls
 }
 
 // window returns call i's tokens as the cache sees them (front ≥ 0) and
@@ -884,6 +898,10 @@ func (k *collector) finish() {
 		if j > 0 {
 			s.cidx[j] = max(s.cidx[j], s.cidx[j-1])
 		}
+	}
+	for i := range s.calls {
+		c := &s.calls[i]
+		c.rEnd, c.iEnd = s.before(c.end)
 	}
 	s.divergences()
 	s.indexCuts()
