@@ -203,6 +203,10 @@ type pcall struct {
 	// last cache breakpoint (see cost.Step.Tail): sent uncached, and
 	// not in the entry the call leaves. 0: none.
 	tail int
+	// rEnd and iEnd are how many candidates' results, and calls, come
+	// before end: [session.saved] of the whole window, asked for every
+	// boundary, without its searches.
+	rEnd, iEnd int
 }
 
 // pcand is a candidate result.
@@ -316,9 +320,19 @@ func (s *session) convSum(i, a, b int) int {
 func (s *session) saved(i, x, k int) int {
 	c := &s.calls[i]
 	k = max(k, c.lo)
-	nr, _ := slices.BinarySearchFunc(s.cands, x, func(p pcand, x int) int { return p.idx - x })
-	ni, _ := slices.BinarySearch(s.cidx, x)
+	nr, ni := c.rEnd, c.iEnd
+	if x != c.end {
+		nr, ni = s.before(x)
+	}
 	return s.A[max(c.lo, min(k, nr))] - s.A[c.lo] + s.Ain[max(c.lo, min(k, ni))] - s.Ain[c.lo]
+}
+
+// before returns how many candidates' results, and calls, come before
+// transcript index x.
+func (s *session) before(x int) (results, calls int) {
+	results, _ = slices.BinarySearchFunc(s.cands, x, func(p pcand, x int) int { return p.idx - x })
+	calls, _ = slices.BinarySearch(s.cidx, x)
+	return results, calls
 }
 
 // window returns call i's tokens as the cache sees them (front ≥ 0) and
@@ -513,111 +527,159 @@ func (s *session) callCost(i, w, r int) float64 {
 // window. Its cost is read·(pr − pw) + w(k)·pw (Anthropic; OpenAI and no
 // cache alike), a part in k' and a part in k, so the best k' for every k
 // is a running minimum: O(candidates) per call.
+//
+// The way back is not kept for every call (calls × candidates of it
+// grow with the square of a session): the forward pass keeps the state
+// before every segment of about √calls calls, and the way back runs each
+// segment again from its state, keeping its rows only. Memory is then
+// O(candidates × √calls), the time twice the forward pass's, the plan
+// the same.
 func (s *session) solve() []int {
-	n := len(s.calls)
-	m := len(s.cands)
-	inf := math.Inf(1)
-	g := make([]float64, m+1)
-	ng := make([]float64, m+1)
-	for k := range g {
-		g[k] = inf
+	return s.solveIn(int(math.Ceil(math.Sqrt(float64(len(s.calls))))))
+}
+
+// dpRow is the programme's state before a call: g[k] the least cost of
+// the calls so far that leaves candidates [0, k) cleared, lc[k] the call
+// of the latest clear on the best way to k (-1: none).
+type dpRow struct {
+	g  []float64
+	lc []int
+}
+
+func newDPRow(m int) dpRow { return dpRow{make([]float64, m+1), make([]int, m+1)} }
+
+func (d dpRow) copyFrom(e dpRow) {
+	copy(d.g, e.g)
+	copy(d.lc, e.lc)
+}
+
+// solveIn is [session.solve] with segments of seg calls.
+func (s *session) solveIn(seg int) []int {
+	n, m := len(s.calls), len(s.cands)
+	seg = max(1, seg)
+	cur, next := newDPRow(m), newDPRow(m)
+	for k := range cur.g {
+		cur.g[k], cur.lc[k] = math.Inf(1), -1
 	}
-	g[0] = 0
-	// from[i][k] is the boundary before call i of the best way to have k
-	// at call i (k itself: no clear); merged[i] the boundary below lo
-	// that lo stands for at call i.
-	from := make([][]int32, n)
+	cur.g[0] = 0
+	// marks[j] is the state before call j·seg.
+	marks := make([]dpRow, 0, (n+seg-1)/seg)
 	merged := make([]int, n)
-	// lc[k]: the call of the latest clear on the best way to k (-1: none).
-	lc := make([]int, m+1)
-	nlc := make([]int, m+1)
-	for k := range lc {
-		lc[k] = -1
-	}
 	for i := 0; i < n; i++ {
-		c := &s.calls[i]
-		// Candidates before the window's start are not sent: a boundary
-		// below lo is lo.
-		merged[i] = c.lo
-		for k := 0; k < c.lo; k++ {
-			if g[k] < g[c.lo] {
-				g[c.lo] = g[k]
-				lc[c.lo] = lc[k]
-				merged[i] = k
-			}
-			g[k] = inf
+		if i%seg == 0 {
+			mk := newDPRow(m)
+			mk.copyFrom(cur)
+			marks = append(marks, mk)
 		}
-		fr := make([]int32, m+1)
-		for k := range ng {
-			ng[k] = inf
-			fr[k] = int32(k)
-		}
-		for k := c.lo; k <= m; k++ {
-			if g[k] == inf {
-				continue
-			}
-			w, counted := s.window(i, k)
-			if s.fit[i] && counted > s.limit {
-				continue
-			}
-			ng[k] = g[k] + s.callCost(i, w, s.read(i, math.MaxInt, k, lc[k]))
-			nlc[k] = lc[k]
-		}
-		cacheless := c.rule != prices.CacheAnthropic && c.rule != prices.CacheOpenAI
-		best, bestK := inf, -1 // min over k' < k of g[k'] + r(k')·(pr − pw)
-		bestU, bestUK := inf, -1
-		for k := c.lo; k <= c.hi; k++ {
-			if bestUK >= 0 {
-				w, counted := s.window(i, k)
-				if !(s.fit[i] && counted > s.limit) {
-					v, fk := best+s.callCost(i, w, 0), bestK
-					if cacheless || c.rule == prices.CacheAnthropic && (w < c.minCache || w <= 0) {
-						v, fk = bestU+s.callCost(i, w, 0), bestUK
-					}
-					if fk >= 0 && v < ng[k] {
-						ng[k] = v
-						fr[k] = int32(fk)
-						nlc[k] = i
-					}
-				}
-			}
-			if k < c.hi && g[k] < inf {
-				var part float64
-				if !cacheless {
-					r := s.read(i, s.chg(k), k, lc[k])
-					if c.rule == prices.CacheAnthropic {
-						part = float64(r) * (c.pr - c.pw)
-					} else {
-						part = float64(r) * (c.pr - c.pi)
-					}
-				}
-				if v := g[k] + part; v < best {
-					best, bestK = v, k
-				}
-				if g[k] < bestU {
-					bestU, bestUK = g[k], k
-				}
-			}
-		}
-		g, ng = ng, g
-		lc, nlc = nlc, lc
-		from[i] = fr
+		merged[i] = s.step(i, cur, next, nil)
+		cur, next = next, cur
 	}
 	k := 0
-	for j := range g {
-		if g[j] < g[k] {
+	for j := range cur.g {
+		if cur.g[j] < cur.g[k] {
 			k = j
 		}
 	}
 	out := make([]int, n)
-	for i := n - 1; i >= 0; i-- {
-		out[i] = k
-		k = int(from[i][k])
-		if k == s.calls[i].lo {
-			k = merged[i]
+	rows := make([][]int32, min(seg, n))
+	for j := len(marks) - 1; j >= 0; j-- {
+		a, b := j*seg, min(n, (j+1)*seg)
+		cur.copyFrom(marks[j])
+		marks[j] = dpRow{} // let it go
+		for i := a; i < b; i++ {
+			if rows[i-a] == nil {
+				rows[i-a] = make([]int32, m+1)
+			}
+			s.step(i, cur, next, rows[i-a])
+			cur, next = next, cur
+		}
+		for i := b - 1; i >= a; i-- {
+			out[i] = k
+			k = int(rows[i-a][k])
+			if k == s.calls[i].lo {
+				k = merged[i]
+			}
 		}
 	}
 	return out
+}
+
+// step runs call i: from the state d before it (which it changes) to nd
+// after it; it returns the boundary below lo that lo stands for at call
+// i, and sets fr[k], when fr is not nil, to the boundary before call i
+// of the best way to have k at call i (k itself: no clear).
+func (s *session) step(i int, d, nd dpRow, fr []int32) int {
+	c := &s.calls[i]
+	inf := math.Inf(1)
+	g, lc, ng, nlc := d.g, d.lc, nd.g, nd.lc
+	m := len(g) - 1
+	// Candidates before the window's start are not sent: a boundary
+	// below lo is lo.
+	merged := c.lo
+	for k := 0; k < c.lo; k++ {
+		if g[k] < g[c.lo] {
+			g[c.lo] = g[k]
+			lc[c.lo] = lc[k]
+			merged = k
+		}
+		g[k] = inf
+	}
+	for k := range ng {
+		ng[k] = inf
+		if fr != nil {
+			fr[k] = int32(k)
+		}
+	}
+	for k := c.lo; k <= m; k++ {
+		if g[k] == inf {
+			continue
+		}
+		w, counted := s.window(i, k)
+		if s.fit[i] && counted > s.limit {
+			continue
+		}
+		ng[k] = g[k] + s.callCost(i, w, s.read(i, math.MaxInt, k, lc[k]))
+		nlc[k] = lc[k]
+	}
+	cacheless := c.rule != prices.CacheAnthropic && c.rule != prices.CacheOpenAI
+	best, bestK := inf, -1 // min over k' < k of g[k'] + r(k')·(pr − pw)
+	bestU, bestUK := inf, -1
+	for k := c.lo; k <= c.hi; k++ {
+		if bestUK >= 0 {
+			w, counted := s.window(i, k)
+			if !(s.fit[i] && counted > s.limit) {
+				v, fk := best+s.callCost(i, w, 0), bestK
+				if cacheless || c.rule == prices.CacheAnthropic && (w < c.minCache || w <= 0) {
+					v, fk = bestU+s.callCost(i, w, 0), bestUK
+				}
+				if fk >= 0 && v < ng[k] {
+					ng[k] = v
+					if fr != nil {
+						fr[k] = int32(fk)
+					}
+					nlc[k] = i
+				}
+			}
+		}
+		if k < c.hi && g[k] < inf {
+			var part float64
+			if !cacheless {
+				r := s.read(i, s.chg(k), k, lc[k])
+				if c.rule == prices.CacheAnthropic {
+					part = float64(r) * (c.pr - c.pw)
+				} else {
+					part = float64(r) * (c.pr - c.pi)
+				}
+			}
+			if v := g[k] + part; v < best {
+				best, bestK = v, k
+			}
+			if g[k] < bestU {
+				bestU, bestUK = g[k], k
+			}
+		}
+	}
+	return merged
 }
 
 // collect replays the session under full (with edits, a limit) and
@@ -836,6 +898,10 @@ func (k *collector) finish() {
 		if j > 0 {
 			s.cidx[j] = max(s.cidx[j], s.cidx[j-1])
 		}
+	}
+	for i := range s.calls {
+		c := &s.calls[i]
+		c.rEnd, c.iEnd = s.before(c.end)
 	}
 	s.divergences()
 	s.indexCuts()

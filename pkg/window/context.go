@@ -504,9 +504,9 @@ func (w *window) positions() []int {
 }
 
 // parts lists w's parts in the order they are sent: the system part (by
-// transcript index), the rolling summary, then the conversation.
-func (c *conversation) parts(w *window) []Part {
-	var out []Part
+// transcript index), the rolling summary, then the conversation,
+// appended to out (its length 0).
+func (c *conversation) parts(out []Part, w *window) []Part {
 	sys := c.h.sys
 	if !slices.IsSortedFunc(sys, func(a, b Entry) int { return a.Message.Index - b.Message.Index }) {
 		// A system message can follow replies made before the first

@@ -280,11 +280,13 @@ type replayer struct {
 	renderAt int
 	rendered Rendered
 	// stream hands calls to OnCall instead of keeping them.
-	stream  bool
-	calls   int    // calls made in the streamed run
-	summary []bool // message i is a harness compaction summary
-	aborted []bool // turn j was aborted
-	orphan  []bool // message i is a tool result without a call before it
+	stream bool
+	// lastParts is how many parts the call before listed.
+	lastParts int
+	calls     int    // calls made in the streamed run
+	summary   []bool // message i is a harness compaction summary
+	aborted   []bool // turn j was aborted
+	orphan    []bool // message i is a tool result without a call before it
 	// entries are the messages measured whole (edits apply on top)
 	entries []Entry
 	// fullUSD is what full's calls cost (the reference run's), when
@@ -593,7 +595,11 @@ func (r *replayer) call(c *conversation, res *Result, m *transcript.Message, ful
 		OverBudget:   snap.OverBudget,
 	}
 	if indices {
-		call.Parts = c.parts(w)
+		// Room for the parts of the call before and a few more: a
+		// window mostly grows by a few runs, and its parts are then
+		// not grown (and copied) run by run.
+		call.Parts = c.parts(make([]Part, 0, r.lastParts+r.lastParts/8+4), w)
+		r.lastParts = len(call.Parts)
 		call.Messages = make(Indices, 0, snap.Messages)
 		for _, p := range call.Parts {
 			for i := p.From; i <= p.To && p.Sent != SentSummary; i++ {

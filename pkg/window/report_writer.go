@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"strconv"
 
 	"github.com/harpe-dev/harpe/pkg/cost"
 )
@@ -84,8 +85,94 @@ func (j *ReportWriter) Call(strategy string, c *Call) error {
 	}
 	j.calls++
 	j.text("\n        ")
-	j.value(c, "        ")
+	j.call(c, "        ")
 	return j.flush()
+}
+
+// call encodes c as [ReportWriter.value] does, its parts written here:
+// a long session's windows make them most of its report (a part a run of
+// each window), and encoding/json's indenting of them most of the time
+// it took to write.
+func (j *ReportWriter) call(c *Call, prefix string) {
+	if len(c.Parts) == 0 || j.err != nil {
+		j.value(c, prefix)
+		return
+	}
+	bare := *c
+	bare.Parts = nil
+	start := j.buf.Len()
+	j.value(&bare, prefix)
+	if j.err != nil {
+		return
+	}
+	// The key at the call's own depth: a string value shows no line
+	// break unescaped, so this is the field, not text in a value.
+	key := "\n" + prefix + "  \"parts\": "
+	b := j.buf.Bytes()[start:]
+	at := bytes.Index(b, []byte(key+"null"))
+	if at < 0 {
+		j.buf.Truncate(start)
+		j.value(c, prefix)
+		return
+	}
+	rest := slices.Clone(b[at+len(key)+len("null"):])
+	j.buf.Truncate(start + at + len(key))
+	j.writeParts(c.Parts, prefix+"  ")
+	j.buf.Write(rest)
+}
+
+// writeParts writes parts (not empty) as encoding/json indents them, the
+// array's lines after the first starting with prefix.
+func (j *ReportWriter) writeParts(parts []Part, prefix string) {
+	in := prefix + "    "
+	var num []byte
+	field := func(name string, v int, last bool) {
+		j.buf.WriteString(in)
+		j.buf.WriteString(name)
+		num = strconv.AppendInt(num[:0], int64(v), 10)
+		j.buf.Write(num)
+		if !last {
+			j.buf.WriteByte(',')
+		}
+		j.buf.WriteByte('\n')
+	}
+	j.buf.WriteString("[\n")
+	for i := range parts {
+		p := &parts[i]
+		j.buf.WriteString(prefix)
+		j.buf.WriteString("  {\n")
+		field(`"from": `, p.From, false)
+		field(`"to": `, p.To, false)
+		j.buf.WriteString(in)
+		j.buf.WriteString(`"sent": `)
+		j.jsonString(string(p.Sent))
+		j.buf.WriteString(",\n")
+		field(`"chars": `, p.Chars, false)
+		field(`"tokens": `, p.Tokens, true)
+		j.buf.WriteString(prefix)
+		if i < len(parts)-1 {
+			j.buf.WriteString("  },\n")
+		} else {
+			j.buf.WriteString("  }\n")
+		}
+	}
+	j.buf.WriteString(prefix)
+	j.buf.WriteByte(']')
+}
+
+// jsonString writes s as a JSON string: quoted as it is when no byte of
+// it needs escaping (printable ASCII but the quote and backslash), else
+// through [ReportWriter.value].
+func (j *ReportWriter) jsonString(s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			j.value(s, "")
+			return
+		}
+	}
+	j.buf.WriteByte('"')
+	j.buf.WriteString(s)
+	j.buf.WriteByte('"')
 }
 
 // Result writes the rest of a strategy's result: its events, totals and

@@ -265,3 +265,36 @@ func benchReport() window.Report {
 	}
 	return rep
 }
+
+// The parts a ReportWriter writes itself are byte for byte those of
+// encoding/json: none, an empty list, a rolling summary's -1 indices,
+// and a kind of part that needs escaping (a quote, a control character,
+// a non-ASCII letter), beside a call's cost.
+func TestReportWriterParts(t *testing.T) {
+	parts := []window.Part{
+		{From: -1, To: -1, Sent: window.SentSummary, Chars: 120, Tokens: 30},
+		{From: 0, To: 4, Sent: window.SentWhole, Chars: 2337, Tokens: 591},
+		{From: 5, To: 5, Sent: window.SentCleared, Chars: 40, Tokens: 9},
+		{From: 6, To: 6, Sent: "od\"d\tsé", Chars: 0, Tokens: 0},
+	}
+	rep := window.Report{
+		Transcript: window.TranscriptInfo{Format: "anthropic", Messages: 7, Turns: 2},
+		Strategies: []window.Result{{
+			Strategy: "clear",
+			Calls: []window.Call{
+				{Turn: 1, Call: 1, Messages: window.Indices{0, 1}, Parts: nil},
+				{Turn: 1, Call: 2, Messages: window.Indices{}, Parts: []window.Part{}},
+				{Turn: 2, Call: 3, Messages: window.Indices{0, 1, 2, 3, 4, 5, 6}, Parts: parts, CallCost: &window.CallCost{Model: "m", CostUSD: 0.25}},
+				{Turn: 2, Call: 4, Parts: parts[1:2]},
+			},
+			Events: []window.Event{},
+		}},
+	}
+	var got bytes.Buffer
+	if err := window.NewReportWriter(&got).WriteReport(&rep); err != nil {
+		t.Fatal(err)
+	}
+	if want := marshalReport(t, rep); !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("got\n%s\nwant\n%s", got.Bytes(), want)
+	}
+}
