@@ -26,7 +26,9 @@ type ReadOptions struct {
 	// Timestamp, when set, reads the "timestamp" strings that are not
 	// RFC 3339, for a command that accepts more forms (harpe dates takes
 	// every anchor format); its error becomes the line's message. Numbers
-	// are always read by the one rule of [MillisFrom].
+	// are always read by the one rule of [MillisFrom]. [ItemReader.Read]
+	// parses lines on several goroutines, so Timestamp may be called from
+	// several at once.
 	Timestamp func(s string) (time.Time, error)
 }
 
@@ -133,6 +135,11 @@ func NewItemReader(opts ReadOptions) *ItemReader {
 //
 // Read stops once ctx is done, looking before every line, and then returns
 // ctx.Err() (the items read so far stay available).
+//
+// Lines are parsed in batches on every processor while the next ones are
+// read, and taken in input order, so the items, the skipped lines and
+// the error are those of a line-by-line read; the input may be read a
+// few batches past a bad line.
 func (r *ItemReader) Read(ctx context.Context, in io.Reader, name string) error {
 	return r.ReadEach(ctx, in, name, nil)
 }
