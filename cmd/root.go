@@ -177,7 +177,7 @@ func newApp(ctx context.Context, streams IO, lookupEnv func(string) (string, boo
 // run executes the command line, commits the staged outputs when it
 // succeeded and prints its error once.
 func (a *app) run(args []string) int {
-	root := newRootCmd(a)
+	root := newTree(a, a.onlyCommand(args))
 	if isCompletionRequest(args) {
 		plainUsages(root)
 	}
@@ -254,7 +254,69 @@ func flagHint(err error) string {
 	return ""
 }
 
-func newRootCmd(a *app) *cobra.Command {
+// subcommands are harpe's commands in the order help lists them, one
+// constructor per file in this package.
+var subcommands = []struct {
+	name  string
+	build func(a *app) *cobra.Command
+}{
+	{"synthesize", newSynthesizeCmd},
+	{"fit", newFitCmd},
+	{"count", newCountCmd},
+	{"models", newModelsCmd},
+	{"dates", newDatesCmd},
+	{"conflicts", newConflictsCmd},
+	{"transcript", newTranscriptCmd},
+	{"replay", func(a *app) *cobra.Command {
+		c := newReplayCmd(a)
+		addDistillFlags(a, c)
+		return c
+	}},
+}
+
+// onlyCommand returns the name of the one subcommand that args run, when
+// building it alone gives the same run as building the whole tree, else
+// "". Building every command with all its flags was a sixth of harpe's
+// own start-up work. The whole tree is needed for help and completion
+// (no subcommand, root flags first, "help", "__complete"), for cobra's
+// suggestions (a name that is no command's), and for the check of a
+// configuration file's keys against every command's flags (a harpe.yaml
+// found, or named by --config or HARPE_CONFIG).
+func (a *app) onlyCommand(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	name := args[0]
+	known := false
+	for _, sc := range subcommands {
+		known = known || sc.name == name
+	}
+	if !known {
+		return ""
+	}
+	for _, arg := range args {
+		if arg == "--" {
+			break
+		}
+		if arg == "--config" || strings.HasPrefix(arg, "--config=") {
+			return ""
+		}
+	}
+	if p, ok := a.lookupEnv("HARPE_CONFIG"); ok && p != "" {
+		return ""
+	}
+	if config.Locate().Path != "" {
+		return ""
+	}
+	return name
+}
+
+// newRootCmd builds the whole command tree.
+func newRootCmd(a *app) *cobra.Command { return newTree(a, "") }
+
+// newTree builds the command tree: every subcommand, or only the one
+// named only (see onlyCommand).
+func newTree(a *app, only string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "harpe",
 		Short: "Choose what goes into each model call, under a token budget",
@@ -313,19 +375,11 @@ EXIT STATUS
 	})
 	root.PersistentFlags().StringVar(&a.configFile, "config", "", "read configuration from `FILE` instead of harpe.yaml")
 
-	replay := newReplayCmd(a)
-	addDistillFlags(a, replay)
-	root.AddCommand(
-		// Subcommands, one constructor per file in this package.
-		newSynthesizeCmd(a),
-		newFitCmd(a),
-		newCountCmd(a),
-		newModelsCmd(a),
-		newDatesCmd(a),
-		newConflictsCmd(a),
-		newTranscriptCmd(a),
-		replay,
-	)
+	for _, sc := range subcommands {
+		if only == "" || sc.name == only {
+			root.AddCommand(sc.build(a))
+		}
+	}
 	// Every report-writing command's help states the format rule.
 	for _, c := range root.Commands() {
 		if f := c.Flags().Lookup("format"); f != nil && f.DefValue == "" {

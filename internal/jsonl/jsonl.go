@@ -27,6 +27,9 @@ type Reader struct {
 // at its end (the input ended inside it).
 func (r *Reader) Unterminated() bool { return r.unter }
 
+// Lines returns the number of lines Next has returned.
+func (r *Reader) Lines() int { return r.line }
+
 // NewReader returns a Reader on r.
 func NewReader(r io.Reader) *Reader {
 	return &Reader{br: bufio.NewReaderSize(r, 256<<10)}

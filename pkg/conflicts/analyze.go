@@ -181,10 +181,6 @@ func eachSentence(text string, done <-chan struct{}, fn func(sentence)) {
 	}
 }
 
-// determiners may follow an auxiliary that opens a question ("Is the ...").
-var determiners = setOf(`the a an this that these those my your our his her
-their its there any`)
-
 // isQuestion tells a question by its mark or by its opening words: a
 // wh-word, or an auxiliary followed (after an optional "not") by a subject.
 func (s sentence) isQuestion() bool {
@@ -205,10 +201,10 @@ func (s sentence) isQuestion() bool {
 	if len(w) == 0 {
 		return false
 	}
-	if whWords[w[0].low] {
+	if lex().whWords[w[0].low] {
 		return true
 	}
-	if _, aux := frames[w[0].low]; !aux || strings.HasPrefix(w[0].low, "'") {
+	if _, aux := lex().frames[w[0].low]; !aux || strings.HasPrefix(w[0].low, "'") {
 		return false
 	}
 	k := 1
@@ -218,8 +214,8 @@ func (s sentence) isQuestion() bool {
 	if k >= len(w) {
 		return false
 	}
-	_, pron := persons[w[k].low]
-	return pron || determiners[w[k].low] || w[k].upper
+	_, pron := lex().persons[w[k].low]
+	return pron || lex().determiners[w[k].low] || w[k].upper
 }
 
 // isHedged tells a conditional or uncertain sentence ("if it doesn't
@@ -237,7 +233,7 @@ func (s sentence) isHedged() bool {
 			n++
 			continue // the month
 		}
-		if hedges[t.low] {
+		if lex().hedges[t.low] {
 			return true
 		}
 		if t.low == "in" {
@@ -271,13 +267,13 @@ func clauses(toks []token) [][]token {
 		switch {
 		case t.punct:
 			cut(i, i+1)
-		case clauseBreaks[t.low]:
+		case lex().clauseBreaks[t.low]:
 			cut(i, i+1)
 		case (t.low == "and" || t.low == "or" || t.low == "so") && i+1 < len(toks):
 			n := toks[i+1].low
-			_, pron := persons[n]
-			_, aux := frames[n]
-			if pron || aux || negators[n] {
+			_, pron := lex().persons[n]
+			_, aux := lex().frames[n]
+			if pron || aux || lex().negators[n] {
 				cut(i, i+1)
 			}
 		}
@@ -358,7 +354,7 @@ func (a *analyzer) keep(c *clause) {
 
 func newAnalyzer() *analyzer {
 	a := &analyzer{ids: map[string]int32{}, weak: map[string]bool{}, frames: map[string]uint8{"": 0}}
-	for w := range weakWords {
+	for w := range lex().weakWords {
 		a.weak[stem(w)] = true
 	}
 	return a
@@ -408,11 +404,11 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 		if i%cancel.Every == cancel.Every-1 && cancel.Stopped(a.done) {
 			return c, false
 		}
-		afterBe := last >= 0 && beForms[toks[last].low]
-		if !isCue[i] && !adverbs[t.low] {
+		afterBe := last >= 0 && lex().beForms[toks[last].low]
+		if !isCue[i] && !lex().adverbs[t.low] {
 			last = i
 		}
-		if q := quantifiers[t.low]; q != 0 && !(t.low == "no" && (i+1 >= len(toks) || toks[i+1].low != "one")) {
+		if q := lex().quantifiers[t.low]; q != 0 && !(t.low == "no" && (i+1 >= len(toks) || toks[i+1].low != "one")) {
 			a.seq = append(a.seq, elem{key: keyQuantifier, person: q})
 			hasFunction = true // "nobody", "someone": a subject
 		}
@@ -420,16 +416,16 @@ func (a *analyzer) analyze(text string, toks []token, sentStart int) (c clause, 
 			continue
 		}
 		if frame == "" {
-			if f, aux := frames[t.low]; aux {
+			if f, aux := lex().frames[t.low]; aux {
 				frame = f
 			} else if t.low == "used" && i+1 < len(toks) && toks[i+1].low == "to" {
 				frame = "past"
 			}
 		}
-		if len(a.keys) == 0 && deictics[t.low] {
+		if len(a.keys) == 0 && lex().deictics[t.low] {
 			deictic = true
 		}
-		if p, pron := persons[t.low]; pron {
+		if p, pron := lex().persons[t.low]; pron {
 			a.seq = append(a.seq, elem{key: keyPronoun, person: p})
 			hasFunction = true
 			continue
@@ -509,7 +505,7 @@ func (a *analyzer) markCues(text string, toks []token) (cue string, negs int, st
 			next = toks[i+1].low
 		}
 		switch {
-		case (t.low == "not" || t.low == "n't") && partials[next],
+		case (t.low == "not" || t.low == "n't") && lex().partials[next],
 			t.low == "no" && (next == "doubt" || next == "matter" || next == "problem"):
 			isCue[i], isCue[i+1] = true, true
 			i++
@@ -537,11 +533,11 @@ func (a *analyzer) markCues(text string, toks []token) (cue string, negs int, st
 			negs++
 			changeCue = t.low + " up"
 			i++
-		case changeVerbs[t.low] && (possessives[next] || len(next) > 4 && strings.HasSuffix(next, "ing")):
+		case lex().changeVerbs[t.low] && (lex().possessives[next] || len(next) > 4 && strings.HasSuffix(next, "ing")):
 			isCue[i] = true
 			negs++
 			changeCue = t.low
-		case negators[t.low]:
+		case lex().negators[t.low]:
 			isCue[i] = true
 			negs++
 			if cue == "" {
@@ -566,22 +562,22 @@ func (a *analyzer) markCues(text string, toks []token) (cue string, negs int, st
 // ("the function handles empty input").
 func (a *analyzer) key(t token, first, afterBe bool) (key string, flip, content bool) {
 	w := t.low
-	if stopwords[w] {
+	if lex().stopwords[w] {
 		return "", false, false
 	}
-	if n, ok := numberWords[w]; ok {
+	if n, ok := lex().numberWords[w]; ok {
 		return n, false, true
 	}
 	if w[0] >= '0' && w[0] <= '9' {
 		return w, false, true
 	}
-	if timeWords[w] {
+	if lex().timeWords[w] {
 		return strings.TrimSuffix(w, "s"), false, true
 	}
 	if t.upper && !first {
 		return w, false, true // a name: kept exact
 	}
-	if pos, ok := antonyms[w]; ok && (!adjectives[w] || afterBe) {
+	if pos, ok := lex().antonyms[w]; ok && (!lex().adjectives[w] || afterBe) {
 		return stem(pos), true, true
 	}
 	return stem(w), false, true
@@ -590,7 +586,7 @@ func (a *analyzer) key(t token, first, afterBe bool) (key string, flip, content 
 // verbFrame guesses the frame of a clause without an auxiliary from its
 // first content word: a past form makes it past.
 func verbFrame(w string) string {
-	if irr, ok := irregular[w]; ok {
+	if irr, ok := lex().irregular[w]; ok {
 		if irr.past {
 			return "past"
 		}
@@ -606,7 +602,7 @@ func verbFrame(w string) string {
 // plural and verb endings off, then a final "e" and a doubled consonant.
 // It only has to map the forms of one word to one key, not to a real word.
 func stem(w string) string {
-	if irr, ok := irregular[w]; ok {
+	if irr, ok := lex().irregular[w]; ok {
 		w = irr.base
 	}
 	n := len(w)
@@ -652,13 +648,6 @@ func (a *analyzer) sortKeys() {
 		}
 	}
 }
-
-// beForms are the forms of "be" an adjective predicate follows.
-var beForms = setOf(`am is are was were be been being 's 're 'm`)
-
-// adverbs may stand between a form of "be" and its adjective.
-var adverbs = setOf(`still now really very already currently actually also
-just always never completely totally quite`)
 
 // keySurface sorts keys (unique) with surface kept parallel.
 type keySurface struct {

@@ -18,7 +18,7 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 	if comma {
 		// A list ("last wed, last yr", "three weeks ago, 2 wks ago"), but
 		// "2 years, 21 days ago" is one duration.
-		switch words[w1].w {
+		switch words().words[w1].w {
 		case wDay, wWeek, wMonth, wYear, wWeekday:
 			if !ago {
 				w1 = "" // but "Friday, two weeks ago" is that week's Friday
@@ -38,7 +38,7 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 		}
 	case "and":
 		if w2, _, _ := prevWord(text, j1, parens); ago {
-			switch words[w2].w {
+			switch words().words[w2].w {
 			case wDay, wWeek, wMonth, wYear:
 				return true // "1 month and 21 days ago"
 			}
@@ -56,14 +56,14 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 			return true
 		}
 	}
-	if info, ok := words[w1]; ok {
+	if info, ok := words().words[w1]; ok {
 		switch info.w {
 		case wDay, wWeek, wWeekend, wMonth, wYear:
 			// A duration or a period just before: "2 years 21 days ago",
 			// "a week yesterday", "this month last year"; but "all day
 			// yesterday" is still yesterday.
 			w2, _, _ := prevWord(text, j1, parens)
-			switch words[w2].w {
+			switch words().words[w2].w {
 			case wNumber, wTens, wA, wCouple:
 				return true
 			case wThis, wLast, wNext, wPrevious, wPast:
@@ -106,11 +106,11 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 	case "between":
 		return isSpan // "last week between Friday and Sunday"
 	case "from":
-		if n2, _ := nextWord(text, k1); isSpan && words[n2].w == wWeekday {
+		if n2, _ := nextWord(text, k1); isSpan && words().words[n2].w == wWeekday {
 			return true // "this week from Tue to Thur"
 		}
 	case "last", "next", "this", "previous", "past":
-		switch n2, _ := nextWord(text, k1); words[n2].w {
+		switch n2, _ := nextWord(text, k1); words().words[n2].w {
 		case wDay, wWeek, wWeekend, wMonth, wYear:
 			return true // "this month last year"
 		}
@@ -123,7 +123,7 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 			// "a week ago on Friday", "a month ago on the 3rd" (and, to be
 			// safe, "a week ago on the beach" too).
 			n2, _ := nextWord(text, k1)
-			if _, month := monthName(n2); month || n2 == "the" || words[n2].w == wWeekday {
+			if _, month := monthName(n2); month || n2 == "the" || words().words[n2].w == wWeekday {
 				return true
 			}
 		case "in", "at", "around", "during", "over", "by":
@@ -137,7 +137,7 @@ func shifted(text string, s Span, parens *parenIndex) bool {
 				return true
 			}
 		}
-		if words[n1].w == wWeekday {
+		if words().words[n1].w == wWeekday {
 			return true // "a week ago Monday"
 		}
 	}
@@ -162,7 +162,7 @@ func measure(w string) bool {
 	if isDigit(w[0]) {
 		return true // "4 till 23 of this month", "the 15th of"
 	}
-	if info, ok := words[w]; ok {
+	if info, ok := words().words[w]; ok {
 		switch info.w {
 		case wDay, wWeek, wWeekend, wMonth, wYear, wWeekday, wNumber, wTens, wOrdinal, wMorning, wAfternoon, wEvening, wNight, wLast:
 			return true
@@ -217,9 +217,9 @@ func prevWord(text string, i int, parens *parenIndex) (w string, start int, comm
 	return canonical(text[k:j]), k, comma
 }
 
-// guardWords are the words, besides those of the phrases, that the guards
+// guardWordList gives the words, besides those of the phrases, that the guards
 // look for, so that canonical finds them without allocating.
-var guardWords = func() map[string]string {
+func guardWordList() map[string]string {
 	m := map[string]string{}
 	for _, w := range []string{"from", "and", "to", "till", "until", "through", "early", "earlier", "late",
 		"later", "mid", "end", "rest", "start", "beginning", "middle", "remainder", "between", "at", "prior",
@@ -229,7 +229,7 @@ var guardWords = func() map[string]string {
 		m[w] = w
 	}
 	return m
-}()
+}
 
 // canonical returns the lowercase form of the word w when the guards may
 // look for it (a phrase word, a guard word), w itself when it starts with a
@@ -249,12 +249,13 @@ func canonical(w string) string {
 		buf[i] = lower(w[i])
 	}
 	lw := buf[:len(w)]
-	for h := wordHash(lw); wordTable[h].key != ""; h = (h + 1) % uint(len(wordTable)) {
-		if wordTable[h].key == string(lw) {
-			return wordTable[h].key
+	t := words()
+	for h := wordHash(lw); t.table[h].key != ""; h = (h + 1) % uint(len(t.table)) {
+		if t.table[h].key == string(lw) {
+			return t.table[h].key
 		}
 	}
-	return guardWords[string(lw)]
+	return t.guard[string(lw)]
 }
 
 // skipSpaceBack returns where the white space that ends at i starts.
@@ -316,6 +317,6 @@ func lastCount(phrase string) bool {
 	for k < len(p) && isLetter(p[k]) {
 		k++
 	}
-	w := words[canonical(p[:k])].w
+	w := words().words[canonical(p[:k])].w
 	return w == wNumber || w == wTens
 }

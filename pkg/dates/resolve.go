@@ -3,6 +3,8 @@ package dates
 import (
 	"context"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -114,6 +116,7 @@ func Find(ctx context.Context, text string, saidOn Date) ([]Span, error) {
 	done := ctx.Done() // nil for a context that is never done
 	var spans []Span
 	var parens parenIndex
+	starts := &words().startsPhrase
 	i, check := 0, CheckEvery
 	for i < len(text) {
 		if done != nil && i >= check {
@@ -132,7 +135,7 @@ func Find(ctx context.Context, text string, saidOn Date) ([]Span, error) {
 		for end < len(text) && isAlnum(text[end]) {
 			end++
 		}
-		if n := end - i; (n < len(startsPhrase[0]) && startsPhrase[lower(c)][n]) || (n < 5 && isDigit(c)) || end < len(text) && text[end] == '-' {
+		if n := end - i; (n < len(starts[0]) && starts[lower(c)][n]) || (n < 5 && isDigit(c)) || end < len(text) && text[end] == '-' {
 			if wordStart(text, i) {
 				if s, ok := match(text, i, saidOn, &parens); ok {
 					if !shifted(text, s, &parens) && !dated(text, s.End, &parens) {
@@ -147,20 +150,6 @@ func Find(ctx context.Context, text string, saidOn Date) ([]Span, error) {
 	}
 	return spans, nil
 }
-
-// startsPhrase[c][n] is true when a phrase may start with a word of n
-// letters whose first letter is c (lowercase), so most words are passed
-// over without a lookup.
-var startsPhrase = func() (t [256][13]bool) {
-	for w, info := range words {
-		switch info.w {
-		case wToday, wTonight, wYesterday, wTomorrow, wThis, wThe, wDay, wLast, wNext, wA, wCouple, wNumber, wTens,
-			wPast, wPrevious, wWeekday, wOrdinal:
-			t[w[0]][len(w)] = true
-		}
-	}
-	return t
-}()
 
 // word is a word the phrases are made of.
 type word uint8
@@ -208,68 +197,111 @@ type wordInfo struct {
 	abbr   bool // a short weekday name ("wed", "thurs"), read only after last, previous, this past
 }
 
-// words maps each lowercase word to what it is. Plurals of units map to
-// the unit.
-var words = map[string]wordInfo{
-	"today": {w: wToday}, "tonight": {w: wTonight}, "yesterday": {w: wYesterday}, "tomorrow": {w: wTomorrow},
-	"this": {w: wThis}, "morning": {w: wMorning}, "afternoon": {w: wAfternoon}, "evening": {w: wEvening},
-	"night": {w: wNight}, "the": {w: wThe}, "day": {w: wDay}, "days": {w: wDay, plural: true}, "before": {w: wBefore},
-	"after": {w: wAfter}, "last": {w: wLast}, "next": {w: wNext}, "week": {w: wWeek}, "weeks": {w: wWeek, plural: true},
-	"weekend": {w: wWeekend}, "weekends": {w: wWeekend, plural: true}, "month": {w: wMonth}, "months": {w: wMonth, plural: true}, "year": {w: wYear},
-	"years": {w: wYear, plural: true}, "ago": {w: wAgo},
-	// Short and other units: "2 wks ago", "a fortnight ago", "last yr".
-	"wk": {w: wWeek, n: 1}, "wks": {w: wWeek, n: 1, plural: true}, "mo": {w: wMonth, n: 1},
-	"mos": {w: wMonth, n: 1, plural: true}, "yr": {w: wYear, n: 1}, "yrs": {w: wYear, n: 1, plural: true},
-	"fortnight": {w: wWeek, n: 2}, "fortnights": {w: wWeek, n: 2, plural: true},
-	"decade": {w: wYear, n: 10}, "decades": {w: wYear, n: 10, plural: true}, "a": {w: wA, n: 1}, "an": {w: wA, n: 1},
-	"couple": {w: wCouple, n: 2}, "of": {w: wOf},
-	"monday": {w: wWeekday, n: int(time.Monday)}, "tuesday": {w: wWeekday, n: int(time.Tuesday)},
-	"wednesday": {w: wWeekday, n: int(time.Wednesday)}, "thursday": {w: wWeekday, n: int(time.Thursday)},
-	"friday": {w: wWeekday, n: int(time.Friday)}, "saturday": {w: wWeekday, n: int(time.Saturday)},
-	"sunday":  {w: wWeekday, n: int(time.Sunday)},
-	"mondays": {w: wWeekday, n: int(time.Monday), plural: true}, "tuesdays": {w: wWeekday, n: int(time.Tuesday), plural: true},
-	"wednesdays": {w: wWeekday, n: int(time.Wednesday), plural: true}, "thursdays": {w: wWeekday, n: int(time.Thursday), plural: true},
-	"fridays": {w: wWeekday, n: int(time.Friday), plural: true}, "saturdays": {w: wWeekday, n: int(time.Saturday), plural: true},
-	"sundays": {w: wWeekday, n: int(time.Sunday), plural: true},
-	// Short weekday names; "sat" and "sun" are left out ("I last sat there").
-	"mon": {w: wWeekday, n: int(time.Monday), abbr: true}, "tue": {w: wWeekday, n: int(time.Tuesday), abbr: true},
-	"tues": {w: wWeekday, n: int(time.Tuesday), abbr: true}, "wed": {w: wWeekday, n: int(time.Wednesday), abbr: true},
-	"thu": {w: wWeekday, n: int(time.Thursday), abbr: true}, "thur": {w: wWeekday, n: int(time.Thursday), abbr: true},
-	"thurs": {w: wWeekday, n: int(time.Thursday), abbr: true}, "fri": {w: wWeekday, n: int(time.Friday), abbr: true},
-	"past": {w: wPast}, "current": {w: wThis, n: 1}, // "current" only before week, month, year
-	"previous": {w: wPrevious}, "on": {w: wOn}, "in": {w: wIn}, "now": {w: wNow},
-	"first": {w: wOrdinal, n: 1}, "second": {w: wOrdinal, n: 2}, "third": {w: wOrdinal, n: 3}, "fourth": {w: wOrdinal, n: 4},
-	"fifth": {w: wOrdinal, n: 5}, "sixth": {w: wOrdinal, n: 6}, "seventh": {w: wOrdinal, n: 7}, "eighth": {w: wOrdinal, n: 8},
-	"ninth": {w: wOrdinal, n: 9}, "tenth": {w: wOrdinal, n: 10}, "eleventh": {w: wOrdinal, n: 11}, "twelfth": {w: wOrdinal, n: 12},
-	"thirteenth": {w: wOrdinal, n: 13}, "fourteenth": {w: wOrdinal, n: 14}, "fifteenth": {w: wOrdinal, n: 15},
-	"sixteenth": {w: wOrdinal, n: 16}, "seventeenth": {w: wOrdinal, n: 17}, "eighteenth": {w: wOrdinal, n: 18},
-	"nineteenth": {w: wOrdinal, n: 19}, "twentieth": {w: wOrdinal, n: 20}, "thirtieth": {w: wOrdinal, n: 30},
-	"one": {w: wNumber, n: 1}, "two": {w: wNumber, n: 2}, "three": {w: wNumber, n: 3}, "four": {w: wNumber, n: 4},
-	"five": {w: wNumber, n: 5}, "six": {w: wNumber, n: 6}, "seven": {w: wNumber, n: 7}, "eight": {w: wNumber, n: 8},
-	"nine": {w: wNumber, n: 9}, "ten": {w: wNumber, n: 10}, "eleven": {w: wNumber, n: 11}, "twelve": {w: wNumber, n: 12},
-	"thirteen": {w: wNumber, n: 13}, "fourteen": {w: wNumber, n: 14}, "fifteen": {w: wNumber, n: 15},
-	"sixteen": {w: wNumber, n: 16}, "seventeen": {w: wNumber, n: 17}, "eighteen": {w: wNumber, n: 18},
-	"nineteen": {w: wNumber, n: 19},
-	"twenty":   {w: wTens, n: 20}, "thirty": {w: wTens, n: 30}, "forty": {w: wTens, n: 40}, "fifty": {w: wTens, n: 50},
-	"sixty": {w: wTens, n: 60}, "seventy": {w: wTens, n: 70}, "eighty": {w: wTens, n: 80}, "ninety": {w: wTens, n: 90},
+// wordList maps each lowercase word to what it is. Plurals of units map
+// to the unit. It is built on first use, with the tables made from it
+// (see words), not at start-up.
+func wordList() map[string]wordInfo {
+	return map[string]wordInfo{
+		"today": {w: wToday}, "tonight": {w: wTonight}, "yesterday": {w: wYesterday}, "tomorrow": {w: wTomorrow},
+		"this": {w: wThis}, "morning": {w: wMorning}, "afternoon": {w: wAfternoon}, "evening": {w: wEvening},
+		"night": {w: wNight}, "the": {w: wThe}, "day": {w: wDay}, "days": {w: wDay, plural: true}, "before": {w: wBefore},
+		"after": {w: wAfter}, "last": {w: wLast}, "next": {w: wNext}, "week": {w: wWeek}, "weeks": {w: wWeek, plural: true},
+		"weekend": {w: wWeekend}, "weekends": {w: wWeekend, plural: true}, "month": {w: wMonth}, "months": {w: wMonth, plural: true}, "year": {w: wYear},
+		"years": {w: wYear, plural: true}, "ago": {w: wAgo},
+		// Short and other units: "2 wks ago", "a fortnight ago", "last yr".
+		"wk": {w: wWeek, n: 1}, "wks": {w: wWeek, n: 1, plural: true}, "mo": {w: wMonth, n: 1},
+		"mos": {w: wMonth, n: 1, plural: true}, "yr": {w: wYear, n: 1}, "yrs": {w: wYear, n: 1, plural: true},
+		"fortnight": {w: wWeek, n: 2}, "fortnights": {w: wWeek, n: 2, plural: true},
+		"decade": {w: wYear, n: 10}, "decades": {w: wYear, n: 10, plural: true}, "a": {w: wA, n: 1}, "an": {w: wA, n: 1},
+		"couple": {w: wCouple, n: 2}, "of": {w: wOf},
+		"monday": {w: wWeekday, n: int(time.Monday)}, "tuesday": {w: wWeekday, n: int(time.Tuesday)},
+		"wednesday": {w: wWeekday, n: int(time.Wednesday)}, "thursday": {w: wWeekday, n: int(time.Thursday)},
+		"friday": {w: wWeekday, n: int(time.Friday)}, "saturday": {w: wWeekday, n: int(time.Saturday)},
+		"sunday":  {w: wWeekday, n: int(time.Sunday)},
+		"mondays": {w: wWeekday, n: int(time.Monday), plural: true}, "tuesdays": {w: wWeekday, n: int(time.Tuesday), plural: true},
+		"wednesdays": {w: wWeekday, n: int(time.Wednesday), plural: true}, "thursdays": {w: wWeekday, n: int(time.Thursday), plural: true},
+		"fridays": {w: wWeekday, n: int(time.Friday), plural: true}, "saturdays": {w: wWeekday, n: int(time.Saturday), plural: true},
+		"sundays": {w: wWeekday, n: int(time.Sunday), plural: true},
+		// Short weekday names; "sat" and "sun" are left out ("I last sat there").
+		"mon": {w: wWeekday, n: int(time.Monday), abbr: true}, "tue": {w: wWeekday, n: int(time.Tuesday), abbr: true},
+		"tues": {w: wWeekday, n: int(time.Tuesday), abbr: true}, "wed": {w: wWeekday, n: int(time.Wednesday), abbr: true},
+		"thu": {w: wWeekday, n: int(time.Thursday), abbr: true}, "thur": {w: wWeekday, n: int(time.Thursday), abbr: true},
+		"thurs": {w: wWeekday, n: int(time.Thursday), abbr: true}, "fri": {w: wWeekday, n: int(time.Friday), abbr: true},
+		"past": {w: wPast}, "current": {w: wThis, n: 1}, // "current" only before week, month, year
+		"previous": {w: wPrevious}, "on": {w: wOn}, "in": {w: wIn}, "now": {w: wNow},
+		"first": {w: wOrdinal, n: 1}, "second": {w: wOrdinal, n: 2}, "third": {w: wOrdinal, n: 3}, "fourth": {w: wOrdinal, n: 4},
+		"fifth": {w: wOrdinal, n: 5}, "sixth": {w: wOrdinal, n: 6}, "seventh": {w: wOrdinal, n: 7}, "eighth": {w: wOrdinal, n: 8},
+		"ninth": {w: wOrdinal, n: 9}, "tenth": {w: wOrdinal, n: 10}, "eleventh": {w: wOrdinal, n: 11}, "twelfth": {w: wOrdinal, n: 12},
+		"thirteenth": {w: wOrdinal, n: 13}, "fourteenth": {w: wOrdinal, n: 14}, "fifteenth": {w: wOrdinal, n: 15},
+		"sixteenth": {w: wOrdinal, n: 16}, "seventeenth": {w: wOrdinal, n: 17}, "eighteenth": {w: wOrdinal, n: 18},
+		"nineteenth": {w: wOrdinal, n: 19}, "twentieth": {w: wOrdinal, n: 20}, "thirtieth": {w: wOrdinal, n: 30},
+		"one": {w: wNumber, n: 1}, "two": {w: wNumber, n: 2}, "three": {w: wNumber, n: 3}, "four": {w: wNumber, n: 4},
+		"five": {w: wNumber, n: 5}, "six": {w: wNumber, n: 6}, "seven": {w: wNumber, n: 7}, "eight": {w: wNumber, n: 8},
+		"nine": {w: wNumber, n: 9}, "ten": {w: wNumber, n: 10}, "eleven": {w: wNumber, n: 11}, "twelve": {w: wNumber, n: 12},
+		"thirteen": {w: wNumber, n: 13}, "fourteen": {w: wNumber, n: 14}, "fifteen": {w: wNumber, n: 15},
+		"sixteen": {w: wNumber, n: 16}, "seventeen": {w: wNumber, n: 17}, "eighteen": {w: wNumber, n: 18},
+		"nineteen": {w: wNumber, n: 19},
+		"twenty":   {w: wTens, n: 20}, "thirty": {w: wTens, n: 30}, "forty": {w: wTens, n: 40}, "fifty": {w: wTens, n: 50},
+		"sixty": {w: wTens, n: 60}, "seventy": {w: wTens, n: 70}, "eighty": {w: wTens, n: 80}, "ninety": {w: wTens, n: 90},
+	}
 }
 
-// wordTable is words in an open-addressing hash table, which reads a word
-// faster than the map: the scan looks up every word that may start a
-// phrase.
-var wordTable = func() (t [512]struct {
-	key  string
-	info wordInfo
-}) {
-	for w, info := range words {
+// wordTables are the tables of the words of phrases, built once on first
+// use (sync.Once), so that a process that reads no phrase (harpe count,
+// harpe --version) does not build them at start-up.
+type wordTables struct {
+	// words maps each lowercase word to what it is (see wordList).
+	words map[string]wordInfo
+	// table is words in an open-addressing hash table, which reads a word
+	// faster than the map: the scan looks up every word that may start a
+	// phrase.
+	table [512]struct {
+		key  string
+		info wordInfo
+	}
+	// startsPhrase[c][n] is true when a phrase may start with a word of n
+	// letters whose first letter is c (lowercase), so most words are
+	// passed over without a lookup.
+	startsPhrase [256][13]bool
+	// guard: see guardWordList.
+	guard map[string]string
+}
+
+var (
+	wordsOnce sync.Once
+	wordsMade atomic.Pointer[wordTables]
+)
+
+// words returns the word tables, building them the first time (short, so
+// that it is inlined: the scan calls it for every word).
+func words() *wordTables {
+	if t := wordsMade.Load(); t != nil {
+		return t
+	}
+	return makeWords()
+}
+
+func makeWords() *wordTables {
+	wordsOnce.Do(func() { wordsMade.Store(newWordTables()) })
+	return wordsMade.Load()
+}
+
+func newWordTables() *wordTables {
+	t := &wordTables{words: wordList(), guard: guardWordList()}
+	for w, info := range t.words {
 		h := wordHash([]byte(w))
-		for t[h].key != "" {
-			h = (h + 1) % uint(len(t))
+		for t.table[h].key != "" {
+			h = (h + 1) % uint(len(t.table))
 		}
-		t[h].key, t[h].info = w, info
+		t.table[h].key, t.table[h].info = w, info
+		switch info.w {
+		case wToday, wTonight, wYesterday, wTomorrow, wThis, wThe, wDay, wLast, wNext, wA, wCouple, wNumber, wTens,
+			wPast, wPrevious, wWeekday, wOrdinal:
+			t.startsPhrase[w[0]][len(w)] = true
+		}
 	}
 	return t
-}()
+}
 
 func wordHash(w []byte) uint {
 	return (uint(len(w))*31 + uint(w[0])*131 + uint(w[len(w)-1])*17 + uint(w[len(w)/2])*7) % 512
@@ -280,9 +312,10 @@ func lookup(w []byte) (wordInfo, bool) {
 	if len(w) == 0 {
 		return wordInfo{}, false
 	}
-	for h := wordHash(w); wordTable[h].key != ""; h = (h + 1) % uint(len(wordTable)) {
-		if wordTable[h].key == string(w) {
-			return wordTable[h].info, true
+	t := &words().table
+	for h := wordHash(w); t[h].key != ""; h = (h + 1) % uint(len(t)) {
+		if t[h].key == string(w) {
+			return t[h].info, true
 		}
 	}
 	return wordInfo{}, false
@@ -1072,7 +1105,7 @@ func rangeBefore(text string, i int, parens *parenIndex) bool {
 	if isDigit(n[0]) {
 		return true
 	}
-	info, ok := words[strings.ToLower(n)]
+	info, ok := words().words[strings.ToLower(n)]
 	switch info.w {
 	case wNumber, wTens, wA, wDay, wWeek, wMonth, wYear:
 		return ok

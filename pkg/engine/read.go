@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
+	"github.com/harpe-dev/harpe/internal/pool"
 )
 
 // ReadOptions tune how items are read.
@@ -25,7 +26,9 @@ type ReadOptions struct {
 	// Timestamp, when set, reads the "timestamp" strings that are not
 	// RFC 3339, for a command that accepts more forms (harpe dates takes
 	// every anchor format); its error becomes the line's message. Numbers
-	// are always read by the one rule of [MillisFrom].
+	// are always read by the one rule of [MillisFrom]. [ItemReader.Read]
+	// parses lines on several goroutines, so Timestamp may be called from
+	// several at once.
 	Timestamp func(s string) (time.Time, error)
 }
 
@@ -64,7 +67,8 @@ type ItemReader struct {
 	items    []Item
 	skipped  []Skipped
 	ids      map[string]place
-	lineBase int // lines in the inputs read before
+	lineBase int   // lines in the inputs read before
+	read     int64 // bytes of the current input read so far, for reserve
 	// arena holds the items' copies of their lines (Item.Raw), many to a
 	// block, instead of one allocation each.
 	arena []byte
@@ -131,6 +135,11 @@ func NewItemReader(opts ReadOptions) *ItemReader {
 //
 // Read stops once ctx is done, looking before every line, and then returns
 // ctx.Err() (the items read so far stay available).
+//
+// Lines are parsed in batches on every processor while the next ones are
+// read, and taken in input order, so the items, the skipped lines and
+// the error are those of a line-by-line read; the input may be read a
+// few batches past a bad line.
 func (r *ItemReader) Read(ctx context.Context, in io.Reader, name string) error {
 	return r.ReadEach(ctx, in, name, nil)
 }
@@ -141,15 +150,138 @@ func (r *ItemReader) Read(ctx context.Context, in io.Reader, name string) error 
 // error from fn stops the read and is returned as it is.
 func (r *ItemReader) ReadEach(ctx context.Context, in io.Reader, name string, fn func(Line) error) error {
 	jr := jsonl.NewReader(in)
-	done := ctx.Done()
 	// The size of a regular file, for reserve; 0 when unknown.
-	var size, read int64
+	var size int64
 	if st, ok := in.(interface{ Stat() (os.FileInfo, error) }); ok {
 		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
 			size = fi.Size()
 		}
 	}
+	r.read = 0
+	if fn == nil {
+		return r.readBatches(ctx, jr, name, size)
+	}
+	var b lineBatch
 	for {
+		// One line at a time: fn sees each line as soon as it is read.
+		end := r.fill(ctx, jr, name, &b, size, 1)
+		if len(b.lines) == 1 {
+			b.parse(&r.opts)
+			if err := r.accept(name, &b, 0, fn); err != nil {
+				return err
+			}
+		}
+		if end != nil {
+			return r.finish(end, jr)
+		}
+	}
+}
+
+// lineBatch is a run of input lines, read in order and then parsed on
+// any processor (see readBatches).
+type lineBatch struct {
+	lines []batchLine
+	items []Item       // parsed, one per line (blank lines: unused)
+	errs  []*LineError // the lines' errors, nil when good or blank
+	done  chan struct{}
+}
+
+// batchLine is one line of a lineBatch.
+type batchLine struct {
+	no    int
+	raw   []byte // the line without a BOM: the item's own copy, or the reader's for a blank line
+	bom   bool
+	blank bool
+}
+
+// Batches hold at most batchLines lines or batchBytes bytes (the line that
+// passes the limit included), and at most batchesAhead wait to be
+// accepted while later ones are read and parsed.
+const (
+	batchLines   = 256
+	batchBytes   = 512 << 10
+	batchesAhead = 4
+)
+
+// parse parses the batch's non-blank lines.
+func (b *lineBatch) parse(opts *ReadOptions) {
+	b.items = slices.Grow(b.items[:0], len(b.lines))[:len(b.lines)]
+	b.errs = slices.Grow(b.errs[:0], len(b.lines))[:len(b.lines)]
+	for i, l := range b.lines {
+		b.items[i], b.errs[i] = Item{}, nil
+		if !l.blank {
+			b.errs[i] = parseItem(l.raw, &b.items[i], opts, true)
+		}
+	}
+}
+
+// readBatches is ReadEach without fn: it reads lines in batches and parses
+// each batch on a pool worker while the next ones are read, then accepts
+// the batches in input order, so ids, duplicates, skipped lines and the
+// first error are those of reading line by line. An input of one batch
+// is parsed where it is read.
+func (r *ItemReader) readBatches(ctx context.Context, jr *jsonl.Reader, name string, size int64) error {
+	var (
+		feed    *pool.Feed[*lineBatch]
+		pending []*lineBatch
+		free    []*lineBatch
+	)
+	defer func() {
+		if feed != nil {
+			feed.Close()
+		}
+	}()
+	opts := &r.opts
+	for {
+		var b *lineBatch
+		if n := len(free); n > 0 {
+			b, free = free[n-1], free[:n-1]
+		} else {
+			b = &lineBatch{}
+		}
+		end := r.fill(ctx, jr, name, b, size, batchLines)
+		if end != nil && feed == nil {
+			b.parse(opts)
+			pending = append(pending, b)
+		} else {
+			if feed == nil {
+				feed = pool.NewFeed(0, func(b *lineBatch) {
+					b.parse(opts)
+					close(b.done)
+				})
+			}
+			b.done = make(chan struct{})
+			feed.Send(b)
+			pending = append(pending, b)
+		}
+		for len(pending) > batchesAhead || (end != nil && len(pending) > 0) {
+			first := pending[0]
+			if first.done != nil {
+				<-first.done
+			}
+			for i := range first.lines {
+				if err := r.accept(name, first, i, nil); err != nil {
+					return err
+				}
+			}
+			pending = pending[1:]
+			free = append(free, first)
+		}
+		if end != nil {
+			return r.finish(end, jr)
+		}
+	}
+}
+
+// fill reads up to most lines into b (fewer at batchBytes), each non-blank
+// one copied into the reader's blocks. It returns nil when more may follow,
+// else why the input ends here: io.EOF, the read error prefixed with the
+// name, or ctx's error (ctx is looked at before every line).
+func (r *ItemReader) fill(ctx context.Context, jr *jsonl.Reader, name string, b *lineBatch, size int64, most int) error {
+	b.lines = b.lines[:0]
+	done := ctx.Done()
+	held := 0
+	for len(b.lines) < most && held < batchBytes {
 		if done != nil {
 			select {
 			case <-done:
@@ -159,65 +291,81 @@ func (r *ItemReader) ReadEach(ctx context.Context, in io.Reader, name string, fn
 		}
 		line, no, err := jr.Next()
 		if err == io.EOF {
-			r.lineBase += no
-			return nil
+			return err
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		if size > 0 {
-			if read += int64(len(line)) + 1; no == 256 {
-				r.reserve(size, read, no)
+			if r.read += int64(len(line)) + 1; no == 256 {
+				r.reserve(size, r.read, no)
 			}
 		}
-		hasBOM := no == 1 && bytes.HasPrefix(line, []byte(bom))
-		if hasBOM {
-			line = line[len(bom):]
+		l := batchLine{no: no}
+		if no == 1 && len(line) >= len(bom) && string(line[:len(bom)]) == bom {
+			l.bom, line = true, line[len(bom):]
 		}
-		if isBlank(line) {
-			if fn != nil {
-				if err := fn(Line{Name: name, No: no, Raw: line, BOM: hasBOM}); err != nil {
-					return err
-				}
-			}
-			continue
+		if l.blank = isBlank(line); l.blank {
+			// Kept only when a fn is called with it, during this fill.
+			l.raw = line
+		} else {
+			l.raw = r.keep(line)
 		}
-		var it Item
-		// The item's own copy of the line is parsed, so that decoded strings
-		// can share its memory (see parser.shared).
-		raw := r.keep(line)
-		lerr := parseItem(raw, &it, &r.opts, true)
-		if lerr == nil {
-			if it.ID == "" {
-				it.ID = "L" + strconv.Itoa(r.lineBase+no)
-			}
-			if first, dup := r.ids[it.ID]; dup {
-				lerr = &LineError{Msg: fmt.Sprintf("duplicate id %q (first at %s:%d)", it.ID, first.name, first.line)}
-			}
-		}
-		if lerr != nil {
-			lerr.Name, lerr.Line = name, no
-			if !r.opts.SkipInvalid {
-				return lerr
-			}
-			r.skipped = append(r.skipped, Skipped{Line: no, Error: lerr.Error()})
-			if fn != nil {
-				if err := fn(Line{Name: name, No: no, Raw: line, BOM: hasBOM, Err: lerr}); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		r.ids[it.ID] = place{name, no}
-		it.Line = no
-		it.Raw = raw
-		r.items = append(r.items, it)
+		held += len(line)
+		b.lines = append(b.lines, l)
+	}
+	return nil
+}
+
+// finish ends a read that stopped for end (see fill): at io.EOF the
+// input's lines count towards the next input's default ids.
+func (r *ItemReader) finish(end error, jr *jsonl.Reader) error {
+	if end == io.EOF {
+		r.lineBase += jr.Lines()
+		return nil
+	}
+	return end
+}
+
+// accept takes line i of the parsed batch b: it names an item without an
+// id, checks the id is new, and keeps the item or, under SkipInvalid,
+// lists the bad line; fn, when not nil, is called with the line.
+func (r *ItemReader) accept(name string, b *lineBatch, i int, fn func(Line) error) error {
+	l := &b.lines[i]
+	if l.blank {
 		if fn != nil {
-			if err := fn(Line{Name: name, No: no, Raw: raw, BOM: hasBOM, Item: &r.items[len(r.items)-1]}); err != nil {
-				return err
-			}
+			return fn(Line{Name: name, No: l.no, Raw: l.raw, BOM: l.bom})
+		}
+		return nil
+	}
+	it, lerr := &b.items[i], b.errs[i]
+	if lerr == nil {
+		if it.ID == "" {
+			it.ID = "L" + strconv.Itoa(r.lineBase+l.no)
+		}
+		if first, dup := r.ids[it.ID]; dup {
+			lerr = &LineError{Msg: fmt.Sprintf("duplicate id %q (first at %s:%d)", it.ID, first.name, first.line)}
 		}
 	}
+	if lerr != nil {
+		lerr.Name, lerr.Line = name, l.no
+		if !r.opts.SkipInvalid {
+			return lerr
+		}
+		r.skipped = append(r.skipped, Skipped{Line: l.no, Error: lerr.Error()})
+		if fn != nil {
+			return fn(Line{Name: name, No: l.no, Raw: l.raw, BOM: l.bom, Err: lerr})
+		}
+		return nil
+	}
+	r.ids[it.ID] = place{name, l.no}
+	it.Line = l.no
+	it.Raw = l.raw
+	r.items = append(r.items, *it)
+	if fn != nil {
+		return fn(Line{Name: name, No: l.no, Raw: l.raw, BOM: l.bom, Item: &r.items[len(r.items)-1]})
+	}
+	return nil
 }
 
 // Items returns the items read so far, in input order.

@@ -47,7 +47,7 @@ const bigNone = 1<<24 - 1
 // exactly at the starts of the tokens the piece becomes, and is then the
 // token's length. It returns nil once done (nil: never) is closed.
 func (e *Encoding) bigMerge(piece string, done <-chan struct{}) []uint32 {
-	if len(e.lens) >= bigNone {
+	if len(e.offs)-1 >= bigNone {
 		panic("tokenize: " + e.name + " has too many tokens for bigMerge")
 	}
 	n := len(piece)

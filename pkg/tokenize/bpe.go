@@ -47,7 +47,6 @@ type Encoding struct {
 	ready atomic.Bool // the fields below are set
 	slots []byte      // the hash table: uint32 rank+1 per slot, 0 when empty
 	mask  uint64      // slots-1
-	lens  []byte      // byte length of each token, by rank
 	toks  string      // every token's bytes in rank order
 	offs  []uint32    // offs[r] is where token r starts in toks; offs[n] = len(toks)
 }
@@ -75,14 +74,10 @@ func (e *Encoding) setup() {
 	e.ready.Store(true)
 }
 
-// load reads the registered table (see package bpetable): the hash table is
-// used in place; only the token offsets are computed, by a prefix sum over
-// the lengths.
+// load reads the registered table (see package bpetable), which
+// checkTable has passed, in place: nothing is copied or computed.
 func (e *Encoding) load() {
 	d := e.data
-	if len(d) < bpetable.HeaderSize || string(d[:len(bpetable.Magic)]) != bpetable.Magic {
-		panic("tokenize: corrupt table for " + e.name)
-	}
 	h := d[len(bpetable.Magic):]
 	n := int(binary.LittleEndian.Uint32(h))
 	bits := binary.LittleEndian.Uint32(h[4:])
@@ -90,23 +85,34 @@ func (e *Encoding) load() {
 	size := 4 << bits
 	e.slots = d[:size]
 	e.mask = uint64(1)<<bits - 1
-	e.lens = d[size : size+n]
+	e.offs = uint32s(d[size : size+4*(n+1)])
 	// Used in place, not copied (1-2 MB at every start): Register's
 	// caller does not change the table afterwards.
-	if t := d[size+n:]; len(t) > 0 {
+	if t := d[size+4*(n+1):]; len(t) > 0 {
 		e.toks = unsafe.String(&t[0], len(t))
 	}
-	e.offs = make([]uint32, n+1)
-	var off uint32
-	for r, l := range e.lens {
-		e.offs[r] = off
-		off += uint32(l)
-	}
-	e.offs[n] = off
-	if int(off) != len(e.toks) {
-		panic("tokenize: corrupt table for " + e.name)
-	}
 }
+
+// uint32s returns the little-endian uint32s of b: b itself when the
+// machine is little endian and b is 4-byte aligned (an embedded or read
+// table is), else a copy.
+func uint32s(b []byte) []uint32 {
+	n := len(b) / 4
+	if n == 0 {
+		return nil
+	}
+	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%4 == 0 {
+		return unsafe.Slice((*uint32)(unsafe.Pointer(&b[0])), n)
+	}
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return out
+}
+
+// littleEndian is whether this machine stores integers little endian.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // rank returns the rank of the token whose bytes are b, or noRank.
 func (e *Encoding) rank(b string) uint32 {
@@ -114,7 +120,7 @@ func (e *Encoding) rank(b string) uint32 {
 	for {
 		v := binary.LittleEndian.Uint32(e.slots[4*h:])
 		r := v - 1
-		if r >= uint32(len(e.lens)) { // empty (v == 0), or corrupt
+		if r >= uint32(len(e.offs)-1) { // empty (v == 0), or corrupt
 			return noRank
 		}
 		if e.toks[e.offs[r]:e.offs[r+1]] == b {

@@ -88,7 +88,7 @@ func checkTable(d []byte) error {
 	}
 	d = d[bpetable.HeaderSize:]
 	size := uint64(4) << bits
-	if n == 0 || n >= 1<<bits || uint64(len(d)) < size+n {
+	if n == 0 || n >= 1<<bits || uint64(len(d)) < size+4*(n+1) {
 		return fmt.Errorf("truncated: %d tokens and 2^%d slots need more than %d bytes", n, bits, len(d))
 	}
 	// Probing ends at an empty slot; one anywhere is enough, as probes wrap
@@ -101,12 +101,19 @@ func checkTable(d []byte) error {
 	if !empty {
 		return fmt.Errorf("the hash table has no empty slot")
 	}
-	var sum uint64
-	for _, l := range d[size : size+n] {
-		sum += uint64(l)
+	// The offsets start at 0 and grow by at most 255 a token (bigMerge
+	// keeps a token's length in a byte); the last is the tokens' size.
+	offs := d[size : size+4*(n+1)]
+	prev := uint64(0)
+	for i := uint64(0); i <= n; i++ {
+		off := uint64(binary.LittleEndian.Uint32(offs[4*i:]))
+		if (i == 0 && off != 0) || off < prev || off-prev > 255 {
+			return fmt.Errorf("bad offset %d of token %d", off, i)
+		}
+		prev = off
 	}
-	if uint64(len(d)) != size+n+sum {
-		return fmt.Errorf("size %d, want %d", len(d)+bpetable.HeaderSize, size+n+sum+uint64(bpetable.HeaderSize))
+	if uint64(len(d)) != size+4*(n+1)+prev {
+		return fmt.Errorf("size %d, want %d", len(d)+bpetable.HeaderSize, size+4*(n+1)+prev+uint64(bpetable.HeaderSize))
 	}
 	return nil
 }

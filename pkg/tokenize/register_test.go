@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize/internal/bpetable"
 )
@@ -53,12 +54,16 @@ func tinyTable(toks ...string) []byte {
 	b := []byte(bpetable.Magic)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(toks)))
 	b = binary.LittleEndian.AppendUint32(b, bits)
+	b = append(b, 0, 0)
 	for _, s := range slots {
 		b = binary.LittleEndian.AppendUint32(b, s)
 	}
+	off := 0
 	for _, t := range toks {
-		b = append(b, byte(len(t)))
+		b = binary.LittleEndian.AppendUint32(b, uint32(off))
+		off += len(t)
 	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(off))
 	for _, t := range toks {
 		b = append(b, t...)
 	}
@@ -75,11 +80,16 @@ func TestCheckTable(t *testing.T) {
 		{"good", good, ""},
 		{"real o200k", readTable(t, "o200k/o200k_base.bin"), ""},
 		{"empty", nil, "bad header"},
-		{"wrong magic", append([]byte("XBPE2\n"), good[len(bpetable.Magic):]...), "bad header"},
+		{"wrong magic", append([]byte("XBPE3\n"), good[len(bpetable.Magic):]...), "bad header"},
 		{"truncated", good[:len(good)-1], "size"},
 		{"extra byte", append(append([]byte{}, good...), 'x'), "size"},
 		{"header only", good[:bpetable.HeaderSize], "truncated"},
 		{"full hash table", fullSlots(good), "no empty slot"},
+		// good's offsets 0, 1, 2, 4 follow its 8 slots; token 2 then starts
+		// before token 1.
+		{"offsets going back", setUint32(good, bpetable.HeaderSize+4*8+4*2, 0), "bad offset 0 of token 2"},
+		{"offsets not from 0", setUint32(good, bpetable.HeaderSize+4*8, 1), "bad offset 1 of token 0"},
+		{"token of 256 bytes", tinyTable("a", strings.Repeat("x", 256)), "bad offset 257 of token 2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -92,6 +102,13 @@ func TestCheckTable(t *testing.T) {
 			}
 		})
 	}
+}
+
+// setUint32 returns a copy of d with the uint32 at i set to v.
+func setUint32(d []byte, i int, v uint32) []byte {
+	d = append([]byte{}, d...)
+	binary.LittleEndian.PutUint32(d[i:], v)
+	return d
 }
 
 // fullSlots returns a copy of table d with every empty slot holding rank 0.
@@ -209,5 +226,28 @@ func TestTinyTable(t *testing.T) {
 	e := &Encoding{name: "tiny", data: tinyTable("a", "b", "ab"), next: nextO200k}
 	if got := e.Encode("abab"); len(got) != 2 || got[0] != 2 || got[1] != 2 {
 		t.Errorf("Encode(abab) = %v, want [2 2]", got)
+	}
+}
+
+// TestTableInPlace checks that a loaded table's offsets are the table's
+// own bytes, not a copy, on a little-endian machine (they are stored, not
+// computed: see package bpetable), and that they give the tokens' bytes.
+func TestTableInPlace(t *testing.T) {
+	data := readTable(t, "o200k/o200k_base.bin")
+	e := &Encoding{name: "inplace", data: data, next: nextO200k}
+	e.setup()
+	if littleEndian {
+		p := uintptr(unsafe.Pointer(&e.offs[0]))
+		start := uintptr(unsafe.Pointer(&data[0]))
+		if p < start || p >= start+uintptr(len(data)) {
+			t.Errorf("offsets copied out of the table")
+		}
+	}
+	// o200k_base's rank 0 is "!", rank 256 is "  " (two spaces, the first
+	// merge), rank 1,000 is ".l" (read from the .tiktoken file).
+	for r, want := range map[uint32]string{0: "!", 256: "  ", 1000: ".l"} {
+		if got := e.token(r); got != want {
+			t.Errorf("token %d = %q, want %q", r, got, want)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-// Package o200k holds the o200k_base table (3.7 MB) and registers it with package
+// Package o200k holds the o200k_base table (4.3 MB) and registers it with package
 // tokenize when imported, so that [tokenize.O200kBase] and tokenize.New("o200k_base")
 // work:
 //

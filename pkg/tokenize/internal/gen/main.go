@@ -104,10 +104,14 @@ func build(name string) ([]byte, error) {
 	b.WriteString(bpetable.Magic)
 	binary.Write(&b, binary.LittleEndian, uint32(len(toks)))
 	binary.Write(&b, binary.LittleEndian, uint32(bits))
+	b.Write([]byte{0, 0})
 	binary.Write(&b, binary.LittleEndian, slots)
+	var off uint32
 	for _, t := range toks {
-		b.WriteByte(byte(len(t)))
+		binary.Write(&b, binary.LittleEndian, off)
+		off += uint32(len(t))
 	}
+	binary.Write(&b, binary.LittleEndian, off)
 	for _, t := range toks {
 		b.Write(t)
 	}
