@@ -81,7 +81,7 @@ func makeLex() *lexicon {
 }
 
 func newLexicon() *lexicon {
-	return &lexicon{
+	l := &lexicon{
 		// negators are single-word negation cues.
 		negators: map[string]bool{
 			"not": true, "n't": true, "never": true, "no": true, "none": true,
@@ -159,113 +159,120 @@ func newLexicon() *lexicon {
 			"what": true, "why": true, "how": true, "where": true, "who": true,
 			"whom": true, "whose": true, "which": true,
 		},
-		// clauseBreaks are words that start a new clause.
-		clauseBreaks: map[string]bool{
-			"but": true, "because": true, "although": true, "though": true,
-			"while": true, "whereas": true, "yet": true, "since": true,
-		},
-		// stopwords carry no content of their own for matching.
-		stopwords: setOf(`a an the this that these those there here then than as
-		at by for from in into of off on onto out over to under up with within about
-		above after against along among around before behind below beside between
-		beyond down during inside near outside per through toward towards upon via
-		and or but so because although though while whereas yet since also too
-		very really just still now currently actually honestly even already quite
-		pretty much many more most less least some any all every each either other
-		another such only own same both few lot lots kind sort way thing things bit
-		be been being am is are was were do does did done doing 's 're 'm 've 'll 'd
-		will would can could shall should must may might ought
-		someone somebody something everyone everybody everything anyone anybody
-		anything one ones yes yeah ok okay please thanks thank oh well hi hello
-		again ever always often usually sometimes anyway else instead though
-		etc`),
-		// weakWords are verbs of knowing and saying that, alone, make a clause too
-		// thin to contradict anything ("I don't know", "I think so").
-		weakWords: setOf(`know think sure mean guess believe care mind worry
-		understand see say tell`),
-		// timeWords are kept exact (not stemmed), like names and numbers.
-		timeWords: setOf(`today tonight yesterday tomorrow morning mornings
-		evening evenings night nights afternoon afternoons weekend weekends week
-		weeks month months year years monday mondays tuesday tuesdays wednesday
-		wednesdays thursday thursdays friday fridays saturday saturdays sunday
-		sundays`),
-		// antonyms maps a word to the word it denies. "The door is closed" reads as
-		// "the door is not open", so a pair of antonyms lines up like a negation,
-		// and "not closed" agrees with "open". Only words that name a state are
-		// listed: "I opened the door" and "I closed the door" are events, and their
-		// frames (past) differ from a state's anyway.
-		antonyms: map[string]string{
-			"closed": "open", "shut": "open",
-			"dead":  "alive",
-			"false": "true",
-			"hate":  "like", "hates": "like", "hated": "like",
-			"dislike": "like", "dislikes": "like", "disliked": "like",
-			"disabled": "enabled",
-			"single":   "married", "unmarried": "married",
-			"empty":  "full",
-			"lost":   "won",
-			"failed": "passed", "fails": "passes", "fail": "pass",
-			"invalid":  "valid",
-			"disagree": "agree", "disagrees": "agree", "disagreed": "agreed",
-			"incorrect":   "correct",
-			"impossible":  "possible",
-			"unavailable": "available",
-			"unable":      "able",
-			"asleep":      "awake",
-			"absent":      "present",
-			"inactive":    "active",
-			"offline":     "online",
-			"unhappy":     "happy",
-			"illegal":     "legal",
-			"unsafe":      "safe",
-			"unnecessary": "necessary",
-		},
-		// adjectives are the antonyms that name a state only as a predicate.
-		adjectives: setOf(`closed shut dead false disabled single unmarried empty
-		invalid incorrect impossible unavailable unable asleep absent inactive offline
-		unhappy illegal unsafe unnecessary`),
-		// irregular maps irregular verb forms to their base form; the bool tells a
-		// past form, which sets the clause's frame when no auxiliary does.
-		irregular: map[string]irregularForm{
-			"went": {"go", true}, "goes": {"go", false}, "gone": {"go", false}, "ran": {"run", true},
-			"ate": {"eat", true}, "eaten": {"eat", false}, "saw": {"see", true},
-			"seen": {"see", false}, "took": {"take", true}, "taken": {"take", false},
-			"made": {"make", true}, "got": {"get", true}, "gotten": {"get", false},
-			"came": {"come", true}, "left": {"leave", true}, "bought": {"buy", true},
-			"brought": {"bring", true}, "thought": {"think", true}, "told": {"tell", true},
-			"said": {"say", true}, "knew": {"know", true}, "known": {"know", false},
-			"found": {"find", true}, "gave": {"give", true}, "given": {"give", false},
-			"wrote": {"write", true}, "written": {"write", false}, "drove": {"drive", true},
-			"driven": {"drive", false}, "began": {"begin", true}, "begun": {"begin", false},
-			"kept": {"keep", true}, "met": {"meet", true}, "paid": {"pay", true},
-			"sent": {"send", true}, "spent": {"spend", true}, "sold": {"sell", true},
-			"taught": {"teach", true}, "caught": {"catch", true}, "felt": {"feel", true},
-			"held": {"hold", true}, "won": {"win", true}, "lost": {"lose", true},
-			"slept": {"sleep", true}, "swam": {"swim", true}, "sang": {"sing", true},
-			"spoke": {"speak", true}, "spoken": {"speak", false}, "stood": {"stand", true},
-			"understood": {"understand", true}, "built": {"build", true},
-			"chose": {"choose", true}, "chosen": {"choose", false}, "fell": {"fall", true},
-			"flew": {"fly", true}, "grew": {"grow", true}, "heard": {"hear", true},
-			"led": {"lead", true}, "meant": {"mean", true}, "rode": {"ride", true},
-			"ridden": {"ride", false}, "sat": {"sit", true}, "threw": {"throw", true},
-			"wore": {"wear", true}, "woke": {"wake", true}, "broke": {"break", true},
-			"broken": {"break", false}, "forgot": {"forget", true},
-			"forgotten": {"forget", false}, "drank": {"drink", true}, "drunk": {"drink", false},
-			"had": {"have", true}, "has": {"have", false}, "having": {"have", false},
-		},
-		// numberWords are spelled numbers, kept exact as digits.
-		numberWords: map[string]string{
-			"zero": "0", "two": "2", "three": "3", "four": "4", "five": "5",
-			"six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10",
-			"eleven": "11", "twelve": "12", "twenty": "20", "hundred": "100",
-		},
-		// determiners may follow an auxiliary that opens a question ("Is the ...").
-		determiners: setOf(`the a an this that these those my your our his her
-		their its there any`),
-		// beForms are the forms of "be" an adjective predicate follows.
-		beForms: setOf(`am is are was were be been being 's 're 'm`),
-		// adverbs may stand between a form of "be" and its adjective.
-		adverbs: setOf(`still now really very already currently actually also
-		just always never completely totally quite`),
 	}
+	l.addVocabulary()
+	return l
+}
+
+// addVocabulary sets the word lists of the clauses' content: stopwords,
+// antonyms, adjectives and their forms.
+func (l *lexicon) addVocabulary() {
+	// clauseBreaks are words that start a new clause.
+	l.clauseBreaks = map[string]bool{
+		"but": true, "because": true, "although": true, "though": true,
+		"while": true, "whereas": true, "yet": true, "since": true,
+	}
+	// stopwords carry no content of their own for matching.
+	l.stopwords = setOf(`a an the this that these those there here then than as
+	at by for from in into of off on onto out over to under up with within about
+	above after against along among around before behind below beside between
+	beyond down during inside near outside per through toward towards upon via
+	and or but so because although though while whereas yet since also too
+	very really just still now currently actually honestly even already quite
+	pretty much many more most less least some any all every each either other
+	another such only own same both few lot lots kind sort way thing things bit
+	be been being am is are was were do does did done doing 's 're 'm 've 'll 'd
+	will would can could shall should must may might ought
+	someone somebody something everyone everybody everything anyone anybody
+	anything one ones yes yeah ok okay please thanks thank oh well hi hello
+	again ever always often usually sometimes anyway else instead though
+	etc`)
+	// weakWords are verbs of knowing and saying that, alone, make a clause too
+	// thin to contradict anything ("I don't know", "I think so").
+	l.weakWords = setOf(`know think sure mean guess believe care mind worry
+	understand see say tell`)
+	// timeWords are kept exact (not stemmed), like names and numbers.
+	l.timeWords = setOf(`today tonight yesterday tomorrow morning mornings
+	evening evenings night nights afternoon afternoons weekend weekends week
+	weeks month months year years monday mondays tuesday tuesdays wednesday
+	wednesdays thursday thursdays friday fridays saturday saturdays sunday
+	sundays`)
+	// antonyms maps a word to the word it denies. "The door is closed" reads as
+	// "the door is not open", so a pair of antonyms lines up like a negation,
+	// and "not closed" agrees with "open". Only words that name a state are
+	// listed: "I opened the door" and "I closed the door" are events, and their
+	// frames (past) differ from a state's anyway.
+	l.antonyms = map[string]string{
+		"closed": "open", "shut": "open",
+		"dead":  "alive",
+		"false": "true",
+		"hate":  "like", "hates": "like", "hated": "like",
+		"dislike": "like", "dislikes": "like", "disliked": "like",
+		"disabled": "enabled",
+		"single":   "married", "unmarried": "married",
+		"empty":  "full",
+		"lost":   "won",
+		"failed": "passed", "fails": "passes", "fail": "pass",
+		"invalid":  "valid",
+		"disagree": "agree", "disagrees": "agree", "disagreed": "agreed",
+		"incorrect":   "correct",
+		"impossible":  "possible",
+		"unavailable": "available",
+		"unable":      "able",
+		"asleep":      "awake",
+		"absent":      "present",
+		"inactive":    "active",
+		"offline":     "online",
+		"unhappy":     "happy",
+		"illegal":     "legal",
+		"unsafe":      "safe",
+		"unnecessary": "necessary",
+	}
+	// adjectives are the antonyms that name a state only as a predicate.
+	l.adjectives = setOf(`closed shut dead false disabled single unmarried empty
+	invalid incorrect impossible unavailable unable asleep absent inactive offline
+	unhappy illegal unsafe unnecessary`)
+	// irregular maps irregular verb forms to their base form; the bool tells a
+	// past form, which sets the clause's frame when no auxiliary does.
+	l.irregular = map[string]irregularForm{
+		"went": {"go", true}, "goes": {"go", false}, "gone": {"go", false}, "ran": {"run", true},
+		"ate": {"eat", true}, "eaten": {"eat", false}, "saw": {"see", true},
+		"seen": {"see", false}, "took": {"take", true}, "taken": {"take", false},
+		"made": {"make", true}, "got": {"get", true}, "gotten": {"get", false},
+		"came": {"come", true}, "left": {"leave", true}, "bought": {"buy", true},
+		"brought": {"bring", true}, "thought": {"think", true}, "told": {"tell", true},
+		"said": {"say", true}, "knew": {"know", true}, "known": {"know", false},
+		"found": {"find", true}, "gave": {"give", true}, "given": {"give", false},
+		"wrote": {"write", true}, "written": {"write", false}, "drove": {"drive", true},
+		"driven": {"drive", false}, "began": {"begin", true}, "begun": {"begin", false},
+		"kept": {"keep", true}, "met": {"meet", true}, "paid": {"pay", true},
+		"sent": {"send", true}, "spent": {"spend", true}, "sold": {"sell", true},
+		"taught": {"teach", true}, "caught": {"catch", true}, "felt": {"feel", true},
+		"held": {"hold", true}, "won": {"win", true}, "lost": {"lose", true},
+		"slept": {"sleep", true}, "swam": {"swim", true}, "sang": {"sing", true},
+		"spoke": {"speak", true}, "spoken": {"speak", false}, "stood": {"stand", true},
+		"understood": {"understand", true}, "built": {"build", true},
+		"chose": {"choose", true}, "chosen": {"choose", false}, "fell": {"fall", true},
+		"flew": {"fly", true}, "grew": {"grow", true}, "heard": {"hear", true},
+		"led": {"lead", true}, "meant": {"mean", true}, "rode": {"ride", true},
+		"ridden": {"ride", false}, "sat": {"sit", true}, "threw": {"throw", true},
+		"wore": {"wear", true}, "woke": {"wake", true}, "broke": {"break", true},
+		"broken": {"break", false}, "forgot": {"forget", true},
+		"forgotten": {"forget", false}, "drank": {"drink", true}, "drunk": {"drink", false},
+		"had": {"have", true}, "has": {"have", false}, "having": {"have", false},
+	}
+	// numberWords are spelled numbers, kept exact as digits.
+	l.numberWords = map[string]string{
+		"zero": "0", "two": "2", "three": "3", "four": "4", "five": "5",
+		"six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10",
+		"eleven": "11", "twelve": "12", "twenty": "20", "hundred": "100",
+	}
+	// determiners may follow an auxiliary that opens a question ("Is the ...").
+	l.determiners = setOf(`the a an this that these those my your our his her
+	their its there any`)
+	// beForms are the forms of "be" an adjective predicate follows.
+	l.beForms = setOf(`am is are was were be been being 's 're 'm`)
+	// adverbs may stand between a form of "be" and its adjective.
+	l.adverbs = setOf(`still now really very already currently actually also
+	just always never completely totally quite`)
 }
