@@ -209,5 +209,11 @@ func InvalidUTF8(b []byte) int {
 // harpe words it: "invalid UTF-8 at byte offset 14 (0xff)". Offsets count
 // from 0 within the line (or the document) the caller names.
 func UTF8Message(b []byte, off int) string {
-	return fmt.Sprintf("invalid UTF-8 at byte offset %d (0x%02x)", off, b[off])
+	return UTF8ByteMessage(int64(off), b[off])
+}
+
+// UTF8ByteMessage is [UTF8Message] for the byte c at offset off, for a
+// caller that does not hold the text.
+func UTF8ByteMessage(off int64, c byte) string {
+	return fmt.Sprintf("invalid UTF-8 at byte offset %d (0x%02x)", off, c)
 }

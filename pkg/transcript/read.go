@@ -166,6 +166,13 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 		if ts, err, ok := readFileDocument(ctx, file, at, name, format, fn, done); ok {
 			return ts, err
 		}
+		if f := formatOf(format); format != FormatVCR && (f == nil || f.lines == nil || f.linesWhen != nil && !f.linesWhen(nil)) {
+			// Not valid JSON from its first document: said without
+			// reading that line whole (see checked.go).
+			if ts, err, ok := readChecked(ctx, file, at, name, format, nil, fn, true); ok {
+				return ts, err
+			}
+		}
 		if _, err := file.Seek(at, io.SeekStart); err != nil {
 			return nil, &Error{Name: name, Err: err}
 		}
@@ -261,6 +268,19 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 		src = held
 	}
 	if ts, err, ok := readStreamed(ctx, src, name, format, fn, done); ok {
+		return ts, err
+	}
+	start := at
+	if held != nil {
+		start = 0
+	}
+	firstFormat := func() Format {
+		if obj == nil {
+			return ""
+		}
+		return detectLine(obj)
+	}
+	if ts, err, ok := readChecked(ctx, src, start, name, format, firstFormat, fn, false); ok {
 		return ts, err
 	}
 	var data []byte
