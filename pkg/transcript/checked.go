@@ -248,6 +248,13 @@ func readChecked(ctx context.Context, src io.ReadSeeker, start int64, name strin
 			return nil, nil, false
 		}
 	}
+	if !first && r.syn != nil && r.values == 0 {
+		// Not JSON from its first byte (a cassette named as a HAR, say):
+		// the whole reader says what it reads as instead.
+		if c, err := firstNonSpace(src, start+r.bom); err != nil || c != '{' && c != '[' {
+			return nil, nil, false
+		}
+	}
 	if err, ok := r.errorOf(src, start, name, format); !ok || err != nil {
 		return nil, err, ok
 	}
