@@ -252,8 +252,15 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 		}
 		return []*Transcript{b.t}, nil
 	}
-	// A JSON document: streamed from the file, or from the input held
-	// once in memory; read whole where the stream reader does not take it.
+	return readDocumentInput(ctx, file, at, head, br, name, format, obj, fn, done)
+}
+
+// readDocumentInput reads a JSON document: streamed from the file, or
+// from the input held once in memory; checked streamed where the stream
+// reader refuses it; read whole where neither takes it. head is what was
+// read of it so far, obj its first line as an object (nil if it is none).
+func readDocumentInput(ctx context.Context, file io.ReadSeeker, at int64, head []byte, br *bufio.Reader, name string, format Format, obj map[string]json.RawMessage, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) ([]*Transcript, error) {
+	var err error
 	var src io.ReadSeeker = file
 	var held *chunks
 	if file != nil {
