@@ -10,11 +10,11 @@ import (
 
 // The results come in order whatever order the calls end in, and no
 // more than ahead+1 calls run at once.
-func TestAheadOrderAndBound(t *testing.T) {
+func TestStreamIndicesOrderAndBound(t *testing.T) {
 	for _, ahead := range []int{0, 1, 3} {
 		var running, most atomic.Int32
 		var got []int
-		err := Ahead(context.Background(), 20, ahead, func(i int) int {
+		err := streamIndices(context.Background(), 20, ahead, func(i int) int {
 			r := running.Add(1)
 			for {
 				m := most.Load()
@@ -51,10 +51,10 @@ func TestAheadOrderAndBound(t *testing.T) {
 
 // emit's error ends the run: it is returned, the calls begun have ended
 // by then, and none is started after.
-func TestAheadStopsAtEmitError(t *testing.T) {
+func TestStreamIndicesStopsAtEmitError(t *testing.T) {
 	stop := errors.New("stop")
 	var started, ended atomic.Int32
-	err := Ahead(context.Background(), 100, 2, func(i int) int {
+	err := streamIndices(context.Background(), 100, 2, func(i int) int {
 		started.Add(1)
 		time.Sleep(time.Millisecond)
 		ended.Add(1)
@@ -70,7 +70,7 @@ func TestAheadStopsAtEmitError(t *testing.T) {
 	}
 	s, e := started.Load(), ended.Load()
 	if s != e {
-		t.Errorf("%d calls started, %d ended when Ahead returned", s, e)
+		t.Errorf("%d calls started, %d ended when Stream returned", s, e)
 	}
 	// Results 0..3 were taken; at most ahead (2) more were begun, and the
 	// producer may have begun the next before it saw the end: ≤ 4+2+1.
@@ -79,13 +79,13 @@ func TestAheadStopsAtEmitError(t *testing.T) {
 	}
 	time.Sleep(5 * time.Millisecond)
 	if started.Load() != s {
-		t.Errorf("a call started after Ahead returned")
+		t.Errorf("a call started after Stream returned")
 	}
 }
 
-func TestAheadCancelled(t *testing.T) {
+func TestStreamIndicesCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	err := Ahead(ctx, 10, 1, func(i int) int { return i }, func(i, _ int) error {
+	err := streamIndices(ctx, 10, 1, func(i int) int { return i }, func(i, _ int) error {
 		if i == 1 {
 			cancel()
 		}
@@ -96,8 +96,22 @@ func TestAheadCancelled(t *testing.T) {
 	}
 }
 
-func TestAheadNone(t *testing.T) {
-	if err := Ahead(context.Background(), 0, 1, func(int) int { panic("no call") }, func(int, int) error { panic("no result") }); err != nil {
+func TestStreamIndicesNone(t *testing.T) {
+	if err := streamIndices(context.Background(), 0, 1, func(int) int { panic("no call") }, func(int, int) error { panic("no result") }); err != nil {
 		t.Error(err)
 	}
+}
+
+// streamIndices is Stream over the indices 0..n-1 (what Ahead was before
+// Stream took its place): these tests pin Stream's order, bound,
+// errors and cancellation on a sequence of known length.
+func streamIndices[T any](ctx context.Context, n, ahead int, produce func(i int) T, emit func(i int, v T) error) error {
+	indices := func(yield func(int, error) bool) {
+		for i := range n {
+			if !yield(i, nil) {
+				return
+			}
+		}
+	}
+	return Stream(ctx, indices, ahead, func(_, i int) T { return produce(i) }, emit)
 }
