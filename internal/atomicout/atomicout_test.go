@@ -22,7 +22,7 @@ func TestSpool(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if s.file == nil {
+	if !s.sp.InFile() {
 		t.Fatal("not spooled to a file")
 	}
 	var b strings.Builder
