@@ -27,7 +27,7 @@ type Rules struct {
 	// Stdin is standard input, read as StdinName. When it can seek and
 	// StdinFromStart is set, it is read from its start each time (a
 	// command that reads its inputs twice holds standard input in a
-	// [spool.Spool] to do so).
+	// spool, internal/spool, to do so).
 	Stdin          io.Reader
 	StdinName      string
 	StdinFromStart bool
