@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/inputs"
+	"github.com/harpe-dev/harpe/internal/spool"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
@@ -52,8 +53,12 @@ func readTranscriptFiles[T any](a *app, rules readRules, args []string, fn func(
 // twice read once (with a note, under rules.once), a file under a
 // directory that holds no transcript passed over.
 func openInputs(a *app, rules readRules, args []string) (*inputs.Set, error) {
+	stdin := a.io.In
+	if a.stdinHeld != nil {
+		stdin = a.stdinHeld
+	}
 	set, err := inputs.NewSet(args, inputs.Rules{Once: rules.once, RefuseEmpty: rules.refuseEmpty,
-		Skip: notTranscript, Stdin: a.io.In, StdinName: stdinName})
+		Skip: notTranscript, Stdin: stdin, StdinName: stdinName, StdinFromStart: a.stdinHeld != nil})
 	if errors.Is(err, inputs.ErrStdinTwice) {
 		return nil, usageErrorf("%v", err)
 	}
@@ -71,6 +76,33 @@ func openInputs(a *app, rules readRules, args []string) (*inputs.Set, error) {
 		}
 	}
 	return set, nil
+}
+
+// holdStdin holds standard input (spool.Hold: in memory up to a few MiB,
+// then in a temporary file), so that the inputs can be read more than
+// once: openInputs then reads it from its start each time.
+// releaseStdin lets it go.
+func (a *app) holdStdin() error {
+	if a.stdinHeld != nil {
+		return nil
+	}
+	sp, err := spool.Hold(nil, inputs.Reader(a.ctx, a.io.In), 0)
+	if err != nil {
+		if a.ctx.Err() != nil {
+			return a.ctx.Err()
+		}
+		return inputError(fmt.Errorf("%s: %w", stdinName, err))
+	}
+	sp.Ctx = a.ctx
+	a.stdinHeld = sp
+	return nil
+}
+
+func (a *app) releaseStdin() {
+	if a.stdinHeld != nil {
+		a.stdinHeld.Close()
+		a.stdinHeld = nil
+	}
 }
 
 // notTranscript is why a file under a directory that failed with err is

@@ -211,6 +211,7 @@ func runReplay(a *app, o *replayOptions) error {
 		return err
 	}
 	var held []window.Session // sessions read before their replay, when defaults needed them
+	defer a.releaseStdin()
 	if job.strategies == nil {
 		if held, err = job.chooseDefaults(a); err != nil {
 			return err

@@ -144,6 +144,10 @@ func (job *replayJob) runSessions(a *app, held []window.Session) error {
 		o.Tables = replayTables(w, job.out)
 		var err error
 		if res, err = window.ReplaySessions(a.ctx, w, src, o); err != nil {
+			if a.ctx.Err() == nil {
+				// what the readers warned of may explain the failure
+				a.io.Err.Write(job.warnings.Bytes())
+			}
 			return sessionsError(a, err)
 		}
 		if err := job.noConversation(res.Sessions); err != nil {

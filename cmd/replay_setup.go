@@ -221,15 +221,22 @@ func costOptions(o *replayOptions, cat *prices.Catalog) *window.CostOptions {
 // (window.DefaultStrategiesFor). The sessions are told apart by a quiet
 // first read of the inputs up to the first agent loop, so that the
 // replay can still stream; standard input, which cannot be read twice,
-// and --show-call's one session are read whole now and returned.
+// is held for it (spool.Hold: past a few MiB in a temporary file, and
+// read from its start on each pass), and --show-call's one session is
+// read whole now and returned.
 func (job *replayJob) chooseDefaults(a *app) ([]window.Session, error) {
 	var held []window.Session
 	var agent bool
 	var err error
-	if len(job.files) == 0 || slices.Contains(job.files, "-") || job.showCall > 0 {
+	if job.showCall > 0 {
 		held, err = job.heldSessions(a)
 		agent = slices.ContainsFunc(held, func(s window.Session) bool { return window.IsAgentLoop(s.Transcript) })
 	} else {
+		if len(job.files) == 0 || slices.Contains(job.files, "-") {
+			if err := a.holdStdin(); err != nil {
+				return nil, err
+			}
+		}
 		agent, err = job.anyAgentLoop(a)
 	}
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/harpe-dev/harpe/internal/abort"
 	"github.com/harpe-dev/harpe/internal/atomicout"
 	"github.com/harpe-dev/harpe/internal/config"
+	"github.com/harpe-dev/harpe/internal/spool"
 	"github.com/harpe-dev/harpe/internal/table"
 	"github.com/harpe-dev/harpe/internal/termtext"
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -84,6 +85,9 @@ type app struct {
 	// ("HARPE_FORMAT", "harpe.yaml:3: format"), so that an error about
 	// the value can say where the value came from.
 	fromConfig map[string]string
+	// stdinHeld is standard input held to be read more than once
+	// (holdStdin), nil until then.
+	stdinHeld *spool.Spool
 	// priceFile and priceAs are --prices and --price-as (see
 	// addPriceFlags).
 	priceFile, priceAs string

@@ -8,7 +8,6 @@
 package atomicout
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"github.com/harpe-dev/harpe/internal/spool"
 )
 
 // SpoolMemory is how much of standard output a run keeps in memory before
@@ -29,35 +30,15 @@ const SpoolMemory = 8 << 20
 // run's context is checked between chunks.
 const CopyChunk = 256 << 10
 
-// Spool holds bytes in memory up to SpoolMemory, then in an unlinked
-// temporary file.
-type Spool struct {
-	mem  bytes.Buffer
-	file *os.File
-	n    int64
-}
+// Spool holds standard output (or a target written in place) until the
+// run succeeds: in memory up to SpoolMemory, then in an unlinked
+// temporary file ([spool.Spool]; in memory still where no temporary file
+// can be made).
+type Spool struct{ sp spool.Spool }
 
 func (s *Spool) Write(p []byte) (int, error) {
-	if s.file == nil && s.mem.Len()+len(p) <= SpoolMemory {
-		s.n += int64(len(p))
-		return s.mem.Write(p)
-	}
-	if s.file == nil {
-		f, err := os.CreateTemp("", "harpe-spool-*")
-		if err != nil {
-			return 0, fmt.Errorf("spooling output: %v", pathErr(err))
-		}
-		// Unlinked at once: nothing is left behind however the run ends.
-		os.Remove(f.Name())
-		if _, err := f.Write(s.mem.Bytes()); err != nil {
-			f.Close()
-			return 0, fmt.Errorf("spooling output: %v", pathErr(err))
-		}
-		s.mem = bytes.Buffer{}
-		s.file = f
-	}
-	n, err := s.file.Write(p)
-	s.n += int64(n)
+	s.sp.Memory = SpoolMemory
+	n, err := s.sp.Write(p)
 	if err != nil {
 		return n, fmt.Errorf("spooling output: %v", pathErr(err))
 	}
@@ -66,49 +47,12 @@ func (s *Spool) Write(p []byte) (int, error) {
 
 // CopyTo writes the spool to w in chunks, stopping when ctx is done.
 func (s *Spool) CopyTo(ctx context.Context, w io.Writer) error {
-	if s.file == nil {
-		// In memory: written straight from it, no copy buffer (a run
-		// that prints a line should not allocate CopyChunk bytes).
-		for b := s.mem.Bytes(); len(b) > 0; {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			n := min(len(b), CopyChunk)
-			if _, err := w.Write(b[:n]); err != nil {
-				return err
-			}
-			b = b[n:]
-		}
-		return ctx.Err()
-	}
-	if _, err := s.file.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	r := s.file
-	buf := make([]byte, CopyChunk)
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		n, rerr := io.ReadFull(r, buf)
-		if n > 0 {
-			if _, err := w.Write(buf[:n]); err != nil {
-				return err
-			}
-		}
-		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
-			return nil
-		}
-		if rerr != nil {
-			return rerr
-		}
-	}
+	return s.sp.CopyTo(ctx, w, CopyChunk)
 }
 
 func (s *Spool) Close() {
-	if s != nil && s.file != nil {
-		s.file.Close()
-		s.file = nil
+	if s != nil {
+		s.sp.Close()
 	}
 }
 

@@ -22,7 +22,7 @@ func TestSpool(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if s.file == nil {
+	if !s.sp.InFile() {
 		t.Fatal("not spooled to a file")
 	}
 	var b strings.Builder
@@ -95,5 +95,28 @@ func TestSameFile(t *testing.T) {
 		if got := SameFile(tc.a, tc.b); got != tc.want {
 			t.Errorf("SameFile(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
+	}
+}
+
+// TestSpoolNoTempDir: where no temporary file can be made, standard
+// output past SpoolMemory stays in memory and comes back whole (it was
+// an error, "spooling output: …", before).
+func TestSpoolNoTempDir(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	var s Spool
+	defer s.Close()
+	line := []byte(strings.Repeat("y", 1023) + "\n")
+	const n = SpoolMemory/1024 + 10
+	for range n {
+		if _, err := s.Write(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var b strings.Builder
+	if err := s.CopyTo(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() != n*1024 {
+		t.Errorf("got %d bytes, want %d", b.Len(), n*1024)
 	}
 }

@@ -32,7 +32,10 @@ func Blank(br *bufio.Reader) bool {
 
 // BlankFile reports whether f holds only white space (or nothing),
 // looking at no more than its first 64 KiB, and leaves f at its start.
-func BlankFile(f *os.File) (bool, error) {
+func BlankFile(f *os.File) (bool, error) { return blankSeeker(f) }
+
+// blankSeeker is [BlankFile] for any reader that can seek, at its start.
+func blankSeeker(f io.ReadSeeker) (bool, error) {
 	buf := make([]byte, 64<<10)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
@@ -85,3 +88,11 @@ type ctxFile struct {
 }
 
 func (c ctxFile) Seek(off int64, whence int) (int64, error) { return c.f.Seek(off, whence) }
+
+// ctxSeeker is [File] for any reader that can seek.
+type ctxSeeker struct {
+	ctxReader
+	s io.Seeker
+}
+
+func (c ctxSeeker) Seek(off int64, whence int) (int64, error) { return c.s.Seek(off, whence) }

@@ -24,9 +24,13 @@ type Rules struct {
 	// read, with err, is passed over (such as "not a transcript"); ""
 	// when it is not, and err ends the reading.
 	Skip func(err error) string
-	// Stdin is standard input, read as StdinName.
-	Stdin     io.Reader
-	StdinName string
+	// Stdin is standard input, read as StdinName. When it can seek and
+	// StdinFromStart is set, it is read from its start each time (a
+	// command that reads its inputs twice holds standard input in a
+	// spool, internal/spool, to do so).
+	Stdin          io.Reader
+	StdinName      string
+	StdinFromStart bool
 }
 
 // Set is a command's inputs, expanded ([Expand]) and read in argument
@@ -61,6 +65,9 @@ func NewSet(args []string, rules Rules) (*Set, error) {
 // [Rules.RefuseEmpty] one with nothing in it is [ErrEmpty].
 func (s *Set) Read(ctx context.Context, in Input, fn func(name string, r io.Reader) error) error {
 	if in.Path == Stdin {
+		if rs, ok := s.rules.Stdin.(io.ReadSeeker); ok && s.rules.StdinFromStart {
+			return s.readSeekable(ctx, rs, fn)
+		}
 		if !s.rules.RefuseEmpty {
 			return fn(s.rules.StdinName, s.rules.Stdin)
 		}
@@ -88,6 +95,24 @@ func (s *Set) Read(ctx context.Context, in Input, fn func(name string, r io.Read
 		}
 	}
 	return fn(in.Path, File(ctx, f))
+}
+
+// readSeekable reads standard input from its start, when it can seek
+// (see [Rules.StdinFromStart]).
+func (s *Set) readSeekable(ctx context.Context, rs io.ReadSeeker, fn func(name string, r io.Reader) error) error {
+	if _, err := rs.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("%s: %w", s.rules.StdinName, err)
+	}
+	if s.rules.RefuseEmpty {
+		blank, err := blankSeeker(rs)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.rules.StdinName, err)
+		}
+		if blank {
+			return fmt.Errorf("%s: %w", s.rules.StdinName, ErrEmpty)
+		}
+	}
+	return fn(s.rules.StdinName, ctxSeeker{ctxReader{ctx, rs}, rs})
 }
 
 // Settle takes the outcome of reading in: true when in is passed over

@@ -84,3 +84,48 @@ func TestSetEach(t *testing.T) {
 		t.Errorf("a named empty file: got %v, want %v", err, ErrEmpty)
 	}
 }
+
+// TestSetStdinFromStart: standard input that can seek, under
+// StdinFromStart, is read from its start by each pass (a command reading
+// its inputs twice), handed on as a reader that can seek, and is still
+// ErrEmpty when blank; without StdinFromStart a second pass finds it read.
+func TestSetStdinFromStart(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		fromStart bool
+		in        string
+		want      []string // each pass's read, or its error
+	}{
+		{"from start", true, "S", []string{"S", "S"}},
+		{"blank", true, " \n", []string{"empty", "empty"}},
+		{"read once", false, "S", []string{"S", "empty"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			stdin := strings.NewReader(tt.in)
+			rules := Rules{RefuseEmpty: true, Stdin: stdin, StdinName: "stdin", StdinFromStart: tt.fromStart}
+			for pass, want := range tt.want {
+				s, err := NewSet([]string{"-"}, rules)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := ""
+				err = s.Each(context.Background(), func(_ string, r io.Reader) error {
+					if _, ok := r.(io.Seeker); ok != tt.fromStart {
+						t.Errorf("pass %d: can seek %v, want %v", pass, ok, tt.fromStart)
+					}
+					b, _ := io.ReadAll(r)
+					got = string(b)
+					return nil
+				})
+				if errors.Is(err, ErrEmpty) {
+					got = "empty"
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				if got != want {
+					t.Errorf("pass %d read %q, want %q", pass, got, want)
+				}
+			}
+		})
+	}
+}

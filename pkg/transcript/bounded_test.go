@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -167,5 +168,54 @@ func TestSummaryManyConversations(t *testing.T) {
 		t.Errorf("summary of %d conversations allocated %d MB", n, a>>20)
 	} else {
 		t.Logf("summary of %d conversations allocated %d MB", n, a>>20)
+	}
+}
+
+// TestPipeDocumentNotHeld: a JSON document from a pipe (an input that
+// cannot seek) past a few MiB is held in a temporary file, not in
+// memory, to be read twice: the live heap, sampled every 2 MiB read from
+// the pipe and every 1,000 messages, stays under 8 MB while the summary
+// reads a 24 MB request (it held the 24 MB, in 1 MiB chunks, before).
+// Nothing is left in the temporary directory.
+func TestPipeDocumentNotHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 24 MB file")
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	const size = 24 << 20
+	path, n := anthropicRequestFile(t, size)
+	file, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	defer debug.SetGCPercent(debug.SetGCPercent(1))
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	base := m.HeapAlloc
+	l := &liveFile{f: file}
+	pipe := struct{ io.Reader }{l} // no Seek
+	messages := 0
+	err = Scan(context.Background(), pipe, "stdin", "", func(_ *Transcript, _ *Message) error {
+		if messages++; messages%1000 == 0 {
+			runtime.GC()
+			runtime.ReadMemStats(&m)
+			l.max = max(l.max, m.HeapAlloc)
+		}
+		return nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if messages != n {
+		t.Errorf("%d messages, want %d", messages, n)
+	}
+	if live := l.max - min(l.max, base); live > 8<<20 {
+		t.Errorf("%d MB live while reading a %d MB document from a pipe", live>>20, size>>20)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left in the temporary directory: %v", left)
 	}
 }

@@ -110,7 +110,7 @@ func (c *Collected) Select(id string) error {
 		hs := make([]Transcript, c.Summaries.Len())
 		ts = make([]*Transcript, len(hs))
 		for i := range hs {
-			hs[i].ID = c.Summaries.row(i).conv
+			hs[i].ID = c.Summaries.conv(i)
 			ts[i] = &hs[i]
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
+	"github.com/harpe-dev/harpe/internal/spool"
 )
 
 // Error is bad input: it names the input and where in it the problem is.
@@ -152,10 +153,12 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 		// One JSON document on one long line (a request body as an SDK
 		// dumps it) from a pipe: held once, in chunks, so that it can be
 		// read twice like a file, rather than as one line that grows.
-		held, err := readChunks(nil, br)
+		held, err := spool.Hold(nil, br, 0)
 		if err != nil {
 			return nil, &Error{Name: name, Err: err}
 		}
+		defer held.Close()
+		held.Ctx = ctx
 		file, at = held, 0
 		br.Reset(held)
 	}
@@ -262,16 +265,17 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 func readDocumentInput(ctx context.Context, file io.ReadSeeker, at int64, head []byte, br *bufio.Reader, name string, format Format, obj map[string]json.RawMessage, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) ([]*Transcript, error) {
 	var err error
 	var src io.ReadSeeker = file
-	var held *chunks
+	var held *spool.Spool
 	if file != nil {
 		if _, err := file.Seek(at, io.SeekStart); err != nil {
 			return nil, &Error{Name: name, Err: err}
 		}
 	} else {
-		if held, err = readChunks(head, br); err != nil {
+		if held, err = spool.Hold(head, br, 0); err != nil {
 			return nil, &Error{Name: name, Err: err}
 		}
-		held.ctx = ctx
+		defer held.Close()
+		held.Ctx = ctx
 		src = held
 	}
 	if ts, err, ok := readStreamed(ctx, src, name, format, fn, done); ok {
@@ -292,7 +296,10 @@ func readDocumentInput(ctx context.Context, file io.ReadSeeker, at int64, head [
 	}
 	var data []byte
 	if held != nil {
-		data = held.bytes()
+		if data, err = held.Bytes(); err != nil {
+			return nil, &Error{Name: name, Err: err}
+		}
+		held.Close()
 	} else {
 		if _, err := file.Seek(at, io.SeekStart); err != nil {
 			return nil, &Error{Name: name, Err: err}
@@ -301,7 +308,6 @@ func readDocumentInput(ctx context.Context, file io.ReadSeeker, at int64, head [
 			return nil, &Error{Name: name, Err: err}
 		}
 	}
-	held = nil
 	return readWhole(ctx, data, name, format, fn)
 }
 

@@ -457,6 +457,12 @@ func textPart(p json.RawMessage) (string, bool) {
 // so a corrupt index cannot make the reader allocate without bound.
 const maxStreamIndex = 1 << 12
 
+// streamIndexError says that a streamed reply numbers a part past
+// [maxStreamIndex] (or below 0): a corrupt recording, not skipped.
+func streamIndexError(what string, i int) error {
+	return fmt.Errorf("streamed %s index %d: want 0 to %d", what, i, maxStreamIndex)
+}
+
 // parseStream assembles a text/event-stream response: the reply from the
 // deltas (or the final event that carries the whole response) and the
 // usage from the events that carry it (the last ones), one function per
@@ -543,7 +549,7 @@ func streamChat(events []json.RawMessage) (json.RawMessage, *int, error) {
 			}
 			for _, tc := range ch.Delta.ToolCalls {
 				if tc.Index < 0 || tc.Index > maxStreamIndex {
-					continue
+					return nil, nil, streamIndexError("tool call", tc.Index)
 				}
 				for len(calls) <= tc.Index {
 					calls = append(calls, &call{})
@@ -624,7 +630,7 @@ func streamMessages(events []json.RawMessage) (json.RawMessage, *int, error) {
 			}
 		case "content_block_start":
 			if e.Index < 0 || e.Index > maxStreamIndex {
-				continue
+				return nil, nil, streamIndexError("content block", e.Index)
 			}
 			for len(blocks) <= e.Index {
 				blocks = append(blocks, &anStreamBlock{})

@@ -291,3 +291,31 @@ func TestRecordedAnthropicThinking(t *testing.T) {
 		t.Errorf("reply %+v (input %v), want text 4, thinking \"Two plus two.\", input 12 + 100", m, m.InputTokens)
 	}
 }
+
+// TestRecordedStreamIndex: a streamed reply that numbers a content block
+// or a tool call past 4,096 is a corrupt recording: an error naming the
+// entry, where it was skipped before (and its text lost unsaid).
+func TestRecordedStreamIndex(t *testing.T) {
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	for _, tt := range []struct{ name, uri, body, want string }{
+		{"anthropic block", "https://api.anthropic.com/v1/messages",
+			"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":5000,\"content_block\":{\"type\":\"text\",\"text\":\"Hi\"}}\n\n",
+			"streamed content block index 5000: want 0 to 4096"},
+		{"openai tool call", "https://api.openai.com/v1/chat/completions",
+			"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":-1,\"id\":\"c\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}}]}\n\ndata: [DONE]\n\n",
+			"streamed tool call index -1: want 0 to 4096"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req := `{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"Hi"}],"stream":true}`
+			cassette := "interactions:\n" +
+				"- request: {method: POST, uri: '" + tt.uri + "', body: " + q(req) + "}\n" +
+				"  response: {status: {code: 200}, headers: {Content-Type: [text/event-stream]}, body: {string: " + q(tt.body) + "}}\n"
+			_, err := Read(strings.NewReader(cassette), "c.yaml", "")
+			if err == nil || !strings.HasPrefix(err.Error(), "c.yaml: ") || !strings.HasSuffix(err.Error(), tt.want) {
+				t.Errorf("error %v\nwant c.yaml: … %s", err, tt.want)
+			} else {
+				t.Log(err)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
 )
@@ -39,13 +40,15 @@ func readShareGPT(s *docStream) ([]*Transcript, error) {
 			ID json.RawMessage `json:"id"`
 		}
 		_ = json.Unmarshal(v, &id)
-		t, err := shareGPTConversation(v, s.name, "", 0, map[string]bool{argText(id.ID): true})
+		taken := takenNames{}
+		taken.add(argText(id.ID))
+		t, err := shareGPTConversation(v, s.name, "", 0, taken)
 		if err != nil {
 			return nil, err
 		}
 		return []*Transcript{t}, nil
 	}
-	explicit := map[string]bool{} // ids the file gives, which an automatic name must not take
+	explicit := takenNames{} // ids the file gives that an automatic name could take
 	n := 0
 	err := s.elements("", func(_ int, raw json.RawMessage) error {
 		n++
@@ -53,9 +56,7 @@ func readShareGPT(s *docStream) ([]*Transcript, error) {
 			ID json.RawMessage `json:"id"`
 		}
 		if json.Unmarshal(raw, &id) == nil {
-			if s := argText(id.ID); s != "" {
-				explicit[s] = true
-			}
+			explicit.add(argText(id.ID))
 		}
 		return nil
 	})
@@ -80,9 +81,36 @@ func readShareGPT(s *docStream) ([]*Transcript, error) {
 	return out, nil
 }
 
+// takenNames holds the ids a file gives that an automatic name could
+// take: a position ("0", "17") with any number of "#" before it. Other
+// ids (most real ones: "c17", a UUID) are not kept, so a file of
+// 200,000 conversations does not hold its ids a second time.
+type takenNames map[string]bool
+
+func (t takenNames) add(id string) {
+	if couldBeAutomatic(id) {
+		t[id] = true
+	}
+}
+
+// couldBeAutomatic reports whether id is a name [shareGPTConversation]
+// may give: "#"s, then a decimal position with no leading zero.
+func couldBeAutomatic(id string) bool {
+	d := strings.TrimLeft(id, "#")
+	if d == "" || len(d) > 1 && d[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // shareGPTConversation reads conversation k of a file, at path, whose
 // explicit ids are those given.
-func shareGPTConversation(raw json.RawMessage, name, path string, k int, explicit map[string]bool) (*Transcript, error) {
+func shareGPTConversation(raw json.RawMessage, name, path string, k int, explicit takenNames) (*Transcript, error) {
 	var c sgConversation
 	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
 		return nil, errAt(name, path, "want a conversation object, got %s", jsonl.Kind(raw))

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"time"
 )
@@ -19,21 +20,35 @@ type SessionSummaries struct {
 	// chunks hold the rows, rowChunk a chunk: they grow without a copy
 	// of those before (a slice's growth held the old array and the new,
 	// 1.25 times the size, at once).
-	chunks [][]sessionRow
+	chunks []*rowChunk
 	n      int
 	// order, when set, is the rows' order: row order[i] is the i-th (a
 	// sorted view shares its rows with what it was sorted from).
-	order   []int
+	order   []int32
 	origins map[sessionOrigin]*sessionOrigin
 }
 
-// rowChunk is how many rows a chunk of [SessionSummaries] holds.
-const rowChunk = 1024
+// rowsPerChunk is how many rows a [rowChunk] holds.
+const rowsPerChunk = 1024
 
-// sessionRow is one finished session of a [SessionSummaries].
+// maxChunkNames is the most bytes of ids a [rowChunk] keeps in names,
+// as its rows' uint32 offsets reach (a variable for the tests).
+var maxChunkNames = math.MaxUint32 - 1
+
+// rowChunk is rowsPerChunk rows and their conversations' ids, one after
+// another in names (an id kept as a string of its own took 16 bytes
+// more, and its own allocation).
+type rowChunk struct {
+	rows  []sessionRow
+	names []byte
+	// long holds, by their row's place in the chunk, the ids that would
+	// take names past 4 GiB (never in practice).
+	long map[int]string
+}
+
+// sessionRow is one finished session of a [SessionSummaries]: 56 bytes.
 type sessionRow struct {
 	origin *sessionOrigin
-	conv   string
 	tally  *sessionTally // nil when the session records no usage
 	// messages counts the messages, as [SessionSummary.Messages].
 	messages int
@@ -42,6 +57,8 @@ type sessionRow struct {
 	// when no message records one.
 	start, end int64
 	startNanos int32
+	// name and nameLen place the conversation's id in its chunk's names.
+	name, nameLen uint32
 }
 
 // sessionOrigin is where a session was read and who wrote it.
@@ -61,7 +78,7 @@ func (ss *SessionSummaries) Len() int { return ss.n }
 // usage with the row, so it takes no more messages ([SessionSummary.Add]).
 func (ss *SessionSummaries) At(i int) *SessionSummary {
 	r := ss.row(i)
-	s := &SessionSummary{File: r.origin.file, Conversation: r.conv, Format: r.origin.format, Project: r.origin.project,
+	s := &SessionSummary{File: r.origin.file, Conversation: ss.conv(i), Format: r.origin.format, Project: r.origin.project,
 		Messages: r.messages,
 		start:    time.Unix(r.start, int64(r.startNanos)).UTC(), end: time.Unix(r.end, 0).UTC()}
 	if r.tally != nil {
@@ -77,30 +94,60 @@ func (ss *SessionSummaries) At(i int) *SessionSummary {
 // change made to those fields of s is not kept.
 func (ss *SessionSummaries) Add(sessions ...*SessionSummary) {
 	for _, s := range sessions {
-		r := sessionRow{origin: ss.origin(sessionOrigin{s.File, s.Project, s.Format}), conv: s.Conversation,
+		r := sessionRow{origin: ss.origin(sessionOrigin{s.File, s.Project, s.Format}),
 			messages: s.Messages, start: s.start.Unix(), startNanos: int32(s.start.Nanosecond()), end: s.end.Unix()}
 		if s.usage.Total != nil || s.usage.byModel != nil || s.usage.priced || s.days != nil {
 			r.tally = &sessionTally{usage: s.usage, days: s.days}
 		}
-		ss.push(&r)
+		ss.push(&r, s.Conversation)
 	}
 }
 
-// push adds r after the rows there are.
-func (ss *SessionSummaries) push(r *sessionRow) {
-	if ss.n%rowChunk == 0 {
-		ss.chunks = append(ss.chunks, make([]sessionRow, 0, rowChunk))
+// push adds r, of conversation conv, after the rows there are.
+func (ss *SessionSummaries) push(r *sessionRow, conv string) {
+	if ss.n%rowsPerChunk == 0 {
+		ss.chunks = append(ss.chunks, &rowChunk{rows: make([]sessionRow, 0, rowsPerChunk)})
 	}
-	last := &ss.chunks[len(ss.chunks)-1]
-	*last = append(*last, *r)
+	c := ss.chunks[len(ss.chunks)-1]
+	if len(c.names)+len(conv) > maxChunkNames {
+		if c.long == nil {
+			c.long = map[int]string{}
+		}
+		c.long[len(c.rows)] = conv
+		r.name, r.nameLen = math.MaxUint32, 0
+	} else {
+		r.name, r.nameLen = uint32(len(c.names)), uint32(len(conv))
+		c.names = append(c.names, conv...)
+	}
+	c.rows = append(c.rows, *r)
 	if ss.order != nil {
-		ss.order = append(ss.order, ss.n)
+		ss.order = append(ss.order, int32(ss.n))
 	}
 	ss.n++
 }
 
 // stored is row j in the order added.
-func (ss *SessionSummaries) stored(j int) *sessionRow { return &ss.chunks[j/rowChunk][j%rowChunk] }
+func (ss *SessionSummaries) stored(j int) *sessionRow {
+	return &ss.chunks[j/rowsPerChunk].rows[j%rowsPerChunk]
+}
+
+// storedConv is the conversation id of row j in the order added.
+func (ss *SessionSummaries) storedConv(j int) string {
+	c := ss.chunks[j/rowsPerChunk]
+	r := &c.rows[j%rowsPerChunk]
+	if r.name == math.MaxUint32 {
+		return c.long[j%rowsPerChunk]
+	}
+	return string(c.names[r.name : r.name+r.nameLen])
+}
+
+// conv is the conversation id of the i-th session.
+func (ss *SessionSummaries) conv(i int) string {
+	if ss.order != nil {
+		return ss.storedConv(int(ss.order[i]))
+	}
+	return ss.storedConv(i)
+}
 
 // origin is the one copy of o the rows share.
 func (ss *SessionSummaries) origin(o sessionOrigin) *sessionOrigin {
@@ -122,7 +169,7 @@ func (ss *SessionSummaries) origin(o sessionOrigin) *sessionOrigin {
 
 func (ss *SessionSummaries) row(i int) *sessionRow {
 	if ss.order != nil {
-		return ss.stored(ss.order[i])
+		return ss.stored(int(ss.order[i]))
 	}
 	return ss.stored(i)
 }
@@ -131,16 +178,17 @@ func (ss *SessionSummaries) row(i int) *sessionRow {
 // o is in the order added, o's chunks themselves (a file's rows are not
 // copied into the report's, which held both at once).
 func (ss *SessionSummaries) appendAll(o *SessionSummaries) {
-	if ss.n%rowChunk != 0 || o.order != nil {
+	if ss.n%rowsPerChunk != 0 || o.order != nil {
 		for i := range o.Len() {
-			ss.push(o.row(i))
+			r := *o.row(i)
+			ss.push(&r, o.conv(i))
 		}
 		return
 	}
 	ss.chunks = append(ss.chunks, o.clippedChunks()...)
 	if ss.order != nil {
 		for j := range o.n {
-			ss.order = append(ss.order, ss.n+j)
+			ss.order = append(ss.order, int32(ss.n+j))
 		}
 	}
 	ss.n += o.n
@@ -148,19 +196,21 @@ func (ss *SessionSummaries) appendAll(o *SessionSummaries) {
 
 // clippedChunks is a list of ss's chunks of its own, the last clipped:
 // a row added to ss or to what takes the list is not seen by the other.
-func (ss *SessionSummaries) clippedChunks() [][]sessionRow {
+func (ss *SessionSummaries) clippedChunks() []*rowChunk {
 	chunks := slices.Clone(ss.chunks)
 	if k := len(chunks); k > 0 {
-		chunks[k-1] = slices.Clip(chunks[k-1])
+		last := *chunks[k-1]
+		last.rows, last.names = slices.Clip(last.rows), slices.Clip(last.names)
+		chunks[k-1] = &last
 	}
 	return chunks
 }
 
 // only keeps the i-th session alone.
 func (ss *SessionSummaries) only(i int) {
-	r := *ss.row(i)
+	r, conv := *ss.row(i), ss.conv(i)
 	*ss = SessionSummaries{}
-	ss.push(&r)
+	ss.push(&r, conv)
 }
 
 // byStart is a view of ss by start time, those with no timestamp last,
@@ -168,13 +218,13 @@ func (ss *SessionSummaries) only(i int) {
 func (ss *SessionSummaries) byStart() SessionSummaries {
 	order := slices.Clone(ss.order)
 	if order == nil {
-		order = make([]int, ss.Len())
+		order = make([]int32, ss.Len())
 		for i := range order {
-			order[i] = i
+			order[i] = int32(i)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		ra, rb := ss.stored(a), ss.stored(b)
+	slices.SortStableFunc(order, func(a, b int32) int {
+		ra, rb := ss.stored(int(a)), ss.stored(int(b))
 		za, zb := ra.noStart(), rb.noStart()
 		switch {
 		case za && zb:

@@ -182,7 +182,7 @@ func TestSessionSummariesAppend(t *testing.T) {
 		}
 		return ss
 	}
-	a, b, c := file("a", 2*rowChunk), file("b", rowChunk+5), file("c", 3)
+	a, b, c := file("a", 2*rowsPerChunk), file("b", rowsPerChunk+5), file("c", 3)
 	var all Collected
 	for _, f := range []SessionSummaries{a, b, c} {
 		all.Append(&Collected{Summaries: f})
@@ -194,17 +194,17 @@ func TestSessionSummariesAppend(t *testing.T) {
 	all.Summaries.Add(end.At(0))
 	want := func(i int) string {
 		switch {
-		case i < 2*rowChunk:
+		case i < 2*rowsPerChunk:
 			return fmt.Sprintf("a:%d", i)
-		case i < 3*rowChunk+5:
-			return fmt.Sprintf("b:%d", i-2*rowChunk)
-		case i < 3*rowChunk+8:
-			return fmt.Sprintf("c:%d", i-3*rowChunk-5)
+		case i < 3*rowsPerChunk+5:
+			return fmt.Sprintf("b:%d", i-2*rowsPerChunk)
+		case i < 3*rowsPerChunk+8:
+			return fmt.Sprintf("c:%d", i-3*rowsPerChunk-5)
 		}
 		return "end:0"
 	}
-	if n := all.Summaries.Len(); n != 3*rowChunk+9 {
-		t.Fatalf("%d sessions, want %d", n, 3*rowChunk+9)
+	if n := all.Summaries.Len(); n != 3*rowsPerChunk+9 {
+		t.Fatalf("%d sessions, want %d", n, 3*rowsPerChunk+9)
 	}
 	for i := range all.Summaries.Len() {
 		s := all.Summaries.At(i)
@@ -212,7 +212,38 @@ func TestSessionSummariesAppend(t *testing.T) {
 			t.Fatalf("session %d: %s, want %s", i, got, want(i))
 		}
 	}
-	if s := b.At(rowChunk + 5); b.Len() != rowChunk+6 || s.File != "late" {
+	if s := b.At(rowsPerChunk + 5); b.Len() != rowsPerChunk+6 || s.File != "late" {
 		t.Errorf("b after the append: %d sessions, the last of %s", b.Len(), s.File)
+	}
+}
+
+// TestSummaryLongIDs: ids that would take a chunk's names past what its
+// offsets reach are kept apart, and every id comes back as given, in the
+// order added and in a sorted view.
+func TestSummaryLongIDs(t *testing.T) {
+	defer func(n int) { maxChunkNames = n }(maxChunkNames)
+	maxChunkNames = 10
+	ids := []string{"abc", "defgh", "ij", "klmnopqrstu", "v", ""}
+	var ss SessionSummaries
+	for _, id := range ids {
+		s := NewSessionSummary("f.json", "")
+		if err := s.Finish(&Transcript{ID: id, Format: FormatShareGPT}); err != nil {
+			t.Fatal(err)
+		}
+		ss.Add(s)
+	}
+	// "abc" (3), "defgh" (8), "ij" (10) fit; "klmnopqrstu" would make 21,
+	// "v" 11: both apart; "" fits (10).
+	if n := len(ss.chunks[0].long); n != 2 {
+		t.Errorf("%d ids kept apart, want 2", n)
+	}
+	sorted := ss.byStart()
+	for i, want := range ids {
+		if got := ss.At(i).Conversation; got != want {
+			t.Errorf("session %d: %q, want %q", i, got, want)
+		}
+		if got := sorted.At(i).Conversation; got != want {
+			t.Errorf("sorted session %d: %q, want %q", i, got, want)
+		}
 	}
 }

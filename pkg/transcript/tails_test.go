@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -64,5 +65,57 @@ func TestShareGPTIDs(t *testing.T) {
 	_, err = Select(ts, "x")
 	if want := `2 conversations are named "x" (the 3rd and 4th in the input); give each its own id`; err == nil || err.Error() != want {
 		t.Errorf("select x: %v\nwant %s", err, want)
+	}
+}
+
+// TestShareGPTAutomaticNames: the names given to conversations without
+// an id, worked out by hand from the rule (the position from 0, with "#"
+// before it while another conversation has that name). Only ids that
+// such a name could equal are remembered ([couldBeAutomatic]), so "01"
+// does not push the 2nd conversation's "1" aside.
+func TestShareGPTAutomaticNames(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		ids  []string // "" for none
+		want string
+	}{
+		{"taken twice", []string{"1", "", "#1", ""}, "1 ##1 #1 3"},
+		{"taken later", []string{"3", "", "", ""}, "3 1 2 #3"},
+		{"leading zero is no position", []string{"01", ""}, "01 1"},
+		{"other ids", []string{"c1", "", "x"}, "c1 1 x"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var convs []string
+			for i, id := range tt.ids {
+				c := fmt.Sprintf(`{"conversations":[{"from":"human","value":"m%d"}]}`, i)
+				if id != "" {
+					c = fmt.Sprintf(`{"id":%q,"conversations":[{"from":"human","value":"m%d"}]}`, id, i)
+				}
+				convs = append(convs, c)
+			}
+			ts, err := Read(strings.NewReader("["+strings.Join(convs, ",")+"]"), "s.json", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, tr := range ts {
+				got = append(got, tr.ID)
+			}
+			if strings.Join(got, " ") != tt.want {
+				t.Errorf("ids %q, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCouldBeAutomatic(t *testing.T) {
+	for id, want := range map[string]bool{
+		"0": true, "17": true, "#17": true, "##0": true,
+		"": false, "#": false, "01": false, "#01": false, "c1": false, "1a": false,
+		"-1": false, "+1": false, "1.0": false, " 1": false, "1#": false,
+	} {
+		if got := couldBeAutomatic(id); got != want {
+			t.Errorf("couldBeAutomatic(%q) = %v, want %v", id, got, want)
+		}
 	}
 }
