@@ -235,7 +235,7 @@ func (h *History) abort() int {
 // link records the tool calls of m, the next entry of the active turn,
 // and glues the turns between a tool result and its call in an earlier
 // turn, so that no window separates them.
-func (h *History) link(m transcript.Message) {
+func (h *History) link(m *transcript.Message) {
 	for _, tc := range m.ToolCalls {
 		if h.callAt == nil {
 			h.callAt = map[string]int{}

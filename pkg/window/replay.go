@@ -380,7 +380,7 @@ func (r *replayer) measured() []Entry {
 	if r.entries == nil {
 		r.entries = make([]Entry, len(r.t.Messages))
 		for i := range r.t.Messages {
-			r.entries[i] = measureEntry(r.t.Messages[i], 0, r.opts.Counter)
+			r.entries[i] = measureEntry(&r.t.Messages[i], 0, r.opts.Counter)
 		}
 	}
 	return r.entries
