@@ -66,7 +66,8 @@ func newHistory(capacity int) History {
 // Len returns the number of positions held.
 func (h *History) Len() int { return len(h.hist) }
 
-// At returns the entry at position p.
+// At returns the entry at position p. Its Message is the transcript's
+// (shared by every strategy's history): read it, never write through it.
 func (h *History) At(p int) *Entry { return &h.hist[p] }
 
 // System returns the system part's entries.
