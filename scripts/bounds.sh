@@ -29,8 +29,11 @@
 #                         through count --transcript and the transcript
 #                         summary as a table
 #   replay anth 5MB     replay --format json of a 5 MB Anthropic request
-#                         (one session of 10,000 messages), and with
+#                         (one session of 7,750 messages), and with
 #                         --totals (replayed once)
+#   replay anth 10MB    replay --format table of a 10 MB one (15,487
+#                         messages; docs/security.md, "Replay of one long
+#                         session")
 #   walk big .json        a directory with one MB-megabyte JSON file that is
 #                         no transcript (skipped after a sniff of its start)
 #   gemini … har doc      Gemini, Gemini CLI, Codex, SWE-agent, OpenHands,
@@ -150,6 +153,7 @@ def anthropic(path, n):
   out.write('],\"max_tokens\":1024}\n')
 anthropic('$tmp/anthropic.json', $bytes)
 anthropic('$tmp/anthropic5.json', 5000000)
+anthropic('$tmp/anthropic10.json', 10000000)
 out = open('$tmp/sharegpt.json', 'w')
 out.write('[' + ','.join(json.dumps({'id': 'c%d' % i, 'conversations': [{'from': 'human', 'value': 'hi %d' % i}, {'from': 'gpt', 'value': 'hello there, how can I help?'}]}) for i in range(200000)) + ']\n')
 mkdir = __import__('os').makedirs; mkdir('$tmp/walk', exist_ok=True)
@@ -165,6 +169,7 @@ runf "sharegpt table" "$tmp/sharegpt.json" transcript --format table
 # whatever MB is, since its time grows with the square of its length.
 runf "replay anth 5MB" "$tmp/anthropic5.json" replay --format json
 runf "replay anth totals" "$tmp/anthropic5.json" replay --totals --format json
+runf "replay anth 10MB" "$tmp/anthropic10.json" replay --format table
 runa() { # runa NAME FILE ARGS...: like runf, the ratio to FILE, ARGS given whole
   local name="$1" in="$2"
   shift 2

@@ -215,7 +215,7 @@ func (c *conversation) SetOverhead(tokens int) { c.overhead = tokens }
 // measureEntry returns the entry for m: the model's copy (a tool result cut by
 // limit when limit > 0, where the cut text, marker included, has fewer
 // tokens) with its characters and tokens.
-func measureEntry(m transcript.Message, limit int, counter tokenize.Counter) Entry {
+func measureEntry(m *transcript.Message, limit int, counter tokenize.Counter) Entry {
 	if counter == nil {
 		counter = tokenize.Estimate
 	}
@@ -224,7 +224,10 @@ func measureEntry(m transcript.Message, limit int, counter tokenize.Counter) Ent
 		// The cut text, marker included, is used only where it is
 		// smaller: a cut never makes a call cost more.
 		if cut := truncateToolResult(m.Text, limit); len(cut) != len(m.Text) && counter.Count(cut) < counter.Count(m.Text) {
-			m.Text, e.Truncated = cut, true
+			// A copy: m is the transcript's.
+			mc := *m
+			mc.Text = cut
+			m, e.Truncated = &mc, true
 		}
 	}
 	e.Message = m
@@ -254,7 +257,7 @@ func truncateToolResult(s string, limit int) string {
 
 // measure sizes m whole: a cut is an edit on top (see push), so the
 // strategy chooses on the uncut history.
-func (c *conversation) measure(m transcript.Message) Entry { return measureEntry(m, 0, c.counter) }
+func (c *conversation) measure(m transcript.Message) Entry { return measureEntry(&m, 0, c.counter) }
 
 // AddSystem adds a message to the system part, which every window keeps.
 func (c *conversation) AddSystem(m transcript.Message) { c.h.addSystem(c.measure(m)) }
@@ -293,7 +296,7 @@ func (c *conversation) push(e Entry) {
 		return
 	}
 	c.editBooks.grow()
-	m := &e.Message
+	m := e.Message
 	if c.limit > 0 && (m.Role == transcript.RoleTool || m.ToolCallID != "") {
 		// The cut text, marker included, is sent only where it is
 		// smaller.
@@ -564,7 +567,7 @@ func (c *conversation) render(w *window) Rendered {
 	}
 	var items []item
 	for _, e := range c.h.sys {
-		items = append(items, item{e.Message.Index, e.Message, e.Message.Role == transcript.RoleSystem})
+		items = append(items, item{e.Message.Index, *e.Message, e.Message.Role == transcript.RoleSystem})
 	}
 	for _, p := range w.positions() {
 		items = append(items, item{c.h.At(p).Message.Index, c.sentMessage(p), false})
@@ -589,7 +592,7 @@ func (c *conversation) render(w *window) Rendered {
 // sentMessage is position p as sent: the model's copy with an edit's
 // placeholder in place.
 func (c *conversation) sentMessage(p int) transcript.Message {
-	m := c.h.At(p).Message
+	m := *c.h.At(p).Message // a copy: the entry's is shared
 	switch c.sent[p] {
 	case SentCleared:
 		if m.ToolCallID != "" {

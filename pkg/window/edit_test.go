@@ -3,6 +3,7 @@ package window
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -272,7 +273,8 @@ func TestReplayStreamed(t *testing.T) {
 				got = append(got, Result{Strategy: s, Totals: Totals{Calls: -1}})
 				cur = len(got) - 1
 			}
-			cp := *c
+			cp := *c // its parts and indices are reused by the next call
+			cp.Parts, cp.Messages = slices.Clone(c.Parts), slices.Clone(c.Messages)
 			got[cur].Calls = append(got[cur].Calls, cp)
 			if ev != nil && (len(got[cur].Events) == 0 || got[cur].Events[len(got[cur].Events)-1].Call != ev.Call) {
 				got[cur].Events = append(got[cur].Events, *ev)

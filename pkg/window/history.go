@@ -66,7 +66,8 @@ func newHistory(capacity int) History {
 // Len returns the number of positions held.
 func (h *History) Len() int { return len(h.hist) }
 
-// At returns the entry at position p.
+// At returns the entry at position p. Its Message is the transcript's
+// (shared by every strategy's history): read it, never write through it.
 func (h *History) At(p int) *Entry { return &h.hist[p] }
 
 // System returns the system part's entries.
@@ -235,7 +236,7 @@ func (h *History) abort() int {
 // link records the tool calls of m, the next entry of the active turn,
 // and glues the turns between a tool result and its call in an earlier
 // turn, so that no window separates them.
-func (h *History) link(m transcript.Message) {
+func (h *History) link(m *transcript.Message) {
 	for _, tc := range m.ToolCalls {
 		if h.callAt == nil {
 			h.callAt = map[string]int{}

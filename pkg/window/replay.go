@@ -31,7 +31,8 @@ type ReplayOptions struct {
 	// made, in the order of the strategies, with the compaction just
 	// before it (nil for none); Replay then keeps no calls (the results
 	// it returns have empty Calls), so its memory does not grow with the
-	// calls and their windows. c is valid only during the call.
+	// calls and their windows. c is valid only during the call, its
+	// Parts and Messages too: the next call reuses them.
 	OnCall func(strategy string, c *Call, compaction *Event) error
 	// OnResult, when set, is given each strategy's result (events and
 	// totals) once its calls are done.
@@ -281,8 +282,11 @@ type replayer struct {
 	rendered Rendered
 	// stream hands calls to OnCall instead of keeping them.
 	stream bool
-	// lastParts is how many parts the call before listed.
+	// lastParts is how many parts the call before listed; parts and
+	// indices, when streaming, are its Parts and Messages, reused.
 	lastParts int
+	parts     []Part
+	indices   Indices
 	calls     int    // calls made in the streamed run
 	summary   []bool // message i is a harness compaction summary
 	aborted   []bool // turn j was aborted
@@ -380,7 +384,7 @@ func (r *replayer) measured() []Entry {
 	if r.entries == nil {
 		r.entries = make([]Entry, len(r.t.Messages))
 		for i := range r.t.Messages {
-			r.entries[i] = measureEntry(r.t.Messages[i], 0, r.opts.Counter)
+			r.entries[i] = measureEntry(&r.t.Messages[i], 0, r.opts.Counter)
 		}
 	}
 	return r.entries
@@ -598,9 +602,18 @@ func (r *replayer) call(c *conversation, res *Result, m *transcript.Message, ful
 		// Room for the parts of the call before and a few more: a
 		// window mostly grows by a few runs, and its parts are then
 		// not grown (and copied) run by run.
-		call.Parts = c.parts(make([]Part, 0, r.lastParts+r.lastParts/8+4), w)
+		var parts []Part
+		var msgs Indices
+		if r.stream {
+			// The call is OnCall's only while it runs: its parts and
+			// indices reuse the call before's.
+			parts, msgs = r.parts[:0], slices.Grow(r.indices[:0], snap.Messages)
+		} else {
+			parts, msgs = make([]Part, 0, r.lastParts+r.lastParts/8+4), make(Indices, 0, snap.Messages)
+		}
+		call.Parts = c.parts(parts, w)
 		r.lastParts = len(call.Parts)
-		call.Messages = make(Indices, 0, snap.Messages)
+		call.Messages = msgs
 		for _, p := range call.Parts {
 			for i := p.From; i <= p.To && p.Sent != SentSummary; i++ {
 				call.Messages = append(call.Messages, i)
@@ -657,7 +670,9 @@ func (r *replayer) call(c *conversation, res *Result, m *transcript.Message, ful
 			return err
 		}
 		r.calls++
-		return r.opts.OnCall(res.Strategy, &call, ev)
+		err := r.opts.OnCall(res.Strategy, &call, ev)
+		r.parts, r.indices = call.Parts, call.Messages
+		return err
 	}
 	res.Calls = append(res.Calls, call)
 	if r.renderAt == call.Call {

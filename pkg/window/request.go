@@ -76,7 +76,7 @@ func ShowCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts Re
 				// always whole.
 				m = t.Messages[i]
 			}
-			e := measureEntry(m, 0, opts.Counter)
+			e := measureEntry(&m, 0, opts.Counter)
 			v.Messages = append(v.Messages, SentMessage{Index: i, Role: string(m.Role), Sent: p.Sent, InSystem: !ok,
 				Chars: e.Chars, Tokens: e.Tokens, Message: m})
 		}

@@ -523,7 +523,7 @@ func (s *summarizing) prepare(h *History) (*Compaction, error) {
 	folded := make([]transcript.Message, 0, hi-lo)
 	idx := make([]int, 0, hi-lo)
 	for _, e := range h.hist[lo:hi] {
-		folded = append(folded, e.Message)
+		folded = append(folded, *e.Message)
 		idx = append(idx, e.Message.Index)
 	}
 	before := len(h.sys) + h.Len() - lo

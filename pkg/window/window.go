@@ -203,9 +203,10 @@ type Selector func(history []Entry, activeFrom int) ([]int, error)
 
 // Entry is one retained message with its size.
 type Entry struct {
-	// Message is the model's copy (tool results cut by a
-	// [TruncateEdit]).
-	Message transcript.Message
+	// Message is the message as the model sees it: the transcript's own
+	// (shared, never written through), or a copy with the tool result cut
+	// by a [TruncateEdit]. Never nil.
+	Message *transcript.Message
 	Chars   int
 	Tokens  int
 	// Truncated is set when the text was cut.
