@@ -173,6 +173,9 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 				return ts, err
 			}
 		}
+		if ts, err, ok := readLongFirst(ctx, file, at, name, format, fn, done); ok {
+			return ts, err
+		}
 		if _, err := file.Seek(at, io.SeekStart); err != nil {
 			return nil, &Error{Name: name, Err: err}
 		}
@@ -252,14 +255,21 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 		}
 		return []*Transcript{b.t}, nil
 	}
-	return readDocumentInput(ctx, file, at, head, br, name, format, obj, fn, done)
+	firstFormat := func() Format {
+		if obj == nil {
+			return ""
+		}
+		return detectLine(obj)
+	}
+	return readDocumentInput(ctx, file, at, head, br, name, format, firstFormat, fn, done)
 }
 
 // readDocumentInput reads a JSON document: streamed from the file, or
 // from the input held once in memory; checked streamed where the stream
 // reader refuses it; read whole where neither takes it. head is what was
-// read of it so far, obj its first line as an object (nil if it is none).
-func readDocumentInput(ctx context.Context, file io.ReadSeeker, at int64, head []byte, br *bufio.Reader, name string, format Format, obj map[string]json.RawMessage, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) ([]*Transcript, error) {
+// read of it so far, firstFormat what its first line tells ("" when that
+// line is no object).
+func readDocumentInput(ctx context.Context, file io.ReadSeeker, at int64, head []byte, br *bufio.Reader, name string, format Format, firstFormat func() Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) ([]*Transcript, error) {
 	var err error
 	var src io.ReadSeeker = file
 	var held *chunks
@@ -280,12 +290,6 @@ func readDocumentInput(ctx context.Context, file io.ReadSeeker, at int64, head [
 	start := at
 	if held != nil {
 		start = 0
-	}
-	firstFormat := func() Format {
-		if obj == nil {
-			return ""
-		}
-		return detectLine(obj)
 	}
 	if ts, err, ok := readChecked(ctx, src, start, name, format, firstFormat, fn, false); ok {
 		return ts, err
