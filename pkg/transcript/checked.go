@@ -373,7 +373,8 @@ type sequence struct {
 func (q *sequence) read(ctx context.Context, start int64, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	named := q.format != ""
 	out, messages, err := q.documents(ctx, start, fn)
-	if named && err != nil {
+	var tooLarge *InputTooLargeError
+	if named && err != nil && !errors.As(err, &tooLarge) {
 		var de *Error
 		if q.format == FormatHAR || errors.As(err, &de) && de.Path == "" && de.Line == 0 {
 			if found := q.detect(); found != "" && found != q.format {
@@ -539,9 +540,9 @@ func (q *sequence) document(ctx context.Context, sec *section, k int, fn func(t 
 	if _, err := sec.Seek(0, io.SeekStart); err != nil {
 		return nil, 0, &Error{Name: q.name, Err: err}
 	}
-	v, err := io.ReadAll(sec)
+	v, err := readLimited(sec, q.name, 0, maxWhole, false)
 	if err != nil {
-		return nil, 0, &Error{Name: q.name, Err: err}
+		return nil, 0, err
 	}
 	if ts, err = readDocument(v, q.name, q.format); err != nil {
 		return nil, 0, err

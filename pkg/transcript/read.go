@@ -202,9 +202,15 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 		format = detectLine(obj)
 	}
 	if format == FormatVCR || (format == "" && !lineIsValue && isVCR(head)) {
-		rest, err := io.ReadAll(br)
+		if file != nil {
+			// Refused from its size when the file tells it.
+			if n, err := left(file); err == nil && n >= 0 && n+int64(len(head)+br.Buffered()) > maxCassette {
+				return nil, &Error{Name: name, Err: &InputTooLargeError{Limit: maxCassette, Cassette: true}}
+			}
+		}
+		rest, err := readLimited(br, name, int64(len(head)), maxCassette, true)
 		if err != nil {
-			return nil, &Error{Name: name, Err: err}
+			return nil, err
 		}
 		data := append(head, rest...)
 		if !utf8.Valid(data) {
@@ -296,13 +302,16 @@ func readDocumentInput(ctx context.Context, file io.ReadSeeker, at int64, head [
 	}
 	var data []byte
 	if held != nil {
+		if held.size > maxWhole {
+			return nil, &Error{Name: name, Err: &InputTooLargeError{Limit: maxWhole}}
+		}
 		data = held.bytes()
 	} else {
 		if _, err := file.Seek(at, io.SeekStart); err != nil {
 			return nil, &Error{Name: name, Err: err}
 		}
-		if data, err = io.ReadAll(file); err != nil {
-			return nil, &Error{Name: name, Err: err}
+		if data, err = readLimited(file, name, 0, maxWhole, false); err != nil {
+			return nil, err
 		}
 	}
 	held = nil
