@@ -42,7 +42,9 @@
 #                         --transcript, the summary and --breakdown; then
 #                         SIGINT at 1.5 and 4 s on the streamed documents,
 #                         from standard input and during replay DIR (the
-#                         docs block at the end)
+#                         docs block at the end); two SWE-agent
+#                         documents end to end (a sequence) and a VCR
+#                         cassette over its 16 MiB limit
 #
 # Then each long run again, interrupted with SIGINT after 1.5 s: prints
 # "sigint <case> <ms from the signal to the exit> <exit status>" (the goal:
@@ -243,6 +245,21 @@ for f in gemini gemini-cli codex swe-agent openhands long-memory har; do
   runf "$f summary" "$tmp/$f.json" transcript
   runf "$f breakdown" "$tmp/$f.json" transcript --breakdown
 done
+# A sequence of documents: two copies of the SWE-agent trajectory end to
+# end, read one document at a time. Then a VCR cassette of at least 20 MB
+# (the records of testdata/transcripts/vcr/anthropic-parsed.yaml
+# repeated), over the 16 MiB limit on a cassette: refused from its size
+# (the error is shown).
+cat "$tmp/swe-agent.json" "$tmp/swe-agent.json" > "$tmp/swe2.json"
+runf "swe-agent x2 seq" "$tmp/swe2.json" count --transcript
+runf "swe-agent x2 summ" "$tmp/swe2.json" transcript
+python3 -c "
+import sys
+head, sep, rest = open('testdata/transcripts/vcr/anthropic-parsed.yaml').read().partition('interactions:\n')
+items, sep2, tail = rest.partition('\nversion:')
+n = max($MB, 20) * 1000 * 1000 // len(items) + 1
+sys.stdout.write(head + sep + (items + '\n') * n + 'version:' + tail)" > "$tmp/big.yaml"
+runf "vcr over limit" "$tmp/big.yaml" count --transcript
 sigat() { # sigat NAME SECONDS STDIN ARGS...: SIGINT after SECONDS, time to exit
   local name="$1" after="$2" in="$3"
   shift 3

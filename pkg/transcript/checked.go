@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -266,6 +267,94 @@ func readChecked(ctx context.Context, src io.ReadSeeker, start int64, name strin
 	return ts, err, true
 }
 
+// readLongFirst reads the file at offset at, whose long first line is a
+// valid JSON document the streaming reader did not take (the first of a
+// sequence, one document a line), as [read] reads it once that line is
+// read whole, but without reading it whole: the line formats' sniffs and
+// the format the line tells are taken from the document's probe (its
+// members kept, as in [readFileDocument]). ok is false when it leaves the
+// input to that line read whole: the line is not exactly one object or
+// array that the probe takes, or a line format claims it.
+func readLongFirst(ctx context.Context, file io.ReadSeeker, at int64, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
+	a, b, err := firstLineDocument(ctx, file, at)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err(), true
+		}
+		return nil, nil, false
+	}
+	s, err := openDocStream(&section{src: file, start: a, end: b}, name)
+	if err != nil {
+		return nil, nil, false
+	}
+	var obj map[string]json.RawMessage
+	first := Format("") // what detectLine tells of the line as an object
+	if !s.probe.array {
+		obj = s.probe.obj
+		for _, f := range formats {
+			if f.line != nil && f.line(obj) {
+				first = f.name
+				break
+			}
+		}
+		if first == "" {
+			first = s.probe.detect()
+		}
+	}
+	s = nil
+	if format == "" {
+		format = first
+	}
+	if f := formatOf(format); format == FormatVCR || f != nil && f.lines != nil && (f.linesWhen == nil || f.linesWhen(obj)) {
+		return nil, nil, false
+	}
+	ts, err = readDocumentInput(ctx, file, at, nil, nil, name, format, func() Format { return first }, fn, done)
+	return ts, err, true
+}
+
+// firstLineDocument finds the JSON document that begins the first line
+// of src from at that is not blank, after a byte order mark, and returns
+// its first offset and the one after it, when that line holds nothing
+// else (spaces, tabs, a carriage return) and the document is an object
+// or an array; errNotOneLine otherwise.
+func firstLineDocument(ctx context.Context, src io.ReadSeeker, at int64) (a, b int64, err error) {
+	if _, err := src.Seek(at, io.SeekStart); err != nil {
+		return 0, 0, err
+	}
+	var head [3]byte
+	n, _ := io.ReadFull(src, head[:])
+	if bytes.Equal(head[:n], bom) {
+		at += 3
+	}
+	if a, b, err = nextDocument(ctx, src, at); err != nil {
+		return 0, 0, err
+	}
+	if _, err := src.Seek(a, io.SeekStart); err != nil {
+		return 0, 0, err
+	}
+	if n, _ := io.ReadFull(src, head[:1]); n != 1 || head[0] != '{' && head[0] != '[' {
+		return 0, 0, errNotOneLine
+	}
+	if _, err := src.Seek(b, io.SeekStart); err != nil {
+		return 0, 0, err
+	}
+	br := bufio.NewReaderSize(src, 4<<10)
+	for {
+		c, err := br.ReadByte()
+		if err == io.EOF || err == nil && c == '\n' {
+			return a, b, nil
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+		if c != ' ' && c != '\t' && c != '\r' {
+			return 0, 0, errNotOneLine
+		}
+	}
+}
+
+var errNotOneLine = errors.New("not one document on its line")
+
 // sequence is a sequence of documents being read (see
 // [docCheck.readSequence]).
 type sequence struct {
@@ -284,7 +373,8 @@ type sequence struct {
 func (q *sequence) read(ctx context.Context, start int64, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	named := q.format != ""
 	out, messages, err := q.documents(ctx, start, fn)
-	if named && err != nil {
+	var tooLarge *InputTooLargeError
+	if named && err != nil && !errors.As(err, &tooLarge) {
 		var de *Error
 		if q.format == FormatHAR || errors.As(err, &de) && de.Path == "" && de.Line == 0 {
 			if found := q.detect(); found != "" && found != q.format {
@@ -450,9 +540,9 @@ func (q *sequence) document(ctx context.Context, sec *section, k int, fn func(t 
 	if _, err := sec.Seek(0, io.SeekStart); err != nil {
 		return nil, 0, &Error{Name: q.name, Err: err}
 	}
-	v, err := io.ReadAll(sec)
+	v, err := readLimited(sec, q.name, 0, maxWhole, false)
 	if err != nil {
-		return nil, 0, &Error{Name: q.name, Err: err}
+		return nil, 0, err
 	}
 	if ts, err = readDocument(v, q.name, q.format); err != nil {
 		return nil, 0, err

@@ -34,7 +34,19 @@ var checkedSeeds = []string{
 	`{"info":{},"history":[{"role":"user","content":"a"},{"role":"assistant","content":"b"` + strings.Repeat(" ", 70000),
 	strings.Repeat(`{"role":"user","content":"`+strings.Repeat("a", 100)+`"},`, 1000),
 	`{"messages":[{"role":"user","content":"` + strings.Repeat("é", 40000) + "\xe9\"}]}",
+	// A long first line (past 64 KiB) that is one document, then more.
+	long(`{"history":[{"role":"user","content":"%s"}]}`) + "\n" + `{"history":[{"role":"assistant","content":"b"}]}`,
+	"\xef\xbb\xbf\n " + long(`{"contents":[{"role":"user","parts":[{"text":"%s"}]}]}`) + " \r\n" + `{"contents":[{"role":"model","parts":[{"text":"b"}]}]} {"contents":[`,
+	long(`[{"id":"1","conversations":[{"from":"human","value":"%s"}]}]`) + "\n" + `[{"id":"2","conversations":[{"from":"gpt","value":"y"}]}]`,
+	long(`{"history":[{"role":"user","content":"%s"}]}`) + ` {"history":[]}`,
+	long(`{"history":{"role":"user","content":"%s"}}`) + "\n",
+	long(`{"history":[{"role":"user","content":"%s"}]}`) + "\n" + `{"log":{"entries":[]}}`,
+	long(`{"log":{"entries":[]},"x":"%s"}`) + "\n" + `{"log":{"entries":[]}}`,
+	long(`{"messages":[{"role":"user","content":"%s"}]}`) + "\n\n" + `{"messages":[{"role":"assistant","content":"b"}]}`,
 }
+
+// long is format with a string of 70000 bytes in place of its %s.
+func long(format string) string { return fmt.Sprintf(format, strings.Repeat("a", 70000)) }
 
 // readsExactlySame checks that data reads the same from a file, from a
 // pipe and whole, error texts included word for word, detected and as
@@ -138,6 +150,46 @@ func TestCheckedNotHeld(t *testing.T) {
 	}
 	if live > 3<<20 {
 		t.Errorf("sequence: %d MB live while counting 8 documents of 1 MB", live>>20)
+	}
+}
+
+// TestSequenceLinesNotHeld: a sequence of documents one a line, each on
+// one long line, is read one document at a time from a file. Its first
+// line was read whole (and its members copied) to be sniffed as a JSON
+// Lines record: 8 MB documents held 8 MB, counted every 2 MB read.
+func TestSequenceLinesNotHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 8 MB files")
+	}
+	for _, c := range []struct {
+		sample string
+		key    []string
+	}{
+		{"swe-agent/fix-issue.traj", []string{"history"}},
+		{"gemini/contents.json", []string{"contents"}},
+	} {
+		one, _ := bigRecords(t, c.sample, c.key, 8<<20)
+		doc, err := os.ReadFile(one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.IndexByte(doc, '\n') >= 0 {
+			t.Fatalf("%s: want a document on one line", c.sample)
+		}
+		seq := filepath.Join(t.TempDir(), "sequence.json")
+		if err := os.WriteFile(seq, bytes.Repeat(append(doc, '\n'), 2), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		live, err := countLive(t, seq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if live > 3<<20 {
+			t.Errorf("%s: %d MB live while counting 2 documents of 8 MB, one a line", c.sample, live>>20)
+		}
+		if testing.Verbose() {
+			t.Logf("%s: %d KB live", c.sample, live>>10)
+		}
 	}
 }
 

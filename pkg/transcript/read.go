@@ -176,6 +176,9 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 				return ts, err
 			}
 		}
+		if ts, err, ok := readLongFirst(ctx, file, at, name, format, fn, done); ok {
+			return ts, err
+		}
 		if _, err := file.Seek(at, io.SeekStart); err != nil {
 			return nil, &Error{Name: name, Err: err}
 		}
@@ -202,9 +205,15 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 		format = detectLine(obj)
 	}
 	if format == FormatVCR || (format == "" && !lineIsValue && isVCR(head)) {
-		rest, err := io.ReadAll(br)
+		if file != nil {
+			// Refused from its size when the file tells it.
+			if n, err := left(file); err == nil && n >= 0 && n+int64(len(head)+br.Buffered()) > maxCassette {
+				return nil, &Error{Name: name, Err: &InputTooLargeError{Limit: maxCassette, Cassette: true}}
+			}
+		}
+		rest, err := readLimited(br, name, int64(len(head)), maxCassette, true)
 		if err != nil {
-			return nil, &Error{Name: name, Err: err}
+			return nil, err
 		}
 		data := append(head, rest...)
 		if !utf8.Valid(data) {
@@ -255,14 +264,21 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 		}
 		return []*Transcript{b.t}, nil
 	}
-	return readDocumentInput(ctx, file, at, head, br, name, format, obj, fn, done)
+	firstFormat := func() Format {
+		if obj == nil {
+			return ""
+		}
+		return detectLine(obj)
+	}
+	return readDocumentInput(ctx, file, at, head, br, name, format, firstFormat, fn, done)
 }
 
 // readDocumentInput reads a JSON document: streamed from the file, or
 // from the input held once in memory; checked streamed where the stream
 // reader refuses it; read whole where neither takes it. head is what was
-// read of it so far, obj its first line as an object (nil if it is none).
-func readDocumentInput(ctx context.Context, file io.ReadSeeker, at int64, head []byte, br *bufio.Reader, name string, format Format, obj map[string]json.RawMessage, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) ([]*Transcript, error) {
+// read of it so far, firstFormat what its first line tells ("" when that
+// line is no object).
+func readDocumentInput(ctx context.Context, file io.ReadSeeker, at int64, head []byte, br *bufio.Reader, name string, format Format, firstFormat func() Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) ([]*Transcript, error) {
 	var err error
 	var src io.ReadSeeker = file
 	var held *spool.Spool
@@ -285,17 +301,14 @@ func readDocumentInput(ctx context.Context, file io.ReadSeeker, at int64, head [
 	if held != nil {
 		start = 0
 	}
-	firstFormat := func() Format {
-		if obj == nil {
-			return ""
-		}
-		return detectLine(obj)
-	}
 	if ts, err, ok := readChecked(ctx, src, start, name, format, firstFormat, fn, false); ok {
 		return ts, err
 	}
 	var data []byte
 	if held != nil {
+		if held.Size() > maxWhole {
+			return nil, &Error{Name: name, Err: &InputTooLargeError{Limit: maxWhole}}
+		}
 		if data, err = held.Bytes(); err != nil {
 			return nil, &Error{Name: name, Err: err}
 		}
@@ -304,8 +317,8 @@ func readDocumentInput(ctx context.Context, file io.ReadSeeker, at int64, head [
 		if _, err := file.Seek(at, io.SeekStart); err != nil {
 			return nil, &Error{Name: name, Err: err}
 		}
-		if data, err = io.ReadAll(file); err != nil {
-			return nil, &Error{Name: name, Err: err}
+		if data, err = readLimited(file, name, 0, maxWhole, false); err != nil {
+			return nil, err
 		}
 	}
 	return readWhole(ctx, data, name, format, fn)
