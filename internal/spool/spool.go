@@ -195,23 +195,6 @@ func (s *Spool) Seek(off int64, whence int) (int64, error) {
 	return off, nil
 }
 
-// Bytes is the whole input in one slice (for a reader that takes it
-// whole).
-func (s *Spool) Bytes() ([]byte, error) {
-	out := make([]byte, s.size)
-	if s.file != nil {
-		if _, err := s.file.ReadAt(out, 0); err != nil && err != io.EOF {
-			return nil, err
-		}
-		return out, nil
-	}
-	at := 0
-	for _, p := range s.parts {
-		at += copy(out[at:], p)
-	}
-	return out, nil
-}
-
 // CopyTo writes what is held to w, chunk bytes at a time, stopping with
 // ctx's error once ctx is done.
 func (s *Spool) CopyTo(ctx context.Context, w io.Writer, chunk int) error {

@@ -151,7 +151,7 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 	br := bufio.NewReaderSize(r, bufSize)
 	if file == nil && firstLineLong(br, longLine) {
 		// One JSON document on one long line (a request body as an SDK
-		// dumps it) from a pipe: held once, in chunks, so that it can be
+		// dumps it) from a pipe: held once (spool.Hold), so that it can be
 		// read twice like a file, rather than as one line that grows.
 		held, err := spool.Hold(nil, br, 0)
 		if err != nil {
@@ -304,22 +304,15 @@ func readDocumentInput(ctx context.Context, file io.ReadSeeker, at int64, head [
 	if ts, err, ok := readChecked(ctx, src, start, name, format, firstFormat, fn, false); ok {
 		return ts, err
 	}
-	var data []byte
+	if _, err := src.Seek(start, io.SeekStart); err != nil {
+		return nil, &Error{Name: name, Err: err}
+	}
+	data, err := readLimited(src, name, 0, maxWhole, false)
+	if err != nil {
+		return nil, err
+	}
 	if held != nil {
-		if held.Size() > maxWhole {
-			return nil, &Error{Name: name, Err: &InputTooLargeError{Limit: maxWhole}}
-		}
-		if data, err = held.Bytes(); err != nil {
-			return nil, &Error{Name: name, Err: err}
-		}
-		held.Close()
-	} else {
-		if _, err := file.Seek(at, io.SeekStart); err != nil {
-			return nil, &Error{Name: name, Err: err}
-		}
-		if data, err = readLimited(file, name, 0, maxWhole, false); err != nil {
-			return nil, err
-		}
+		held.Close() // let go before decoding
 	}
 	return readWhole(ctx, data, name, format, fn)
 }
