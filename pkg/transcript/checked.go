@@ -291,13 +291,7 @@ func readLongFirst(ctx context.Context, file io.ReadSeeker, at int64, name strin
 	first := Format("") // what detectLine tells of the line as an object
 	if !s.probe.array {
 		obj = s.probe.obj
-		for _, f := range formats {
-			if f.line != nil && f.line(obj) {
-				first = f.name
-				break
-			}
-		}
-		if first == "" {
+		if first = lineFormat(obj); first == "" {
 			first = s.probe.detect()
 		}
 	}

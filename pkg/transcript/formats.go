@@ -138,12 +138,21 @@ func formatOf(name Format) *format {
 // object obj: the JSON Lines format that claims it, else the document
 // format that claims obj as a whole document, else "".
 func detectLine(obj map[string]json.RawMessage) Format {
+	if f := lineFormat(obj); f != "" {
+		return f
+	}
+	return detectDocument(mustRaw(obj))
+}
+
+// lineFormat is the format whose line sniff claims obj, "" when none
+// does.
+func lineFormat(obj map[string]json.RawMessage) Format {
 	for _, f := range formats {
 		if f.line != nil && f.line(obj) {
 			return f.name
 		}
 	}
-	return detectDocument(mustRaw(obj))
+	return ""
 }
 
 // detectDocument names the format of one JSON document, or "".

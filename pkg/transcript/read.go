@@ -369,10 +369,8 @@ func readFileDocument(ctx context.Context, file io.ReadSeeker, at int64, name st
 		if f := formatOf(format); format != "" && f.lines != nil && (f.linesWhen == nil || f.linesWhen(p.obj)) {
 			return nil, nil, false
 		}
-		for _, f := range formats {
-			if format == "" && f.line != nil && f.line(p.obj) {
-				return nil, nil, false
-			}
+		if format == "" && lineFormat(p.obj) != "" {
+			return nil, nil, false
 		}
 	}
 	return readStream(ctx, s, format, fn, done)

@@ -16,7 +16,7 @@ import (
 // Reading JSON documents in bounded memory.
 //
 // A document is read in two passes over a source that can be rewound (the
-// file itself, or the input held once in memory in chunks): the first
+// file itself, or the input held once by spool.Hold): the first
 // (the probe) reads every byte, checks the grammar and UTF-8, keeps the
 // small members of a top-level object and tells the format; the second
 // hands the elements of the large arrays (the messages, the
