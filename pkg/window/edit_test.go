@@ -313,3 +313,37 @@ func TestReplayStreamed(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayStreamedEmptyWindow: a call whose window is empty (a session
+// that opens on a tool result whose call is not in the file, as a
+// resumed Claude Code session does) hands OnCall messages and parts that
+// are empty, not nil, so that the JSON report says [] as the kept calls
+// do, not null.
+func TestReplayStreamedEmptyWindow(t *testing.T) {
+	in := `{"type":"tool_result","tool_call_id":"call_9","content":"stale"}
+{"type":"assistant","content":"Done."}
+{"type":"usage","input_tokens":95}
+`
+	ts, err := transcript.Read(strings.NewReader(in), "e.jsonl", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := Parse("full", DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	opts := ReplayOptions{Options: DefaultOptions(), Indices: true, OnCall: func(_ string, c *Call, _ *Event) error {
+		calls++
+		if c.Messages == nil || c.Parts == nil {
+			t.Errorf("call %d: messages %#v, parts %#v; want empty, not nil", c.Call, c.Messages, c.Parts)
+		}
+		return nil
+	}}
+	if _, err := Replay(context.Background(), ts[0], []Strategy{full}, opts); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 {
+		t.Errorf("%d calls, want 1", calls)
+	}
+}

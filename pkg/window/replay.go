@@ -608,6 +608,9 @@ func (r *replayer) call(c *conversation, res *Result, m *transcript.Message, ful
 			// The call is OnCall's only while it runs: its parts and
 			// indices reuse the call before's.
 			parts, msgs = r.parts[:0], slices.Grow(r.indices[:0], snap.Messages)
+			if msgs == nil {
+				msgs = Indices{} // an empty window's "messages" is [], not null
+			}
 		} else {
 			parts, msgs = make([]Part, 0, r.lastParts+r.lastParts/8+4), make(Indices, 0, snap.Messages)
 		}
