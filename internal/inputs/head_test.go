@@ -62,3 +62,43 @@ func TestHeadReaderSeek(t *testing.T) {
 		t.Errorf("read %q, head %q, want abc", b, p.Head())
 	}
 }
+
+// TestHeadReaderFileKeepsNoCopy: over a file, the HeadReader copies
+// nothing as it reads (reading many files cost a 1 MiB copy each); its
+// head, asked for, is read back from the file: the bytes read so far
+// from the start, up to 1 MiB, read back only in the part not yet held.
+func TestHeadReaderFileKeepsNoCopy(t *testing.T) {
+	content := strings.Repeat("0123456789", 150_000) // 1.5 MB
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h := &HeadReader{R: f}
+	buf := make([]byte, 300_000)
+	if _, err := io.ReadFull(h, buf); err != nil {
+		t.Fatal(err)
+	}
+	if h.head != nil {
+		t.Fatalf("%d bytes copied while reading, want none", len(h.head))
+	}
+	if got := h.Head(); string(got) != content[:300_000] {
+		t.Fatalf("head of %d bytes, want the first 300,000", len(got))
+	}
+	if _, err := io.ReadFull(h, buf); err != nil { // to 600,000
+		t.Fatal(err)
+	}
+	if got := h.Head(); string(got) != content[:600_000] {
+		t.Fatalf("head of %d bytes, want the first 600,000", len(got))
+	}
+	if _, err := io.Copy(io.Discard, h); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.Head(); string(got) != content[:headMax] {
+		t.Fatalf("head of %d bytes, want the first MiB", len(got))
+	}
+}

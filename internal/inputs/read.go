@@ -89,6 +89,11 @@ type ctxFile struct {
 
 func (c ctxFile) Seek(off int64, whence int) (int64, error) { return c.f.Seek(off, whence) }
 
+// ReadAt reads the file at an offset, as [HeadReader.Head] does to read a
+// file's head back rather than keep a copy of it (at most 1 MiB: not
+// checked against ctx).
+func (c ctxFile) ReadAt(p []byte, off int64) (int, error) { return c.f.ReadAt(p, off) }
+
 // ctxSeeker is [File] for any reader that can seek.
 type ctxSeeker struct {
 	ctxReader

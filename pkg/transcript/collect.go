@@ -153,7 +153,10 @@ func Collect(ctx context.Context, r io.Reader, name string, o CollectOptions) (*
 		return nil, err
 	}
 	c.out.Aborted = c.items.Aborted
-	return &c.out, nil
+	// A copy: &c.out would keep the collector, and the head of the file
+	// it read (up to 1 MiB), as long as the result.
+	out := c.out
+	return &out, nil
 }
 
 // collector builds, for each conversation, what CollectOptions.Build

@@ -19,6 +19,10 @@ func TestJoinedRecords(t *testing.T) {
 		{`{"a":1}{"b":`, nil},
 		{`{"a":1}{]`, nil},
 		{`{"a":1}{"b":2}3`, nil},
+		{`{"a":1}{ "b":2}`, []string{`{"a":1}`, `{ "b":2}`}},
+		// Code quoted in a string: "}{" before an escaped quote or a brace.
+		{`{"a":"f(x}{\"y\")"}`, nil},
+		{`{"a":"struct{}{}"}`, nil},
 	} {
 		got := joinedRecords([]byte(tc.line))
 		var s []string

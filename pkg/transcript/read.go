@@ -900,7 +900,13 @@ func (d *lineDecoder) next() ([]byte, error) {
 // back to back ("}{" between them) into them; nil for any other line,
 // which is read as it is (and a bad one reported as such).
 func joinedRecords(line []byte) [][]byte {
-	if !bytes.Contains(line, []byte("}{")) || json.Valid(line) {
+	if !mayJoin(line) {
+		return nil
+	}
+	// One whole value and nothing after it is one record; a value that
+	// does not read is a bad line, reported as such by its reader.
+	end, _, ok := jsonl.SkipValue(line, 0, jsonl.MaxDepth)
+	if !ok || jsonl.SkipSpace(line, end) == len(line) {
 		return nil
 	}
 	var recs [][]byte
@@ -925,6 +931,24 @@ func joinedRecords(line []byte) [][]byte {
 		return nil
 	}
 	return recs
+}
+
+// mayJoin reports whether line may hold a record that starts right after
+// another ends: "}{" followed by a key's quote or white space. Inside a
+// JSON string a quote is escaped (`}{\"` in the file), so the code that session logs
+// quote rarely matches and its lines are not checked further.
+func mayJoin(line []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(line[i:], []byte("}{"))
+		if j < 0 || i+j+2 >= len(line) {
+			return false
+		}
+		switch line[i+j+2] {
+		case '"', ' ', '\t', '\r':
+			return true
+		}
+		i += j + 2
+	}
 }
 
 // truncated reports whether t is the start of a JSON object cut short:

@@ -91,3 +91,43 @@ func TestShareGPTReadHoldsNoIDs(t *testing.T) {
 		t.Logf("reading holds %d B a conversation (%d B for 10,000)", per, small)
 	}
 }
+
+// TestSummaryKeepsNoHead: the summary of a file keeps nothing of the
+// file's head (the first MiB read to find its project) once it is
+// returned. Twenty summaries of 600 KB Claude Code files, kept alive,
+// held each file's head through the result until it was a copy:
+// 20 × 600 KB = 12 MB; now about the summaries' few KB.
+func TestSummaryKeepsNoHead(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"user","sessionId":"s","uuid":"u0","parentUuid":null,"cwd":"/src/p","message":{"role":"user","content":"hi"}}` + "\n")
+	pad := strings.Repeat("x", 1000)
+	for i := 1; b.Len() < 600<<10; i++ {
+		fmt.Fprintf(&b, `{"type":"user","sessionId":"s","uuid":"u%d","parentUuid":"u%d","cwd":"/src/p","message":{"role":"user","content":"%s"}}`+"\n", i, i-1, pad)
+	}
+	in := b.String()
+	live := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := live()
+	var kept []*Collected
+	for range 20 {
+		got, err := Collect(context.Background(), strings.NewReader(in), "s.jsonl", CollectOptions{Build: BuildSummary})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Summaries.Len() != 1 || got.Summaries.At(0).Project != "/src/p" {
+			t.Fatalf("%d summaries, want 1 of project /src/p", got.Summaries.Len())
+		}
+		kept = append(kept, got)
+	}
+	grown := live() - min(live(), before)
+	runtime.KeepAlive(kept)
+	if grown > 1<<20 {
+		t.Errorf("20 summaries keep %d KB, want under 1 MB (no file's head)", grown>>10)
+	} else {
+		t.Logf("20 summaries keep %d KB", grown>>10)
+	}
+}
