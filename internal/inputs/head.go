@@ -103,18 +103,23 @@ func (h *HeadReader) Seek(off int64, whence int) (int64, error) {
 
 // Head is what has been read so far, up to 1 MiB. The slice is the
 // reader's: valid until the next Read or Head.
-func (h *HeadReader) Head() []byte {
+func (h *HeadReader) Head() []byte { return h.HeadUpTo(headMax) }
+
+// HeadUpTo is the first n bytes of [HeadReader.Head] (all of it when it
+// is shorter): a caller that needs only the first lines reads back no
+// more of a file than it looks at.
+func (h *HeadReader) HeadUpTo(n int) []byte {
 	if h.at == nil {
-		return h.head
+		return h.head[:min(n, len(h.head))]
 	}
 	// Read back only what the head lacks since it was last asked for.
-	if want := min(h.reached, headMax); want > h.headAt {
+	if want := min(h.reached, headMax, int64(n)); want > h.headAt {
 		from := len(h.head)
 		h.head = slices.Grow(h.head, int(want)-from)[:want]
-		n, _ := h.at.ReadAt(h.head[from:], h.base+int64(from))
-		h.head, h.headAt = h.head[:from+n], int64(from+n)
+		k, _ := h.at.ReadAt(h.head[from:], h.base+int64(from))
+		h.head, h.headAt = h.head[:from+k], int64(from+k)
 	}
-	return h.head
+	return h.head[:min(n, len(h.head))]
 }
 
 // Stat passes on the underlying reader's Stat, when it has one (a file's

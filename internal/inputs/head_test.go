@@ -86,6 +86,9 @@ func TestHeadReaderFileKeepsNoCopy(t *testing.T) {
 	if h.head != nil {
 		t.Fatalf("%d bytes copied while reading, want none", len(h.head))
 	}
+	if got := h.HeadUpTo(1000); string(got) != content[:1000] || len(h.head) != 1000 {
+		t.Fatalf("HeadUpTo(1000) = %d bytes, %d read back; want the first 1,000, no more", len(got), len(h.head))
+	}
 	if got := h.Head(); string(got) != content[:300_000] {
 		t.Fatalf("head of %d bytes, want the first 300,000", len(got))
 	}

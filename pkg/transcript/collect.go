@@ -173,9 +173,12 @@ type collector struct {
 	// ShareGPT conversations each scanned a 1 MiB head: over 10 minutes).
 	proj    string
 	projLen int
-	open    map[*Transcript]*entry // the conversations begun and not yet done
-	out     Collected
-	items   *ItemWriter
+	// projN is the prefix of the head to look at next: a smaller one
+	// was whole and named no project.
+	projN int
+	open  map[*Transcript]*entry // the conversations begun and not yet done
+	out   Collected
+	items *ItemWriter
 }
 
 // finishError is an error finishing an entry, on its way out of Scan
@@ -233,13 +236,30 @@ func (c *collector) start() *entry {
 }
 
 // project is the project of the file's summaries: ProjectDir of its head
-// as read so far.
+// as read so far. The head is looked at in growing prefixes, as most
+// files name their project in their first lines: ProjectDir of a prefix
+// that names one is ProjectDir of the whole head (a line the prefix cuts
+// is not read), so a file costs a few KiB read back, not its first MiB.
 func (c *collector) project() string {
-	head := c.head.Head()
-	if len(head) != c.projLen || c.projLen == 0 {
-		c.proj, c.projLen = ProjectDir(head), len(head)
+	if c.proj != "" {
+		return c.proj
 	}
-	return c.proj
+	for {
+		n := max(c.projN, 16<<10)
+		head := c.head.HeadUpTo(n)
+		if len(head) < n || n >= 1<<20 {
+			// All of the head read so far: looked at again only once it
+			// has grown.
+			if len(head) != c.projLen || c.projLen == 0 {
+				c.proj, c.projLen = ProjectDir(head), len(head)
+			}
+			return c.proj
+		}
+		if c.proj = ProjectDir(head); c.proj != "" {
+			return c.proj
+		}
+		c.projN = n * 8
+	}
 }
 
 // done finishes the entry of t, which has ended (a conversation with no
