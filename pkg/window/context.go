@@ -232,7 +232,8 @@ func measureEntry(m *transcript.Message, limit int, counter tokenize.Counter) En
 	}
 	e.Message = m
 	e.Chars = utf8.RuneCountInString(m.Text)
-	e.Tokens = counter.Count(m.Text)
+	e.textTokens = counter.Count(m.Text)
+	e.Tokens = e.textTokens
 	for _, tc := range m.ToolCalls {
 		e.Chars += utf8.RuneCountInString(tc.Name) + utf8.RuneCountInString(tc.Arguments)
 		e.Tokens += counter.Count(tc.Name) + counter.Count(tc.Arguments)
@@ -371,7 +372,7 @@ func (c *conversation) sentSize(p int) (chars, tokens int) {
 func (c *conversation) set(p int, how Sent, chars, tokens int) {
 	e := c.h.At(p)
 	text := utf8.RuneCountInString(e.Message.Text)
-	textTok := c.scaled(p, c.counter.Count(e.Message.Text))
+	textTok := c.scaled(p, e.textTokens)
 	// What the text's replacement changes, on top of the edits to the
 	// message's tool calls so far.
 	oc, ot := c.textDelta(p)

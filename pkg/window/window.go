@@ -216,6 +216,9 @@ type Entry struct {
 	// counted is the counter's tokens where Tokens were sized from the
 	// records ([Calibration]); 0 when Tokens are the counter's.
 	counted int
+	// textTokens is the counter's tokens of Message.Text alone, kept so
+	// that an edit of the text (a clear, a mask) need not count it again.
+	textTokens int
 }
 
 // Rendered is what a model call is sent.
