@@ -1,44 +1,61 @@
 #!/usr/bin/env bash
-# Times harpe replaying a tree of Claude Code sessions laid out as
-# ~/.claude/projects is, against ccusage (the usage reporter many Claude
-# Code users run) merely totalling the same sessions' usage.
+# Times harpe over a tree of Claude Code sessions laid out as
+# ~/.claude/projects is, against ccusage 20.0.24 (the usage reporter many
+# Claude Code users run; its native Rust build, @ccusage/ccusage-linux-x64)
+# listing the same sessions.
 #
-#   scripts/bench-sessions.sh [AGENT] [CHAT] [TURNS]
+#   scripts/bench-sessions.sh [CLAUDE_DIR]
 #
-# The tree holds AGENT (default 40) copies of the agent-loop session of
-# testdata/agent/claude (2 prompts, 230 calls, 2.3 MB, with its subagent
-# file, 0.3 MB) and CHAT (default 120) chat sessions of TURNS turns
-# (default 60, about 560 KB each) from scripts/gen-transcripts with seeds
-# 1…CHAT: 160 sessions, 200 files, about 170 MB by default, spread over 8
-# project directories. Message ids, request ids and session ids are made
-# unique per copy (ccusage deduplicates on the first two).
+# CLAUDE_DIR is a directory holding projects/ as ~/.claude does (your own,
+# or a tree of real public logs). Without it the script builds one: 40
+# copies of the agent-loop session of testdata/agent/claude (230 calls,
+# 2.3 MB, with its subagent file) and 120 chat sessions of 60 turns from
+# scripts/gen-transcripts (seeds 1…120): 160 sessions, 200 files, about
+# 170 MB, over 8 project directories, message, request and session ids made
+# unique per copy (ccusage counts a response once across files).
 #
-# harpe runs `replay --strategy full,mask --totals` (the row per session and
-# strategy and the grand totals) and `replay --strategy full --totals` over
-# the tree; ccusage runs `daily --offline --json` with CLAUDE_CONFIG_DIR
-# pointing at it. Each command runs 3 times; the best wall-clock and the
-# best CPU (user + system) times are printed, and the ratio of harpe's to
-# ccusage's. ccusage 18.0.11 is installed from the npm registry into
-# scripts/.peers/ccusage (git-ignored) on the first run. Needs go, node ≥ 20
-# and npm.
+# Two jobs, each harpe's against the same ccusage listing
+# (`session --offline --json`, CLAUDE_CONFIG_DIR=CLAUDE_DIR):
+#   summary  harpe transcript DIR -f json
+#   replay   harpe replay DIR --strategy full,mask -f jsonl -o FILE
+# Each command runs RUNS times (default 5), alternating; the medians of the
+# wall-clock time, the CPU time (user + system) and the peak RSS are
+# printed, then each job's ratio to ccusage. ccusage is installed from the
+# npm registry into scripts/.peers/ccusage20 (git-ignored) on the first
+# run. Needs go, node ≥ 20, npm and GNU time (/usr/bin/time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-agent=${1:-40}
-chat=${2:-120}
-turns=${3:-60}
+given=${1:-}
+agent=40
+chat=120
+turns=60
+runs=${RUNS:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-peer=scripts/.peers/ccusage
-if [ ! -x "$peer/node_modules/.bin/ccusage" ]; then
+peer=scripts/.peers/ccusage20
+ccusage="$PWD/$peer/node_modules/@ccusage/ccusage-linux-x64/bin/ccusage"
+if [ ! -f "$ccusage" ]; then
 	mkdir -p "$peer"
-	npm install --prefix "$peer" --no-package-lock --no-audit --no-fund ccusage@18.0.11 >/dev/null 2>&1
+	npm install --prefix "$peer" --no-package-lock --no-audit --no-fund \
+		ccusage@20.0.24 @ccusage/ccusage-linux-x64@20.0.24 >/dev/null 2>&1
 fi
-ccusage="$PWD/$peer/node_modules/.bin/ccusage"
+# npm leaves the native binary without its execute bit (ccusage's own
+# wrapper sets it on first use); it is timed directly, without node.
+[ -x "$ccusage" ] || chmod +x "$ccusage"
 
 go build -o "$tmp/harpe" .
+if [ -n "$given" ]; then
+	claude=$(cd "$given" && pwd)
+	projects="$claude/projects"
+	[ -d "$projects" ] || { echo "bench-sessions: $projects is not a directory" >&2; exit 2; }
+	files=$(find "$projects" -name '*.jsonl' | wc -l)
+	size=$(du -sm "$projects" | cut -f1)
+	echo "$files files, $size MB under $projects"
+else
+claude="$tmp/claude"
+projects="$claude/projects"
 go build -o "$tmp/gen" ./scripts/gen-transcripts
-projects="$tmp/claude/projects"
 
 # Agent-loop copies: the session and its subagent file, ids made unique.
 src=testdata/agent/claude/projects/-src-shop
@@ -65,38 +82,39 @@ rm -rf "$tmp/g"
 files=$(find "$projects" -name '*.jsonl' | wc -l)
 size=$(du -sm "$projects" | cut -f1)
 echo "$((agent + chat)) sessions ($agent agent loops with subagents, $chat chats), $files files, $size MB under $projects"
+
+fi
 echo "cores: $(nproc), load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# best CMD…: "CPU WALL", the best user+system and the best wall-clock
-# milliseconds of 3 runs.
-best() {
-	local cbest="" wbest="" t c w
-	for _ in 1 2 3; do
-		TIMEFORMAT='%U %S %R'
-		t=$({ time "$@" >/dev/null 2>&1; } 2>&1)
-		c=$(awk '{printf "%d", ($1 + $2) * 1000}' <<<"$t")
-		w=$(awk '{printf "%d", $3 * 1000}' <<<"$t")
-		if [ -z "$cbest" ] || [ "$c" -lt "$cbest" ]; then cbest=$c; fi
-		if [ -z "$wbest" ] || [ "$w" -lt "$wbest" ]; then wbest=$w; fi
-	done
-	echo "$cbest $wbest"
+# timed NAME CMD…: one run, "NAME wall cpu rss" (seconds, seconds, MB).
+timed() {
+	local name=$1 t
+	shift
+	/usr/bin/time -o "$tmp/time" -f '%e %U %S %M' "$@" >/dev/null 2>&1
+	awk -v n="$name" '{printf "%s %s %.3f %.0f\n", n, $1, $2 + $3, $4 / 1024}' "$tmp/time"
 }
 
 # What each read, so a wrong path cannot pass for speed.
-"$tmp/harpe" replay --strategy full,mask --totals --format json "$projects" 2>/dev/null >"$tmp/h.json"
-node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1]));
-  for (const t of r.totals) console.log("harpe " + t.strategy + ": " + t.sessions + " files, " + t.calls + " calls, " + t.tokens_sent + " tokens sent (saved " + (100 * t.saved_ratio).toFixed(1) + "%)")' "$tmp/h.json"
-CLAUDE_CONFIG_DIR="$tmp/claude" "$ccusage" daily --offline --json >"$tmp/cc.json"
-node -e 'const t = JSON.parse(require("fs").readFileSync(process.argv[1])).totals;
-  console.log("ccusage totals: input " + t.inputTokens + ", cache write " + t.cacheCreationTokens + ", cache read " + t.cacheReadTokens + ", output " + t.outputTokens)' "$tmp/cc.json"
+"$tmp/harpe" transcript -f json "$projects" 2>/dev/null >"$tmp/h.json"
+node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1])).totals;
+  console.log("harpe:   " + r.sessions + " sessions, input " + r.recorded.input + ", cache write " + r.recorded.cache_write + ", cache read " + r.recorded.cache_read + ", output " + r.recorded.output)' "$tmp/h.json"
+CLAUDE_CONFIG_DIR="$claude" "$ccusage" session --offline --json >"$tmp/cc.json"
+node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1])); const t = r.totals;
+  console.log("ccusage: " + r.session.length + " sessions, input " + t.inputTokens + ", cache write " + t.cacheCreationTokens + ", cache read " + t.cacheReadTokens + ", output " + t.outputTokens)' "$tmp/cc.json"
 
-read -r mask mask_w <<<"$(best "$tmp/harpe" replay --strategy full,mask --totals "$projects")"
-read -r full full_w <<<"$(best "$tmp/harpe" replay --strategy full --totals "$projects")"
-read -r cc cc_w <<<"$(CLAUDE_CONFIG_DIR="$tmp/claude" best "$ccusage" daily --offline --json)"
-echo "harpe replay --strategy full,mask --totals: ${mask_w} ms wall, ${mask} ms CPU"
-echo "harpe replay --strategy full --totals:      ${full_w} ms wall, ${full} ms CPU"
-echo "ccusage 18.0.11 daily --offline --json:     ${cc_w} ms wall, ${cc} ms CPU"
-awk -v cc="$cc" -v ccw="$cc_w" -v m="$mask" -v mw="$mask_w" -v f="$full" -v fw="$full_w" 'BEGIN{
-	printf "of ccusage'"'"'s time, full,mask takes %.2f (wall) %.2f (CPU); full alone %.2f (wall) %.2f (CPU)\n",
-		mw / (ccw > 0 ? ccw : 1), m / (cc > 0 ? cc : 1), fw / (ccw > 0 ? ccw : 1), f / (cc > 0 ? cc : 1)
-}'
+for _ in $(seq "$runs"); do
+	timed summary "$tmp/harpe" transcript -f json "$projects"
+	timed replay "$tmp/harpe" replay "$projects" --strategy full,mask -f jsonl -o "$tmp/replay.jsonl"
+	CLAUDE_CONFIG_DIR="$claude" timed ccusage "$ccusage" session --offline --json
+done >"$tmp/runs"
+node -e '
+const rows = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").map(l => l.split(" "));
+const med = xs => { xs = xs.slice().sort((a, b) => a - b); const m = xs.length >> 1; return xs.length % 2 ? xs[m] : (xs[m - 1] + xs[m]) / 2; };
+const of = (name, i) => med(rows.filter(r => r[0] === name).map(r => +r[i]));
+const label = { summary: "harpe transcript DIR -f json", replay: "harpe replay DIR --strategy full,mask -f jsonl", ccusage: "ccusage 20.0.24 session --offline --json" };
+for (const n of ["summary", "replay", "ccusage"])
+  console.log(label[n].padEnd(50) + " wall " + of(n, 1).toFixed(3) + " s, CPU " + of(n, 2).toFixed(3) + " s, peak " + of(n, 3).toFixed(0) + " MB");
+for (const n of ["summary", "replay"])
+  console.log(n.padEnd(8) + " / ccusage: wall " + (of(n, 1) / of("ccusage", 1)).toFixed(2) + ", CPU " + (of(n, 2) / of("ccusage", 2)).toFixed(2) + ", memory " + (of(n, 3) / of("ccusage", 3)).toFixed(2));
+console.log("medians of " + rows.filter(r => r[0] === "ccusage").length + " runs each, alternating");
+' "$tmp/runs"
