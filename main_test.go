@@ -9,7 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-var update = flag.Bool("update", false, "rewrite the expected output in testdata/script")
+var update = flag.Bool("update", false, "rewrite the expected output in testdata/script, and what the examples of README.md and docs/*.md show")
 
 // TestMain lets the test binary stand in for the harpe command, so the
 // scripts in testdata/script run the real command line end to end.

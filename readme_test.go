@@ -1,7 +1,7 @@
 package main
 
-// TestReadme runs the README's shell examples and checks that they print
-// what the README shows.
+// TestReadme runs the shell examples of README.md and of every page under
+// docs/ and checks that they print what the page shows.
 //
 // # Marker convention
 //
@@ -16,7 +16,9 @@ package main
 //	```
 //
 // `<!-- readme-test requires=jq -->` skips the block when a program it
-// needs (comma-separated) is not on PATH. `<!-- readme-test go -->` marks
+// needs (comma-separated) is not on PATH; `files=testdata/script/x.txtar`
+// puts that archive's files in the block's directory first (the pages
+// quote inputs that a testscript pins). `<!-- readme-test go -->` marks
 // a whole Go program (package main) instead: it is built inside this
 // module and run, and must print what its "// Output:" comment says, as
 // in a Go example.
@@ -30,12 +32,21 @@ package main
 // directory holding `testdata` (a link to the repository's) and an empty
 // `docs/`, with harpe on PATH, no HARPE_* variables and an empty home, so
 // no configuration file applies. Commands of a block share the directory,
-// in order, and $? in a command is the status of the one before. A file
+// in order, and $? in a command is the status of the one before; a
+// command that is only `cd DIR` moves the ones after it. A file
 // a command writes under docs/ must equal the repository's file of that
 // name (so `--plot docs/replay.svg` checks the committed picture).
 //
 // A block whose output cannot be reproduced here (it reads the user's
-// home, needs the network, times things) is left unmarked.
+// home, times things, needs a peer program) is marked
+// `<!-- readme-test skip: why -->` instead. Any other block whose first
+// line is a "$ " command is an error: every example is either run or
+// says why not.
+//
+// `go test -run TestReadme -update` writes what each command printed into
+// the page in place of what it showed (the lines a "…" block shows, no
+// more): read the diff before committing it, it is the change in what
+// users see.
 
 import (
 	"bufio"
@@ -44,24 +55,44 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 const readmeMarker = "<!-- readme-test"
 
+// docPages are the pages whose examples TestReadme runs.
+func docPages(t *testing.T) []string {
+	t.Helper()
+	pages, err := filepath.Glob(filepath.Join("docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(pages)
+	return append([]string{"README.md"}, pages...)
+}
+
 // readmeCommand is one "$ " command of a marked block and the output the
 // README shows for it.
 type readmeCommand struct {
-	line    int // of the "$ " line in README.md
+	line    int // of the "$ " line in the page
 	command string
 	want    []string
 	prefix  bool // the output shown ends in "…": compare only its lines
+	// last is the index (0-based) of the page's last line of the command
+	// (its last continuation line), so want starts at last+1.
+	last int
 }
 
 type readmeBlock struct {
 	line     int // of the marker
 	requires []string
+	// files is a txtar archive (testdata/script/….txtar) whose files the
+	// block's commands find in their directory.
+	files    string
 	commands []readmeCommand
 	// goSource is the block's text when it is a Go program (marker option
 	// "go"), and goOutput what its "// Output:" comment says it prints.
@@ -69,27 +100,52 @@ type readmeBlock struct {
 	goOutput []string
 }
 
-// parseReadme returns the marked blocks of a README.
-func parseReadme(text string) ([]readmeBlock, error) {
+// parseReadme returns the marked blocks of a page named name. A block
+// marked skip is passed over; an unmarked block that opens with a "$ "
+// command is an error.
+func parseReadme(name, text string) ([]readmeBlock, error) {
 	var blocks []readmeBlock
 	lines := strings.Split(text, "\n")
+	fenced := false
 	for i := 0; i < len(lines); i++ {
 		l := strings.TrimSpace(lines[i])
-		if !strings.HasPrefix(l, readmeMarker) {
+		if strings.HasPrefix(lines[i], "```") {
+			fenced = !fenced
+			if fenced && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "$ ") {
+				return nil, fmt.Errorf("%s:%d: an example not marked %s --> (or %s skip: why -->)", name, i+1, readmeMarker, readmeMarker)
+			}
+			continue
+		}
+		if fenced || !strings.HasPrefix(l, readmeMarker) {
+			continue
+		}
+		opts := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(l, readmeMarker), "-->"))
+		if strings.HasPrefix(opts, "skip:") {
+			if strings.TrimSpace(strings.TrimPrefix(opts, "skip:")) == "" {
+				return nil, fmt.Errorf("%s:%d: a skipped block says why", name, i+1)
+			}
+			if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
+				return nil, fmt.Errorf("%s:%d: the marker is not right before a ``` fence", name, i+1)
+			}
+			// Step over the block.
+			for i += 2; i < len(lines) && !strings.HasPrefix(lines[i], "```"); i++ {
+			}
 			continue
 		}
 		b := readmeBlock{line: i + 1}
-		for _, f := range strings.Fields(strings.TrimSuffix(strings.TrimPrefix(l, readmeMarker), "-->")) {
+		for _, f := range strings.Fields(opts) {
 			if v, ok := strings.CutPrefix(f, "requires="); ok {
 				b.requires = strings.Split(v, ",")
+			} else if v, ok := strings.CutPrefix(f, "files="); ok {
+				b.files = v
 			} else if f == "go" {
 				b.goSource = "\n"
 			} else {
-				return nil, fmt.Errorf("README.md:%d: unknown marker option %q", i+1, f)
+				return nil, fmt.Errorf("%s:%d: unknown marker option %q", name, i+1, f)
 			}
 		}
 		if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
-			return nil, fmt.Errorf("README.md:%d: the marker is not right before a ``` fence", i+1)
+			return nil, fmt.Errorf("%s:%d: the marker is not right before a ``` fence", name, i+1)
 		}
 		i += 2
 		closed := false
@@ -105,34 +161,35 @@ func parseReadme(text string) ([]readmeBlock, error) {
 			}
 			if cmd, ok := strings.CutPrefix(l, "$ "); ok {
 				c := readmeCommand{line: i + 1, command: cmd}
-				for strings.HasSuffix(c.command, `\`) && i+1 < len(lines) {
+				for (strings.HasSuffix(c.command, `\`) || strings.Count(c.command, "'")%2 == 1) && i+1 < len(lines) {
 					i++
 					c.command += "\n" + lines[i]
 				}
+				c.last = i
 				b.commands = append(b.commands, c)
 				continue
 			}
 			if len(b.commands) == 0 {
-				return nil, fmt.Errorf("README.md:%d: output before any \"$ \" command", i+1)
+				return nil, fmt.Errorf("%s:%d: output before any \"$ \" command", name, i+1)
 			}
 			b.commands[len(b.commands)-1].want = append(b.commands[len(b.commands)-1].want, l)
 		}
 		if !closed {
-			return nil, fmt.Errorf("README.md:%d: block not closed", b.line)
+			return nil, fmt.Errorf("%s:%d: block not closed", name, b.line)
 		}
 		for k := range b.commands {
 			c := &b.commands[k]
-			if n := len(c.want); n > 0 && c.want[n-1] == "…" {
+			if n := len(c.want); n > 0 && strings.TrimSpace(c.want[n-1]) == "…" {
 				c.want, c.prefix = c.want[:n-1], true
 			}
 		}
 		if b.goSource != "" {
 			b.goOutput = goOutput(b.goSource)
 			if b.goOutput == nil {
-				return nil, fmt.Errorf("README.md:%d: a Go block without an \"// Output:\" comment", b.line)
+				return nil, fmt.Errorf("%s:%d: a Go block without an \"// Output:\" comment", name, b.line)
 			}
 		} else if len(b.commands) == 0 {
-			return nil, fmt.Errorf("README.md:%d: a marked block with no \"$ \" command", b.line)
+			return nil, fmt.Errorf("%s:%d: a marked block with no \"$ \" command", name, b.line)
 		}
 		blocks = append(blocks, b)
 	}
@@ -193,92 +250,152 @@ func runGoBlock(t *testing.T, repo, src string) []string {
 }
 
 func TestReadme(t *testing.T) {
-	data, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks, err := parseReadme(string(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(blocks) == 0 {
-		t.Fatal("no block of README.md is marked " + readmeMarker + " -->")
-	}
 	repo, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"PATH=" + os.Getenv("PATH"), "LC_ALL=C.UTF-8", "TZ=UTC"}
-	for _, b := range blocks {
-		t.Run(fmt.Sprintf("line_%d", b.line), func(t *testing.T) {
-			for _, prog := range b.requires {
-				if _, err := exec.LookPath(prog); err != nil {
-					t.Skipf("%s is not installed", prog)
-				}
-			}
-			if b.goSource != "" {
-				if d := diffLines(b.goOutput, runGoBlock(t, repo, b.goSource)); d != "" {
-					t.Errorf("README.md:%d: the Go program prints\n%s", b.line, d)
-				}
-				return
-			}
-			dir := t.TempDir()
-			home := filepath.Join(dir, ".home")
-			for _, d := range []string{"docs", ".home"} {
-				if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := os.Symlink(filepath.Join(repo, "testdata"), filepath.Join(dir, "testdata")); err != nil {
+	for _, page := range docPages(t) {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks, err := parseReadme(page, string(data))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if page == "README.md" && len(blocks) == 0 {
+			t.Fatal("no block of README.md is marked " + readmeMarker + " -->")
+		}
+		var edits []docEdit
+		for _, b := range blocks {
+			t.Run(fmt.Sprintf("%s:%d", page, b.line), func(t *testing.T) {
+				edits = append(edits, runDocBlock(t, repo, page, b)...)
+			})
+		}
+		if *update && len(edits) > 0 {
+			if err := os.WriteFile(page, []byte(applyDocEdits(string(data), edits)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			status := 0
-			for _, c := range b.commands {
-				// "(exit N)" first gives $? the previous command's status.
-				cmd := exec.Command("sh", "-c", fmt.Sprintf("(exit %d); %s", status, c.command))
-				cmd.Dir = dir
-				cmd.Env = append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
-				var out bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &out
-				status = 0
-				if err := cmd.Run(); err != nil {
-					ee, exit := err.(*exec.ExitError)
-					if !exit {
-						t.Fatalf("README.md:%d: %v", c.line, err)
-					}
-					// A non-zero status is fine: the README shows it with
-					// "echo $?" when it matters.
-					status = ee.ExitCode()
-				}
-				got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-				if out.Len() == 0 {
-					got = nil
-				}
-				if c.prefix && len(got) > len(c.want) {
-					got = got[:len(c.want)]
-				}
-				if d := diffLines(c.want, got); d != "" {
-					t.Errorf("README.md:%d: $ %s\n%s", c.line, c.command, d)
-				}
-			}
-			// Files written under docs/ are the committed ones.
-			written, _ := filepath.Glob(filepath.Join(dir, "docs", "*"))
-			for _, w := range written {
-				committed, err := os.ReadFile(filepath.Join(repo, "docs", filepath.Base(w)))
-				if err != nil {
-					t.Errorf("README.md:%d: writes docs/%s, which the repository lacks", b.line, filepath.Base(w))
-					continue
-				}
-				made, _ := os.ReadFile(w)
-				if !bytes.Equal(made, committed) {
-					t.Errorf("README.md:%d: docs/%s differs from what the command writes", b.line, filepath.Base(w))
-				}
-			}
-		})
+			t.Logf("%s: %d examples written", page, len(edits))
+		}
 	}
 }
 
-// diffLines describes the first difference between the README's lines and
+// docEdit replaces the output a page shows for one command: lines
+// [from, from+n) of the page become lines.
+type docEdit struct {
+	from, n int
+	lines   []string
+}
+
+// applyDocEdits applies edits (in page order, not overlapping) to text.
+func applyDocEdits(text string, edits []docEdit) string {
+	lines := strings.Split(text, "\n")
+	for k := len(edits) - 1; k >= 0; k-- {
+		e := edits[k]
+		lines = slices.Replace(lines, e.from, e.from+e.n, e.lines...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// runDocBlock runs one marked block of page and reports what differs; with
+// -update it returns the edits that make the page show what was printed.
+func runDocBlock(t *testing.T, repo, page string, b readmeBlock) []docEdit {
+	for _, prog := range b.requires {
+		if _, err := exec.LookPath(prog); err != nil {
+			t.Skipf("%s is not installed", prog)
+		}
+	}
+	if b.goSource != "" {
+		if d := diffLines(b.goOutput, runGoBlock(t, repo, b.goSource)); d != "" {
+			t.Errorf("%s:%d: the Go program prints\n%s", page, b.line, d)
+		}
+		return nil
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "LC_ALL=C.UTF-8", "TZ=UTC"}
+	dir := t.TempDir()
+	home := filepath.Join(dir, ".home")
+	for _, d := range []string{"docs", ".home"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(repo, "testdata"), filepath.Join(dir, "testdata")); err != nil {
+		t.Fatal(err)
+	}
+	if b.files != "" {
+		ar, err := txtar.ParseFile(filepath.Join(repo, b.files))
+		if err != nil {
+			t.Fatalf("%s:%d: %v", page, b.line, err)
+		}
+		for _, f := range ar.Files {
+			name := filepath.Join(dir, f.Name)
+			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(name, f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var edits []docEdit
+	status := 0
+	wd := dir
+	for _, c := range b.commands {
+		if to, ok := strings.CutPrefix(c.command, "cd "); ok && !strings.ContainsAny(to, ";&|$`") {
+			// "cd DIR" alone moves the block's later commands.
+			wd = filepath.Join(wd, strings.TrimSpace(to))
+			continue
+		}
+		// "(exit N)" first gives $? the previous command's status.
+		cmd := exec.Command("sh", "-c", fmt.Sprintf("(exit %d); %s", status, c.command))
+		cmd.Dir = wd
+		cmd.Env = append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		status = 0
+		if err := cmd.Run(); err != nil {
+			ee, exit := err.(*exec.ExitError)
+			if !exit {
+				t.Fatalf("%s:%d: %v", page, c.line, err)
+			}
+			// A non-zero status is fine: the page shows it with
+			// "echo $?" when it matters.
+			status = ee.ExitCode()
+		}
+		got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		if out.Len() == 0 {
+			got = nil
+		}
+		if c.prefix && len(got) > len(c.want) {
+			got = got[:len(c.want)]
+		}
+		if d := diffLines(c.want, got); d != "" {
+			if *update {
+				edits = append(edits, docEdit{from: c.last + 1, n: len(c.want), lines: got})
+				continue
+			}
+			t.Errorf("%s:%d: $ %s\n%s", page, c.line, c.command, d)
+		}
+	}
+	// Files written under docs/ are the committed ones.
+	written, _ := filepath.Glob(filepath.Join(dir, "docs", "*"))
+	for _, w := range written {
+		committed, err := os.ReadFile(filepath.Join(repo, "docs", filepath.Base(w)))
+		if err != nil {
+			t.Errorf("%s:%d: writes docs/%s, which the repository lacks", page, b.line, filepath.Base(w))
+			continue
+		}
+		made, _ := os.ReadFile(w)
+		if !bytes.Equal(made, committed) {
+			t.Errorf("%s:%d: docs/%s differs from what the command writes", page, b.line, filepath.Base(w))
+		}
+	}
+	return edits
+}
+
+// diffLines describes the first difference between the page's lines and
 // the command's, or returns "".
 func diffLines(want, got []string) string {
 	for i := 0; i < max(len(want), len(got)); i++ {
@@ -291,7 +408,7 @@ func diffLines(want, got []string) string {
 		}
 		if i >= len(want) || i >= len(got) || w != g {
 			var b strings.Builder
-			fmt.Fprintf(&b, "output line %d:\n  README: %q\n  got:    %q\nwhole output:\n", i+1, w, g)
+			fmt.Fprintf(&b, "output line %d:\n  page: %q\n  got:  %q\nwhole output:\n", i+1, w, g)
 			w := bufio.NewWriter(&b)
 			for _, l := range got {
 				fmt.Fprintln(w, "  "+l)
@@ -304,8 +421,8 @@ func diffLines(want, got []string) string {
 }
 
 func TestParseReadme(t *testing.T) {
-	text := "intro\n<!-- readme-test requires=jq -->\n```\n$ a \\\n  b\nout 1\nout 2\n$ c\n…\n```\n```\n$ not marked\n```\n"
-	blocks, err := parseReadme(text)
+	text := "intro\n<!-- readme-test requires=jq -->\n```\n$ a \\\n  b\nout 1\nout 2\n$ c\n…\n```\n<!-- readme-test skip: reads your home -->\n```\n$ not run\n```\n```sh\nno command\n```\n"
+	blocks, err := parseReadme("t.md", text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,12 +430,12 @@ func TestParseReadme(t *testing.T) {
 		t.Fatalf("blocks: %+v", blocks)
 	}
 	cs := blocks[0].commands
-	if len(cs) != 2 || cs[0].command != "a \\\n  b" || strings.Join(cs[0].want, "|") != "out 1|out 2" || cs[0].prefix ||
+	if len(cs) != 2 || cs[0].command != "a \\\n  b" || cs[0].last != 4 || strings.Join(cs[0].want, "|") != "out 1|out 2" || cs[0].prefix ||
 		cs[1].command != "c" || len(cs[1].want) != 0 || !cs[1].prefix {
 		t.Errorf("commands: %+v", cs)
 	}
-	for _, bad := range []string{"<!-- readme-test -->\ntext\n", "<!-- readme-test -->\n```\n$ a\n", "<!-- readme-test x=1 -->\n```\n$ a\n```\n", "<!-- readme-test -->\n```\nout\n```\n"} {
-		if _, err := parseReadme(bad); err == nil {
+	for _, bad := range []string{"```\n$ not marked\n```\n", "<!-- readme-test skip: -->\n```\n$ a\n```\n", "<!-- readme-test -->\ntext\n", "<!-- readme-test -->\n```\n$ a\n", "<!-- readme-test x=1 -->\n```\n$ a\n```\n", "<!-- readme-test -->\n```\nout\n```\n"} {
+		if _, err := parseReadme("t.md", bad); err == nil {
 			t.Errorf("parseReadme(%q): no error", bad)
 		}
 	}
@@ -340,5 +457,15 @@ func TestGoOutput(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestApplyDocEdits: -update puts what was printed in place of what a
+// page showed, the shorter and the longer alike, later lines untouched.
+func TestApplyDocEdits(t *testing.T) {
+	text := "a\n$ one\nold 1\nold 2\n$ two\nold 3\nz"
+	got := applyDocEdits(text, []docEdit{{from: 2, n: 2, lines: []string{"new 1"}}, {from: 5, n: 1, lines: []string{"new 2", "new 3"}}})
+	if want := "a\n$ one\nnew 1\n$ two\nnew 2\nnew 3\nz"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
