@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -91,13 +90,6 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// writeJSONLine writes v as one compact JSON line.
-func writeJSONLine(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
-
 // writeFormatted writes v as JSON or YAML by format name.
 func writeFormatted(w io.Writer, format string, v any) error {
 	if format == "yaml" {
@@ -121,15 +113,6 @@ type tableWriter struct {
 }
 
 func (w tableWriter) tableOptions() table.Options { return w.opts }
-
-// tableBuffer is a memory buffer with the table options of the output it
-// is copied to.
-type tableBuffer struct {
-	bytes.Buffer
-	opts table.Options
-}
-
-func (b *tableBuffer) tableOptions() table.Options { return b.opts }
 
 // tableOptionsOf is what tables written to w are drawn with: w's own
 // options when it has them, else 80 columns.

@@ -150,7 +150,7 @@ harness's summary and what follows. The transcript is only read.
 // bindReplayFlags binds the flags of harpe replay to o.
 func bindReplayFlags(a *app, c *cobra.Command, o *replayOptions) {
 	f := c.Flags()
-	f.StringSliceVar(&o.strategies, "strategy", nil, "`SPECS` of the strategies to replay, comma-separated: "+strategyNames()+", each with +edits (default: full,clear,mask for agent sessions, full,windowed,summarizing,turn for chats)")
+	f.StringSliceVar(&o.strategies, "strategy", nil, "`SPECS` of the strategies to replay, comma-separated: "+strategyNames()+", each with +edits (default: "+defaultStrategiesHelp()+")")
 	f.IntVar(&o.windowChars, "window-chars", window.DefaultWindowChars, "character budget of windowed and sliding")
 	f.IntVar(&o.head, "head", window.DefaultHead, "turns sliding always keeps from the start")
 	f.IntVar(&o.highWaterTokens, "high-water-tokens", window.DefaultHighWaterTokens, "summarizing compacts after a call over this many input tokens")
@@ -221,4 +221,12 @@ func runReplay(a *app, o *replayOptions) error {
 		return job.runShowCall(a, held)
 	}
 	return job.runSessions(a, held)
+}
+
+// defaultStrategiesHelp names the strategies replayed when none is given,
+// as window.DefaultStrategiesFor lists them (so help cannot drift).
+func defaultStrategiesHelp() string {
+	agent, _ := window.DefaultStrategiesFor(true)
+	chat, _ := window.DefaultStrategiesFor(false)
+	return strings.Join(agent, ",") + " for agent sessions, " + strings.Join(chat, ",") + " for chats"
 }

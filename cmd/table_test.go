@@ -132,9 +132,3 @@ func BenchmarkRenderTable(b *testing.B) {
 		}
 	}
 }
-
-// isBidiControl reports the bidirectional overrides and isolates
-// (U+202A–U+202E, U+2066–U+2069), which escapeControl must escape.
-func isBidiControl(r rune) bool {
-	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
-}

@@ -332,14 +332,3 @@ func (st *staged) writeInPlace(ctx context.Context) error {
 	}
 	return nil
 }
-
-// WriteFile writes path at once through the same staging as [Set.Stage]
-// (symlinks followed, mode kept, devices written in place), without
-// waiting for any other output.
-func WriteFile(path string, write func(w io.Writer) error) error {
-	var s Set
-	if err := s.Stage(path, write); err != nil {
-		return err
-	}
-	return s.Commit(context.Background(), io.Discard)
-}

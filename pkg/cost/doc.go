@@ -11,7 +11,7 @@
 // exactly when their first blocks have the same identities. [Simulate]
 // walks the calls in order and splits each window into what the cache
 // served (read), what it wrote and what was sent uncached, then prices
-// each part with the model's [tokenize.Prices].
+// each part with the model's [prices.Prices].
 //
 // A [Simulator] does the same one call at a time, each given as a [Step]:
 // the front block (the unseen system prompt and tools), how many blocks
@@ -22,23 +22,23 @@
 //
 // # Cache rules
 //
-// The rule comes from the model ([tokenize.Model.CacheRule]) unless
+// The rule comes from the model ([prices.Model.Cache]) unless
 // [Options.Rule] overrides it:
 //
-//   - [tokenize.CacheAnthropic]: a call reads the longest prefix of its
+//   - [prices.CacheAnthropic]: a call reads the longest prefix of its
 //     window that an earlier call of the same model wrote and that has not
 //     expired (5 minutes, refreshed by each read, or 1 hour with
 //     [Options.TTL]); the rest is written. Entries are written at cache
 //     breakpoints: the end of every window (automatic caching on the last
 //     block) and after each block marked [Block.Breakpoint] (the system
 //     prompt and tools). A window shorter than the model's minimum
-//     cacheable length ([tokenize.Model.MinCacheTokens]) is sent uncached
+//     cacheable length ([prices.Model.MinCacheTokens]) is sent uncached
 //     and writes nothing.
-//   - [tokenize.CacheOpenAI]: automatic; a call reads the longest prefix it
+//   - [prices.CacheOpenAI]: automatic; a call reads the longest prefix it
 //     shares with any earlier call of the same model seen within 5 minutes,
 //     rounded down to a multiple of 128 tokens, when that is at least 1,024
 //     tokens; writing is free.
-//   - [tokenize.CacheNone]: everything is uncached input.
+//   - [prices.CacheNone]: everything is uncached input.
 //
 // docs/cost.md gives the provider pages these figures come from, with the
 // date they were read, and the simplifications made.

@@ -281,7 +281,3 @@ type PriceError struct{ Value float64 }
 func (e *PriceError) Error() string {
 	return fmt.Sprintf("price %g: want a finite number of US$ per million tokens from 0 to %g", e.Value, float64(MaxPrice))
 }
-
-// CheckPrice is the check [Load] applies to every price, for prices given
-// elsewhere (harpe.yaml).
-func CheckPrice(v float64) error { return checkPrice(v) }
