@@ -20,12 +20,16 @@ package table
 import (
 	"github.com/harpe-dev/harpe/internal/termtext"
 
-	"bufio"
 	"io"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/clipperhouse/displaywidth"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
 )
 
 // Options says how a table is measured and drawn.
@@ -131,53 +135,60 @@ func Render(w io.Writer, o Options, header []string, rows [][]string, footer []s
 	}
 	fit(wFooter)
 	widths = final
-	bw := bufio.NewWriter(w)
-	border := func() {
-		bw.WriteByte('+')
-		for _, cw := range widths {
-			for range cw + 2 {
-				bw.WriteByte('-')
+	return drawWith(w, o, widths, wHeader, wRows, wFooter)
+}
+
+// drawing serializes tablewriter's drawings, which share its width setting.
+var drawing sync.Mutex
+
+// drawWith is draw; a test swaps in the reference drawing.
+var drawWith = draw
+
+// draw writes the table of cells already escaped and wrapped to widths
+// with tablewriter: ASCII borders, every cell left-aligned, tablewriter's
+// own formatting and wrapping off (harpe's are done). Cells are padded to
+// their column's width here, measured as harpe measures them, so
+// tablewriter's measure of a wide or ambiguous character never moves a
+// border.
+func draw(w io.Writer, o Options, widths []int, header [][]string, rows [][][]string, footer [][]string) error {
+	cells := func(c [][]string) []any {
+		out := make([]any, len(widths))
+		for i, lines := range c {
+			padded := make([]string, len(lines))
+			for j, l := range lines {
+				padded[j] = l + strings.Repeat(" ", widths[i]-o.width(l))
 			}
-			bw.WriteByte('+')
+			out[i] = strings.Join(padded, "\n")
 		}
-		bw.WriteByte('\n')
+		return out
 	}
-	section := func(lines [][]string) {
-		height := 1
-		for _, l := range lines {
-			height = max(height, len(l))
+	// tablewriter measures with a setting of its own package: the same
+	// as harpe's here, for the length of the drawing.
+	drawing.Lock()
+	defer drawing.Unlock()
+	twwidth.SetEastAsian(o.EastAsian)
+	t := tablewriter.NewTable(w,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithFooterAutoFormat(tw.Off),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithFooterAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignment(tw.AlignLeft),
+		tablewriter.WithFooterAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft}),
+		tablewriter.WithTrimSpace(tw.Off),
+	)
+	t.Header(cells(header)...)
+	for _, r := range rows {
+		if err := t.Append(cells(r)...); err != nil {
+			return err
 		}
-		for l := range height {
-			bw.WriteByte('|')
-			for i, cw := range widths {
-				s := ""
-				if l < len(lines[i]) {
-					s = lines[i][l]
-				}
-				bw.WriteByte(' ')
-				bw.WriteString(s)
-				for range cw - o.width(s) {
-					bw.WriteByte(' ')
-				}
-				bw.WriteString(" |")
-			}
-			bw.WriteByte('\n')
-		}
-	}
-	border()
-	section(wHeader)
-	if len(rows) > 0 || footer != nil {
-		border()
-	}
-	for _, r := range wRows {
-		section(r)
 	}
 	if footer != nil {
-		border()
-		section(wFooter)
+		t.Footer(cells(footer)...)
 	}
-	border()
-	return bw.Flush()
+	return t.Render()
 }
 
 func escapeAll(cells []string) []string {

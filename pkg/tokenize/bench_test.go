@@ -103,3 +103,16 @@ func BenchmarkCountReader(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReferenceO200kProse is pkoukk/tiktoken-go, the exact reference,
+// on BenchmarkO200kProse's text: why it is the reference and not the
+// counter (docs/choices.md).
+func BenchmarkReferenceO200kProse(b *testing.B) {
+	s := benchText(b, "prose")
+	enc := reference(b, "o200k_base")
+	b.SetBytes(int64(len(s)))
+	b.ResetTimer()
+	for b.Loop() {
+		enc.Encode(s, nil, nil)
+	}
+}
