@@ -66,7 +66,8 @@ type Config struct {
 	// the cache is still warm from it); nil counts every cache as warm.
 	Now func() time.Time
 	// Overhead is the tokens every call pays beyond the messages (tool
-	// definitions, framing), which clearing's trigger counts.
+	// definitions, framing), which clearing's trigger counts. 0: learnt
+	// from each reported usage ([Context.Observe]); negative: none.
 	Overhead int
 }
 
@@ -82,6 +83,7 @@ type Context struct {
 	// every call).
 	priced bool
 	idx    window.Indices
+	last   int // the latest render's counted tokens
 }
 
 // NewSpec parses spec as harpe replay --strategy does
@@ -149,7 +151,7 @@ func (c *Context) start(s window.Strategy, o window.Options) (*Context, error) {
 		return nil, err
 	}
 	c.conv = conv
-	conv.SetOverhead(c.cfg.Overhead)
+	conv.SetOverhead(max(0, c.cfg.Overhead))
 	if c.cfg.Model != "" {
 		c.priced = true
 		c.facts = window.FactsFor(c.cfg.Catalog, c.cfg.Model, time.Time{}, c.cfg.Rule, c.cfg.TTL)
@@ -234,6 +236,9 @@ type Snapshot struct {
 	Tokens int
 	// Compaction is set when summarizing folded turns before this call.
 	Compaction *window.Compaction
+	// Clears are clear:auto's decisions at this call, each with what it
+	// expects to save (none when it had nothing to clear).
+	Clears []window.ClearDecision
 }
 
 // Render chooses and returns what the next model call sends. Its time
@@ -255,6 +260,7 @@ func (c *Context) Render(ctx context.Context) (*Snapshot, error) {
 		return nil, err
 	}
 	c.calls++
+	c.last = w.Tokens
 	r := c.conv.Rendered()
 	c.idx = c.idx[:0]
 	if c.idx == nil {
@@ -271,13 +277,31 @@ func (c *Context) Render(ctx context.Context) (*Snapshot, error) {
 	return &Snapshot{
 		Call: c.calls, System: r.System, Summary: r.Summary, Messages: r.Messages,
 		Window: c.idx, Parts: w.Parts, Tokens: w.Tokens, Compaction: w.Compaction,
+		Clears: w.Clears,
 	}, nil
 }
 
 // Observe records the provider's usage for the reply to the latest call:
 // summarizing compacts before the next call when its prompt passed the
-// high-water mark.
-func (c *Context) Observe(u Usage) { c.conv.Observe(u.Prompt()) }
+// high-water mark. Where Config.Overhead is 0, the prompt less the
+// tokens counted in the window becomes the overhead of the calls that
+// follow (what the tools' definitions and the framing cost). Under the
+// Anthropic cache rule (Config.Model's), the cached part (read +
+// written) tells clear:auto what the cache holds for the next call.
+// A zero Usage (nothing reported) changes nothing but summarizing's
+// view.
+func (c *Context) Observe(u Usage) {
+	c.conv.Observe(u.Prompt())
+	if u.Prompt() == 0 {
+		return
+	}
+	if c.cfg.Overhead == 0 {
+		c.conv.SetOverhead(max(0, u.Prompt()-c.last))
+	}
+	if c.priced && c.facts.Rule == prices.CacheAnthropic {
+		c.conv.ObserveCache(u.CacheRead + u.CacheWrite)
+	}
+}
 
 // Summary is the rolling summary ("" for none).
 func (c *Context) Summary() string { return c.conv.Summary() }

@@ -65,6 +65,13 @@ type callInfo struct {
 	// really cost before this call (spent, fullSpent).
 	real             bool
 	spent, fullSpent float64
+	// cached, when cachedKnown, is what the provider reported cached
+	// after the previous call (read + written): the cache holds no more
+	// (a live context's observation). decided, when set, is told each
+	// decision (live.go).
+	cachedKnown bool
+	cached      int
+	decided     func(ClearDecision)
 }
 
 type autoState struct {
@@ -137,17 +144,27 @@ type autoCall struct {
 	warm, nearly        bool // the model's cache is warm; or may be, near the TTL's end
 	prevTokens, prevLen int  // the previous call's window and history length
 	freed, q            int  // the tokens the batch frees, the position of its oldest
+	// delta, expected: the rule's Δ and n̂ (pays sets them); over: the
+	// call was over the window limit.
+	delta, expected float64
+	over            bool
 }
 
 func (s *autoState) apply(c *conversation, sel *Selection, tokens int) {
 	a := s.begin(c, sel, tokens)
 	batch := s.batch(c, sel, &a)
 	a.prevTokens, a.prevLen = s.prevTokens, s.prevLen
+	if a.ci.cachedKnown {
+		a.prevTokens = min(a.prevTokens, a.ci.cached)
+	}
 	s.prevTokens, s.prevLen = tokens, c.h.Len()
 	if c.h.resets != s.resets {
 		s.marks = s.marks[:0]
 	}
 	cleared := len(batch) > 0 && s.pays(c, sel, &a)
+	if len(batch) > 0 && a.ci.decided != nil {
+		a.ci.decided(decisionOf(&a, len(batch), cleared))
+	}
 	if cleared {
 		s.clear(c, batch, &a)
 	}
@@ -246,6 +263,7 @@ func (s *autoState) batch(c *conversation, sel *Selection, a *autoCall) []int {
 func (s *autoState) pays(c *conversation, sel *Selection, a *autoCall) bool {
 	ci, pr, pw, freed := a.ci, a.pr, a.pw, float64(a.freed)
 	if ci.limit > 0 && a.tokens > ci.limit {
+		a.over = true
 		return true
 	}
 	prevTokens := a.prevTokens
@@ -284,6 +302,7 @@ func (s *autoState) pays(c *conversation, sel *Selection, a *autoCall) bool {
 		}
 		bound = worst <= ci.fullSpent-ci.spent+0.01*ci.fullSpent
 	}
+	a.delta, a.expected = delta, expected
 	clearIt := delta <= 0 && (!ci.real || bound) || expected*pr*freed >= delta && bound
 	if clearIt {
 		s.bank -= delta

@@ -38,6 +38,47 @@ type Conversation struct {
 	sysTxt string
 	sysN   int
 	sysSum string
+	// cached is what the provider reported cached after the latest
+	// call (cachedKnown: it was told); decisions are clear:auto's at
+	// the latest render.
+	cachedKnown bool
+	cached      int
+	decisions   []ClearDecision
+}
+
+// ClearDecision is one decision of clear:auto ([AutoClearEdit]) at a call
+// with old tool results it could clear, in the terms of its rule.
+type ClearDecision struct {
+	// Cleared says whether it cleared them.
+	Cleared bool
+	// Results counts the candidates, FreedTokens what clearing them
+	// frees (s).
+	Results, FreedTokens int
+	// Warm: the model's cache was counted on (its previous call within
+	// the TTL). OverLimit: the call was over the window limit, which
+	// clears whatever it may, whatever it costs.
+	Warm, OverLimit bool
+	// ExtraNowUSD is what clearing costs at this call beyond not
+	// clearing (Δ: the rewrite of the cache from the oldest candidate
+	// on, less the write it saves; negative when it saves at once;
+	// +Inf where the window would fall below the shortest cached
+	// prompt). SavedPerCallUSD is what each later call that reads the
+	// cache saves (pr·s), ExpectedCalls how many the rule counts on (n̂),
+	// and ExpectedSavingUSD = ExpectedCalls·SavedPerCallUSD −
+	// ExtraNowUSD the saving it expects.
+	ExtraNowUSD, SavedPerCallUSD, ExpectedCalls, ExpectedSavingUSD float64
+}
+
+// decisionOf is the decision clear:auto made at call a on a batch of n.
+func decisionOf(a *autoCall, n int, cleared bool) ClearDecision {
+	d := ClearDecision{Cleared: cleared, Results: n, FreedTokens: a.freed, Warm: a.warm, OverLimit: a.over}
+	if !a.over {
+		d.ExtraNowUSD = a.delta
+		d.SavedPerCallUSD = a.pr * float64(a.freed)
+		d.ExpectedCalls = a.expected
+		d.ExpectedSavingUSD = a.expected*d.SavedPerCallUSD - a.delta
+	}
+	return d
 }
 
 type sentKey struct {
@@ -71,6 +112,10 @@ type ConversationWindow struct {
 	// OverBudget: the strategy chose under a budget its always-kept part
 	// passes alone.
 	OverBudget bool
+	// Clears are clear:auto's decisions at this call (one per
+	// clear:auto edit that had something to clear); valid until the
+	// next Render.
+	Clears []ClearDecision
 }
 
 // held reports whether a message with this tool-call id can be held: a
@@ -246,6 +291,13 @@ func (v *Conversation) SetCall(f CallFacts) {
 // and the edits) and describes it. The time it takes grows with what
 // changed since the call before and the window's runs, as in a replay.
 func (v *Conversation) Render() (ConversationWindow, error) {
+	if v.c.info == nil {
+		v.SetCall(CallFacts{})
+	}
+	v.c.info.cachedKnown, v.c.info.cached = v.cachedKnown, v.cached
+	v.c.info.decided = v.decide
+	v.cachedKnown = false
+	v.decisions = v.decisions[:0]
 	w, err := v.c.call()
 	if err != nil {
 		return ConversationWindow{}, err
@@ -255,8 +307,18 @@ func (v *Conversation) Render() (ConversationWindow, error) {
 	v.parts = v.c.parts(v.parts[:0], w)
 	return ConversationWindow{
 		Parts: v.parts, Messages: snap.Messages, Chars: snap.Chars, Tokens: snap.Tokens,
-		Compaction: snap.Compaction, OverBudget: snap.OverBudget,
+		Compaction: snap.Compaction, OverBudget: snap.OverBudget, Clears: v.decisions,
 	}, nil
+}
+
+func (v *Conversation) decide(d ClearDecision) { v.decisions = append(v.decisions, d) }
+
+// ObserveCache records what the provider reported cached at the latest
+// call (tokens read from the cache plus those written to it): the cache
+// holds no more than that for the next call, which clear:auto counts on
+// in place of the previous window's size.
+func (v *Conversation) ObserveCache(tokens int) {
+	v.cachedKnown, v.cached = true, max(0, tokens)
 }
 
 // Rendered returns what the latest [Conversation.Render] sends,
