@@ -124,30 +124,52 @@ var attrEscaper = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", 
 func (r *Report) WriteBlocks(w io.Writer, items []Item, o BlockOptions) error {
 	var b strings.Builder
 	for n, k := range r.Kept {
-		it := &items[k.Index]
 		b.Reset()
 		if n > 0 {
 			b.WriteByte('\n')
 		}
-		name := it.Source
-		if name == "" {
-			name = it.ID
-		}
-		b.WriteString(`<context name="`)
-		attrEscaper.WriteString(&b, name)
-		b.WriteByte('"')
-		if it.Description != "" {
-			b.WriteString(` description="`)
-			attrEscaper.WriteString(&b, it.Description)
-			b.WriteByte('"')
-		}
-		b.WriteString(">\n")
-		text, _ := o.cutBlock(k.Index, it)
-		b.WriteString(text)
-		b.WriteString("\n</context>\n")
+		o.block(&b, k.Index, &items[k.Index])
 		if _, err := io.WriteString(w, b.String()); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// block writes item index's block, newline-terminated, to b.
+func (o BlockOptions) block(b *strings.Builder, index int, it *Item) *Cut {
+	name := it.Source
+	if name == "" {
+		name = it.ID
+	}
+	b.WriteString(`<context name="`)
+	attrEscaper.WriteString(b, name)
+	b.WriteByte('"')
+	if it.Description != "" {
+		b.WriteString(` description="`)
+		attrEscaper.WriteString(b, it.Description)
+		b.WriteByte('"')
+	}
+	b.WriteString(">\n")
+	text, cut := o.cutBlock(index, it)
+	b.WriteString(text)
+	b.WriteString("\n</context>\n")
+	return cut
+}
+
+// RenderBlocks renders every item as [Report.WriteBlocks] renders the
+// kept ones, a blank line between two, and lists the cuts (Index is the
+// position in items): the blocks an agent puts after its system prompt.
+func RenderBlocks(items []Item, o BlockOptions) (string, []Cut) {
+	var b strings.Builder
+	var cuts []Cut
+	for i := range items {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if c := o.block(&b, i, &items[i]); c != nil {
+			cuts = append(cuts, *c)
+		}
+	}
+	return b.String(), cuts
 }

@@ -23,9 +23,11 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/harpe-dev/harpe/pkg/cost"
+	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
@@ -44,6 +46,13 @@ type Distill func(ctx context.Context, req window.DistillRequest) (string, error
 type Config struct {
 	// System is the system prompt ("" for none).
 	System string
+	// Blocks are named context sources (a policy, a memory, …) sent in
+	// the system part after the prompt, each as a delimited block
+	// (<context name="…" description="…">…</context>) cut to its cap
+	// under BlockOptions (default 4,000 characters) with a marker;
+	// [Context.Cuts] says which were cut.
+	Blocks       []engine.Item
+	BlockOptions engine.BlockOptions
 	// History is the initial history (empty, or reloaded from a
 	// journal): system messages join the system part, a user message
 	// that is not a tool result opens a turn, the rest follow it; the
@@ -84,6 +93,7 @@ type Context struct {
 	priced bool
 	idx    window.Indices
 	last   int // the latest render's counted tokens
+	cuts   []engine.Cut
 }
 
 // NewSpec parses spec as harpe replay --strategy does
@@ -158,6 +168,11 @@ func (c *Context) start(s window.Strategy, o window.Options) (*Context, error) {
 	}
 	if c.cfg.System != "" {
 		conv.AddSystem(Message{Role: transcript.RoleSystem, Text: c.cfg.System})
+	}
+	if len(c.cfg.Blocks) > 0 {
+		var text string
+		text, c.cuts = engine.RenderBlocks(c.cfg.Blocks, c.cfg.BlockOptions)
+		conv.AddSystem(Message{Role: transcript.RoleSystem, Text: strings.TrimSuffix(text, "\n")})
 	}
 	for _, m := range c.cfg.History {
 		switch {
@@ -302,6 +317,10 @@ func (c *Context) Observe(u Usage) {
 		c.conv.ObserveCache(u.CacheRead + u.CacheWrite)
 	}
 }
+
+// Cuts lists the blocks of Config.Blocks cut to their cap (Index: the
+// position in Config.Blocks), with how much of each was kept.
+func (c *Context) Cuts() []engine.Cut { return c.cuts }
 
 // Summary is the rolling summary ("" for none).
 func (c *Context) Summary() string { return c.conv.Summary() }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/live"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
@@ -200,5 +201,30 @@ func TestRenderedMessages(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// TestBlocks: context blocks follow the system prompt in the system part
+// (index 1: the system part's second message), each cut to its cap. The
+// policy's 92 characters under a cap of 60: the marker "…[cut: showing
+// K of 92 characters]" is 35 with a two-digit K, so K = 25.
+func TestBlocks(t *testing.T) {
+	c, err := live.NewSpec("full", live.Config{System: "sys", BlockOptions: engine.BlockOptions{MaxChars: 60},
+		Blocks: []engine.Item{{ID: "p1", Source: "policy", Description: "refunds",
+			Content: "Refunds are accepted within 30 days of purchase with the receipt; sale items are final sale."}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Begin(user("hello"))
+	s, err := c.Render(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "sys\n\n<context name=\"policy\" description=\"refunds\">\nRefunds are accepted with…[cut: showing 25 of 92 characters]\n</context>"
+	if s.System != want || !slices.Equal(s.Window, window.Indices{0, 1, 2}) {
+		t.Fatalf("system %q window %v", s.System, s.Window)
+	}
+	if cuts := c.Cuts(); len(cuts) != 1 || cuts[0].ID != "p1" || cuts[0].KeptChars != 25 || cuts[0].Chars != 92 {
+		t.Fatalf("cuts %+v", cuts)
 	}
 }
