@@ -72,6 +72,10 @@ type callInfo struct {
 	cachedKnown bool
 	cached      int
 	decided     func(ClearDecision)
+	// saw, when sawKnown, is what the cost model says this call left
+	// cached ([ReplayOptions.Live]).
+	sawKnown bool
+	saw      int
 }
 
 type autoState struct {

@@ -420,3 +420,19 @@ func MessageSizes(ctx context.Context, t *transcript.Transcript, opts ReplayOpti
 	}
 	return out, r.calibration, nil
 }
+
+// liveInfo gives the call's facts what a live context would know of the
+// call before: what the provider reported cached there ([ReplayOptions.Live]).
+func liveInfo(prev, ci *callInfo) {
+	if prev != nil && prev.sawKnown {
+		ci.cachedKnown, ci.cached = true, prev.saw
+	}
+}
+
+// liveSaw records what the cost model says call left cached (read +
+// written), under the Anthropic rule, as a live context observes it.
+func liveSaw(ci *callInfo, call *Call) {
+	if call.CallCost != nil && ci.rule == prices.CacheAnthropic {
+		ci.sawKnown, ci.saw = true, call.Cache.Read+call.Cache.Write
+	}
+}
