@@ -369,49 +369,32 @@ func tokensOf(c *conversation, p int) int {
 // its model, time, prices, cache rule and window limit.
 func (r *replayer) callInfoOf(m *transcript.Message) *callInfo {
 	co := r.opts.Cost
-	ci := &callInfo{model: m.Model, at: m.Timestamp, rule: prices.CacheNone, pr: 1, pw: 1, pi: 1, limit: r.opts.ContextWindow}
 	if co == nil {
-		return ci
+		return &callInfo{model: m.Model, at: m.Timestamp, rule: prices.CacheNone, pr: 1, pw: 1, pi: 1, limit: r.opts.ContextWindow}
 	}
-	if ci.model == "" {
-		ci.model = co.Model
+	model := m.Model
+	if model == "" {
+		model = co.Model
 	}
 	if r.models == nil {
 		r.models = map[string]prices.Model{}
 	}
-	md, ok := r.models[ci.model]
+	md, ok := r.models[model]
 	if !ok {
 		cat := co.Catalog
 		if cat == nil {
 			cat = prices.Default()
 		}
 		if cat != nil {
-			md = cat.LookupCall(ci.model)
+			md = cat.LookupCall(model)
 		}
-		r.models[ci.model] = md
+		r.models[model] = md
 	}
-	if md.Name != "" {
-		ci.model = md.Name
+	f := factsOf(md, model, m.Timestamp, co.Rule, co.TTL)
+	if r.opts.ContextWindow != 0 {
+		f.Limit = r.opts.ContextWindow
 	}
-	ci.rule = co.Rule
-	if ci.rule == "" {
-		ci.rule = md.CacheRule()
-	}
-	if ci.limit == 0 {
-		ci.limit = md.ContextWindow
-	}
-	ci.minCache = md.MinCacheTokens
-	if ci.rule == prices.CacheOpenAI && ci.minCache == 0 {
-		ci.minCache = cost.OpenAIMinTokens
-	}
-	if pr := md.Prices; pr != nil {
-		ci.pi, ci.pr, ci.pw = pr.Input/1e6, pr.CacheRead/1e6, pr.CacheWrite5m/1e6
-		if co.TTL == cost.AnthropicLongTTL {
-			ci.pw = pr.CacheWrite1h / 1e6
-			ci.ttl = time.Duration(cost.AnthropicLongTTL)
-		}
-	}
-	return ci
+	return f.info()
 }
 
 // buildAutoClear builds "clear:auto" with its settings: keep (default 1),

@@ -242,7 +242,6 @@ type CallFacts struct {
 // price), as [Replay] gives them to clear:auto. An unknown model has no
 // prices: every clear pays.
 func FactsFor(cat *prices.Catalog, model string, at time.Time, rule prices.CacheRule, ttl cost.TTL) CallFacts {
-	f := CallFacts{Model: model, At: at, Rule: prices.CacheNone, Input: 1, CacheRead: 1, CacheWrite: 1}
 	if cat == nil {
 		cat = prices.Default()
 	}
@@ -250,10 +249,16 @@ func FactsFor(cat *prices.Catalog, model string, at time.Time, rule prices.Cache
 	if cat != nil {
 		md = cat.LookupCall(model)
 	}
+	return factsOf(md, model, at, rule, ttl)
+}
+
+// factsOf are the facts of a call to model (md its catalog entry, the
+// zero Model when unknown).
+func factsOf(md prices.Model, model string, at time.Time, rule prices.CacheRule, ttl cost.TTL) CallFacts {
+	f := CallFacts{Model: model, At: at, Rule: rule, Input: 1, CacheRead: 1, CacheWrite: 1}
 	if md.Name != "" {
 		f.Model = md.Name
 	}
-	f.Rule = rule
 	if f.Rule == "" {
 		f.Rule = md.CacheRule()
 	}
@@ -272,20 +277,19 @@ func FactsFor(cat *prices.Catalog, model string, at time.Time, rule prices.Cache
 	return f
 }
 
-// SetCall tells the conversation what the next call is (see
-// [CallFacts]); it holds until set again.
-func (v *Conversation) SetCall(f CallFacts) {
-	rule := f.Rule
-	if rule == "" {
-		rule = prices.CacheNone
-	}
-	v.c.info = &callInfo{
-		model: f.Model, at: f.At, rule: rule,
+// info is f as clear:auto reads it.
+func (f CallFacts) info() *callInfo {
+	return &callInfo{
+		model: f.Model, at: f.At, rule: f.Rule,
 		pi: f.Input, pr: f.CacheRead, pw: f.CacheWrite,
 		limit: f.Limit, minCache: f.MinCache, ttl: f.TTL,
 		real: f.Known, spent: f.Spent, fullSpent: f.FullSpent,
 	}
 }
+
+// SetCall tells the conversation what the next call is (see
+// [CallFacts]); it holds until set again.
+func (v *Conversation) SetCall(f CallFacts) { v.c.info = f.info() }
 
 // Render chooses the next call's window (running a pending compaction
 // and the edits) and describes it. The time it takes grows with what
