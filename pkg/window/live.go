@@ -44,6 +44,7 @@ type Conversation struct {
 	cachedKnown bool
 	cached      int
 	decisions   []ClearDecision
+	decideFn    func(ClearDecision)
 }
 
 // ClearDecision is one decision of clear:auto ([AutoClearEdit]) at a call
@@ -299,7 +300,10 @@ func (v *Conversation) Render() (ConversationWindow, error) {
 		v.SetCall(CallFacts{})
 	}
 	v.c.info.cachedKnown, v.c.info.cached = v.cachedKnown, v.cached
-	v.c.info.decided = v.decide
+	if v.decideFn == nil {
+		v.decideFn = v.decide
+	}
+	v.c.info.decided = v.decideFn
 	v.cachedKnown = false
 	v.decisions = v.decisions[:0]
 	w, err := v.c.call()
