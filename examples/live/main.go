@@ -6,8 +6,9 @@
 //	{"call":1,"strategy":"windowed:chars=40000+clear","messages":[[0,1]]}
 //
 // The indices are the transcript's, as harpe replay -f json lists them
-// (runs of consecutive indices, [first,last]); a file of several
-// conversations adds "conversation". Several strategies may be given,
+// (runs of consecutive indices, [first,last]); where the format names
+// its conversations (a file may hold several) each line adds
+// "conversation". Several strategies may be given,
 // comma-separated: each runs the whole file in turn. With --parts each
 // line also lists the call's parts, as replay's "parts".
 package main
@@ -94,10 +95,7 @@ func drive(file string, specs []string, parts bool, stdout io.Writer) error {
 			if err != nil {
 				return err
 			}
-			conv := ""
-			if len(ts) > 1 {
-				conv = t.ID
-			}
+			conv := t.ID // "" when the format has one conversation a file
 			err = live.Drive(ctx, t, c, live.DriveOptions{Sizes: sizes}, func(s *live.Snapshot) error {
 				l := line{Conversation: conv, Call: s.Call, Strategy: spec, Messages: s.Window}
 				if parts {

@@ -16,7 +16,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 
-// sampleFiles lists the samples of one conversation each.
+// sampleFiles lists the samples.
 func sampleFiles(t *testing.T) []string {
 	var files []string
 	for _, dir := range []string{"../../testdata/agent", "../../testdata/transcripts", "../../testdata/replay"} {
@@ -29,7 +29,7 @@ func sampleFiles(t *testing.T) []string {
 				return err
 			}
 			defer f.Close()
-			if ts, err := transcript.Read(f, filepath.Base(p), ""); err == nil && len(ts) == 1 && len(ts[0].Messages) > 0 {
+			if ts, err := transcript.Read(f, filepath.Base(p), ""); err == nil && len(ts) > 0 && len(ts[0].Messages) > 0 {
 				files = append(files, p)
 			}
 			return nil
@@ -41,7 +41,7 @@ func sampleFiles(t *testing.T) []string {
 	return files
 }
 
-// TestSameAsReplay: on every sample of one conversation, the windows
+// TestSameAsReplay: on every sample (every conversation of a file), the windows
 // examples/live prints are those harpe replay FILE --strategy S -f json
 // reports, call by call: the indices and the parts (how each run was
 // sent, and its size).
@@ -65,11 +65,20 @@ func TestSameAsReplay(t *testing.T) {
 			if st := cmd.Run(context.Background(), []string{"replay", file, "--strategy", spec, "-f", "json"}, cmd.IO{Out: &want, Err: &werr}, noEnv); st != 0 {
 				t.Fatalf("harpe replay %s --strategy %s: status %d: %s", file, spec, st, werr.String())
 			}
-			var rep window.Report
-			if err := json.Unmarshal(want.Bytes(), &rep); err != nil {
-				t.Fatalf("%s %s: %v", file, spec, err)
+			// One report per conversation, in file order.
+			var calls []window.Call
+			var convs []string
+			dec := json.NewDecoder(&want)
+			for dec.More() {
+				var rep window.Report
+				if err := dec.Decode(&rep); err != nil {
+					t.Fatalf("%s %s: %v", file, spec, err)
+				}
+				for _, c := range rep.Strategies[0].Calls {
+					calls = append(calls, c)
+					convs = append(convs, rep.Transcript.ID)
+				}
 			}
-			calls := rep.Strategies[0].Calls
 			sc := bufio.NewScanner(&got)
 			sc.Buffer(nil, 1<<24)
 			n := 0
@@ -78,7 +87,8 @@ func TestSameAsReplay(t *testing.T) {
 				if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 					t.Fatal(err)
 				}
-				if n >= len(calls) || l.Call != calls[n].Call || l.Strategy != spec || !slices.Equal(l.Messages, calls[n].Messages) || !slices.Equal(l.Parts, calls[n].Parts) {
+				if n >= len(calls) || l.Call != calls[n].Call || l.Conversation != convs[n] || l.Strategy != spec ||
+					!slices.Equal(l.Messages, calls[n].Messages) || !slices.Equal(l.Parts, calls[n].Parts) {
 					t.Errorf("%s %s: line %d %s, replay call %+v", file, spec, n+1, sc.Bytes(), calls[min(n, len(calls)-1)].Messages)
 					break
 				}
