@@ -16,7 +16,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -53,7 +52,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := drive(fs.Arg(0), strings.Split(*spec, ","), *parts, stdout); err != nil {
-		fmt.Fprintln(stderr, "live:", err)
+		fmt.Fprintln(stderr, "examples/live:", err)
 		return 2
 	}
 	return 0
@@ -72,12 +71,10 @@ func drive(file string, specs []string, parts bool, stdout io.Writer) error {
 	}
 	o := window.DefaultOptions()
 	for _, spec := range specs {
-		spec = strings.TrimSpace(spec)
-		if _, err := window.Parse(spec, o); err != nil {
+		// A spec that does not parse, or cheapest (hindsight), is
+		// refused before anything is written.
+		if _, err := live.NewSpec(strings.TrimSpace(spec), live.Config{Options: o}); err != nil {
 			return err
-		}
-		if strings.HasPrefix(spec, "cheapest") {
-			return errors.New("cheapest plans with hindsight: no live context can be it")
 		}
 	}
 	// The whole output is built first: nothing half-written on an error.

@@ -155,7 +155,28 @@ func (c *Context) withDistill(s window.Strategy) window.Strategy {
 	return s
 }
 
+// ErrHindsight is the error for cheapest, which plans a whole session
+// with hindsight (every later call's size and time): no live context can
+// be it.
+var ErrHindsight = errors.New("live: cheapest plans with hindsight (every later call), which a live context does not have; clear:auto is its live rule")
+
+// hindsight reports whether s is cheapest (alone or with edits).
+func hindsight(s window.Strategy) bool {
+	switch v := s.(type) {
+	case window.CheapestStrategy:
+		return true
+	case window.Edited:
+		return hindsight(v.Base)
+	case window.Name:
+		return strings.HasPrefix(string(v), "cheapest")
+	}
+	return false
+}
+
 func (c *Context) start(s window.Strategy, o window.Options) (*Context, error) {
+	if hindsight(s) {
+		return nil, ErrHindsight
+	}
 	conv, err := window.NewConversation(s, o)
 	if err != nil {
 		return nil, err

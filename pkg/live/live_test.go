@@ -228,3 +228,16 @@ func TestBlocks(t *testing.T) {
 		t.Fatalf("cuts %+v", cuts)
 	}
 }
+
+// TestCheapestRefused: cheapest, alone or edited, as a spec or a value,
+// is refused: it would silently send what full sends.
+func TestCheapestRefused(t *testing.T) {
+	for _, spec := range []string{"cheapest", "cheapest:keep=2", "cheapest+limit:bytes=100"} {
+		if _, err := live.NewSpec(spec, live.Config{}); !errors.Is(err, live.ErrHindsight) {
+			t.Errorf("%s: %v, want ErrHindsight", spec, err)
+		}
+	}
+	if _, err := live.New(window.CheapestStrategy{}, live.Config{}); !errors.Is(err, live.ErrHindsight) {
+		t.Errorf("CheapestStrategy{}: %v", err)
+	}
+}
