@@ -90,3 +90,39 @@ func TestReadBlockFields(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCutBlock: whatever the content and the cap, a block within its cap
+// is sent whole; a longer one is its first K characters (K the most that
+// fits) and the marker, within the cap unless the marker alone is not.
+func FuzzCutBlock(f *testing.F) {
+	f.Add("hello", 3)
+	f.Add(strings.Repeat("é", 50), 40)
+	f.Add(strings.Repeat("x", 1000), 45)
+	f.Fuzz(func(t *testing.T, content string, limit int) {
+		if !utf8.ValidString(content) || limit < -1 || limit > 1<<20 {
+			return
+		}
+		o := BlockOptions{MaxChars: limit}
+		it := Item{ID: "a", Content: content}
+		text, cut := o.cutBlock(0, &it)
+		n := utf8.RuneCountInString(content)
+		capped := o.capOf(&it)
+		if capped <= 0 || n <= capped {
+			if cut != nil || text != content {
+				t.Fatalf("cut under the cap: %+v", cut)
+			}
+			return
+		}
+		if cut == nil {
+			t.Fatalf("%d characters over the cap %d, not cut", n, capped)
+		}
+		k := cut.KeptChars
+		if text != string([]rune(content)[:k])+CutMarker(k, n) {
+			t.Fatalf("text %q", text)
+		}
+		fits := func(k int) bool { return k+utf8.RuneCountInString(CutMarker(k, n)) <= capped }
+		if k > 0 && !fits(k) || k < n && fits(k+1) {
+			t.Fatalf("K = %d is not the most that fits under %d", k, capped)
+		}
+	})
+}
