@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/inputs"
@@ -30,6 +31,10 @@ type synthesizeOptions struct {
 	tokenizer       string
 	model           string
 	emit            string
+	blocks          bool
+	maxChars        int
+	maxCharsSet     bool
+	maxCharsSource  []string
 	report          string
 	format          string
 	output          string
@@ -75,6 +80,15 @@ Output (--emit): report (default; --format json|yaml|table), kept or dropped
 contents in input order, separated by a blank line). --report FILE saves
 the report to FILE as well.
 
+Blocks (--blocks, with --emit rendered): each kept item as a delimited
+block, <context name="SOURCE" description="DESCRIPTION">, its content,
+</context>; the name is the item's "source", else its id. A block's
+content is cut to --max-chars characters (default 4000; 0: no cap), or
+--max-chars-source SOURCE=N for the items of a source, or the item's own
+"max_chars", and ends in "…[cut: showing K of N characters]", the marker
+within the cap. The report's "cut" lists the items cut; a note on stderr
+names them.
+
 Destinations (--destination): remote, the default, withholds items marked
 confidential; local keeps them.
 
@@ -96,6 +110,7 @@ Examples:
 			o.budgetSet = f.Changed("budget")
 			o.alphaSet = f.Changed("alpha")
 			o.sinksSet = f.Changed("sinks")
+			o.maxCharsSet = f.Changed("max-chars") || f.Changed("max-chars-source")
 			return runSynthesize(a, &o)
 		},
 	}
@@ -113,6 +128,9 @@ Examples:
 	f.StringVarP(&o.tokenizer, "tokenizer", "t", "estimate", "count tokens with `NAME`: "+strings.Join(tokenize.Names(), ", ")+tokenizerHelp)
 	f.StringVarP(&o.model, "model", "m", "", "take --budget (the context window) and --tokenizer from model `NAME` (harpe models)")
 	f.StringVar(&o.emit, "emit", "report", "`WHAT` to write, see above")
+	f.BoolVar(&o.blocks, "blocks", false, "--emit rendered: each item as a <context> block, cut to --max-chars")
+	f.IntVar(&o.maxChars, "max-chars", engine.DefaultMaxChars, "--blocks: cap of a block's content in characters `N` (0: none)")
+	f.StringArrayVar(&o.maxCharsSource, "max-chars-source", nil, "--blocks: cap of the blocks of a source: `SOURCE=N` (repeatable)")
 	f.StringVar(&o.report, "report", "", "also save the report to `FILE`")
 	f.StringVarP(&o.format, "format", "f", "", formatFlagHelp("table, json or yaml"))
 	f.StringVarP(&o.output, "output", "o", "", "write to `FILE` atomically, not stdout")
@@ -129,6 +147,8 @@ type synthesizePlan struct {
 	engine  engine.Options
 	read    engine.ReadOptions
 	counter tokenize.Counter
+	// blocks, when set, are the options of --blocks.
+	blocks *engine.BlockOptions
 }
 
 // planSynthesize validates the flags. A model preset (--model, added
@@ -167,7 +187,43 @@ func planSynthesize(o *synthesizeOptions) (*synthesizePlan, error) {
 	if err := checkFormat(o.format, "json", "yaml", "table"); err != nil {
 		return nil, err
 	}
+	if p.blocks, err = planBlocks(o); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// planBlocks validates --blocks, --max-chars and --max-chars-source.
+func planBlocks(o *synthesizeOptions) (*engine.BlockOptions, error) {
+	if !o.blocks {
+		if o.maxCharsSet {
+			return nil, usageErrorf("--max-chars and --max-chars-source cap the blocks of --blocks")
+		}
+		return nil, nil
+	}
+	if o.emit != "rendered" {
+		return nil, usageErrorf("--blocks: only with --emit rendered")
+	}
+	if o.maxChars < 0 {
+		return nil, usageErrorf("--max-chars: %d is below 0", o.maxChars)
+	}
+	b := &engine.BlockOptions{MaxChars: o.maxChars}
+	if o.maxChars == 0 {
+		b.MaxChars = -1 // no cap
+	}
+	for _, v := range o.maxCharsSource {
+		src, n, ok := strings.Cut(v, "=")
+		src = strings.TrimSpace(src)
+		k, err := strconv.Atoi(strings.TrimSpace(n))
+		if !ok || src == "" || err != nil || k < 0 {
+			return nil, usageErrorf("--max-chars-source: %q is not SOURCE=N (N a whole number ≥ 0)", v)
+		}
+		if b.SourceMaxChars == nil {
+			b.SourceMaxChars = map[string]int{}
+		}
+		b.SourceMaxChars[src] = k
+	}
+	return b, nil
 }
 
 // synthesizeFlags are the flags of engine.Settings' fields, by the name
@@ -229,6 +285,15 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 		return inputError(err)
 	}
 	rep.Skipped = reader.Skipped()
+	if plan.blocks != nil {
+		if cuts := rep.Cuts(items, *plan.blocks); len(cuts) > 0 {
+			var names []string
+			for _, c := range cuts {
+				names = append(names, fmt.Sprintf("%s (%d → %d characters)", c.ID, c.Chars, c.KeptChars))
+			}
+			fmt.Fprintf(a.io.Err, "harpe: note: %s cut to the cap: %s\n", plural(len(cuts), "block"), strings.Join(names, ", "))
+		}
+	}
 
 	writeReport := func(w io.Writer) error { return writeSynthesisReport(w, o.format, rep) }
 	if o.report != "" {
@@ -241,6 +306,9 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 		case "kept", "dropped":
 			return rep.WriteLines(w, items, o.emit == "kept")
 		case "rendered":
+			if plan.blocks != nil {
+				return rep.WriteBlocks(w, items, *plan.blocks)
+			}
 			return rep.WriteRendered(w, items)
 		}
 		return writeReport(w)

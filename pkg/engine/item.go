@@ -37,6 +37,15 @@ type Item struct {
 	Group string
 	// Role is carried through (user, assistant, tool, system).
 	Role string
+	// Source names where the item came from (a context provider: "policy",
+	// "memory", …) and Description says what it holds: a rendered block
+	// is named by its source, else its id, and described so
+	// ([RenderBlocks]).
+	Source      string
+	Description string
+	// MaxChars, when set, caps the item's block when rendered
+	// ([RenderBlocks]), in place of the per-source and default caps.
+	MaxChars *int
 	// Line is the 1-based line number within the input the item came from
 	// (0 for items built in code).
 	Line int

@@ -38,6 +38,9 @@ const (
 	fDimension
 	fGroup
 	fRole
+	fSource
+	fDescription
+	fMaxChars
 )
 
 // Timestamps must fall within the years RFC 3339 can write.
@@ -174,11 +177,11 @@ func (p *parser) field(keyb []byte, it *Item) (int, *LineError) {
 		}
 		it.Content = s
 		return fContent, nil
-	case "id", "dimension", "group", "role":
+	case "id", "dimension", "group", "role", "source", "description":
 		return p.stringField(key, start, it)
 	case "pinned", "confidential":
 		return p.boolField(key, start, it)
-	case "priority", "token_count":
+	case "priority", "token_count", "max_chars":
 		return p.wholeField(key, start, it)
 	case "relevance", "utility":
 		return p.numberField(key, start, it)
@@ -191,8 +194,8 @@ func (p *parser) field(keyb []byte, it *Item) (int, *LineError) {
 	return 0, nil
 }
 
-// stringField decodes "id", "dimension", "group" or "role" (a string or
-// null; an id must not be empty).
+// stringField decodes "id", "dimension", "group", "role", "source" or
+// "description" (a string or null; an id must not be empty).
 func (p *parser) stringField(key string, start int, it *Item) (int, *LineError) {
 	c := p.b[start]
 	null := c == 'n'
@@ -221,6 +224,12 @@ func (p *parser) stringField(key string, start int, it *Item) (int, *LineError) 
 	case "group":
 		it.Group = s
 		return fGroup, nil
+	case "source":
+		it.Source = s
+		return fSource, nil
+	case "description":
+		it.Description = s
+		return fDescription, nil
 	default:
 		it.Role = s
 		return fRole, nil
@@ -249,16 +258,19 @@ func (p *parser) boolField(key string, start int, it *Item) (int, *LineError) {
 	return fConfidential, nil
 }
 
-// wholeField decodes "priority" or "token_count" (a whole number from 0
-// to 2^53, or null).
+// wholeField decodes "priority", "token_count" or "max_chars" (a whole
+// number from 0 to 2^53, or null).
 func (p *parser) wholeField(key string, start int, it *Item) (int, *LineError) {
 	if !p.skip() {
 		return 0, errLineSyntax
 	}
 	raw := p.b[start:p.i]
 	bit := fPriority
-	if key == "token_count" {
+	switch key {
+	case "token_count":
 		bit = fTokenCount
+	case "max_chars":
+		bit = fMaxChars
 	}
 	if raw[0] == 'n' {
 		return bit, nil
@@ -270,9 +282,12 @@ func (p *parser) wholeField(key string, start int, it *Item) (int, *LineError) {
 	if !ok {
 		return 0, &LineError{Msg: fmt.Sprintf("%q must be a whole number ≥ 0, got %s", key, shorten(raw))}
 	}
-	if key == "priority" {
+	switch key {
+	case "priority":
 		it.Priority = n
-	} else {
+	case "max_chars":
+		it.MaxChars = &n
+	default:
 		it.TokenCount = &n
 	}
 	return bit, nil
@@ -370,6 +385,12 @@ func knownKey(k []byte) string {
 		return "group"
 	case "role":
 		return "role"
+	case "source":
+		return "source"
+	case "description":
+		return "description"
+	case "max_chars":
+		return "max_chars"
 	}
 	return ""
 }

@@ -309,6 +309,7 @@ func FuzzReadItems(f *testing.F) {
 		"{\"content\":\"\xff\"}", `{"content":"a"`, `{"a":1,"content":"x",}`, `{"content":"x","relevance":1E+2}`,
 		"\xef\xbb\xbf{\"content\":\"a\"}", "\xef\xbb\xbf", `{"content":"a","timestamp":1683000000000}`,
 		`{"content":"a","timestamp":-100000000000.5}`,
+		`{"content":"a","source":"s","description":"d","max_chars":4000}`, `{"content":"a","max_chars":1.5}`,
 	} {
 		f.Add(s)
 	}

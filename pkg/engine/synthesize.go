@@ -177,6 +177,9 @@ type Report struct {
 	Input         InputReport `json:"input"`
 	// SavedTokens is Input.Tokens − ConsumedTokens.
 	SavedTokens int `json:"saved_tokens"`
+	// Cut lists the kept items whose rendered blocks were cut to their
+	// cap ([Report.Cuts]); empty unless the caller renders blocks.
+	Cut []Cut `json:"cut,omitempty"`
 	// Kept and Dropped list every item once, each in input order.
 	Kept    []Kept    `json:"kept"`
 	Dropped []Dropped `json:"dropped"`

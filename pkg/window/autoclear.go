@@ -65,6 +65,17 @@ type callInfo struct {
 	// really cost before this call (spent, fullSpent).
 	real             bool
 	spent, fullSpent float64
+	// cached, when cachedKnown, is what the provider reported cached
+	// after the previous call (read + written): the cache holds no more
+	// (a live context's observation). decided, when set, is told each
+	// decision (live.go).
+	cachedKnown bool
+	cached      int
+	decided     func(ClearDecision)
+	// saw, when sawKnown, is what the cost model says this call left
+	// cached ([ReplayOptions.Live]).
+	sawKnown bool
+	saw      int
 }
 
 type autoState struct {
@@ -137,17 +148,27 @@ type autoCall struct {
 	warm, nearly        bool // the model's cache is warm; or may be, near the TTL's end
 	prevTokens, prevLen int  // the previous call's window and history length
 	freed, q            int  // the tokens the batch frees, the position of its oldest
+	// delta, expected: the rule's Δ and n̂ (pays sets them); over: the
+	// call was over the window limit.
+	delta, expected float64
+	over            bool
 }
 
 func (s *autoState) apply(c *conversation, sel *Selection, tokens int) {
 	a := s.begin(c, sel, tokens)
 	batch := s.batch(c, sel, &a)
 	a.prevTokens, a.prevLen = s.prevTokens, s.prevLen
+	if a.ci.cachedKnown {
+		a.prevTokens = min(a.prevTokens, a.ci.cached)
+	}
 	s.prevTokens, s.prevLen = tokens, c.h.Len()
 	if c.h.resets != s.resets {
 		s.marks = s.marks[:0]
 	}
 	cleared := len(batch) > 0 && s.pays(c, sel, &a)
+	if len(batch) > 0 && a.ci.decided != nil {
+		a.ci.decided(decisionOf(&a, len(batch), cleared))
+	}
 	if cleared {
 		s.clear(c, batch, &a)
 	}
@@ -246,6 +267,7 @@ func (s *autoState) batch(c *conversation, sel *Selection, a *autoCall) []int {
 func (s *autoState) pays(c *conversation, sel *Selection, a *autoCall) bool {
 	ci, pr, pw, freed := a.ci, a.pr, a.pw, float64(a.freed)
 	if ci.limit > 0 && a.tokens > ci.limit {
+		a.over = true
 		return true
 	}
 	prevTokens := a.prevTokens
@@ -284,6 +306,7 @@ func (s *autoState) pays(c *conversation, sel *Selection, a *autoCall) bool {
 		}
 		bound = worst <= ci.fullSpent-ci.spent+0.01*ci.fullSpent
 	}
+	a.delta, a.expected = delta, expected
 	clearIt := delta <= 0 && (!ci.real || bound) || expected*pr*freed >= delta && bound
 	if clearIt {
 		s.bank -= delta
@@ -346,49 +369,32 @@ func tokensOf(c *conversation, p int) int {
 // its model, time, prices, cache rule and window limit.
 func (r *replayer) callInfoOf(m *transcript.Message) *callInfo {
 	co := r.opts.Cost
-	ci := &callInfo{model: m.Model, at: m.Timestamp, rule: prices.CacheNone, pr: 1, pw: 1, pi: 1, limit: r.opts.ContextWindow}
 	if co == nil {
-		return ci
+		return &callInfo{model: m.Model, at: m.Timestamp, rule: prices.CacheNone, pr: 1, pw: 1, pi: 1, limit: r.opts.ContextWindow}
 	}
-	if ci.model == "" {
-		ci.model = co.Model
+	model := m.Model
+	if model == "" {
+		model = co.Model
 	}
 	if r.models == nil {
 		r.models = map[string]prices.Model{}
 	}
-	md, ok := r.models[ci.model]
+	md, ok := r.models[model]
 	if !ok {
 		cat := co.Catalog
 		if cat == nil {
 			cat = prices.Default()
 		}
 		if cat != nil {
-			md = cat.LookupCall(ci.model)
+			md = cat.LookupCall(model)
 		}
-		r.models[ci.model] = md
+		r.models[model] = md
 	}
-	if md.Name != "" {
-		ci.model = md.Name
+	f := factsOf(md, model, m.Timestamp, co.Rule, co.TTL)
+	if r.opts.ContextWindow != 0 {
+		f.Limit = r.opts.ContextWindow
 	}
-	ci.rule = co.Rule
-	if ci.rule == "" {
-		ci.rule = md.CacheRule()
-	}
-	if ci.limit == 0 {
-		ci.limit = md.ContextWindow
-	}
-	ci.minCache = md.MinCacheTokens
-	if ci.rule == prices.CacheOpenAI && ci.minCache == 0 {
-		ci.minCache = cost.OpenAIMinTokens
-	}
-	if pr := md.Prices; pr != nil {
-		ci.pi, ci.pr, ci.pw = pr.Input/1e6, pr.CacheRead/1e6, pr.CacheWrite5m/1e6
-		if co.TTL == cost.AnthropicLongTTL {
-			ci.pw = pr.CacheWrite1h / 1e6
-			ci.ttl = time.Duration(cost.AnthropicLongTTL)
-		}
-	}
-	return ci
+	return f.info()
 }
 
 // buildAutoClear builds "clear:auto" with its settings: keep (default 1),

@@ -47,6 +47,11 @@ type ReplayOptions struct {
 	// Regret, with Cost, sets every strategy's [CostTotals.RegretUSD]:
 	// its cost minus that of the cheapest plan ([CheapestStrategy]).
 	Regret bool
+	// Live, with Cost, replays clear:auto as a live context runs it
+	// (live.go): its loss bound from its own books, not from what full
+	// and it really cost, and what the cache held from the usage the
+	// cost model gives its own previous call.
+	Live bool
 }
 
 // Report is a replay of one transcript, as harpe replay --format json
@@ -567,8 +572,12 @@ func (r *replayer) call(c *conversation, res *Result, m *transcript.Message, ful
 		overhead = *m.InputTokens - full[n].Counted
 	}
 	c.SetOverhead(overhead)
+	prev := c.info
 	c.info = r.callInfoOf(m)
-	if full != nil && res.Totals.CostTotals != nil && n < len(full) {
+	if r.opts.Live {
+		liveInfo(prev, c.info)
+	}
+	if full != nil && res.Totals.CostTotals != nil && n < len(full) && !r.opts.Live {
 		// What this strategy and full really cost before this call, for
 		// clear:auto's bound.
 		if len(r.fullBefore) != len(full)+1 {
@@ -657,6 +666,9 @@ func (r *replayer) call(c *conversation, res *Result, m *transcript.Message, ful
 		}
 		if err := r.cr.price(c, w, m, &call, ref, ov, &res.Totals); err != nil {
 			return err
+		}
+		if r.opts.Live {
+			liveSaw(c.info, &call)
 		}
 	}
 	if r.probe != nil {

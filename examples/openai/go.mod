@@ -1,0 +1,22 @@
+module github.com/harpe-dev/harpe/examples/openai
+
+go 1.26.8
+
+require (
+	github.com/harpe-dev/harpe v0.0.0
+	github.com/openai/openai-go/v3 v3.102.0
+)
+
+require (
+	github.com/clipperhouse/displaywidth v0.10.0 // indirect
+	github.com/clipperhouse/uax29/v2 v2.6.0 // indirect
+	github.com/coder/websocket v1.8.15 // indirect
+	github.com/kr/text v0.2.0 // indirect
+	github.com/tidwall/gjson v1.20.0 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.2.1 // indirect
+	github.com/tidwall/sjson v1.2.5 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
+)
+
+replace github.com/harpe-dev/harpe => ../..
