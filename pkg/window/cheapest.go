@@ -178,8 +178,9 @@ type pcall struct {
 	rule       prices.CacheRule
 	pr, pw, pi float64 // $ per token: cache read, cache write, uncached
 	minCache   int
-	front      int // the unseen overhead block (≥ 0)
-	overhead   int // the overhead as the call's tokens count it
+	front      int  // the unseen overhead block (≥ 0)
+	overhead   int  // the overhead as the call's tokens count it
+	recorded   bool // the call records its prompt
 	sys, sysN  int
 	start, end int // the window's conversation: transcript indices [start, end)
 	active     int // the active turn's first index
@@ -408,6 +409,10 @@ func (s *session) modelRead(i, q, k, lastClear int) int {
 			return 0
 		}
 		common := min(s.prefix(p, end, k, front), s.prefix(i, end, k, front))
+		if n := pc.unsent(); n > 0 {
+			// The previous call left in the cache what it sent.
+			common = min(common, s.prefix(p, pc.end, k, pc.front)-n)
+		}
 		mn := c.minCache
 		if mn <= 0 {
 			mn = cost.OpenAIMinTokens
@@ -430,7 +435,7 @@ func (s *session) modelRead(i, q, k, lastClear int) int {
 		// less than the system part's, which that call wrote anew.
 		best := 0
 		if e := s.entryAt(i, q); e >= 0 && e >= lastClear && entryLive(s, e, i) {
-			t := min(s.prefix(i, s.calls[e].end, k, front)-s.calls[e].tail, s.cutBetween(c.model, e, i))
+			t := min(s.prefix(i, s.calls[e].end, k, front)-s.calls[e].tail-s.calls[e].unsent(), s.cutBetween(c.model, e, i))
 			if t >= c.minCache {
 				best = t
 			}
@@ -511,12 +516,36 @@ func (s *session) callCost(i, w, r int) float64 {
 		if w < c.minCache || w <= 0 {
 			return c.pi * float64(max(0, w))
 		}
-		d := max(0, min(c.tail, w-r))
-		return c.pr*float64(r) + c.pw*float64(w-r-d) + c.pi*float64(d)
+		wr, un := w-r, 0
+		r, wr, _ = unsent(c, r, wr, un)
+		d := max(0, min(c.tail, wr))
+		return c.pr*float64(r) + c.pw*float64(wr-d) + c.pi*float64(d)
 	case prices.CacheOpenAI:
-		return c.pr*float64(r) + c.pi*float64(w-r)
+		r, _, un := unsent(c, r, 0, w-r)
+		return c.pr*float64(r) + c.pi*float64(un)
 	}
-	return c.pi * float64(max(0, w))
+	return c.pi * float64(max(0, w-c.unsent()))
+}
+
+// unsent takes call c's unsent tokens off its write, then its uncached
+// input, then its read, as [cost.Step.Unsent] does.
+func unsent(c *pcall, r, w, u int) (int, int, int) {
+	n := c.unsent()
+	d := min(n, w)
+	w -= d
+	e := min(n-d, u)
+	u -= e
+	r -= min(n-d-e, r)
+	return r, w, u
+}
+
+// unsent is what call c's window holds that its recorded prompt does
+// not ([cost.Step.Unsent]).
+func (c *pcall) unsent() int {
+	if c.recorded && c.overhead < 0 {
+		return -c.overhead
+	}
+	return 0
 }
 
 // solve is the dynamic programme: it returns the boundary in effect at
@@ -735,7 +764,7 @@ func (r *replayer) newCollector(full []Call, cs CheapestStrategy) *collector {
 func (k *collector) observe(c *conversation, _ *window, m *transcript.Message, call *Call, overhead int) {
 	k.sizes(c)
 	k.candidates(c)
-	pc := pcall{at: m.Timestamp, front: max(0, overhead), overhead: overhead, sys: c.h.sysToks, sysN: len(c.h.sys), end: m.Index, div: math.MaxInt}
+	pc := pcall{at: m.Timestamp, front: max(0, overhead), overhead: overhead, recorded: m.InputTokens != nil, sys: c.h.sysToks, sysN: len(c.h.sys), end: m.Index, div: math.MaxInt}
 	k.price(&pc, m)
 	k.bounds(&pc, c, m)
 	pc.conv = call.Counted - pc.sys

@@ -389,6 +389,14 @@ func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call
 			st.TTL = cost.AnthropicLongTTL
 		}
 	}
+	if m.InputTokens != nil && overhead < 0 {
+		// Full's window holds more than the recorded prompt: in the
+		// provider's tokens (sized from the records), the harness left
+		// out what the transcript still shows; in the counter's, the
+		// counter counts more than the provider. No strategy sends those
+		// tokens: every call sends its window less them ([Call.Tokens]).
+		st.Unsent = -overhead
+	}
 	var pure cost.CallCost
 	if cr.pure != nil {
 		pure = cr.pure.Step(st)
@@ -410,12 +418,6 @@ func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call
 		read := m.Usage.CacheRead
 		own := ownRecord(cr.opts, m)
 		exact := cr.exact && own
-		if cr.exact && m.InputTokens != nil && overhead < 0 {
-			// Full's window, in the provider's tokens, holds more than
-			// the recorded prompt: the harness left out what the
-			// transcript still shows. No strategy sends those tokens.
-			st.Unsent = -overhead
-		}
 		st.Cached = own && (m.Usage.CacheRead > 0 || m.Usage.CacheWrite > 0)
 		if own && m.Usage.Input > 0 {
 			// The record's uncached input is the prompt's tail after the
