@@ -365,6 +365,9 @@ func (s *Simulator) Step(st Step) CallCost {
 		s.hold(st.Model, rule, p)
 	}
 	cc := CallCost{Cache: p, OutputTokens: st.Output, Rule: rule, Evicted: evicted, Cut: cut, Floored: floored}
+	if rule == prices.CacheAnthropic {
+		cc.WriteTTL = TTL(s.ttl)
+	}
 	if pr := mi.m.At(st.Time, p.Read+p.Write+p.Uncached); pr != nil {
 		w := pr.CacheWrite5m
 		if TTL(s.ttl) == AnthropicLongTTL {

@@ -296,8 +296,10 @@ type replayer struct {
 	// fullUSD is what full's calls cost (the reference run's), when
 	// costs are on; records is set when t records cache usage.
 	fullUSD float64
-	records bool
-	cr      *costRun // the current run's pricing (nil: costs off)
+	// fullRewrites is how many of full's calls rewrote the cache.
+	fullRewrites int
+	records      bool
+	cr           *costRun // the current run's pricing (nil: costs off)
 	// calib, during the sizing pass, sizes the messages from the records;
 	// calibration is its outcome.
 	calib       *calibrator
@@ -534,9 +536,9 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 	res.Totals.finish(len(res.Events))
 	if r.cr != nil {
 		if full == nil {
-			r.fullUSD = res.Totals.usd
+			r.fullUSD, r.fullRewrites = res.Totals.usd, res.Totals.rewrites.Calls
 		}
-		r.cr.finish(&res.Totals, r.fullUSD)
+		r.cr.finish(&res.Totals, r.fullUSD, r.fullRewrites)
 	}
 	return res, nil
 }

@@ -220,7 +220,7 @@ func writeTotalsTable(w io.Writer, results []Result, o TableOptions) error {
 // writeTotalsNotes writes the lines under the totals: the cheapest
 // plans, the calls and what full sends, what is unpriced, how the
 // modelled cache agrees with the records, the sizes from the records,
-// and the calls over the budget.
+// why a strategy costs more than full, and the calls over the budget.
 func writeTotalsNotes(w io.Writer, results []Result, o TableOptions) error {
 	writePlans(w, results, o)
 	var full, calls int
@@ -253,6 +253,9 @@ func writeTotalsNotes(w io.Writer, results []Result, o TableOptions) error {
 		}
 	}
 	for _, r := range results {
+		writeWhy(w, r.Strategy, r.Totals.CostTotals)
+	}
+	for _, r := range results {
 		if n := r.Totals.OverBudgetCalls; n > 0 {
 			if _, err := fmt.Fprintf(w, "%s: %s over the budget (what it always keeps, the system part and the newest prompt, is alone over it)\n", r.Strategy, prose.Plural(n, "call")); err != nil {
 				return err
@@ -260,6 +263,14 @@ func writeTotalsNotes(w io.Writer, results []Result, o TableOptions) error {
 		}
 	}
 	return nil
+}
+
+// writeWhy writes, where strategy costs more than full, the line that
+// says why ([CostWhy]).
+func writeWhy(w io.Writer, strategy string, ct *CostTotals) {
+	if ct != nil && ct.Why != nil {
+		fmt.Fprintf(w, "%s %s\n", strategy, ct.Why)
+	}
 }
 
 // writeAgreement says how the modelled cache reads of strategy agree with
