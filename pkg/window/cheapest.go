@@ -93,6 +93,11 @@ type PlanStep struct {
 	Call        int   `json:"call"`
 	Cleared     []int `json:"cleared"`
 	FreedTokens int   `json:"freed_tokens"`
+	// DropBefore, when above 0, says that from this call on the plan
+	// sends no message of the conversation before this transcript index:
+	// the oldest whole turns are dropped, as windowed drops them, where
+	// clears alone do not keep the call within the window limit.
+	DropBefore int `json:"drop_before,omitempty"`
 }
 
 // cheapestOf returns the cheapest strategy s is, with the edits on top of
@@ -114,6 +119,7 @@ func cheapestOf(s Strategy) (CheapestStrategy, []Edit, string, bool) {
 type planned struct {
 	Edited
 	steps []PlanStep
+	unfit []PlanUnfit
 	usd   float64 // its exact cost (costs on)
 }
 
@@ -208,6 +214,9 @@ type pcall struct {
 	// before end: [session.saved] of the whole window, asked for every
 	// boundary, without its searches.
 	rEnd, iEnd int
+	// turns are where the window may start at a later turn
+	// ([turnStarts]); recorded only for a call over the limit as sent.
+	turns []int
 }
 
 // pcand is a candidate result.
@@ -740,6 +749,8 @@ type collector struct {
 	seen, rseen int // the history entries and results already looked at
 	cands       []pcand
 	models      map[string]prices.Model
+	// limit is the plan's window limit (known from the first call).
+	limit int
 }
 
 // newCollector reads the prices, cache rule and TTL the replay prices with.
@@ -761,14 +772,26 @@ func (r *replayer) newCollector(full []Call, cs CheapestStrategy) *collector {
 }
 
 // observe is the probe: it records one call of the replay.
-func (k *collector) observe(c *conversation, _ *window, m *transcript.Message, call *Call, overhead int) {
+func (k *collector) observe(c *conversation, w *window, m *transcript.Message, call *Call, overhead int) {
 	k.sizes(c)
 	k.candidates(c)
 	pc := pcall{at: m.Timestamp, front: max(0, overhead), overhead: overhead, recorded: m.InputTokens != nil, sys: c.h.sysToks, sysN: len(c.h.sys), end: m.Index, div: math.MaxInt}
 	k.price(&pc, m)
 	k.bounds(&pc, c, m)
+	if runs := runsOf(w, nil); len(runs) > 0 && runs[0].Lo > c.h.reset && runs[0].Lo < c.h.Len() {
+		// The plan's drops: the window starts at a later turn.
+		pc.start = c.h.At(runs[0].Lo).Message.Index
+		pc.lo, _ = slices.BinarySearchFunc(k.cands, pc.start, func(p pcand, x int) int { return p.idx - x })
+		pc.hi = max(pc.hi, pc.lo)
+	}
 	pc.conv = call.Counted - pc.sys
 	k.evidence(&pc, m)
+	if len(k.s.calls) == 0 {
+		k.limit = k.r.limitFor(k.cs, &session{calls: []pcall{pc}})
+	}
+	if k.limit > 0 && call.Counted+overhead > k.limit {
+		pc.turns = turnStarts(c)
+	}
 	k.s.calls = append(k.s.calls, pc)
 }
 
@@ -1015,6 +1038,28 @@ func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned,
 		return nil, err
 	}
 	sess.limit = r.limitFor(cs, sess)
+	planBase := Strategy(FullStrategy{})
+	from, unfit := sess.dropSchedule()
+	if from != nil {
+		// Clears alone do not fit some calls: the plan drops the oldest
+		// turns they need dropped, and chooses its clears on the
+		// windows left. The windows with the drops are measured anew
+		// (what a drop leaves is sized as sent); a call still over
+		// drops one turn more, a few rounds at most.
+		first := sess
+		for round := 0; ; round++ {
+			planBase = dropPlan{from: from}
+			base = Edited{Base: planBase, Edits: edits, Label: name}
+			if sess, err = r.collect(ctx, base, full, cs); err != nil {
+				return nil, err
+			}
+			sess.limit = first.limit
+			if round == maxDropRounds || !first.dropMore(sess, from) {
+				break
+			}
+		}
+		unfit = sess.overLimit()
+	}
 	sess.fit = make([]bool, len(sess.calls))
 	for i := range sess.calls {
 		_, counted := sess.window(i, sess.calls[i].hi)
@@ -1023,8 +1068,9 @@ func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned,
 	bounds := sess.solve()
 	steps := sess.steps(bounds)
 	mk := func(steps []PlanStep) *planned {
+		steps = withDrops(slices.Clone(steps), from)
 		es := append(slices.Clone(edits), planEdit{steps: steps, inputs: cs.ClearInputs})
-		return &planned{Edited: Edited{Base: FullStrategy{}, Edits: es, Label: name}, steps: steps}
+		return &planned{Edited: Edited{Base: planBase, Edits: es, Label: name}, steps: steps, unfit: unfit}
 	}
 	p := mk(steps)
 	if r.opts.Cost == nil {

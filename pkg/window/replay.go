@@ -73,8 +73,13 @@ type Result struct {
 	Calls    []Call  `json:"calls"`
 	Events   []Event `json:"events"`
 	Totals   Totals  `json:"totals"`
-	// Plan is the cheapest plan's clears ([CheapestStrategy] only).
+	// Plan is the cheapest plan's clears and drops ([CheapestStrategy]
+	// only).
 	Plan []PlanStep `json:"plan,omitempty"`
+	// PlanUnfit lists the calls no schedule of the cheapest plan keeps
+	// within the window limit, and by how much ([CheapestStrategy]
+	// only).
+	PlanUnfit []PlanUnfit `json:"plan_unfit,omitempty"`
 }
 
 // Call is one model call of a replay.
