@@ -121,6 +121,7 @@ type planned struct {
 	steps []PlanStep
 	unfit []PlanUnfit
 	usd   float64 // its exact cost (costs on)
+	over  int     // its calls over the window limit (costs on)
 }
 
 // planEdit clears, before each planned call, the results the plan names.
@@ -1038,18 +1039,53 @@ func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned,
 		return nil, err
 	}
 	sess.limit = r.limitFor(cs, sess)
+	first := sess
+	var best *planned
+	var seen [][]int
+	for _, depth := range dropDepths {
+		from, unfit := first.dropSchedule(depth)
+		if slices.ContainsFunc(seen, func(f []int) bool { return slices.Equal(f, from) }) {
+			continue
+		}
+		seen = append(seen, from)
+		p, err := r.planWith(ctx, first, from, unfit, edits, name, cs, full)
+		if err != nil {
+			return nil, err
+		}
+		if best == nil || p.over < best.over || p.over == best.over && p.usd < best.usd {
+			best = p
+		}
+		if from == nil || r.opts.Cost == nil {
+			break // no drop needed, or nothing to price them by
+		}
+	}
+	return best, nil
+}
+
+// dropDepths are how deep a forced drop goes, as a share of the limit
+// the call's window is brought to ([session.dropSchedule]): each gives
+// a schedule, planned and replayed; the cheapest wins.
+var dropDepths = []float64{1, 0.7, 0.4, 0}
+
+// planWith plans the clears on the windows the drops from leave (nil:
+// none) and prices the plan exactly.
+func (r *replayer) planWith(ctx context.Context, first *session, from []int, unfit []PlanUnfit, edits []Edit, name string, cs CheapestStrategy, full []Call) (*planned, error) {
+	sess := first
 	planBase := Strategy(FullStrategy{})
-	from, unfit := sess.dropSchedule()
 	if from != nil {
 		// Clears alone do not fit some calls: the plan drops the oldest
 		// turns they need dropped, and chooses its clears on the
 		// windows left. The windows with the drops are measured anew
 		// (what a drop leaves is sized as sent); a call still over
 		// drops one turn more, a few rounds at most.
-		first := sess
+		from = slices.Clone(from)
 		for round := 0; ; round++ {
 			planBase = dropPlan{from: from}
-			base = Edited{Base: planBase, Edits: edits, Label: name}
+			base := Strategy(planBase)
+			if len(edits) > 0 {
+				base = Edited{Base: planBase, Edits: edits, Label: name}
+			}
+			var err error
 			if sess, err = r.collect(ctx, base, full, cs); err != nil {
 				return nil, err
 			}
@@ -1082,7 +1118,7 @@ func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned,
 	if err != nil {
 		return nil, err
 	}
-	p.usd = res.Totals.usd
+	p.usd, p.over = res.Totals.usd, res.Totals.OverWindowCalls
 	if len(steps) > 0 {
 		empty := mk(nil)
 		er, err := r.run(ctx, empty.Edited, full, false)
@@ -1090,7 +1126,7 @@ func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned,
 			return nil, err
 		}
 		if er.Totals.usd < p.usd && er.Totals.OverWindowCalls <= res.Totals.OverWindowCalls {
-			empty.usd = er.Totals.usd
+			empty.usd, empty.over = er.Totals.usd, er.Totals.OverWindowCalls
 			p = empty
 		}
 	}

@@ -58,13 +58,20 @@ func (s *session) fitFrom(i, x int) int {
 // brings every call that can fit within the limit and never lower than
 // the call before's; nil when no call needs a drop. unfit lists the
 // calls no drop fits.
-func (s *session) dropSchedule() (from []int, unfit []PlanUnfit) {
-	if s.limit <= 0 || noDrops {
+//
+// depth says how deep a forced drop goes: to the first turn start that
+// brings the call within depth × the limit (1: as few turns as fit; 0:
+// every older turn), else within the limit. Dropping more at once
+// rewrites the cache once where dropping the least would rewrite it at
+// every call that grows past the limit again.
+func (s *session) dropSchedule(depth float64) (from []int, unfit []PlanUnfit) {
+	if s.limit <= 0 {
 		return nil, nil
 	}
 	need := false
 	x := 0
 	from = make([]int, len(s.calls))
+	goal := int(depth * float64(s.limit))
 	for i := range s.calls {
 		c := &s.calls[i]
 		if s.fitFrom(i, x) > s.limit {
@@ -72,6 +79,11 @@ func (s *session) dropSchedule() (from []int, unfit []PlanUnfit) {
 			for _, t := range c.turns {
 				if t > x && s.fitFrom(i, t) <= s.limit {
 					x, found, need = t, true, true
+					for _, u := range c.turns {
+						if u > t && s.fitFrom(i, x) > goal {
+							x = u
+						}
+					}
 					break
 				}
 			}
@@ -172,5 +184,3 @@ func (s *session) overLimit() []PlanUnfit {
 	}
 	return out
 }
-
-var noDrops = false
