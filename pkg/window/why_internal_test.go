@@ -73,3 +73,26 @@ func TestAbout(t *testing.T) {
 		}
 	}
 }
+
+// TestWhyOverSessions: the line over several sessions is read from the
+// sums of their books: session A rewrote at 3 of 6 calls (full at 1),
+// 340,000 tokens, $8.75 over full; session B at 1 of 4 (full at 2),
+// 20,000 tokens at the 5-minute price, $0.25 over. In all 4 of 10 calls
+// (full at 3), 360,000 tokens, 90,000 each, most at the 1-hour price,
+// $9 over.
+func TestWhyOverSessions(t *testing.T) {
+	a := &CostTotals{rewrites: rewrites{Calls: 3, Of: 6, Tokens: 340000, by: [3]int{0, 300000, 40000}}, usd: 12.5, fullUSD: 3.75, fullRewrites: 1}
+	b := &CostTotals{rewrites: rewrites{Calls: 1, Of: 4, Tokens: 20000, by: [3]int{20000, 0, 0}}, usd: 1.25, fullUSD: 1, fullRewrites: 2}
+	a.settle()
+	b.settle()
+	var all CostTotals
+	for _, u := range []*CostTotals{a, b} {
+		if err := all.add(u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := CostWhy{ExtraUSD: 9, Calls: 4, Of: 10, FullCalls: 3, PerCall: 90000, Price: "1-hour write"}
+	if all.Why == nil || *all.Why != want {
+		t.Errorf("why %+v, want %+v", all.Why, want)
+	}
+}
