@@ -99,7 +99,8 @@ Strategies (--strategy, comma-separated to compare several):
 
   cheapest     the schedule of clears that costs least under the prompt cache,
                found offline for the whole session, every call kept within
-               --context-window (else the model's window) where it can be;
+               --context-window (else the model's window) where it can be,
+               dropping old turns where clears do not fit;
                cheapest:keep=N (1), exclude=TOOLS, inputs; the report lists
                its plan, and every priced strategy's regret $ against it
 

@@ -88,6 +88,9 @@ type CallCost struct {
 	// raised it.
 	Cut     bool `json:"-"`
 	Floored bool `json:"-"`
+	// WriteTTL is the TTL the call's cache writes were priced at (the
+	// Anthropic rule only; 0 under the others).
+	WriteTTL TTL `json:"-"`
 }
 
 // Totals sums the calls of a [Report].

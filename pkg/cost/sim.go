@@ -344,18 +344,30 @@ func (s *Simulator) Step(st Step) CallCost {
 	}
 	if st.Unsent > 0 {
 		// The prompt the provider billed was shorter than the window:
-		// what was not sent is neither written nor sent uncached.
+		// what was not sent is neither written nor sent uncached, nor
+		// read. It comes off the write first, then the uncached input,
+		// then the read: the call's parts add up to what it sent.
 		d := min(st.Unsent, p.Write)
 		p.Write -= d
-		p.Uncached -= min(st.Unsent-d, p.Uncached)
+		u := min(st.Unsent-d, p.Uncached)
+		p.Uncached -= u
+		p.Read -= min(st.Unsent-d-u, p.Read)
 	}
-	if d := min(st.Tail, p.Write); d > 0 {
+	d := min(st.Tail, p.Write)
+	if d > 0 {
 		// Sent after the last breakpoint: uncached, and not in the cache.
 		p.Write -= d
 		p.Uncached += d
-		s.evict(st.Model, s.prefix(len(s.rel)-1)-d, true)
+	}
+	if st.Unsent > 0 || d > 0 {
+		// What the call leaves in the cache is what it sent of its
+		// window, no more: the next call reads at most that.
+		s.hold(st.Model, rule, p)
 	}
 	cc := CallCost{Cache: p, OutputTokens: st.Output, Rule: rule, Evicted: evicted, Cut: cut, Floored: floored}
+	if rule == prices.CacheAnthropic {
+		cc.WriteTTL = TTL(s.ttl)
+	}
 	if pr := mi.m.At(st.Time, p.Read+p.Write+p.Uncached); pr != nil {
 		w := pr.CacheWrite5m
 		if TTL(s.ttl) == AnthropicLongTTL {
@@ -466,6 +478,22 @@ func (s *Simulator) evict(model string, held int, exact bool) {
 		e := &s.ents[i]
 		if t := min(e.tokens, s.prefix(e.depth)); e.model == model && t > held && (exact || !Agrees(t, held)) {
 			e.tokens, e.capped = max(0, held), true
+		}
+	}
+}
+
+// hold caps what the step's model has cached of the current window at
+// what the call with parts p left there: under the Anthropic rule its
+// read and write (the tail and what was not sent are not in it), under
+// OpenAI's the whole prompt it sent.
+func (s *Simulator) hold(model string, rule prices.CacheRule, p Parts) {
+	switch rule {
+	case prices.CacheAnthropic:
+		s.evict(model, p.Read+p.Write, true)
+	case prices.CacheOpenAI:
+		if r, ok := s.oai[model]; ok {
+			r.tokens = min(r.tokens, p.Read+p.Write+p.Uncached)
+			s.oai[model] = r
 		}
 	}
 }

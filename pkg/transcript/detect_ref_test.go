@@ -189,6 +189,7 @@ func TestDetectSamples(t *testing.T) {
 		"claude-code/session.jsonl":         FormatClaudeCode,
 		"codex/long.jsonl":                  FormatCodex,
 		"codex/quirks.jsonl":                FormatCodex,
+		"codex/quirks-counted.jsonl":        FormatCodex,
 		"codex/responses-request.json":      FormatCodex,
 		"codex/rollout.jsonl":               FormatCodex,
 		"gemini-cli/long.json":              FormatGeminiCLI,

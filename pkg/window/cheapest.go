@@ -93,6 +93,11 @@ type PlanStep struct {
 	Call        int   `json:"call"`
 	Cleared     []int `json:"cleared"`
 	FreedTokens int   `json:"freed_tokens"`
+	// DropBefore, when above 0, says that from this call on the plan
+	// sends no message of the conversation before this transcript index:
+	// the oldest whole turns are dropped, as windowed drops them, where
+	// clears alone do not keep the call within the window limit.
+	DropBefore int `json:"drop_before,omitempty"`
 }
 
 // cheapestOf returns the cheapest strategy s is, with the edits on top of
@@ -114,7 +119,9 @@ func cheapestOf(s Strategy) (CheapestStrategy, []Edit, string, bool) {
 type planned struct {
 	Edited
 	steps []PlanStep
+	unfit []PlanUnfit
 	usd   float64 // its exact cost (costs on)
+	over  int     // its calls over the window limit (costs on)
 }
 
 // planEdit clears, before each planned call, the results the plan names.
@@ -178,8 +185,9 @@ type pcall struct {
 	rule       prices.CacheRule
 	pr, pw, pi float64 // $ per token: cache read, cache write, uncached
 	minCache   int
-	front      int // the unseen overhead block (≥ 0)
-	overhead   int // the overhead as the call's tokens count it
+	front      int  // the unseen overhead block (≥ 0)
+	overhead   int  // the overhead as the call's tokens count it
+	recorded   bool // the call records its prompt
 	sys, sysN  int
 	start, end int // the window's conversation: transcript indices [start, end)
 	active     int // the active turn's first index
@@ -207,6 +215,9 @@ type pcall struct {
 	// before end: [session.saved] of the whole window, asked for every
 	// boundary, without its searches.
 	rEnd, iEnd int
+	// turns are where the window may start at a later turn
+	// ([turnStarts]); recorded only for a call over the limit as sent.
+	turns []int
 }
 
 // pcand is a candidate result.
@@ -408,6 +419,10 @@ func (s *session) modelRead(i, q, k, lastClear int) int {
 			return 0
 		}
 		common := min(s.prefix(p, end, k, front), s.prefix(i, end, k, front))
+		if n := pc.unsent(); n > 0 {
+			// The previous call left in the cache what it sent.
+			common = min(common, s.prefix(p, pc.end, k, pc.front)-n)
+		}
 		mn := c.minCache
 		if mn <= 0 {
 			mn = cost.OpenAIMinTokens
@@ -430,7 +445,7 @@ func (s *session) modelRead(i, q, k, lastClear int) int {
 		// less than the system part's, which that call wrote anew.
 		best := 0
 		if e := s.entryAt(i, q); e >= 0 && e >= lastClear && entryLive(s, e, i) {
-			t := min(s.prefix(i, s.calls[e].end, k, front)-s.calls[e].tail, s.cutBetween(c.model, e, i))
+			t := min(s.prefix(i, s.calls[e].end, k, front)-s.calls[e].tail-s.calls[e].unsent(), s.cutBetween(c.model, e, i))
 			if t >= c.minCache {
 				best = t
 			}
@@ -511,12 +526,36 @@ func (s *session) callCost(i, w, r int) float64 {
 		if w < c.minCache || w <= 0 {
 			return c.pi * float64(max(0, w))
 		}
-		d := max(0, min(c.tail, w-r))
-		return c.pr*float64(r) + c.pw*float64(w-r-d) + c.pi*float64(d)
+		wr, un := w-r, 0
+		r, wr, _ = unsent(c, r, wr, un)
+		d := max(0, min(c.tail, wr))
+		return c.pr*float64(r) + c.pw*float64(wr-d) + c.pi*float64(d)
 	case prices.CacheOpenAI:
-		return c.pr*float64(r) + c.pi*float64(w-r)
+		r, _, un := unsent(c, r, 0, w-r)
+		return c.pr*float64(r) + c.pi*float64(un)
 	}
-	return c.pi * float64(max(0, w))
+	return c.pi * float64(max(0, w-c.unsent()))
+}
+
+// unsent takes call c's unsent tokens off its write, then its uncached
+// input, then its read, as [cost.Step.Unsent] does.
+func unsent(c *pcall, r, w, u int) (int, int, int) {
+	n := c.unsent()
+	d := min(n, w)
+	w -= d
+	e := min(n-d, u)
+	u -= e
+	r -= min(n-d-e, r)
+	return r, w, u
+}
+
+// unsent is what call c's window holds that its recorded prompt does
+// not ([cost.Step.Unsent]).
+func (c *pcall) unsent() int {
+	if c.recorded && c.overhead < 0 {
+		return -c.overhead
+	}
+	return 0
 }
 
 // solve is the dynamic programme: it returns the boundary in effect at
@@ -711,6 +750,8 @@ type collector struct {
 	seen, rseen int // the history entries and results already looked at
 	cands       []pcand
 	models      map[string]prices.Model
+	// limit is the plan's window limit (known from the first call).
+	limit int
 }
 
 // newCollector reads the prices, cache rule and TTL the replay prices with.
@@ -732,14 +773,26 @@ func (r *replayer) newCollector(full []Call, cs CheapestStrategy) *collector {
 }
 
 // observe is the probe: it records one call of the replay.
-func (k *collector) observe(c *conversation, _ *window, m *transcript.Message, call *Call, overhead int) {
+func (k *collector) observe(c *conversation, w *window, m *transcript.Message, call *Call, overhead int) {
 	k.sizes(c)
 	k.candidates(c)
-	pc := pcall{at: m.Timestamp, front: max(0, overhead), overhead: overhead, sys: c.h.sysToks, sysN: len(c.h.sys), end: m.Index, div: math.MaxInt}
+	pc := pcall{at: m.Timestamp, front: max(0, overhead), overhead: overhead, recorded: m.InputTokens != nil, sys: c.h.sysToks, sysN: len(c.h.sys), end: m.Index, div: math.MaxInt}
 	k.price(&pc, m)
 	k.bounds(&pc, c, m)
+	if runs := runsOf(w, nil); len(runs) > 0 && runs[0].Lo > c.h.reset && runs[0].Lo < c.h.Len() {
+		// The plan's drops: the window starts at a later turn.
+		pc.start = c.h.At(runs[0].Lo).Message.Index
+		pc.lo, _ = slices.BinarySearchFunc(k.cands, pc.start, func(p pcand, x int) int { return p.idx - x })
+		pc.hi = max(pc.hi, pc.lo)
+	}
 	pc.conv = call.Counted - pc.sys
 	k.evidence(&pc, m)
+	if len(k.s.calls) == 0 {
+		k.limit = k.r.limitFor(k.cs, &session{calls: []pcall{pc}})
+	}
+	if k.limit > 0 && call.Counted+overhead > k.limit {
+		pc.turns = turnStarts(c)
+	}
 	k.s.calls = append(k.s.calls, pc)
 }
 
@@ -986,6 +1039,63 @@ func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned,
 		return nil, err
 	}
 	sess.limit = r.limitFor(cs, sess)
+	first := sess
+	var best *planned
+	var seen [][]int
+	for _, depth := range dropDepths {
+		from, unfit := first.dropSchedule(depth)
+		if slices.ContainsFunc(seen, func(f []int) bool { return slices.Equal(f, from) }) {
+			continue
+		}
+		seen = append(seen, from)
+		p, err := r.planWith(ctx, first, from, unfit, edits, name, cs, full)
+		if err != nil {
+			return nil, err
+		}
+		if best == nil || p.over < best.over || p.over == best.over && p.usd < best.usd {
+			best = p
+		}
+		if from == nil || r.opts.Cost == nil {
+			break // no drop needed, or nothing to price them by
+		}
+	}
+	return best, nil
+}
+
+// dropDepths are how deep a forced drop goes, as a share of the limit
+// the call's window is brought to ([session.dropSchedule]): each gives
+// a schedule, planned and replayed; the cheapest wins.
+var dropDepths = []float64{1, 0.7, 0.4, 0}
+
+// planWith plans the clears on the windows the drops from leave (nil:
+// none) and prices the plan exactly.
+func (r *replayer) planWith(ctx context.Context, first *session, from []int, unfit []PlanUnfit, edits []Edit, name string, cs CheapestStrategy, full []Call) (*planned, error) {
+	sess := first
+	planBase := Strategy(FullStrategy{})
+	if from != nil {
+		// Clears alone do not fit some calls: the plan drops the oldest
+		// turns they need dropped, and chooses its clears on the
+		// windows left. The windows with the drops are measured anew
+		// (what a drop leaves is sized as sent); a call still over
+		// drops one turn more, a few rounds at most.
+		from = slices.Clone(from)
+		for round := 0; ; round++ {
+			planBase = dropPlan{from: from}
+			base := Strategy(planBase)
+			if len(edits) > 0 {
+				base = Edited{Base: planBase, Edits: edits, Label: name}
+			}
+			var err error
+			if sess, err = r.collect(ctx, base, full, cs); err != nil {
+				return nil, err
+			}
+			sess.limit = first.limit
+			if round == maxDropRounds || !first.dropMore(sess, from) {
+				break
+			}
+		}
+		unfit = sess.overLimit()
+	}
 	sess.fit = make([]bool, len(sess.calls))
 	for i := range sess.calls {
 		_, counted := sess.window(i, sess.calls[i].hi)
@@ -994,8 +1104,9 @@ func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned,
 	bounds := sess.solve()
 	steps := sess.steps(bounds)
 	mk := func(steps []PlanStep) *planned {
+		steps = withDrops(slices.Clone(steps), from)
 		es := append(slices.Clone(edits), planEdit{steps: steps, inputs: cs.ClearInputs})
-		return &planned{Edited: Edited{Base: FullStrategy{}, Edits: es, Label: name}, steps: steps}
+		return &planned{Edited: Edited{Base: planBase, Edits: es, Label: name}, steps: steps, unfit: unfit}
 	}
 	p := mk(steps)
 	if r.opts.Cost == nil {
@@ -1007,7 +1118,7 @@ func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned,
 	if err != nil {
 		return nil, err
 	}
-	p.usd = res.Totals.usd
+	p.usd, p.over = res.Totals.usd, res.Totals.OverWindowCalls
 	if len(steps) > 0 {
 		empty := mk(nil)
 		er, err := r.run(ctx, empty.Edited, full, false)
@@ -1015,7 +1126,7 @@ func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned,
 			return nil, err
 		}
 		if er.Totals.usd < p.usd && er.Totals.OverWindowCalls <= res.Totals.OverWindowCalls {
-			empty.usd = er.Totals.usd
+			empty.usd, empty.over = er.Totals.usd, er.Totals.OverWindowCalls
 			p = empty
 		}
 	}

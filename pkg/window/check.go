@@ -3,6 +3,7 @@ package window
 import (
 	"fmt"
 
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
@@ -178,4 +179,52 @@ func unsendable(t *transcript.Transcript, reply int, summary, aborted []bool, fo
 		}
 	}
 	return out
+}
+
+// CheckCost reports whether the priced calls of one strategy's replay,
+// every call of the transcript in order, keep balanced books:
+//   - each call's cache read, cache write and uncached input add up to
+//     the tokens it sends ([Call.Tokens]);
+//   - no call reads more than an earlier call of its model (priced as the
+//     same model) left in the cache: under the Anthropic rule what that
+//     call read and wrote, under OpenAI's the whole prompt it sent; and
+//     nothing is read without a cache rule. A read the record of the
+//     call shows longer than the cache model (an entry the provider kept
+//     past the modelled TTL, a prefix read past the last breakpoint) is
+//     held only to the first check.
+//
+// Calls without a cost (an unpriced replay) are passed over. The error
+// names the call.
+func CheckCost(calls []Call) error {
+	left := map[string]int{} // model → the most an earlier call left cached
+	for i := range calls {
+		c := &calls[i]
+		cc := c.CallCost
+		if cc == nil {
+			continue
+		}
+		p := cc.Cache
+		if p.Read < 0 || p.Write < 0 || p.Uncached < 0 {
+			return fmt.Errorf("call %d: negative part in read %d, write %d, uncached %d", c.Call, p.Read, p.Write, p.Uncached)
+		}
+		if sum := p.Read + p.Write + p.Uncached; sum != c.Tokens {
+			return fmt.Errorf("call %d: read %d + write %d + uncached %d = %d, but the call sends %d tokens", c.Call, p.Read, p.Write, p.Uncached, sum, c.Tokens)
+		}
+		var leaves int
+		switch cc.CacheRule {
+		case prices.CacheAnthropic:
+			leaves = p.Read + p.Write
+		case prices.CacheOpenAI:
+			leaves = p.Read + p.Write + p.Uncached
+		default:
+			if p.Read > 0 || p.Write > 0 {
+				return fmt.Errorf("call %d: read %d, write %d under cache rule %q", c.Call, p.Read, p.Write, cc.CacheRule)
+			}
+		}
+		if prev := left[cc.Model]; p.Read > prev && !cc.floored {
+			return fmt.Errorf("call %d: reads %d tokens, but the earlier calls of %s left at most %d in the cache", c.Call, p.Read, cc.Model, prev)
+		}
+		left[cc.Model] = max(left[cc.Model], leaves)
+	}
+	return nil
 }

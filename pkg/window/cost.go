@@ -1,11 +1,14 @@
 package window
 
 import (
+	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/harpe-dev/harpe/internal/checked"
+	"github.com/harpe-dev/harpe/internal/prose"
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -116,9 +119,106 @@ type CostTotals struct {
 	// RegretUSD is CostUSD minus what the cheapest plan costs under the
 	// same window limit and cache ([ReplayOptions.Regret] only).
 	RegretUSD *float64 `json:"regret_usd,omitempty"`
+	// Why says, where the strategy costs more than full, why
+	// ([CostWhy]); nil where it costs no more.
+	Why *CostWhy `json:"why,omitempty"`
 
 	usd, fullUSD, recordedUSD, regret float64 // unrounded
 	hasRegret                         bool
+	// rewrites counts the calls that paid again for what the cache
+	// held; fullRewrites is full's rewrites.Calls (for Why).
+	rewrites     rewrites
+	fullRewrites int
+}
+
+// rewrites are read from a strategy's own books: a call rewrites the
+// cache when it pays the write price (under OpenAI's rule, the uncached
+// input price) for tokens its model's previous call left in the cache
+// and it does not read: the window changed before the end of what was
+// cached (an edit, a dropped turn, a new summary), or the entries
+// expired. A call's rewritten tokens are the least of what it writes
+// (sends uncached) and what the previous call left less what this one
+// reads.
+type rewrites struct {
+	// Calls counts the calls that rewrote, of Of priced calls.
+	Calls, Of int
+	// Tokens is the tokens rewritten, in all.
+	Tokens int
+	// Price names the price most of them were paid at: "5-minute
+	// write", "1-hour write" or "uncached input" ("" for none).
+	Price string
+	// by is Tokens by price: 5-minute, 1-hour, uncached.
+	by [3]int
+}
+
+// The prices rewrites.Price names.
+var rewritePrices = [3]string{"5-minute write", "1-hour write", "uncached input"}
+
+func (rw *rewrites) add(u *rewrites) {
+	rw.Calls += u.Calls
+	rw.Of += u.Of
+	rw.Tokens += u.Tokens
+	for k := range rw.by {
+		rw.by[k] += u.by[k]
+	}
+	rw.settle()
+}
+
+func (rw *rewrites) settle() {
+	rw.Price = ""
+	best := 0
+	for k, n := range rw.by {
+		if n > best {
+			best, rw.Price = n, rewritePrices[k]
+		}
+	}
+}
+
+// CostWhy says in one line, from a strategy's own books, why it costs
+// more than full: how many of its calls rewrote the cache (and how many
+// of full's did), how many tokens each rewrote on average, and at which
+// price. [CostWhy.String] is the line.
+type CostWhy struct {
+	// ExtraUSD is what the strategy costs more than full (rounded to
+	// 1e-9).
+	ExtraUSD float64 `json:"extra_usd"`
+	// Calls of Of calls rewrote the cache; FullCalls of full's did.
+	Calls     int `json:"calls"`
+	Of        int `json:"of"`
+	FullCalls int `json:"full_calls"`
+	// PerCall is the tokens a rewriting call rewrote, on average
+	// (rounded); Price the price most of them were paid at
+	// (the price of the most of its rewritten tokens).
+	PerCall int    `json:"per_call"`
+	Price   string `json:"price"`
+}
+
+// String is the line: "rewrote the cache at 97 of 109 calls (full at
+// 3), each ~180k tokens at the 1-hour write price: $12.34 more than
+// full".
+func (w *CostWhy) String() string {
+	if w.Calls == 0 {
+		return fmt.Sprintf("rewrote the cache at no call (full at %d): $%s more than full", w.FullCalls, prose.USD(w.ExtraUSD))
+	}
+	return fmt.Sprintf("rewrote the cache at %d of %d calls (full at %d), each ~%s tokens at the %s price: $%s more than full",
+		w.Calls, w.Of, w.FullCalls, about(w.PerCall), w.Price, prose.USD(w.ExtraUSD))
+}
+
+// about writes n (≥ 0) with two significant digits and a k or M suffix
+// (180k, 1.2M, 950).
+func about(n int) string {
+	p := 1
+	for n/p >= 100 {
+		p *= 10
+	}
+	r := (n + p/2) / p * p // two significant digits, half up
+	switch {
+	case r >= 1_000_000:
+		return strconv.FormatFloat(float64(r)/1e6, 'f', -1, 64) + "M"
+	case r >= 1000:
+		return strconv.FormatFloat(float64(r)/1e3, 'f', -1, 64) + "k"
+	}
+	return strconv.Itoa(r)
 }
 
 func roundUSD(x float64) float64 { return math.Round(x*1e9) / 1e9 }
@@ -136,6 +236,15 @@ func (ct *CostTotals) settle() {
 	}
 	if ct.fullUSD > 0 {
 		ct.SavedCostRatio = math.Round((1-ct.usd/ct.fullUSD)*1000) / 1000
+	}
+	ct.Why = nil
+	if ct.CostUSD > ct.FullCostUSD {
+		w := &CostWhy{ExtraUSD: roundUSD(ct.usd - ct.fullUSD), Calls: ct.rewrites.Calls, Of: ct.rewrites.Of,
+			FullCalls: ct.fullRewrites, Price: ct.rewrites.Price}
+		if w.Calls > 0 {
+			w.PerCall = int(math.Round(float64(ct.rewrites.Tokens) / float64(w.Calls)))
+		}
+		ct.Why = w
 	}
 }
 
@@ -157,6 +266,8 @@ func (ct *CostTotals) add(u *CostTotals) error {
 	ct.usd += u.usd
 	ct.fullUSD += u.fullUSD
 	ct.EvictedCalls += u.EvictedCalls
+	ct.rewrites.add(&u.rewrites)
+	ct.fullRewrites += u.fullRewrites
 	if u.RecordedCostUSD != nil {
 		ct.recordedUSD += u.recordedUSD
 		r := roundUSD(ct.recordedUSD)
@@ -202,6 +313,9 @@ type costRun struct {
 	// taken both ways and to the token (see [CostOptions]).
 	exact  bool
 	blocks []cost.Block // scratch
+	// left is, by model, what the model's previous call left in the
+	// cache (for the rewrites).
+	left map[string]int
 	// trace, in tests, is given every call's whole window as blocks.
 	trace func(model string, at time.Time, blocks []cost.Block)
 }
@@ -389,6 +503,14 @@ func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call
 			st.TTL = cost.AnthropicLongTTL
 		}
 	}
+	if m.InputTokens != nil && overhead < 0 {
+		// Full's window holds more than the recorded prompt: in the
+		// provider's tokens (sized from the records), the harness left
+		// out what the transcript still shows; in the counter's, the
+		// counter counts more than the provider. No strategy sends those
+		// tokens: every call sends its window less them ([Call.Tokens]).
+		st.Unsent = -overhead
+	}
 	var pure cost.CallCost
 	if cr.pure != nil {
 		pure = cr.pure.Step(st)
@@ -410,12 +532,6 @@ func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call
 		read := m.Usage.CacheRead
 		own := ownRecord(cr.opts, m)
 		exact := cr.exact && own
-		if cr.exact && m.InputTokens != nil && overhead < 0 {
-			// Full's window, in the provider's tokens, holds more than
-			// the recorded prompt: the harness left out what the
-			// transcript still shows. No strategy sends those tokens.
-			st.Unsent = -overhead
-		}
 		st.Cached = own && (m.Usage.CacheRead > 0 || m.Usage.CacheWrite > 0)
 		if own && m.Usage.Input > 0 {
 			// The record's uncached input is the prompt's tail after the
@@ -452,6 +568,7 @@ func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call
 	call.CallCost = &CallCost{Model: st.Model, CacheRule: cc.Rule, Cache: cc.Cache, OutputTokens: cc.OutputTokens,
 		CostUSD: roundUSD(cc.CostUSD), Evicted: cc.Evicted, cut: cc.Cut, floored: cc.Floored}
 	ct := t.CostTotals
+	cr.rewrites(&ct.rewrites, st.Model, cc)
 	if st.Model != "" && !cr.sim.Priced(st.Model) {
 		ct.unpriced = cost.MergeUnpriced(ct.unpriced, []cost.Unpriced{{Model: st.Model, Calls: 1, Tokens: call.Tokens + cc.OutputTokens}})
 	}
@@ -535,10 +652,41 @@ func (c *conversation) tailWithFull(w *window, limit int) int {
 	return min(t, limit)
 }
 
-// finishCost rounds the totals and sets the saving against full's cost.
-func (cr *costRun) finish(t *Totals, fullUSD float64) {
+// rewrites counts call cc of model in rw and keeps what it
+// leaves in the cache.
+func (cr *costRun) rewrites(rw *rewrites, model string, cc cost.CallCost) {
+	if cr.left == nil {
+		cr.left = map[string]int{}
+	}
+	p := cc.Cache
+	rw.Of++
+	var paid, leaves, k int
+	switch cc.Rule {
+	case prices.CacheAnthropic:
+		paid, leaves = p.Write, p.Read+p.Write
+		if cc.WriteTTL == cost.AnthropicLongTTL {
+			k = 1
+		}
+	case prices.CacheOpenAI:
+		paid, leaves, k = p.Uncached, p.Read+p.Write+p.Uncached, 2
+	default:
+		return
+	}
+	if n := min(paid, cr.left[model]-p.Read); n > 0 {
+		rw.Calls++
+		rw.Tokens += n
+		rw.by[k] += n
+		rw.settle()
+	}
+	cr.left[model] = leaves
+}
+
+// finish rounds the totals and sets the saving against full's cost and
+// why the strategy costs more (fullRewrites: full's rewriting calls).
+func (cr *costRun) finish(t *Totals, fullUSD float64, fullRewrites int) {
 	ct := t.CostTotals
 	ct.fullUSD = fullUSD
+	ct.fullRewrites = fullRewrites
 	ct.settle()
 	ct.UnpricedModels = slices.DeleteFunc(cr.sim.Unpriced(), func(s string) bool { return s == "" })
 	if a := ct.Agreement; a != nil {

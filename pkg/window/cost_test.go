@@ -361,3 +361,77 @@ func TestReplayCostTailPastTheMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayCostCountedOverRecorded: a Codex rollout whose first prompt
+// the counter sizes at 5,142 tokens where the provider billed 2,000
+// (testdata/transcripts/codex/quirks-counted.jsonl, scripts/gen-quirks).
+// The next three records are smaller than the window already sized, so
+// calibration keeps the counted sizes and every call's window holds more
+// than it sends: full's window less its record (the unsent tokens,
+// cost.Step.Unsent). gpt-5.3-codex: $1.75 a million uncached, $0.175
+// read, $14 output; OpenAI's rule (read the longest prefix of the
+// previous prompt, in steps of 128).
+//
+// The counter's sizes (the report's parts): user prompt 5,142, each
+// shell call 16, results 2,577, 268 and 262; call 5's call and result
+// are sized from the records, 20,000 − 8,297 = 11,703. A masked result
+// is 12. mask:keep=1 masks every result but the newest.
+//
+//	full, calls 1–5: windows 5,142 / 7,735 / 8,019 / 8,297 / 20,000,
+//	  records 2,000 / 4,500 / 4,800 / 5,100 / 20,000 read 0 / 1,920 /
+//	  4,480 / 4,736 / 4,992: unsent 3,142 / 3,235 / 3,219 / 3,197 / 0.
+//	mask 3: 5,142+16+12+16+268 = 5,454 less 3,219 unsent: sends 2,235.
+//	  Call 2 left 4,500 (what it sent, not its 7,735 counted) in the
+//	  cache; the masked result's 2,577 counted tokens come off it:
+//	  1,923, read 1,920; uncached 5,454 − 1,920 − 3,219 = 315.
+//	mask 4: 5,142+16+12+16+12+16+262 = 5,476 less 3,197: sends 2,279;
+//	  call 3 left 2,235, less result 4's 268 now masked: 1,967, read
+//	  1,920; uncached 5,476 − 1,920 − 3,197 = 359.
+//	mask 5: 5,142+16+12+16+12+16+12+11,703 = 16,929, none unsent; call
+//	  4 left 2,279, less result 6's 262: 2,017, read 1,920; uncached
+//	  15,009.
+//
+// mask in all: read 4×1,920 = 7,680, uncached 2,000 + 2,580 + 315 + 359
+// + 15,009 = 20,263, output 500: 1,344 + 35,460.25 + 7,000 =
+// 43,804.25 µ$. Before the fix mask's call 3 was priced read 4,480 of
+// the 2,235 tokens it sends (the record's read, cut from a cache that held
+// the counted 7,735).
+func TestReplayCostCountedOverRecorded(t *testing.T) {
+	f, err := os.Open("../../testdata/transcripts/codex/quirks-counted.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ts, err := transcript.Read(f, "quirks-counted.jsonl", "")
+	if err != nil || len(ts) != 1 {
+		t.Fatalf("%d transcripts, %v", len(ts), err)
+	}
+	o := window.DefaultOptions()
+	o.Mask.Keep = new(1)
+	strategies := []window.Strategy{window.Full, window.Edited{Base: window.Full, Edits: []window.Edit{window.MaskEdit{Keep: 1}}}}
+	res, err := window.Replay(context.Background(), ts[0], strategies, window.ReplayOptions{Options: o, Cost: &window.CostOptions{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]cost.Parts{
+		{{Uncached: 2000}, {Read: 1920, Uncached: 2580}, {Read: 4480, Uncached: 320}, {Read: 4736, Uncached: 364}, {Read: 4992, Uncached: 15008}},
+		{{Uncached: 2000}, {Read: 1920, Uncached: 2580}, {Read: 1920, Uncached: 315}, {Read: 1920, Uncached: 359}, {Read: 1920, Uncached: 15009}},
+	}
+	sends := [][]int{{2000, 4500, 4800, 5100, 20000}, {2000, 4500, 2235, 2279, 16929}}
+	for s, r := range res {
+		if len(r.Calls) != 5 {
+			t.Fatalf("%s: %d calls, want 5", r.Strategy, len(r.Calls))
+		}
+		for i, c := range r.Calls {
+			if c.CallCost == nil || c.Cache != want[s][i] || c.Tokens != sends[s][i] {
+				t.Errorf("%s call %d: sends %d, %+v; want %d, %+v", r.Strategy, i+1, c.Tokens, c.CallCost, sends[s][i], want[s][i])
+			}
+		}
+		if err := window.CheckCost(r.Calls); err != nil {
+			t.Errorf("%s: %v", r.Strategy, err)
+		}
+	}
+	if got := res[1].Totals.CostUSD; math.Abs(got-0.04380425) > 1e-12 {
+		t.Errorf("mask $%v, want $0.04380425", got)
+	}
+}

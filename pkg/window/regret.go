@@ -43,7 +43,7 @@ func (r *replayer) planAll(ctx context.Context, resolved []Strategy, full []Call
 // to every result's cost.
 func (r *replayer) settle(res *Result, p *planned, cheapestUSD *float64) {
 	if p != nil {
-		res.Plan = p.steps
+		res.Plan, res.PlanUnfit = p.steps, p.unfit
 	}
 	if ct := res.Totals.CostTotals; ct != nil && cheapestUSD != nil {
 		ct.regret, ct.hasRegret = ct.usd-*cheapestUSD, true

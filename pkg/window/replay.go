@@ -78,8 +78,13 @@ type Result struct {
 	Calls    []Call  `json:"calls"`
 	Events   []Event `json:"events"`
 	Totals   Totals  `json:"totals"`
-	// Plan is the cheapest plan's clears ([CheapestStrategy] only).
+	// Plan is the cheapest plan's clears and drops ([CheapestStrategy]
+	// only).
 	Plan []PlanStep `json:"plan,omitempty"`
+	// PlanUnfit lists the calls no schedule of the cheapest plan keeps
+	// within the window limit, and by how much ([CheapestStrategy]
+	// only).
+	PlanUnfit []PlanUnfit `json:"plan_unfit,omitempty"`
 }
 
 // Call is one model call of a replay.
@@ -301,8 +306,10 @@ type replayer struct {
 	// fullUSD is what full's calls cost (the reference run's), when
 	// costs are on; records is set when t records cache usage.
 	fullUSD float64
-	records bool
-	cr      *costRun // the current run's pricing (nil: costs off)
+	// fullRewrites is how many of full's calls rewrote the cache.
+	fullRewrites int
+	records      bool
+	cr           *costRun // the current run's pricing (nil: costs off)
 	// calib, during the sizing pass, sizes the messages from the records;
 	// calibration is its outcome.
 	calib       *calibrator
@@ -539,9 +546,9 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 	res.Totals.finish(len(res.Events))
 	if r.cr != nil {
 		if full == nil {
-			r.fullUSD = res.Totals.usd
+			r.fullUSD, r.fullRewrites = res.Totals.usd, res.Totals.rewrites.Calls
 		}
-		r.cr.finish(&res.Totals, r.fullUSD)
+		r.cr.finish(&res.Totals, r.fullUSD, r.fullRewrites)
 	}
 	return res, nil
 }

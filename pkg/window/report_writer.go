@@ -197,6 +197,10 @@ func (j *ReportWriter) Result(r *Result) error {
 		j.text(",\n      \"plan\": ")
 		j.value(r.Plan, "      ")
 	}
+	if len(r.PlanUnfit) > 0 {
+		j.text(",\n      \"plan_unfit\": ")
+		j.value(r.PlanUnfit, "      ")
+	}
 	j.text("\n    }")
 	j.open, j.nullCalls = false, false
 	return j.flush()

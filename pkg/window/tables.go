@@ -220,7 +220,7 @@ func writeTotalsTable(w io.Writer, results []Result, o TableOptions) error {
 // writeTotalsNotes writes the lines under the totals: the cheapest
 // plans, the calls and what full sends, what is unpriced, how the
 // modelled cache agrees with the records, the sizes from the records,
-// and the calls over the budget.
+// why a strategy costs more than full, and the calls over the budget.
 func writeTotalsNotes(w io.Writer, results []Result, o TableOptions) error {
 	writePlans(w, results, o)
 	var full, calls int
@@ -253,6 +253,9 @@ func writeTotalsNotes(w io.Writer, results []Result, o TableOptions) error {
 		}
 	}
 	for _, r := range results {
+		writeWhy(w, r.Strategy, r.Totals.CostTotals)
+	}
+	for _, r := range results {
 		if n := r.Totals.OverBudgetCalls; n > 0 {
 			if _, err := fmt.Fprintf(w, "%s: %s over the budget (what it always keeps, the system part and the newest prompt, is alone over it)\n", r.Strategy, prose.Plural(n, "call")); err != nil {
 				return err
@@ -260,6 +263,14 @@ func writeTotalsNotes(w io.Writer, results []Result, o TableOptions) error {
 		}
 	}
 	return nil
+}
+
+// writeWhy writes, where strategy costs more than full, the line that
+// says why ([CostWhy]).
+func writeWhy(w io.Writer, strategy string, ct *CostTotals) {
+	if ct != nil && ct.Why != nil {
+		fmt.Fprintf(w, "%s %s\n", strategy, ct.Why)
+	}
 }
 
 // writeAgreement says how the modelled cache reads of strategy agree with
@@ -289,18 +300,38 @@ func writePlans(w io.Writer, results []Result, o TableOptions) {
 			continue
 		}
 		line := r.Strategy + " plan: clears nothing (full costs least)"
-		if len(r.Plan) > 0 {
-			calls := make([]int, len(r.Plan))
-			n, freed := 0, 0
-			for i, st := range r.Plan {
-				calls[i] = st.Call
-				n += len(st.Cleared)
-				freed += st.FreedTokens
+		var calls, drops []int
+		n, freed := 0, 0
+		for _, st := range r.Plan {
+			if len(st.Cleared) > 0 {
+				calls = append(calls, st.Call)
 			}
+			if st.DropBefore > 0 {
+				drops = append(drops, st.Call)
+			}
+			n += len(st.Cleared)
+			freed += st.FreedTokens
+		}
+		if len(calls) > 0 {
 			line = fmt.Sprintf("%s plan: clears %s before %s (%s), freeing %s at those calls; --format json lists each",
-				r.Strategy, prose.Plural(n, "tool result"), prose.Plural(len(r.Plan), "call"), prose.Ranges(calls), prose.Plural(freed, "token"))
+				r.Strategy, prose.Plural(n, "tool result"), prose.Plural(len(calls), "call"), prose.Ranges(calls), prose.Plural(freed, "token"))
+		} else if len(drops) > 0 {
+			line = r.Strategy + " plan: clears nothing"
 		}
 		writeHanging(w, o, line)
+		if len(drops) > 0 {
+			writeHanging(w, o, fmt.Sprintf("%s plan: drops the oldest whole turns before %s (%s), where clears alone do not fit the window",
+				r.Strategy, prose.Plural(len(drops), "call"), prose.Ranges(drops)))
+		}
+		if len(r.PlanUnfit) > 0 {
+			over := make([]string, len(r.PlanUnfit))
+			at := make([]int, len(r.PlanUnfit))
+			for i, u := range r.PlanUnfit {
+				at[i], over[i] = u.Call, strconv.Itoa(u.Over)
+			}
+			writeHanging(w, o, fmt.Sprintf("%s plan: %s (%s) cannot fit the window: the system part, overhead and active turn alone are over it by %s tokens",
+				r.Strategy, prose.Plural(len(at), "call"), prose.Ranges(at), strings.Join(over, ", ")))
+		}
 	}
 }
 

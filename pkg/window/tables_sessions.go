@@ -103,6 +103,9 @@ func (r *SessionsReport) writeNotes(w io.Writer, sessions []Report, priced bool)
 			return err
 		}
 	}
+	for _, t := range r.Totals {
+		writeWhy(w, t.Strategy, t.CostTotals)
+	}
 	if !slices.ContainsFunc(r.Totals, func(t StrategyTotals) bool { return t.OverWindowCalls > 0 || t.OverBudgetCalls > 0 }) {
 		return nil
 	}

@@ -7,8 +7,9 @@
 //	go run ./scripts/gen-quirks -seed 21 -dir testdata/transcripts
 //
 // writes claude-code/quirks.jsonl, claude-code/quirks-thinking.jsonl,
-// claude-code/quirks-joined.jsonl, codex/quirks.jsonl and
-// gemini-cli/quirks.jsonl (the same flags always give the same files).
+// claude-code/quirks-joined.jsonl, codex/quirks.jsonl,
+// codex/quirks-counted.jsonl and gemini-cli/quirks.jsonl (the same flags
+// always give the same files).
 package main
 
 import (
@@ -292,6 +293,52 @@ func codex(g *gen) []rec {
 	}
 }
 
+// codexCounted: a rollout on gpt-5.3-codex whose first prompt counts
+// more than the provider billed: the user pasted a long log, which the
+// counter sizes at several times the recorded prompt (in the real
+// rollouts: text the tokenizer of the counter splits finer than the
+// provider's, or content the harness sent shorter than it wrote down).
+// Calibration keeps the first window's counted sizes, so every call's
+// window holds more than its record: the unsent tokens of
+// cost.Step.Unsent. Five calls, each a shell call then its result (the
+// first result long); the first four records are smaller than the
+// window already sized (2,000 to 5,100 tokens), the fifth 20,000, and
+// each reads the previous prompt from OpenAI's cache in 128-token
+// steps. Each call answers with 100 output tokens.
+func codexCounted(g *gen) []rec {
+	ts := func(d time.Duration) string { return g.stamp(d) }
+	tc := func(in, cached, outTok, tin, tcached, tout int) rec {
+		return rec{"type": "token_count", "info": rec{
+			"total_token_usage": rec{"input_tokens": tin, "cached_input_tokens": tcached, "output_tokens": tout,
+				"reasoning_output_tokens": 0, "total_tokens": tin + tout},
+			"last_token_usage": rec{"input_tokens": in, "cached_input_tokens": cached, "output_tokens": outTok,
+				"reasoning_output_tokens": 0, "total_tokens": in + outTok},
+			"model_context_window": 258400}}
+	}
+	id := g.uuid()
+	recs := []rec{
+		{"timestamp": ts(0), "type": "session_meta", "payload": rec{"id": id, "timestamp": g.at.UTC().Format(time.RFC3339),
+			"cwd": "/src/quirks", "originator": "codex_cli_rs", "cli_version": "0.104.0", "model_provider": "openai"}},
+		{"timestamp": ts(0), "type": "turn_context", "payload": rec{"cwd": "/src/quirks", "model": "gpt-5.3-codex", "effort": "medium"}},
+		{"timestamp": ts(0), "type": "response_item", "payload": rec{"type": "message", "role": "user",
+			"content": []rec{{"type": "input_text", "text": "Why does this fail?\n" + g.text(4000)}}}},
+	}
+	// The records: prompt, cached read.
+	prompts := [][2]int{{2000, 0}, {4500, 1920}, {4800, 4480}, {5100, 4736}, {20000, 4992}}
+	tin, tcached, tout := 0, 0, 0
+	for i, p := range prompts {
+		call := "call_" + g.hex(24)
+		tin, tcached, tout = tin+p[0], tcached+p[1], tout+100
+		recs = append(recs,
+			rec{"timestamp": ts(5 * time.Second), "type": "response_item", "payload": rec{"type": "function_call", "name": "shell",
+				"arguments": `{"command":["rg","` + g.text(1) + `"]}`, "call_id": call}},
+			rec{"timestamp": ts(0), "type": "event_msg", "payload": tc(p[0], p[1], 100, tin, tcached, tout)},
+			rec{"timestamp": ts(time.Second), "type": "response_item", "payload": rec{"type": "function_call_output", "call_id": call,
+				"output": g.text([]int{2000, 200, 200, 200, 100}[i])}})
+	}
+	return recs
+}
+
 // gemini: a Gemini CLI session (one JSON document, here in a file named
 // .jsonl as some tools store it) on gemini-2.5-flash, two responses.
 //   - tokens.input is the whole prompt, the cached part included;
@@ -333,6 +380,7 @@ func main() {
 		{"claude-code/quirks-thinking.jsonl", claudeCodeThinking(mk(4)), true},
 		{"claude-code/quirks-joined.jsonl", claudeCodeJoined(mk(5)), true},
 		{"codex/quirks.jsonl", codex(mk(2)), true},
+		{"codex/quirks-counted.jsonl", codexCounted(mk(6)), true},
 		{"gemini-cli/quirks.jsonl", gemini(mk(3)), false},
 	}
 	for _, f := range files {
