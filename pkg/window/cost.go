@@ -668,7 +668,10 @@ func (cr *costRun) rewrites(rw *rewrites, model string, cc cost.CallCost) {
 			k = 1
 		}
 	case prices.CacheOpenAI:
-		paid, leaves, k = p.Uncached, p.Read+p.Write+p.Uncached, 2
+		// The cache serves whole steps: what a call sends past its last
+		// step was never there to read again.
+		sent := p.Read + p.Write + p.Uncached
+		paid, leaves, k = p.Uncached, sent-sent%cost.OpenAIStep, 2
 	default:
 		return
 	}

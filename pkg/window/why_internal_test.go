@@ -42,14 +42,16 @@ func TestWhyFromTheBooks(t *testing.T) {
 	} {
 		cr.rewrites(&rw, c.model, c.cc)
 	}
-	if rw.Calls != 3 || rw.Of != 6 || rw.Tokens != 340000 || rw.Price != "1-hour write" || rw.by != [3]int{0, 300000, 40000} {
+	// gpt-5's first call leaves 39,936 tokens (312 whole steps of 128),
+	// all re-sent uncached by its second.
+	if rw.Calls != 3 || rw.Of != 6 || rw.Tokens != 339936 || rw.Price != "1-hour write" || rw.by != [3]int{0, 300000, 39936} {
 		t.Fatalf("rewrites %+v", rw)
 	}
 	// Costing $12.50 against full's $3.75 (full rewrote at 1 call): the
 	// line.
 	ct := &CostTotals{rewrites: rw, usd: 12.5, fullUSD: 3.75, fullRewrites: 1}
 	ct.settle()
-	want := CostWhy{ExtraUSD: 8.75, Calls: 3, Of: 6, FullCalls: 1, PerCall: 113333, Price: "1-hour write"}
+	want := CostWhy{ExtraUSD: 8.75, Calls: 3, Of: 6, FullCalls: 1, PerCall: 113312, Price: "1-hour write"}
 	if ct.Why == nil || *ct.Why != want {
 		t.Fatalf("why %+v, want %+v", ct.Why, want)
 	}
@@ -62,6 +64,23 @@ func TestWhyFromTheBooks(t *testing.T) {
 	ct.settle()
 	if ct.Why != nil {
 		t.Errorf("why %+v at full's cost", ct.Why)
+	}
+}
+
+// TestWhyOpenAIStep: under OpenAI's rule the cache serves whole steps of
+// 128 tokens, so the tail a call sends past its last step is not there to
+// read again, and reading every whole step is no rewrite. Call 1 sends
+// 1,100 tokens (8 steps: 1,024 cacheable), call 2 reads those 1,024 and
+// sends 200 more uncached: no rewrite. Counted against all 1,100, call 2
+// "rewrote" 76 tokens, and full rewrote at nearly every call of a Codex
+// session.
+func TestWhyOpenAIStep(t *testing.T) {
+	cr := &costRun{}
+	var rw rewrites
+	cr.rewrites(&rw, "gpt-5", cost.CallCost{Rule: prices.CacheOpenAI, Cache: cost.Parts{Uncached: 1100}})
+	cr.rewrites(&rw, "gpt-5", cost.CallCost{Rule: prices.CacheOpenAI, Cache: cost.Parts{Read: 1024, Uncached: 200}})
+	if rw.Calls != 0 || rw.Of != 2 || rw.Tokens != 0 {
+		t.Errorf("rewrites %+v, want none of 2 calls", rw)
 	}
 }
 
