@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/harpe-dev/harpe/internal/config"
+	"github.com/harpe-dev/harpe/pkg/prices"
+	"github.com/harpe-dev/harpe/pkg/tokenize/hf"
 )
 
 // Flags whose value runs a program or names a file to write are sensitive
@@ -164,7 +167,18 @@ func (a *app) applyConfig(c *cobra.Command) error {
 				}
 				return
 			}
-			for _, s := range config.Values(v.Get(key)) {
+			vals := config.Values(v.Get(key))
+			if !cf.trusted && f.Name == "tokenizer" {
+				if p := tokenizerPath(vals); p != "" {
+					if !cf.noted[key] {
+						cf.noted[key] = true
+						fmt.Fprintf(notes, "harpe: %s: ignoring %s: %q names a tokenizer.json to read, and %s; pass --%s or %s, or name the file with --config\n",
+							cf.Where(key), key, p, cf.why, f.Name, "HARPE_"+strings.ToUpper(cmdKey+"_"+flagKey))
+					}
+					return
+				}
+			}
+			for _, s := range vals {
 				if err := setFlag(c, f, s); err != nil {
 					firstErr = usageErrorf("%s: %s: %s", cf.Where(key), key, config.Elide(flagError(c, err).Error()))
 					return
@@ -243,3 +257,72 @@ func (a *app) reportUnknownKeys(w io.Writer, root *cobra.Command, cf *configFile
 // freeFormKeys are top-level keys that are not flags and hold entries of
 // their own: models: adds model presets (see harpe models).
 var freeFormKeys = map[string]bool{"models": true}
+
+// tokenizerPath returns the first of a --tokenizer flag's values that
+// names a tokenizer.json by its path, or "". hf:ORG/NAME names a file of
+// the Hugging Face cache, not one of the configuration's choosing.
+func tokenizerPath(vals []string) string {
+	for _, v := range vals {
+		for _, n := range strings.Split(v, ",") {
+			n = strings.TrimSpace(n)
+			if hf.IsName(n) && !strings.HasPrefix(n, "hf:") {
+				return n
+			}
+		}
+	}
+	return ""
+}
+
+// trustedModels returns the "models:" section of cf as far as cf may set
+// it: all of it from a trusted file; from an untrusted one (a harpe.yaml
+// in the working directory), without the tokenizer.json paths it names
+// (harpe would read them) and without the prices it gives models that
+// already have prices (it would change what a run costs). What is left
+// out is said on stderr, once per key.
+func (a *app) trustedModels(cf *configFile) any {
+	models := cf.Get("models")
+	m, ok := models.(map[string]any)
+	if cf.trusted || !ok {
+		return models
+	}
+	names := make([]string, 0, len(m))
+	for name := range m {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	out := make(map[string]any, len(m))
+	for _, name := range names {
+		entry, ok := m[name].(map[string]any)
+		if !ok {
+			out[name] = m[name]
+			continue
+		}
+		kept := make(map[string]any, len(entry))
+		for k, v := range entry {
+			kept[k] = v
+		}
+		key := "models." + name
+		if tok, ok := entry["tokenizer"].(string); ok && tokenizerPath([]string{tok}) != "" {
+			delete(kept, "tokenizer")
+			a.noteUntrusted(cf, key+".tokenizer", fmt.Sprintf("%q names a tokenizer.json to read", tok))
+		}
+		if _, ok := entry["prices"]; ok {
+			if known, err := prices.Default().Lookup(name); err == nil && known.Prices != nil {
+				delete(kept, "prices")
+				a.noteUntrusted(cf, key+".prices", "it would reprice "+known.Name+", whose prices harpe has")
+			}
+		}
+		out[name] = kept
+	}
+	return out
+}
+
+// noteUntrusted says on stderr, once, that key of an untrusted file is
+// ignored and why.
+func (a *app) noteUntrusted(cf *configFile, key, reason string) {
+	if cf.noted[key] {
+		return
+	}
+	cf.noted[key] = true
+	fmt.Fprintf(a.io.Err, "harpe: %s: ignoring %s: %s, and %s; name the file with --config\n", cf.Where(key), key, reason, cf.why)
+}

@@ -56,6 +56,7 @@ var sensitiveNames = map[string]string{
 	"output":      "names a file to write",
 	"report":      "names a file to write",
 	"plot":        "names a file to write",
+	"prices":      "names a file to read",
 }
 
 // sensitivePlaceholders are the usage placeholders that make a flag

@@ -23,14 +23,12 @@ package hf
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/internal/cancel"
+	"github.com/harpe-dev/harpe/internal/config"
 )
 
 // Tokenizer is a loaded tokenizer.json. It is safe for concurrent use.
@@ -52,15 +50,19 @@ type model interface {
 	count(s string, raw bool, sc *scratch, ids *[]int) int
 }
 
+// MaxFileSize bounds a tokenizer.json that [Load] reads (harpe's own
+// limit, chosen 2026-12-06: the largest public ones, Gemma's, are about
+// 33 MB; the bound is the one a --prices file has).
+const MaxFileSize = 64 << 20
+
 // Load reads the tokenizer.json at path; the tokenizer's name is the path.
+// The file must be a regular file (a FIFO or a device such as /dev/zero
+// is refused before it is opened or read) of at most [MaxFileSize] bytes.
+// Its errors begin with path.
 func Load(path string) (*Tokenizer, error) {
-	data, err := os.ReadFile(path)
+	data, err := config.ReadSmallFile(path, MaxFileSize)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, err
 	}
 	t, err := Parse(data, path)
 	if err != nil {
