@@ -115,7 +115,11 @@ func (a *app) modelCatalog() (*prices.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	windows, overrides, err := prices.ReadModels(a.trustedModels(cf), cf.Where)
+	models, err := a.configModels(cf)
+	if err != nil {
+		return nil, err
+	}
+	windows, overrides, err := prices.ReadModels(models, cf.Where)
 	if err != nil {
 		return nil, inputError(err)
 	}
