@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -150,6 +151,7 @@ func (r *ItemReader) Read(ctx context.Context, in io.Reader, name string) error 
 // error from fn stops the read and is returned as it is.
 func (r *ItemReader) ReadEach(ctx context.Context, in io.Reader, name string, fn func(Line) error) error {
 	jr := jsonl.NewReader(in)
+	jr.Name = name
 	// The size of a regular file, for reserve; 0 when unknown.
 	var size int64
 	if st, ok := in.(interface{ Stat() (os.FileInfo, error) }); ok {
@@ -292,6 +294,10 @@ func (r *ItemReader) fill(ctx context.Context, jr *jsonl.Reader, name string, b 
 		line, no, err := jr.Next()
 		if err == io.EOF {
 			return err
+		}
+		var tl *jsonl.LineTooLongError
+		if errors.As(err, &tl) {
+			return err // names the input and the line
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
