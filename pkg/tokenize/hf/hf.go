@@ -29,6 +29,7 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/cancel"
 	"github.com/harpe-dev/harpe/internal/config"
+	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
 // Tokenizer is a loaded tokenizer.json. It is safe for concurrent use.
@@ -41,6 +42,7 @@ type Tokenizer struct {
 	byteLevel bool
 	model     model
 	safe      bool // see SafeChunks
+	lineSafe  bool // see LineChunks
 }
 
 type model interface {
@@ -131,7 +133,130 @@ func Parse(data []byte, name string) (*Tokenizer, error) {
 		t.normd.add(content, tok)
 	}
 	t.safe = (t.norm == nil || normNFC) && safePre(t.pre) && safeAdded(f.AddedTokens)
+	t.lineSafe = t.safe || lineAdded(f.AddedTokens) && linePre(f.PreTokenizer, t.norm == nil || normNFC) && lineNorm(f.Normalizer)
 	return t, nil
+}
+
+// LineChunks reports whether the tokenizer's counts add up over chunks
+// cut at tokenize.LineBoundary (a line break between a character that is
+// not a space and one that is neither a space nor '/'), so that
+// tokenize.CountReader streams it in bounded memory. Pre-tokenizers work
+// on the pieces the one before them made, and the model on the last
+// ones, so it holds when the first pre-tokenizer always splits at such a
+// line break and at the end of a text alike: Whitespace, WhitespaceSplit,
+// BertPreTokenizer, a Split SafeChunks takes, or ByteLevel without a
+// prefix space whose pattern is GPT-2's (after no normalizer or NFC);
+// when no later one looks at where its piece stood in the whole text
+// (Metaspace's prepend_scheme first, a prefix space on a ByteLevel that
+// splits nothing); when the normalizer changes characters one by one
+// (NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, BertNormalizer, Replace
+// of a string holding no line break, a Sequence of these), keeping a line
+// break white space; and when no added token holds a line break or strips
+// the white space on its left.
+// It is so for the BERT (WordPiece) and GPT-2 layouts; not for Metaspace
+// (Unigram, SentencePiece) layouts, which split between words but not at
+// line breaks, nor for files without a pre-tokenizer, whose one piece is
+// the whole text.
+func (t *Tokenizer) LineChunks() bool { return t.lineSafe }
+
+// lineAdded reports whether no added token can match across a line break
+// or take one beyond its text: none holds a line break or takes the white
+// space before it (lstrip). rstrip takes white space up to the next
+// character only, and a single word's edges are the same at a line break
+// as at the start of a text.
+func lineAdded(toks []addedJSON) bool {
+	for _, a := range toks {
+		if a.LStrip || strings.ContainsAny(a.Content, "\n\r") {
+			return false
+		}
+	}
+	return true
+}
+
+// lineNorm reports whether a normalizer (null for none) changes characters
+// one by one, as LineChunks wants.
+func lineNorm(r json.RawMessage) bool {
+	if isNull(r) {
+		return true
+	}
+	var c component
+	if json.Unmarshal(r, &c) != nil {
+		return false
+	}
+	switch c.Type {
+	case "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents", "BertNormalizer":
+		return true
+	case "Replace":
+		return c.Pattern != nil && c.Pattern.String != nil && c.Pattern.Regex == nil && !strings.ContainsAny(*c.Pattern.String, "\n")
+	case "Sequence":
+		for _, sub := range c.Normalizers {
+			if !lineNorm(sub) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// linePre reports whether a pre-tokenizer splits at every
+// tokenize.LineBoundary, as LineChunks wants; plainNorm says whether the
+// normalizer is none or NFC (GPT-2's pattern is then run on the text as
+// it came).
+func linePre(r json.RawMessage, plainNorm bool) bool {
+	if isNull(r) {
+		return false
+	}
+	var c component
+	if json.Unmarshal(r, &c) != nil {
+		return false
+	}
+	if c.Type == "Sequence" {
+		if len(c.PreTokenizers) == 0 || !linePre(c.PreTokenizers[0], plainNorm) {
+			return false
+		}
+		for _, sub := range c.PreTokenizers[1:] {
+			if !pieceLocal(sub) {
+				return false
+			}
+		}
+		return true
+	}
+	switch c.Type {
+	case "Whitespace", "WhitespaceSplit", "BertPreTokenizer":
+		return true
+	case "ByteLevel":
+		return plainNorm && c.AddPrefixSpace != nil && !*c.AddPrefixSpace && (c.UseRegex == nil || *c.UseRegex)
+	case "Split":
+		if c.Pattern == nil || c.Pattern.Regex == nil || c.Invert || c.Behavior != "Isolated" {
+			return false
+		}
+		_, known := tokenize.KnownSplit(*c.Pattern.Regex)
+		return known
+	}
+	return false
+}
+
+// pieceLocal reports whether a pre-tokenizer treats each piece it is given
+// the same wherever the piece stood: all but Metaspace with
+// prepend_scheme first (which knows the text's first piece) and a
+// Sequence holding one.
+func pieceLocal(r json.RawMessage) bool {
+	var c component
+	if json.Unmarshal(r, &c) != nil {
+		return false
+	}
+	switch c.Type {
+	case "Metaspace":
+		return c.PrependScheme != "first"
+	case "Sequence":
+		for _, sub := range c.PreTokenizers {
+			if !pieceLocal(sub) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // SafeChunks reports whether the tokenizer's counts add up over chunks cut
