@@ -133,6 +133,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f, ok := stderr.(*os.File); ok {
 		streams.ErrIsTerminal = term.IsTerminal(int(f.Fd()))
 	}
+	if f, ok := stdout.(*os.File); ok && f == os.Stdout && stdoutClosed(f) {
+		// Nothing written would reach anyone: say so before any work.
+		fmt.Fprintln(stderr, "harpe: stdout: standard output is closed, so the output would be lost (to discard it, send it to /dev/null)")
+		return ExitWrite
+	}
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		streams.OutIsTerminal = true
 		if cols, _, err := term.GetSize(int(f.Fd())); err == nil {

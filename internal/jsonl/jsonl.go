@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync/atomic"
 	"unicode/utf8"
 )
@@ -308,8 +309,32 @@ func InvalidUTF8(b []byte) int {
 // UTF8Message describes the invalid byte at offset off of b, the one way
 // harpe words it: "invalid UTF-8 at byte offset 14 (0xff)". Offsets count
 // from 0 within the line (or the document) the caller names.
+// Text that starts with a UTF-16 or UTF-32 byte order mark is named as
+// such: "the text is UTF-16 (little-endian; it starts with the byte order
+// mark FF FE), not UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8".
 func UTF8Message(b []byte, off int) string {
+	if name, bom := WideEncoding(b); name != "" && off < 4 {
+		return fmt.Sprintf("the text is %s (it starts with the byte order mark % X), not UTF-8: convert it, e.g. iconv -f %s -t UTF-8",
+			name, bom, strings.Fields(name)[0])
+	}
 	return UTF8ByteMessage(int64(off), b[off])
+}
+
+// WideEncoding names the encoding whose byte order mark b starts with
+// ("UTF-16 (little-endian)", "UTF-32 (big-endian)", …) and returns the
+// mark, or "" and nil when b starts with none of them.
+func WideEncoding(b []byte) (string, []byte) {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE, 0, 0}):
+		return "UTF-32 (little-endian)", b[:4]
+	case bytes.HasPrefix(b, []byte{0, 0, 0xFE, 0xFF}):
+		return "UTF-32 (big-endian)", b[:4]
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
+		return "UTF-16 (little-endian)", b[:2]
+	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		return "UTF-16 (big-endian)", b[:2]
+	}
+	return "", nil
 }
 
 // UTF8ByteMessage is [UTF8Message] for the byte c at offset off, for a

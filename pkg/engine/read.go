@@ -365,7 +365,7 @@ func (r *ItemReader) accept(name string, b *lineBatch, i int, fn func(Line) erro
 		return nil
 	}
 	r.ids[it.ID] = place{name, l.no}
-	it.Line = l.no
+	it.Line, it.File = l.no, name
 	it.Raw = l.raw
 	r.items = append(r.items, *it)
 	if fn != nil {

@@ -100,6 +100,32 @@ func Load(data []byte, source string) (*DB, error) {
 	var ps []*provider
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&ps); err != nil {
+		// Syntax and type errors carry a byte offset: say where it is.
+		var off int64
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			off = se.Offset
+		case errors.As(err, &te):
+			off = te.Offset
+		}
+		if off > 0 && off <= int64(len(data)) {
+			// Offset counts the bytes read, the bad one included.
+			off--
+			before := data[:off]
+			line := bytes.Count(before, []byte("\n")) + 1
+			col := off - int64(bytes.LastIndexByte(before, '\n'))
+			what := err.Error()
+			if te != nil {
+				// Not Go's type names: what stands there.
+				what = "a JSON " + te.Value + " where the format has something else"
+				if te.Field != "" {
+					what += " (" + te.Field + ")"
+				}
+			}
+			return nil, fmt.Errorf("%s:%d:%d: want a JSON array of providers (genai-prices data.json): %s (byte offset %d)", source, line, col, what, off)
+		}
 		return nil, fmt.Errorf("%s: want a JSON array of providers (genai-prices data.json): %w", source, err)
 	}
 	if len(ps) == 0 {

@@ -151,7 +151,10 @@ func TestLoadErrors(t *testing.T) {
 		return `[{"id": "p", "models": [{"id": "m1", "match": {"equals": "m1"}, "prices": ` + prices + `}]}]`
 	}
 	tests := []struct{ name, data, want string }{
-		{"not an array", `{}`, "want a JSON array of providers"},
+		{"not an array", `{}`, ":1:1: want a JSON array of providers (genai-prices data.json): a JSON object where the format has something else (byte offset 0)"},
+		// The bad byte, '}', is the file's 15th (offset 14) and line 2's
+		// 13th: "[\n" is 2 bytes, then the 12 of ` {"id": "x",` before it.
+		{"syntax", "[\n {\"id\": \"x\",}", ":2:13: want a JSON array of providers (genai-prices data.json): invalid character '}' looking for beginning of object key string (byte offset 14)"},
 		{"empty", `[]`, "no providers"},
 		{"negative", model(`{"input_mtok": -1}`), "provider p model m1: input_mtok: price -1"},
 		{"huge", model(`{"output_mtok": 1e300}`), "output_mtok: price 1e+300"},
@@ -165,7 +168,7 @@ func TestLoadErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Load([]byte(tc.data), "f.json")
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "f.json: ") {
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "f.json:") {
 				t.Errorf("error %v, want f.json: …%s…", err, tc.want)
 			}
 		})

@@ -56,6 +56,11 @@ func parseUnigram(m *modelJSON, byteLevel bool) (*unigram, error) {
 				if err != nil {
 					return fmt.Errorf("score %q: %v", v, err)
 				}
+				if math.IsNaN(s) || math.IsInf(s, 0) {
+					// A NaN compares false with everything: the best
+					// path, and so the count, would be arbitrary.
+					return fmt.Errorf("piece %q: score %s is not a finite number", piece, v)
+				}
 				ids[piece] = int32(len(u.scores))
 				u.scores = append(u.scores, s)
 				minScore = min(minScore, s)
