@@ -380,3 +380,28 @@ func TestGeminiImplicitCache(t *testing.T) {
 		}
 	}
 }
+
+// Match rules nested deeper than MaxDepth are refused before they are
+// decoded, naming the line and column (issue 35 item 6: 4,990 levels of
+// or took 350 MB).
+func TestLoadDepth(t *testing.T) {
+	rule := func(n int) string {
+		return strings.Repeat(`{"or": [`, n) + `{"equals": "m1"}` + strings.Repeat(`]}`, n)
+	}
+	file := func(n int) string {
+		return `[{"id": "p", "models": [{"id": "m1", "match": ` + rule(n) + `, "prices": {"input_mtok": 1}}]}]`
+	}
+	// The file's own levels: the array, the provider, models, the model:
+	// 4; then two for each rule of or, and the innermost rule: 4 + 2n + 1.
+	if _, err := Load([]byte(file(29)), "f.json"); err != nil { // 63 levels
+		t.Fatalf("29 levels of or: %v", err)
+	}
+	_, err := Load([]byte(file(30)), "f.json") // 65 levels
+	// 30 rules of or end at level 4 + 60 = 64; the innermost rule opens
+	// the 65th at byte 46 + 8·30 = 286 (column 287): before the rules,
+	// `[{"id": "p", "models": [{"id": "m1", "match": ` is 46 bytes and each
+	// `{"or": [` 8.
+	if want := "f.json:1:287: nested more than 64 levels deep, the limit for price data (genai-prices' is 10)"; err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %s", err, want)
+	}
+}

@@ -5,6 +5,7 @@ package hf
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -65,5 +66,47 @@ func TestCatalogDefersFiles(t *testing.T) {
 	// A name no resolver handles is still checked at once.
 	if _, err := tokenize.NewCatalog([]tokenize.Model{{Name: "x", ContextWindow: 1, Tokenizer: "p50k_base"}}); err == nil {
 		t.Error("NewCatalog took an unknown tokenizer")
+	}
+}
+
+// Hostile parts of a tokenizer.json are refused at load, each naming what
+// and the limit (issue 35 item 6): each limit itself is accepted.
+func TestBounds(t *testing.T) {
+	base := func(norm, added, model string) string {
+		return `{"added_tokens":` + added + `,"normalizer":` + norm + `,"pre_tokenizer":null,"model":` + model + `}`
+	}
+	wp := func(max int) string {
+		return `{"type":"WordPiece","unk_token":"[UNK]","max_input_chars_per_word":` + strconv.Itoa(max) + `,"vocab":{"[UNK]":0,"a":1}}`
+	}
+	uni := func(piece string) string {
+		return `{"type":"Unigram","unk_id":0,"vocab":[["a",0],["` + piece + `",-1]]}`
+	}
+	// n Sequence normalizers inside each other: 2n levels of object and
+	// array, then the innermost object.
+	nested := func(n int) string {
+		return strings.Repeat(`{"type":"Sequence","normalizers":[`, n) + `{"type":"NFC"}` + strings.Repeat(`]}`, n)
+	}
+	added := func(n int) string { return `[{"id":5,"content":"` + strings.Repeat("x", n) + `"}]` }
+	tests := []struct {
+		name, file, want string
+	}{
+		{"wordpiece at the limit", base("null", "[]", wp(MaxWordChars)), ""},
+		{"wordpiece past it", base("null", "[]", wp(MaxWordChars+1)), "max_input_chars_per_word 1001 is more than 1000"},
+		{"unigram piece at the limit", base("null", "[]", uni(strings.Repeat("b", MaxPiece))), ""},
+		{"unigram piece past it", base("null", "[]", uni(strings.Repeat("b", MaxPiece+1))), "a piece of 1025 bytes, more than 1024"},
+		{"added token at the limit", base("null", added(MaxPiece), wp(100)), ""},
+		{"added token past it", base("null", added(MaxPiece+1), wp(100)), "added token 5: 1025 bytes, more than 1024"},
+		// 31 Sequences: 62 levels and the NFC's 63rd; 32: 65.
+		{"nesting at the limit", base(nested(31), "[]", wp(100)), ""},
+		{"nesting past it", base(nested(32), "[]", wp(100)), "normalizer: nested more than 64 levels deep"},
+	}
+	for _, tt := range tests {
+		_, err := Parse([]byte(tt.file), "x.json")
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
+		}
 	}
 }

@@ -45,7 +45,11 @@ func parseUnigram(m *modelJSON, byteLevel bool) (*unigram, error) {
 			switch n {
 			case 0:
 				var err error
-				piece, err = p.str()
+				if piece, err = p.str(); err == nil && len(piece) > MaxPiece {
+					// Viterbi tries every piece length up to the longest:
+					// a 100 KB piece made 20 KB of text take seconds.
+					err = fmt.Errorf("a piece of %d bytes, more than %d, harpe's limit", len(piece), MaxPiece)
+				}
 				return err
 			case 1:
 				v, err := p.skip()
