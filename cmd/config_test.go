@@ -135,9 +135,7 @@ func FuzzConfigFile(f *testing.F) {
 			return
 		}
 		cf := newConfigFile()
-		cf.File = file
-		cf.trusted = false
-		cf.why = "fuzzing"
+		cf.layers = []*configLayer{{File: file, why: "fuzzing", local: true}}
 		var notes strings.Builder
 		a := newApp(context.Background(), IO{In: strings.NewReader(""), Out: io.Discard, Err: &notes},
 			func(string) (string, bool) { return "", false })

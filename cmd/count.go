@@ -34,6 +34,9 @@ type countOptions struct {
 	// maxUnbroken is --max-unbroken in MiB: the most text without a place
 	// to cut it that is held.
 	maxUnbroken int
+	// maxWhole is --max-whole in MiB: the most text held for a counter
+	// that counts a text whole.
+	maxWhole int
 }
 
 func newCountCmd(a *app) *cobra.Command {
@@ -45,7 +48,11 @@ func newCountCmd(a *app) *cobra.Command {
 "-") and print "<tokens> <file>" a line, then "<total> total" when there are
 several; for standard input alone, just the number. Files are read as they
 are and counted in parallel; the output keeps the order given. Standard
-input is counted as it streams, in bounded memory.
+input is counted as it streams, in bounded memory: a tokenizer.json is
+streamed when its layout can be cut (Llama 3, Qwen, gpt-oss, GPT-2,
+BERT/WordPiece); one that counts a text whole (Metaspace/Unigram,
+SentencePiece) holds at most --max-whole MiB (16), past which the count
+is an error.
 
 --tokenizer picks the counter: estimate (the default, the same rule in
 every build), o200k_base or cl100k_base (exact, as OpenAI's tiktoken counts
@@ -92,6 +99,7 @@ counted (harpe transcript --help says how directories are walked).
 	f.StringVarP(&opts.output, "output", "o", "", "write to `FILE` (atomically) instead of standard output")
 	f.BoolVar(&opts.transcript, "transcript", false, "count each input as a transcript, as a chat API bills it")
 	f.IntVar(&opts.maxUnbroken, "max-unbroken", tokenize.DefaultMaxUnbroken>>20, "hold at most `MIB` MiB of text with no place to cut it (one token piece)")
+	f.IntVar(&opts.maxWhole, "max-whole", tokenize.DefaultMaxWhole>>20, "hold at most `MIB` MiB of text for a tokenizer.json that counts a text whole (Unigram, SentencePiece layouts)")
 	f.StringVar(&opts.inputFormat, "input-format", "", "with --transcript, the transcript `FORMAT` (detected when empty or auto)")
 	return c
 }
@@ -152,7 +160,10 @@ func runCount(a *app, opts *countOptions, args []string) error {
 		if opts.maxUnbroken < 1 || opts.maxUnbroken > 1<<20 {
 			return usageErrorf("--max-unbroken: must be between 1 and 1048576 (MiB), got %d", opts.maxUnbroken)
 		}
-		results, err = a.countInputs(args, counters, opts.maxUnbroken<<20)
+		if opts.maxWhole < 1 || opts.maxWhole > 1<<20 {
+			return usageErrorf("--max-whole: must be between 1 and 1048576 (MiB), got %d", opts.maxWhole)
+		}
+		results, err = a.countInputs(args, counters, tokenize.StreamOptions{Workers: 1, MaxUnbroken: opts.maxUnbroken << 20, MaxWhole: opts.maxWhole << 20})
 	}
 	if err != nil {
 		return err
@@ -196,7 +207,7 @@ func (a *app) countCounters(opts *countOptions) ([]tokenize.Counter, error) {
 // countInputs counts every input, files in parallel and standard input
 // first, as it streams (see [inputs.Map]); the results keep the order of
 // args. On errors, the first in that order is returned.
-func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroken int) ([]fileCount, error) {
+func (a *app) countInputs(args []string, counters []tokenize.Counter, opt tokenize.StreamOptions) ([]fileCount, error) {
 	if len(args) == 0 {
 		args = []string{inputs.Stdin}
 	}
@@ -208,7 +219,6 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 		ins[i].Path = arg
 	}
 	prog := progress.NewCounting(a.io.Err, a.io.ErrIsTerminal, len(args))
-	opt := tokenize.StreamOptions{Workers: 1, MaxUnbroken: maxUnbroken}
 	if len(args) == 1 {
 		// One input: its counting is what runs in parallel.
 		opt.Workers, opt.Progress = runtime.GOMAXPROCS(0), prog.Bytes
@@ -232,6 +242,8 @@ func (a *app) countInputs(args []string, counters []tokenize.Counter, maxUnbroke
 		fc.Bytes, fc.Counts, err = tokenize.CountReader(a.ctx, inputs.Reader(a.ctx, r), counters, opt)
 		if ue := (*tokenize.UnbrokenError)(nil); errors.As(err, &ue) {
 			return fc, inputError(fmt.Errorf("%s: %v (--max-unbroken %d)", name, err, ue.Limit>>20))
+		} else if we := (*tokenize.WholeTooLargeError)(nil); errors.As(err, &we) {
+			return fc, inputError(fmt.Errorf("%s: %v (--max-whole %d)", name, err, we.Limit>>20))
 		} else if err != nil {
 			return fc, inputError(fmt.Errorf("%s: %v", name, pathErr(err)))
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/inputs"
+	"github.com/harpe-dev/harpe/internal/jsonl"
 	"github.com/harpe-dev/harpe/internal/spool"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
@@ -154,6 +155,9 @@ func (a *app) warnTranscripts(ts []*transcript.Transcript) {
 // not open a JSON value) and what to do instead (advice, with FILE for
 // the input's name); else it returns err.
 func plainTextHint(name string, head []byte, err error, advice string) error {
+	if enc, _ := jsonl.WideEncoding(head); enc != "" {
+		return err // the error names the encoding: no plain text
+	}
 	first, rerr := transcript.ReadHead(bufio.NewReader(bytes.NewReader(head)))
 	first = bytes.TrimPrefix(bytes.TrimSpace(first), []byte(utf8BOM))
 	if rerr != nil || len(first) == 0 || first[0] == '{' || first[0] == '[' || first[0] == '"' {

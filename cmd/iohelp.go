@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/harpe-dev/harpe/internal/inputs"
+	"github.com/harpe-dev/harpe/internal/jsonl"
 	"github.com/harpe-dev/harpe/internal/termtext"
 	"io"
 	"os"
@@ -138,3 +139,12 @@ func renderTable(w io.Writer, header []string, rows [][]string, footer []string)
 // escapeControl shows what a terminal would act on as visible text; see
 // [termtext.Escape].
 func escapeControl(s string) string { return termtext.Escape(s) }
+
+// setMaxRecord applies --max-record to every JSON Lines reader of the run.
+func (a *app) setMaxRecord() error {
+	if a.maxRecord < 0 || a.maxRecord > 1<<20 {
+		return usageErrorf("--max-record: must be between 0 (no limit) and 1048576 (MiB), got %d", a.maxRecord)
+	}
+	jsonl.SetDefaultMaxLine(int64(a.maxRecord) << 20)
+	return nil
+}

@@ -115,7 +115,11 @@ func (a *app) modelCatalog() (*prices.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	windows, overrides, err := prices.ReadModels(cf.Get("models"), cf.Where)
+	models, err := a.configModels(cf)
+	if err != nil {
+		return nil, err
+	}
+	windows, overrides, err := prices.ReadModels(models, cf.Where)
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -191,6 +195,13 @@ func (a *app) applyModel(c *cobra.Command, name, windowFlag string) error {
 		}
 		if err := f.Set("tokenizer", tok); err != nil {
 			return usageErrorf("--model: %v", err)
+		}
+		// A configuration's tokenizer.json is read now, when a command
+		// counts with it, and its error names the model.
+		if hf.IsName(tok) {
+			if _, err := tokenize.New(tok); err != nil {
+				return usageErrorf("--model %s: tokenizer: %v", m.Name, err)
+			}
 		}
 		if note != "" {
 			fmt.Fprintf(a.io.Err, "harpe: note: %s: %s\n", m.Name, note)

@@ -169,7 +169,7 @@ func bindReplayFlags(a *app, c *cobra.Command, o *replayOptions) {
 	f.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
 	f.StringVar(&o.inputFormat, "input-format", "", "transcript format (default: auto, detected): "+transcript.FormatList())
 	f.StringVar(&o.conversation, "conversation", "", "replay only the conversation with this `ID` (ShareGPT and long-memory files hold several)")
-	f.BoolVar(&o.totalsOnly, "totals", false, "table: only the totals, no row per call")
+	f.BoolVar(&o.totalsOnly, "totals", false, "only the totals: a table without a row per call; in JSON and JSON lines the totals report, no calls")
 	f.IntVar(&o.showCall, "show-call", 0, "print what call `N` sent under the one --strategy (default full): readable, or with --format json the request body")
 	f.StringVar(&o.showAs, "show-as", "", "request body of --show-call --format json: openai or anthropic (default: the transcript's own, else openai)")
 	a.addPriceFlags(c, true)

@@ -29,7 +29,9 @@ func TestReplayTotalsJSONOnce(t *testing.T) {
 		wantDone   int    // replays of full
 		wantOut    string // a field of the report written
 	}{
-		{"one session", one, 1, `"calls": [`},
+		// One session's totals in JSON are its totals, not its report
+		// with every call (issue 35 item 3).
+		{"one session", one, 1, `"sessions"`},
 		{"two sessions", two, 2, `"sessions"`},
 	}
 	for _, tt := range tests {
@@ -47,6 +49,9 @@ func TestReplayTotalsJSONOnce(t *testing.T) {
 			}
 			if !strings.Contains(out.String(), tt.wantOut) {
 				t.Errorf("report has no %s:\n%s", tt.wantOut, out.String())
+			}
+			if strings.Contains(out.String(), `"calls": [`) {
+				t.Errorf("--totals wrote calls:\n%s", out.String())
 			}
 		})
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/harpe-dev/harpe/internal/abort"
 	"github.com/harpe-dev/harpe/internal/atomicout"
 	"github.com/harpe-dev/harpe/internal/config"
+	"github.com/harpe-dev/harpe/internal/jsonl"
 	"github.com/harpe-dev/harpe/internal/spool"
 	"github.com/harpe-dev/harpe/internal/table"
 	"github.com/harpe-dev/harpe/internal/termtext"
@@ -97,6 +98,8 @@ type app struct {
 	// columns wide. Both are set once per run, before the command runs.
 	tableColumns int
 	eastAsian    bool
+	// maxRecord is --max-record, in MiB (0: no limit).
+	maxRecord int
 }
 
 // tableOptions is how tables are drawn on standard output (toFile false)
@@ -129,6 +132,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	streams := IO{In: stdin, Out: stdout, Err: stderr}
 	if f, ok := stderr.(*os.File); ok {
 		streams.ErrIsTerminal = term.IsTerminal(int(f.Fd()))
+	}
+	if f, ok := stdout.(*os.File); ok && f == os.Stdout && stdoutClosed(f) {
+		// Nothing written would reach anyone: say so before any work.
+		fmt.Fprintln(stderr, "harpe: stdout: standard output is closed, so the output would be lost (to discard it, send it to /dev/null)")
+		return ExitWrite
 	}
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		streams.OutIsTerminal = true
@@ -355,6 +363,9 @@ EXIT STATUS
 			if err := a.applyConfig(c); err != nil {
 				return err
 			}
+			if err := a.setMaxRecord(); err != nil {
+				return err
+			}
 			if err := checkOutputsDistinct(c); err != nil {
 				return err
 			}
@@ -378,6 +389,7 @@ EXIT STATUS
 		return &exitError{code: ExitUsage, err: flagError(c, err), usageOf: c}
 	})
 	root.PersistentFlags().StringVar(&a.configFile, "config", "", "read configuration from `FILE` instead of harpe.yaml")
+	root.PersistentFlags().IntVar(&a.maxRecord, "max-record", jsonl.DefaultMaxLine>>20, "hold at most `MIB` MiB of one JSON Lines record (a longer one is an error, or skipped in a session log); 0 for no limit")
 
 	for _, sc := range subcommands {
 		if only == "" || sc.name == only {

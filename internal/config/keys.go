@@ -14,7 +14,7 @@ import (
 // Name is the file harpe looks for when no file is named.
 const Name = "harpe.yaml"
 
-// Location is the configuration file a run reads, found by [Locate].
+// Location is a configuration file a run reads, found by [Locate].
 type Location struct {
 	Path string // "" when there is none
 	// Trusted is false for a harpe.yaml found in the working directory
@@ -22,32 +22,50 @@ type Location struct {
 	// own): its sensitive keys are to be ignored. Why says why.
 	Trusted bool
 	Why     string
+	// Local is set for the harpe.yaml of the working directory (unless it
+	// is the user's own file, run from its directory).
+	Local bool
 }
 
 // Locate finds the configuration file when none is named: harpe.yaml in
 // the current directory, else in the user config directory
 // (~/.config/harpe/harpe.yaml on Linux); Path is "" when there is neither.
+// It is the first of [LocateAll].
 func Locate() Location {
+	if all := LocateAll(); len(all) > 0 {
+		return all[0]
+	}
+	return Location{Trusted: true}
+}
+
+// LocateAll finds the configuration files read when none is named, the
+// one that wins first: harpe.yaml in the current directory, then the one
+// in the user config directory (~/.config/harpe/harpe.yaml on Linux).
+// Both are read, and a key the first does not set (or may not set, being
+// untrusted for it) is taken from the second.
+func LocateAll() []Location {
 	var userFile string
 	if dir, err := os.UserConfigDir(); err == nil {
 		userFile = filepath.Join(dir, "harpe", Name)
 	}
+	var out []Location
 	if fi, err := os.Stat(Name); err == nil && !fi.IsDir() {
-		loc := Location{Path: Name, Why: Name + " in the working directory is not trusted for it"}
+		loc := Location{Path: Name, Why: Name + " in the working directory is not trusted for it", Local: true}
 		if abs, err := filepath.Abs(Name); err == nil && userFile != "" && abs == userFile {
-			loc.Trusted, loc.Why = ownedByUser(Name), "the user does not own "+userFile
+			loc.Trusted, loc.Why, loc.Local = ownedByUser(Name), "the user does not own "+userFile, false
+			return []Location{loc}
 		}
-		return loc
+		out = append(out, loc)
 	}
 	if userFile != "" {
 		if fi, err := os.Stat(userFile); err == nil && !fi.IsDir() {
 			if !ownedByUser(userFile) {
-				return Location{Path: userFile, Why: "the user does not own " + userFile}
+				return append(out, Location{Path: userFile, Why: "the user does not own " + userFile})
 			}
-			return Location{Path: userFile, Trusted: true}
+			return append(out, Location{Path: userFile, Trusted: true})
 		}
 	}
-	return Location{Trusted: true}
+	return out
 }
 
 // sensitiveNames says why each known sensitive flag is sensitive.
@@ -56,6 +74,7 @@ var sensitiveNames = map[string]string{
 	"output":      "names a file to write",
 	"report":      "names a file to write",
 	"plot":        "names a file to write",
+	"prices":      "names a file to read",
 }
 
 // sensitivePlaceholders are the usage placeholders that make a flag

@@ -62,29 +62,68 @@ func checkType(path string, fi os.FileInfo) error {
 	return nil
 }
 
-// ReadSmallFile reads a data file named by a flag (a price table): a
-// regular file of at most limit bytes.
+// ReadSmallFile reads a data file named by a flag or a configuration (a
+// price table, a tokenizer.json): a regular file of at most limit bytes.
+// The path is looked at before it is opened, as in [ReadFile], so a FIFO
+// is refused at once instead of blocking in open until a writer comes,
+// and a device such as /dev/zero is refused before a byte is read. Its
+// errors begin with path.
 func ReadSmallFile(path string, limit int64) ([]byte, error) {
+	if fi, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, pathErr(err))
+	} else if err := checkDataType(path, fi); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %v", path, pathErr(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, pathErr(err))
+	}
+	if err := checkDataType(path, st); err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
+	if st.Size() > limit {
+		return nil, fmt.Errorf("%s: %d bytes, larger than %s, the limit for this file", path, st.Size(), sizeName(limit))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %v", path, pathErr(err))
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: larger than %d MiB", path, limit>>20)
+		return nil, fmt.Errorf("%s: larger than %s, the limit for this file", path, sizeName(limit))
 	}
 	return data, nil
+}
+
+// checkDataType refuses a data file that is not a regular file, naming
+// what it is.
+func checkDataType(path string, fi os.FileInfo) error {
+	m := fi.Mode()
+	switch {
+	case m.IsRegular():
+		return nil
+	case m.IsDir():
+		return fmt.Errorf("%s: is a directory, not a file", path)
+	case m&os.ModeNamedPipe != 0:
+		return fmt.Errorf("%s: not a regular file (a FIFO)", path)
+	case m&os.ModeDevice != 0:
+		return fmt.Errorf("%s: not a regular file (a device)", path)
+	case m&os.ModeSocket != 0:
+		return fmt.Errorf("%s: not a regular file (a socket)", path)
+	}
+	return fmt.Errorf("%s: not a regular file", path)
+}
+
+// sizeName writes a limit in MiB when it is a whole number of them.
+func sizeName(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // Values turns a configuration value into the flag arguments that would

@@ -1,6 +1,8 @@
 package jsonl
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -100,5 +102,48 @@ func TestInvalidUTF8(t *testing.T) {
 				t.Errorf("UTF8Message(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		}
+	}
+}
+
+// A line longer than the limit is an error with its number and length,
+// read past without being held; the lines around it come through.
+// Lengths are counted by hand from the input below.
+func TestReaderMaxLine(t *testing.T) {
+	long := strings.Repeat("x", 600<<10) // longer than the 256 KiB buffer
+	in := "ab\n" + long + "\ncd\n" + "0123456789\n" + "e\n" + long
+	r := NewReader(strings.NewReader(in))
+	r.Name = "f.jsonl"
+	r.SetMaxLine(8)
+	type step struct {
+		line string
+		no   int
+		size int64 // of a line too long, else 0
+	}
+	want := []step{{"ab", 1, 0}, {"", 2, 600 << 10}, {"cd", 3, 0}, {"", 4, 10}, {"e", 5, 0}, {"", 6, 600 << 10}}
+	for _, w := range want {
+		line, no, err := r.Next()
+		if w.size > 0 {
+			var tl *LineTooLongError
+			if !errors.As(err, &tl) || tl.Line != w.no || tl.Size != w.size || tl.Max != 8 || no != w.no {
+				t.Fatalf("line %d: got %q, %d, %v; want a LineTooLongError of %d bytes", w.no, line, no, err, w.size)
+			}
+			want := fmt.Sprintf("f.jsonl:%d: a record of %d bytes, longer than 8 bytes, the limit for one JSON Lines record (--max-record)", w.no, w.size)
+			if err.Error() != want {
+				t.Errorf("error %q, want %q", err, want)
+			}
+			continue
+		}
+		if err != nil || string(line) != w.line || no != w.no {
+			t.Fatalf("got %q, %d, %v; want %q, %d", line, no, err, w.line, w.no)
+		}
+	}
+	if _, _, err := r.Next(); err != io.EOF {
+		t.Fatalf("at the end: %v, want io.EOF", err)
+	}
+	// Without a limit the long line comes whole.
+	r = NewReader(strings.NewReader(long + "\n"))
+	r.SetMaxLine(0)
+	if line, _, err := r.Next(); err != nil || len(line) != len(long) {
+		t.Fatalf("no limit: %d bytes, %v", len(line), err)
 	}
 }

@@ -319,3 +319,29 @@ func SkipValue(d []byte, i, depth int) (end int, spaced, ok bool) {
 		}
 	}
 }
+
+// DeeperThan returns the offset of the first '{' or '[' of d that opens a
+// container more than limit levels deep, or -1 when there is none. It
+// reads only the brackets outside strings, in one pass, so a check costs
+// no more than a look at every byte; it does not check the rest of the
+// grammar.
+func DeeperThan(d []byte, limit int) int {
+	depth := 0
+	for i := 0; i < len(d); i++ {
+		switch d[i] {
+		case '"':
+			for i++; i < len(d) && d[i] != '"'; i++ {
+				if d[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			if depth++; depth > limit {
+				return i
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return -1
+}

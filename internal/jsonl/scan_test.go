@@ -69,3 +69,25 @@ func FuzzSkipValue(f *testing.F) {
 		}
 	})
 }
+
+// DeeperThan finds the first bracket past the limit, strings and their
+// escapes read past. Offsets counted by hand.
+func TestDeeperThan(t *testing.T) {
+	tests := []struct {
+		in    string
+		limit int
+		want  int
+	}{
+		{`[[1]]`, 2, -1},
+		{`[[1]]`, 1, 1},
+		{`{"a":[{}]}`, 2, 6},
+		{`["[[[", "\"[["]`, 1, -1},
+		{`[1],[2]`, 1, -1},
+		{``, 0, -1},
+	}
+	for _, tt := range tests {
+		if got := DeeperThan([]byte(tt.in), tt.limit); got != tt.want {
+			t.Errorf("DeeperThan(%s, %d) = %d, want %d", tt.in, tt.limit, got, tt.want)
+		}
+	}
+}

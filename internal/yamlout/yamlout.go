@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -23,7 +24,7 @@ func Write(w io.Writer, v any) error {
 		return err
 	}
 	var node yaml.Node
-	if err := yaml.Unmarshal(buf.Bytes(), &node); err != nil {
+	if err := yaml.Unmarshal(escapeUnreadable(buf.Bytes()), &node); err != nil {
 		return err
 	}
 	plainStyle(&node)
@@ -54,4 +55,32 @@ func plainStyle(n *yaml.Node) {
 	for _, c := range n.Content {
 		plainStyle(c)
 	}
+}
+
+// escapeUnreadable writes as \uXXXX escapes the characters that JSON
+// leaves as they are but YAML's reader refuses in a document or reads as
+// something else (DEL, the C1 controls, NEL read as a line break, U+FEFF,
+// U+FFFE and U+FFFF): a report quoting such a
+// character from its input (an id) failed with "yaml: control characters
+// are not allowed", blamed on stdout. They can stand only inside JSON
+// strings, where the escape means the same character; the encoder then
+// writes them escaped again, in a double-quoted string.
+func escapeUnreadable(b []byte) []byte {
+	var out []byte
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == 0x7F || (r >= 0x80 && r <= 0x9F) || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
+			if out == nil {
+				out = append(make([]byte, 0, len(b)+16), b[:i]...)
+			}
+			out = fmt.Appendf(out, "\\u%04x", r)
+		} else if out != nil {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	if out == nil {
+		return b
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package yamlout
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -37,5 +38,19 @@ empty: []
 `
 	if buf.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)
+	}
+}
+
+// Characters JSON leaves as they are but YAML's reader refuses (C1
+// controls, DEL, U+FEFF) are written escaped instead of failing the
+// report (issue 35 item 8). Expected: yaml.v3 writes a string with a
+// character it cannot print as a double-quoted string with \x or \u.
+func TestWriteUnreadable(t *testing.T) {
+	var b strings.Builder
+	if err := Write(&b, map[string]string{"id": "a\u009bb\u007fc\ufeffd\u0085e"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "id: \"a\\x9Bb\\x7Fc\\uFEFFd\\Ne\"\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }

@@ -3,6 +3,7 @@ package conflicts
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -66,6 +67,7 @@ func (s *Source) keep(l sourceLine) {
 // UTF-8 is an error naming name and the line.
 func (s *Source) ReadLines(ctx context.Context, r io.Reader, name, prefix string) error {
 	rd := jsonl.NewReader(r)
+	rd.Name = name
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -73,6 +75,10 @@ func (s *Source) ReadLines(ctx context.Context, r io.Reader, name, prefix string
 		line, n, err := rd.Next()
 		if err == io.EOF {
 			return nil
+		}
+		var tl *jsonl.LineTooLongError
+		if errors.As(err, &tl) {
+			return err // names the input and the line
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)

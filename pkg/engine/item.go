@@ -49,6 +49,9 @@ type Item struct {
 	// Line is the 1-based line number within the input the item came from
 	// (0 for items built in code).
 	Line int
+	// File names the input the item came from, as the reader was given
+	// it ("" for items built in code); messages name it with Line.
+	File string
 	// Raw is the input line byte for byte, without its line ending. The
 	// reader's strings (ID, Content, …) may share its memory: treat it as
 	// read-only.

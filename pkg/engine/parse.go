@@ -74,6 +74,11 @@ func (p *parser) sub(start, end int) string {
 // valid JSON gets the syntax error, even when a field before the bad spot
 // already had a wrong type.
 func parseItem(line []byte, it *Item, opts *ReadOptions, shared bool) *LineError {
+	if name, _ := jsonl.WideEncoding(line); name != "" {
+		// UTF-16 or UTF-32 with its byte order mark: say so, rather
+		// than quote the mark as a bad character.
+		return &LineError{Msg: jsonl.UTF8Message(line, 0)}
+	}
 	lerr := parseItemFields(line, it, opts, shared)
 	if lerr != nil && lerr.Col == 0 && !strings.HasPrefix(lerr.Msg, "invalid UTF-8") && !json.Valid(line) {
 		return syntaxError(line, 0)

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -150,6 +151,7 @@ func (r *ItemReader) Read(ctx context.Context, in io.Reader, name string) error 
 // error from fn stops the read and is returned as it is.
 func (r *ItemReader) ReadEach(ctx context.Context, in io.Reader, name string, fn func(Line) error) error {
 	jr := jsonl.NewReader(in)
+	jr.Name = name
 	// The size of a regular file, for reserve; 0 when unknown.
 	var size int64
 	if st, ok := in.(interface{ Stat() (os.FileInfo, error) }); ok {
@@ -293,6 +295,10 @@ func (r *ItemReader) fill(ctx context.Context, jr *jsonl.Reader, name string, b 
 		if err == io.EOF {
 			return err
 		}
+		var tl *jsonl.LineTooLongError
+		if errors.As(err, &tl) {
+			return err // names the input and the line
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
@@ -359,7 +365,7 @@ func (r *ItemReader) accept(name string, b *lineBatch, i int, fn func(Line) erro
 		return nil
 	}
 	r.ids[it.ID] = place{name, l.no}
-	it.Line = l.no
+	it.Line, it.File = l.no, name
 	it.Raw = l.raw
 	r.items = append(r.items, *it)
 	if fn != nil {

@@ -616,9 +616,12 @@ func checkItem(it *Item, i int) error {
 	return nil
 }
 
-// itemPlace names an item in a message: its input line when it has one,
-// else its index, and its id.
+// itemPlace names an item in a message: its input file and line when it
+// has them, else its index, and its id.
 func itemPlace(it *Item, i int) string {
+	if it.Line > 0 && it.File != "" {
+		return fmt.Sprintf("%s:%d (id %q)", it.File, it.Line, it.ID)
+	}
 	if it.Line > 0 {
 		return fmt.Sprintf("line %d (id %q)", it.Line, it.ID)
 	}

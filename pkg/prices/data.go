@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 // MaxPrice is the largest price per million tokens harpe accepts from a
@@ -92,14 +94,53 @@ type modelPrice struct {
 // the price keys harpe uses (per million tokens).
 var priceKeys = []string{"input_mtok", "cache_read_mtok", "cache_write_mtok", "cache_write_1h_mtok", "output_mtok"}
 
+// MaxDepth bounds how deep the arrays and objects of price data nest
+// (harpe's own limit, chosen 2026-12-06; genai-prices' data.json nests 10
+// deep, match rules of or and and included).
+const MaxDepth = 64
+
 // Load reads a genai-prices data file (data.json: a JSON array of
 // providers). source names it in [DB.Source]. A price that is negative,
 // above [MaxPrice] or not a number, a constraint or a tier it cannot read
-// is an error naming the provider and model.
+// is an error naming the provider and model; data nested more than
+// [MaxDepth] deep is an error naming the line and column.
 func Load(data []byte, source string) (*DB, error) {
 	var ps []*provider
+	if off := jsonl.DeeperThan(data, MaxDepth); off >= 0 {
+		// Match rules nest (or, and), each level decoded on its own:
+		// 4,990 levels (45 KB) took 350 MB.
+		line := bytes.Count(data[:off], []byte("\n")) + 1
+		col := off - bytes.LastIndexByte(data[:off], '\n')
+		return nil, fmt.Errorf("%s:%d:%d: nested more than %d levels deep, the limit for price data (genai-prices' is %d)", source, line, col, MaxDepth, 10)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&ps); err != nil {
+		// Syntax and type errors carry a byte offset: say where it is.
+		var off int64
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			off = se.Offset
+		case errors.As(err, &te):
+			off = te.Offset
+		}
+		if off > 0 && off <= int64(len(data)) {
+			// Offset counts the bytes read, the bad one included.
+			off--
+			before := data[:off]
+			line := bytes.Count(before, []byte("\n")) + 1
+			col := off - int64(bytes.LastIndexByte(before, '\n'))
+			what := err.Error()
+			if te != nil {
+				// Not Go's type names: what stands there.
+				what = "a JSON " + te.Value + " where the format has something else"
+				if te.Field != "" {
+					what += " (" + te.Field + ")"
+				}
+			}
+			return nil, fmt.Errorf("%s:%d:%d: want a JSON array of providers (genai-prices data.json): %s (byte offset %d)", source, line, col, what, off)
+		}
 		return nil, fmt.Errorf("%s: want a JSON array of providers (genai-prices data.json): %w", source, err)
 	}
 	if len(ps) == 0 {

@@ -151,7 +151,10 @@ func TestLoadErrors(t *testing.T) {
 		return `[{"id": "p", "models": [{"id": "m1", "match": {"equals": "m1"}, "prices": ` + prices + `}]}]`
 	}
 	tests := []struct{ name, data, want string }{
-		{"not an array", `{}`, "want a JSON array of providers"},
+		{"not an array", `{}`, ":1:1: want a JSON array of providers (genai-prices data.json): a JSON object where the format has something else (byte offset 0)"},
+		// The bad byte, '}', is the file's 15th (offset 14) and line 2's
+		// 13th: "[\n" is 2 bytes, then the 12 of ` {"id": "x",` before it.
+		{"syntax", "[\n {\"id\": \"x\",}", ":2:13: want a JSON array of providers (genai-prices data.json): invalid character '}' looking for beginning of object key string (byte offset 14)"},
 		{"empty", `[]`, "no providers"},
 		{"negative", model(`{"input_mtok": -1}`), "provider p model m1: input_mtok: price -1"},
 		{"huge", model(`{"output_mtok": 1e300}`), "output_mtok: price 1e+300"},
@@ -165,7 +168,7 @@ func TestLoadErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Load([]byte(tc.data), "f.json")
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "f.json: ") {
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "f.json:") {
 				t.Errorf("error %v, want f.json: …%s…", err, tc.want)
 			}
 		})
@@ -375,5 +378,30 @@ func TestGeminiImplicitCache(t *testing.T) {
 		if m.CacheRule() != tc.rule || m.MinCacheTokens != tc.min {
 			t.Errorf("%s: rule %q min %d, want %q %d", tc.name, m.CacheRule(), m.MinCacheTokens, tc.rule, tc.min)
 		}
+	}
+}
+
+// Match rules nested deeper than MaxDepth are refused before they are
+// decoded, naming the line and column (issue 35 item 6: 4,990 levels of
+// or took 350 MB).
+func TestLoadDepth(t *testing.T) {
+	rule := func(n int) string {
+		return strings.Repeat(`{"or": [`, n) + `{"equals": "m1"}` + strings.Repeat(`]}`, n)
+	}
+	file := func(n int) string {
+		return `[{"id": "p", "models": [{"id": "m1", "match": ` + rule(n) + `, "prices": {"input_mtok": 1}}]}]`
+	}
+	// The file's own levels: the array, the provider, models, the model:
+	// 4; then two for each rule of or, and the innermost rule: 4 + 2n + 1.
+	if _, err := Load([]byte(file(29)), "f.json"); err != nil { // 63 levels
+		t.Fatalf("29 levels of or: %v", err)
+	}
+	_, err := Load([]byte(file(30)), "f.json") // 65 levels
+	// 30 rules of or end at level 4 + 60 = 64; the innermost rule opens
+	// the 65th at byte 46 + 8·30 = 286 (column 287): before the rules,
+	// `[{"id": "p", "models": [{"id": "m1", "match": ` is 46 bytes and each
+	// `{"or": [` 8.
+	if want := "f.json:1:287: nested more than 64 levels deep, the limit for price data (genai-prices' is 10)"; err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %s", err, want)
 	}
 }

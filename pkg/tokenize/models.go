@@ -122,7 +122,9 @@ type Catalog struct {
 // entry whose name is already known replaces it (fields left zero keep the
 // known value), any other is added at the end. Every entry must have a
 // name, a positive context window, an output limit that is not negative and
-// a tokenizer that [New] knows.
+// a tokenizer that [New] knows; a tokenizer a resolver registered with
+// [RegisterResolverNames] handles (a tokenizer.json path) is not read here,
+// only when [New] is asked for it.
 func NewCatalog(extra []Model) (*Catalog, error) {
 	models := slices.Clone(builtin)
 	for _, m := range extra {
@@ -150,8 +152,12 @@ func NewCatalog(extra []Model) (*Catalog, error) {
 		if m.OutputLimit < 0 {
 			return nil, fmt.Errorf("model %q: output_limit must be a whole number ≥ 0, got %d", m.Name, m.OutputLimit)
 		}
-		if _, err := New(m.Tokenizer); err != nil {
-			return nil, fmt.Errorf("model %q: %v", m.Name, err)
+		// A tokenizer.json is read when a command counts with it, not
+		// here: most runs use none of the presets a configuration adds.
+		if !deferred(m.Tokenizer) {
+			if _, err := New(m.Tokenizer); err != nil {
+				return nil, fmt.Errorf("model %q: %v", m.Name, err)
+			}
 		}
 		if i >= 0 {
 			models[i] = m

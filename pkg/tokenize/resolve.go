@@ -32,3 +32,33 @@ func resolve(name string) (Counter, bool, error) {
 	}
 	return nil, false, nil
 }
+
+// namers are the name tests of resolvers registered with
+// [RegisterResolverNames].
+var namers []func(string) bool
+
+// RegisterResolverNames adds r as [RegisterResolver] does, with handles
+// reporting, without building anything, whether r handles a name. A name
+// handles accepts is taken by [NewCatalog] as it is: the file it stands
+// for is read only when [New] is asked for it, so a preset whose tokenizer
+// is missing or unreadable fails only what uses that preset.
+func RegisterResolverNames(handles func(name string) bool, r Resolver) {
+	resolversMu.Lock()
+	defer resolversMu.Unlock()
+	resolvers = append(resolvers, r)
+	namers = append(namers, handles)
+}
+
+// deferred reports whether name is one a resolver handles and builds only
+// when asked (see RegisterResolverNames).
+func deferred(name string) bool {
+	resolversMu.Lock()
+	ns := namers
+	resolversMu.Unlock()
+	for _, handles := range ns {
+		if handles(name) {
+			return true
+		}
+	}
+	return false
+}

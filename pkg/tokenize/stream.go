@@ -74,6 +74,47 @@ type SafeChunker interface {
 	SafeChunks() bool
 }
 
+// LineChunker is a [Counter] that can say its counts add up over chunks
+// cut at [LineBoundary], a stricter rule than [SafeBoundary]: the
+// tokenizer.json layouts that split at line breaks (WordPiece with
+// BertPreTokenizer, GPT-2's ByteLevel) but not between words.
+type LineChunker interface {
+	Counter
+	// LineChunks reports whether no piece of this counter crosses a
+	// boundary LineBoundary finds.
+	LineChunks() bool
+}
+
+// LineBoundary returns the largest b (0 < b ≤ len(text)) at which text
+// can be cut by rule 1 of [SafeBoundary] with, besides, a character that
+// is not White_Space before the line break: text[b-1] is '\n', text[b]
+// starts a code point that is not White_Space nor '/', and the code point
+// ending at b-1 is not White_Space. It is 0 when there is none. Every
+// boundary it finds is one SafeBoundary allows, so the built-in counters
+// stream over it too.
+func LineBoundary(text []byte) int {
+	for b := len(text) - 1; b > 1; b-- {
+		if text[b-1] != '\n' || !startsVisible(text[b:]) {
+			continue
+		}
+		if r, size := utf8.DecodeLastRune(text[:b-1]); size > 0 && r != utf8.RuneError && !unicode.IsSpace(r) {
+			return b
+		}
+	}
+	return 0
+}
+
+// startsVisible reports whether text starts with a code point rule 1 of
+// SafeBoundary takes: not White_Space, not '/', valid UTF-8.
+func startsVisible(text []byte) bool {
+	c := text[0]
+	if c < utf8.RuneSelf {
+		return c > ' ' && c < 0x7f && c != '/'
+	}
+	r, size := utf8.DecodeRune(text)
+	return size > 1 && !unicode.IsSpace(r)
+}
+
 // chunker is implemented by counters whose counts can be summed over
 // chunks cut at safe boundaries.
 type chunker interface {
@@ -193,7 +234,18 @@ type StreamOptions struct {
 	// one piece, which must be merged whole). Zero means
 	// [DefaultMaxUnbroken]; negative means no limit.
 	MaxUnbroken int
+	// MaxWhole is how many bytes are held for a counter that counts a
+	// text whole (neither a SafeChunker nor a LineChunker that says so)
+	// before the count fails with a [*WholeTooLargeError]. Zero means
+	// [DefaultMaxWhole]; negative means no limit.
+	MaxWhole int
 }
+
+// DefaultMaxWhole is the most text [CountReader] holds by default for a
+// counter that counts a text whole: 16 MiB. Such a count takes up to
+// about 48 times the text (a Unigram tokenizer.json, measured 2026-12-06:
+// 30 MB of text, 1.4 GB), so 16 MiB stays under 1 GiB.
+const DefaultMaxWhole = 16 << 20
 
 // DefaultMaxUnbroken is the most text without a safe boundary that
 // [CountReader] holds by default: 64 MiB, merged in about 5 times that.
@@ -226,8 +278,10 @@ func mib(n int) string {
 // [Cl100kBase]) or a [SafeChunker] that says so, the text is read in
 // chunks cut at safe boundaries (see [SafeBoundary]) and counted in
 // parallel, in memory bounded by a few chunks; the counts are exactly
-// those of the whole text. Any other [Counter] gets the whole text at
-// once.
+// those of the whole text. A [LineChunker] that says so is streamed the
+// same way over the stricter [LineBoundary]. Any other [Counter] gets the
+// whole text at once, of at most MaxWhole bytes (a
+// [*WholeTooLargeError] past it).
 //
 // It stops once ctx is done: it looks before each block it reads and
 // inside the counting of each chunk (see [ContextCounter]), and then
@@ -242,22 +296,33 @@ func CountReader(ctx context.Context, r io.Reader, counters []Counter, opt Strea
 	if opt.MaxUnbroken == 0 {
 		opt.MaxUnbroken = DefaultMaxUnbroken
 	}
+	if opt.MaxWhole == 0 {
+		opt.MaxWhole = DefaultMaxWhole
+	}
 	tallies := make([]tally, len(counters))
 	boundary := estimateBoundary // the estimate's boundaries, while only it counts
+	lines := false               // a LineChunker counts: LineBoundary it is
 	for i, c := range counters {
 		if ch, ok := c.(chunker); ok {
 			tallies[i] = ch.newTally()
-			if _, est := c.(estimator); !est {
+			if _, est := c.(estimator); !est && !lines {
 				boundary = SafeBoundary
 			}
 			continue
 		}
 		if sc, ok := c.(SafeChunker); ok && sc.SafeChunks() {
 			tallies[i] = &sumTally{c: c}
-			boundary = SafeBoundary
+			if !lines {
+				boundary = SafeBoundary
+			}
 			continue
 		}
-		return countWhole(ctx, r, counters)
+		if lc, ok := c.(LineChunker); ok && lc.LineChunks() {
+			tallies[i] = &sumTally{c: c}
+			boundary, lines = LineBoundary, true
+			continue
+		}
+		return countWhole(ctx, r, counters, c, opt.MaxWhole)
 	}
 
 	jobs := pool.NewFeed(opt.Workers, func(chunk string) {
@@ -349,11 +414,34 @@ func CountReader(ctx context.Context, r io.Reader, counters []Counter, opt Strea
 	return read, counts, nil
 }
 
-func countWhole(ctx context.Context, r io.Reader, counters []Counter) (int64, []int, error) {
+// WholeTooLargeError is [CountReader]'s error for a text longer than
+// Limit bytes given to a counter that cannot count it in pieces (a
+// tokenizer.json whose layout is neither a [SafeChunker] nor a
+// [LineChunker]), which would have to hold it whole.
+type WholeTooLargeError struct {
+	Counter string // the counter's name
+	Limit   int
+}
+
+func (e *WholeTooLargeError) Error() string {
+	return fmt.Sprintf("more than %s of text for %s, which counts a text whole (its layout cannot be cut into pieces that add up), and at most %s is held",
+		mib(e.Limit), e.Counter, mib(e.Limit))
+}
+
+// countWhole counts r read whole, held at most limit bytes (negative: no
+// limit); whole is the counter that needs it, for the error.
+func countWhole(ctx context.Context, r io.Reader, counters []Counter, whole Counter, limit int) (int64, []int, error) {
 	var b bytes.Buffer
-	n, err := b.ReadFrom(r)
+	src := r
+	if limit > 0 {
+		src = io.LimitReader(r, int64(limit)+1)
+	}
+	n, err := b.ReadFrom(src)
 	if err != nil {
 		return n, nil, err
+	}
+	if limit > 0 && n > int64(limit) {
+		return n, nil, &WholeTooLargeError{Counter: whole.Name(), Limit: limit}
 	}
 	s := b.String()
 	counts := make([]int, len(counters))

@@ -807,6 +807,7 @@ type lineDecoder struct {
 
 	boms, nuls *lineNote // lines read past with a warning, counted
 	joined     *lineNote // lines holding several records, counted
+	long       *lineNote // records longer than the reader's limit, skipped
 	pending    [][]byte  // the later records of a joined line
 }
 
@@ -843,6 +844,14 @@ func (d *lineDecoder) next() ([]byte, error) {
 		line, n, err := d.r.Next()
 		if err == io.EOF {
 			return nil, io.EOF
+		}
+		if tl := (*jsonl.LineTooLongError)(nil); errors.As(err, &tl) {
+			// Read past without being held: skipped, named and counted.
+			if d.b != nil {
+				d.note(&d.long, n, fmt.Sprintf("record(s) longer than %s, the limit for one JSON Lines record (--max-record), skipped; the first was %d bytes", mib(tl.Max), tl.Size))
+				d.b.skip("record_too_long")
+			}
+			continue
 		}
 		if err != nil {
 			return nil, &Error{Name: d.name, Line: n + 1, Err: err}

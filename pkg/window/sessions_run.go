@@ -44,9 +44,10 @@ type SessionsOptions struct {
 	// ([Report.WriteTables] with Tables, a blank line between sessions).
 	Format string
 	Tables TableOptions
-	// Totals writes, when there are several sessions, only their totals:
-	// a [SessionsReport] (its JSON, a line per row and per grand total,
-	// or [SessionsReport.WriteTable]). One session gets its report.
+	// Totals writes only the sessions' totals: a [SessionsReport] (its
+	// JSON, a line per row and per grand total, or, when there are
+	// several sessions, [SessionsReport.WriteTable]). One session's
+	// table is its report's, without a row per call.
 	Totals bool
 	// Plot keeps the first session's calls as [Report.WritePlot] draws
 	// them, in [SessionsResult].First.
@@ -94,7 +95,7 @@ func ReplaySessions(ctx context.Context, w io.Writer, sessions iter.Seq2[Session
 		return SessionsResult{}, errors.New("ReplaySessions: OnCall and OnResult must be nil")
 	}
 	r := &sessionsRun{ctx: ctx, w: w, o: o}
-	r.callByCall = o.Format != "table" && !o.InOrder && o.Limits == nil
+	r.callByCall = o.Format != "table" && !o.InOrder
 	ahead := max(o.Workers-1, 1)
 	err := pool.Stream(ctx, sessions, ahead, r.prepare, func(i int, s *replayedSession) error {
 		return r.add(s)
@@ -267,7 +268,9 @@ func (r *sessionsRun) writeRows() error {
 // totals of several, adds its totals), then lets it go but for what
 // the plot draws of the first and what a table of totals lists.
 func (r *sessionsRun) write(s *replayedSession, several bool) error {
-	if r.o.Totals && several {
+	if r.o.Totals && (several || r.o.Format != "table") {
+		// JSON and JSON lines write the totals of one session as of
+		// several: its calls are not kept, nor written.
 		return r.addTotals(s)
 	}
 	if r.written > 0 && r.o.Format == "table" {
@@ -375,7 +378,11 @@ func (r *sessionsRun) writeCalls(s *replayedSession, several bool) error {
 	if rw != nil {
 		rw.Hook(&opts)
 	}
-	if _, err := r.replay(s, opts, false); err != nil {
+	if r.o.Limits != nil {
+		if err := r.replayLimits(s, opts); err != nil {
+			return err
+		}
+	} else if _, err := r.replay(s, opts, false); err != nil {
 		return err
 	}
 	if rw != nil {
@@ -385,6 +392,37 @@ func (r *sessionsRun) writeCalls(s *replayedSession, several bool) error {
 	}
 	r.written++
 	r.keepFirst(s, r.plot.Results())
+	return nil
+}
+
+// replayLimits replays s under each limit as [ReplayLimits] does, its
+// results in the same order and with the same names, but one strategy
+// under one limit at a time, each call handed to opts' hooks as it is
+// made: nothing holds the calls of several limits (two limits of a 10 MB
+// session held 4.1 GB, three ran out of memory).
+func (r *sessionsRun) replayLimits(s *replayedSession, opts ReplayOptions) error {
+	for k := range r.o.Strategies {
+		for _, limit := range r.o.Limits {
+			o := opts
+			o.ContextWindow = limit
+			suffix := "@" + limitName(limit)
+			if opts.OnCall != nil {
+				o.OnCall = func(name string, c *Call, ev *Event) error {
+					return opts.OnCall(name+suffix, c, ev)
+				}
+			}
+			if opts.OnResult != nil {
+				o.OnResult = func(res *Result) error {
+					named := *res
+					named.Strategy += suffix
+					return opts.OnResult(&named)
+				}
+			}
+			if _, err := Replay(r.ctx, s.Transcript, r.o.Strategies[k:k+1], o); err != nil {
+				return &SessionError{Index: s.index, File: s.File, Err: err}
+			}
+		}
+	}
 	return nil
 }
 

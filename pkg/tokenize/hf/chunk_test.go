@@ -3,6 +3,8 @@ package hf
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -79,5 +81,91 @@ func TestSafeChunks(t *testing.T) {
 	}
 	if other.SafeChunks() {
 		t.Error("SafeChunks = true for ByteLevel with GPT-2's pattern")
+	}
+}
+
+// The BERT (WordPiece) and GPT-2 (ByteLevel) layouts stream over line
+// breaks, and the chunks' counts add up to the whole text's; Metaspace
+// (Unigram) and SentencePiece layouts do not say so and are counted whole.
+// The property is checked on the sample texts and on seeded random texts
+// of characters chosen to meet at line breaks, spaces and added tokens.
+func TestLineChunks(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want bool
+		edit func(string) string
+	}{
+		{"wordpiece.json", true, nil},
+		// <sep> takes the white space on its left (lstrip): a line break.
+		{"bytelevel.json", false, nil},
+		{"bytelevel.json", true, func(s string) string { return strings.ReplaceAll(s, `"lstrip": true`, `"lstrip": false`) }},
+		{"unigram.json", false, nil},
+		{"sentencepiece.json", false, nil},
+	} {
+		data, err := os.ReadFile("testdata/" + tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.edit != nil {
+			data = []byte(tc.edit(string(data)))
+		}
+		tok, err := Parse(data, tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tok.LineChunks(); got != tc.want {
+			t.Errorf("%s: LineChunks = %v, want %v", tc.file, got, tc.want)
+		}
+		if !tc.want {
+			continue
+		}
+		var texts []string
+		for _, name := range []string{"prose_multilingual.txt", "code_go.txt", "json_api.txt", "chat_emoji.txt"} {
+			b, err := os.ReadFile("../../../testdata/tokens/" + name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			texts = append(texts, string(b))
+		}
+		parts := []string{"a", "b", "un", "aff", "able", "hello", " ", "  ", "\n", "\n\n", " \n", "\t", ",", "!", "é", "中", "<sep>", "<|end|>", "cab", "/", "x"}
+		rng := rand.New(rand.NewPCG(35, 4))
+		for range 200 {
+			var b strings.Builder
+			for range 1 + rng.IntN(300) {
+				b.WriteString(parts[rng.IntN(len(parts))])
+			}
+			texts = append(texts, b.String())
+		}
+		for k, text := range texts {
+			_, counts, err := tokenize.CountReader(context.Background(), strings.NewReader(text), []tokenize.Counter{tok, tokenize.Estimate}, tokenize.StreamOptions{ChunkSize: 7})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := tok.Count(text); counts[0] != want {
+				t.Errorf("%s: text %d %q: in chunks %d, whole %d", tc.file, k, text[:min(len(text), 80)], counts[0], want)
+			}
+			if want := tokenize.Estimate.Count(text); counts[1] != want {
+				t.Errorf("%s: text %d: estimate in chunks %d, whole %d", tc.file, k, counts[1], want)
+			}
+		}
+	}
+}
+
+// A counter that cannot be streamed holds at most MaxWhole bytes: past
+// that the count is a *WholeTooLargeError naming it, not a read of all.
+func TestWholeCapped(t *testing.T) {
+	tok, err := Load("testdata/unigram.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Repeat("hello world\n", 100) // 1,200 bytes
+	_, _, err = tokenize.CountReader(context.Background(), strings.NewReader(text), []tokenize.Counter{tok}, tokenize.StreamOptions{MaxWhole: 1000})
+	var we *tokenize.WholeTooLargeError
+	if !errors.As(err, &we) || we.Limit != 1000 || we.Counter != "testdata/unigram.json" {
+		t.Fatalf("err = %v, want a WholeTooLargeError of 1000 bytes", err)
+	}
+	_, counts, err := tokenize.CountReader(context.Background(), strings.NewReader(text), []tokenize.Counter{tok}, tokenize.StreamOptions{MaxWhole: 1200})
+	if err != nil || counts[0] != tok.Count(text) {
+		t.Fatalf("at the limit: %v, %v; want %d", counts, err, tok.Count(text))
 	}
 }

@@ -23,14 +23,14 @@ package hf
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/internal/cancel"
+	"github.com/harpe-dev/harpe/internal/config"
+	"github.com/harpe-dev/harpe/internal/jsonl"
+	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
 // Tokenizer is a loaded tokenizer.json. It is safe for concurrent use.
@@ -43,6 +43,7 @@ type Tokenizer struct {
 	byteLevel bool
 	model     model
 	safe      bool // see SafeChunks
+	lineSafe  bool // see LineChunks
 }
 
 type model interface {
@@ -52,15 +53,35 @@ type model interface {
 	count(s string, raw bool, sc *scratch, ids *[]int) int
 }
 
+// MaxFileSize bounds a tokenizer.json that [Load] reads (harpe's own
+// limit, chosen 2026-12-06: the largest public ones, Gemma's, are about
+// 33 MB; the bound is the one a --prices file has).
+const MaxFileSize = 64 << 20
+
+// Bounds on a tokenizer.json's parts (harpe's own, chosen 2026-12-06),
+// so that a hostile file cannot make loading or counting superlinear in
+// a way a real one never needs: real files nest their normalizers and
+// pre-tokenizers a few levels, their added tokens and Unigram pieces are
+// tens of bytes (SentencePiece's default maximum piece length is 16
+// characters), and WordPiece's max_input_chars_per_word is 100.
+const (
+	// MaxNesting bounds how deep the arrays and objects of the normalizer
+	// and of the pre-tokenizer nest.
+	MaxNesting = 64
+	// MaxPiece bounds an added token's text and a Unigram piece, in bytes.
+	MaxPiece = 1024
+	// MaxWordChars bounds WordPiece's max_input_chars_per_word.
+	MaxWordChars = 1000
+)
+
 // Load reads the tokenizer.json at path; the tokenizer's name is the path.
+// The file must be a regular file (a FIFO or a device such as /dev/zero
+// is refused before it is opened or read) of at most [MaxFileSize] bytes.
+// Its errors begin with path.
 func Load(path string) (*Tokenizer, error) {
-	data, err := os.ReadFile(path)
+	data, err := config.ReadSmallFile(path, MaxFileSize)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, err
 	}
 	t, err := Parse(data, path)
 	if err != nil {
@@ -76,6 +97,21 @@ func Parse(data []byte, name string) (*Tokenizer, error) {
 		return nil, fmt.Errorf("not a tokenizer.json: %v", err)
 	}
 	t := &Tokenizer{name: name}
+	for _, part := range []struct {
+		what string
+		raw  json.RawMessage
+	}{{"normalizer", f.Normalizer}, {"pre_tokenizer", f.PreTokenizer}} {
+		// Each level of a Sequence is decoded on its own: 4,995 nested
+		// normalizers (181 KB) took 595 MB and 4.6 s to load.
+		if jsonl.DeeperThan(part.raw, MaxNesting) >= 0 {
+			return nil, fmt.Errorf("%s: nested more than %d levels deep (arrays and objects), harpe's limit", part.what, MaxNesting)
+		}
+	}
+	for _, a := range f.AddedTokens {
+		if len(a.Content) > MaxPiece {
+			return nil, fmt.Errorf("added token %d: %d bytes, more than %d, harpe's limit for a token's text", a.ID, len(a.Content), MaxPiece)
+		}
+	}
 	normNFC := false
 	if !isNull(f.Normalizer) {
 		if t.norm, err = parseNormalizer(f.Normalizer); err != nil {
@@ -129,7 +165,130 @@ func Parse(data []byte, name string) (*Tokenizer, error) {
 		t.normd.add(content, tok)
 	}
 	t.safe = (t.norm == nil || normNFC) && safePre(t.pre) && safeAdded(f.AddedTokens)
+	t.lineSafe = t.safe || lineAdded(f.AddedTokens) && linePre(f.PreTokenizer, t.norm == nil || normNFC) && lineNorm(f.Normalizer)
 	return t, nil
+}
+
+// LineChunks reports whether the tokenizer's counts add up over chunks
+// cut at tokenize.LineBoundary (a line break between a character that is
+// not a space and one that is neither a space nor '/'), so that
+// tokenize.CountReader streams it in bounded memory. Pre-tokenizers work
+// on the pieces the one before them made, and the model on the last
+// ones, so it holds when the first pre-tokenizer always splits at such a
+// line break and at the end of a text alike: Whitespace, WhitespaceSplit,
+// BertPreTokenizer, a Split SafeChunks takes, or ByteLevel without a
+// prefix space whose pattern is GPT-2's (after no normalizer or NFC);
+// when no later one looks at where its piece stood in the whole text
+// (Metaspace's prepend_scheme first, a prefix space on a ByteLevel that
+// splits nothing); when the normalizer changes characters one by one
+// (NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, BertNormalizer, Replace
+// of a string holding no line break, a Sequence of these), keeping a line
+// break white space; and when no added token holds a line break or strips
+// the white space on its left.
+// It is so for the BERT (WordPiece) and GPT-2 layouts; not for Metaspace
+// (Unigram, SentencePiece) layouts, which split between words but not at
+// line breaks, nor for files without a pre-tokenizer, whose one piece is
+// the whole text.
+func (t *Tokenizer) LineChunks() bool { return t.lineSafe }
+
+// lineAdded reports whether no added token can match across a line break
+// or take one beyond its text: none holds a line break or takes the white
+// space before it (lstrip). rstrip takes white space up to the next
+// character only, and a single word's edges are the same at a line break
+// as at the start of a text.
+func lineAdded(toks []addedJSON) bool {
+	for _, a := range toks {
+		if a.LStrip || strings.ContainsAny(a.Content, "\n\r") {
+			return false
+		}
+	}
+	return true
+}
+
+// lineNorm reports whether a normalizer (null for none) changes characters
+// one by one, as LineChunks wants.
+func lineNorm(r json.RawMessage) bool {
+	if isNull(r) {
+		return true
+	}
+	var c component
+	if json.Unmarshal(r, &c) != nil {
+		return false
+	}
+	switch c.Type {
+	case "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents", "BertNormalizer":
+		return true
+	case "Replace":
+		return c.Pattern != nil && c.Pattern.String != nil && c.Pattern.Regex == nil && !strings.ContainsAny(*c.Pattern.String, "\n")
+	case "Sequence":
+		for _, sub := range c.Normalizers {
+			if !lineNorm(sub) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// linePre reports whether a pre-tokenizer splits at every
+// tokenize.LineBoundary, as LineChunks wants; plainNorm says whether the
+// normalizer is none or NFC (GPT-2's pattern is then run on the text as
+// it came).
+func linePre(r json.RawMessage, plainNorm bool) bool {
+	if isNull(r) {
+		return false
+	}
+	var c component
+	if json.Unmarshal(r, &c) != nil {
+		return false
+	}
+	if c.Type == "Sequence" {
+		if len(c.PreTokenizers) == 0 || !linePre(c.PreTokenizers[0], plainNorm) {
+			return false
+		}
+		for _, sub := range c.PreTokenizers[1:] {
+			if !pieceLocal(sub) {
+				return false
+			}
+		}
+		return true
+	}
+	switch c.Type {
+	case "Whitespace", "WhitespaceSplit", "BertPreTokenizer":
+		return true
+	case "ByteLevel":
+		return plainNorm && c.AddPrefixSpace != nil && !*c.AddPrefixSpace && (c.UseRegex == nil || *c.UseRegex)
+	case "Split":
+		if c.Pattern == nil || c.Pattern.Regex == nil || c.Invert || c.Behavior != "Isolated" {
+			return false
+		}
+		_, known := tokenize.KnownSplit(*c.Pattern.Regex)
+		return known
+	}
+	return false
+}
+
+// pieceLocal reports whether a pre-tokenizer treats each piece it is given
+// the same wherever the piece stood: all but Metaspace with
+// prepend_scheme first (which knows the text's first piece) and a
+// Sequence holding one.
+func pieceLocal(r json.RawMessage) bool {
+	var c component
+	if json.Unmarshal(r, &c) != nil {
+		return false
+	}
+	switch c.Type {
+	case "Metaspace":
+		return c.PrependScheme != "first"
+	case "Sequence":
+		for _, sub := range c.PreTokenizers {
+			if !pieceLocal(sub) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // SafeChunks reports whether the tokenizer's counts add up over chunks cut

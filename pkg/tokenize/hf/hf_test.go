@@ -218,6 +218,9 @@ func TestUnsupported(t *testing.T) {
 		{"unigram without unk", base("null", "null", `{"type":"Unigram","vocab":[["a",0]]}`), "without unk_id"},
 		{"behavior", base("null", `{"type":"Split","pattern":{"String":"a"},"behavior":"Sideways","invert":false}`, bpe), `unknown behavior "Sideways"`},
 		{"not json", `{"model":`, "not a tokenizer.json"},
+		// NaN and infinite scores made the best path arbitrary (issue 35).
+		{"nan score", base("null", "null", `{"type":"Unigram","unk_id":0,"vocab":[["a",0],["b",NaN]]}`), `piece "b": score NaN is not a finite number`},
+		{"infinite score", base("null", "null", `{"type":"Unigram","unk_id":0,"vocab":[["a",-Infinity]]}`), `piece "a": score -Infinity is not a finite number`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

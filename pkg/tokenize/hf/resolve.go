@@ -13,7 +13,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
-func init() { tokenize.RegisterResolver(resolver) }
+func init() { tokenize.RegisterResolverNames(IsName, resolver) }
 
 // IsName reports whether name is one [Resolve] handles: "hf:ORG/NAME", or
 // a path (it ends in .json or has a path separator).

@@ -45,7 +45,11 @@ func parseUnigram(m *modelJSON, byteLevel bool) (*unigram, error) {
 			switch n {
 			case 0:
 				var err error
-				piece, err = p.str()
+				if piece, err = p.str(); err == nil && len(piece) > MaxPiece {
+					// Viterbi tries every piece length up to the longest:
+					// a 100 KB piece made 20 KB of text take seconds.
+					err = fmt.Errorf("a piece of %d bytes, more than %d, harpe's limit", len(piece), MaxPiece)
+				}
 				return err
 			case 1:
 				v, err := p.skip()
@@ -55,6 +59,11 @@ func parseUnigram(m *modelJSON, byteLevel bool) (*unigram, error) {
 				s, err := strconv.ParseFloat(v, 64)
 				if err != nil {
 					return fmt.Errorf("score %q: %v", v, err)
+				}
+				if math.IsNaN(s) || math.IsInf(s, 0) {
+					// A NaN compares false with everything: the best
+					// path, and so the count, would be arbitrary.
+					return fmt.Errorf("piece %q: score %s is not a finite number", piece, v)
 				}
 				ids[piece] = int32(len(u.scores))
 				u.scores = append(u.scores, s)

@@ -31,6 +31,11 @@ func parseWordPiece(m *modelJSON, byteLevel bool) (*wordPiece, error) {
 	}
 	if m.MaxInputCharsPerWord != nil {
 		w.maxChars = *m.MaxInputCharsPerWord
+		if w.maxChars > MaxWordChars {
+			// The greedy longest match is quadratic in a word's length:
+			// 1e9 took 12.6 s on 5 KB of text.
+			return nil, fmt.Errorf("model WordPiece: max_input_chars_per_word %d is more than %d, harpe's limit", w.maxChars, MaxWordChars)
+		}
 	}
 	unk := "[UNK]"
 	if m.UnkToken != nil {
