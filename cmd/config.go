@@ -395,6 +395,9 @@ func (a *app) configModels(cf *configFile) (any, error) {
 						}
 					}
 				}
+				if err := checkModelField(field, val); err != nil {
+					return nil, usageErrorf("%s: %s.%s: %v", l.Where(key+"."+field), key, field, err)
+				}
 				kept[field] = val
 				cf.modelsFrom[key+"."+field] = l
 				took = true
@@ -417,6 +420,28 @@ func (a *app) configModels(cf *configFile) (any, error) {
 	return models, nil
 }
 
+// checkModelField checks the type of a model's field under models:, so
+// that a wrong one is named with its own line rather than by the YAML
+// decoder's message about Go types on a line of its own re-encoding.
+// Unknown fields and the prices' insides are left to prices.ReadModels.
+func checkModelField(field string, val any) error {
+	switch field {
+	case "context_window", "output_limit", "min_cache_tokens":
+		if _, ok := val.(int); !ok {
+			return fmt.Errorf("want a whole number, got %s", yamlKind(val))
+		}
+	case "tokenizer", "source", "cache", "name", "provider":
+		if _, ok := val.(string); !ok {
+			return fmt.Errorf("want text, got %s", yamlKind(val))
+		}
+	case "prices":
+		if _, ok := val.(map[string]any); !ok {
+			return fmt.Errorf("want a mapping of prices (input, cache_read, cache_write_5m, cache_write_1h, output, source, as_of), got %s", yamlKind(val))
+		}
+	}
+	return nil
+}
+
 // modelFields are the fields of a model under models:.
 const modelFields = "context_window, output_limit, tokenizer, source, as_of, prices, cache, min_cache_tokens"
 
@@ -429,6 +454,8 @@ func yamlKind(v any) string {
 		return fmt.Sprintf("the text %q", config.Elide(t))
 	case nil:
 		return "nothing"
+	case map[string]any:
+		return "a mapping"
 	default:
 		return fmt.Sprintf("%v", t)
 	}

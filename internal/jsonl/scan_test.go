@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -90,4 +91,39 @@ func TestDeeperThan(t *testing.T) {
 			t.Errorf("DeeperThan(%s, %d) = %d, want %d", tt.in, tt.limit, got, tt.want)
 		}
 	}
+}
+
+// FuzzDeeperThan: on valid JSON, DeeperThan agrees with the nesting
+// encoding/json's tokens show.
+func FuzzDeeperThan(f *testing.F) {
+	for _, s := range []string{`[[1]]`, `{"a":[{}],"b":"[[["}`, `"\\\"["`, `[]`, `1`} {
+		f.Add([]byte(s), 2)
+	}
+	f.Fuzz(func(t *testing.T, d []byte, limit int) {
+		if !json.Valid(d) || limit < 0 || limit > 100 {
+			return
+		}
+		dec := json.NewDecoder(bytes.NewReader(d))
+		depth, want := 0, -1
+		for {
+			before := dec.InputOffset()
+			tok, err := dec.Token()
+			if err != nil {
+				break
+			}
+			switch tok {
+			case json.Delim('{'), json.Delim('['):
+				if depth++; depth > limit && want < 0 {
+					// The delimiter is the first byte after the white
+					// space that follows the previous token.
+					want = int(before) + len(d[before:]) - len(bytes.TrimLeft(d[before:], " \t\r\n,:"))
+				}
+			case json.Delim('}'), json.Delim(']'):
+				depth--
+			}
+		}
+		if got := DeeperThan(d, limit); got != want {
+			t.Errorf("DeeperThan(%s, %d) = %d, want %d", d, limit, got, want)
+		}
+	})
 }

@@ -312,6 +312,8 @@ func TestDashDate(t *testing.T) {
 func FuzzLoad(f *testing.F) {
 	f.Add([]byte(handData))
 	f.Add([]byte(`[{"id":"p","models":[{"id":"m","match":{"regex":"^(?!a)b"},"prices":[{"constraint":{"start_time":"23:00:00Z","end_time":"01:00:00+01:00"},"prices":{"input_mtok":1}}]}]}]`))
+	f.Add([]byte(`[{"id":"p","models":[{"id":"m","match":{"or":[{"and":[{"starts_with":"a"},{"ends_with":"z"}]},{"or":[{"contains":"big"},{"regex":"^b$"}]}]},"prices":{"input_mtok":1}}]}]`))
+	f.Add([]byte(`[{"id":"p","models":[{"id":"m","match":{"or":[{"or":[{"or":[{"equals":"m"}]}]}]},"prices":{"input_mtok":1}}]}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		db, err := Load(data, "f")
 		if err != nil {

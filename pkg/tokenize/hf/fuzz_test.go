@@ -1,8 +1,12 @@
 package hf
 
 import (
+	"context"
 	"os"
+	"strings"
 	"testing"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
 // FuzzParse: any bytes either load or give an error, and a loaded
@@ -16,13 +20,22 @@ func FuzzParse(f *testing.F) {
 		f.Add(b, "abc ab<|end|> hi! Héllo 中 x€")
 	}
 	f.Add([]byte(`{"model":{"type":"BPE","vocab":{"a":0,"\u00e9":1},"merges":[["a","a"]]}}`), "aa")
+	f.Add([]byte(`{"normalizer":{"type":"Sequence","normalizers":[{"type":"Sequence","normalizers":[{"type":"Lowercase"}]}]},"pre_tokenizer":{"type":"Sequence","pretokenizers":[{"type":"WhitespaceSplit"},{"type":"Metaspace","replacement":"_","prepend_scheme":"always"}]},"model":{"type":"WordPiece","unk_token":"u","vocab":{"u":0,"a":1,"_a":2}}}`), "a a\nA\n a\nb")
 	f.Fuzz(func(t *testing.T, data []byte, text string) {
 		tok, err := Parse(data, "fuzz")
 		if err != nil {
 			return
 		}
-		if n, ids := tok.Count(text), tok.Encode(text); n != len(ids) {
+		n, ids := tok.Count(text), tok.Encode(text)
+		if n != len(ids) {
 			t.Errorf("Count = %d, Encode gives %d ids", n, len(ids))
+		}
+		// A layout that says it streams adds up over chunks.
+		if tok.SafeChunks() || tok.LineChunks() {
+			_, counts, err := tokenize.CountReader(context.Background(), strings.NewReader(text), []tokenize.Counter{tok}, tokenize.StreamOptions{ChunkSize: 5})
+			if err != nil || counts[0] != n {
+				t.Errorf("in chunks %v (%v), whole %d (SafeChunks %v, LineChunks %v)", counts, err, n, tok.SafeChunks(), tok.LineChunks())
+			}
 		}
 	})
 }
