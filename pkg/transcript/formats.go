@@ -85,6 +85,7 @@ func init() {
 		&anthropicFormat,
 		&geminiFormat,
 		&geminiCLIFormat,
+		&copilotFormat,
 		&shareGPTFormat,
 		&sweAgentFormat,
 		&openHandsFormat,

@@ -480,7 +480,8 @@ func dot(path string) string {
 
 var (
 	geminiFormat    = format{name: FormatGemini, doc: geminiDoc, document: one(readGemini), stream: geminiStream}
-	geminiCLIFormat = format{name: FormatGeminiCLI, doc: geminiCLIDoc, document: one(readGeminiCLI), stream: geminiCLIStream}
+	geminiCLIFormat = format{name: FormatGeminiCLI, doc: geminiCLIDoc, document: one(readGeminiCLI), stream: geminiCLIStream,
+		line: geminiJSONLLine, lines: readGeminiJSONL, linesWhen: geminiJSONLLine}
 )
 
 // geminiDoc: an array of contents (with "parts"), or a request with

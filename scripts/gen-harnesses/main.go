@@ -1,0 +1,202 @@
+// Command gen-harnesses writes small sessions of the harnesses read since
+// issue 32, in the layout and with the quirks their own sources write
+// (docs/transcripts.md names the sources and dates):
+//
+//   - gemini-cli/session.jsonl: a Gemini CLI session in its JSON Lines
+//     shape (0.39 and later): a header line, message records written
+//     again in full as a reply's tool call and tokens arrive, an info
+//     record, a {"$rewindTo": id} line that drops a prompt and its reply
+//     (billed all the same), and a {"$set": …} metadata patch;
+//   - copilot-cli/events.jsonl: a GitHub Copilot CLI event log: session
+//     start, model change, prompts, replies with tool requests and
+//     outputTokens, tool executions, a session.shutdown with the
+//     session's usage per model, then a resumed run with no shutdown.
+//
+// The usage figures are fixed, so that the testscripts
+// (testdata/script/harness_*.txtar) can work them out by hand; the seed
+// only chooses ids, the start time and the words:
+//
+//	go run ./scripts/gen-harnesses -seed 32 -dir testdata/transcripts
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+var words = strings.Fields("the build fails on a line of the config file while the test of the replay " +
+	"package reads the window and writes a summary of every token budget path module error")
+
+type rec = map[string]any
+
+type gen struct {
+	r  *rand.Rand
+	at time.Time
+}
+
+func (g *gen) text(n int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = words[g.r.IntN(len(words))]
+	}
+	return strings.Join(w, " ")
+}
+
+func (g *gen) hex(n int) string {
+	const digits = "0123456789abcdef"
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = digits[g.r.IntN(16)]
+	}
+	return string(b)
+}
+
+func (g *gen) uuid() string {
+	return g.hex(8) + "-" + g.hex(4) + "-4" + g.hex(3) + "-8" + g.hex(3) + "-" + g.hex(12)
+}
+
+func (g *gen) stamp(d time.Duration) string {
+	g.at = g.at.Add(d)
+	return g.at.UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// tokens is a Gemini CLI tokens summary: input includes cached.
+func tokens(input, output, cached, thoughts int) rec {
+	return rec{"input": input, "output": output, "cached": cached, "thoughts": thoughts, "tool": 0,
+		"total": input + output + thoughts}
+}
+
+// geminiJSONL: gemini-2.5-flash. Replies (input/cached/output+thoughts):
+// g1 10000/0/200+50 (written twice: first with its call, no tokens), g2
+// 10600/9800/80+20 (rewound with its prompt), g3 10400/9900/60+0.
+func geminiJSONL(g *gen) []rec {
+	sid := g.uuid()
+	out := []rec{{"sessionId": sid, "projectHash": g.hex(64), "startTime": g.stamp(0), "lastUpdated": g.stamp(0), "kind": "main"}}
+	u1 := rec{"id": g.uuid(), "timestamp": g.stamp(time.Second), "type": "user", "content": []rec{{"text": "Fix " + g.text(5) + "."}}}
+	out = append(out, rec{"id": g.uuid(), "timestamp": g.stamp(0), "type": "info", "content": "Loaded cached credentials."}, u1)
+	gid, callID := g.uuid(), "read_file_"+g.hex(12)
+	call := rec{"id": callID, "name": "read_file", "args": rec{"absolute_path": "/src/app/config.go"},
+		"status": "executing", "timestamp": g.stamp(3 * time.Second), "displayName": "ReadFile", "renderOutputAsMarkdown": true}
+	g1 := rec{"id": gid, "timestamp": g.stamp(0), "type": "gemini", "content": "", "model": "gemini-2.5-flash",
+		"thoughts": []rec{{"subject": "Reading", "description": g.text(6), "timestamp": g.stamp(0)}}, "toolCalls": []rec{call}}
+	out = append(out, g1)
+	done := rec{}
+	for k, v := range call {
+		done[k] = v
+	}
+	done["status"] = "success"
+	done["result"] = []rec{{"functionResponse": rec{"id": callID, "name": "read_file", "response": rec{"output": "package app // " + g.text(8)}}}}
+	g1b := rec{}
+	for k, v := range g1 {
+		g1b[k] = v
+	}
+	g1b["toolCalls"] = []rec{done}
+	g1b["tokens"] = tokens(10000, 200, 0, 50)
+	out = append(out, g1b)
+	u2 := rec{"id": g.uuid(), "timestamp": g.stamp(9 * time.Second), "type": "user", "content": []rec{{"text": "Now " + g.text(4) + "."}}}
+	g2 := rec{"id": g.uuid(), "timestamp": g.stamp(4 * time.Second), "type": "gemini", "content": "It " + g.text(6) + ".",
+		"model": "gemini-2.5-flash", "tokens": tokens(10600, 80, 9800, 20)}
+	out = append(out, u2, g2, rec{"$rewindTo": u2["id"]})
+	u3 := rec{"id": g.uuid(), "timestamp": g.stamp(20 * time.Second), "type": "user", "content": []rec{{"text": "Instead " + g.text(4) + "."}}}
+	g3 := rec{"id": g.uuid(), "timestamp": g.stamp(3 * time.Second), "type": "gemini", "content": "Done: " + g.text(5) + ".",
+		"model": "gemini-2.5-flash", "tokens": tokens(10400, 60, 9900, 0)}
+	out = append(out, u3, g3, rec{"$set": rec{"lastUpdated": g.stamp(0), "summary": "Fix the config"}})
+	return out
+}
+
+// copilot: replies on claude-sonnet-4.5 with outputTokens 120, 40, 75;
+// the shutdown records claude-sonnet-4.5 input 30000 (cache read 24000,
+// write 3000), output 235 (the three replies and one whose message was
+// not kept), and gpt-5-mini input 1500 (cache read 0), output 20; then a
+// resumed run: one reply of 55 output tokens and no shutdown.
+func copilot(g *gen) []rec {
+	sid := g.uuid()
+	var out []rec
+	parent := any(nil)
+	ev := func(typ string, d time.Duration, data rec) {
+		id := g.uuid()
+		out = append(out, rec{"type": typ, "data": data, "id": id, "timestamp": g.stamp(d), "parentId": parent})
+		parent = id
+	}
+	ev("session.start", 0, rec{"sessionId": sid, "version": 1, "producer": "copilot-agent", "copilotVersion": "1.0.64",
+		"startTime": g.at.UTC().Format("2006-01-02T15:04:05.000Z"), "context": rec{"cwd": "/src/app", "gitRoot": "/src/app", "branch": "main", "repository": "example/app"}})
+	ev("session.model_change", time.Second, rec{"newModel": "claude-sonnet-4.5"})
+	ev("session.info", 0, rec{"infoType": "folder_trust", "message": "Folder /src/app has been added to trusted folders."})
+	ev("user.message", 5*time.Second, rec{"content": "Why " + g.text(6) + "?", "transformedContent": "<current_datetime>…</current_datetime>\n\nWhy?", "attachments": []any{}, "interactionId": g.uuid()})
+	ev("assistant.turn_start", 0, rec{"turnId": "0", "interactionId": g.uuid()})
+	call := "toolu_" + g.hex(20)
+	ev("assistant.message", 4*time.Second, rec{"messageId": g.uuid(), "content": "Let me look at " + g.text(3) + ".",
+		"toolRequests": []rec{{"toolCallId": call, "name": "view", "arguments": rec{"path": "/src/app/main.go"}, "type": "function"}},
+		"outputTokens": 120, "interactionId": g.uuid()})
+	ev("tool.execution_start", 0, rec{"toolCallId": call, "toolName": "view", "arguments": rec{"path": "/src/app/main.go"}})
+	ev("tool.execution_complete", time.Second, rec{"toolCallId": call, "success": true,
+		"result": rec{"content": "package main // " + g.text(8), "detailedContent": "package main"}, "toolTelemetry": rec{}})
+	ev("assistant.message", 3*time.Second, rec{"messageId": g.uuid(), "content": "It " + g.text(6) + ".", "toolRequests": []any{}, "outputTokens": 40})
+	ev("assistant.turn_end", 0, rec{"turnId": "0"})
+	ev("user.message", 8*time.Second, rec{"content": "Thanks, " + g.text(3) + ".", "attachments": []any{}})
+	ev("assistant.turn_start", 0, rec{"turnId": "1"})
+	ev("assistant.message", 2*time.Second, rec{"messageId": g.uuid(), "content": g.text(5) + ".", "toolRequests": []any{}, "outputTokens": 75})
+	ev("assistant.turn_end", 0, rec{"turnId": "1"})
+	ev("session.shutdown", 30*time.Second, rec{"shutdownType": "routine", "totalPremiumRequests": 2, "totalApiDurationMs": 9120,
+		"sessionStartTime": g.at.Add(-54 * time.Second).UnixMilli(), "codeChanges": rec{"linesAdded": 0, "linesRemoved": 0, "filesModified": []any{}},
+		"modelMetrics": rec{
+			"gpt-5-mini":        rec{"requests": rec{"count": 1, "cost": 0}, "usage": rec{"inputTokens": 1500, "outputTokens": 20, "cacheReadTokens": 0, "cacheWriteTokens": 0}},
+			"claude-sonnet-4.5": rec{"requests": rec{"count": 4, "cost": 1}, "usage": rec{"inputTokens": 30000, "outputTokens": 235, "cacheReadTokens": 24000, "cacheWriteTokens": 3000}},
+		}, "currentModel": "claude-sonnet-4.5"})
+	ev("session.resume", time.Hour, rec{"resumeTime": g.at.UTC().Format("2006-01-02T15:04:05.000Z"), "eventCount": len(out)})
+	ev("user.message", 6*time.Second, rec{"content": "And " + g.text(4) + "?", "attachments": []any{}})
+	ev("assistant.message", 3*time.Second, rec{"messageId": g.uuid(), "content": g.text(6) + ".", "toolRequests": []any{}, "outputTokens": 55})
+	return out
+}
+
+func write(path string, recs []rec) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	for _, r := range recs {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		w.Write(b)
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+func main() {
+	seed := flag.Uint64("seed", 32, "seed of the ids, times and words")
+	dir := flag.String("dir", "testdata/transcripts", "directory to write gemini-cli/ and copilot-cli/ under")
+	flag.Parse()
+	mk := func(n uint64) *gen {
+		r := rand.New(rand.NewPCG(*seed, n))
+		return &gen{r: r, at: time.Date(2026, 6, 10, 9, 0, 0, 0, time.UTC).Add(time.Duration(r.IntN(3600)) * time.Second)}
+	}
+	for _, f := range []struct {
+		path string
+		recs []rec
+	}{
+		{"gemini-cli/session.jsonl", geminiJSONL(mk(1))},
+		{"copilot-cli/events.jsonl", copilot(mk(2))},
+	} {
+		if err := write(filepath.Join(*dir, f.path), f.recs); err != nil {
+			fmt.Fprintln(os.Stderr, "gen-harnesses:", err)
+			os.Exit(1)
+		}
+	}
+}
