@@ -107,6 +107,8 @@ func refDetectDocument(v json.RawMessage) Format {
 		return FormatSWEAgent
 	case hasKey(obj["conversation"], "speaker_a"):
 		return FormatLongMemory
+	case obj["info"] != nil && obj["messages"] != nil && refOpenCodeFirst(obj["messages"]):
+		return FormatOpenCode
 	case obj["contents"] != nil:
 		return FormatGemini
 	case obj["input"] != nil && obj["messages"] == nil:
@@ -123,6 +125,24 @@ func refDetectDocument(v json.RawMessage) Format {
 		return FormatOpenAI
 	}
 	return ""
+}
+
+// refOpenCodeFirst: the first of msgs is an object with "info" and
+// "parts".
+func refOpenCodeFirst(msgs json.RawMessage) bool {
+	var list []map[string]json.RawMessage
+	if json.Unmarshal(msgs, &list) != nil {
+		var any []json.RawMessage
+		if json.Unmarshal(msgs, &any) != nil || len(any) == 0 {
+			return false
+		}
+		var first map[string]json.RawMessage
+		if json.Unmarshal(any[0], &first) != nil {
+			return false
+		}
+		list = []map[string]json.RawMessage{first}
+	}
+	return len(list) > 0 && list[0]["info"] != nil && list[0]["parts"] != nil
 }
 
 // refLooksAnthropic tells Anthropic messages from OpenAI ones by what only
@@ -210,6 +230,7 @@ func TestDetectSamples(t *testing.T) {
 		"gemini-cli/quirks.jsonl":           FormatGeminiCLI,
 		"gemini-cli/session.json":           FormatGeminiCLI,
 		"gemini/contents.json":              FormatGemini,
+		"opencode/export.json":              FormatOpenCode,
 		"har/streamed.har":                  FormatHAR,
 		"harpe/aborted.jsonl":               FormatHarpe,
 		"harpe/basic.jsonl":                 FormatHarpe,

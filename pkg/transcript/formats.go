@@ -86,6 +86,7 @@ func init() {
 		&geminiFormat,
 		&geminiCLIFormat,
 		&copilotFormat,
+		&openCodeFormat,
 		&shareGPTFormat,
 		&sweAgentFormat,
 		&openHandsFormat,
@@ -181,7 +182,7 @@ func (p *docProbe) detect() Format {
 // Codex, OpenAI, Anthropic, Gemini CLI), whose keys they may share, give
 // way to them.
 func archiveDoc(p *docProbe) bool {
-	return harDoc(p) || shareGPTDoc(p) || sweAgentDoc(p) || openHandsDoc(p) || longMemoryDoc(p)
+	return harDoc(p) || shareGPTDoc(p) || sweAgentDoc(p) || openHandsDoc(p) || longMemoryDoc(p) || openCodeDoc(p)
 }
 
 // readDocument reads the document v, held in memory, as format.

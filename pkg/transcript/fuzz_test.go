@@ -108,6 +108,9 @@ func FuzzReadGeminiCLI(f *testing.F) {
 func FuzzReadCopilotCLI(f *testing.F) {
 	fuzzFormat(f, FormatCopilotCLI, "copilot-cli", `{"type":"session.shutdown","data":{"modelMetrics":{"m":{"usage":{"inputTokens":1}}}}}`)
 }
+func FuzzReadOpenCode(f *testing.F) {
+	fuzzFormat(f, FormatOpenCode, "opencode", `{"info":{},"messages":[{"info":{"role":"assistant"},"parts":[{"type":"step-finish","tokens":{"input":1}}]}]}`)
+}
 func FuzzReadShareGPT(f *testing.F)  { fuzzFormat(f, FormatShareGPT, "sharegpt") }
 func FuzzReadSWEAgent(f *testing.F)  { fuzzFormat(f, FormatSWEAgent, "swe-agent") }
 func FuzzReadOpenHands(f *testing.F) { fuzzFormat(f, FormatOpenHands, "openhands") }

@@ -161,3 +161,62 @@ func TestCopilotErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestOpenCode(t *testing.T) {
+	doc := func(msgs ...string) string {
+		return `{"info":{"id":"ses_1","title":"t"},"messages":[` + strings.Join(msgs, ",") + `]}`
+	}
+	user := `{"info":{"id":"msg_u","role":"user","time":{"created":1790000000000}},"parts":[{"type":"text","text":"hi"},{"type":"text","text":"shown","ignored":true}]}`
+	tok := func(in, out, reasoning, read, write int) string {
+		return fmt.Sprintf(`{"input":%d,"output":%d,"reasoning":%d,"cache":{"read":%d,"write":%d}}`, in, out, reasoning, read, write)
+	}
+	for _, tt := range []struct{ name, in, want string }{
+		// Two steps, two calls: output + reasoning = 5 + 2; the second
+		// step's call failed, its error is the result.
+		{"steps", doc(user, `{"info":{"role":"assistant","modelID":"m","tokens":`+tok(99, 99, 0, 0, 0)+`},"parts":[`+
+			`{"type":"step-start"},{"type":"reasoning","text":"r"},{"type":"text","text":"a"},`+
+			`{"type":"tool","callID":"c1","tool":"read","state":{"status":"completed","input":{"p":1},"output":"file"}},`+
+			`{"type":"step-finish","tokens":`+tok(10, 5, 2, 100, 20)+`},`+
+			`{"type":"tool","callID":"c2","tool":"edit","state":{"status":"error","input":{},"error":"stale"}},`+
+			`{"type":"step-finish","tokens":`+tok(3, 4, 0, 120, 0)+`}]}`),
+			"user:hi assistant:a[c1 read]{10/100/20/7} tool:file(c1) assistant:[c2 edit]{3/120/0/4} tool:stale(c2) turns=1"},
+		// No step records tokens (zeros, or none): the message's stand,
+		// on its last step.
+		{"message tokens", doc(user, `{"info":{"role":"assistant","tokens":`+tok(8, 20, 1, 50, 5)+`},"parts":[`+
+			`{"type":"text","text":"b"},{"type":"step-finish","tokens":`+tok(0, 0, 0, 0, 0)+`},{"type":"text","text":"c"},{"type":"step-finish"}]}`),
+			"user:hi assistant:b assistant:c{8/50/5/21} turns=1"},
+		// A reply with no parts at all, its tokens recorded: one call.
+		{"no parts", doc(user, `{"info":{"role":"assistant","tokens":`+tok(1, 2, 0, 0, 0)+`},"parts":[]}`),
+			"user:hi assistant:{1/0/0/2} turns=1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, format := range []Format{"", FormatOpenCode} {
+				ts, err := Read(strings.NewReader(tt.in), "export.json", format)
+				if err != nil {
+					t.Fatalf("format %q: %v", format, err)
+				}
+				if got := harnessSummary(ts[0]); got != tt.want || ts[0].Format != FormatOpenCode {
+					t.Errorf("format %q: %s\n got %s\nwant %s", format, ts[0].Format, got, tt.want)
+				}
+			}
+		})
+	}
+}
+
+func TestOpenCodeErrors(t *testing.T) {
+	for _, tt := range []struct{ name, in, want string }{
+		{"no call id", `{"info":{},"messages":[{"info":{"role":"assistant"},"parts":[{"type":"tool","tool":"x"}]}]}`,
+			`export.json: messages[0].parts[0]: "callID" is required`},
+		{"role", `{"info":{},"messages":[{"info":{"role":"system"},"parts":[]}]}`,
+			`export.json: messages[0].info: unknown role "system"; valid: user, assistant`},
+		{"negative", `{"info":{},"messages":[{"info":{"role":"assistant"},"parts":[{"type":"step-finish","tokens":{"input":-1}}]}]}`,
+			`export.json: messages[0].parts[0].tokens: token counts must be whole numbers ≥ 0: "input" (-1)`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Read(strings.NewReader(tt.in), "export.json", FormatOpenCode)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -7,6 +7,12 @@
 //     again in full as a reply's tool call and tokens arrive, an info
 //     record, a {"$rewindTo": id} line that drops a prompt and its reply
 //     (billed all the same), and a {"$set": …} metadata patch;
+//   - opencode/export.json: an OpenCode session as `opencode export`
+//     writes it: {info, messages: [{info, parts}]}, an assistant message
+//     of two steps (reasoning, text, tool parts, each step closed by a
+//     step-finish with its tokens), a tool that failed, a prompt with a
+//     synthetic text part and an image, and a reply whose steps recorded
+//     no tokens (its message's own tokens stand);
 //   - copilot-cli/events.jsonl: a GitHub Copilot CLI event log: session
 //     start, model change, prompts, replies with tool requests and
 //     outputTokens, tool executions, a session.shutdown with the
@@ -156,6 +162,76 @@ func copilot(g *gen) []rec {
 	return out
 }
 
+// openCode: claude-sonnet-4-5. Steps (input/read/write/output+reasoning):
+// reply 1 step 1 12/0/9000/40+25, step 2 30/9000/400/60+0; reply 2 (its
+// message's tokens) 8/9400/160/20+0.
+func openCode(g *gen) rec {
+	sid := "ses_" + g.hex(12) + "ffe" + g.hex(11)
+	ms := func() int64 { return g.at.UnixMilli() }
+	id := func(prefix string) string { return prefix + g.hex(12) + "001" + g.hex(11) }
+	tok := func(in, out, reasoning, read, write int) rec {
+		return rec{"total": in + out + reasoning + read + write, "input": in, "output": out, "reasoning": reasoning,
+			"cache": rec{"read": read, "write": write}}
+	}
+	part := func(msg string, p rec) rec {
+		p["id"], p["sessionID"], p["messageID"] = id("prt_"), sid, msg
+		return p
+	}
+	created := ms()
+	var msgs []any
+	user := func(parts ...rec) string {
+		mid := id("msg_")
+		g.stamp(20 * time.Second)
+		info := rec{"id": mid, "sessionID": sid, "role": "user", "time": rec{"created": ms()}, "agent": "build",
+			"model": rec{"providerID": "anthropic", "modelID": "claude-sonnet-4-5"}}
+		ps := []any{}
+		for _, p := range parts {
+			ps = append(ps, part(mid, p))
+		}
+		msgs = append(msgs, rec{"info": info, "parts": ps})
+		return mid
+	}
+	assistant := func(parent string, tokens rec, cost float64, parts ...rec) {
+		mid := id("msg_")
+		start := ms() + 1000
+		g.stamp(15 * time.Second)
+		info := rec{"id": mid, "sessionID": sid, "role": "assistant", "time": rec{"created": start, "completed": ms()},
+			"parentID": parent, "modelID": "claude-sonnet-4-5", "providerID": "anthropic", "mode": "build", "agent": "build",
+			"path": rec{"cwd": "/src/app", "root": "/src/app"}, "cost": cost, "tokens": tokens, "finish": "stop"}
+		ps := []any{}
+		for _, p := range parts {
+			ps = append(ps, part(mid, p))
+		}
+		msgs = append(msgs, rec{"info": info, "parts": ps})
+	}
+	u1 := user(rec{"type": "text", "text": "Fix " + g.text(6) + "."})
+	read, edit := "toolu_"+g.hex(20), "toolu_"+g.hex(20)
+	assistant(u1, tok(42, 100, 25, 9000, 9400), 0.0409,
+		rec{"type": "step-start", "snapshot": g.hex(40)},
+		rec{"type": "reasoning", "text": g.text(9), "time": rec{"start": ms(), "end": ms()}},
+		rec{"type": "text", "text": "Let me read " + g.text(3) + ".", "time": rec{"start": ms(), "end": ms()}},
+		rec{"type": "tool", "callID": read, "tool": "read", "state": rec{"status": "completed", "input": rec{"filePath": "/src/app/config.go"},
+			"output": "<file>\n00001| package app // " + g.text(6) + "\n</file>", "title": "config.go", "metadata": rec{}, "time": rec{"start": ms(), "end": ms()}}},
+		rec{"type": "step-finish", "reason": "tool-calls", "snapshot": g.hex(40), "cost": 0.0349, "tokens": tok(12, 40, 25, 0, 9000)},
+		rec{"type": "step-start", "snapshot": g.hex(40)},
+		rec{"type": "text", "text": "Now " + g.text(4) + ".", "time": rec{"start": ms(), "end": ms()}},
+		rec{"type": "tool", "callID": edit, "tool": "edit", "state": rec{"status": "error", "input": rec{"filePath": "/src/app/config.go", "oldString": "a", "newString": "b"},
+			"error": "File /src/app/config.go has been modified since it was last read.", "time": rec{"start": ms(), "end": ms()}}},
+		rec{"type": "step-finish", "reason": "stop", "snapshot": g.hex(40), "cost": 0.006, "tokens": tok(30, 60, 0, 9000, 400)},
+		rec{"type": "patch", "hash": g.hex(40), "files": []any{}},
+	)
+	u2 := user(rec{"type": "text", "text": "Look at this screenshot: " + g.text(3) + "."},
+		rec{"type": "text", "synthetic": true, "text": "Called the Read tool with the following input: {\"filePath\":\"/src/app/shot.png\"}"},
+		rec{"type": "file", "mime": "image/png", "filename": "shot.png", "url": "file:///src/app/shot.png"})
+	assistant(u2, tok(8, 20, 0, 9400, 160), 0.0037,
+		rec{"type": "step-start"},
+		rec{"type": "text", "text": "The " + g.text(5) + ".", "time": rec{"start": ms(), "end": ms()}},
+		rec{"type": "step-finish", "reason": "stop", "cost": 0.0037},
+	)
+	return rec{"info": rec{"id": sid, "version": "0.15.8", "projectID": g.hex(40), "directory": "/src/app", "title": "Fix the config",
+		"time": rec{"created": created, "updated": ms()}}, "messages": msgs}
+}
+
 func write(path string, recs []rec) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
@@ -195,8 +271,23 @@ func main() {
 		{"copilot-cli/events.jsonl", copilot(mk(2))},
 	} {
 		if err := write(filepath.Join(*dir, f.path), f.recs); err != nil {
-			fmt.Fprintln(os.Stderr, "gen-harnesses:", err)
-			os.Exit(1)
+			fail(err)
 		}
 	}
+	// The export is one JSON document, indented as opencode export writes it.
+	b, err := json.MarshalIndent(openCode(mk(3)), "", "  ")
+	if err == nil {
+		err = os.MkdirAll(filepath.Join(*dir, "opencode"), 0o755)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(*dir, "opencode", "export.json"), append(b, '\n'), 0o644)
+	}
+	if err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "gen-harnesses:", err)
+	os.Exit(1)
 }
