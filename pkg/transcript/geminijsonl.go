@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"strings"
+	"time"
 )
 
 // gjRecord is one message record of a Gemini CLI JSONL session, as last
@@ -25,7 +27,9 @@ type gjRecord struct {
 // message named and every one after it (an id it does not hold drops
 // them all). The file is folded as Gemini CLI folds it when it resumes
 // the session, then read as the single-document session is
-// ([readGeminiCLI]). A reply dropped by a rewind or a replaced list was
+// ([readGeminiCLI]), except that the "<session_context>" user record
+// Gemini CLI writes first (in a $set of messages) is meta, not a prompt.
+// A reply dropped by a rewind or a replaced list was
 // still answered, and billed: its usage is kept as an unsent call
 // ([Transcript.Unsent]). Holding the fold, memory grows with the session.
 func readGeminiJSONL(d *lineDecoder, b *builder) error {
@@ -95,6 +99,11 @@ func readGeminiJSONL(d *lineDecoder, b *builder) error {
 	}
 	each := geminiCLIRecords(b, d.name)
 	for i, r := range recs {
+		if text, ts, ok := sessionContext(r.raw); ok {
+			// Context Gemini CLI sends ahead of the first prompt: meta, no turn.
+			b.add(Message{Role: RoleUser, Text: text, Meta: true, Timestamp: ts}, false)
+			continue
+		}
 		if err := each(i, r.raw); err != nil {
 			var e *Error
 			if errors.As(err, &e) {
@@ -109,6 +118,27 @@ func readGeminiJSONL(d *lineDecoder, b *builder) error {
 		}
 	}
 	return nil
+}
+
+// sessionContext is the text of a user record that holds the context
+// Gemini CLI writes at the start of a session (the directory listing, the
+// date, the OS: "<session_context>…"), with ok; ok is false for any other
+// record (or one whose timestamp does not read).
+func sessionContext(raw json.RawMessage) (string, time.Time, bool) {
+	var m struct {
+		Type      string          `json:"type"`
+		Content   json.RawMessage `json:"content"`
+		Timestamp json.RawMessage `json:"timestamp"`
+	}
+	if json.Unmarshal(raw, &m) != nil || m.Type != "user" {
+		return "", time.Time{}, false
+	}
+	text, _, err := geminiCLIContent(m.Content)
+	if err != nil || !strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "<session_context>") {
+		return "", time.Time{}, false
+	}
+	ts, err := parseTime(m.Timestamp)
+	return text, ts, err == nil
 }
 
 // messageList reads an array of message records held in one line.

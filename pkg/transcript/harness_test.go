@@ -63,6 +63,9 @@ func TestGeminiJSONL(t *testing.T) {
 			`{"$set":{"messages":[{"id":"a","type":"user","content":"hi"}]}}` + "\n",
 			"user:hi turns=1 unsent gemini-2.5-flash{1000/0/0/10}"},
 		{"header only", head, "turns=0"},
+		// The context Gemini CLI sets first is meta: it opens no turn.
+		{"session context", head + `{"$set":{"messages":[{"id":"d0","type":"user","content":[{"text":"<session_context>\nOS: linux\n</session_context>"}]}]}}` + "\n" + u("a", "hi"),
+			"user:<session_context>\nOS: linux\n</session_context> user:hi turns=1"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, format := range []Format{"", FormatGeminiCLI} {

@@ -3,7 +3,8 @@
 // (docs/transcripts.md names the sources and dates):
 //
 //   - gemini-cli/session.jsonl: a Gemini CLI session in its JSON Lines
-//     shape (0.39 and later): a header line, message records written
+//     shape (0.39 and later): a header line, the session context set as
+//     the first message ($set of messages), message records written
 //     again in full as a reply's tool call and tokens arrive, an info
 //     record, a {"$rewindTo": id} line that drops a prompt and its reply
 //     (billed all the same), and a {"$set": …} metadata patch;
@@ -27,6 +28,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -85,6 +87,9 @@ func tokens(input, output, cached, thoughts int) rec {
 func geminiJSONL(g *gen) []rec {
 	sid := g.uuid()
 	out := []rec{{"sessionId": sid, "projectHash": g.hex(64), "startTime": g.stamp(0), "lastUpdated": g.stamp(0), "kind": "main"}}
+	// Gemini CLI then sets the messages to the context it sends first.
+	ctx := rec{"id": "d04923d38bb0f6017037e74183378ef4", "timestamp": g.stamp(0), "type": "user", "content": []rec{{"text": "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\nMy operating system is: linux\n- **Workspace Directories:**\n  - /src/app\n</session_context>"}}}
+	out = append(out, rec{"$set": rec{"messages": []rec{ctx}, "lastUpdated": g.at.UTC().Format("2006-01-02T15:04:05.000Z")}})
 	u1 := rec{"id": g.uuid(), "timestamp": g.stamp(time.Second), "type": "user", "content": []rec{{"text": "Fix " + g.text(5) + "."}}}
 	out = append(out, rec{"id": g.uuid(), "timestamp": g.stamp(0), "type": "info", "content": "Loaded cached credentials."}, u1)
 	gid, callID := g.uuid(), "read_file_"+g.hex(12)
@@ -241,13 +246,12 @@ func write(path string, recs []rec) error {
 		return err
 	}
 	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // as JavaScript's JSON.stringify writes "<"
 	for _, r := range recs {
-		b, err := json.Marshal(r)
-		if err != nil {
+		if err := enc.Encode(r); err != nil {
 			return err
 		}
-		w.Write(b)
-		w.WriteByte('\n')
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -275,12 +279,16 @@ func main() {
 		}
 	}
 	// The export is one JSON document, indented as opencode export writes it.
-	b, err := json.MarshalIndent(openCode(mk(3)), "", "  ")
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	err := enc.Encode(openCode(mk(3)))
 	if err == nil {
 		err = os.MkdirAll(filepath.Join(*dir, "opencode"), 0o755)
 	}
 	if err == nil {
-		err = os.WriteFile(filepath.Join(*dir, "opencode", "export.json"), append(b, '\n'), 0o644)
+		err = os.WriteFile(filepath.Join(*dir, "opencode", "export.json"), buf.Bytes(), 0o644)
 	}
 	if err != nil {
 		fail(err)
