@@ -188,6 +188,13 @@ func TestOpenCode(t *testing.T) {
 		{"message tokens", doc(user, `{"info":{"role":"assistant","tokens":`+tok(8, 20, 1, 50, 5)+`},"parts":[`+
 			`{"type":"text","text":"b"},{"type":"step-finish","tokens":`+tok(0, 0, 0, 0, 0)+`},{"type":"text","text":"c"},{"type":"step-finish"}]}`),
 			"user:hi assistant:b assistant:c{8/50/5/21} turns=1"},
+		// total tells whether output held the reasoning: 116 − 100 read −
+		// 10 = 6 = output (OpenAI's way, reasoning inside); 120 − 110 =
+		// 10 = output 6 + reasoning 4 (reasoning outside).
+		{"total", doc(user, `{"info":{"role":"assistant"},"parts":[`+
+			`{"type":"step-finish","tokens":{"total":116,"input":10,"output":6,"reasoning":4,"cache":{"read":100,"write":0}}},`+
+			`{"type":"text","text":"d"},{"type":"step-finish","tokens":{"total":120,"input":10,"output":6,"reasoning":4,"cache":{"read":100,"write":0}}}]}`),
+			"user:hi assistant:{10/100/0/6} assistant:d{10/100/0/10} turns=1"},
 		// A reply with no parts at all, its tokens recorded: one call.
 		{"no parts", doc(user, `{"info":{"role":"assistant","tokens":`+tok(1, 2, 0, 0, 0)+`},"parts":[]}`),
 			"user:hi assistant:{1/0/0/2} turns=1"},

@@ -31,19 +31,25 @@ type ocInfo struct {
 }
 
 // ocTokens is OpenCode's usage of a call (a step-finish part) or of a
-// message: input is the prompt neither read from nor written to a cache,
-// output excludes the reasoning; total, when written, is their sum.
+// message: input is the prompt neither read from nor written to a cache;
+// output leaves the reasoning out for some providers and holds it for
+// others (OpenAI's); total, when written, is the provider's: the prompt
+// (input and both cache parts) plus the whole output.
 type ocTokens struct {
-	Input     int `json:"input"`
-	Output    int `json:"output"`
-	Reasoning int `json:"reasoning"`
+	Total     *int `json:"total"`
+	Input     int  `json:"input"`
+	Output    int  `json:"output"`
+	Reasoning int  `json:"reasoning"`
 	Cache     struct {
 		Read  int `json:"read"`
 		Write int `json:"write"`
 	} `json:"cache"`
 }
 
-// usage is t as harpe's parts: the reasoning billed as output.
+// usage is t as harpe's parts, the reasoning billed as output: the
+// output is what total leaves once the prompt is taken out, when that
+// lies between output and output + reasoning (so it tells whether output
+// held the reasoning); else, with no total, output + reasoning.
 func (t *ocTokens) usage() (*Usage, error) {
 	if err := nonNegative(count{"input", t.Input}, count{"output", t.Output}, count{"reasoning", t.Reasoning},
 		count{"cache.read", t.Cache.Read}, count{"cache.write", t.Cache.Write}); err != nil {
@@ -52,6 +58,14 @@ func (t *ocTokens) usage() (*Usage, error) {
 	out, ok := checked.Add(t.Output, t.Reasoning)
 	if !ok {
 		return nil, &checked.OverflowError{What: fmt.Sprintf("output (%d) and reasoning (%d)", t.Output, t.Reasoning)}
+	}
+	if t.Total != nil {
+		// The subtractions of counts ≥ 0 from a total cannot overflow
+		// unless the total is negative, which the bounds then refuse.
+		rest := *t.Total - t.Input - t.Cache.Read - t.Cache.Write
+		if *t.Total >= 0 && rest >= t.Output && rest <= out {
+			out = rest
+		}
 	}
 	return &Usage{Input: t.Input, CacheRead: t.Cache.Read, CacheWrite: t.Cache.Write, Output: out}, nil
 }
