@@ -31,12 +31,16 @@ type cpData struct {
 		Name       string          `json:"name"`
 		Arguments  json.RawMessage `json:"arguments"`
 	} `json:"toolRequests"`
-	OutputTokens *int            `json:"outputTokens"`
-	ToolCallID   string          `json:"toolCallId"`
-	ToolName     string          `json:"toolName"`
-	Result       json.RawMessage `json:"result"`
-	Error        json.RawMessage `json:"error"`
-	ModelMetrics map[string]struct {
+	OutputTokens *int `json:"outputTokens"`
+	// assistant.usage: one call's usage.
+	InputTokens      *int            `json:"inputTokens"`
+	CacheReadTokens  int             `json:"cacheReadTokens"`
+	CacheWriteTokens int             `json:"cacheWriteTokens"`
+	ToolCallID       string          `json:"toolCallId"`
+	ToolName         string          `json:"toolName"`
+	Result           json.RawMessage `json:"result"`
+	Error            json.RawMessage `json:"error"`
+	ModelMetrics     map[string]struct {
 		Usage struct {
 			InputTokens      int `json:"inputTokens"`
 			OutputTokens     int `json:"outputTokens"`
@@ -64,10 +68,18 @@ type cpReply struct {
 // shutdown's totals are the session's recorded calls
 // ([Transcript.Unsent], one per model), and the replies written after the
 // last shutdown (a session still open, or killed) count their output
-// alone, with a warning saying their input is not recorded.
+// alone, with a warning saying their input is not recorded. Where the
+// log holds assistant.usage events (one per call, in a saved
+// --output-format json stream), they are the calls: each goes on the
+// reply before it, and the run's shutdown, which sums them, is not
+// counted again.
 func readCopilot(d *lineDecoder, b *builder) error {
 	var model string
 	var pending []cpReply
+	// perCall: the current run of the CLI recorded its calls' usage
+	// (assistant.usage events), which its shutdown's totals then repeat.
+	perCall := false
+	lastReply := -1 // the latest reply, while it has no usage
 	for {
 		if _, err := d.next(); err == io.EOF {
 			break
@@ -125,7 +137,35 @@ func readCopilot(d *lineDecoder, b *builder) error {
 				}
 				pending = append(pending, cpReply{model: m.Model, at: ts, output: *o, line: d.line})
 			}
-			b.add(m, false)
+			lastReply = b.add(m, false)
+		case "assistant.usage":
+			if data.InputTokens == nil {
+				b.skip(ev.Type)
+				continue
+			}
+			if err := nonNegative(count{"data.inputTokens", *data.InputTokens}, count{"data.outputTokens", deref(data.OutputTokens)},
+				count{"data.cacheReadTokens", data.CacheReadTokens}, count{"data.cacheWriteTokens", data.CacheWriteTokens}); err != nil {
+				return d.errorf("%w", err)
+			}
+			u := copilotUsage(*data.InputTokens, data.CacheReadTokens, data.CacheWriteTokens, deref(data.OutputTokens))
+			name := data.Model
+			if name == "" {
+				name = model
+			}
+			perCall = true
+			if lastReply >= 0 {
+				m := b.msg(lastReply)
+				if err := m.setUsage(&u); err != nil {
+					return d.errorf("%w", err)
+				}
+				b.usageAt(lastReply)
+				if name != "" {
+					m.Model = name
+				}
+				lastReply = -1
+			} else {
+				b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: name, Time: ts, Usage: u})
+			}
 		case "tool.execution_complete":
 			if data.ToolCallID == "" {
 				return d.errorf("a tool.execution_complete needs \"data.toolCallId\"")
@@ -138,8 +178,14 @@ func readCopilot(d *lineDecoder, b *builder) error {
 		case "abort":
 			b.abort()
 		case "session.shutdown":
-			// The shutdown's totals cover the replies since the last one.
+			// The shutdown's totals cover the replies since the last one,
+			// whose calls, when recorded one by one, are already counted.
 			pending = pending[:0]
+			if perCall {
+				perCall = false
+				b.skip(ev.Type)
+				continue
+			}
 			models := make([]string, 0, len(data.ModelMetrics))
 			for name := range data.ModelMetrics {
 				models = append(models, name)
@@ -159,6 +205,9 @@ func readCopilot(d *lineDecoder, b *builder) error {
 		default:
 			b.skip(ev.Type)
 		}
+	}
+	if perCall {
+		pending = nil // the run's calls are recorded one by one
 	}
 	for _, r := range pending {
 		b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: r.model, Time: r.at, Usage: Usage{Output: r.output}})
