@@ -18,6 +18,9 @@ type cpEvent struct {
 	Type      string          `json:"type"`
 	Data      json.RawMessage `json:"data"`
 	Timestamp json.RawMessage `json:"timestamp"`
+	// AgentID marks the events of a subagent the session ran (the task
+	// tool): billed, not part of this conversation.
+	AgentID string `json:"agentId"`
 }
 
 type cpData struct {
@@ -104,6 +107,31 @@ func readCopilot(d *lineDecoder, b *builder) error {
 				e.Line = d.line
 				return e
 			}
+		}
+		if ev.AgentID != "" {
+			// A subagent's call is billed: its output (or its usage) is
+			// counted, its messages stay out of this conversation.
+			name := data.Model
+			if name == "" {
+				name = model
+			}
+			switch {
+			case ev.Type == "assistant.message" && data.OutputTokens != nil:
+				if *data.OutputTokens < 0 {
+					return d.errorf("\"data.outputTokens\" must be a whole number ≥ 0, got %d", *data.OutputTokens)
+				}
+				pending = append(pending, cpReply{model: name, at: ts, output: *data.OutputTokens, line: d.line})
+			case ev.Type == "assistant.usage" && data.InputTokens != nil:
+				if err := nonNegative(count{"data.inputTokens", *data.InputTokens}, count{"data.outputTokens", deref(data.OutputTokens)},
+					count{"data.cacheReadTokens", data.CacheReadTokens}, count{"data.cacheWriteTokens", data.CacheWriteTokens}); err != nil {
+					return d.errorf("%w", err)
+				}
+				perCall = true
+				b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: name, Time: ts,
+					Usage: copilotUsage(*data.InputTokens, data.CacheReadTokens, data.CacheWriteTokens, deref(data.OutputTokens))})
+			}
+			b.skip("subagent/" + ev.Type)
+			continue
 		}
 		switch ev.Type {
 		case "session.start", "session.resume":

@@ -121,6 +121,12 @@ func TestCopilot(t *testing.T) {
 			ev("assistant.message", `{"content":"yo","outputTokens":12}`) +
 			ev("session.shutdown", `{"shutdownType":"routine","modelMetrics":{"m2":{"usage":{"inputTokens":5,"outputTokens":1}},"m1":{"requests":{"count":2},"usage":{"inputTokens":100,"outputTokens":12,"cacheReadTokens":60,"cacheWriteTokens":10}}}}`),
 			"user:hi assistant:yo turns=1 unsent m1{30/60/10/12} unsent m2{5/0/0/1}", 0},
+		// A subagent's events (agentId) are billed, not messages here: its
+		// reply's output waits for a shutdown like any other.
+		{"subagent", start + ev("user.message", `{"content":"hi"}`) +
+			`{"type":"assistant.message","agentId":"a1","data":{"model":"m-small","content":"sub","outputTokens":4}}` + "\n" +
+			ev("assistant.message", `{"model":"m","content":"yo","outputTokens":2}`),
+			"user:hi assistant:yo turns=1 unsent m-small{0/0/0/4} unsent m{0/0/0/2}", 1},
 		// An error result is the tool message's text; abort marks the turn.
 		{"error and abort", start + ev("user.message", `{"content":"hi"}`) +
 			ev("assistant.message", `{"content":"","toolRequests":[{"toolCallId":"c1","name":"bash","arguments":{}}]}`) +
@@ -228,5 +234,43 @@ func TestOpenCodeErrors(t *testing.T) {
 				t.Errorf("error %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestHarnessFirstRecords: each record type these harnesses write first
+// (or that a cut or resumed file may start with) is detected.
+func TestHarnessFirstRecords(t *testing.T) {
+	const reply = `{"type":"assistant.message","data":{"content":"yo"}}` + "\n"
+	for _, tt := range []struct {
+		first string
+		want  Format
+	}{
+		{`{"type":"session.start","data":{"sessionId":"s","copilotVersion":"1.0.64"},"id":"e","timestamp":"2026-06-01T10:00:00Z","parentId":null}`, FormatCopilotCLI},
+		{`{"type":"session.resume","data":{"resumeTime":"2026-06-01T10:00:00Z","eventCount":9}}`, FormatCopilotCLI},
+		{`{"type":"session.warning","data":{"warningType":"policy","message":"x"},"ephemeral":true}`, FormatCopilotCLI},
+		{`{"type":"session.mcp_servers_loaded","data":{"servers":[]},"ephemeral":true}`, FormatCopilotCLI},
+		{`{"type":"user.message","data":{"content":"hi"}}`, FormatCopilotCLI},
+		{`{"type":"hook.start","data":{"hookType":"sessionStart"}}`, FormatCopilotCLI},
+		{`{"sessionId":"s","projectHash":"ab","startTime":"2026-06-01T10:00:00Z","kind":"main"}`, FormatGeminiCLI},
+		{`{"sessionId":"s","projectHash":"ab","startTime":"2026-06-01T10:00:00Z","lastUpdated":"2026-06-01T10:00:00Z","kind":"subagent","directories":["/w"]}`, FormatGeminiCLI},
+	} {
+		ts, err := Read(strings.NewReader(tt.first+"\n"+reply), "f.jsonl", "")
+		if tt.want == FormatGeminiCLI && err != nil {
+			// A Gemini CLI file holds no Copilot event: the reply line is
+			// an error there; detection is what is checked.
+			ts, err = Read(strings.NewReader(tt.first+"\n"), "f.jsonl", "")
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tt.first, err)
+			continue
+		}
+		if ts[0].Format != tt.want {
+			t.Errorf("%s: format %s, want %s", tt.first, ts[0].Format, tt.want)
+		}
+	}
+	// An OpenCode export, indented as opencode export writes it.
+	doc := "{\n  \"info\": {\n    \"id\": \"ses_1\",\n    \"version\": \"1.2.5\"\n  },\n  \"messages\": [\n    {\n      \"info\": {\"role\": \"user\"},\n      \"parts\": []\n    }\n  ]\n}\n"
+	if ts, err := Read(strings.NewReader(doc), "s.json", ""); err != nil || ts[0].Format != FormatOpenCode {
+		t.Errorf("OpenCode export: %v, %v", ts, err)
 	}
 }
