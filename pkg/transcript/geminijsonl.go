@@ -78,7 +78,13 @@ func readGeminiJSONL(d *lineDecoder, b *builder) error {
 				if err != nil {
 					return err
 				}
-				dropped = append(dropped, recs...)
+				// The records the new list no longer holds are dropped;
+				// those it keeps (same id) stay, billed once.
+				for _, r := range recs {
+					if !slices.ContainsFunc(list, func(o gjRecord) bool { return o.id == r.id }) {
+						dropped = append(dropped, r)
+					}
+				}
 				recs = list
 			}
 			b.skip("$set")

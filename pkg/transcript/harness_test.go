@@ -62,6 +62,10 @@ func TestGeminiJSONL(t *testing.T) {
 			`{"$set":{"summary":"x"}}` + "\n" +
 			`{"$set":{"messages":[{"id":"a","type":"user","content":"hi"}]}}` + "\n",
 			"user:hi turns=1 unsent gemini-2.5-flash{1000/0/0/10}"},
+		// A new list that keeps a reply (same id) bills it once.
+		{"set keeps", head + u("a", "hi") + g("b", "yo", 1000, 0, 10) + g("c", "more", 2000, 0, 5) +
+			`{"$set":{"messages":[{"id":"a","type":"user","content":"hi"},{"id":"b","type":"gemini","content":"yo","model":"gemini-2.5-flash","tokens":{"input":1000,"output":10,"cached":0}}]}}` + "\n",
+			"user:hi assistant:yo{1000/0/0/10} turns=1 unsent gemini-2.5-flash{2000/0/0/5}"},
 		{"header only", head, "turns=0"},
 		// The context Gemini CLI sets first is meta: it opens no turn.
 		{"session context", head + `{"$set":{"messages":[{"id":"d0","type":"user","content":[{"text":"<session_context>\nOS: linux\n</session_context>"}]}]}}` + "\n" + u("a", "hi"),
