@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"time"
+
+	"github.com/harpe-dev/harpe/internal/checked"
 )
 
 // FormatCopilotCLI is a GitHub Copilot CLI session:
@@ -115,20 +117,24 @@ func readCopilot(d *lineDecoder, b *builder) error {
 			if name == "" {
 				name = model
 			}
-			switch {
-			case ev.Type == "assistant.message" && data.OutputTokens != nil:
-				if *data.OutputTokens < 0 {
-					return d.errorf("\"data.outputTokens\" must be a whole number ≥ 0, got %d", *data.OutputTokens)
+			switch ev.Type {
+			case "assistant.message":
+				out, ok, err := data.output(d)
+				if err != nil {
+					return err
 				}
-				pending = append(pending, cpReply{model: name, at: ts, output: *data.OutputTokens, line: d.line})
-			case ev.Type == "assistant.usage" && data.InputTokens != nil:
-				if err := nonNegative(count{"data.inputTokens", *data.InputTokens}, count{"data.outputTokens", deref(data.OutputTokens)},
-					count{"data.cacheReadTokens", data.CacheReadTokens}, count{"data.cacheWriteTokens", data.CacheWriteTokens}); err != nil {
-					return d.errorf("%w", err)
+				if ok {
+					pending = append(pending, cpReply{model: name, at: ts, output: out, line: d.line})
 				}
-				perCall = true
-				b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: name, Time: ts,
-					Usage: copilotUsage(*data.InputTokens, data.CacheReadTokens, data.CacheWriteTokens, deref(data.OutputTokens))})
+			case "assistant.usage":
+				u, ok, err := data.callUsage(d)
+				if err != nil {
+					return err
+				}
+				if ok {
+					perCall = true
+					b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: name, Time: ts, Usage: u})
+				}
 			}
 			b.skip("subagent/" + ev.Type)
 			continue
@@ -159,23 +165,23 @@ func readCopilot(d *lineDecoder, b *builder) error {
 				}
 				m.ToolCalls = append(m.ToolCalls, ToolCall{ID: r.ToolCallID, Name: r.Name, Arguments: argText(r.Arguments)})
 			}
-			if o := data.OutputTokens; o != nil {
-				if *o < 0 {
-					return d.errorf("\"data.outputTokens\" must be a whole number ≥ 0, got %d", *o)
-				}
-				pending = append(pending, cpReply{model: m.Model, at: ts, output: *o, line: d.line})
+			out, ok, err := data.output(d)
+			if err != nil {
+				return err
+			}
+			if ok {
+				pending = append(pending, cpReply{model: m.Model, at: ts, output: out, line: d.line})
 			}
 			lastReply = b.add(m, false)
 		case "assistant.usage":
-			if data.InputTokens == nil {
+			u, ok, err := data.callUsage(d)
+			if err != nil {
+				return err
+			}
+			if !ok {
 				b.skip(ev.Type)
 				continue
 			}
-			if err := nonNegative(count{"data.inputTokens", *data.InputTokens}, count{"data.outputTokens", deref(data.OutputTokens)},
-				count{"data.cacheReadTokens", data.CacheReadTokens}, count{"data.cacheWriteTokens", data.CacheWriteTokens}); err != nil {
-				return d.errorf("%w", err)
-			}
-			u := copilotUsage(*data.InputTokens, data.CacheReadTokens, data.CacheWriteTokens, deref(data.OutputTokens))
 			name := data.Model
 			if name == "" {
 				name = model
@@ -247,14 +253,41 @@ func readCopilot(d *lineDecoder, b *builder) error {
 	return nil
 }
 
-// copilotUsage splits a shutdown's per-model usage: inputTokens is the
-// whole prompt, its cache reads and writes included.
+// output is a reply's outputTokens, ok false when not recorded.
+func (data *cpData) output(d *lineDecoder) (int, bool, error) {
+	o := data.OutputTokens
+	if o == nil {
+		return 0, false, nil
+	}
+	if *o < 0 {
+		return 0, false, d.errorf("\"data.outputTokens\" must be a whole number ≥ 0, got %d", *o)
+	}
+	return *o, true, nil
+}
+
+// callUsage is the usage one assistant.usage event records, ok false
+// when it records no prompt.
+func (data *cpData) callUsage(d *lineDecoder) (Usage, bool, error) {
+	if data.InputTokens == nil {
+		return Usage{}, false, nil
+	}
+	out := deref(data.OutputTokens)
+	if err := nonNegative(count{"data.inputTokens", *data.InputTokens}, count{"data.outputTokens", out},
+		count{"data.cacheReadTokens", data.CacheReadTokens}, count{"data.cacheWriteTokens", data.CacheWriteTokens}); err != nil {
+		return Usage{}, false, d.errorf("%w", err)
+	}
+	return copilotUsage(*data.InputTokens, data.CacheReadTokens, data.CacheWriteTokens, out), true, nil
+}
+
+// copilotUsage splits a usage record: inputTokens is the whole prompt,
+// its cache reads and writes included.
 func copilotUsage(input, read, write, output int) Usage {
-	if read+write > input {
+	cached, ok := checked.Add(read, write)
+	if !ok || cached > input {
 		// Not the sum seen: take the parts as they stand.
 		return Usage{Input: input, CacheRead: read, CacheWrite: write, Output: output}
 	}
-	return Usage{Input: input - read - write, CacheRead: read, CacheWrite: write, Output: output}
+	return Usage{Input: input - cached, CacheRead: read, CacheWrite: write, Output: output}
 }
 
 // contentText is a string content, or the JSON of any other.
