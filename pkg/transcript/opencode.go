@@ -90,33 +90,6 @@ type ocToolState struct {
 	Error  string          `json:"error"`
 }
 
-// readOpenCode reads an OpenCode export whole.
-func readOpenCode(v json.RawMessage, name string) (*Transcript, error) {
-	var doc struct {
-		Messages []json.RawMessage `json:"messages"`
-	}
-	if err := json.Unmarshal(v, &doc); err != nil {
-		return nil, typeErrAt(name, "", err)
-	}
-	if doc.Messages == nil {
-		return nil, errAt(name, "", "no \"messages\" array")
-	}
-	b := newBuilder(FormatOpenCode)
-	if err := eachRecord(doc.Messages, openCodeMessages(b, name)); err != nil {
-		return nil, err
-	}
-	return b.finish(), nil
-}
-
-// openCodeStream is [readOpenCode] one message at a time.
-func openCodeStream(s *docStream) ([]*Transcript, error) {
-	if m := bytes.TrimSpace(s.top()["messages"]); s.probe.array || len(m) == 0 || m[0] != '[' || !s.plain("messages") {
-		return nil, errStreamFallback
-	}
-	b := s.builder(FormatOpenCode)
-	return s.records(b, "messages", openCodeMessages(b, s.name))
-}
-
 // openCodeMessages returns the reader of the messages of one export, in
 // order, into b. A user message's text parts are the prompt. An assistant
 // message holds one or more steps, each one model call closed by a
@@ -265,7 +238,11 @@ func (t *ocTokens) recorded() bool {
 	return t != nil && (t.Input != 0 || t.Cache.Read != 0 || t.Cache.Write != 0 || t.Output != 0 || t.Reasoning != 0)
 }
 
-var openCodeFormat = format{name: FormatOpenCode, doc: openCodeDoc, document: one(readOpenCode), stream: openCodeStream}
+var openCodeFormat = format{name: FormatOpenCode, doc: openCodeDoc, document: readOpenCode, stream: openCodeStream}
+
+// readOpenCode reads an OpenCode export whole, openCodeStream one message
+// at a time.
+var readOpenCode, openCodeStream = messagesDoc(FormatOpenCode, openCodeMessages)
 
 // openCodeDoc: an object with "info" and "messages" whose first message
 // is {info, parts}, that the other archive formats do not claim.

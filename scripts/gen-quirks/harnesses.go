@@ -1,6 +1,8 @@
-// Command gen-harnesses writes small sessions of the harnesses read since
-// issue 32, in the layout and with the quirks their own sources write
-// (docs/transcripts.md names the sources and dates):
+package main
+
+// The harnesses read since issue 32, in the layout and with the quirks
+// their own sources write (docs/transcripts.md names the sources and
+// dates):
 //
 //   - gemini-cli/session.jsonl: a Gemini CLI session in its JSON Lines
 //     shape (0.39 and later): a header line, the session context set as
@@ -19,60 +21,21 @@
 //     outputTokens, tool executions, a session.shutdown with the
 //     session's usage per model, then a resumed run with no shutdown.
 //
-// The usage figures are fixed, so that the testscripts
-// (testdata/script/harness_*.txtar) can work them out by hand; the seed
-// only chooses ids, the start time and the words:
-//
-//	go run ./scripts/gen-harnesses -seed 32 -dir testdata/transcripts
-package main
+// Their usage figures are fixed too (testdata/script/harness_*.txtar work
+// them out by hand).
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"flag"
-	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 )
 
-var words = strings.Fields("the build fails on a line of the config file while the test of the replay " +
-	"package reads the window and writes a summary of every token budget path module error")
-
-type rec = map[string]any
-
-type gen struct {
-	r  *rand.Rand
-	at time.Time
-}
-
-func (g *gen) text(n int) string {
-	w := make([]string, n)
-	for i := range w {
-		w[i] = words[g.r.IntN(len(words))]
-	}
-	return strings.Join(w, " ")
-}
-
-func (g *gen) hex(n int) string {
-	const digits = "0123456789abcdef"
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = digits[g.r.IntN(16)]
-	}
-	return string(b)
-}
-
-func (g *gen) uuid() string {
-	return g.hex(8) + "-" + g.hex(4) + "-4" + g.hex(3) + "-8" + g.hex(3) + "-" + g.hex(12)
-}
-
-func (g *gen) stamp(d time.Duration) string {
-	g.at = g.at.Add(d)
-	return g.at.UTC().Format("2006-01-02T15:04:05.000Z")
+// june sets the clock to June 2026, when these layouts were current, at
+// a seeded minute.
+func (g *gen) june() {
+	g.at = time.Date(2026, 6, 10, 9, 0, 0, 0, time.UTC).Add(time.Duration(g.r.IntN(3600)) * time.Second)
 }
 
 // tokens is a Gemini CLI tokens summary: input includes cached.
@@ -85,6 +48,7 @@ func tokens(input, output, cached, thoughts int) rec {
 // g1 10000/0/200+50 (written twice: first with its call, no tokens), g2
 // 10600/9800/80+20 (rewound with its prompt), g3 10400/9900/60+0.
 func geminiJSONL(g *gen) []rec {
+	g.june()
 	sid := g.uuid()
 	out := []rec{{"sessionId": sid, "projectHash": g.hex(64), "startTime": g.stamp(0), "lastUpdated": g.stamp(0), "kind": "main"}}
 	// Gemini CLI then sets the messages to the context it sends first.
@@ -128,6 +92,7 @@ func geminiJSONL(g *gen) []rec {
 // not kept), and gpt-5-mini input 1500 (cache read 0), output 20; then a
 // resumed run: one reply of 55 output tokens and no shutdown.
 func copilot(g *gen) []rec {
+	g.june()
 	sid := g.uuid()
 	var out []rec
 	parent := any(nil)
@@ -171,6 +136,7 @@ func copilot(g *gen) []rec {
 // reply 1 step 1 12/0/9000/40+25, step 2 30/9000/400/60+0; reply 2 (its
 // message's tokens) 8/9400/160/20+0.
 func openCode(g *gen) rec {
+	g.june()
 	sid := "ses_" + g.hex(12) + "ffe" + g.hex(11)
 	ms := func() int64 { return g.at.UnixMilli() }
 	id := func(prefix string) string { return prefix + g.hex(12) + "001" + g.hex(11) }
@@ -237,65 +203,42 @@ func openCode(g *gen) rec {
 		"time": rec{"created": created, "updated": ms()}}, "messages": msgs}
 }
 
-func write(path string, recs []rec) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false) // as JavaScript's JSON.stringify writes "<"
-	for _, r := range recs {
-		if err := enc.Encode(r); err != nil {
-			return err
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	return f.Close()
-}
-
-func main() {
-	seed := flag.Uint64("seed", 32, "seed of the ids, times and words")
-	dir := flag.String("dir", "testdata/transcripts", "directory to write gemini-cli/ and copilot-cli/ under")
-	flag.Parse()
-	mk := func(n uint64) *gen {
-		r := rand.New(rand.NewPCG(*seed, n))
-		return &gen{r: r, at: time.Date(2026, 6, 10, 9, 0, 0, 0, time.UTC).Add(time.Duration(r.IntN(3600)) * time.Second)}
-	}
-	for _, f := range []struct {
+// writeHarnesses writes the three samples, as JavaScript writes JSON
+// ("<" as is): the JSON Lines one record a line, the export indented.
+func writeHarnesses(dir string, mk func(uint64) *gen) error {
+	lines := []struct {
 		path string
 		recs []rec
 	}{
-		{"gemini-cli/session.jsonl", geminiJSONL(mk(1))},
-		{"copilot-cli/events.jsonl", copilot(mk(2))},
-	} {
-		if err := write(filepath.Join(*dir, f.path), f.recs); err != nil {
-			fail(err)
+		{"gemini-cli/session.jsonl", geminiJSONL(mk(6))},
+		{"copilot-cli/events.jsonl", copilot(mk(7))},
+	}
+	for _, f := range lines {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		for _, r := range f.recs {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+		if err := writeFile(filepath.Join(dir, f.path), buf.Bytes()); err != nil {
+			return err
 		}
 	}
-	// The export is one JSON document, indented as opencode export writes it.
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	err := enc.Encode(openCode(mk(3)))
-	if err == nil {
-		err = os.MkdirAll(filepath.Join(*dir, "opencode"), 0o755)
+	if err := enc.Encode(openCode(mk(8))); err != nil {
+		return err
 	}
-	if err == nil {
-		err = os.WriteFile(filepath.Join(*dir, "opencode", "export.json"), buf.Bytes(), 0o644)
-	}
-	if err != nil {
-		fail(err)
-	}
+	return writeFile(filepath.Join(dir, "opencode", "export.json"), buf.Bytes())
 }
 
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "gen-harnesses:", err)
-	os.Exit(1)
+func writeFile(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
 }
