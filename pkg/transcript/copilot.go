@@ -84,7 +84,8 @@ func readCopilot(d *lineDecoder, b *builder) error {
 	// perCall: the current run of the CLI recorded its calls' usage
 	// (assistant.usage events), which its shutdown's totals then repeat.
 	perCall := false
-	lastReply := -1 // the latest reply, while it has no usage
+	lastReply := -1            // the latest reply, while it has no usage
+	totals, totalsLine := 0, 0 // per-model totals taken from shutdowns, the first one's line
 	for {
 		if _, err := d.next(); err == io.EOF {
 			break
@@ -232,6 +233,9 @@ func readCopilot(d *lineDecoder, b *builder) error {
 					return d.errorf("data.modelMetrics[%q].usage: %w", name, err)
 				}
 				b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: name, Time: ts, Usage: copilotUsage(u.InputTokens, u.CacheReadTokens, u.CacheWriteTokens, u.OutputTokens)})
+				if totals++; totalsLine == 0 {
+					totalsLine = d.line
+				}
 			}
 			b.skip(ev.Type)
 		case "":
@@ -242,6 +246,10 @@ func readCopilot(d *lineDecoder, b *builder) error {
 	}
 	if perCall {
 		pending = nil // the run's calls are recorded one by one
+	}
+	if totals > 0 {
+		b.t.Warnings = append(b.t.Warnings, &Error{Name: d.name, Line: totalsLine,
+			Err: fmt.Errorf("input tokens are recorded only per run of Copilot CLI, in session.shutdown: %d recorded calls are a run's totals for one model, and no reply has its prompt size", totals)})
 	}
 	for _, r := range pending {
 		b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: r.model, Time: r.at, Usage: Usage{Output: r.output}})

@@ -124,7 +124,7 @@ func TestCopilot(t *testing.T) {
 		{"shutdown", start + ev("user.message", `{"content":"hi"}`) +
 			ev("assistant.message", `{"content":"yo","outputTokens":12}`) +
 			ev("session.shutdown", `{"shutdownType":"routine","modelMetrics":{"m2":{"usage":{"inputTokens":5,"outputTokens":1}},"m1":{"requests":{"count":2},"usage":{"inputTokens":100,"outputTokens":12,"cacheReadTokens":60,"cacheWriteTokens":10}}}}`),
-			"user:hi assistant:yo turns=1 unsent m1{30/60/10/12} unsent m2{5/0/0/1}", 0},
+			"user:hi assistant:yo turns=1 unsent m1{30/60/10/12} unsent m2{5/0/0/1}", 1},
 		// A subagent's events (agentId) are billed, not messages here: its
 		// reply's output waits for a shutdown like any other.
 		{"subagent", start + ev("user.message", `{"content":"hi"}`) +
