@@ -205,6 +205,9 @@ func TestOpenCode(t *testing.T) {
 			`{"type":"step-finish","tokens":{"total":116,"input":10,"output":6,"reasoning":4,"cache":{"read":100,"write":0}}},`+
 			`{"type":"text","text":"d"},{"type":"step-finish","tokens":{"total":120,"input":10,"output":6,"reasoning":4,"cache":{"read":100,"write":0}}}]}`),
 			"user:hi assistant:{10/100/0/6} assistant:d{10/100/0/10} turns=1"},
+		// Redacted tokens (opencode export --sanitize) record nothing.
+		{"redacted", doc(user, `{"info":{"role":"assistant","tokens":"***"},"parts":[{"type":"text","text":"e"},{"type":"step-finish","tokens":"***"}]}`),
+			"user:hi assistant:e turns=1"},
 		// A reply with no parts at all, its tokens recorded: one call.
 		{"no parts", doc(user, `{"info":{"role":"assistant","tokens":`+tok(1, 2, 0, 0, 0)+`},"parts":[]}`),
 			"user:hi assistant:{1/0/0/2} turns=1"},

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -44,6 +45,19 @@ type ocTokens struct {
 		Read  int `json:"read"`
 		Write int `json:"write"`
 	} `json:"cache"`
+	// redacted: the tokens are a string ("***"), as `opencode export
+	// --sanitize` writes them: nothing is recorded.
+	redacted bool
+}
+
+// UnmarshalJSON reads tokens, or a redacted string in their place.
+func (t *ocTokens) UnmarshalJSON(b []byte) error {
+	if v := bytes.TrimSpace(b); len(v) > 0 && v[0] == '"' {
+		*t = ocTokens{redacted: true}
+		return nil
+	}
+	type plain ocTokens
+	return json.Unmarshal(b, (*plain)(t))
 }
 
 // usage is t as harpe's parts, the reasoning billed as output: the
@@ -100,6 +114,7 @@ type ocToolState struct {
 // takes the message's own tokens, when recorded. Reasoning, step-start,
 // patch, snapshot and other parts are counted as skipped ("part/<type>").
 func openCodeMessages(b *builder, name string) func(i int, raw json.RawMessage) error {
+	warned := false
 	return func(i int, raw json.RawMessage) error {
 		path := fmt.Sprintf("messages[%d]", i)
 		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
@@ -117,10 +132,17 @@ func openCodeMessages(b *builder, name string) func(i int, raw json.RawMessage) 
 			return errAt(name, path+".info.time", "%q: %v", "created", err)
 		}
 		parts := make([]ocPart, len(m.Parts))
+		redacted := m.Info.Tokens != nil && m.Info.Tokens.redacted
 		for k, p := range m.Parts {
 			if err := json.Unmarshal(p, &parts[k]); err != nil {
 				return typeErrAt(name, fmt.Sprintf("%s.parts[%d]", path, k), err)
 			}
+			redacted = redacted || parts[k].Tokens != nil && parts[k].Tokens.redacted
+		}
+		if redacted && !warned {
+			warned = true
+			b.t.Warnings = append(b.t.Warnings, &Error{Name: name, Path: path,
+				Err: errors.New("the tokens are redacted (\"***\", as opencode export --sanitize writes them): the calls of this export record no usage")})
 		}
 		switch m.Info.Role {
 		case "user":
