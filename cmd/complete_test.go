@@ -32,7 +32,7 @@ func completions(t *testing.T, args ...string) (values []string, directive strin
 // The expected lists are written from SPEC §4, §5, §9 and each command's
 // help text, not read from the code.
 func TestCompleteFlagValues(t *testing.T) {
-	transcripts := []string{"harpe", "claude-code", "codex", "openai", "anthropic", "gemini", "gemini-cli",
+	transcripts := []string{"harpe", "claude-code", "codex", "openai", "anthropic", "gemini", "gemini-cli", "copilot-cli", "opencode",
 		"sharegpt", "swe-agent", "openhands", "long-memory", "vcr", "har"}
 	tests := []struct {
 		name string

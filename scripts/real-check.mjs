@@ -39,13 +39,15 @@ await prices.waitForUpdate();
 
 // Reads a file's usage records the way its provider writes them. Returns
 // {format, provider, calls: [{model, timestamp, usage}], firstParty} or
-// null when the file is none of the three session formats.
+// null when the file is none of the session formats.
 function readRecords(path) {
   const text = readFileSync(path, "utf8");
   const head = text.slice(0, 4096).trimStart();
   if (head.startsWith("{") && !head.includes("\n{") && /"projectHash"|"messages"\s*:/.test(text.slice(0, 65536))) {
     try {
-      return geminiCLI(JSON.parse(text));
+      const doc = JSON.parse(text);
+      if (doc.info && Array.isArray(doc.messages) && doc.messages[0]?.parts) return openCode(doc);
+      return geminiCLI(doc);
     } catch {
       // not one JSON document: fall through to the line formats
     }
@@ -179,6 +181,38 @@ function geminiCLI(doc) {
     });
   }
   return { format: "gemini-cli", provider: "google", firstParty: false, calls };
+}
+
+// OpenCode export: each step-finish part with tokens is one call; a
+// message whose steps recorded none counts its own tokens once. input is
+// the uncached prompt; the output is total less the prompt when total is
+// written (the provider's figure: OpenAI's output already holds the
+// reasoning), else output + reasoning.
+function openCode(doc) {
+  const calls = [];
+  let provider = "openai";
+  const any = (t) => t && ["input", "output", "reasoning"].some((k) => (t[k] ?? 0) !== 0) ||
+    (t?.cache && ((t.cache.read ?? 0) !== 0 || (t.cache.write ?? 0) !== 0));
+  for (const m of doc.messages ?? []) {
+    if (m.info?.role !== "assistant") continue;
+    provider = m.info.providerID ?? provider;
+    const steps = (m.parts ?? []).filter((p) => p.type === "step-finish" && any(p.tokens)).map((p) => p.tokens);
+    for (const t of steps.length ? steps : any(m.info.tokens) ? [m.info.tokens] : []) {
+      const read = t.cache?.read ?? 0, write = t.cache?.write ?? 0;
+      const prompt = (t.input ?? 0) + read + write;
+      calls.push({
+        model: m.info.modelID,
+        timestamp: m.info.time?.created,
+        usage: {
+          input_tokens: prompt,
+          cache_read_tokens: read,
+          cache_write_tokens: write,
+          output_tokens: t.total != null ? t.total - prompt : (t.output ?? 0) + (t.reasoning ?? 0),
+        },
+      });
+    }
+  }
+  return { format: "opencode", provider, firstParty: false, calls };
 }
 
 // Prices one call; null when genai-prices knows no price for the model.

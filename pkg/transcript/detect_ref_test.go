@@ -18,7 +18,16 @@ import (
 func refDetectLine(obj map[string]json.RawMessage) Format {
 	var typ string
 	_ = json.Unmarshal(obj["type"], &typ)
+	head, _, dotted := strings.Cut(typ, ".")
 	switch {
+	case obj["data"] != nil && bytes.HasPrefix(bytes.TrimSpace(obj["data"]), []byte("{")) &&
+		(dotted && len(typ) > len(head)+1 && copilotHeads[head] || typ == "abort"):
+		return FormatCopilotCLI
+	case obj["$rewindTo"] != nil && obj["$rewindTo"][0] == '"',
+		bytes.HasPrefix(bytes.TrimSpace(obj["$set"]), []byte("{")),
+		len(obj["sessionId"]) > 0 && obj["sessionId"][0] == '"' && len(obj["projectHash"]) > 0 && obj["projectHash"][0] == '"' &&
+			obj["id"] == nil && obj["messages"] == nil:
+		return FormatGeminiCLI
 	case obj["payload"] != nil && codexTypes[typ]:
 		return FormatCodex
 	case obj["payload"] == nil && responseItemTypes[typ] && (obj["role"] != nil || obj["call_id"] != nil || typ == "reasoning" || typ == "web_search_call"):
@@ -38,6 +47,10 @@ func refDetectLine(obj map[string]json.RawMessage) Format {
 	raw := refMustRaw(obj)
 	return refDetectDocument(raw)
 }
+
+// copilotHeads are the first words of Copilot CLI's dotted event types.
+var copilotHeads = map[string]bool{"session": true, "user": true, "assistant": true, "tool": true,
+	"system": true, "hook": true, "subagent": true, "skill": true}
 
 func refMustRaw(obj map[string]json.RawMessage) json.RawMessage {
 	b, _ := json.Marshal(obj)
@@ -94,6 +107,8 @@ func refDetectDocument(v json.RawMessage) Format {
 		return FormatSWEAgent
 	case hasKey(obj["conversation"], "speaker_a"):
 		return FormatLongMemory
+	case obj["info"] != nil && obj["messages"] != nil && refOpenCodeFirst(obj["messages"]):
+		return FormatOpenCode
 	case obj["contents"] != nil:
 		return FormatGemini
 	case obj["input"] != nil && obj["messages"] == nil:
@@ -110,6 +125,24 @@ func refDetectDocument(v json.RawMessage) Format {
 		return FormatOpenAI
 	}
 	return ""
+}
+
+// refOpenCodeFirst: the first of msgs is an object with "info" and
+// "parts".
+func refOpenCodeFirst(msgs json.RawMessage) bool {
+	var list []map[string]json.RawMessage
+	if json.Unmarshal(msgs, &list) != nil {
+		var any []json.RawMessage
+		if json.Unmarshal(msgs, &any) != nil || len(any) == 0 {
+			return false
+		}
+		var first map[string]json.RawMessage
+		if json.Unmarshal(any[0], &first) != nil {
+			return false
+		}
+		list = []map[string]json.RawMessage{first}
+	}
+	return len(list) > 0 && list[0]["info"] != nil && list[0]["parts"] != nil
 }
 
 // refLooksAnthropic tells Anthropic messages from OpenAI ones by what only
@@ -192,10 +225,13 @@ func TestDetectSamples(t *testing.T) {
 		"codex/quirks-counted.jsonl":        FormatCodex,
 		"codex/responses-request.json":      FormatCodex,
 		"codex/rollout.jsonl":               FormatCodex,
+		"copilot-cli/events.jsonl":          FormatCopilotCLI,
 		"gemini-cli/long.json":              FormatGeminiCLI,
+		"gemini-cli/session.jsonl":          FormatGeminiCLI,
 		"gemini-cli/quirks.jsonl":           FormatGeminiCLI,
 		"gemini-cli/session.json":           FormatGeminiCLI,
 		"gemini/contents.json":              FormatGemini,
+		"opencode/export.json":              FormatOpenCode,
 		"har/streamed.har":                  FormatHAR,
 		"harpe/aborted.jsonl":               FormatHarpe,
 		"harpe/basic.jsonl":                 FormatHarpe,

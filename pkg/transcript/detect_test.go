@@ -97,7 +97,7 @@ func TestReadErrors(t *testing.T) {
 		{"openhands no action", "", `[{"id":1,"source":"user","action":"message","args":{}},{"id":2,"source":"agent"}]`, `x: [1]: an event needs "action" or "observation"`},
 		{"openhands timestamp", "", `[{"id":1,"source":"user","action":"message","timestamp":"noon"}]`, `x: [0]: "timestamp": timestamp "noon" is not RFC 3339`},
 		{"long-memory stranger", "", `[{"conversation":{"speaker_a":"A","speaker_b":"B","session_1":[{"speaker":"C","text":"hi"}]}}]`, `x: [0].conversation.session_1[0].speaker: speaker "C" is neither speaker_a ("A") nor speaker_b ("B")`},
-		{"undetectable", "", "just text\n", `x: cannot tell the transcript format; tried harpe, claude-code, codex, openai, anthropic, gemini, gemini-cli, sharegpt, swe-agent, openhands, long-memory`},
+		{"undetectable", "", "just text\n", `x: cannot tell the transcript format; tried harpe, claude-code, codex, openai, anthropic, gemini, gemini-cli, copilot-cli, opencode, sharegpt, swe-agent, openhands, long-memory`},
 		{"invalid utf-8 in a document", "", "[\n{\"role\":\"user\",\"content\":\"\xfe\"}]", `x:2:27: invalid UTF-8 at byte offset 28 (0xfe)`},
 	}
 	for _, tt := range tests {

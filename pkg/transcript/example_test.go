@@ -144,5 +144,5 @@ func ExampleParseFormat() {
 	fmt.Println(err)
 	// Output:
 	// sharegpt <nil>
-	// unknown transcript format "slack"; valid: harpe, claude-code, codex, openai, anthropic, gemini, gemini-cli, sharegpt, swe-agent, openhands, long-memory, vcr, har
+	// unknown transcript format "slack"; valid: harpe, claude-code, codex, openai, anthropic, gemini, gemini-cli, copilot-cli, opencode, sharegpt, swe-agent, openhands, long-memory, vcr, har
 }

@@ -85,6 +85,8 @@ func init() {
 		&anthropicFormat,
 		&geminiFormat,
 		&geminiCLIFormat,
+		&copilotFormat,
+		&openCodeFormat,
 		&shareGPTFormat,
 		&sweAgentFormat,
 		&openHandsFormat,
@@ -180,7 +182,7 @@ func (p *docProbe) detect() Format {
 // Codex, OpenAI, Anthropic, Gemini CLI), whose keys they may share, give
 // way to them.
 func archiveDoc(p *docProbe) bool {
-	return harDoc(p) || shareGPTDoc(p) || sweAgentDoc(p) || openHandsDoc(p) || longMemoryDoc(p)
+	return harDoc(p) || shareGPTDoc(p) || sweAgentDoc(p) || openHandsDoc(p) || longMemoryDoc(p) || openCodeDoc(p)
 }
 
 // readDocument reads the document v, held in memory, as format.

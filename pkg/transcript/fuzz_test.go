@@ -100,9 +100,17 @@ func FuzzReadAnthropic(f *testing.F) { fuzzFormat(f, FormatAnthropic, "anthropic
 func FuzzReadClaudeCode(f *testing.F) {
 	fuzzFormat(f, FormatClaudeCode, "claude-code")
 }
-func FuzzReadCodex(f *testing.F)     { fuzzFormat(f, FormatCodex, "codex") }
-func FuzzReadGemini(f *testing.F)    { fuzzFormat(f, FormatGemini, "gemini") }
-func FuzzReadGeminiCLI(f *testing.F) { fuzzFormat(f, FormatGeminiCLI, "gemini-cli") }
+func FuzzReadCodex(f *testing.F)  { fuzzFormat(f, FormatCodex, "codex") }
+func FuzzReadGemini(f *testing.F) { fuzzFormat(f, FormatGemini, "gemini") }
+func FuzzReadGeminiCLI(f *testing.F) {
+	fuzzFormat(f, FormatGeminiCLI, "gemini-cli", "{\"sessionId\":\"s\",\"projectHash\":\"p\"}\n{\"id\":\"a\",\"type\":\"user\",\"content\":\"x\"}\n{\"$rewindTo\":\"a\"}\n")
+}
+func FuzzReadCopilotCLI(f *testing.F) {
+	fuzzFormat(f, FormatCopilotCLI, "copilot-cli", `{"type":"session.shutdown","data":{"modelMetrics":{"m":{"usage":{"inputTokens":1}}}}}`)
+}
+func FuzzReadOpenCode(f *testing.F) {
+	fuzzFormat(f, FormatOpenCode, "opencode", `{"info":{},"messages":[{"info":{"role":"assistant"},"parts":[{"type":"step-finish","tokens":{"input":1}}]}]}`)
+}
 func FuzzReadShareGPT(f *testing.F)  { fuzzFormat(f, FormatShareGPT, "sharegpt") }
 func FuzzReadSWEAgent(f *testing.F)  { fuzzFormat(f, FormatSWEAgent, "swe-agent") }
 func FuzzReadOpenHands(f *testing.F) { fuzzFormat(f, FormatOpenHands, "openhands") }

@@ -341,36 +341,6 @@ type gcToolCall struct {
 	Result json.RawMessage `json:"result"`
 }
 
-// readGeminiCLI reads a Gemini CLI session: user and gemini records are
-// messages; each tool call's result, stored inside the call, becomes a
-// tool message right after the reply that made the call.
-func readGeminiCLI(v json.RawMessage, name string) (*Transcript, error) {
-	b := newBuilder(FormatGeminiCLI)
-	var doc struct {
-		Messages []json.RawMessage `json:"messages"`
-	}
-	if err := json.Unmarshal(v, &doc); err != nil {
-		return nil, typeErrAt(name, "", err)
-	}
-	if doc.Messages == nil {
-		return nil, errAt(name, "", "no \"messages\" array")
-	}
-	if err := eachRecord(doc.Messages, geminiCLIRecords(b, name)); err != nil {
-		return nil, err
-	}
-	return b.finish(), nil
-}
-
-// geminiCLIStream is [readGeminiCLI] one record at a time. A session
-// whose "messages" is missing or no array is left to readGeminiCLI.
-func geminiCLIStream(s *docStream) ([]*Transcript, error) {
-	if m := bytes.TrimSpace(s.top()["messages"]); s.probe.array || len(m) == 0 || m[0] != '[' || !s.plain("messages") {
-		return nil, errStreamFallback
-	}
-	b := s.builder(FormatGeminiCLI)
-	return s.records(b, "messages", geminiCLIRecords(b, s.name))
-}
-
 // geminiCLIRecords returns the reader of the records of one session, in
 // order, into b.
 func geminiCLIRecords(b *builder, name string) func(i int, raw json.RawMessage) error {
@@ -480,7 +450,14 @@ func dot(path string) string {
 
 var (
 	geminiFormat    = format{name: FormatGemini, doc: geminiDoc, document: one(readGemini), stream: geminiStream}
-	geminiCLIFormat = format{name: FormatGeminiCLI, doc: geminiCLIDoc, document: one(readGeminiCLI), stream: geminiCLIStream}
+	geminiCLIFormat = format{name: FormatGeminiCLI, doc: geminiCLIDoc, document: readGeminiCLI, stream: geminiCLIStream,
+		line: geminiJSONLLine, lines: readGeminiJSONL, linesWhen: geminiJSONLLine}
+
+	// readGeminiCLI reads a Gemini CLI session: user and gemini records
+	// are messages; each tool call's result, stored inside the call,
+	// becomes a tool message right after the reply that made the call.
+	// geminiCLIStream reads it one record at a time.
+	readGeminiCLI, geminiCLIStream = messagesDoc(FormatGeminiCLI, geminiCLIRecords)
 )
 
 // geminiDoc: an array of contents (with "parts"), or a request with

@@ -566,6 +566,40 @@ func (s *docStream) records(b *builder, key string, each func(i int, raw json.Ra
 	return []*Transcript{t}, nil
 }
 
+// messagesDoc returns the readers of a format whose document is an
+// object holding its records in "messages" (Gemini CLI sessions, OpenCode
+// exports): whole, and one record at a time; records gives the reader of
+// one document's records into b. The streamed reader leaves a document
+// whose "messages" is missing or no array to the whole one, which says
+// what is wrong.
+func messagesDoc(format Format, records func(b *builder, name string) func(i int, raw json.RawMessage) error) (
+	func(v json.RawMessage, name string) ([]*Transcript, error), func(s *docStream) ([]*Transcript, error)) {
+	whole := func(v json.RawMessage, name string) (*Transcript, error) {
+		var doc struct {
+			Messages []json.RawMessage `json:"messages"`
+		}
+		if err := json.Unmarshal(v, &doc); err != nil {
+			return nil, typeErrAt(name, "", err)
+		}
+		if doc.Messages == nil {
+			return nil, errAt(name, "", "no \"messages\" array")
+		}
+		b := newBuilder(format)
+		if err := eachRecord(doc.Messages, records(b, name)); err != nil {
+			return nil, err
+		}
+		return b.finish(), nil
+	}
+	stream := func(s *docStream) ([]*Transcript, error) {
+		if m := bytes.TrimSpace(s.top()["messages"]); s.probe.array || len(m) == 0 || m[0] != '[' || !s.plain("messages") {
+			return nil, errStreamFallback
+		}
+		b := s.builder(format)
+		return s.records(b, "messages", records(b, s.name))
+	}
+	return one(whole), stream
+}
+
 // eachRecord hands each of records to each, in order (the whole-document
 // side of [docStream.records]).
 func eachRecord(records []json.RawMessage, each func(i int, raw json.RawMessage) error) error {

@@ -47,8 +47,8 @@ const (
 type Transcript struct {
 	// Format names the format it was read from ("harpe", "openai",
 	// "anthropic", "claude-code", "codex", "gemini", "gemini-cli",
-	// "sharegpt", "swe-agent", "openhands", "long-memory", "vcr", "har");
-	// see [Formats].
+	// "copilot-cli", "opencode", "sharegpt", "swe-agent", "openhands",
+	// "long-memory", "vcr", "har"); see [Formats].
 	Format Format
 	// ID names the conversation when the format has several per file
 	// (ShareGPT, long-memory samples), else "".

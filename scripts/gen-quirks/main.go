@@ -8,7 +8,10 @@
 //
 // writes claude-code/quirks.jsonl, claude-code/quirks-thinking.jsonl,
 // claude-code/quirks-joined.jsonl, codex/quirks.jsonl,
-// codex/quirks-counted.jsonl and gemini-cli/quirks.jsonl (the same flags
+// codex/quirks-counted.jsonl and gemini-cli/quirks.jsonl, and the samples
+// of the harnesses read since issue 32 (harnesses.go):
+// gemini-cli/session.jsonl, copilot-cli/events.jsonl and
+// opencode/export.json (the same flags
 // always give the same files).
 package main
 
@@ -388,5 +391,9 @@ func main() {
 			fmt.Fprintln(os.Stderr, "gen-quirks:", err)
 			os.Exit(1)
 		}
+	}
+	if err := writeHarnesses(*dir, mk); err != nil {
+		fmt.Fprintln(os.Stderr, "gen-quirks:", err)
+		os.Exit(1)
 	}
 }
