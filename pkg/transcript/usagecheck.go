@@ -52,3 +52,11 @@ func (u *gmUsage) check() error {
 	return nonNegative(count{"promptTokenCount", prompt}, count{"cachedContentTokenCount", u.CachedContentTokenCount},
 		count{"candidatesTokenCount", u.CandidatesTokenCount}, count{"thoughtsTokenCount", u.ThoughtsTokenCount})
 }
+
+// deref is *p, or 0 for nil.
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
