@@ -85,6 +85,9 @@ func parseNormalizer(r json.RawMessage) (normalizer, error) {
 			if err == nil {
 				var re *regexp.Regexp
 				if re, err = regexp.Compile(tr); err == nil {
+					if err := (&regex{re: re}).checkLinear(*c.Pattern.Regex, tr); err != nil {
+						return nil, fmt.Errorf("%s: %v", what, err)
+					}
 					return func(s string) string { return re.ReplaceAllLiteralString(s, content) }, nil
 				}
 			}

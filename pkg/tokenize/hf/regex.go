@@ -47,6 +47,12 @@ func compileRegex(src string) (*regex, error) {
 	if next, ok := tokenize.KnownSplit(src); ok {
 		return &regex{src: src, known: next}, nil
 	}
+	return compileRE2(src)
+}
+
+// compileRE2 compiles src with Go's regexp (see above), refusing a
+// pattern that would split in quadratic time (checkLinear).
+func compileRE2(src string) (*regex, error) {
 	alts := topAlternatives(src)
 	ws := 0
 	for k, a := range alts {
@@ -77,7 +83,11 @@ func compileRegex(src string) (*regex, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pattern %q does not compile with Go's RE2 (look-around, possessive quantifiers and atomic groups are not supported): %v", src, err)
 	}
-	return &regex{src: src, re: re, ws: ws}, nil
+	r := &regex{src: src, re: re, ws: ws}
+	if err := r.checkLinear(src, tr); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // anchor returns the first anchor outside a character class in p (^, $,
@@ -223,20 +233,30 @@ func translate(p string) (string, error) {
 
 // matches calls f with the start and end of each match in s, in order.
 func (r *regex) matches(s string, f func(start, end int)) {
+	r.each(s, func(start, end int) bool { f(start, end); return true })
+}
+
+// each calls f with the start and end of each match in s, in order, until
+// f returns false.
+func (r *regex) each(s string, f func(start, end int) bool) {
 	if s == "" {
 		return
 	}
 	if r.known != nil {
 		for i := 0; i < len(s); {
 			j := r.known(s, i)
-			f(i, j)
+			if !f(i, j) {
+				return
+			}
 			i = j
 		}
 		return
 	}
 	if r.ws == 0 {
 		for _, m := range r.re.FindAllStringIndex(s, -1) {
-			f(m[0], m[1])
+			if !f(m[0], m[1]) {
+				return
+			}
 		}
 		return
 	}
@@ -255,7 +275,9 @@ func (r *regex) matches(s string, f func(start, end int)) {
 				end -= n
 			}
 		}
-		f(start, end)
+		if !f(start, end) {
+			return
+		}
 		if end == start {
 			// An empty match: step over one character, as the
 			// iteration of every engine does.
