@@ -3,11 +3,17 @@
 // ("replay:" holding the replay command's keys), with the line of every
 // key kept for messages.
 //
-// It is the small part of a configuration library harpe needs, on
-// gopkg.in/yaml.v3 alone. Keys are found as a dotted path ("replay.budget"),
-// a value that is null counts as unset, and YAML aliases are refused: no
-// real configuration needs them, and an alias of a large value repeated a
-// thousand times would make a small file expand to gigabytes.
+// The file is read by harpe's own guards first (a regular file of at most
+// MaxSize, see ReadFile), parsed with gopkg.in/yaml.v3, whose node tree
+// gives every key's line and shows any alias (refused: no real
+// configuration needs them, and an alias of a large value repeated a
+// thousand times would make a small file expand to gigabytes); the values
+// are then handed to a viper instance of their own, which answers every
+// lookup: keys as a dotted path ("replay.budget"), without regard to
+// case, a key written dotted at the top level ("replay.budget: 5") found
+// too. A value that is null counts as unset. The order of precedence
+// (flag, HARPE_* variable, the working directory's file, the user's) is
+// the caller's: each File is one file.
 package config
 
 import (
@@ -15,14 +21,17 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spf13/viper"
 	"gopkg.in/yaml.v3"
 )
 
 // File is a parsed configuration file.
 type File struct {
 	// Path is the file read ("" when there is none): messages name it.
-	Path   string
-	values map[string]any
+	Path string
+	// values holds the file's values, keys lowercased; viper answers the
+	// lookups (Get, IsSet).
+	values *viper.Viper
 	// Lines maps each key of the top level, and of the sections one level
 	// down, lowercased and dotted ("policy", "replay.distill-cmd"), to its
 	// line in the file. The first of two equal keys wins.
@@ -41,7 +50,7 @@ func (e *AliasError) Error() string {
 // Parse reads data, a YAML document whose top level is a mapping (or
 // nothing at all). Its errors are yaml.v3's, or an *AliasError.
 func Parse(data []byte) (*File, error) {
-	f := &File{values: map[string]any{}, Lines: map[string]int{}}
+	f := &File{values: viper.New(), Lines: map[string]int{}}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return nil, err
@@ -53,13 +62,16 @@ func Parse(data []byte) (*File, error) {
 		return nil, &AliasError{Line: line}
 	}
 	doc := root.Content[0]
-	if err := doc.Decode(&f.values); err != nil {
+	var values map[string]any
+	if err := doc.Decode(&values); err != nil {
 		return nil, err
 	}
-	if f.values == nil { // a document that is just "null"
-		f.values = map[string]any{}
+	// Keys lowercased here, in lists too (viper lowercases those of
+	// mappings only), and keys that are not text (1: x) made text.
+	lowerKeys(values)
+	if err := f.values.MergeConfigMap(values); err != nil {
+		return nil, err
 	}
-	lowerKeys(f.values)
 	f.indexLines(doc, "")
 	return f, nil
 }
@@ -158,32 +170,13 @@ func (f *File) indexLines(n *yaml.Node, prefix string) {
 // Get returns the value at key, a dotted path ("replay.budget"), without
 // regard to case: a string, number, bool, list ([]any) or map
 // (map[string]any, keys lowercased). A key that is itself dotted
-// ("replay.budget: 5" at the top level) is found too; at each level the
-// longest matching prefix is taken first. nil when not set.
+// ("replay.budget: 5" at the top level) is found too. nil when not set.
 func (f *File) Get(key string) any {
-	if f == nil {
+	if f == nil || f.values == nil {
 		return nil
 	}
-	return search(f.values, strings.Split(strings.ToLower(key), "."))
+	return f.values.Get(key)
 }
 
 // IsSet reports whether key has a value that is not null.
 func (f *File) IsSet(key string) bool { return f.Get(key) != nil }
-
-func search(m map[string]any, path []string) any {
-	for i := len(path); i > 0; i-- {
-		v, ok := m[strings.Join(path[:i], ".")]
-		if !ok {
-			continue
-		}
-		if i == len(path) {
-			return v
-		}
-		if sub, ok := v.(map[string]any); ok {
-			if r := search(sub, path[i:]); r != nil {
-				return r
-			}
-		}
-	}
-	return nil
-}
