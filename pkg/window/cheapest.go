@@ -752,6 +752,8 @@ type collector struct {
 	models      map[string]prices.Model
 	// limit is the plan's window limit (known from the first call).
 	limit int
+	// turnsKept counts the turn starts recorded (pcall.turns).
+	turnsKept int
 }
 
 // newCollector reads the prices, cache rule and TTL the replay prices with.
@@ -790,8 +792,14 @@ func (k *collector) observe(c *conversation, w *window, m *transcript.Message, c
 	if len(k.s.calls) == 0 {
 		k.limit = k.r.limitFor(k.cs, &session{calls: []pcall{pc}})
 	}
-	if k.limit > 0 && call.Counted+overhead > k.limit {
+	if k.limit > 0 && (call.Counted+overhead > k.limit || k.turnsKept < maxDropStates) {
+		// Where the window may start later: at a call over the limit
+		// (a drop it needs), and, while the programme of
+		// [session.dropScheduleDP] stays bounded, at every call (a drop
+		// before it is needed can be cheaper: it rewrites the cache
+		// once where later drops would rewrite it each time).
 		pc.turns = turnStarts(c)
+		k.turnsKept += len(pc.turns)
 	}
 	k.s.calls = append(k.s.calls, pc)
 }
@@ -1056,7 +1064,19 @@ func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned,
 			best = p
 		}
 		if from == nil || r.opts.Cost == nil {
-			break // no drop needed, or nothing to price them by
+			return best, nil // no drop needed, or nothing to price them by
+		}
+	}
+	// One schedule more: the cheapest of every drop schedule by the
+	// programme of [session.dropScheduleDP], priced exactly like the rest.
+	if from := first.dropScheduleDP(); from != nil && !slices.ContainsFunc(seen, func(f []int) bool { return slices.Equal(f, from) }) {
+		_, unfit := first.dropSchedule(1)
+		p, err := r.planWith(ctx, first, from, unfit, edits, name, cs, full)
+		if err != nil {
+			return nil, err
+		}
+		if p.over < best.over || p.over == best.over && p.usd < best.usd {
+			best = p
 		}
 	}
 	return best, nil

@@ -1,7 +1,10 @@
 package window
 
 import (
+	"math"
 	"slices"
+
+	"github.com/harpe-dev/harpe/pkg/prices"
 )
 
 // The cheapest plan under a window: where clearing every result it may
@@ -183,4 +186,123 @@ func (s *session) overLimit() []PlanUnfit {
 		}
 	}
 	return out
+}
+
+// maxDropStates bounds the programme of [session.dropScheduleDP]: calls ×
+// the transcript indices a window may start at, the way back it keeps.
+const maxDropStates = 1 << 20
+
+// dropScheduleDP returns the drop schedule (as [session.dropSchedule]
+// does) that the dynamic programme finds cheapest among all schedules
+// that move the start to a turn start a call has (every call's, within
+// maxDropStates; past it, the calls over the limit); nil when no call
+// needs a drop or the programme would be too large.
+//
+// Each call's cost is estimated from its window without clears: a call
+// that keeps the previous call's start, its cache warm, reads the
+// previous window and writes the rest; a call that moves the start reads
+// only the front and system part (when warm) and writes the rest; a cold
+// call writes it all. The clears the plan chooses on top of the drops,
+// and the exact cost, come after ([replayer.planWith]): the schedule is a
+// candidate, priced like the others.
+func (s *session) dropScheduleDP() []int {
+	n := len(s.calls)
+	if s.limit <= 0 || n == 0 {
+		return nil
+	}
+	xs := []int{0}
+	for i := range s.calls {
+		xs = append(xs, s.calls[i].turns...)
+	}
+	slices.Sort(xs)
+	xs = slices.Compact(xs)
+	m := len(xs)
+	if n*m > maxDropStates {
+		return nil
+	}
+	inf := math.Inf(1)
+	dp, nd := make([]float64, m), make([]float64, m)
+	for j := range dp {
+		dp[j] = inf
+	}
+	dp[0] = 0
+	back := make([]int32, n*m) // the state before call i of the best way to j
+	tokens := func(i, x int) int {
+		c := &s.calls[i]
+		return c.front + c.sys + s.convSum(i, max(x, c.start), c.end)
+	}
+	cost := func(i, x, read int) float64 {
+		c := &s.calls[i]
+		t := tokens(i, x)
+		read = min(read, t)
+		switch c.rule {
+		case prices.CacheAnthropic:
+			if t < c.minCache {
+				return float64(t) * c.pi
+			}
+			return float64(read)*c.pr + float64(t-read)*c.pw
+		case prices.CacheOpenAI:
+			return float64(read)*c.pr + float64(t-read)*c.pi
+		}
+		return float64(t) * c.pi
+	}
+	need := false
+	for i := range s.calls {
+		c := &s.calls[i]
+		warm := i > 0 && liveAt(s.calls[i-1].at, s.ttl, c.at, c.rule) && s.calls[i-1].model == c.model
+		fits := false
+		for j := range xs {
+			if s.fitFrom(i, xs[j]) <= s.limit {
+				fits = true
+				break
+			}
+		}
+		bestPrev, bestJ := inf, -1 // the least dp over the states before j
+		for j, x := range xs {
+			nd[j] = inf
+			row := back[i*m : (i+1)*m]
+			if dp[j] < inf {
+				read := 0
+				if warm {
+					read = tokens(i-1, x)
+				}
+				nd[j], row[j] = dp[j]+cost(i, x, read), int32(j)
+			}
+			if bestJ >= 0 && slices.Contains(c.turns, x) {
+				read := 0
+				if warm {
+					read = c.front + c.sys
+				}
+				if v := bestPrev + cost(i, x, read); v < nd[j] {
+					nd[j], row[j] = v, int32(bestJ)
+				}
+			}
+			if dp[j] < bestPrev {
+				bestPrev, bestJ = dp[j], j
+			}
+			if fits && s.fitFrom(i, x) > s.limit {
+				nd[j] = inf
+			}
+		}
+		dp, nd = nd, dp
+	}
+	j := 0
+	for k := range dp {
+		if dp[k] < dp[j] {
+			j = k
+		}
+	}
+	if dp[j] == inf {
+		return nil
+	}
+	from := make([]int, n)
+	for i := n - 1; i >= 0; i-- {
+		from[i] = xs[j]
+		need = need || xs[j] > 0
+		j = int(back[i*m+j])
+	}
+	if !need {
+		return nil
+	}
+	return from
 }

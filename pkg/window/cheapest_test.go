@@ -175,3 +175,26 @@ func BenchmarkCheapest(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCheapestWindow plans the same loops under a window of half
+// their largest call: the drops (the programme over turn starts, then
+// the clears on each schedule, each priced by an exact replay).
+func BenchmarkCheapestWindow(b *testing.B) {
+	o := window.DefaultOptions()
+	s, _ := window.Parse("cheapest", o)
+	for _, n := range []int{250, 1000} {
+		tr := genPriced(2, n, "claude-sonnet-4-5", 10*time.Second, 0)
+		full, err := window.Replay(context.Background(), tr, []window.Strategy{window.Full}, window.ReplayOptions{Options: o, Cost: &window.CostOptions{}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts := window.ReplayOptions{Options: o, Cost: &window.CostOptions{}, ContextWindow: full[0].Totals.MaxCallTokens / 2}
+		b.Run(fmt.Sprintf("calls=%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := window.Replay(context.Background(), tr, []window.Strategy{s}, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
