@@ -85,6 +85,7 @@ total is this count plus the thinking, minus the 3 priming tokens). With
 counted (harpe transcript --help says how directories are walked).
 ` + exitStatusHelp,
 		RunE: func(c *cobra.Command, args []string) error {
+			a.ctx = a.readContext()
 			if err := a.applyModel(c, opts.model, ""); err != nil {
 				return err
 			}

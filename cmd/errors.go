@@ -12,6 +12,7 @@ const (
 	ExitOK          = 0   // done
 	ExitNegative    = 1   // a negative answer (fit: does not fit)
 	ExitWrite       = 1   // an output could not be written
+	ExitMissing     = 1   // a named path did not exist; the others were read
 	ExitUsage       = 2   // bad usage or bad input
 	ExitStrict      = 3   // refused by --strict
 	ExitInterrupted = 130 // interrupted by a signal
@@ -21,7 +22,8 @@ const (
 const exitStatusHelp = `
 EXIT STATUS
   0    done
-  1    an output could not be written (the message names it)
+  1    an output could not be written, or a named file did not exist
+       (the others were read; the message names it)
   2    bad usage or bad input (the message names the file and line)
   130  interrupted`
 

@@ -80,6 +80,7 @@ Examples:
   harpe fit --threshold 100000 -q chat.jsonl && echo "send it whole"
 ` + strings.Replace(exitStatusHelp, "\n  2 ", "\n  1    the history does not fit (0: it fits)\n  2 ", 1),
 		RunE: func(c *cobra.Command, args []string) error {
+			a.ctx = a.readContext()
 			o.files = args
 			if err := a.applyModel(c, o.model, ""); err != nil {
 				return err

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/inputs"
@@ -66,6 +69,14 @@ func openInputs(a *app, rules readRules, args []string) (*inputs.Set, error) {
 	if err != nil {
 		return nil, inputError(err)
 	}
+	// A named path that does not exist fails the run at its end (status
+	// 1), as cat and grep do; the other paths are read and reported.
+	for _, m := range set.Missing {
+		a.missingPaths = true
+		if !rules.quiet {
+			a.sayMissing(m)
+		}
+	}
 	// A file named twice (or named and found in a named directory) is
 	// read once, with a note: counted twice, it doubled the totals.
 	for _, d := range set.Twice {
@@ -118,7 +129,15 @@ func notTranscript(err error) string {
 // finishInputs ends a read of set: an error when nothing was read, else
 // the skip summary on stderr (unless rules.quiet).
 func finishInputs(a *app, rules readRules, args []string, set *inputs.Set) error {
+	a.leftOut.skips = append(a.leftOut.skips, set.Skips()...)
 	summary := set.Summary()
+	if set.Count() == 0 && summary == "" && len(set.Missing) > 0 && len(set.Inputs) == 0 {
+		// Every path named is missing: each said once, then bad input.
+		for _, m := range set.Missing {
+			a.sayMissing(m)
+		}
+		return &exitError{code: ExitUsage}
+	}
 	if set.Count() == 0 {
 		if summary == "" {
 			summary = "no files"
@@ -188,4 +207,110 @@ func transcriptHint(name string, head []byte, err error) error {
 		arg = "FILE"
 	}
 	return fmt.Errorf("%s: this is a transcript (%s), not context items; turn it into items first:\n  harpe transcript %s --emit items | harpe synthesize …", name, format, arg)
+}
+
+// leftOut is what the inputs of a run left out of its report: the files
+// a walk passed over, and the broken lines skipped (see addLeftOut).
+type leftOut struct {
+	skips  []inputs.Skip
+	broken int
+	at     []string
+}
+
+// addLeftOut puts in the summary what its run left out: each file
+// passed over with why, the broken lines skipped with where. A file
+// passed over is named in the report, not only on stderr.
+func (a *app) addLeftOut(sum *transcript.Summary) {
+	for _, s := range a.leftOut.skips {
+		sum.Skipped = append(sum.Skipped, transcript.SkippedFile{File: s.Path, Reason: s.Reason})
+	}
+	sum.BrokenLines, sum.BrokenAt = a.leftOut.broken, a.leftOut.at
+}
+
+// harnessPaths are the paths transcript and replay read when given none
+// with standard input a terminal: every directory where a harness keeps
+// its sessions ([transcript.FormatInfo.Dirs]) that exists here, each
+// once, named on stderr. None is an error naming where it looked.
+func (a *app) harnessPaths() ([]string, error) {
+	home, _ := a.lookupEnv("HOME")
+	var found, looked []string
+	seen := map[string]bool{}
+	for _, f := range transcript.FormatInfos() {
+		for _, d := range f.Dirs {
+			p := a.expandDir(d, home)
+			if p == "" || seen[p] {
+				continue
+			}
+			seen[p] = true
+			looked = append(looked, p)
+			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+				found = append(found, p)
+			}
+		}
+	}
+	if home != "" {
+		// OpenCode keeps a session in many files; harpe reads its export.
+		if fi, err := os.Stat(filepath.Join(home, ".local", "share", "opencode", "storage")); err == nil && fi.IsDir() {
+			fmt.Fprintln(a.io.Err, "harpe: note: OpenCode's sessions (~/.local/share/opencode/storage) are not read as they are stored: export one with opencode export <session id> and name the file")
+		}
+	}
+	if len(found) == 0 {
+		return nil, usageErrorf("no path given, standard input is a terminal, and no harness directory is here (looked in %s); name files or directories, or pipe a transcript in", strings.Join(looked, ", "))
+	}
+	fmt.Fprintf(a.io.Err, "harpe: reading %s\n", escapeControl(strings.Join(found, ", ")))
+	return found, nil
+}
+
+// expandDir expands a directory as [transcript.FormatInfo.Dirs] writes
+// it: a leading "~" is home, a leading "$VAR" the variable's value; ""
+// when that is unset or empty.
+func (a *app) expandDir(d, home string) string {
+	switch {
+	case strings.HasPrefix(d, "~/"):
+		if home == "" {
+			return ""
+		}
+		return filepath.Join(home, d[2:])
+	case strings.HasPrefix(d, "$"):
+		name, rest, _ := strings.Cut(d[1:], "/")
+		v, ok := a.lookupEnv(name)
+		if !ok || v == "" {
+			return ""
+		}
+		return filepath.Join(v, rest)
+	}
+	return d
+}
+
+// sayMissing says on stderr that a named path does not exist, once
+// though replay reads its inputs twice.
+func (a *app) sayMissing(err error) {
+	if a.missingSaid[err.Error()] {
+		return
+	}
+	if a.missingSaid == nil {
+		a.missingSaid = map[string]bool{}
+	}
+	a.missingSaid[err.Error()] = true
+	fmt.Fprintf(a.io.Err, "harpe: %s\n", escapeControl(err.Error()))
+}
+
+// writeSkippedRecords lists on stderr (--verbose) each session's records
+// that are not messages, by type in name order.
+func (a *app) writeSkippedRecords(all []transcript.SkippedRecords) {
+	for _, s := range all {
+		kinds := make([]string, 0, len(s.Kinds))
+		for k := range s.Kinds {
+			kinds = append(kinds, k)
+		}
+		slices.Sort(kinds)
+		for i, k := range kinds {
+			kinds[i] = fmt.Sprintf("%s %d", k, s.Kinds[k])
+		}
+		name := s.File
+		if s.Conversation != "" {
+			name += " (" + s.Conversation + ")"
+		}
+		fmt.Fprintf(a.io.Err, "harpe: %s: records not messages: %s\n", escapeControl(name), escapeControl(strings.Join(kinds, ", ")))
+	}
 }

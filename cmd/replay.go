@@ -66,14 +66,22 @@ func newReplayCmd(a *app) *cobra.Command {
   harpe replay session.jsonl --strategy full,clear,mask --totals --cache anthropic
   harpe replay session.jsonl --plot cost.svg --plot-metric cost`,
 		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 && a.io.InIsTerminal {
+				var err error
+				if args, err = a.harnessPaths(); err != nil {
+					return err
+				}
+			}
 			o.files = args
 			if err := checkReplayFlags(a, c, o); err != nil {
 				return err
 			}
+			a.ctx = a.readContext()
 			return runReplay(a, o)
 		},
 	}
 	bindReplayFlags(a, c, o)
+	a.addStrictLinesFlag(c)
 	return c
 }
 

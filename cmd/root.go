@@ -59,6 +59,9 @@ type IO struct {
 	// OutColumns is the width of the terminal Out is, 0 when it is not
 	// one: tables fit it when the report goes to Out.
 	OutColumns int
+	// InIsTerminal says that In is a terminal: transcript and replay
+	// given no path then read the harnesses' directories, not In.
+	InIsTerminal bool
 }
 
 // app is what every subcommand shares: the streams, the run's context, the
@@ -100,6 +103,31 @@ type app struct {
 	eastAsian    bool
 	// maxRecord is --max-record, in MiB (0: no limit).
 	maxRecord int
+	// missingPaths is set when a named path did not exist: the others
+	// were read and reported, and the run ends with status 1.
+	missingPaths bool
+	missingSaid  map[string]bool // the missing paths said on stderr
+	// strictLines is --strict of transcript and replay: a broken line in
+	// a JSON Lines session log is an error (exit 2), not skipped.
+	strictLines bool
+	// leftOut is what the run's inputs left out of its report.
+	leftOut leftOut
+}
+
+// addStrictLinesFlag adds --strict to a command that reads session logs.
+func (a *app) addStrictLinesFlag(c *cobra.Command) {
+	c.Flags().BoolVar(&a.strictLines, "strict", false, "a line of a JSON Lines session log that is not JSON is an error (exit 2), not skipped, counted and named")
+}
+
+// readContext is the context transcripts are read under: --strict's
+// rule for broken lines, and a file in a harness's layout read as that
+// harness's format when its content does not tell.
+func (a *app) readContext() context.Context {
+	ctx := transcript.WithHarnessLayouts(a.ctx)
+	if a.strictLines {
+		ctx = transcript.WithStrictLines(ctx)
+	}
+	return ctx
 }
 
 // tableOptions is how tables are drawn on standard output (toFile false)
@@ -132,6 +160,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	streams := IO{In: stdin, Out: stdout, Err: stderr}
 	if f, ok := stderr.(*os.File); ok {
 		streams.ErrIsTerminal = term.IsTerminal(int(f.Fd()))
+	}
+	if f, ok := stdin.(*os.File); ok {
+		streams.InIsTerminal = term.IsTerminal(int(f.Fd()))
 	}
 	if f, ok := stdout.(*os.File); ok && f == os.Stdout && stdoutClosed(f) {
 		// Nothing written would reach anyone: say so before any work.
@@ -214,6 +245,9 @@ func (a *app) run(args []string) int {
 		fmt.Fprintln(streams.Err, "harpe: interrupted")
 		return ExitInterrupted
 	}
+	if err == nil && a.missingPaths {
+		return ExitMissing // each named on stderr as it was found missing
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -279,6 +313,7 @@ var subcommands = []struct {
 	{"dates", newDatesCmd},
 	{"conflicts", newConflictsCmd},
 	{"transcript", newTranscriptCmd},
+	{"formats", newFormatsCmd},
 	{"replay", func(a *app) *cobra.Command {
 		c := newReplayCmd(a)
 		addDistillFlags(a, c)

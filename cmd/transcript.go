@@ -24,6 +24,7 @@ type transcriptOptions struct {
 	breakdown    bool
 	messages     bool
 	by           string
+	verbose      bool
 	args         []string
 }
 
@@ -54,9 +55,14 @@ A file with several conversations (ShareGPT, long-memory) gives one listing each
 --conversation ID picks one. Several files are read in parallel and listed
 in the order given; a directory is walked recursively in sorted order (the
 layouts of ~/.claude/projects, subagent files included, and ~/.codex/sessions
-among them): every file there that is a transcript is read, and stderr says
-how many files were skipped and why. A half-written last line (a session
-still being written) is skipped with a warning; everything before it is read.
+among them): every file there that is a transcript is read, and the report
+names the files skipped and why. A path that does not exist is named on
+stderr and the others are read (exit status 1). With no path and standard
+input a terminal, every harness directory present is read (harpe formats
+lists them). A half-written last line (a session still being written) is
+skipped with a warning; so is a broken line of a session log (cut short by
+a crash), counted in the report (--strict: an error). --verbose lists each
+session's records that are not messages, by type.
 
 --messages --format json writes the listing other tools check a replay
 against (each listing names its "file"). chars counts the Unicode code
@@ -107,7 +113,14 @@ harpe synthesize:
 				// once rather than silently ignored.
 				fmt.Fprintln(a.io.Err, "harpe: note: --tokenizer is ignored: only the JSON listing and --breakdown count tokens")
 			}
+			if len(args) == 0 && a.io.InIsTerminal {
+				var err error
+				if args, err = a.harnessPaths(); err != nil {
+					return err
+				}
+			}
 			opts.args = args
+			a.ctx = a.readContext()
 			return runTranscript(a, opts)
 		},
 	}
@@ -122,6 +135,8 @@ harpe synthesize:
 	a.addPriceFlags(c, true)
 	f.BoolVar(&opts.messages, "messages", false, "list every message (role, turn, size, tools, usage) instead of one line per session")
 	f.StringVar(&opts.by, "by", "", "group the session summary by `KEY`: day, project or model")
+	a.addStrictLinesFlag(c)
+	f.BoolVarP(&opts.verbose, "verbose", "v", false, "also list on stderr, for each session, the records read that are not messages, by type (record types harpe does not know among them)")
 	return c
 }
 
@@ -178,7 +193,7 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 // transcriptCollectOptions are what runTranscript builds and with what
 // it counts and prices (--emit items neither counts nor prices).
 func (a *app) transcriptCollectOptions(opts *transcriptOptions) (transcript.CollectOptions, error) {
-	co := transcript.CollectOptions{Format: transcript.Format(opts.inputFormat), Build: opts.build()}
+	co := transcript.CollectOptions{Format: transcript.Format(opts.inputFormat), Build: opts.build(), KeepSkipped: opts.verbose}
 	counter, err := tokenize.New(opts.tokenizer)
 	if err != nil {
 		return co, usageErrorf("--tokenizer: %v", err)
@@ -226,6 +241,8 @@ func (a *app) collectTranscripts(args []string, co transcript.CollectOptions) (*
 		}
 		all.Append(f)
 	}
+	a.leftOut.broken, a.leftOut.at = all.BrokenLines, all.BrokenAt
+	a.writeSkippedRecords(all.Skipped)
 	return all, nil
 }
 
@@ -236,6 +253,7 @@ func (a *app) writeTranscriptSummary(opts *transcriptOptions, sessions transcrip
 	if err != nil {
 		return inputError(err)
 	}
+	a.addLeftOut(sum)
 	note := a.unpricedNoter()
 	for i := range sum.Sessions.Len() {
 		note(sum.Sessions.At(i).UnpricedModels)

@@ -54,24 +54,42 @@ var Extensions = []string{".jsonl", ".ndjson", ".json", ".traj", ".yaml", ".yml"
 // of their paths (as [filepath.WalkDir] visits them). Under a directory,
 // hidden files and directories (a name starting with ".") and files whose
 // name ends in none of [Extensions] are skipped and listed. A path that
-// cannot be read is an error naming it. No args means standard input.
+// cannot be read is an error naming it (see [ExpandAll] to go on past a
+// named path that does not exist). No args means standard input.
 func Expand(args []string) ([]Input, []Skip, error) {
+	ins, skips, missing, err := ExpandAll(args)
+	if err == nil && len(missing) > 0 {
+		err = missing[0]
+	}
+	return ins, skips, err
+}
+
+// ExpandAll is [Expand], except that a named path that does not exist is
+// not an error that ends it: it is returned in missing (an error naming
+// it, in argument order) and the other paths are expanded, so that a
+// command reports what it could read and then fails, as cat and grep do.
+func ExpandAll(args []string) ([]Input, []Skip, []error, error) {
 	if len(args) == 0 {
 		args = []string{Stdin}
 	}
 	if err := StdinOnce(args); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var out []Input
 	var skips []Skip
+	var missing []error
 	for _, arg := range args {
 		if arg == Stdin {
 			out = append(out, Input{Path: Stdin})
 			continue
 		}
 		fi, err := os.Stat(arg)
+		if errors.Is(err, fs.ErrNotExist) {
+			missing = append(missing, fmt.Errorf("%s: %w", termtext.Escape(arg), pathErr(err)))
+			continue
+		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", termtext.Escape(arg), pathErr(err))
+			return nil, nil, nil, fmt.Errorf("%s: %w", termtext.Escape(arg), pathErr(err))
 		}
 		if !fi.IsDir() {
 			out = append(out, Input{Path: arg, Layout: Layout(arg)})
@@ -115,10 +133,10 @@ func Expand(args []string) ([]Input, []Skip, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	return out, skips, nil
+	return out, skips, missing, nil
 }
 
 // Reasons a walk passes a file over, besides "hidden" and "not a
@@ -221,6 +239,8 @@ func pathErr(err error) error {
 //   - "claude-code-subagent": …/<session-uuid>/subagents/agent-<id>.jsonl
 //   - "claude-code": …/projects/<project>/<session-uuid>.jsonl
 //   - "codex": …/sessions/YYYY/MM/DD/rollout-<timestamp>-<uuid>.jsonl
+//   - "gemini-cli": …/tmp/<project hash>/chats/session-….json or .jsonl
+//   - "copilot-cli": …/session-state/<session id>/events.jsonl
 //
 // and "" for any other path. Only the path is looked at (slashes in
 // either direction), never the file.
@@ -236,6 +256,11 @@ func Layout(path string) string {
 	case n >= 5 && parts[n-5] == "sessions" && strings.HasPrefix(base, "rollout-") && strings.HasSuffix(base, ".jsonl") &&
 		digits(parts[n-4], 4) && digits(parts[n-3], 2) && digits(parts[n-2], 2):
 		return "codex"
+	case n >= 4 && parts[n-4] == "tmp" && parts[n-2] == "chats" && strings.HasPrefix(base, "session-") &&
+		(strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".jsonl")):
+		return "gemini-cli"
+	case n >= 3 && parts[n-3] == "session-state" && base == "events.jsonl":
+		return "copilot-cli"
 	}
 	return ""
 }

@@ -40,19 +40,23 @@ type Set struct {
 	// Twice lists the inputs named more than once, read once
 	// ([Rules.Once]), in order; [Stdin] for standard input.
 	Twice []string
-	rules Rules
-	skips []Skip
-	read  int
+	// Missing are the named paths that do not exist, each an error naming
+	// it, in argument order: the others are read all the same.
+	Missing []error
+	rules   Rules
+	skips   []Skip
+	read    int
 }
 
-// NewSet expands args under rules. Its errors are [Expand]'s
+// NewSet expands args under rules ([ExpandAll]: a named path that does
+// not exist is in [Set.Missing], not an error). Its errors are [Expand]'s
 // ([ErrStdinTwice] among them).
 func NewSet(args []string, rules Rules) (*Set, error) {
-	ins, skips, err := Expand(args)
+	ins, skips, missing, err := ExpandAll(args)
 	if err != nil {
 		return nil, err
 	}
-	s := &Set{Inputs: ins, rules: rules, skips: skips}
+	s := &Set{Inputs: ins, rules: rules, skips: skips, Missing: missing}
 	if rules.Once {
 		s.Inputs, s.Twice = Dedupe(ins)
 	}
@@ -153,6 +157,9 @@ func (s *Set) Each(ctx context.Context, fn func(name string, r io.Reader) error)
 // Count is the number of inputs read so far (passed over or failed not
 // counted).
 func (s *Set) Count() int { return s.read }
+
+// Skips are the files passed over so far, and why, in the order found.
+func (s *Set) Skips() []Skip { return s.skips }
 
 // Summary is the line saying what was passed over ([Summary]), "" for
 // nothing.

@@ -190,7 +190,9 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		var rec ccRecord
 		if !handDecode || !rec.parse(d.data) {
 			rec = ccRecord{}
-			if err := d.decode(&rec); err != nil {
+			if err := d.decode(&rec); err == errLineSkipped {
+				continue
+			} else if err != nil {
 				return err
 			}
 		}
@@ -487,7 +489,8 @@ func (cs *ccCalls) finish(name string) {
 		Err: fmt.Errorf("%d of %d responses record under a quarter of the output tokens their visible text and tool calls count (first: %d recorded, about %d visible): their last records are missing (a stream cut short, or a file rewritten keeping first records), so their output is undercounted", cs.short, len(cs.list), c.usage.Output, c.visible)})
 }
 
-var claudeCodeFormat = format{name: FormatClaudeCode, line: claudeCodeLine, lines: readClaudeCode}
+var claudeCodeFormat = format{name: FormatClaudeCode, line: claudeCodeLine, lines: readClaudeCode,
+	about: about{"Claude Code", "JSON Lines, a session a file (a subagent's under <session>/subagents/)", []string{"$CLAUDE_CONFIG_DIR/projects", "~/.claude/projects"}}}
 
 var claudeTypes = map[string]bool{"user": true, "assistant": true, "system": true, "summary": true, "progress": true, "file-history-snapshot": true, "queue-operation": true}
 

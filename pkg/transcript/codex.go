@@ -92,7 +92,9 @@ func readCodex(d *lineDecoder, b *builder) error {
 			return err
 		}
 		var ln cxLine
-		if err := d.decode(&ln); err != nil {
+		if err := d.decode(&ln); err == errLineSkipped {
+			continue
+		} else if err != nil {
 			return err
 		}
 		ts, err := parseTime(ln.Timestamp)
@@ -504,7 +506,8 @@ func codexOutput(raw json.RawMessage) string {
 
 var codexFormat = format{name: FormatCodex, line: codexLine, doc: codexDoc,
 	lines: readCodex, linesWhen: func(obj map[string]json.RawMessage) bool { return obj["type"] != nil },
-	document: one(readResponsesDoc), stream: responsesStream}
+	document: one(readResponsesDoc), stream: responsesStream,
+	about: about{"Codex CLI; OpenAI Responses API", "JSON Lines rollouts; Responses items a line, a JSON array or a request body", []string{"$CODEX_HOME/sessions", "~/.codex/sessions"}}}
 
 var codexTypes = map[string]bool{"session_meta": true, "turn_context": true, "response_item": true, "event_msg": true, "compacted": true}
 

@@ -41,6 +41,9 @@ type CollectOptions struct {
 	// Progress, when set, is called after every [ProgressEvery] messages
 	// with the number read so far.
 	Progress func(messages int)
+	// KeepSkipped keeps, for each conversation, the records read that
+	// are not messages, by kind ([Collected.Skipped]).
+	KeepSkipped bool
 }
 
 // ProgressEvery is how many messages [Collect] reads between calls of
@@ -65,6 +68,23 @@ type Collected struct {
 	// Aborted counts, for BuildItems, the messages of aborted turns left
 	// out (they are not context).
 	Aborted int
+	// BrokenLines counts the lines of JSON Lines session logs that were
+	// not JSON, skipped ([Transcript.BrokenLines]); BrokenAt places the
+	// ones named in warnings, "file:line:column", in order.
+	BrokenLines int
+	BrokenAt    []string
+	// Skipped are, under [CollectOptions.KeepSkipped], the records of each
+	// conversation that are not messages, by kind ([Transcript.Skipped]);
+	// conversations with none are left out.
+	Skipped []SkippedRecords
+}
+
+// SkippedRecords are the records of one conversation that are not
+// messages, counted by kind (record types a reader does not know
+// among them).
+type SkippedRecords struct {
+	File, Conversation string
+	Kinds              map[string]int
 }
 
 // Append adds o's conversations after c's.
@@ -76,6 +96,9 @@ func (c *Collected) Append(o *Collected) {
 	c.Breakdowns = append(c.Breakdowns, o.Breakdowns...)
 	c.Items = append(c.Items, o.Items...)
 	c.Aborted += o.Aborted
+	c.BrokenLines += o.BrokenLines
+	c.BrokenAt = append(c.BrokenAt, o.BrokenAt...)
+	c.Skipped = append(c.Skipped, o.Skipped...)
 }
 
 // Only keeps the i-th conversation alone.
@@ -290,6 +313,15 @@ func (c *collector) done(t *Transcript) error {
 		return finishError{err}
 	}
 	c.out.Warnings = append(c.out.Warnings, t.Warnings...)
+	if c.o.KeepSkipped && len(t.Skipped) > 0 {
+		c.out.Skipped = append(c.out.Skipped, SkippedRecords{File: c.name, Conversation: t.ID, Kinds: t.Skipped})
+	}
+	c.out.BrokenLines += t.BrokenLines
+	for _, w := range t.Warnings {
+		if errors.Is(w.Err, errBrokenLine) {
+			c.out.BrokenAt = append(c.out.BrokenAt, w.Place())
+		}
+	}
 	if c.o.Build != BuildSummary {
 		c.out.Transcripts = append(c.out.Transcripts, t)
 	}

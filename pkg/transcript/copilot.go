@@ -93,7 +93,9 @@ func readCopilot(d *lineDecoder, b *builder) error {
 			return err
 		}
 		var ev cpEvent
-		if err := d.decode(&ev); err != nil {
+		if err := d.decode(&ev); err == errLineSkipped {
+			continue
+		} else if err != nil {
 			return err
 		}
 		ts, err := parseTime(ev.Timestamp)
@@ -324,7 +326,8 @@ func copilotResult(raw json.RawMessage) string {
 	return contentText(raw)
 }
 
-var copilotFormat = format{name: FormatCopilotCLI, line: copilotLine, lines: readCopilot}
+var copilotFormat = format{name: FormatCopilotCLI, line: copilotLine, lines: readCopilot,
+	about: about{"GitHub Copilot CLI", "JSON Lines events (<session>/events.jsonl)", []string{"~/.copilot/session-state"}}}
 
 // copilotLine: an event {type, data, …} whose type is a dotted Copilot
 // event name ("session.start", "user.message", …).

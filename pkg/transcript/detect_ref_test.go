@@ -16,6 +16,14 @@ import (
 // detectLine names the format of an input whose first line is the JSON
 // object obj, or "" when it cannot tell.
 func refDetectLine(obj map[string]json.RawMessage) Format {
+	if f := refLineSniff(obj); f != "" {
+		return f
+	}
+	return refDetectDocument(refMustRaw(obj))
+}
+
+// refLineSniff is the JSON Lines format a record belongs to, "" for none.
+func refLineSniff(obj map[string]json.RawMessage) Format {
 	var typ string
 	_ = json.Unmarshal(obj["type"], &typ)
 	head, _, dotted := strings.Cut(typ, ".")
@@ -44,8 +52,7 @@ func refDetectLine(obj map[string]json.RawMessage) Format {
 		}
 		return FormatOpenAI
 	}
-	raw := refMustRaw(obj)
-	return refDetectDocument(raw)
+	return ""
 }
 
 // copilotHeads are the first words of Copilot CLI's dotted event types.
@@ -195,6 +202,26 @@ func refDetect(data []byte) Format {
 			if f := refDetectLine(obj); f != "" {
 				return f
 			}
+			// Records no format claims are looked past: the first of the
+			// first 100 non-blank lines within 1 MiB that a JSON Lines
+			// format claims names it.
+			lines := strings.Split(string(data[:min(len(data), 1<<20)]), "\n")
+			n := 0
+			for _, l := range lines {
+				l = strings.TrimSpace(strings.TrimPrefix(l, string(bom)))
+				if l == "" {
+					continue
+				}
+				if n++; n > 100 {
+					break
+				}
+				var o map[string]json.RawMessage
+				if json.Unmarshal([]byte(l), &o) == nil && o != nil {
+					if f := refLineSniff(o); f != "" {
+						return f
+					}
+				}
+			}
 		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(bytes.TrimSpace(data), bom)))
@@ -220,6 +247,11 @@ func TestDetectSamples(t *testing.T) {
 		"claude-code/quirks-thinking.jsonl": FormatClaudeCode,
 		"claude-code/quirks.jsonl":          FormatClaudeCode,
 		"claude-code/session.jsonl":         FormatClaudeCode,
+		"detect/claude-code-2.1.177.jsonl":  FormatClaudeCode, // told from its 4th record
+		"cut-line/claude-code.jsonl":        FormatClaudeCode,
+		"cut-line/codex.jsonl":              FormatCodex,
+		"cut-line/copilot-cli.jsonl":        FormatCopilotCLI,
+		"cut-line/gemini-cli.jsonl":         FormatGeminiCLI,
 		"codex/long.jsonl":                  FormatCodex,
 		"codex/quirks.jsonl":                FormatCodex,
 		"codex/quirks-counted.jsonl":        FormatCodex,

@@ -1,6 +1,9 @@
 package transcript
 
 import (
+	"errors"
+	"io"
+	"maps"
 	"strings"
 	"testing"
 )
@@ -110,5 +113,76 @@ func TestReadErrors(t *testing.T) {
 				t.Errorf("error\n got %q\nwant prefix %q", err.Error(), tt.want)
 			}
 		})
+	}
+}
+
+// TestDetectPastUnknownRecords: a Claude Code session that opens with a
+// record of a type no sniff claims, as Claude Code 2.1.177 writes them
+// (last-prompt, mode, permission-mode first) or of the other types it
+// writes between messages, is detected from the first record that
+// carries Claude Code's marks; the records read past are counted by type
+// and the messages read.
+func TestDetectPastUnknownRecords(t *testing.T) {
+	const msg = `{"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1","parentUuid":null,"sessionId":"s1","timestamp":"2026-01-01T00:00:00Z"}`
+	firsts := []struct{ typ, line string }{
+		{"last-prompt", `{"type":"last-prompt","leafUuid":"a1","sessionId":"s1"}`},
+		{"mode", `{"type":"mode","mode":"normal","sessionId":"s1"}`},
+		{"permission-mode", `{"type":"permission-mode","permissionMode":"default","sessionId":"s1"}`},
+		{"ai-title", `{"type":"ai-title","aiTitle":"Fix the build","sessionId":"s1"}`},
+		{"custom-title", `{"type":"custom-title","customTitle":"build","sessionId":"s1"}`},
+		{"attachment", `{"type":"attachment","attachment":{"type":"file","filename":"a.go"},"timestamp":"2026-01-01T00:00:00Z","sessionId":"s1"}`},
+		{"agent-name", `{"type":"agent-name","agentName":"reviewer","sessionId":"s1"}`},
+		{"queue-operation", `{"type":"queue-operation","operation":"enqueue","timestamp":"2026-01-01T00:00:00Z","sessionId":"s1","content":"x"}`},
+		{"file-history-snapshot", `{"type":"file-history-snapshot","messageId":"m1","snapshot":{"trackedFileBackups":{}},"isSnapshotUpdate":false}`},
+		{"progress", `{"type":"progress","data":{"type":"hook_progress"},"toolUseID":"t1","timestamp":"2026-01-01T00:00:00Z"}`},
+	}
+	for _, tt := range firsts {
+		for _, stdin := range []bool{false, true} {
+			name := tt.typ + map[bool]string{false: " file", true: " pipe"}[stdin]
+			t.Run(name, func(t *testing.T) {
+				// The three 2.1.177 opening records before this one.
+				in := tt.line + "\n" + `{"type":"mode","mode":"normal","sessionId":"s1"}` + "\n" + msg + "\n"
+				if got, err := Detect([]byte(in)); err != nil || got != FormatClaudeCode {
+					t.Fatalf("Detect = %q, %v; want claude-code", got, err)
+				}
+				var r io.Reader = strings.NewReader(in) // seeks, like a file
+				if stdin {
+					r = io.MultiReader(strings.NewReader(in)) // cannot seek
+				}
+				ts, err := Read(r, "in", "")
+				if err != nil {
+					t.Fatalf("Read: %v", err)
+				}
+				got := ts[0]
+				if got.Format != FormatClaudeCode || len(got.Messages) != 1 || got.Messages[0].Text != "hi" {
+					t.Fatalf("read %s with %d messages; want claude-code with the one message", got.Format, len(got.Messages))
+				}
+				want := map[string]int{tt.typ: 1, "mode": 1}
+				if tt.typ == "mode" {
+					want = map[string]int{"mode": 2}
+				}
+				if !maps.Equal(got.Skipped, want) {
+					t.Errorf("Skipped = %v, want %v", got.Skipped, want)
+				}
+			})
+		}
+	}
+}
+
+// TestDetectHeadBound: past headLines records that no format claims, the
+// input is no transcript (the bound keeps detection from reading a large
+// file that is not one).
+func TestDetectHeadBound(t *testing.T) {
+	const msg = `{"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1","parentUuid":null,"sessionId":"s1"}` + "\n"
+	unknown := strings.Repeat(`{"type":"mode","mode":"normal","sessionId":"s1"}`+"\n", headLines-1)
+	if got, err := Detect([]byte(unknown + msg)); err != nil || got != FormatClaudeCode {
+		t.Errorf("record %d: Detect = %q, %v; want claude-code", headLines, got, err)
+	}
+	unknown += `{"type":"mode","mode":"normal","sessionId":"s1"}` + "\n"
+	if got, err := Detect([]byte(unknown + msg)); err == nil {
+		t.Errorf("record %d: Detect = %q; want no format", headLines+1, got)
+	}
+	if _, err := Read(strings.NewReader(unknown+msg), "in", ""); !errors.Is(err, ErrUnknownFormat) {
+		t.Errorf("record %d: Read error %v; want ErrUnknownFormat", headLines+1, err)
 	}
 }

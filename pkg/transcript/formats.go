@@ -49,6 +49,8 @@ const (
 // is detected; TestSniffsExclusive checks it on every sample.
 type format struct {
 	name Format
+	// about says who writes the format, in what files and where.
+	about about
 	// line tells, from the first line of the input (a JSON object), that
 	// the input is this format's JSON Lines; nil when the format has none.
 	line func(obj map[string]json.RawMessage) bool
@@ -69,6 +71,35 @@ type format struct {
 	// read through it too, unless the format also has document, which
 	// then reads those (and what stream leaves with errStreamFallback).
 	stream func(s *docStream) ([]*Transcript, error)
+}
+
+// about is what [FormatInfo] says of a format, beside its name.
+type about struct {
+	harness string
+	files   string
+	dirs    []string
+}
+
+// FormatInfo says what a format is: for `harpe formats` and help.
+type FormatInfo struct {
+	Name Format `json:"name"`
+	// Harness is what writes it: a harness, an API's clients, a tool.
+	Harness string `json:"harness"`
+	// Files are the kinds of file it comes in.
+	Files string `json:"files"`
+	// Dirs are where the harness keeps its sessions, with "~" and
+	// "$VAR" as written (a path under $VAR counts only when VAR is
+	// set); none for formats no harness keeps in a directory of its own.
+	Dirs []string `json:"dirs"`
+}
+
+// FormatInfos describes every format, in the order of [Formats].
+func FormatInfos() []FormatInfo {
+	out := make([]FormatInfo, len(formats))
+	for i, f := range formats {
+		out[i] = FormatInfo{Name: f.name, Harness: f.about.harness, Files: f.about.files, Dirs: append([]string{}, f.about.dirs...)}
+	}
+	return out
 }
 
 // formats is every format, in the order [Formats] lists them (the order
@@ -144,6 +175,54 @@ func detectLine(obj map[string]json.RawMessage) Format {
 		return f
 	}
 	return detectDocument(mustRaw(obj))
+}
+
+// Detection looks past the records no format claims: a session log may
+// open with records of types its reader does not know (Claude Code
+// 2.1.177 opens a session with "last-prompt", "mode" and
+// "permission-mode" records, none of which says it is Claude Code's).
+// When no format claims the first line, the format is the one whose line
+// sniff claims the first record some sniff claims, among the first
+// headLines non-blank lines of the input that lie whole within its first
+// headBytes bytes. Past that bound an input none claims is not a
+// transcript; a directory walk then reads a file under a harness's own
+// directory as that harness's format (see the cmd package).
+const (
+	headLines = 100
+	headBytes = 1 << 20
+)
+
+// headFormat names the format of an input whose head (the first bytes,
+// its first line included) is data, when the first line is claimed by
+// no format: the format whose line sniff claims the first later record
+// that one claims, with that record; "" when none within the bound does.
+// A line that is not a JSON object (a line cut by the bound, a broken
+// line) is passed over like an unclaimed record.
+func headFormat(data []byte) (Format, map[string]json.RawMessage) {
+	data = data[:min(len(data), headBytes)]
+	for n := 0; n < headLines && len(data) > 0; {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			i = len(data)
+		}
+		line := bytes.TrimSpace(bytes.TrimPrefix(data[:i], bom))
+		data = data[min(i+1, len(data)):]
+		if len(line) == 0 {
+			continue
+		}
+		n++
+		if line[0] != '{' {
+			continue
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(line, &obj) != nil {
+			continue
+		}
+		if f := lineFormat(obj); f != "" {
+			return f, obj
+		}
+	}
+	return "", nil
 }
 
 // lineFormat is the format whose line sniff claims obj, "" when none

@@ -449,9 +449,11 @@ func dot(path string) string {
 }
 
 var (
-	geminiFormat    = format{name: FormatGemini, doc: geminiDoc, document: one(readGemini), stream: geminiStream}
+	geminiFormat = format{name: FormatGemini, doc: geminiDoc, document: one(readGemini), stream: geminiStream,
+		about: about{"Gemini API", "JSON (contents, a request body)", nil}}
 	geminiCLIFormat = format{name: FormatGeminiCLI, doc: geminiCLIDoc, document: readGeminiCLI, stream: geminiCLIStream,
-		line: geminiJSONLLine, lines: readGeminiJSONL, linesWhen: geminiJSONLLine}
+		line: geminiJSONLLine, lines: readGeminiJSONL, linesWhen: geminiJSONLLine,
+		about: about{"Gemini CLI", "JSON session (before 0.39) or JSON Lines (0.39 and later)", []string{"~/.gemini/tmp"}}}
 
 	// readGeminiCLI reads a Gemini CLI session: user and gemini records
 	// are messages; each tool call's result, stored inside the call,

@@ -42,7 +42,9 @@ func readGeminiJSONL(d *lineDecoder, b *builder) error {
 			return err
 		}
 		var obj map[string]json.RawMessage
-		if err := d.decode(&obj); err != nil {
+		if err := d.decode(&obj); err == errLineSkipped {
+			continue
+		} else if err != nil {
 			return err
 		}
 		switch {

@@ -119,7 +119,8 @@ func (h *harReader) entry(i int, raw json.RawMessage) error {
 	return h.calls.add(recorded{where: where, api: api, request: []byte(e.Request.PostData.Text), response: body, stream: stream})
 }
 
-var harFormat = format{name: FormatHAR, doc: harDoc, document: readHAR, stream: harStream}
+var harFormat = format{name: FormatHAR, doc: harDoc, document: readHAR, stream: harStream,
+	about: about{"HTTP Archive 1.2 (browsers, proxies)", "JSON (.har)", nil}}
 
 // harDoc: an object whose "log" has "entries".
 func harDoc(p *docProbe) bool { return !p.array && p.hasIn("log", "entries") }

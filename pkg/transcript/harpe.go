@@ -45,7 +45,9 @@ func readHarpe(d *lineDecoder, b *builder) error {
 			return err
 		}
 		var ev harpeEvent
-		if err := d.decode(&ev); err != nil {
+		if err := d.decode(&ev); err == errLineSkipped {
+			continue
+		} else if err != nil {
 			return err
 		}
 		ts, err := parseTime(ev.Timestamp)
@@ -120,7 +122,8 @@ func readHarpe(d *lineDecoder, b *builder) error {
 // harpeKinds lists the event types, for help text.
 var harpeKinds = strings.Join([]string{"system", "user", "assistant", "tool_result", "usage", "abort"}, ", ")
 
-var harpeFormat = format{name: FormatHarpe, line: harpeLine, lines: readHarpe}
+var harpeFormat = format{name: FormatHarpe, line: harpeLine, lines: readHarpe,
+	about: about{"harpe (its own event log)", "JSON Lines", nil}}
 
 var harpeTypes = map[string]bool{"system": true, "user": true, "assistant": true, "tool_result": true, "usage": true, "abort": true}
 

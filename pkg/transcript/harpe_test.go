@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -25,7 +26,8 @@ func TestReadHarpeErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Read(strings.NewReader(tt.in), "x.jsonl", FormatHarpe)
+			// Strict: a broken line is otherwise skipped (TestLiveSession).
+			_, err := read(WithStrictLines(context.Background()), strings.NewReader(tt.in), "x.jsonl", FormatHarpe, nil, nil)
 			if err == nil {
 				t.Fatalf("no error; want %q", tt.want)
 			}

@@ -847,9 +847,11 @@ func readMessageLines(d *lineDecoder, b *builder, format Format) error {
 
 var (
 	openAIFormat = format{name: FormatOpenAI, line: openAILine, doc: openAIDoc,
-		lines: messageLines(FormatOpenAI), linesWhen: hasRole, stream: messagesStream(FormatOpenAI)}
+		lines: messageLines(FormatOpenAI), linesWhen: hasRole, stream: messagesStream(FormatOpenAI),
+		about: about{"OpenAI Chat Completions", "JSON (messages, a request body, several documents) or a message a line", nil}}
 	anthropicFormat = format{name: FormatAnthropic, line: anthropicLine, doc: anthropicDoc,
-		lines: messageLines(FormatAnthropic), linesWhen: hasRole, stream: messagesStream(FormatAnthropic)}
+		lines: messageLines(FormatAnthropic), linesWhen: hasRole, stream: messagesStream(FormatAnthropic),
+		about: about{"Anthropic Messages API", "JSON (a request body, messages) or a message a line", nil}}
 )
 
 func hasRole(obj map[string]json.RawMessage) bool { return obj["role"] != nil }

@@ -260,7 +260,8 @@ func (t *ocTokens) recorded() bool {
 	return t != nil && (t.Input != 0 || t.Cache.Read != 0 || t.Cache.Write != 0 || t.Output != 0 || t.Reasoning != 0)
 }
 
-var openCodeFormat = format{name: FormatOpenCode, doc: openCodeDoc, document: readOpenCode, stream: openCodeStream}
+var openCodeFormat = format{name: FormatOpenCode, doc: openCodeDoc, document: readOpenCode, stream: openCodeStream,
+	about: about{"OpenCode", "JSON, as opencode export <session> writes it (not its storage directory)", nil}}
 
 // readOpenCode reads an OpenCode export whole, openCodeStream one message
 // at a time.

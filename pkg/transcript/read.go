@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/harpe-dev/harpe/internal/inputs"
 	"github.com/harpe-dev/harpe/internal/jsonl"
 	"github.com/harpe-dev/harpe/internal/spool"
 )
@@ -130,8 +132,77 @@ func seekable(r io.Reader, name string, named bool) (io.ReadSeeker, int64, error
 
 // read reads r; with fn set (from [Scan]) it hands the messages to fn
 // and drops them, and the transcripts it streams one at a time (ShareGPT
-// conversations) to done, returning only those it did not.
+// conversations) to done, returning only those it did not. Under
+// [WithHarnessLayouts], an input whose format cannot be told and whose
+// name is a path in a harness's layout is read again as that harness's
+// format, when it can seek.
 func read(ctx context.Context, r io.Reader, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) ([]*Transcript, error) {
+	layout := Format("")
+	if format == "" && harnessLayouts(ctx) {
+		layout = LayoutFormat(name)
+	}
+	s, ok := r.(io.ReadSeeker)
+	if layout == "" || !ok {
+		return readAs(ctx, r, name, format, fn, done)
+	}
+	at, err := s.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return readAs(ctx, r, name, format, fn, done)
+	}
+	ts, err := readAs(ctx, r, name, format, fn, done)
+	if !errors.Is(err, ErrUnknownFormat) {
+		return ts, err
+	}
+	// Nothing was handed to fn: detection failed before any message.
+	if _, serr := s.Seek(at, io.SeekStart); serr != nil {
+		return ts, err
+	}
+	// A session of no message yet, only records harpe does not know, is
+	// that harness's all the same: no "no records" error.
+	return readAs(context.WithValue(ctx, byLayoutKey{}, true), r, name, layout, fn, done)
+}
+
+type layoutsKey struct{}
+
+// byLayoutKey marks a read whose format the input's path chose.
+type byLayoutKey struct{}
+
+// WithHarnessLayouts returns a context under which [Read], [Scan] and
+// [Collect] read a file whose format cannot be told from its content, and
+// whose name is a path in a harness's own layout ([LayoutFormat]), as that
+// harness's format rather than fail: a session that opens with records no
+// format's sniff knows (a harness release newer than harpe) is still read,
+// its unknown records counted in Skipped.
+func WithHarnessLayouts(ctx context.Context) context.Context {
+	return context.WithValue(ctx, layoutsKey{}, true)
+}
+
+func harnessLayouts(ctx context.Context) bool {
+	v, _ := ctx.Value(layoutsKey{}).(bool)
+	return v
+}
+
+// LayoutFormat is the format of the harness whose layout the path
+// follows (see [inputs.Layout]: ~/.claude/projects/<project>/<uuid>.jsonl
+// and its subagents, ~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl, Gemini
+// CLI's ~/.gemini/tmp/<hash>/chats/session-…, Copilot CLI's
+// ~/.copilot/session-state/<id>/events.jsonl), "" for any other path.
+func LayoutFormat(path string) Format {
+	switch inputs.Layout(path) {
+	case "claude-code", "claude-code-subagent":
+		return FormatClaudeCode
+	case "codex":
+		return FormatCodex
+	case "gemini-cli":
+		return FormatGeminiCLI
+	case "copilot-cli":
+		return FormatCopilotCLI
+	}
+	return ""
+}
+
+// readAs is read without the fallback to a harness's layout.
+func readAs(ctx context.Context, r io.Reader, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) ([]*Transcript, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -201,8 +272,13 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 	if lineIsValue && len(trimmed) > 0 && trimmed[0] == '{' {
 		_ = json.Unmarshal(trimmed, &obj)
 	}
+	claim := obj // the record whose format's sniff claimed the input
 	if format == "" && obj != nil {
 		format = detectLine(obj)
+		if format == "" {
+			// Look past records no format claims (see headFormat).
+			format, claim = headFormat(peekHead(file, at, br, head))
+		}
 	}
 	if format == FormatVCR || (format == "" && !lineIsValue && isVCR(head)) {
 		if file != nil {
@@ -230,7 +306,7 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 	// Codex rollouts and bare Responses items are JSONL; a Responses array
 	// or request body is a document.
 	f := formatOf(format)
-	lineFormat := f != nil && f.lines != nil && (f.linesWhen == nil || f.linesWhen(obj))
+	lineFormat := f != nil && f.lines != nil && (f.linesWhen == nil || f.linesWhen(claim))
 	if format != "" && lineFormat && !(lineIsValue && obj != nil) {
 		if !utf8.Valid(first) {
 			return nil, utf8Error(name, firstLineNo, first)
@@ -250,13 +326,13 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 			b.sink = func(m *Message) error { return fn(b.t, m) }
 			b.name, b.ctx = name, ctx
 		}
-		d := &lineDecoder{r: jsonl.NewReader(io.MultiReader(bytes.NewReader(head), br)), name: name, b: b}
+		d := &lineDecoder{r: jsonl.NewReader(io.MultiReader(bytes.NewReader(head), br)), name: name, b: b, strict: strictLines(ctx)}
 		err = f.lines(d, b)
 		if err == nil {
 			b.finish()
 			err = b.sinkErr
 		}
-		if err == nil && named && b.count() == 0 {
+		if err == nil && named && b.count() == 0 && ctx.Value(byLayoutKey{}) == nil {
 			err = noRecords(name, format, detectLine(obj))
 		}
 		if err != nil {
@@ -490,6 +566,29 @@ func scanOne(ctx context.Context, name string, t *Transcript, k int, many bool, 
 
 var bom = []byte("\xef\xbb\xbf")
 
+// peekHead returns the first headBytes of the input (at most), whose
+// start head was read from br, without moving on: a file is read again
+// from its start (offset at) and put back where it stood; an input that
+// cannot seek is peeked in br's buffer.
+func peekHead(file io.ReadSeeker, at int64, br *bufio.Reader, head []byte) []byte {
+	if file != nil {
+		pos, err := file.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return head
+		}
+		if _, err := file.Seek(at, io.SeekStart); err != nil {
+			return head
+		}
+		data, _ := io.ReadAll(io.LimitReader(file, headBytes))
+		if _, err := file.Seek(pos, io.SeekStart); err != nil {
+			return head // br then fails, as the file does
+		}
+		return data
+	}
+	rest, _ := br.Peek(min(br.Size(), max(headBytes-len(head), 0)))
+	return append(slices.Clip(head), rest...)
+}
+
 // firstLine reads up to and including the first line that is not blank.
 // head holds every byte read (blank lines included); first is that line.
 func firstLine(br *bufio.Reader) (head, first []byte, err error) {
@@ -534,6 +633,9 @@ func Detect(data []byte) (Format, error) {
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(trimmed, &obj) == nil {
 			if f := detectLine(obj); f != "" {
+				return f, nil
+			}
+			if f, _ := headFormat(data); f != "" {
 				return f, nil
 			}
 		}
@@ -807,6 +909,8 @@ type lineDecoder struct {
 
 	boms, nuls *lineNote // lines read past with a warning, counted
 	joined     *lineNote // lines holding several records, counted
+	broken     *lineNote // broken lines past those named, counted
+	strict     bool      // a broken line is an error, not skipped
 	long       *lineNote // records longer than the reader's limit, skipped
 	pending    [][]byte  // the later records of a joined line
 }
@@ -905,6 +1009,81 @@ func (d *lineDecoder) next() ([]byte, error) {
 	}
 }
 
+// maxBrokenNamed is how many broken lines of one file are named each in
+// a warning; the rest are counted in one more.
+const maxBrokenNamed = 10
+
+// errBrokenLine is wrapped by the warning that names a broken line.
+var errBrokenLine = errors.New("broken line skipped")
+
+// Place is where e is: name:line:column, leaving out what is unknown.
+func (e *Error) Place() string {
+	s := e.Name
+	if e.Line > 0 {
+		s += fmt.Sprintf(":%d", e.Line)
+		if e.Col > 0 {
+			s += fmt.Sprintf(":%d", e.Col)
+		}
+	}
+	return s
+}
+
+// errLineSkipped is what [lineDecoder.decode] returns for a broken line
+// it skipped: the reader goes on to the next line.
+var errLineSkipped = errors.New("broken line skipped")
+
+// skipBroken turns err, the error decoding the current line, into
+// errLineSkipped when the line is not JSON at all (cut short, garbled)
+// and lines are not strict: the line is then counted and named (see
+// brokenLine). A line that is JSON of the wrong shape keeps its error:
+// that is the reader's to report, not a broken line.
+func (d *lineDecoder) skipBroken(err error) error {
+	var e *Error
+	if d.strict || d.b == nil || !errors.As(err, &e) || json.Valid(d.data) {
+		return err
+	}
+	d.brokenLine(e)
+	return errLineSkipped
+}
+
+// brokenLine skips a line that is not JSON: counted in Skipped as
+// "broken_line" and in [Transcript.BrokenLines], and named in a warning
+// (the first maxBrokenNamed of a file; then one warning counts the rest,
+// naming the first of them).
+func (d *lineDecoder) brokenLine(e *Error) {
+	b := d.b
+	b.skip(SkippedBrokenLine)
+	b.t.BrokenLines++
+	switch n := b.t.BrokenLines; {
+	case n <= maxBrokenNamed:
+		b.t.Warnings = append(b.t.Warnings, &Error{Name: e.Name, Line: e.Line, Col: e.Col,
+			Err: fmt.Errorf("%w (%v)", errBrokenLine, e.Err)})
+	default:
+		d.note(&d.broken, e.Line, "more broken line(s) skipped, not named")
+	}
+}
+
+// SkippedBrokenLine is the [Transcript.Skipped] kind of a line of a JSON
+// Lines session log that is not JSON, skipped (see [WithStrictLines]).
+const SkippedBrokenLine = "broken_line"
+
+type strictKey struct{}
+
+// WithStrictLines returns a context under which [Read], [Scan] and
+// [Collect] refuse a JSON Lines session log with a broken line (one that
+// is not JSON): the error names file:line:column. By default such a line
+// is skipped, counted in [Transcript.BrokenLines] and Skipped, and named
+// in a warning; the other lines are read. A JSON document that is not
+// valid JSON is an error either way.
+func WithStrictLines(ctx context.Context) context.Context {
+	return context.WithValue(ctx, strictKey{}, true)
+}
+
+func strictLines(ctx context.Context) bool {
+	v, _ := ctx.Value(strictKey{}).(bool)
+	return v
+}
+
 // joinedRecords splits a line that is two or more whole JSON objects
 // back to back ("}{" between them) into them; nil for any other line,
 // which is read as it is (and a bad one reported as such).
@@ -984,13 +1163,14 @@ func (d *lineDecoder) checkObject() error {
 }
 
 // decode decodes the current line into v, which must be a struct pointer:
-// a line that is not an object is an error.
+// a line that is not an object is an error. A line that is not JSON is
+// skipped (errLineSkipped: the caller reads on) unless strict.
 func (d *lineDecoder) decode(v any) error {
 	if err := d.checkObject(); err != nil {
-		return err
+		return d.skipBroken(err)
 	}
 	if err := json.Unmarshal(d.data, v); err != nil {
-		return jsonError(d.name, d.line, d.data, err, "")
+		return d.skipBroken(jsonError(d.name, d.line, d.data, err, ""))
 	}
 	return nil
 }

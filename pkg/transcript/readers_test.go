@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,55 +12,73 @@ import (
 )
 
 // TestLiveSession: a half-written last line (no newline yet, a JSON object
-// cut short) is skipped with a warning naming file and line; anything
-// else broken stays an error.
+// cut short) is skipped with a warning naming file and line; any other
+// line that is not JSON is skipped too, counted and named with its column
+// (as a broken line), and is an error naming the same place under
+// WithStrictLines.
 func TestLiveSession(t *testing.T) {
 	const u1 = `{"type":"user","content":"one"}` + "\n"
 	const u2 = `{"type":"user","content":"two"}` + "\n"
 	tests := []struct {
-		name, in     string
-		messages     int
-		warning, err string
+		name, in string
+		messages int
+		broken   int
+		warning  string
+		strict   string // the error under WithStrictLines, "" for none
 	}{
-		{"half-written last line", u1 + u2 + `{"type":"assis`, 2, "live.jsonl:3: skipped a half-written last line (a session still being written?)", ""},
-		{"half-written after blank lines", u1 + "\n\n" + `{"type":"user","con`, 1, "live.jsonl:4: skipped a half-written last line (a session still being written?)", ""},
-		{"complete last line without newline", u1 + `{"type":"user","content":"two"}`, 2, "", ""},
-		{"cut short but ended by a newline", u1 + `{"type":"user",` + "\n", 0, "", "live.jsonl:2:16: invalid JSON"},
-		{"broken line in the middle", u1 + `{"type":"us` + "\n" + u2, 0, "", "live.jsonl:2:12: invalid JSON"},
-		{"last line is garbage, not cut short", u1 + `{"type":"user"]`, 0, "", "live.jsonl:2:15: invalid JSON"},
+		{"half-written last line", u1 + u2 + `{"type":"assis`, 2, 0, "live.jsonl:3: skipped a half-written last line (a session still being written?)", ""},
+		{"half-written after blank lines", u1 + "\n\n" + `{"type":"user","con`, 1, 0, "live.jsonl:4: skipped a half-written last line (a session still being written?)", ""},
+		{"complete last line without newline", u1 + `{"type":"user","content":"two"}`, 2, 0, "", ""},
+		// `{"type":"user",` is 15 bytes: the input ends at column 16.
+		{"cut short but ended by a newline", u1 + `{"type":"user",` + "\n", 1, 1,
+			"live.jsonl:2:16: broken line skipped (invalid JSON: unexpected end of JSON input)", "live.jsonl:2:16: invalid JSON: unexpected end of JSON input"},
+		{"broken line in the middle", u1 + `{"type":"us` + "\n" + u2, 2, 1,
+			"live.jsonl:2:12: broken line skipped (invalid JSON: unexpected end of JSON input)", "live.jsonl:2:12: invalid JSON"},
+		// The 15th byte, "]", is wrong.
+		{"last line is garbage, not cut short", u1 + `{"type":"user"]`, 1, 1,
+			"live.jsonl:2:15: broken line skipped (invalid JSON: invalid character ']' after object key:value pair)", "live.jsonl:2:15: invalid JSON"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, scan := range []bool{false, true} {
-				var ts []*Transcript
-				var err error
-				n := 0
-				if scan {
-					err = Scan(context.Background(), strings.NewReader(tt.in), "live.jsonl", "", func(*Transcript, *Message) error { n++; return nil }, func(t *Transcript) error { ts = append(ts, t); return nil })
-				} else {
-					ts, err = Read(strings.NewReader(tt.in), "live.jsonl", "")
-					if err == nil {
-						n = len(ts[0].Messages)
+			for _, strict := range []bool{false, true} {
+				for _, scan := range []bool{false, true} {
+					ctx := context.Background()
+					if strict {
+						ctx = WithStrictLines(ctx)
 					}
-				}
-				if tt.err != "" {
-					if err == nil || !strings.HasPrefix(err.Error(), tt.err) {
-						t.Fatalf("scan %v: error %v, want prefix %q", scan, err, tt.err)
+					var ts []*Transcript
+					var err error
+					n := 0
+					if scan {
+						err = Scan(ctx, strings.NewReader(tt.in), "live.jsonl", "", func(*Transcript, *Message) error { n++; return nil }, func(t *Transcript) error { ts = append(ts, t); return nil })
+					} else {
+						ts, err = read(ctx, strings.NewReader(tt.in), "live.jsonl", "", nil, nil)
+						if err == nil {
+							n = len(ts[0].Messages)
+						}
 					}
-					continue
-				}
-				if err != nil {
-					t.Fatalf("scan %v: %v", scan, err)
-				}
-				if n != tt.messages {
-					t.Errorf("scan %v: %d messages, want %d", scan, n, tt.messages)
-				}
-				var ws []string
-				for _, w := range ts[0].Warnings {
-					ws = append(ws, w.Error())
-				}
-				if got := strings.Join(ws, "; "); got != tt.warning {
-					t.Errorf("scan %v: warnings %q, want %q", scan, got, tt.warning)
+					if strict && tt.strict != "" {
+						if err == nil || !strings.HasPrefix(err.Error(), tt.strict) {
+							t.Fatalf("strict, scan %v: error %v, want prefix %q", scan, err, tt.strict)
+						}
+						continue
+					}
+					if err != nil {
+						t.Fatalf("strict %v, scan %v: %v", strict, scan, err)
+					}
+					if n != tt.messages {
+						t.Errorf("scan %v: %d messages, want %d", scan, n, tt.messages)
+					}
+					var ws []string
+					for _, w := range ts[0].Warnings {
+						ws = append(ws, w.Error())
+					}
+					if got := strings.Join(ws, "; "); got != tt.warning {
+						t.Errorf("scan %v: warnings %q, want %q", scan, got, tt.warning)
+					}
+					if ts[0].BrokenLines != tt.broken || ts[0].Skipped[SkippedBrokenLine] != tt.broken {
+						t.Errorf("scan %v: %d broken lines (%d in Skipped), want %d", scan, ts[0].BrokenLines, ts[0].Skipped[SkippedBrokenLine], tt.broken)
+					}
 				}
 			}
 		})
@@ -215,5 +234,62 @@ func TestSWEAgentTextMode(t *testing.T) {
 	}
 	if len(tr.Unpaired) != 1 || tr.Unpaired[0].ToolCallID != "step-9" {
 		t.Errorf("unpaired %+v, want the final submit", tr.Unpaired)
+	}
+}
+
+// TestCutLine: a session log of each JSON Lines harness format whose
+// third line was cut at half its bytes (scripts/gen-quirks, detect.go) is
+// read with that line skipped, counted and named at the column just past
+// its last byte; it records what the whole sample of the same seed does
+// (the line cut records no usage), and under WithStrictLines it is an
+// error naming the same place.
+func TestCutLine(t *testing.T) {
+	root := filepath.Join("..", "..", "testdata", "transcripts")
+	tests := []struct {
+		format Format
+		whole  string
+	}{
+		{FormatClaudeCode, "claude-code/quirks-thinking.jsonl"},
+		{FormatCodex, "codex/quirks.jsonl"},
+		{FormatGeminiCLI, "gemini-cli/session.jsonl"},
+		{FormatCopilotCLI, "copilot-cli/events.jsonl"},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.format), func(t *testing.T) {
+			path := filepath.Join(root, "cut-line", string(tt.format)+".jsonl")
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			third := strings.Split(string(data), "\n")[2]
+			place := fmt.Sprintf("%s:3:%d", path, len(third)+1)
+			collect := func(ctx context.Context, p string) (*Collected, error) {
+				f, err := os.Open(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				return Collect(ctx, f, p, CollectOptions{})
+			}
+			got, err := collect(context.Background(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.BrokenLines != 1 || len(got.BrokenAt) != 1 || got.BrokenAt[0] != place {
+				t.Errorf("broken lines %d at %v, want 1 at %s", got.BrokenLines, got.BrokenAt, place)
+			}
+			whole, err := collect(context.Background(), filepath.Join(root, tt.whole))
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, w := got.Summaries.At(0), whole.Summaries.At(0)
+			if g.Format != string(tt.format) || g.Recorded != w.Recorded || g.Messages != w.Messages {
+				t.Errorf("%s, %d messages, recorded %+v; the whole file: %s, %d, %+v", g.Format, g.Messages, g.Recorded, w.Format, w.Messages, w.Recorded)
+			}
+			_, err = collect(WithStrictLines(context.Background()), path)
+			if err == nil || !strings.HasPrefix(err.Error(), place+": invalid JSON: unexpected end of JSON input") {
+				t.Errorf("strict: %v, want an error at %s", err, place)
+			}
+		})
 	}
 }

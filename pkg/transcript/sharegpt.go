@@ -17,7 +17,8 @@ type sgConversation struct {
 	} `json:"conversations"`
 }
 
-var shareGPTFormat = format{name: FormatShareGPT, doc: shareGPTDoc, stream: readShareGPT}
+var shareGPTFormat = format{name: FormatShareGPT, doc: shareGPTDoc, stream: readShareGPT,
+	about: about{"ShareGPT datasets", "JSON or JSON Lines, a conversation each", nil}}
 
 // shareGPTDoc: a conversation object with "conversations", or an array
 // of them.

@@ -24,6 +24,22 @@ type Summary struct {
 	Groups []*SummaryGroup `json:"groups,omitempty"`
 	// Totals sums every session.
 	Totals SummaryGroup `json:"totals"`
+	// Skipped are the files the report leaves out, each with why (a
+	// directory walk's files that are no transcript, unreadable, empty),
+	// as the caller that read them sets it.
+	Skipped []SkippedFile `json:"skipped,omitempty"`
+	// BrokenLines counts the lines of JSON Lines session logs that were
+	// not JSON and were skipped; BrokenAt places those named in warnings
+	// (the first 10 of each file), "file:line:column". The caller sets
+	// them (see [Collected]).
+	BrokenLines int      `json:"broken_lines,omitempty"`
+	BrokenAt    []string `json:"broken_at,omitempty"`
+}
+
+// SkippedFile is a file left out of a report, and why.
+type SkippedFile struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
 }
 
 // SessionSummary is one conversation's recorded usage in one line.

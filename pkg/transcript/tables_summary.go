@@ -74,7 +74,38 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	if left := s.Unpriced(); len(left) > 0 {
 		b.WriteString(UnpricedLine(left))
 	}
+	writeLeftOut(b, s.Skipped, s.BrokenLines, s.BrokenAt)
 	return b.Flush()
+}
+
+// maxFooterNamed is how many skipped files or broken lines a table's
+// footer names; the JSON names them all.
+const maxFooterNamed = 10
+
+// writeLeftOut writes the footer of what a report leaves out: each file
+// skipped with why, and the broken lines skipped with where.
+func writeLeftOut(b *bufio.Writer, skipped []SkippedFile, broken int, at []string) {
+	if len(skipped) > 0 {
+		fmt.Fprintf(b, "skipped %s, not in the figures above:\n", prose.Plural(len(skipped), "file"))
+		for i, f := range skipped {
+			if i == maxFooterNamed {
+				fmt.Fprintf(b, "  … %d more (the JSON names them all)\n", len(skipped)-i)
+				break
+			}
+			fmt.Fprintf(b, "  %s: %s\n", termtext.Escape(f.File), f.Reason)
+		}
+	}
+	if broken > 0 {
+		named := make([]string, min(len(at), maxFooterNamed))
+		for i := range named {
+			named[i] = termtext.Escape(at[i])
+		}
+		more := ""
+		if broken > len(named) {
+			more = fmt.Sprintf(", … %d more", broken-len(named))
+		}
+		fmt.Fprintf(b, "skipped %s (not JSON): %s%s\n", prose.Plural(broken, "broken line"), strings.Join(named, ", "), more)
+	}
 }
 
 // summaryCost is a cost cell: "-" when there is none, "unpriced" when

@@ -61,6 +61,10 @@ type Transcript struct {
 	// kind ("progress", "file-history-snapshot", …), so nothing is lost
 	// silently.
 	Skipped map[string]int
+	// BrokenLines counts the lines of a JSON Lines session log that were
+	// not JSON and were skipped (each also in Skipped as
+	// [SkippedBrokenLine], and named in Warnings); see [WithStrictLines].
+	BrokenLines int
 	// Unpaired lists tool calls with no result and results with no call.
 	Unpaired []Unpaired
 	// Compactions lists the message indices where the harness compacted its

@@ -39,12 +39,16 @@ type summaryHead struct {
 	Sessions *struct{}       `json:"sessions,omitempty"`
 	Groups   []*SummaryGroup `json:"groups,omitempty"`
 	Totals   SummaryGroup    `json:"totals"`
+	// What the report leaves out (see [Summary]).
+	Skipped     []SkippedFile `json:"skipped,omitempty"`
+	BrokenLines int           `json:"broken_lines,omitempty"`
+	BrokenAt    []string      `json:"broken_at,omitempty"`
 }
 
 // writeJSON writes s as a json.Encoder indenting with prefix and two
 // spaces would, without the newline.
 func (s *Summary) writeJSON(w io.Writer, prefix string) error {
-	head := summaryHead{By: s.By, Groups: s.Groups, Totals: s.Totals}
+	head := summaryHead{By: s.By, Groups: s.Groups, Totals: s.Totals, Skipped: s.Skipped, BrokenLines: s.BrokenLines, BrokenAt: s.BrokenAt}
 	if s.Sessions.Len() > 0 {
 		head.Sessions = &struct{}{}
 	}

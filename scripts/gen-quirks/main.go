@@ -11,8 +11,9 @@
 // codex/quirks-counted.jsonl and gemini-cli/quirks.jsonl, and the samples
 // of the harnesses read since issue 32 (harnesses.go):
 // gemini-cli/session.jsonl, copilot-cli/events.jsonl and
-// opencode/export.json (the same flags
-// always give the same files).
+// opencode/export.json, and those of detection past unknown records and
+// of broken lines (detect.go): detect/claude-code-2.1.177.jsonl and
+// cut-line/*.jsonl (the same flags always give the same files).
 package main
 
 import (
@@ -393,6 +394,10 @@ func main() {
 		}
 	}
 	if err := writeHarnesses(*dir, mk); err != nil {
+		fmt.Fprintln(os.Stderr, "gen-quirks:", err)
+		os.Exit(1)
+	}
+	if err := writeDetect(*dir, mk); err != nil {
 		fmt.Fprintln(os.Stderr, "gen-quirks:", err)
 		os.Exit(1)
 	}
