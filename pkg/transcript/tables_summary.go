@@ -77,10 +77,12 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	return b.Flush()
 }
 
-// summaryCost is a cost cell: "-" when there is none, "unpriced" when
-// nothing of it had a price.
+// summaryCost is a cost cell: "unpriced" when nothing of it had a
+// price, "-" when there is none.
 func summaryCost(c *float64, unpriced []string) string {
 	switch {
+	case c == nil && len(unpriced) > 0:
+		return "unpriced"
 	case c == nil:
 		return "-"
 	case *c == 0 && len(unpriced) > 0:

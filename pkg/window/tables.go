@@ -201,7 +201,11 @@ func writeTotalsTable(w io.Writer, results []Result, o TableOptions) error {
 		t := r.Totals
 		row := []string{r.Strategy, strconv.Itoa(t.TokensSent), percent(t.SavedRatio)}
 		if priced {
-			row = append(row, costCell(t), percent(t.SavedCostRatio), regretCell(t.CostTotals))
+			saved := percent(t.SavedCostRatio)
+			if unpricedAll(t.CostTotals) {
+				saved = "unpriced"
+			}
+			row = append(row, costCell(t), saved, regretCell(t.CostTotals))
 		}
 		rows = append(rows, append(row, strconv.Itoa(t.MaxCallTokens),
 			strconv.Itoa(t.Compactions), strconv.Itoa(t.OverWindowCalls)))
@@ -227,8 +231,10 @@ func writeTotalsNotes(w io.Writer, results []Result, o TableOptions) error {
 	costing := ""
 	if len(results) > 0 {
 		full, calls = results[0].Totals.TokensFull, results[0].Totals.Calls
-		if results[0].Totals.CostTotals != nil {
-			costing = ", costing $" + prose.USD(results[0].Totals.FullCostUSD)
+		if ct := results[0].Totals.CostTotals; unpricedAll(ct) {
+			costing = ", costing: unpriced"
+		} else if ct != nil {
+			costing = ", costing $" + prose.USD(ct.FullCostUSD)
 		}
 	}
 	if _, err := fmt.Fprintf(w, "%s; full context would send %s in all%s\n", prose.Plural(calls, "call"), prose.Plural(full, "token"), costing); err != nil {
@@ -282,7 +288,9 @@ func writeAgreement(w io.Writer, strategy string, a *CostTotals) {
 		return
 	}
 	line := fmt.Sprintf("%s: the records bill $%s", strategy, prose.USD(*a.RecordedCostUSD))
-	if len(a.UnpricedModels) > 0 {
+	if unpricedAll(a) {
+		line = strategy + ": the records bill: unpriced"
+	} else if len(a.UnpricedModels) > 0 {
 		line += " without the unpriced calls"
 	}
 	if a.EvictedCalls > 0 {
@@ -300,6 +308,10 @@ func writePlans(w io.Writer, results []Result, o TableOptions) {
 			continue
 		}
 		line := r.Strategy + " plan: clears nothing (full costs least)"
+		if unpricedAll(r.Totals.CostTotals) {
+			// Every plan costs the same unknown: no dollar figure chose it.
+			line = r.Strategy + " plan: unpriced (no call has a price, so no plan is cheaper in dollars); clears nothing"
+		}
 		var calls, drops []int
 		n, freed := 0, 0
 		for _, st := range r.Plan {
@@ -341,15 +353,24 @@ func percent(ratio float64) string { return strconv.FormatFloat(ratio*100, 'f', 
 // costCell is a strategy's cost in a table: "unpriced" when no call of
 // it has a price.
 func costCell(t Totals) string {
-	if t.CostUSD == 0 && len(t.UnpricedModels) > 0 {
+	if unpricedAll(t.CostTotals) {
 		return "unpriced"
 	}
 	return prose.USD4(t.CostUSD)
 }
 
+// unpricedAll tells a strategy whose calls have no price at all: its
+// dollar figures are unknown, never $0.
+func unpricedAll(ct *CostTotals) bool {
+	return ct != nil && ct.CostUSD == 0 && ct.FullCostUSD == 0 && len(ct.UnpricedModels) > 0
+}
+
 // regretCell writes a strategy's regret against the cheapest plan, "-"
-// where there is none.
+// where there is none, "unpriced" where no call has a price.
 func regretCell(ct *CostTotals) string {
+	if unpricedAll(ct) {
+		return "unpriced"
+	}
 	if ct == nil || ct.RegretUSD == nil {
 		return "-"
 	}

@@ -8,8 +8,8 @@
 //
 // writes claude-code/quirks.jsonl, claude-code/quirks-thinking.jsonl,
 // claude-code/quirks-joined.jsonl, codex/quirks.jsonl,
-// codex/quirks-counted.jsonl, codex/quirks-tool-search.jsonl and
-// gemini-cli/quirks.jsonl, and the samples
+// codex/quirks-counted.jsonl, codex/quirks-tool-search.jsonl,
+// codex/quirks-unpriced.jsonl and gemini-cli/quirks.jsonl, and the samples
 // of the harnesses read since issue 32 (harnesses.go):
 // gemini-cli/session.jsonl, copilot-cli/events.jsonl and
 // opencode/export.json (the same flags
@@ -264,7 +264,14 @@ func nilIfEmpty(s string) any {
 //   - the second call's cached input (10,240) is more than the whole
 //     first prompt (10,000): the provider's cache reached into the first
 //     response's output.
-func codex(g *gen) []rec {
+func codex(g *gen) []rec { return codexOn(g, "gpt-5.3-codex") }
+
+// codexUnpriced is codex on gpt-5.3-codex-spark, a model genai-prices
+// 0.1.8 has no price for (seen in real rollouts of June 2026): every cost
+// harpe writes of it must read unpriced, never $0.
+func codexUnpriced(g *gen) []rec { return codexOn(g, "gpt-5.3-codex-spark") }
+
+func codexOn(g *gen, model string) []rec {
 	ts := func(d time.Duration) string { return g.stamp(d) }
 	limits := rec{"limit_id": "codex", "primary": rec{"used_percent": 19.0, "window_minutes": 300}}
 	tc := func(in, cached, outTok, reason, tin, tcached, tout, treason int) rec {
@@ -283,7 +290,7 @@ func codex(g *gen) []rec {
 		{"timestamp": ts(0), "type": "response_item", "payload": rec{"type": "message", "role": "user",
 			"content": []rec{{"type": "input_text", "text": "Fix " + g.text(6) + "."}}}},
 		{"timestamp": ts(time.Second), "type": "event_msg", "payload": rec{"type": "token_count", "info": nil, "rate_limits": limits}},
-		{"timestamp": ts(0), "type": "turn_context", "payload": rec{"cwd": "/src/quirks", "model": "gpt-5.3-codex", "effort": "medium"}},
+		{"timestamp": ts(0), "type": "turn_context", "payload": rec{"cwd": "/src/quirks", "model": model, "effort": "medium"}},
 		{"timestamp": ts(2 * time.Second), "type": "response_item", "payload": rec{"type": "function_call", "name": "shell",
 			"arguments": `{"command":["rg","` + g.text(1) + `"]}`, "call_id": call}},
 		{"timestamp": ts(0), "type": "event_msg", "payload": tc(10000, 0, 300, 200, 10000, 0, 300, 200)},
@@ -451,6 +458,7 @@ func main() {
 		{"codex/quirks.jsonl", codex(mk(2)), true},
 		{"codex/quirks-counted.jsonl", codexCounted(mk(6)), true},
 		{"codex/quirks-tool-search.jsonl", codexToolSearch(mk(20)), true},
+		{"codex/quirks-unpriced.jsonl", codexUnpriced(mk(21)), true},
 		{"gemini-cli/quirks.jsonl", gemini(mk(3)), false},
 	}
 	for _, f := range files {
