@@ -147,7 +147,7 @@ func callRows(r Result) ([]string, [][]string) {
 			fmt.Sprintf("%d/%d", c.MessageCount, c.FullMessages), strconv.Itoa(c.Chars),
 			strconv.Itoa(c.Tokens), strconv.Itoa(c.FullTokens), strings.Join(marks(&r, c, &ev), " ")}
 		if priced && c.CallCost != nil {
-			cell := prose.USD(c.CostUSD)
+			cell := prose.USD(c.CostUSD.Or(0))
 			if slices.Contains(r.Totals.UnpricedModels, c.CallCost.Model) {
 				cell = "unpriced"
 			}
@@ -201,8 +201,8 @@ func writeTotalsTable(w io.Writer, results []Result, o TableOptions) error {
 		t := r.Totals
 		row := []string{r.Strategy, strconv.Itoa(t.TokensSent), percent(t.SavedRatio)}
 		if priced {
-			saved := percent(t.SavedCostRatio)
-			if unpricedAll(t.CostTotals) {
+			saved := percent(t.SavedCostRatio.Or(0))
+			if t.CostTotals.unpricedAll() {
 				saved = "unpriced"
 			}
 			row = append(row, costCell(t), saved, regretCell(t.CostTotals))
@@ -231,10 +231,10 @@ func writeTotalsNotes(w io.Writer, results []Result, o TableOptions) error {
 	costing := ""
 	if len(results) > 0 {
 		full, calls = results[0].Totals.TokensFull, results[0].Totals.Calls
-		if ct := results[0].Totals.CostTotals; unpricedAll(ct) {
+		if ct := results[0].Totals.CostTotals; ct.unpricedAll() {
 			costing = ", costing: unpriced"
 		} else if ct != nil {
-			costing = ", costing $" + prose.USD(ct.FullCostUSD)
+			costing = ", costing $" + prose.USD(float64(ct.FullCostUSD))
 		}
 	}
 	if _, err := fmt.Fprintf(w, "%s; full context would send %s in all%s\n", prose.Plural(calls, "call"), prose.Plural(full, "token"), costing); err != nil {
@@ -284,13 +284,15 @@ func writeWhy(w io.Writer, strategy string, ct *CostTotals) {
 func writeAgreement(w io.Writer, strategy string, a *CostTotals) {
 	fmt.Fprintf(w, "%s: modelled cache reads agree with the records on %d of %s (%.1f%%)\n",
 		strategy, a.Agreement.Agree, prose.Plural(a.Agreement.Calls, "call"), 100*float64(a.Agreement.Agree)/float64(a.Agreement.Calls))
+	if a.unpricedAll() {
+		fmt.Fprintf(w, "%s: the records bill: unpriced\n", strategy)
+		return
+	}
 	if a.RecordedCostUSD == nil {
 		return
 	}
 	line := fmt.Sprintf("%s: the records bill $%s", strategy, prose.USD(*a.RecordedCostUSD))
-	if unpricedAll(a) {
-		line = strategy + ": the records bill: unpriced"
-	} else if len(a.UnpricedModels) > 0 {
+	if len(a.UnpricedModels) > 0 {
 		line += " without the unpriced calls"
 	}
 	if a.EvictedCalls > 0 {
@@ -307,10 +309,12 @@ func writePlans(w io.Writer, results []Result, o TableOptions) {
 		if r.Plan == nil && !strings.HasPrefix(r.Strategy, "cheapest") {
 			continue
 		}
-		line := r.Strategy + " plan: clears nothing (full costs least)"
-		if unpricedAll(r.Totals.CostTotals) {
-			// Every plan costs the same unknown: no dollar figure chose it.
-			line = r.Strategy + " plan: unpriced (no call has a price, so no plan is cheaper in dollars); clears nothing"
+		plan := r.Strategy + " plan"
+		line := plan + ": clears nothing (full costs least)"
+		if r.Totals.CostTotals.unpricedAll() {
+			// No call has a price: the plan minimises the tokens sent.
+			plan = r.Strategy + " plan (in tokens: unpriced)"
+			line = plan + ": clears nothing (full sends fewest)"
 		}
 		var calls, drops []int
 		n, freed := 0, 0
@@ -325,10 +329,10 @@ func writePlans(w io.Writer, results []Result, o TableOptions) {
 			freed += st.FreedTokens
 		}
 		if len(calls) > 0 {
-			line = fmt.Sprintf("%s plan: clears %s before %s (%s), freeing %s at those calls; --format json lists each",
-				r.Strategy, prose.Plural(n, "tool result"), prose.Plural(len(calls), "call"), prose.Ranges(calls), prose.Plural(freed, "token"))
+			line = fmt.Sprintf("%s: clears %s before %s (%s), freeing %s at those calls; --format json lists each",
+				plan, prose.Plural(n, "tool result"), prose.Plural(len(calls), "call"), prose.Ranges(calls), prose.Plural(freed, "token"))
 		} else if len(drops) > 0 {
-			line = r.Strategy + " plan: clears nothing"
+			line = plan + ": clears nothing"
 		}
 		writeHanging(w, o, line)
 		if len(drops) > 0 {
@@ -353,22 +357,16 @@ func percent(ratio float64) string { return strconv.FormatFloat(ratio*100, 'f', 
 // costCell is a strategy's cost in a table: "unpriced" when no call of
 // it has a price.
 func costCell(t Totals) string {
-	if unpricedAll(t.CostTotals) {
+	if t.CostTotals.unpricedAll() {
 		return "unpriced"
 	}
-	return prose.USD4(t.CostUSD)
-}
-
-// unpricedAll tells a strategy whose calls have no price at all: its
-// dollar figures are unknown, never $0.
-func unpricedAll(ct *CostTotals) bool {
-	return ct != nil && ct.CostUSD == 0 && ct.FullCostUSD == 0 && len(ct.UnpricedModels) > 0
+	return prose.USD4(float64(t.CostUSD))
 }
 
 // regretCell writes a strategy's regret against the cheapest plan, "-"
 // where there is none, "unpriced" where no call has a price.
 func regretCell(ct *CostTotals) string {
-	if unpricedAll(ct) {
+	if ct.unpricedAll() {
 		return "unpriced"
 	}
 	if ct == nil || ct.RegretUSD == nil {
