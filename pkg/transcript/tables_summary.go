@@ -57,6 +57,10 @@ func (s *Summary) WriteTable(w io.Writer) error {
 			if ss.Conversation != "" {
 				project += " (" + ss.Conversation + ")"
 			}
+			if id := ss.Session; id != "" {
+				// The session's short id: two sessions of one project apart.
+				project = shortID(id) + "  " + project
+			}
 			if _, err := fmt.Fprintf(b, "  %s  %s: %s\n", termtext.Escape(project), ss.Format, termtext.Escape(shortModels(ss.Models))); err != nil {
 				return err // a failed write: no use formatting the rest
 			}
@@ -75,6 +79,14 @@ func (s *Summary) WriteTable(w io.Writer) error {
 		b.WriteString(UnpricedLine(left))
 	}
 	return b.Flush()
+}
+
+// shortID is a session id's first 8 characters, escaped for a terminal.
+func shortID(id string) string {
+	if r := []rune(id); len(r) > 8 {
+		id = string(r[:8])
+	}
+	return termtext.Escape(id)
 }
 
 // summaryCost is a cost cell: "unpriced" when nothing of it had a
