@@ -34,10 +34,13 @@ its figures were taken from. Models whose tokenizer is not built into harpe
 (Claude, Gemini, Llama, Mistral, Qwen) are counted with the estimate; a
 model with no published price in the table shows "-".
 
-Each argument is a preset name (a dated snapshot such as
-claude-sonnet-4-5-20250929 finds its family) or, failing that, a filter:
-every preset whose name contains it. With names, the table is followed by
-each preset's details and sources.
+Each argument is a model name (a preset, a dated snapshot such as
+claude-sonnet-4-5-20250929 finds its family, or a model only the price data
+knows, such as claude-opus-4-6) or, failing that, a filter: every preset and
+every model the price data has from the same makers whose name contains it.
+A word that matches nothing is named at the end (exit status 2); the others
+are listed. With names, the table is followed by each model's details and
+sources. Every model listed is accepted by --model and --price-as.
 
 The configuration file can add or override presets under "models:"; fields
 left out of an override keep the built-in value, and prices given replace
@@ -75,11 +78,31 @@ func runModels(a *app, opts *modelsOptions) error {
 	if err != nil {
 		return err
 	}
-	models, err := cat.Select(opts.names)
-	if err != nil {
-		return usageErrorf("%v", modelError(err))
+	// Each name on its own: one that matches nothing is named at the end
+	// (exit status 2), the others are listed.
+	var models []prices.Model
+	var unknown []error
+	seen := map[string]bool{}
+	for _, name := range opts.names {
+		got, err := cat.Select([]string{name})
+		if err != nil {
+			unknown = append(unknown, modelError(err))
+			continue
+		}
+		for _, m := range got {
+			if !seen[m.Name] {
+				seen[m.Name] = true
+				models = append(models, m)
+			}
+		}
 	}
-	return a.writeOutput(opts.output, func(w io.Writer) error {
+	if len(opts.names) == 0 {
+		models, _ = cat.Select(nil)
+	}
+	if len(models) == 0 && len(unknown) > 0 {
+		return usageErrorf("%v", errors.Join(unknown...))
+	}
+	err = a.writeOutput(opts.output, func(w io.Writer) error {
 		switch opts.format {
 		case "json":
 			return writeJSON(w, map[string]any{"models": models})
@@ -97,7 +120,21 @@ func runModels(a *app, opts *modelsOptions) error {
 		_, err := io.WriteString(w, "harpe models NAME shows tokenizers, cache rules and sources.\n")
 		return err
 	})
+	if err == nil && len(unknown) > 0 {
+		err = listedError{errors.Join(unknown...)}
+	}
+	return err
 }
+
+// listedError is a name that matched nothing after the others were
+// listed: the listing lands (as a negative answer's does) and the run
+// ends with exit status 2, naming it.
+type listedError struct{ err error }
+
+func (e listedError) Error() string        { return e.err.Error() }
+func (e listedError) Unwrap() error        { return e.err }
+func (e listedError) ExitCode() int        { return ExitUsage }
+func (e listedError) Is(target error) bool { return target == errNegative }
 
 // addPriceFlags adds --prices and, when priceAs, --price-as to c.
 func (a *app) addPriceFlags(c *cobra.Command, priceAs bool) {
@@ -171,15 +208,29 @@ func (a *app) applyModel(c *cobra.Command, name, windowFlag string) error {
 	if err != nil {
 		return err
 	}
-	m, err := cat.Windows().Lookup(name)
+	// One list: a preset, or a model only the price data (or harpe.yaml)
+	// knows, as harpe models lists them.
+	m, err := cat.Lookup(name)
 	if err != nil {
 		return usageErrorf("--model: %v", modelError(err))
 	}
 	f := c.Flags()
 	if windowFlag != "" && !f.Changed(windowFlag) {
-		if err := f.Set(windowFlag, strconv.Itoa(m.ContextWindow)); err != nil {
-			return usageErrorf("--model: %v", err)
+		window := m.ContextWindow
+		if window == 0 {
+			// No preset: the price data's window, where it gives one.
+			window = m.DataWindow()
 		}
+		if window > 0 {
+			if err := f.Set(windowFlag, strconv.Itoa(window)); err != nil {
+				return usageErrorf("--model: %v", err)
+			}
+		} else {
+			fmt.Fprintf(a.io.Err, "harpe: note: %s: harpe knows no context window for it; --%s keeps its value\n", m.Name, windowFlag)
+		}
+	}
+	if m.Tokenizer == "" {
+		m.Tokenizer = "estimate" // a harpe.yaml price with no preset
 	}
 	if !f.Changed("tokenizer") {
 		tok, note := m.Tokenizer, ""

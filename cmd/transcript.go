@@ -311,7 +311,7 @@ func noteNoPrices(w io.Writer, noted map[string]bool, models []string) {
 	for _, m := range models {
 		if !noted[m] {
 			noted[m] = true
-			fmt.Fprintf(w, "harpe: note: no prices for model %q; its calls are priced at 0 (add them under models: in harpe.yaml)\n", m)
+			fmt.Fprintf(w, "harpe: note: no prices for model %q; its calls are left out of every cost, which reads unpriced, never $0 (add them under models: in harpe.yaml)\n", m)
 		}
 	}
 }

@@ -174,13 +174,16 @@ func TestCostsAgreeOnSamples(t *testing.T) {
 		}
 		var want []*float64
 		for _, tr := range ts {
-			sum, named := 0.0, false
+			sum, named, priced := 0.0, false, false
 			add := func(model string, at time.Time, u transcript.Usage) {
 				if model == "" {
 					return
 				}
 				named = true
 				pr := cat.LookupCall(model).At(at, u.Input+u.CacheRead+u.CacheWrite)
+				if pr != nil {
+					priced = true
+				}
 				sum += UsageCost(u, pr)
 			}
 			for i := range tr.Messages {
@@ -191,7 +194,7 @@ func TestCostsAgreeOnSamples(t *testing.T) {
 			for _, u := range tr.Unsent {
 				add(u.Model, u.Time, u.Usage)
 			}
-			if !named {
+			if !named || !priced { // no price at all: unknown, never $0
 				want = append(want, nil)
 				continue
 			}

@@ -149,6 +149,37 @@ type Model struct {
 	fixed bool // Prices come from harpe.yaml: every call pays them
 }
 
+// DataWindow is the context window the price data gives for the model
+// (0 when it gives none, or the model is not in the data). A preset's
+// window is [Model.ContextWindow]; this is what a model without one can
+// go by.
+func (m Model) DataWindow() int {
+	if m.entry == nil {
+		return 0
+	}
+	return m.entry.ContextWindow
+}
+
+// TokenizerOf is the counter harpe uses for a model it has no preset for,
+// by who makes it: OpenAI's GPT-4o, GPT-4.1, GPT-4.5, GPT-5 and o-series
+// models use o200k_base, older GPT-4 and GPT-3.5 models cl100k_base; any
+// other model's tokenizer is not built into harpe ("estimate").
+func TokenizerOf(provider, name string) string {
+	n := strings.ToLower(name)
+	if provider != "openai" {
+		return "estimate"
+	}
+	switch {
+	case strings.HasPrefix(n, "gpt-4o"), strings.HasPrefix(n, "gpt-4.1"), strings.HasPrefix(n, "gpt-4.5"),
+		strings.HasPrefix(n, "gpt-5"), strings.HasPrefix(n, "chatgpt-4o"), strings.HasPrefix(n, "codex"),
+		len(n) > 1 && n[0] == 'o' && n[1] >= '1' && n[1] <= '9':
+		return "o200k_base"
+	case strings.HasPrefix(n, "gpt-4"), strings.HasPrefix(n, "gpt-3.5"):
+		return "cl100k_base"
+	}
+	return "estimate"
+}
+
 // CacheRule is the model's cache rule.
 func (m Model) CacheRule() CacheRule { return m.Cache }
 
@@ -355,6 +386,10 @@ func (c *Catalog) price(w tokenize.Model, name string) Model {
 	}
 	if m.Provider == "" {
 		m.Provider = provider
+	}
+	if w.Name == "" && ok {
+		// No preset: the tokenizer is the maker's, as far as harpe has it.
+		m.Tokenizer = TokenizerOf(m.Provider, m.Name)
 	}
 	m.Cache = ruleOf(c.db, name, provider)
 	m.MinCacheTokens = minCache[strings.ToLower(w.Name)]

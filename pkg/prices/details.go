@@ -21,8 +21,9 @@ type TableOptions = table.Options
 // WriteTable writes models for people, a row each: context window,
 // output limit ("-" when none is published) and prices in US dollars per
 // million tokens (input, cache read, 5-minute cache write, output; "-"
-// when unpriced, a write "free" when caching costs nothing extra), then a
-// legend and the sources of the prices. The tokenizer, the 1-hour write
+// when unpriced; a write that costs what input does, as OpenAI's and
+// Gemini's, is that price, as [WriteDetails] gives it), then a legend and
+// the sources of the prices. The tokenizer, the 1-hour write
 // price and the sources of each model are in [WriteDetails].
 func WriteTable(w io.Writer, models []Model, o TableOptions) error {
 	rows := make([][]string, 0, len(models))
@@ -30,11 +31,8 @@ func WriteTable(w io.Writer, models []Model, o TableOptions) error {
 	for _, m := range models {
 		row := []string{m.Name, orDash(m.ContextWindow), orDash(m.OutputLimit), "-", "-", "-", "-"}
 		if p := m.Prices; p != nil {
-			write := perMillion(p.CacheWrite5m)
-			if (p.CacheWrite5m == 0 || p.CacheWrite5m == p.Input) && m.CacheRule() != CacheAnthropic {
-				write = "free"
-			}
-			row = append(row[:3], perMillion(p.Input), perMillion(p.CacheRead), write, perMillion(p.Output))
+			w5, _ := writePrices5m1h(&m, p)
+			row = append(row[:3], perMillion(p.Input), perMillion(p.CacheRead), perMillion(w5), perMillion(p.Output))
 		}
 		rows = append(rows, row)
 		if m.PriceSource != "" && !slices.Contains(srcs, m.PriceSource) {
@@ -71,15 +69,19 @@ func WriteDetails(w io.Writer, models []Model) error {
 	var b strings.Builder
 	for _, m := range models {
 		fmt.Fprintf(&b, "\n%s (%s)\n", m.Name, cmp.Or(m.Provider, "provider unknown"))
-		if m.ContextWindow > 0 {
-			tok := m.Tokenizer
+		if tok := m.Tokenizer; tok != "" {
 			if !m.Exact() {
 				tok += " (its tokenizer is not built into harpe)"
 			}
 			fmt.Fprintf(&b, "  tokenizer:  %s\n", tok)
+		}
+		switch {
+		case m.ContextWindow > 0:
 			fmt.Fprintf(&b, "  window:     %d tokens, output %d (as of %s)\n              %s\n", m.ContextWindow, m.OutputLimit, m.AsOf, m.Source)
-		} else {
-			b.WriteString("  window:     no preset (add one under models: in harpe.yaml to use it with --model)\n")
+		case m.DataWindow() > 0:
+			fmt.Fprintf(&b, "  window:     %d tokens, from %s (no preset; --model takes it)\n", m.DataWindow(), m.PriceSource)
+		default:
+			b.WriteString("  window:     not known (no preset, none in the price data; add one under models: in harpe.yaml)\n")
 		}
 		if p := m.Prices; p != nil {
 			writePrices(&b, &m, p)
@@ -98,8 +100,12 @@ func WriteDetails(w io.Writer, models []Model) error {
 
 // writePrices writes m's prices p, their date and their source.
 func writePrices(b *strings.Builder, m *Model, p *Prices) {
+	w5, w1 := writePrices5m1h(m, p)
 	fmt.Fprintf(b, "  prices:     input %s, cache read %s, cache write 5m %s / 1h %s, output %s\n",
-		perMillion(p.Input), perMillion(p.CacheRead), perMillion(p.CacheWrite5m), perMillion(p.CacheWrite1h), perMillion(p.Output))
+		perMillion(p.Input), perMillion(p.CacheRead), perMillion(w5), perMillion(w1), perMillion(p.Output))
+	if inputWrites(m, p) {
+		b.WriteString("              a cache write costs the input price: nothing is added for writing\n")
+	}
 	asOf := ""
 	if p.AsOf != "" {
 		asOf = " (as of " + p.AsOf + ")"
@@ -112,6 +118,23 @@ func writePrices(b *strings.Builder, m *Model, p *Prices) {
 	if m.PriceVaries != "" {
 		fmt.Fprintf(b, "              the prices vary %s (each call is priced at its own)\n", m.PriceVaries)
 	}
+}
+
+// inputWrites tells a model whose cache writes cost what input does
+// (OpenAI's and Gemini's rule: the prices give no write price, or the
+// input price).
+func inputWrites(m *Model, p *Prices) bool {
+	return m.CacheRule() != CacheAnthropic && (p.CacheWrite5m == 0 || p.CacheWrite5m == p.Input) &&
+		(p.CacheWrite1h == 0 || p.CacheWrite1h == p.Input)
+}
+
+// writePrices5m1h are the prices of a 5-minute and a 1-hour cache write,
+// as a call pays them: the input price where [inputWrites].
+func writePrices5m1h(m *Model, p *Prices) (float64, float64) {
+	if inputWrites(m, p) {
+		return p.Input, p.Input
+	}
+	return p.CacheWrite5m, p.CacheWrite1h
 }
 
 // perMillion writes a price per million tokens with the digits it has.

@@ -23,6 +23,7 @@ func ExampleCatalog_Select() {
 	// Output:
 	// claude-haiku-4-5 200000
 	// claude-3-5-haiku 200000
+	// claude-3-haiku 0
 	// true
 }
 
@@ -44,7 +45,8 @@ func ExampleWriteDetails() {
 	//   tokenizer:  cl100k_base
 	//   window:     32768 tokens, output 4096 (as of 2026-01-15)
 	//               our deployment notes
-	//   prices:     input 0.5, cache read 0.05, cache write 5m 0 / 1h 0, output 1.5
+	//   prices:     input 0.5, cache read 0.05, cache write 5m 0.5 / 1h 0.5, output 1.5
+	//               a cache write costs the input price: nothing is added for writing
 	//               US$ per million tokens (as of 2026-01-15)
 	//               from harpe.yaml
 	//   cache:      openai
@@ -66,7 +68,7 @@ func ExampleWriteTable() {
 	// +----------------+---------+--------+-----+------+-------+-----+
 	// | MODEL          | CONTEXT | OUTPUT | IN  | READ | WRITE | OUT |
 	// +----------------+---------+--------+-----+------+-------+-----+
-	// | my-local-model | 32768   | 4096   | 0.5 | 0.05 | free  | 1.5 |
+	// | my-local-model | 32768   | 4096   | 0.5 | 0.05 | 0.5   | 1.5 |
 	// | unpriced       | -       | -      | -   | -    | -     | -   |
 	// +----------------+---------+--------+-----+------+-------+-----+
 	// IN READ WRITE OUT: US$ per million tokens (input, cache read, 5-minute cache

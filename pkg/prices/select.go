@@ -7,15 +7,18 @@ import (
 
 // Select picks the models names name, in their order without repeats: a
 // name that [Catalog.Lookup] knows (a preset, a dated snapshot of one, or
-// a model the price data knows) gives that model; any other, every
-// preset whose name contains it, case aside. A name that is neither is
-// the error Lookup gave for it (a [*tokenize.UnknownModelError] when no
-// model has that name). No names: every preset.
+// a model the price data knows) gives that model; any other, every model
+// whose name contains it, case aside: the presets, then the models the
+// price data has from the presets' makers (each as Lookup gives it, one
+// a preset prices left out). A name that is neither is the error Lookup
+// gave for it (a [*tokenize.UnknownModelError] when no model has that
+// name). No names: every preset.
 func (c *Catalog) Select(names []string) ([]Model, error) {
 	all := c.Models()
 	if len(names) == 0 {
 		return all, nil
 	}
+	all = append(all, c.dataModels(all)...)
 	var out []Model
 	seen := map[string]bool{}
 	add := func(m Model) {
@@ -45,4 +48,35 @@ func (c *Catalog) Select(names []string) ([]Model, error) {
 		}
 	}
 	return out, nil
+}
+
+// dataModels are the models the price data has from the makers of the
+// presets, in the data's order, that no preset is priced as.
+func (c *Catalog) dataModels(presets []Model) []Model {
+	makers := map[string]bool{}
+	priced := map[string]bool{}
+	for _, m := range presets {
+		makers[m.Provider] = true
+		if m.PriceModel != "" {
+			priced[m.PriceModel] = true
+		}
+	}
+	var out []Model
+	for _, p := range c.db.providers {
+		if !makers[p.ID] {
+			continue
+		}
+		for _, dm := range p.Models {
+			if priced[p.ID+"/"+dm.ID] {
+				continue
+			}
+			m, err := c.Lookup(dm.ID)
+			if err != nil || m.PriceModel != p.ID+"/"+dm.ID || priced[m.PriceModel] {
+				continue
+			}
+			priced[m.PriceModel] = true
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ type ccRecord struct {
 	IsCompactSummary bool            `json:"isCompactSummary"`
 	Timestamp        json.RawMessage `json:"timestamp"`
 	Message          *ccMessage      `json:"message"`
+	Version          string          `json:"version"` // of Claude Code
 }
 
 type ccMessage struct {
@@ -29,6 +31,9 @@ type ccMessage struct {
 	Content json.RawMessage `json:"content"`
 	Usage   *anUsage        `json:"usage"`
 	Model   string          `json:"model"`
+	// StopReason is "" until a response's last record ("end_turn",
+	// "tool_use"); some Claude Code versions never write it.
+	StopReason string `json:"stop_reason"`
 
 	// Set by the hand decoder, which reads the content on its way through
 	// the line (encoding/json leaves it nil: parseAnthropic reads Content).
@@ -84,6 +89,9 @@ func (rec *ccRecord) parse(line []byte) bool {
 			}
 			rec.Message = new(ccMessage)
 			rec.Message.parse(&p)
+		case "version":
+			seen.once(&p, 8)
+			rec.Version = p.String()
 		default:
 			otherField(&p, key, ccRecordFields)
 		}
@@ -105,8 +113,8 @@ var (
 )
 
 var (
-	ccRecordFields  = []string{"type", "subtype", "uuid", "isSidechain", "isMeta", "isCompactSummary", "timestamp", "message"}
-	ccMessageFields = []string{"id", "role", "content", "usage", "model"}
+	ccRecordFields  = []string{"type", "subtype", "uuid", "isSidechain", "isMeta", "isCompactSummary", "timestamp", "message", "version"}
+	ccMessageFields = []string{"id", "role", "content", "usage", "model", "stop_reason"}
 )
 
 func (m *ccMessage) parse(p *jsonl.Parser) {
@@ -137,6 +145,12 @@ func (m *ccMessage) parse(p *jsonl.Parser) {
 		case "model":
 			seen.once(p, 4)
 			m.Model = p.String()
+		case "stop_reason":
+			seen.once(p, 5)
+			if p.Null() {
+				return
+			}
+			m.StopReason = p.String()
 		default:
 			otherField(p, key, ccMessageFields)
 		}
@@ -285,6 +299,12 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		if rec.Message.Model != "" {
 			calls.list[call].model = rec.Message.Model
 		}
+		if rec.Message.StopReason != "" {
+			calls.list[call].stopped = true
+		}
+		if rec.Version != "" {
+			calls.list[call].version = rec.Version
+		}
 		if c.thinking != "" {
 			thinking[id] += c.thinking
 		}
@@ -382,6 +402,8 @@ type ccCall struct {
 	usage   *Usage // the latest record's usage; nil before any
 	visible int    // estimated tokens of the call's text and tool calls
 	line    int    // the line of the call's latest usage
+	stopped bool   // a record of the call has a stop_reason (the final one)
+	version string // the Claude Code version its records name, "" when none
 }
 
 func newCCCalls(b *builder) *ccCalls { return &ccCalls{b: b, byID: map[string]int{}} }
@@ -485,8 +507,41 @@ func (cs *ccCalls) finish(name string) {
 		return
 	}
 	c := cs.list[first]
+	why := "their last records are missing (a stream cut short, or a file rewritten keeping first records)"
+	if versions := cs.unstopped(); versions != "" {
+		// Every record of those responses is there: the version that
+		// wrote them never wrote a response's final usage.
+		why = versions + " wrote no stop_reason and a partial output_tokens on every record of a response: no record holds the final usage"
+	}
 	cs.b.t.Warnings = append(cs.b.t.Warnings, &Error{Name: name, Line: c.line,
-		Err: fmt.Errorf("%d of %d responses record under a quarter of the output tokens their visible text and tool calls count (first: %d recorded, about %d visible): their last records are missing (a stream cut short, or a file rewritten keeping first records), so their output is undercounted", cs.short, len(cs.list), c.usage.Output, c.visible)})
+		Err: fmt.Errorf("%d of %d responses record under a quarter of the output tokens their visible text and tool calls count (first: %d recorded, about %d visible): %s, so their output is undercounted", cs.short, len(cs.list), c.usage.Output, c.visible, why)})
+}
+
+// unstopped names the Claude Code versions the records give ("Claude
+// Code 2.1.41", "Claude Code 2.1.41, 2.1.45") when no response of the file
+// has a stop_reason on any record: that harness wrote none, so a short
+// output is its doing, not a lost record. It is "" when some response has
+// one, or some record names no version (a file rewritten by another tool
+// may have dropped both).
+func (cs *ccCalls) unstopped() string {
+	var versions []string
+	for k := range cs.list {
+		c := &cs.list[k]
+		if c.usage == nil {
+			continue
+		}
+		if c.stopped || c.version == "" {
+			return ""
+		}
+		if !slices.Contains(versions, c.version) {
+			versions = append(versions, c.version)
+		}
+	}
+	if len(versions) == 0 {
+		return ""
+	}
+	slices.Sort(versions)
+	return "Claude Code " + strings.Join(versions, ", ")
 }
 
 var claudeCodeFormat = format{name: FormatClaudeCode, line: claudeCodeLine, lines: readClaudeCode,

@@ -28,6 +28,8 @@ type cxItem struct {
 	CallID    string          `json:"call_id"`
 	Output    json.RawMessage `json:"output"`
 	Action    json.RawMessage `json:"action"`
+	Tools     json.RawMessage `json:"tools"`   // a tool_search_output's
+	Summary   json.RawMessage `json:"summary"` // a reasoning item's
 }
 
 type cxEvent struct {
@@ -74,9 +76,12 @@ type codexReader struct {
 	pending     []string // human prompts seen as events, not yet matched to an item
 	candidates  []int    // user items since the last prompt, not yet matched
 	sawPrompts  bool
-	historyMeta bool   // reading a compaction's replacement history
-	document    bool   // reading a Responses document (no prompt events)
-	model       string // from the latest turn_context
+	historyMeta bool      // reading a compaction's replacement history
+	document    bool      // reading a Responses document (no prompt events)
+	model       string    // from the latest turn_context
+	unplaced    *lineNote // usage records with no reply to sit on, kept in Unsent
+	reasoned    bool      // a reasoning item came since the last reply or usage
+	reasoning   []string  // the summaries of those reasoning items
 }
 
 // readCodex reads a Codex CLI rollout: response_item lines are the
@@ -141,7 +146,8 @@ func (c *codexReader) finishPrompts() {
 // wrapper is read as a bare item.
 var responseItemTypes = map[string]bool{"message": true, "function_call": true, "function_call_output": true,
 	"custom_tool_call": true, "custom_tool_call_output": true, "local_shell_call": true,
-	"local_shell_call_output": true, "web_search_call": true, "reasoning": true}
+	"local_shell_call_output": true, "web_search_call": true, "reasoning": true,
+	"tool_search_call": true, "tool_search_output": true}
 
 // cxRequest is a Responses request body, its input items aside.
 type cxRequest struct {
@@ -287,7 +293,7 @@ func (c *codexReader) line(ln cxLine, ts time.Time) error {
 			c.sawPrompts = true
 			c.prompt(ev.Message)
 		case "token_count":
-			if err := c.usage(ev.Info); err != nil {
+			if err := c.usage(ev.Info, ts); err != nil {
 				return c.d.errorf("payload.info.last_token_usage: %w", err)
 			}
 		}
@@ -336,7 +342,7 @@ func (c *codexReader) prompt(text string) {
 
 // usage handles a token_count event: a change in the running total closes
 // one call, whose first message gets the last call's input tokens.
-func (c *codexReader) usage(info *cxInfo) error {
+func (c *codexReader) usage(info *cxInfo, ts time.Time) error {
 	if info == nil || info.Last == nil || info.Last.InputTokens == nil {
 		return nil
 	}
@@ -359,8 +365,26 @@ func (c *codexReader) usage(info *cxInfo) error {
 		at = c.awaiting
 	}
 	c.awaiting = -1
+	if at < 0 && c.reasoned {
+		// A response of reasoning only: it is the reply, with no text.
+		c.assistant(Message{Role: RoleAssistant, Thinking: strings.Join(c.reasoning, "\n"), Timestamp: ts})
+		at = c.callFirst
+		c.closeCall()
+		c.awaiting = -1
+	}
+	c.reasoned, c.reasoning = false, nil
 	if at < 0 {
-		c.b.skip("usage_without_reply")
+		// A response that wrote no item harpe takes for a reply (only
+		// reasoning, or an item type it does not know): the provider
+		// billed it all the same. Its usage is kept with the calls that
+		// are in no window, and a note counts them.
+		c.b.t.Unsent = append(c.b.t.Unsent, UnsentCall{Model: c.model, Time: ts,
+			Usage: *openAIParts(*l.InputTokens, l.CachedInput, l.OutputTokens)})
+		if c.unplaced == nil {
+			c.unplaced = &lineNote{what: "usage records (token_count) follow no reply harpe reads (a response of an item type harpe does not know, or none): billed in the totals, in no replay window"}
+			c.b.t.Warnings = append(c.b.t.Warnings, &Error{Name: c.d.name, Line: c.d.line, Err: c.unplaced})
+		}
+		c.unplaced.n++
 		return nil
 	}
 	m := c.b.msg(at)
@@ -387,6 +411,7 @@ func (c *codexReader) assistant(m Message) {
 		c.b.add(m, false)
 		return
 	}
+	c.reasoned, c.reasoning = false, nil
 	// A prompt seen only as an event comes before the reply to it.
 	for _, p := range c.pending {
 		c.b.add(Message{Role: RoleUser, Text: p, Timestamp: m.Timestamp}, true)
@@ -467,6 +492,14 @@ func (c *codexReader) item(raw json.RawMessage, ts time.Time) error {
 	case "local_shell_call":
 		c.assistant(Message{Role: RoleAssistant, Timestamp: ts,
 			ToolCalls: []ToolCall{{ID: it.CallID, Name: "local_shell", Arguments: argText(it.Action)}}})
+	case "tool_search_call":
+		// Codex's search for deferred tools: a call the model makes
+		// (call_id null when the provider runs the search itself).
+		c.assistant(Message{Role: RoleAssistant, Timestamp: ts,
+			ToolCalls: []ToolCall{{ID: it.CallID, Name: "tool_search", Arguments: argText(it.Arguments)}}})
+	case "tool_search_output":
+		// The tools found, as definitions: what the next request carries.
+		c.userSide(Message{Role: RoleTool, ToolCallID: it.CallID, Text: argText(it.Tools), Timestamp: ts})
 	case "web_search_call":
 		// No call id and no output item: a call that pairs with nothing.
 		c.assistant(Message{Role: RoleAssistant, Timestamp: ts,
@@ -478,10 +511,32 @@ func (c *codexReader) item(raw json.RawMessage, ts time.Time) error {
 		c.userSide(Message{Role: RoleTool, ToolCallID: it.CallID, Text: codexOutput(it.Output), Timestamp: ts})
 	case "reasoning":
 		c.b.skip("reasoning")
+		if !c.historyMeta {
+			c.reasoned = true
+			c.reasoning = append(c.reasoning, reasoningSummary(it.Summary)...)
+		}
 	default:
 		c.b.skip("response_item/" + it.Type)
 	}
 	return nil
+}
+
+// reasoningSummary is the texts of a reasoning item's summary parts;
+// none when it has another shape.
+func reasoningSummary(raw json.RawMessage) []string {
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return nil
+	}
+	var texts []string
+	for _, p := range parts {
+		if p.Text != "" {
+			texts = append(texts, p.Text)
+		}
+	}
+	return texts
 }
 
 // codexOutput reads a tool output: a string, an object with "content", or

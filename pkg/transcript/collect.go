@@ -190,6 +190,9 @@ type collector struct {
 	o    CollectOptions
 	name string
 	head *inputs.HeadReader
+	// sess is SessionID of the head, read once (sessRead).
+	sess     string
+	sessRead bool
 	// proj is ProjectDir of the head when it was projLen bytes long: the
 	// head only grows, so a file of many conversations looks at its head
 	// once per read that extends it, not once per conversation (200,000
@@ -306,6 +309,11 @@ func (c *collector) done(t *Transcript) error {
 		l.File = c.name
 		c.out.Listings = append(c.out.Listings, l)
 	default:
+		if !c.sessRead {
+			// Once a file: its first lines name the session, if any.
+			c.sess, c.sessRead = SessionID(c.head.HeadUpTo(16<<10)), true
+		}
+		e.summary.Session = c.sess
 		err = e.summary.Finish(t)
 		c.out.Summaries.Add(e.summary)
 	}

@@ -255,6 +255,8 @@ func TestDetectSamples(t *testing.T) {
 		"codex/long.jsonl":                  FormatCodex,
 		"codex/quirks.jsonl":                FormatCodex,
 		"codex/quirks-counted.jsonl":        FormatCodex,
+		"codex/quirks-tool-search.jsonl":    FormatCodex,
+		"codex/quirks-unpriced.jsonl":       FormatCodex,
 		"codex/responses-request.json":      FormatCodex,
 		"codex/rollout.jsonl":               FormatCodex,
 		"copilot-cli/events.jsonl":          FormatCopilotCLI,

@@ -43,13 +43,14 @@ func priceCall(p Pricer, model string, at time.Time, u *Usage) callCost {
 
 // Cost is what the tally's calls cost, summed call by call and rounded
 // ([usd.Round]), and the models, sorted, that some call could not be
-// priced for (their calls count 0). cost is nil when the calls were not
-// priced or none names its model.
+// priced for (their calls are left out of the sum). cost is nil when the
+// calls were not priced, none names its model, or none got a price (the
+// cost is unknown, never $0).
 func (t *UsageTally) Cost() (cost *float64, unpriced []string) {
 	if !t.priced {
 		return nil, nil
 	}
-	sum, named := 0.0, false
+	sum, named, priced := 0.0, false, false
 	for _, m := range t.models() {
 		if m == "" {
 			continue
@@ -60,9 +61,13 @@ func (t *UsageTally) Cost() (cost *float64, unpriced []string) {
 		if mt.unpriced.Calls > 0 {
 			unpriced = append(unpriced, m)
 		}
+		priced = priced || mt.used.Calls > mt.unpriced.Calls
 	}
 	if !named {
 		return nil, nil
+	}
+	if !priced {
+		return nil, unpriced
 	}
 	sum = usd.Round(sum)
 	return &sum, unpriced

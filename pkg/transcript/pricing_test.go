@@ -81,7 +81,7 @@ func TestSummaryPricing(t *testing.T) {
 		want map[string]any // group key → cost
 	}{
 		{"day", map[string]any{"2026-01-02": 153.0, "2026-01-03": 20.0, "2026-01-04": nil}},
-		{"model", map[string]any{"m1": 73.0, "m2": 100.0, "mystery": 0.0, "-": nil}},
+		{"model", map[string]any{"m1": 73.0, "m2": 100.0, "mystery": nil, "-": nil}},
 		{"project", map[string]any{"/src": 173.0, "/other": nil}},
 	} {
 		var ss SessionSummaries

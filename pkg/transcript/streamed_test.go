@@ -171,6 +171,45 @@ func TestShortOutputNote(t *testing.T) {
 	}
 }
 
+// TestShortOutputWhy: the short-output warning says why. Claude Code
+// 2.1.41 and 2.1.45 write "stop_reason": null and a partial output_tokens
+// on every record of a response (seen in real files of
+// docs/real-sessions.md): the warning names the version the records give
+// and what it did not write. Where a response has a stop_reason, or a
+// record names no version, the records may have been lost: the warning
+// says so.
+func TestShortOutputWhy(t *testing.T) {
+	big := `{"type":"tool_use","id":"toolu_1","name":"Write","input":{"content":"` + strings.Repeat("x, ", 2000) + `"}}`
+	v := func(version string) string { return `,"version":"` + version + `"` }
+	stop := func(rec string) string {
+		return strings.Replace(rec, `"usage":`, `"stop_reason":"end_turn","usage":`, 1)
+	}
+	const lost = "their last records are missing (a stream cut short, or a file rewritten keeping first records), so their output is undercounted"
+	tests := []struct {
+		name, in, want string
+	}{
+		{"2.1.41, no stop_reason", ccPrompt + ccRec("msg_1", big, ccUsage("1"), v("2.1.41")) + ccRec("msg_2", ccText, ccUsage("9"), v("2.1.41")),
+			"Claude Code 2.1.41 wrote no stop_reason and a partial output_tokens on every record of a response: no record holds the final usage, so their output is undercounted"},
+		{"two versions", ccPrompt + ccRec("msg_1", big, ccUsage("1"), v("2.1.45")) + ccRec("msg_2", big, ccUsage("2"), v("2.1.41")),
+			"Claude Code 2.1.41, 2.1.45 wrote no stop_reason"},
+		{"stop_reason null written out", ccPrompt + strings.Replace(ccRec("msg_1", big, ccUsage("1"), v("2.1.41")), `"usage":`, `"stop_reason":null,"usage":`, 1),
+			"Claude Code 2.1.41 wrote no stop_reason"},
+		{"a response has a stop_reason", ccPrompt + ccRec("msg_1", big, ccUsage("1"), v("2.1.77")) + stop(ccRec("msg_2", ccText, ccUsage("9"), v("2.1.77"))), lost},
+		{"no version", ccPrompt + ccRec("msg_1", big, ccUsage("1"), ""), lost},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ts, err := Read(strings.NewReader(tc.in), "in", "claude-code")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := ts[0].Warnings; len(w) != 1 || !strings.Contains(w[0].Error(), tc.want) {
+				t.Errorf("warnings %v, want one with %q", w, tc.want)
+			}
+		})
+	}
+}
+
 // TestStreamedSamples reads the streamed samples of
 // testdata/agent/streamed (scripts/gen-agent-sessions) and checks the
 // recorded sums against figures worked out from the records with jq,

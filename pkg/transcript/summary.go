@@ -46,6 +46,10 @@ type SkippedFile struct {
 type SessionSummary struct {
 	File         string `json:"file"`
 	Conversation string `json:"conversation,omitempty"`
+	// Session is the session id the file records (Claude Code and Gemini
+	// CLI "sessionId", a Codex rollout's session_meta id), "" when none:
+	// it tells two sessions of one project apart.
+	Session string `json:"session,omitempty"`
 	// Format is the harness or API that wrote it ("claude-code", "codex").
 	Format string `json:"format"`
 	// Project is the working directory the session recorded (Claude Code
@@ -331,27 +335,55 @@ const projectHeadLines = 64
 // session_meta payload. head is the start of the file; "" when no line
 // there names one.
 func ProjectDir(head []byte) string {
+	return headField(head, `"cwd"`, func(rec *headRecord) string { return cmpOr(rec.Cwd, rec.Payload.Cwd) })
+}
+
+// SessionID is the session id a session file records in its first lines:
+// Claude Code's and Gemini CLI's "sessionId", the "id" of a Codex
+// rollout's session_meta; "" when head names none.
+func SessionID(head []byte) string {
+	return headField(head, `ession`, func(rec *headRecord) string {
+		if rec.Type == "session_meta" {
+			return rec.Payload.ID
+		}
+		return rec.SessionID
+	})
+}
+
+// headRecord is what ProjectDir and SessionID read of a record.
+type headRecord struct {
+	Type      string `json:"type"`
+	Cwd       string `json:"cwd"`
+	SessionID string `json:"sessionId"`
+	Payload   struct {
+		Cwd string `json:"cwd"`
+		ID  string `json:"id"`
+	} `json:"payload"`
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// headField is the first non-empty value get gives of a record among the
+// first lines of head that hold mark.
+func headField(head []byte, mark string, get func(*headRecord) string) string {
 	sc := bufio.NewScanner(bytes.NewReader(head))
 	sc.Buffer(make([]byte, 0, 64<<10), len(head)+1)
 	for n := 0; n < projectHeadLines && sc.Scan(); n++ {
 		line := sc.Bytes()
-		if !bytes.Contains(line, []byte(`"cwd"`)) {
+		if !bytes.Contains(line, []byte(mark)) {
 			continue
 		}
-		var rec struct {
-			Cwd     string `json:"cwd"`
-			Payload struct {
-				Cwd string `json:"cwd"`
-			} `json:"payload"`
-		}
+		var rec headRecord
 		if json.Unmarshal(line, &rec) != nil {
 			continue // a record cut off at the end of head, or not JSON
 		}
-		if rec.Cwd != "" {
-			return rec.Cwd
-		}
-		if rec.Payload.Cwd != "" {
-			return rec.Payload.Cwd
+		if v := get(&rec); v != "" {
+			return v
 		}
 	}
 	return ""

@@ -146,3 +146,22 @@ func ExampleNewSummary() {
 	fmt.Println(*sum.Sessions.At(0).Start, sum.Sessions.At(0).Project, r.Calls, r.Input, r.CacheRead, r.CacheWrite, r.Output)
 	// Output: 2026-11-24T09:12:03Z /src/shop 2 3 12000 12800 490
 }
+
+// TestSessionID reads the session id a file's first lines record, as the
+// session table's short id shows it.
+func TestSessionID(t *testing.T) {
+	for _, tc := range []struct{ name, head, want string }{
+		{"claude code", `{"type":"last-prompt","leafUuid":"x"}` + "\n" + `{"type":"user","sessionId":"74671abd-5a64","cwd":"/src"}` + "\n", "74671abd-5a64"},
+		{"codex", `{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"019ab6f2-aa","cwd":"/src"}}` + "\n", "019ab6f2-aa"},
+		{"gemini cli jsonl", `{"sessionId":"6492bb45-1","projectHash":"ab","kind":"main"}` + "\n", "6492bb45-1"},
+		{"none", `{"type":"user","message":{"role":"user","content":"session"}}` + "\n", ""},
+		{"cut line", `{"type":"user","sessionId":"abc`, ""},
+	} {
+		if got := SessionID([]byte(tc.head)); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if got := shortID("74671abd-5a64-439f"); got != "74671abd" {
+		t.Errorf("shortID %q", got)
+	}
+}

@@ -62,7 +62,7 @@ type sessionRow struct {
 }
 
 // sessionOrigin is where a session was read and who wrote it.
-type sessionOrigin struct{ file, project, format string }
+type sessionOrigin struct{ file, project, format, session string }
 
 // sessionTally is the usage of a session that records some: in all and
 // per model, and per UTC day ([SessionSummary] keeps the same).
@@ -78,7 +78,7 @@ func (ss *SessionSummaries) Len() int { return ss.n }
 // usage with the row, so it takes no more messages ([SessionSummary.Add]).
 func (ss *SessionSummaries) At(i int) *SessionSummary {
 	r := ss.row(i)
-	s := &SessionSummary{File: r.origin.file, Conversation: ss.conv(i), Format: r.origin.format, Project: r.origin.project,
+	s := &SessionSummary{File: r.origin.file, Conversation: ss.conv(i), Format: r.origin.format, Project: r.origin.project, Session: r.origin.session,
 		Messages: r.messages,
 		start:    time.Unix(r.start, int64(r.startNanos)).UTC(), end: time.Unix(r.end, 0).UTC()}
 	if r.tally != nil {
@@ -94,7 +94,7 @@ func (ss *SessionSummaries) At(i int) *SessionSummary {
 // change made to those fields of s is not kept.
 func (ss *SessionSummaries) Add(sessions ...*SessionSummary) {
 	for _, s := range sessions {
-		r := sessionRow{origin: ss.origin(sessionOrigin{s.File, s.Project, s.Format}),
+		r := sessionRow{origin: ss.origin(sessionOrigin{s.File, s.Project, s.Format, s.Session}),
 			messages: s.Messages, start: s.start.Unix(), startNanos: int32(s.start.Nanosecond()), end: s.end.Unix()}
 		if s.usage.Total != nil || s.usage.byModel != nil || s.usage.priced || s.days != nil {
 			r.tally = &sessionTally{usage: s.usage, days: s.days}

@@ -96,7 +96,7 @@ func (s *breakdownSection) write(w io.Writer, o TableOptions) error {
 		// Wrapped before 80 columns: real sessions' sums are long.
 		last := fmt.Sprintf("output %d", rec.Output)
 		switch {
-		case s.dollars != nil && *s.dollars == 0 && len(s.left) > 0:
+		case (s.dollars == nil || *s.dollars == 0) && len(s.left) > 0:
 			last += "; unpriced"
 		case s.dollars != nil:
 			last += fmt.Sprintf("; $%s at list prices", prose.USD(*s.dollars))

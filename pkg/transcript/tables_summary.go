@@ -57,6 +57,10 @@ func (s *Summary) WriteTable(w io.Writer) error {
 			if ss.Conversation != "" {
 				project += " (" + ss.Conversation + ")"
 			}
+			if id := ss.Session; id != "" {
+				// The session's short id: two sessions of one project apart.
+				project = shortID(id) + "  " + project
+			}
 			if _, err := fmt.Fprintf(b, "  %s  %s: %s\n", termtext.Escape(project), ss.Format, termtext.Escape(shortModels(ss.Models))); err != nil {
 				return err // a failed write: no use formatting the rest
 			}
@@ -108,10 +112,20 @@ func writeLeftOut(b *bufio.Writer, skipped []SkippedFile, broken int, at []strin
 	}
 }
 
-// summaryCost is a cost cell: "-" when there is none, "unpriced" when
-// nothing of it had a price.
+// shortID is a session id's first 8 characters, escaped for a terminal.
+func shortID(id string) string {
+	if r := []rune(id); len(r) > 8 {
+		id = string(r[:8])
+	}
+	return termtext.Escape(id)
+}
+
+// summaryCost is a cost cell: "unpriced" when nothing of it had a
+// price, "-" when there is none.
 func summaryCost(c *float64, unpriced []string) string {
 	switch {
+	case c == nil && len(unpriced) > 0:
+		return "unpriced"
 	case c == nil:
 		return "-"
 	case *c == 0 && len(unpriced) > 0:

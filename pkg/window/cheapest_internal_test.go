@@ -165,7 +165,7 @@ func TestCheapestModelMatchesExact(t *testing.T) {
 			exact, calls := exactUSD(t, r, s, full, b, false)
 			outUSD := 0.0
 			for _, c := range calls {
-				outUSD += c.CostUSD - partsUSD(s, c)
+				outUSD += float64(c.CostUSD) - partsUSD(s, c)
 			}
 			model := s.modelUSD(b)
 			if d := math.Abs(model - (exact - outUSD)); d > tol*(exact-outUSD)+1e-9 {
@@ -403,7 +403,7 @@ func TestCheapestSeesRecordedMiss(t *testing.T) {
 	}
 	freed := cheap.Plan[0].FreedTokens
 	want := float64(freed) * (3.75 + 0.30) / 1e6
-	if got := full.Totals.CostUSD - cheap.Totals.CostUSD; math.Abs(got-want) > 2e-9 {
+	if got := float64(full.Totals.CostUSD - cheap.Totals.CostUSD); math.Abs(got-want) > 2e-9 {
 		t.Errorf("full − cheapest = $%.9f, want %d × $4.05/M = $%.9f", got, freed, want)
 	}
 	if freed < 3900 || freed > 4100 {

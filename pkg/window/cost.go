@@ -1,6 +1,7 @@
 package window
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -60,8 +61,9 @@ type CallCost struct {
 	// OutputTokens is the recorded output of the call (the same for
 	// every strategy: a replay does not change the answer).
 	OutputTokens int `json:"output_tokens"`
-	// CostUSD is the call's price in US dollars (rounded to 1e-9).
-	CostUSD float64 `json:"cost_usd"`
+	// CostUSD is the call's price in US dollars (rounded to 1e-9); null
+	// in JSON when its model has no price ([Priced]).
+	CostUSD Priced `json:"cost_usd"`
 	// RecordedUsage is the provider's record (full only).
 	RecordedUsage *RecordedCache `json:"recorded,omitempty"`
 	// Evicted is set at a call where the record shows the provider's
@@ -90,16 +92,18 @@ type CostTotals struct {
 	OutputTokens int        `json:"output_tokens"`
 	// CostUSD is what the strategy's calls cost; FullCostUSD what full's
 	// cost (both rounded to 1e-9).
-	CostUSD     float64 `json:"cost_usd"`
-	FullCostUSD float64 `json:"full_cost_usd"`
+	// Where no call has a price, these four are unknown ([Priced]: null
+	// in JSON, never $0).
+	CostUSD     Priced `json:"cost_usd"`
+	FullCostUSD Priced `json:"full_cost_usd"`
 	// SavedUSD is FullCostUSD − CostUSD (negative when the strategy
 	// costs more); SavedCostRatio is SavedUSD / FullCostUSD rounded to 3
 	// decimals (0 when full costs nothing), the money counterpart of
 	// [Totals.SavedRatio].
-	SavedUSD       float64 `json:"saved_usd"`
-	SavedCostRatio float64 `json:"saved_cost_ratio"`
+	SavedUSD       Priced `json:"saved_usd"`
+	SavedCostRatio Priced `json:"saved_cost_ratio"`
 	// UnpricedModels lists, sorted, the models named by calls that have
-	// no prices: their calls count $0.
+	// no prices: their calls are left out of the dollar figures.
 	UnpricedModels []string `json:"unpriced_models"`
 	// unpriced tallies the calls and tokens of UnpricedModels as they
 	// are priced, so [Result.Unpriced] has them when the calls are not
@@ -125,6 +129,7 @@ type CostTotals struct {
 
 	usd, fullUSD, recordedUSD, regret float64 // unrounded
 	hasRegret                         bool
+	priced                            int // calls that had a price
 	// rewrites counts the calls that paid again for what the cache
 	// held; fullRewrites is full's rewrites.Calls (for Why).
 	rewrites     rewrites
@@ -223,21 +228,59 @@ func about(n int) string {
 
 func roundUSD(x float64) float64 { return math.Round(x*1e9) / 1e9 }
 
+// unpricedAll tells a strategy whose calls named a model and none had a
+// price: its dollar figures are unknown, never $0.
+func (ct *CostTotals) unpricedAll() bool {
+	return ct != nil && ct.priced == 0 && len(ct.UnpricedModels) > 0
+}
+
+// Priced is a figure worked out from prices (dollars, or a ratio of
+// dollars). Where nothing of it had a price it is unknown: NaN, written
+// as null in JSON, never 0 ([Priced.Known] tells).
+type Priced float64
+
+// unpriced is the value of a [Priced] figure with no price in it.
+var unpriced = Priced(math.NaN())
+
+// Known reports whether the figure had a price to be worked out from.
+func (p Priced) Known() bool { return !math.IsNaN(float64(p)) }
+
+// Or is the figure, or alt where it is unknown.
+func (p Priced) Or(alt float64) float64 {
+	if !p.Known() {
+		return alt
+	}
+	return float64(p)
+}
+
+// MarshalJSON writes the figure as a JSON number, or null when unknown.
+func (p Priced) MarshalJSON() ([]byte, error) {
+	if !p.Known() {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(p))
+}
+
 // settle sets the rounded dollar figures and the saving from the
 // unrounded sums.
 func (ct *CostTotals) settle() {
-	ct.CostUSD = roundUSD(ct.usd)
-	ct.FullCostUSD = roundUSD(ct.fullUSD)
-	ct.SavedUSD = roundUSD(ct.fullUSD - ct.usd)
+	ct.CostUSD = Priced(roundUSD(ct.usd))
+	ct.FullCostUSD = Priced(roundUSD(ct.fullUSD))
+	ct.SavedUSD = Priced(roundUSD(ct.fullUSD - ct.usd))
 	ct.SavedCostRatio = 0
 	if ct.hasRegret {
 		g := roundUSD(ct.regret)
 		ct.RegretUSD = &g
 	}
 	if ct.fullUSD > 0 {
-		ct.SavedCostRatio = math.Round((1-ct.usd/ct.fullUSD)*1000) / 1000
+		ct.SavedCostRatio = Priced(math.Round((1-ct.usd/ct.fullUSD)*1000) / 1000)
 	}
 	ct.Why = nil
+	if ct.unpricedAll() {
+		ct.CostUSD, ct.FullCostUSD, ct.SavedUSD, ct.SavedCostRatio = unpriced, unpriced, unpriced, unpriced
+		ct.RegretUSD, ct.RecordedCostUSD = nil, nil
+		return
+	}
 	if ct.CostUSD > ct.FullCostUSD {
 		w := &CostWhy{ExtraUSD: roundUSD(ct.usd - ct.fullUSD), Calls: ct.rewrites.Calls, Of: ct.rewrites.Of,
 			FullCalls: ct.fullRewrites, Price: ct.rewrites.Price}
@@ -265,6 +308,7 @@ func (ct *CostTotals) add(u *CostTotals) error {
 	ct.OutputTokens = out
 	ct.usd += u.usd
 	ct.fullUSD += u.fullUSD
+	ct.priced += u.priced
 	ct.EvictedCalls += u.EvictedCalls
 	ct.rewrites.add(&u.rewrites)
 	ct.fullRewrites += u.fullRewrites
@@ -566,11 +610,15 @@ func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call
 		return err
 	}
 	call.CallCost = &CallCost{Model: st.Model, CacheRule: cc.Rule, Cache: cc.Cache, OutputTokens: cc.OutputTokens,
-		CostUSD: roundUSD(cc.CostUSD), Evicted: cc.Evicted, cut: cc.Cut, floored: cc.Floored}
+		CostUSD: Priced(roundUSD(cc.CostUSD)), Evicted: cc.Evicted, cut: cc.Cut, floored: cc.Floored}
 	ct := t.CostTotals
 	cr.rewrites(&ct.rewrites, st.Model, cc)
-	if st.Model != "" && !cr.sim.Priced(st.Model) {
+	switch {
+	case st.Model != "" && !cr.sim.Priced(st.Model):
 		ct.unpriced = cost.MergeUnpriced(ct.unpriced, []cost.Unpriced{{Model: st.Model, Calls: 1, Tokens: call.Tokens + cc.OutputTokens}})
+		call.CallCost.CostUSD = unpriced
+	case st.Model != "":
+		ct.priced++
 	}
 	var ok [4]bool
 	ct.Cache.Read, ok[0] = checked.Add(ct.Cache.Read, cc.Cache.Read)
@@ -690,15 +738,17 @@ func (cr *costRun) finish(t *Totals, fullUSD float64, fullRewrites int) {
 	ct := t.CostTotals
 	ct.fullUSD = fullUSD
 	ct.fullRewrites = fullRewrites
-	ct.settle()
 	ct.UnpricedModels = slices.DeleteFunc(cr.sim.Unpriced(), func(s string) bool { return s == "" })
+	ct.settle()
 	if a := ct.Agreement; a != nil {
 		if a.Calls == 0 {
 			ct.Agreement = nil
 		} else {
 			a.Share = math.Round(float64(a.Agree)/float64(a.Calls)*1000) / 1000
-			r := roundUSD(ct.recordedUSD)
-			ct.RecordedCostUSD = &r
+			if !ct.unpricedAll() {
+				r := roundUSD(ct.recordedUSD)
+				ct.RecordedCostUSD = &r
+			}
 		}
 	}
 }

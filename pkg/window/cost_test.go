@@ -80,7 +80,7 @@ func TestReplayCostAgainstRecorded(t *testing.T) {
 			if r := full.Totals.RecordedCostUSD; r == nil || math.Abs(*r-rec.CostUSD) > 1e-6 {
 				t.Errorf("full's recorded cost %v, cost.Recorded $%.6f", r, rec.CostUSD)
 			}
-			if d := math.Abs(full.Totals.CostUSD-rec.CostUSD) / rec.CostUSD; d > 0.02 {
+			if d := math.Abs(float64(full.Totals.CostUSD)-rec.CostUSD) / rec.CostUSD; d > 0.02 {
 				t.Errorf("full's modelled cost $%.6f, recorded $%.6f: %.1f%% apart", full.Totals.CostUSD, rec.CostUSD, 100*d)
 			} else {
 				t.Logf("recorded $%.6f (%.2f%% apart)", rec.CostUSD, 100*d)
@@ -181,7 +181,7 @@ func TestReplayCostMissSample(t *testing.T) {
 	if full.RecordedCostUSD == nil || math.Abs(*full.RecordedCostUSD-bill) > 1e-6 {
 		t.Errorf("recorded cost %v, the records price at $%.6f", full.RecordedCostUSD, bill)
 	}
-	if d := math.Abs(full.CostUSD-bill) / bill; d > 0.02 {
+	if d := math.Abs(float64(full.CostUSD)-bill) / bill; d > 0.02 {
 		t.Errorf("full's modelled cost $%.6f, the bill $%.6f: %.2f%% apart", full.CostUSD, bill, 100*d)
 	}
 	if a := full.Agreement; a == nil || a.Calls != calls || a.Agree != agree {
@@ -252,9 +252,9 @@ func TestFullIsTheBill(t *testing.T) {
 			}
 			checked++
 			bill := *tot.RecordedCostUSD
-			d := (tot.CostUSD - bill) / bill
+			d := (float64(tot.CostUSD) - bill) / bill
 			t.Logf("%s: full $%.9f, the records bill $%.9f (%+.6f%%)", p, tot.CostUSD, bill, 100*d)
-			if math.Abs(tot.CostUSD-bill) > 1e-9 {
+			if math.Abs(float64(tot.CostUSD)-bill) > 1e-9 {
 				t.Errorf("%s: full $%.9f, the bill $%.9f: %.6f%% apart", p, tot.CostUSD, bill, 100*d)
 			}
 			if strings.HasSuffix(p, "claude-code/long.jsonl") {
@@ -267,7 +267,7 @@ func TestFullIsTheBill(t *testing.T) {
 				if math.Abs(bill-want) > 1e-6 {
 					t.Errorf("long.jsonl: recorded cost $%.6f, the records price at $%.6f", bill, want)
 				}
-				if math.Abs(tot.CostUSD-want)/want > 0.001 {
+				if math.Abs(float64(tot.CostUSD)-want)/want > 0.001 {
 					t.Errorf("long.jsonl: full $%.6f, the records $%.6f: over 0.1%% apart", tot.CostUSD, want)
 				}
 			}
@@ -313,7 +313,7 @@ func TestReplayCostTail(t *testing.T) {
 		t.Fatalf("%d calls, want %d", len(calls), len(want))
 	}
 	for i, c := range calls {
-		if c.CallCost == nil || c.Cache != want[i].parts || math.Abs(c.CostUSD-want[i].usd) > 1e-12 || c.Evicted {
+		if c.CallCost == nil || c.Cache != want[i].parts || math.Abs(float64(c.CostUSD)-want[i].usd) > 1e-12 || c.Evicted {
 			t.Errorf("call %d: %+v, want %+v $%.7f", i+1, c.CallCost, want[i].parts, want[i].usd)
 		}
 	}
@@ -356,7 +356,7 @@ func TestReplayCostTailPastTheMessages(t *testing.T) {
 	want := cost.Parts{Write: 11973, Uncached: 30}
 	for _, r := range res {
 		c := r.Calls[0]
-		if c.CallCost == nil || c.Cache != want || math.Abs(c.CostUSD-0.05098875) > 1e-12 {
+		if c.CallCost == nil || c.Cache != want || math.Abs(float64(c.CostUSD)-0.05098875) > 1e-12 {
 			t.Errorf("%s call 1: %+v, want %+v $0.05098875", r.Strategy, c.CallCost, want)
 		}
 	}
@@ -431,7 +431,7 @@ func TestReplayCostCountedOverRecorded(t *testing.T) {
 			t.Errorf("%s: %v", r.Strategy, err)
 		}
 	}
-	if got := res[1].Totals.CostUSD; math.Abs(got-0.04380425) > 1e-12 {
+	if got := float64(res[1].Totals.CostUSD); math.Abs(got-0.04380425) > 1e-12 {
 		t.Errorf("mask $%v, want $0.04380425", got)
 	}
 }

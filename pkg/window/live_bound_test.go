@@ -57,7 +57,7 @@ func TestAutoClearLiveWithinFull(t *testing.T) {
 				continue
 			}
 			checked++
-			ratio := live.CostUSD / full.CostUSD
+			ratio := float64(live.CostUSD / full.CostUSD)
 			worst = max(worst, ratio)
 			t.Logf("%s: full $%.4f, clear:auto live $%.4f (%.3f×)", p, full.CostUSD, live.CostUSD, ratio)
 			if live.CostUSD > 1.01*full.CostUSD+1e-9 {
@@ -76,7 +76,7 @@ func TestAutoClearLiveWithinFull(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, a := res[0].Totals.CostUSD, res[1].Totals.CostUSD
+		f, a := float64(res[0].Totals.CostUSD), float64(res[1].Totals.CostUSD)
 		checked++
 		worst = max(worst, a/f)
 		if a > 1.01*f {

@@ -71,7 +71,7 @@ func plotSeries(r *Result, o PlotOptions) svgplot.Series {
 		if o.Cost {
 			s.Y[i] = 0
 			if c.CallCost != nil {
-				s.Y[i] = c.CostUSD
+				s.Y[i] = c.CostUSD.Or(0) // an unpriced call plots at 0
 			}
 		}
 		for ev < len(r.Events) && r.Events[ev].Call <= c.Call {

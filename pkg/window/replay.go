@@ -592,7 +592,7 @@ func (r *replayer) call(c *conversation, res *Result, m *transcript.Message, ful
 			for k := range full {
 				r.fullBefore[k+1] = r.fullBefore[k]
 				if full[k].CallCost != nil {
-					r.fullBefore[k+1] += full[k].CallCost.CostUSD
+					r.fullBefore[k+1] += full[k].CallCost.CostUSD.Or(0)
 				}
 			}
 		}

@@ -147,7 +147,7 @@ func callRows(r Result) ([]string, [][]string) {
 			fmt.Sprintf("%d/%d", c.MessageCount, c.FullMessages), strconv.Itoa(c.Chars),
 			strconv.Itoa(c.Tokens), strconv.Itoa(c.FullTokens), strings.Join(marks(&r, c, &ev), " ")}
 		if priced && c.CallCost != nil {
-			cell := prose.USD(c.CostUSD)
+			cell := prose.USD(c.CostUSD.Or(0))
 			if slices.Contains(r.Totals.UnpricedModels, c.CallCost.Model) {
 				cell = "unpriced"
 			}
@@ -201,7 +201,11 @@ func writeTotalsTable(w io.Writer, results []Result, o TableOptions) error {
 		t := r.Totals
 		row := []string{r.Strategy, strconv.Itoa(t.TokensSent), percent(t.SavedRatio)}
 		if priced {
-			row = append(row, costCell(t), percent(t.SavedCostRatio), regretCell(t.CostTotals))
+			saved := percent(t.SavedCostRatio.Or(0))
+			if t.CostTotals.unpricedAll() {
+				saved = "unpriced"
+			}
+			row = append(row, costCell(t), saved, regretCell(t.CostTotals))
 		}
 		rows = append(rows, append(row, strconv.Itoa(t.MaxCallTokens),
 			strconv.Itoa(t.Compactions), strconv.Itoa(t.OverWindowCalls)))
@@ -227,8 +231,10 @@ func writeTotalsNotes(w io.Writer, results []Result, o TableOptions) error {
 	costing := ""
 	if len(results) > 0 {
 		full, calls = results[0].Totals.TokensFull, results[0].Totals.Calls
-		if results[0].Totals.CostTotals != nil {
-			costing = ", costing $" + prose.USD(results[0].Totals.FullCostUSD)
+		if ct := results[0].Totals.CostTotals; ct.unpricedAll() {
+			costing = ", costing: unpriced"
+		} else if ct != nil {
+			costing = ", costing $" + prose.USD(float64(ct.FullCostUSD))
 		}
 	}
 	if _, err := fmt.Fprintf(w, "%s; full context would send %s in all%s\n", prose.Plural(calls, "call"), prose.Plural(full, "token"), costing); err != nil {
@@ -278,6 +284,10 @@ func writeWhy(w io.Writer, strategy string, ct *CostTotals) {
 func writeAgreement(w io.Writer, strategy string, a *CostTotals) {
 	fmt.Fprintf(w, "%s: modelled cache reads agree with the records on %d of %s (%.1f%%)\n",
 		strategy, a.Agreement.Agree, prose.Plural(a.Agreement.Calls, "call"), 100*float64(a.Agreement.Agree)/float64(a.Agreement.Calls))
+	if a.unpricedAll() {
+		fmt.Fprintf(w, "%s: the records bill: unpriced\n", strategy)
+		return
+	}
 	if a.RecordedCostUSD == nil {
 		return
 	}
@@ -299,7 +309,13 @@ func writePlans(w io.Writer, results []Result, o TableOptions) {
 		if r.Plan == nil && !strings.HasPrefix(r.Strategy, "cheapest") {
 			continue
 		}
-		line := r.Strategy + " plan: clears nothing (full costs least)"
+		plan := r.Strategy + " plan"
+		line := plan + ": clears nothing (full costs least)"
+		if r.Totals.CostTotals.unpricedAll() {
+			// No call has a price: the plan minimises the tokens sent.
+			plan = r.Strategy + " plan (in tokens: unpriced)"
+			line = plan + ": clears nothing (full sends fewest)"
+		}
 		var calls, drops []int
 		n, freed := 0, 0
 		for _, st := range r.Plan {
@@ -313,10 +329,10 @@ func writePlans(w io.Writer, results []Result, o TableOptions) {
 			freed += st.FreedTokens
 		}
 		if len(calls) > 0 {
-			line = fmt.Sprintf("%s plan: clears %s before %s (%s), freeing %s at those calls; --format json lists each",
-				r.Strategy, prose.Plural(n, "tool result"), prose.Plural(len(calls), "call"), prose.Ranges(calls), prose.Plural(freed, "token"))
+			line = fmt.Sprintf("%s: clears %s before %s (%s), freeing %s at those calls; --format json lists each",
+				plan, prose.Plural(n, "tool result"), prose.Plural(len(calls), "call"), prose.Ranges(calls), prose.Plural(freed, "token"))
 		} else if len(drops) > 0 {
-			line = r.Strategy + " plan: clears nothing"
+			line = plan + ": clears nothing"
 		}
 		writeHanging(w, o, line)
 		if len(drops) > 0 {
@@ -341,15 +357,18 @@ func percent(ratio float64) string { return strconv.FormatFloat(ratio*100, 'f', 
 // costCell is a strategy's cost in a table: "unpriced" when no call of
 // it has a price.
 func costCell(t Totals) string {
-	if t.CostUSD == 0 && len(t.UnpricedModels) > 0 {
+	if t.CostTotals.unpricedAll() {
 		return "unpriced"
 	}
-	return prose.USD4(t.CostUSD)
+	return prose.USD4(float64(t.CostUSD))
 }
 
 // regretCell writes a strategy's regret against the cheapest plan, "-"
-// where there is none.
+// where there is none, "unpriced" where no call has a price.
 func regretCell(ct *CostTotals) string {
+	if ct.unpricedAll() {
+		return "unpriced"
+	}
 	if ct == nil || ct.RegretUSD == nil {
 		return "-"
 	}

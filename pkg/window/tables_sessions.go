@@ -59,7 +59,10 @@ func (r *SessionsReport) rows(n int, priced bool) ([]string, [][]string) {
 		if priced {
 			cost, costSaved, regret := "-", "-", "-"
 			if t.CostTotals != nil {
-				cost, costSaved, regret = costCell(t), percent(t.SavedCostRatio), regretCell(t.CostTotals)
+				cost, costSaved, regret = costCell(t), percent(t.SavedCostRatio.Or(0)), regretCell(t.CostTotals)
+				if t.CostTotals.unpricedAll() {
+					costSaved = "unpriced"
+				}
 			}
 			return []string{session, strategy, strconv.Itoa(t.TokensSent), percent(t.SavedRatio), cost, costSaved, regret, strconv.Itoa(t.MaxCallTokens)}
 		}
@@ -83,8 +86,10 @@ func (r *SessionsReport) rows(n int, priced bool) ([]string, [][]string) {
 func (r *SessionsReport) writeNotes(w io.Writer, sessions []Report, priced bool) error {
 	if len(r.Totals) > 0 {
 		fmt.Fprintf(w, "%s in %s", prose.Plural(r.Totals[0].Calls, "call"), prose.Plural(len(sessions), "session"))
-		if t := r.Totals[0]; t.CostTotals != nil {
-			fmt.Fprintf(w, "; full context would cost $%s", prose.USD(t.FullCostUSD))
+		if t := r.Totals[0]; t.CostTotals.unpricedAll() {
+			fmt.Fprint(w, "; full context would cost: unpriced")
+		} else if t.CostTotals != nil {
+			fmt.Fprintf(w, "; full context would cost $%s", prose.USD(float64(t.FullCostUSD)))
 		}
 		fmt.Fprintln(w)
 		if priced {

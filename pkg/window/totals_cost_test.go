@@ -14,10 +14,10 @@ import (
 // the agreement with the record. Figures worked by hand.
 func TestTotalsAddCost(t *testing.T) {
 	a := Totals{Calls: 2, TokensSent: 100, TokensFull: 200, CostTotals: &CostTotals{
-		Cache: cost.Parts{Read: 60, Write: 30, Uncached: 10}, OutputTokens: 5, usd: 1.5, fullUSD: 2,
+		Cache: cost.Parts{Read: 60, Write: 30, Uncached: 10}, OutputTokens: 5, usd: 1.5, fullUSD: 2, priced: 2,
 		UnpricedModels: []string{"m-b"}, Agreement: &cost.Agreement{Calls: 2, Agree: 2}}}
 	b := Totals{Calls: 3, TokensSent: 300, TokensFull: 300, CostTotals: &CostTotals{
-		Cache: cost.Parts{Read: 200, Write: 50, Uncached: 50}, OutputTokens: 7, usd: 3, fullUSD: 3,
+		Cache: cost.Parts{Read: 200, Write: 50, Uncached: 50}, OutputTokens: 7, usd: 3, fullUSD: 3, priced: 3,
 		UnpricedModels: []string{"m-a"}, Agreement: &cost.Agreement{Calls: 3, Agree: 2}}}
 	var sum Totals
 	for _, u := range []Totals{a, b} {

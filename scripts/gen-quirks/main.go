@@ -8,7 +8,8 @@
 //
 // writes claude-code/quirks.jsonl, claude-code/quirks-thinking.jsonl,
 // claude-code/quirks-joined.jsonl, codex/quirks.jsonl,
-// codex/quirks-counted.jsonl and gemini-cli/quirks.jsonl, and the samples
+// codex/quirks-counted.jsonl, codex/quirks-tool-search.jsonl,
+// codex/quirks-unpriced.jsonl and gemini-cli/quirks.jsonl, and the samples
 // of the harnesses read since issue 32 (harnesses.go):
 // gemini-cli/session.jsonl, copilot-cli/events.jsonl and
 // opencode/export.json, and those of detection past unknown records and
@@ -264,7 +265,14 @@ func nilIfEmpty(s string) any {
 //   - the second call's cached input (10,240) is more than the whole
 //     first prompt (10,000): the provider's cache reached into the first
 //     response's output.
-func codex(g *gen) []rec {
+func codex(g *gen) []rec { return codexOn(g, "gpt-5.3-codex") }
+
+// codexUnpriced is codex on gpt-5.3-codex-spark, a model genai-prices
+// 0.1.8 has no price for (seen in real rollouts of June 2026): every cost
+// harpe writes of it must read unpriced, never $0.
+func codexUnpriced(g *gen) []rec { return codexOn(g, "gpt-5.3-codex-spark") }
+
+func codexOn(g *gen, model string) []rec {
 	ts := func(d time.Duration) string { return g.stamp(d) }
 	limits := rec{"limit_id": "codex", "primary": rec{"used_percent": 19.0, "window_minutes": 300}}
 	tc := func(in, cached, outTok, reason, tin, tcached, tout, treason int) rec {
@@ -283,7 +291,7 @@ func codex(g *gen) []rec {
 		{"timestamp": ts(0), "type": "response_item", "payload": rec{"type": "message", "role": "user",
 			"content": []rec{{"type": "input_text", "text": "Fix " + g.text(6) + "."}}}},
 		{"timestamp": ts(time.Second), "type": "event_msg", "payload": rec{"type": "token_count", "info": nil, "rate_limits": limits}},
-		{"timestamp": ts(0), "type": "turn_context", "payload": rec{"cwd": "/src/quirks", "model": "gpt-5.3-codex", "effort": "medium"}},
+		{"timestamp": ts(0), "type": "turn_context", "payload": rec{"cwd": "/src/quirks", "model": model, "effort": "medium"}},
 		{"timestamp": ts(2 * time.Second), "type": "response_item", "payload": rec{"type": "function_call", "name": "shell",
 			"arguments": `{"command":["rg","` + g.text(1) + `"]}`, "call_id": call}},
 		{"timestamp": ts(0), "type": "event_msg", "payload": tc(10000, 0, 300, 200, 10000, 0, 300, 200)},
@@ -343,6 +351,71 @@ func codexCounted(g *gen) []rec {
 	return recs
 }
 
+// codexToolSearch: a rollout on gpt-5.3-codex whose calls are answered by
+// items other than a message or a function call, in the layout of
+// openai/codex's ResponseItem (codex-rs/protocol/src/models.rs) and the
+// June 2026 rollouts of docs/real-sessions.md:
+//   - call 1 searches the deferred tools: tool_search_call (client
+//     execution, arguments an object) → tool_search_output (the tools
+//     found, as definitions) → token_count;
+//   - call 2 is a custom tool call (apply_patch, free-form input):
+//     token_count, then its output;
+//   - call 3 writes reasoning only, then its token_count: no reply;
+//   - a second prompt, and call 4 answers it with a message.
+//
+// Each token_count's total_token_usage is the running sum, so the last
+// one is the rollout's own bill: 43,600 input (31,488 cached), 830 output.
+func codexToolSearch(g *gen) []rec {
+	ts := func(d time.Duration) string { return g.stamp(d) }
+	tin, tcached, tout := 0, 0, 0
+	tc := func(in, cached, outTok int) rec {
+		tin, tcached, tout = tin+in, tcached+cached, tout+outTok
+		return rec{"type": "token_count", "info": rec{
+			"total_token_usage": rec{"input_tokens": tin, "cached_input_tokens": tcached, "output_tokens": tout,
+				"reasoning_output_tokens": 0, "total_tokens": tin + tout},
+			"last_token_usage": rec{"input_tokens": in, "cached_input_tokens": cached, "output_tokens": outTok,
+				"reasoning_output_tokens": 0, "total_tokens": in + outTok},
+			"model_context_window": 258400}}
+	}
+	reasoning := func() rec {
+		return rec{"type": "reasoning", "summary": []rec{{"type": "summary_text", "text": g.text(8)}},
+			"content": nil, "encrypted_content": g.hex(64)}
+	}
+	prompt1 := "Add a " + g.text(3) + " check to the calendar tool."
+	prompt2 := "And " + g.text(4) + "?"
+	search, patch := "call_"+g.hex(24), "call_"+g.hex(24)
+	tools := []rec{{"type": "namespace", "name": "mcp__calendar__", "description": "Calendar tools",
+		"tools": []rec{{"type": "function", "name": "create_event", "description": "Create an event " + g.text(4),
+			"strict": false, "defer_loading": true, "parameters": rec{"type": "object", "properties": rec{"title": rec{"type": "string"}}}}}}}
+	return []rec{
+		{"timestamp": ts(0), "type": "session_meta", "payload": rec{"id": g.uuid(), "timestamp": g.at.UTC().Format(time.RFC3339),
+			"cwd": "/src/quirks", "originator": "codex_cli_rs", "model_provider": "openai"}},
+		{"timestamp": ts(0), "type": "turn_context", "payload": rec{"cwd": "/src/quirks", "model": "gpt-5.3-codex", "effort": "medium"}},
+		{"timestamp": ts(0), "type": "response_item", "payload": rec{"type": "message", "role": "user",
+			"content": []rec{{"type": "input_text", "text": prompt1}}}},
+		{"timestamp": ts(0), "type": "event_msg", "payload": rec{"type": "user_message", "message": prompt1, "images": []any{}}},
+		{"timestamp": ts(2 * time.Second), "type": "response_item", "payload": reasoning()},
+		{"timestamp": ts(0), "type": "response_item", "payload": rec{"type": "tool_search_call", "call_id": search,
+			"status": "completed", "execution": "client", "arguments": rec{"query": "calendar create", "limit": 8}}},
+		{"timestamp": ts(0), "type": "response_item", "payload": rec{"type": "tool_search_output", "call_id": search,
+			"status": "completed", "execution": "client", "tools": tools}},
+		{"timestamp": ts(0), "type": "event_msg", "payload": tc(9000, 0, 120)},
+		{"timestamp": ts(3 * time.Second), "type": "response_item", "payload": rec{"type": "custom_tool_call", "status": "completed",
+			"call_id": patch, "name": "apply_patch", "input": "*** Begin Patch\n*** Update File: cal.go\n+// " + g.text(5) + "\n*** End Patch\n"}},
+		{"timestamp": ts(0), "type": "event_msg", "payload": tc(11000, 8960, 400)},
+		{"timestamp": ts(time.Second), "type": "response_item", "payload": rec{"type": "custom_tool_call_output", "call_id": patch,
+			"output": "Success. Updated the following files:\nM cal.go\n"}},
+		{"timestamp": ts(4 * time.Second), "type": "response_item", "payload": reasoning()},
+		{"timestamp": ts(0), "type": "event_msg", "payload": tc(11600, 11008, 250)},
+		{"timestamp": ts(30 * time.Second), "type": "response_item", "payload": rec{"type": "message", "role": "user",
+			"content": []rec{{"type": "input_text", "text": prompt2}}}},
+		{"timestamp": ts(0), "type": "event_msg", "payload": rec{"type": "user_message", "message": prompt2, "images": []any{}}},
+		{"timestamp": ts(2 * time.Second), "type": "response_item", "payload": rec{"type": "message", "role": "assistant",
+			"content": []rec{{"type": "output_text", "text": "Yes: " + g.text(6) + "."}}}},
+		{"timestamp": ts(0), "type": "event_msg", "payload": tc(12000, 11520, 60)},
+	}
+}
+
 // gemini: a Gemini CLI session (one JSON document, here in a file named
 // .jsonl as some tools store it) on gemini-2.5-flash, two responses.
 //   - tokens.input is the whole prompt, the cached part included;
@@ -385,6 +458,8 @@ func main() {
 		{"claude-code/quirks-joined.jsonl", claudeCodeJoined(mk(5)), true},
 		{"codex/quirks.jsonl", codex(mk(2)), true},
 		{"codex/quirks-counted.jsonl", codexCounted(mk(6)), true},
+		{"codex/quirks-tool-search.jsonl", codexToolSearch(mk(20)), true},
+		{"codex/quirks-unpriced.jsonl", codexUnpriced(mk(21)), true},
 		{"gemini-cli/quirks.jsonl", gemini(mk(3)), false},
 	}
 	for _, f := range files {
