@@ -26,6 +26,9 @@ type SessionSummaries struct {
 	// sorted view shares its rows with what it was sorted from).
 	order   []int32
 	origins map[sessionOrigin]*sessionOrigin
+	// settled is how many rows, in the order added, countOnce has
+	// settled (each response counted once).
+	settled int
 }
 
 // rowsPerChunk is how many rows a [rowChunk] holds.
@@ -69,6 +72,11 @@ type sessionOrigin struct{ file, project, format string }
 type sessionTally struct {
 	usage UsageTally
 	days  map[string]*UsageTally
+	// responses are the calls that name their response, until
+	// [SessionSummaries.countOnce] settles the row; repeated is what it
+	// took out as repeats.
+	responses keyedCalls
+	repeated  repeats
 }
 
 // Len is the number of sessions.
@@ -82,7 +90,8 @@ func (ss *SessionSummaries) At(i int) *SessionSummary {
 		Messages: r.messages,
 		start:    time.Unix(r.start, int64(r.startNanos)).UTC(), end: time.Unix(r.end, 0).UTC()}
 	if r.tally != nil {
-		s.usage, s.days = r.tally.usage, r.tally.days
+		ss.countOnce()
+		s.usage, s.days, s.repeated = r.tally.usage, r.tally.days, r.tally.repeated
 	}
 	s.settle()
 	return s
@@ -97,7 +106,7 @@ func (ss *SessionSummaries) Add(sessions ...*SessionSummary) {
 		r := sessionRow{origin: ss.origin(sessionOrigin{s.File, s.Project, s.Format}),
 			messages: s.Messages, start: s.start.Unix(), startNanos: int32(s.start.Nanosecond()), end: s.end.Unix()}
 		if s.usage.Total != nil || s.usage.byModel != nil || s.usage.priced || s.days != nil {
-			r.tally = &sessionTally{usage: s.usage, days: s.days}
+			r.tally = &sessionTally{usage: s.usage, days: s.days, responses: s.responses.settled()}
 		}
 		ss.push(&r, s.Conversation)
 	}
@@ -236,7 +245,7 @@ func (ss *SessionSummaries) byStart() SessionSummaries {
 		}
 		return cmp.Or(cmp.Compare(ra.start, rb.start), cmp.Compare(ra.startNanos, rb.startNanos))
 	})
-	return SessionSummaries{chunks: ss.clippedChunks(), n: ss.n, order: order}
+	return SessionSummaries{chunks: ss.clippedChunks(), n: ss.n, order: order, settled: ss.settled}
 }
 
 // zeroUnix is the zero time's Unix seconds.
