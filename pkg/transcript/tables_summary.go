@@ -79,7 +79,7 @@ func (s *Summary) WriteTable(w io.Writer) error {
 		b.WriteString(UnpricedLine(left))
 	}
 	if t.RepeatedResponses > 0 {
-		fmt.Fprintf(b, "repeated: %s of responses an earlier file records (same message.id and requestId), not in the total%s\n",
+		fmt.Fprintf(b, "repeated: %s of earlier files' responses, not in the total%s\n",
 			copies(t.RepeatedResponses), repeatedCost(t.RepeatedUSD))
 	}
 	return b.Flush()
