@@ -10,9 +10,9 @@
 #
 # No network and no files in the repository are needed beyond the source:
 # the peers must be installed already (scripts/prices-check.sh installs the
-# prices package into scripts/.peers/prices, scripts/ccusage-compare.sh
-# installs ccusage into scripts/.peers/ccusage; without ccusage the column
-# is left out). HARPE=path uses that binary instead of building one.
+# prices package into scripts/.peers/prices; ccusage 18.0.11 goes into
+# scripts/.peers/ccusage with `npm install --prefix scripts/.peers/ccusage
+# ccusage@18.0.11`; without it the column is left out). HARPE=path uses that binary instead of building one.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 [ $# -gt 0 ] || { echo "usage: scripts/real-check.sh DIR|FILE…" >&2; exit 2; }

@@ -17,6 +17,7 @@ type ccRecord struct {
 	Type             string          `json:"type"`
 	Subtype          string          `json:"subtype"`
 	UUID             string          `json:"uuid"`
+	RequestID        string          `json:"requestId"`
 	IsSidechain      bool            `json:"isSidechain"`
 	IsMeta           bool            `json:"isMeta"`
 	IsCompactSummary bool            `json:"isCompactSummary"`
@@ -70,6 +71,9 @@ func (rec *ccRecord) parse(line []byte) bool {
 		case "uuid":
 			seen.once(&p, 2)
 			rec.UUID = p.String()
+		case "requestId":
+			seen.once(&p, 9)
+			rec.RequestID = p.String()
 		case "isSidechain":
 			seen.once(&p, 3)
 			rec.IsSidechain = p.Bool()
@@ -113,7 +117,7 @@ var (
 )
 
 var (
-	ccRecordFields  = []string{"type", "subtype", "uuid", "isSidechain", "isMeta", "isCompactSummary", "timestamp", "message", "version"}
+	ccRecordFields  = []string{"type", "subtype", "uuid", "isSidechain", "isMeta", "isCompactSummary", "timestamp", "message", "version", "requestId"}
 	ccMessageFields = []string{"id", "role", "content", "usage", "model", "stop_reason"}
 )
 
@@ -305,6 +309,9 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 		if rec.Version != "" {
 			calls.list[call].version = rec.Version
 		}
+		if calls.list[call].response == "" {
+			calls.list[call].response = ccResponse(rec.Message.ID, rec.RequestID)
+		}
 		if c.thinking != "" {
 			thinking[id] += c.thinking
 		}
@@ -355,8 +362,20 @@ func addUnsent(cs *ccCalls, unsent map[string]int, rec *ccRecord, line int) erro
 	if err != nil {
 		ts = time.Time{}
 	}
-	b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: msg.Model, Time: ts, Usage: *u})
+	b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: msg.Model, Time: ts, Usage: *u, Response: ccResponse(msg.ID, rec.RequestID)})
 	return nil
+}
+
+// ccResponse is the [Message.Response] of a Claude Code response:
+// message.id and requestId, as ccusage 20 keys a response to count it once
+// across files; message.id alone when there is no requestId (Bedrock's
+// msg_bdrk_… ids, and some records of Claude Code 2.1.7, come without
+// one); "" when there is no message.id.
+func ccResponse(id, request string) string {
+	if id == "" || request == "" {
+		return id
+	}
+	return id + ":" + request
 }
 
 // ccCalls follows the calls (API responses) of a Claude Code session:
@@ -397,13 +416,14 @@ func (cs *ccCalls) parts(u *anUsage, line int) (*Usage, error) {
 }
 
 type ccCall struct {
-	at      int    // index of the message holding the usage; -1 before the call's first message
-	model   string // the model its records name
-	usage   *Usage // the latest record's usage; nil before any
-	visible int    // estimated tokens of the call's text and tool calls
-	line    int    // the line of the call's latest usage
-	stopped bool   // a record of the call has a stop_reason (the final one)
-	version string // the Claude Code version its records name, "" when none
+	at       int    // index of the message holding the usage; -1 before the call's first message
+	model    string // the model its records name
+	response string // [Message.Response]: its first record's ids
+	usage    *Usage // the latest record's usage; nil before any
+	visible  int    // estimated tokens of the call's text and tool calls
+	line     int    // the line of the call's latest usage
+	stopped  bool   // a record of the call has a stop_reason (the final one)
+	version  string // the Claude Code version its records name, "" when none
 }
 
 func newCCCalls(b *builder) *ccCalls { return &ccCalls{b: b, byID: map[string]int{}} }
@@ -454,6 +474,7 @@ func (cs *ccCalls) message(k int, m *Message) error {
 		if err := m.setUsage(c.usage); err != nil {
 			return err
 		}
+		m.Response = c.response
 	}
 	at := cs.b.add(*m, false)
 	if first {
@@ -486,7 +507,7 @@ const shortOutputFactor = 4
 func (cs *ccCalls) finish(name string) {
 	for k := range cs.list {
 		if c := &cs.list[k]; c.usage != nil && c.at < 0 {
-			cs.b.t.Unsent = append(cs.b.t.Unsent, UnsentCall{Model: c.model, Usage: *c.usage})
+			cs.b.t.Unsent = append(cs.b.t.Unsent, UnsentCall{Model: c.model, Usage: *c.usage, Response: c.response})
 		}
 	}
 	if cs.negative > 0 {

@@ -74,6 +74,13 @@ type SessionSummary struct {
 	// named in UnpricedModels.
 	CostUSD        *float64 `json:"cost_usd"`
 	UnpricedModels []string `json:"unpriced_models,omitempty"`
+	// RepeatedResponses counts the responses of this session that a
+	// session before it in the run records too (the same message.id and
+	// requestId): billed there, left out of Recorded and CostUSD here.
+	// RepeatedUSD is what the priced ones cost (null when none has a price: never a silent 0). Both are
+	// left out when there are none; see [SessionSummaries].
+	RepeatedResponses int      `json:"repeated_responses,omitempty"`
+	RepeatedUSD       *float64 `json:"repeated_usd,omitempty"`
 
 	// Pricer, when set before messages are added, prices each recorded
 	// call; nil leaves CostUSD null.
@@ -83,6 +90,10 @@ type SessionSummary struct {
 
 	start, end time.Time
 	days       map[string]*UsageTally // UTC day → that day's calls
+	// responses are the calls that name their response, kept for
+	// [SessionSummaries] to count each response once in a run.
+	responses keyedCalls
+	repeated  repeats
 	// open is what only adding messages needs, dropped by Finish: a
 	// report of many conversations keeps each summary to its end.
 	open *openSummary
@@ -108,8 +119,13 @@ type SummaryGroup struct {
 	// [SessionSummary.CostUSD].
 	CostUSD        *float64 `json:"cost_usd"`
 	UnpricedModels []string `json:"unpriced_models,omitempty"`
+	// RepeatedResponses and RepeatedUSD sum the sessions' (set in the
+	// totals only; left out when there are none).
+	RepeatedResponses int      `json:"repeated_responses,omitempty"`
+	RepeatedUSD       *float64 `json:"repeated_usd,omitempty"`
 
-	usage UsageTally
+	usage    UsageTally
+	repeated repeats
 }
 
 // SummaryGroupings are the values [NewSummary] takes for by.
@@ -161,11 +177,12 @@ func (s *SessionSummary) Add(m *Message) error {
 	if err := s.usage.addCall(m.Model, m.Usage, c); err != nil {
 		return err
 	}
-	day := "" // a call with no timestamp counts on the session's first day
-	if !m.Timestamp.IsZero() {
-		day = m.Timestamp.UTC().Format(time.DateOnly)
+	day := dayOf(m.Timestamp) // "": a call with no timestamp counts on the session's first day
+	if err := s.day(day).addCall(m.Model, m.Usage, c); err != nil {
+		return err
 	}
-	return s.day(day).addCall(m.Model, m.Usage, c)
+	s.keep(m.Response, m.Model, day, m.Usage, c)
+	return nil
 }
 
 // day is the tally of one UTC day's calls ("": calls with no timestamp),
@@ -194,12 +211,14 @@ func (s *SessionSummary) Finish(t *Transcript) error {
 		if err := s.day("").AddUnsent(t, s.Pricer); err != nil {
 			return err
 		}
+		s.keepUnsent(t)
 	}
 	if !s.start.IsZero() {
 		s.end = s.start
 		if s.open != nil {
 			s.end = s.open.end
 		}
+		s.undatedTo(s.start.Format(time.DateOnly))
 		if d := s.days[""]; d != nil {
 			delete(s.days, "")
 			if err := s.day(s.start.Format(time.DateOnly)).addTally(d); err != nil {
@@ -226,6 +245,7 @@ func (s *SessionSummary) settle() {
 	}
 	s.Models = tallyModels(&s.usage)
 	s.CostUSD, s.UnpricedModels = s.usage.Cost()
+	s.RepeatedResponses, s.RepeatedUSD = s.repeated.n, s.repeated.cost()
 }
 
 // tallyModels is the models of t, sorted, without "" (calls that record
@@ -246,6 +266,7 @@ func NewSummary(sessions SessionSummaries, by string) (*Summary, error) {
 	if !slices.Contains(SummaryGroupings, by) {
 		return nil, fmt.Errorf("unknown grouping %q; valid: %s", by, strings.Join(SummaryGroupings, ", "))
 	}
+	sessions.countOnce()
 	ss := sessions.byStart()
 	sum := &Summary{By: by}
 	groups := map[string]*SummaryGroup{}
@@ -263,6 +284,9 @@ func NewSummary(sessions SessionSummaries, by string) (*Summary, error) {
 		usage, days := r.tallies()
 		if err := sum.Totals.usage.addTally(usage); err != nil {
 			return nil, err
+		}
+		if r.tally != nil {
+			sum.Totals.repeated.add(r.tally.repeated)
 		}
 		switch by {
 		case "project":
@@ -321,6 +345,7 @@ func (g *SummaryGroup) finish() {
 	}
 	g.Models = tallyModels(&g.usage)
 	g.CostUSD, g.UnpricedModels = g.usage.Cost()
+	g.RepeatedResponses, g.RepeatedUSD = g.repeated.n, g.repeated.cost()
 }
 
 // Unpriced is what the totals' cost leaves out for want of a price: the

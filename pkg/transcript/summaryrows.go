@@ -16,6 +16,13 @@ import (
 // 200,000 of them, 368 B each, about 9 times the file's size at its peak.
 // The zero value is empty and ready to use; like a slice, a copy shares
 // its rows with the original, so add to one of them only.
+//
+// A response several rows record ([Message.Response]) counts once: the
+// first time a summary is made of the rows ([NewSummary]) or one is read
+// ([SessionSummaries.At]), the rows added since are settled in the order
+// added, the first to record a response keeping it and the later ones
+// counting it in [SessionSummary.RepeatedResponses] instead. Rows added
+// after that are settled among themselves only.
 type SessionSummaries struct {
 	// chunks hold the rows, rowChunk a chunk: they grow without a copy
 	// of those before (a slice's growth held the old array and the new,
@@ -26,6 +33,9 @@ type SessionSummaries struct {
 	// sorted view shares its rows with what it was sorted from).
 	order   []int32
 	origins map[sessionOrigin]*sessionOrigin
+	// settled is how many rows, in the order added, countOnce has
+	// settled (each response counted once).
+	settled int
 }
 
 // rowsPerChunk is how many rows a [rowChunk] holds.
@@ -69,6 +79,11 @@ type sessionOrigin struct{ file, project, format, session string }
 type sessionTally struct {
 	usage UsageTally
 	days  map[string]*UsageTally
+	// responses are the calls that name their response, until
+	// [SessionSummaries.countOnce] settles the row; repeated is what it
+	// took out as repeats.
+	responses keyedCalls
+	repeated  repeats
 }
 
 // Len is the number of sessions.
@@ -82,7 +97,8 @@ func (ss *SessionSummaries) At(i int) *SessionSummary {
 		Messages: r.messages,
 		start:    time.Unix(r.start, int64(r.startNanos)).UTC(), end: time.Unix(r.end, 0).UTC()}
 	if r.tally != nil {
-		s.usage, s.days = r.tally.usage, r.tally.days
+		ss.countOnce()
+		s.usage, s.days, s.repeated = r.tally.usage, r.tally.days, r.tally.repeated
 	}
 	s.settle()
 	return s
@@ -97,7 +113,7 @@ func (ss *SessionSummaries) Add(sessions ...*SessionSummary) {
 		r := sessionRow{origin: ss.origin(sessionOrigin{s.File, s.Project, s.Format, s.Session}),
 			messages: s.Messages, start: s.start.Unix(), startNanos: int32(s.start.Nanosecond()), end: s.end.Unix()}
 		if s.usage.Total != nil || s.usage.byModel != nil || s.usage.priced || s.days != nil {
-			r.tally = &sessionTally{usage: s.usage, days: s.days}
+			r.tally = &sessionTally{usage: s.usage, days: s.days, responses: s.responses.settled()}
 		}
 		ss.push(&r, s.Conversation)
 	}
@@ -236,7 +252,7 @@ func (ss *SessionSummaries) byStart() SessionSummaries {
 		}
 		return cmp.Or(cmp.Compare(ra.start, rb.start), cmp.Compare(ra.startNanos, rb.startNanos))
 	})
-	return SessionSummaries{chunks: ss.clippedChunks(), n: ss.n, order: order}
+	return SessionSummaries{chunks: ss.clippedChunks(), n: ss.n, order: order, settled: ss.settled}
 }
 
 // zeroUnix is the zero time's Unix seconds.

@@ -64,6 +64,10 @@ func (s *Summary) WriteTable(w io.Writer) error {
 			if _, err := fmt.Fprintf(b, "  %s  %s: %s\n", termtext.Escape(project), ss.Format, termtext.Escape(shortModels(ss.Models))); err != nil {
 				return err // a failed write: no use formatting the rest
 			}
+			if ss.RepeatedResponses > 0 {
+				fmt.Fprintf(b, "  + %s of an earlier file, not counted here%s\n",
+					prose.Plural(ss.RepeatedResponses, "repeated response"), repeatedCost(ss.RepeatedUSD))
+			}
 		}
 		line("total", t.Recorded.Calls, t.Recorded, t.CostUSD, t.UnpricedModels)
 	} else {
@@ -78,9 +82,31 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	if left := s.Unpriced(); len(left) > 0 {
 		b.WriteString(UnpricedLine(left))
 	}
+	if t.RepeatedResponses > 0 {
+		fmt.Fprintf(b, "repeated: %s of earlier files' responses, not in the total%s\n",
+			copies(t.RepeatedResponses), repeatedCost(t.RepeatedUSD))
+	}
 	writeLeftOut(b, s.Skipped, s.BrokenLines, s.BrokenAt)
 	return b.Flush()
 }
+
+// copies is "1 copy" or "n copies".
+func copies(n int) string {
+	if n == 1 {
+		return "1 copy"
+	}
+	return strconv.Itoa(n) + " copies"
+}
+
+// repeatedCost is " ($1.23)" for what repeated responses cost, "" when
+// none was priced.
+func repeatedCost(c *float64) string {
+	if c == nil {
+		return ""
+	}
+	return fmt.Sprintf(" ($%.2f)", *c)
+}
+
 
 // maxFooterNamed is how many skipped files or broken lines a table's
 // footer names; the JSON names them all.

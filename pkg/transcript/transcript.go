@@ -127,6 +127,13 @@ type Message struct {
 	// writes one response as several records sharing message.id); "" when
 	// every assistant message is its own call.
 	Call string
+	// Response names the provider's response the message's usage is
+	// from, the same in every file that records it (Claude Code:
+	// message.id and requestId, joined by a colon; a resumed session,
+	// a subagent's copy or a checkpoint snapshot repeats them); set where
+	// Usage is, "" when the format records no such id. A run's summary
+	// counts each response once ([SessionSummaries]).
+	Response string
 	// Turn is the 1-based turn the message belongs to; 0 for the system part
 	// before the first user prompt.
 	Turn int
@@ -170,6 +177,8 @@ type UnsentCall struct {
 	Model string
 	Time  time.Time
 	Usage Usage
+	// Response is [Message.Response] of the call; "" when not recorded.
+	Response string
 }
 
 // ToolCall is one call an assistant message makes.
