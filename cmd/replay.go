@@ -111,9 +111,10 @@ Harness presets: each compacts as the harness does, at --context-window
                plus what was added since reaches window (200000) - reserve
                (20000) - buffer (13000); keeps the newest prompt;
                claude-code:window=N:reserve=N:buffer=N
-  codex        Codex's auto-compact: once the latest usage plus its reply
-               reaches percent (90) of window (272000), or limit=N; keeps
-               the newest user messages up to user=N (20000) tokens
+  codex        Codex's auto-compact: before a call whose latest usage plus
+               what was added since reaches percent (90) of window
+               (272000), or limit=N; keeps the newest user messages up to
+               user=N (20000) tokens
 Add the edit micro for Claude Code's time-based microcompact:
 claude-code+micro.
 

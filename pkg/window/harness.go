@@ -47,11 +47,12 @@ var MicroTools = []string{"Read", "Bash", "Grep", "Glob", "WebSearch", "WebFetch
 // newest user messages up to KeepUserTokens (codex).
 //
 // The estimate is the input tokens observed at the previous call plus
-// what the history gained since: every message (claude-code, which adds
-// the reply's output and a size estimate of what followed it), or only
-// the replies (codex, whose check is the previous response's input plus
-// output). With no call observed yet (the first, or the first after a
-// harness compaction) it is the window itself.
+// what the history gained since: the replies at their measured size,
+// the rest (tool results, prompts) at a token per 4 characters, as both
+// harnesses count between two responses. With no call observed yet (the
+// first, or the first after a harness compaction) it is the window
+// itself. [Parse] fills in the presets' defaults; the zero value of a
+// setting is taken as it is.
 type HarnessStrategy struct {
 	// Preset is "claude-code" or "codex".
 	Preset string
@@ -175,10 +176,11 @@ func (s *harnessState) Select(h *History) (Selection, error) {
 		s.summary, s.summaryChars, s.summaryToks = "", 0, 0
 		s.keep, s.seen = nil, false
 	}
-	// An aborted turn may have dropped positions past the fold.
+	// An aborted turn may have dropped positions past the fold and the
+	// previous call.
 	s.fold = min(s.fold, h.foldPos)
 	s.keep = slices.DeleteFunc(s.keep, func(p int) bool { return p >= s.fold || p < h.reset })
-	s.lastLen = min(s.lastLen, h.Len())
+	s.lastLen = min(s.lastLen, h.seenLen)
 	var comp *Compaction
 	if s.estimate(h) >= s.cfg.Threshold() {
 		var err error
@@ -187,6 +189,7 @@ func (s *harnessState) Select(h *History) (Selection, error) {
 		}
 	}
 	s.lastLen, s.seen = h.Len(), false
+	h.seenLen = h.Len()
 	sel := Selection{Spans: s.spans(h), Compaction: comp}
 	if s.summary != "" {
 		sel.Summary, sel.SummaryChars, sel.SummaryToks = s.summary, s.summaryChars, s.summaryToks
@@ -223,17 +226,14 @@ func (s *harnessState) estimate(h *History) int {
 
 // added estimates what the history gained since the previous call: the
 // replies at their measured size (a transcript's recorded output is
-// often a snapshot taken while the reply streamed), and for claude-code
-// what followed them at Claude Code's rough rate, a token per 4
-// characters (rounded).
+// often a snapshot taken while the reply streamed), what followed them
+// at a token per 4 characters (rounded), as both harnesses estimate it.
 func (s *harnessState) added(h *History) int {
 	sum := 0
 	for p := s.lastLen; p < h.Len(); p++ {
-		e := h.At(p)
-		switch {
-		case e.Message.Role == transcript.RoleAssistant:
+		if e := h.At(p); e.Message.Role == transcript.RoleAssistant {
 			sum += e.Tokens
-		case s.cfg.Preset != "codex":
+		} else {
 			sum += (e.Chars + 2) / 4
 		}
 	}

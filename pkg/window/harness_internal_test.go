@@ -49,25 +49,30 @@ func TestHarnessPresetsWorked(t *testing.T) {
 		{"claude-code, reserve and buffer", "claude-code:window=40:reserve=20:buffer=10",
 			[][]int{{0, 1}, {0, 3}, {0, 3}, {0, 7}, {0, 9}},
 			[]ev{{2, 4, 2, []int{1, 2}}, {3, 4, 2, []int{4, 5}}, {4, 4, 2, []int{3, 6}}}},
-		// codex: latest tokens + the replies added since ≥ 10, keeping
-		// user messages up to 3 tokens. Call 2: 3 + 5 = 8, the window
-		// 1 + 2 + 5 + 2 = 10. Call 3: 10 + 3 (call 4) = 13: fold; from
-		// the newest, prompt 3 (2 tokens) fits, prompt 1 does not; the
-		// call sends 1 + 1 + 2 = 4. Call 4: 4 + 5 (reply 6) = 9, sends
-		// 3 and what followed the fold (6, 7): 1 + 1 + 2 + 5 + 2 = 11.
-		// Call 5 (turn 3 aborted): 11 + 0 (prompt 9 is no reply) = 11:
-		// fold 3 and 6, keep prompt 9 (prompt 3 no longer fits).
-		{"codex", "codex:window=10:percent=100:user=3",
-			[][]int{{0, 1}, {0, 1, 2, 3}, {0, 3}, {0, 3, 6, 7}, {0, 9}},
-			[]ev{{3, 6, 2, []int{1, 2, 4, 5}}, {5, 4, 2, []int{3, 6}}}},
+		// codex estimates as claude-code does; it keeps the newest user
+		// messages that fit in 5 tokens. Call 2 (11): from the newest,
+		// prompts 3 and 1 (2 tokens each) fit, only reply 2 is folded;
+		// the call sends 0, S, 1, 3: 1 + 1 + 2 + 2 = 6. Call 3: 6 + 3 +
+		// 8 = 17: 4 and 5 are folded, the prompts stay. Call 4: 6 + 5 +
+		// 3 = 14: prompts 7 and 3 fit, 1 no longer: 1 and 6 are folded,
+		// 5 → 3 messages. Turn 3 is aborted with prompt 7; call 5: 6 + 3
+		// (prompt 9) = 9, no compaction: 0, S, 3, 9.
+		{"codex", "codex:window=10:percent=100:user=5",
+			[][]int{{0, 1}, {0, 1, 3}, {0, 1, 3}, {0, 3, 7}, {0, 3, 9}},
+			[]ev{{2, 4, 3, []int{2}}, {3, 5, 3, []int{4, 5}}, {4, 5, 3, []int{1, 6}}}},
 		// 90% of 12 is 10 (rounded down): the same fire points.
-		{"codex, percent", "codex:window=12:user=3",
-			[][]int{{0, 1}, {0, 1, 2, 3}, {0, 3}, {0, 3, 6, 7}, {0, 9}},
-			[]ev{{3, 6, 2, []int{1, 2, 4, 5}}, {5, 4, 2, []int{3, 6}}}},
+		{"codex, percent", "codex:window=12:user=5",
+			[][]int{{0, 1}, {0, 1, 3}, {0, 1, 3}, {0, 3, 7}, {0, 3, 9}},
+			[]ev{{2, 4, 3, []int{2}}, {3, 5, 3, []int{4, 5}}, {4, 5, 3, []int{1, 6}}}},
 		// A limit below the percentage wins.
-		{"codex, limit", "codex:window=1000:limit=10:user=3",
-			[][]int{{0, 1}, {0, 1, 2, 3}, {0, 3}, {0, 3, 6, 7}, {0, 9}},
-			[]ev{{3, 6, 2, []int{1, 2, 4, 5}}, {5, 4, 2, []int{3, 6}}}},
+		{"codex, limit", "codex:window=1000:limit=10:user=5",
+			[][]int{{0, 1}, {0, 1, 3}, {0, 1, 3}, {0, 3, 7}, {0, 3, 9}},
+			[]ev{{2, 4, 3, []int{2}}, {3, 5, 3, []int{4, 5}}, {4, 5, 3, []int{1, 6}}}},
+		// Keeping user messages up to 3 tokens: only the newest prompt,
+		// as claude-code.
+		{"codex, user=3", "codex:window=10:percent=100:user=3",
+			[][]int{{0, 1}, {0, 3}, {0, 3}, {0, 7}, {0, 9}},
+			[]ev{{2, 4, 2, []int{1, 2}}, {3, 4, 2, []int{4, 5}}, {4, 4, 2, []int{3, 6}}}},
 		// Thresholds never reached send what full sends.
 		{"claude-code, default window", "claude-code",
 			[][]int{{0, 1}, {0, 1, 2, 3}, {0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 9}}, nil},
@@ -224,5 +229,41 @@ func TestMicroEdit(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHarnessAbortedTurnEstimate: what an aborted turn added is gone,
+// and what came after it counts. Call 1 sends 0, 1 (3 tokens); call 2
+// adds reply 2 (5) and prompt 3 (3 at 4 characters a token): 11 < 15,
+// it sends 0-3 (1 + 2 + 5 + 2 = 10). Turn 2 is aborted; call 3 adds
+// only prompt 5 (40 characters, 10): 10 + 10 = 20 ≥ 15, turn 1 is
+// folded and 5 kept. Counting from where the aborted turn ended would
+// leave prompt 5 out and the estimate at 10.
+func TestHarnessAbortedTurnEstimate(t *testing.T) {
+	msgs := []transcript.Message{
+		{Role: "system", Text: "SYS"},
+		{Role: "user", Text: x(10), Turn: 1},
+		{Role: "assistant", Text: x(20), Turn: 1},
+		{Role: "user", Text: x(10), Turn: 2, Aborted: true},
+		{Role: "assistant", Text: x(20), Turn: 2, Aborted: true},
+		{Role: "user", Text: x(40), Turn: 3},
+		{Role: "assistant", Text: x(20), Turn: 3},
+	}
+	for i := range msgs {
+		msgs[i].Index = i
+	}
+	tr := &transcript.Transcript{Format: "harpe", Messages: msgs, Turns: 3}
+	o := DefaultOptions()
+	o.Summarizing.Distill = func(DistillRequest) (string, error) { return "S", nil }
+	st, err := Parse("claude-code:window=15:reserve=0:buffer=0", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := replayOne(t, tr, st, o)
+	if got, want := windows(r), [][]int{{0, 1}, {0, 1, 2, 3}, {0, 5}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("windows %v, want %v", got, want)
+	}
+	if len(r.Events) != 1 || r.Events[0].Call != 3 || !reflect.DeepEqual(r.Events[0].Folded, []int{1, 2}) || r.Events[0].MessagesBefore != 4 {
+		t.Errorf("events %+v", r.Events)
 	}
 }

@@ -55,6 +55,9 @@ type History struct {
 	// summary ([HarnessStrategy]); a tool result whose call is folded is
 	// not pushed. An abort brings it back to the turn's start.
 	foldPos int
+	// seenLen is Len() at a harness preset's previous call; an abort
+	// brings it back to the turn's start too.
+	seenLen int
 
 	counter tokenize.Counter
 }
@@ -235,6 +238,7 @@ func (h *History) abort() int {
 	h.cumT = h.cumT[:start+1]
 	h.reset, h.resetTurn = h.resetAtBegin, h.resetTurnAtBegin
 	h.foldPos = min(h.foldPos, start)
+	h.seenLen = min(h.seenLen, start)
 	return start
 }
 
