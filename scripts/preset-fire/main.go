@@ -7,6 +7,13 @@
 // point. docs/real-sessions.md has the figures on the public sessions.
 //
 //	go run ./scripts/preset-fire FILE... > fires.tsv
+//	go run ./scripts/preset-fire -micro FILE... > pauses.tsv
+//
+// With -micro it lists instead every call that comes 60 minutes or more
+// after the reply before it: the input the record shows, the input
+// expected without a clearing (the previous call's record plus what was
+// added since, estimated as claude-code does), and the tokens the micro
+// edit clears there (harpe's counter).
 //
 // The session is cut just before each recorded summary and continued
 // with the prompts that follow it and the first reply after it (call R):
@@ -46,6 +53,15 @@ var presets = []string{"claude-code", "claude-code:reserve=32000"}
 
 func main() {
 	seen := map[string]bool{}
+	if len(os.Args) > 1 && os.Args[1] == "-micro" {
+		fmt.Println("file\tcall\tgap_minutes\trecorded\texpected\tmicro_clears")
+		for _, name := range os.Args[2:] {
+			if err := pauses(name, seen); err != nil {
+				fmt.Fprintf(os.Stderr, "preset-fire: %s: %v\n", name, err)
+			}
+		}
+		return
+	}
 	fmt.Println("file\tuuid\tversion\ttrigger\tpre_tokens\tcall\testimate\t" + strings.Join(presets, "\t"))
 	for _, name := range os.Args[1:] {
 		if err := one(name, seen); err != nil {
@@ -215,4 +231,73 @@ func callNumber(starts []int, i int) int {
 		}
 	}
 	return -1
+}
+
+// pauses lists the calls of name that follow a pause of an hour or more
+// (each once over all files, by the reply's id).
+func pauses(name string, seen map[string]bool) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	ts, err := transcript.Read(f, name, "")
+	if err != nil {
+		return err
+	}
+	t := ts[0]
+	o := window.ReplayOptions{Options: window.DefaultOptions(), CountedSizes: true}
+	ss, err := window.ParseAll([]string{"full", "micro"}, o)
+	if err != nil {
+		return err
+	}
+	res, err := window.Replay(context.Background(), t, ss, o)
+	if err != nil {
+		return err
+	}
+	full, micro := res[0].Calls, res[1].Calls
+	starts := callStarts(t)
+	summary := map[int]bool{}
+	for _, i := range t.Compactions {
+		summary[i] = true
+	}
+	for k := 1; k < len(starts); k++ {
+		r := starts[k]
+		last := -1
+		for i := r - 1; i >= 0; i-- {
+			if t.Messages[i].Role == transcript.RoleAssistant {
+				last = i
+				break
+			}
+		}
+		compacted := false
+		for i := starts[k-1]; i < r; i++ {
+			compacted = compacted || summary[i]
+		}
+		if last < 0 || compacted || t.Messages[r].InputTokens == nil || t.Messages[starts[k-1]].InputTokens == nil {
+			continue
+		}
+		gap := t.Messages[r-1].Timestamp.Sub(t.Messages[last].Timestamp)
+		id := t.Messages[r].Call
+		if gap.Minutes() < 60 || t.Messages[r-1].Timestamp.IsZero() || t.Messages[last].Timestamp.IsZero() || seen[id] {
+			continue
+		}
+		seen[id] = true
+		expected := *t.Messages[starts[k-1]].InputTokens
+		for _, m := range t.Messages[starts[k-1]:r] {
+			if m.Role == transcript.RoleAssistant {
+				if m.Usage != nil {
+					expected += m.Usage.Output
+				}
+				continue
+			}
+			n := utf8.RuneCountInString(m.Text)
+			for _, tc := range m.ToolCalls {
+				n += utf8.RuneCountInString(tc.Name) + utf8.RuneCountInString(tc.Arguments)
+			}
+			expected += (n + 2) / 4
+		}
+		fmt.Printf("%s\t%d\t%.0f\t%d\t%d\t%d\n", name, k+1, gap.Minutes(), *t.Messages[r].InputTokens, expected, full[k].Tokens-micro[k].Tokens)
+	}
+	return nil
 }
