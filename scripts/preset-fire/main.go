@@ -256,6 +256,10 @@ func pauses(name string, seen map[string]bool) error {
 		return err
 	}
 	full, micro := res[0].Calls, res[1].Calls
+	sizes, _, err := window.MessageSizes(context.Background(), t, window.ReplayOptions{Options: window.DefaultOptions()})
+	if err != nil {
+		return err
+	}
 	starts := callStarts(t)
 	summary := map[int]bool{}
 	for _, i := range t.Compactions {
@@ -284,11 +288,9 @@ func pauses(name string, seen map[string]bool) error {
 		}
 		seen[id] = true
 		expected := *t.Messages[starts[k-1]].InputTokens
-		for _, m := range t.Messages[starts[k-1]:r] {
+		for i, m := range t.Messages[starts[k-1]:r] {
 			if m.Role == transcript.RoleAssistant {
-				if m.Usage != nil {
-					expected += m.Usage.Output
-				}
+				expected += sizes[starts[k-1]+i]
 				continue
 			}
 			n := utf8.RuneCountInString(m.Text)
