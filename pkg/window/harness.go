@@ -310,7 +310,7 @@ func (s *harnessState) compact(h *History) (*Compaction, error) {
 	var folded []transcript.Message
 	var idx []int
 	fold := func(p int) {
-		if !slices.Contains(keep, p) {
+		if _, kept := slices.BinarySearch(keep, p); !kept {
 			folded = append(folded, *h.At(p).Message)
 			idx = append(idx, h.At(p).Message.Index)
 		}
