@@ -109,8 +109,8 @@ Harness presets: each compacts as the harness does, at --context-window
 --summary-max-chars) that replaces the history:
   claude-code  Claude Code's auto-compact: before a call whose latest usage
                plus what was added since reaches window (200000) - reserve
-               (20000) - buffer (13000); keeps the newest prompt;
-               claude-code:window=N:reserve=N:buffer=N
+               (20000) - buffer (13000), or percent=N of window - reserve
+               when lower; keeps the newest prompt
   codex        Codex's auto-compact: before a call whose latest usage plus
                what was added since reaches percent (90) of window
                (272000), or limit=N; keeps the newest user messages up to

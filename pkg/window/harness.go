@@ -60,7 +60,9 @@ type HarnessStrategy struct {
 	// ([ReplayOptions.ContextWindow]), else the preset's default.
 	Window int
 	// Reserve and Buffer (claude-code): the threshold is Window −
-	// Reserve − Buffer. Percent and Limit (codex): the threshold is
+	// Reserve − Buffer; with Percent above 0 (Claude Code's
+	// CLAUDE_AUTOCOMPACT_PCT_OVERRIDE), Percent% of Window − Reserve
+	// when that is lower. Percent and Limit (codex): the threshold is
 	// Percent% of Window, or Limit when set and lower.
 	Reserve, Buffer int
 	Percent, Limit  int
@@ -119,7 +121,11 @@ func (s HarnessStrategy) Threshold() int {
 		}
 		return t
 	}
-	return w - s.Reserve - s.Buffer
+	t := w - s.Reserve - s.Buffer
+	if s.Percent > 0 {
+		t = min(t, (w-s.Reserve)*s.Percent/100)
+	}
+	return t
 }
 
 // Start returns a conversation's state.

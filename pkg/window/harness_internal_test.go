@@ -111,6 +111,12 @@ func TestHarnessThreshold(t *testing.T) {
 		{"claude-code", 1000000, 1000000 - 20000 - 13000},
 		{"claude-code:window=100000", 1000000, 100000 - 20000 - 13000},
 		{"claude-code:reserve=32000", 0, 200000 - 32000 - 13000},
+		// CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: a share of the window less
+		// the reserve, when lower: 80% of 180000 = 144000; 95% would be
+		// 171000, above 167000.
+		{"claude-code:percent=80", 0, 144000},
+		{"claude-code:percent=95", 0, 167000},
+		{"claude-code:percent=50", 1000000, 490000},
 		{"codex", 0, 244800},
 		{"codex", 400000, 360000},
 		{"codex:percent=50", 0, 136000},
@@ -131,7 +137,7 @@ func TestHarnessThreshold(t *testing.T) {
 			t.Errorf("%s at %d: threshold %d, want %d", tt.spec, tt.window, got, tt.want)
 		}
 	}
-	for _, bad := range []string{"claude-code:percent=5", "codex:reserve=1", "codex:percent=101", "claude-code:window=-1"} {
+	for _, bad := range []string{"claude-code:user=5", "claude-code:percent=101", "codex:reserve=1", "codex:percent=101", "claude-code:window=-1"} {
 		if _, err := Parse(bad, DefaultOptions()); err == nil {
 			t.Errorf("%s: no error", bad)
 		}

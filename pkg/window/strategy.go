@@ -271,7 +271,7 @@ func init() {
 	})
 	register("cheapest", newCheapest)
 	register("claude-code", func(o Options, p specParams) (Strategy, error) {
-		if err := p.only("window", "reserve", "buffer", "max"); err != nil {
+		if err := p.only("window", "reserve", "buffer", "percent", "max"); err != nil {
 			return nil, err
 		}
 		s := HarnessStrategy{Preset: "claude-code", Reserve: DefaultClaudeCodeReserve, Buffer: DefaultClaudeCodeBuffer}
