@@ -41,10 +41,10 @@ func TestCompleteFlagValues(t *testing.T) {
 		// directive is cobra's bit set: 4 no file names, 2 no space after.
 		directive string
 	}{
-		{"strategy", []string{"replay", "--strategy", ""}, []string{"full", "windowed", "summarizing", "turn", "sliding", "budget", "cheapest", "clear", "mask", "limit"}, ":6"},
+		{"strategy", []string{"replay", "--strategy", ""}, []string{"full", "windowed", "summarizing", "turn", "sliding", "budget", "cheapest", "claude-code", "codex", "clear", "mask", "limit", "micro"}, ":6"},
 		{"strategy after a comma", []string{"replay", "--strategy", "full,s"}, []string{"full,summarizing", "full,sliding"}, ":6"},
 		{"strategy not offered twice", []string{"replay", "--strategy", "turn,full,"},
-			[]string{"turn,full,windowed", "turn,full,summarizing", "turn,full,sliding", "turn,full,budget", "turn,full,cheapest", "turn,full,clear", "turn,full,mask", "turn,full,limit"}, ":6"},
+			[]string{"turn,full,windowed", "turn,full,summarizing", "turn,full,sliding", "turn,full,budget", "turn,full,cheapest", "turn,full,claude-code", "turn,full,codex", "turn,full,clear", "turn,full,mask", "turn,full,limit", "turn,full,micro"}, ":6"},
 		{"policy on synthesize", []string{"synthesize", "--policy", ""},
 			[]string{"lowest_priority", "recency", "input_order", "relevance", "knapsack", "duo_attention"}, ":4"},
 		{"policy prefix", []string{"replay", "--policy", "re"}, []string{"recency", "relevance"}, ":4"},

@@ -20,7 +20,8 @@ type flagUse struct {
 
 // replayFlagUses are the replay flags that only some strategies read.
 var replayFlagUses = []flagUse{
-	{[]string{"distill-cmd", "high-water-tokens", "low-water-chars", "summary-max-chars"}, []string{"summarizing"}, "strategy"},
+	{[]string{"high-water-tokens", "low-water-chars"}, []string{"summarizing"}, "strategy"},
+	{[]string{"distill-cmd", "summary-max-chars"}, []string{"summarizing", "claude-code", "codex"}, "strategy"},
 	{[]string{"window-chars"}, []string{"windowed", "sliding"}, "strategy"},
 	{[]string{"head"}, []string{"sliding"}, "strategy"},
 	{[]string{"budget", "policy"}, []string{"budget"}, "strategy"},
@@ -58,7 +59,8 @@ func (a *app) noteUnusedFlags(chosen []string, uses []flagUse) {
 			}
 			who := "the " + u.users[0] + " " + u.kind + " reads"
 			if len(u.users) > 1 {
-				who = "the " + strings.Join(u.users, " and ") + " " + strings.TrimSuffix(u.kind, "y") + "ies" + " read"
+				n := len(u.users) - 1
+				who = "the " + strings.Join(u.users[:n], ", ") + " and " + u.users[n] + " " + strings.TrimSuffix(u.kind, "y") + "ies" + " read"
 			}
 			fmt.Fprintf(a.io.Err, "harpe: note: --%s is ignored: only %s it, and --%s is %s\n",
 				name, who, u.kind, strings.Join(chosen, ","))

@@ -112,6 +112,20 @@ Strategies (--strategy, comma-separated to compare several):
                cheapest:keep=N (1), exclude=TOOLS, inputs; the report lists
                its plan, and every priced strategy's regret $ against it
 
+Harness presets: each compacts as the harness does, at --context-window
+(else its default), folding everything into one summary (--distill-cmd,
+--summary-max-chars) that replaces the history:
+  claude-code  Claude Code's auto-compact: before a call whose latest usage
+               plus what was added since reaches window (200000) - reserve
+               (20000) - buffer (13000), or percent=N of window - reserve
+               when lower; keeps the newest prompt
+  codex        Codex's auto-compact: before a call whose latest usage plus
+               what was added since reaches percent (90) of window
+               (272000), or limit=N; keeps the newest user messages up to
+               user=N (20000) tokens
+Add the edit micro for Claude Code's time-based microcompact:
+claude-code+micro.
+
 Edits, added to any strategy with "+" (an edit alone applies to full):
   clear        clear old tool results as Anthropic's context editing does:
                once a call's input passes --clear-trigger tokens, results
@@ -122,6 +136,10 @@ Edits, added to any strategy with "+" (an edit alone applies to full):
   mask         observation masking: results of tool calls older than the
                last --mask-keep calls that used tools become a placeholder
   limit        cut tool results past bytes=N (--tool-result-limit)
+  micro        Claude Code's time-based microcompact: when a call comes gap=N
+               (60) minutes or more after the latest reply (the cache is
+               cold), results of Read, Bash, Grep, Glob, WebSearch, WebFetch,
+               Edit and Write older than the newest keep=N (5) are cleared
 A setting can follow a name or an edit: windowed:chars=40000+clear:keep=5,
 summarizing+mask:keep=10, clear:trigger=50000:at-least=20000:exclude=Read/Grep.
 

@@ -355,7 +355,10 @@ func (c *conversation) Observe(inputTokens int) { c.state.Observe(inputTokens) }
 
 // Summary returns the rolling summary ("" when there is none).
 func (c *conversation) Summary() string {
-	if s, ok := c.state.(*summarizing); ok {
+	switch s := c.state.(type) {
+	case *summarizing:
+		return s.summary
+	case *harnessState:
 		return s.summary
 	}
 	return ""

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -235,7 +236,7 @@ func (TruncateEdit) Name() string { return "limit" }
 
 func (TruncateEdit) start() editState { return nil }
 
-func editNames() []string { return []string{"clear", "mask", "limit"} }
+func editNames() []string { return []string{"clear", "mask", "limit", "micro"} }
 
 func isEditName(s string) bool { return slices.Contains(editNames(), s) }
 
@@ -288,6 +289,17 @@ func buildEdit(name string, o Options, p specParams) (Edit, error) {
 			return nil, ErrNoLimit
 		}
 		return e, nil
+	case "micro":
+		if err := p.only("gap", "keep"); err != nil {
+			return nil, err
+		}
+		gap, err := p.Int("gap", DefaultMicroGapMinutes)
+		if err != nil {
+			return nil, err
+		}
+		e := MicroEdit{Gap: time.Duration(gap) * time.Minute, Tools: MicroTools}
+		e.Keep, err = p.Int("keep", DefaultMicroKeep)
+		return e, err
 	}
 	return nil, fmt.Errorf("unknown edit %q", name)
 }

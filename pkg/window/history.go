@@ -51,6 +51,13 @@ type History struct {
 	// summary (summarizing); a tool result whose call is folded is not
 	// pushed.
 	foldTurn int
+	// foldPos: positions before it are folded into a harness preset's
+	// summary ([HarnessStrategy]); a tool result whose call is folded is
+	// not pushed. An abort brings it back to the turn's start.
+	foldPos int
+	// seenLen is Len() at a harness preset's previous call; an abort
+	// brings it back to the turn's start too.
+	seenLen int
 
 	counter tokenize.Counter
 }
@@ -201,7 +208,7 @@ func (h *History) push(e Entry) bool {
 	if h.open {
 		if id := e.Message.ToolCallID; id != "" {
 			p, ok := h.callAt[id]
-			if ok && (p < h.reset || h.foldTurn > 0 && p < h.TurnStart(h.foldTurn)) {
+			if ok && (p < h.reset || p < h.foldPos || h.foldTurn > 0 && p < h.TurnStart(h.foldTurn)) {
 				return false
 			}
 		}
@@ -230,6 +237,8 @@ func (h *History) abort() int {
 	h.cumC = h.cumC[:start+1]
 	h.cumT = h.cumT[:start+1]
 	h.reset, h.resetTurn = h.resetAtBegin, h.resetTurnAtBegin
+	h.foldPos = min(h.foldPos, start)
+	h.seenLen = min(h.seenLen, start)
 	return start
 }
 

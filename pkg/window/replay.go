@@ -198,7 +198,7 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 		if err != nil {
 			return nil, err
 		}
-		resolved[i] = rs
+		resolved[i] = withContextWindow(rs, opts.ContextWindow)
 	}
 	r := newReplayer(t, opts)
 	if err := r.calibrate(ctx); err != nil {
@@ -255,6 +255,7 @@ func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts 
 	if err != nil {
 		return Rendered{}, Call{}, err
 	}
+	s = withContextWindow(s, opts.ContextWindow)
 	r := newReplayer(t, opts)
 	if err := r.calibrate(ctx); err != nil {
 		return Rendered{}, Call{}, err

@@ -270,6 +270,20 @@ func init() {
 		return s, nil
 	})
 	register("cheapest", newCheapest)
+	register("claude-code", func(o Options, p specParams) (Strategy, error) {
+		if err := p.only("window", "reserve", "buffer", "percent", "max"); err != nil {
+			return nil, err
+		}
+		s := HarnessStrategy{Preset: "claude-code", Reserve: DefaultClaudeCodeReserve, Buffer: DefaultClaudeCodeBuffer}
+		return s.settings(o, p)
+	})
+	register("codex", func(o Options, p specParams) (Strategy, error) {
+		if err := p.only("window", "percent", "limit", "user", "max"); err != nil {
+			return nil, err
+		}
+		s := HarnessStrategy{Preset: "codex", Percent: DefaultCodexPercent, KeepUserTokens: DefaultCodexUserMsgTokens}
+		return s.settings(o, p)
+	})
 }
 
 // ErrNoBudget is the error of [Parse] for a budget strategy whose spec
