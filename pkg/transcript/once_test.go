@@ -11,7 +11,8 @@ import (
 // in several sessions of a run is counted in the first one added; every
 // later copy leaves its session's usage, cost and day and is counted in
 // its repeats. datedPricer: m1 costs $1 a token before 2026-01-03, m2
-// $100, mystery has no price. By hand, for each case.
+// $100, mystery has no price. A cost is null where no call left has a
+// price, 0 where no call is left. By hand, for each case.
 func TestCountOnce(t *testing.T) {
 	type call struct {
 		ts, model, response string
@@ -37,7 +38,7 @@ func TestCountOnce(t *testing.T) {
 		{"resumed: one response again", [][]call{{r1}, {r1, r2}},
 			[][5]float64{{1, 1, 3, 0, -1}, {1, 0, 100, 1, 3}}, [4]float64{2, 103, 1, 3}, 1},
 		{"three checkpoints", [][]call{{r1}, {r1, r2}, {r1, r2, r3}},
-			[][5]float64{{1, 1, 3, 0, -1}, {1, 0, 100, 1, 3}, {1, 4, 0, 2, 103}}, [4]float64{3, 103, 3, 106}, 1},
+			[][5]float64{{1, 1, 3, 0, -1}, {1, 0, 100, 1, 3}, {1, 4, -1, 2, 103}}, [4]float64{3, 103, 3, 106}, 1},
 		{"every response a repeat: no call left, cost 0", [][]call{{r1, r2}, {r2, r1}},
 			[][5]float64{{2, 1, 103, 0, -1}, {0, 0, 0, 2, 103}}, [4]float64{2, 103, 2, 103}, 1},
 		{"a subagent's copy of a sidechain call", [][]call{{sideAsMain}, {r1, side}},
@@ -45,7 +46,7 @@ func TestCountOnce(t *testing.T) {
 		{"no response id: counted in each", [][]call{{nokey}, {nokey}},
 			[][5]float64{{1, 7, 7, 0, -1}, {1, 7, 7, 0, -1}}, [4]float64{2, 14, 0, -1}, 1},
 		{"an unpriced repeat", [][]call{{r3}, {r3}},
-			[][5]float64{{1, 4, 0, 0, -1}, {0, 0, 0, 1, -1}}, [4]float64{1, 0, 1, -1}, 1},
+			[][5]float64{{1, 4, -1, 0, -1}, {0, 0, 0, 1, -1}}, [4]float64{1, -1, 1, -1}, 1},
 		{"an undated call with no model: out of the session's first day", [][]call{{undated, r1}, {undated, r2}},
 			[][5]float64{{2, 3, 3, 0, -1}, {1, 0, 100, 1, -1}}, [4]float64{3, 103, 1, -1}, 1},
 		{"a repeat within one session", [][]call{{r1, r1}},

@@ -45,12 +45,13 @@ func priceCall(p Pricer, model string, at time.Time, u *Usage) callCost {
 // ([usd.Round]), and the models, sorted, that some call could not be
 // priced for (their calls are left out of the sum). cost is nil when the
 // calls were not priced, none names its model, or none got a price (the
-// cost is unknown, never $0).
+// cost is unknown, never $0); it is 0 when the models named have no call
+// left (every one a repeat of an earlier file's response).
 func (t *UsageTally) Cost() (cost *float64, unpriced []string) {
 	if !t.priced {
 		return nil, nil
 	}
-	sum, named, priced := 0.0, false, false
+	sum, named, priced, calls := 0.0, false, false, false
 	for _, m := range t.models() {
 		if m == "" {
 			continue
@@ -62,9 +63,16 @@ func (t *UsageTally) Cost() (cost *float64, unpriced []string) {
 			unpriced = append(unpriced, m)
 		}
 		priced = priced || mt.used.Calls > mt.unpriced.Calls
+		calls = calls || mt.used.Calls > 0
 	}
 	if !named {
 		return nil, nil
+	}
+	if !calls {
+		// Every call went (each a copy of an earlier file's response):
+		// nothing is billed here, which is $0, not an unknown.
+		zero := 0.0
+		return &zero, nil
 	}
 	if !priced {
 		return nil, unpriced

@@ -107,7 +107,6 @@ func repeatedCost(c *float64) string {
 	return fmt.Sprintf(" ($%.2f)", *c)
 }
 
-
 // maxFooterNamed is how many skipped files or broken lines a table's
 // footer names; the JSON names them all.
 const maxFooterNamed = 10
