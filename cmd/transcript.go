@@ -136,7 +136,7 @@ harpe synthesize:
 	f.BoolVar(&opts.messages, "messages", false, "list every message (role, turn, size, tools, usage) instead of one line per session")
 	f.StringVar(&opts.by, "by", "", "group the session summary by `KEY`: day, project or model")
 	a.addStrictLinesFlag(c)
-	f.BoolVarP(&opts.verbose, "verbose", "v", false, "also list on stderr, for each session, the records read that are not messages, by type (record types harpe does not know among them)")
+	f.BoolVarP(&opts.verbose, "verbose", "v", false, "also list on stderr, for each session, the records read that are not messages, by type (record types harpe does not know among them), and every warning (else a warning said of more than 3 files or lines is counted after the third)")
 	return c
 }
 
@@ -235,12 +235,12 @@ func (a *app) collectTranscripts(args []string, co transcript.CollectOptions) (*
 		return nil, err
 	}
 	all := &transcript.Collected{}
+	var warnings []*transcript.Error
 	for _, f := range files {
-		for _, warning := range f.Warnings { // a summary keeps no transcripts
-			fmt.Fprintf(a.io.Err, "harpe: warning: %s\n", escapeControl(warning.Error()))
-		}
+		warnings = append(warnings, f.Warnings...) // a summary keeps no transcripts
 		all.Append(f)
 	}
+	a.writeWarnings(warnings, co.KeepSkipped)
 	a.leftOut.broken, a.leftOut.at = all.BrokenLines, all.BrokenAt
 	a.writeSkippedRecords(all.Skipped)
 	return all, nil
@@ -314,4 +314,64 @@ func noteNoPrices(w io.Writer, noted map[string]bool, models []string) {
 			fmt.Fprintf(w, "harpe: note: no prices for model %q; its calls are left out of every cost, which reads unpriced, never $0 (add them under models: in harpe.yaml)\n", m)
 		}
 	}
+}
+
+// warnSame is how many warnings that say the same thing with other
+// figures are written before the rest are counted in one line.
+const warnSame = 3
+
+// writeWarnings writes the readers' warnings on stderr, in order: all of
+// them with --verbose (all); else, of the warnings that say the same
+// thing of different files or lines (the same text once the file and
+// every number are taken out: "48 of 63 responses …" and "3 of 5 …"),
+// the first warnSame, then one line saying how many more there are and
+// in how many files. A directory of hundreds of sessions written by one
+// harness version otherwise gives hundreds of lines of one warning.
+func (a *app) writeWarnings(ws []*transcript.Error, all bool) {
+	type group struct {
+		first, n int
+		files    map[string]bool
+	}
+	groups := map[string]*group{}
+	var order []string
+	for i, w := range ws {
+		k := warningKind(w)
+		g := groups[k]
+		if g == nil {
+			g = &group{first: i, files: map[string]bool{}}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.n++
+		if all || g.n <= warnSame {
+			fmt.Fprintf(a.io.Err, "harpe: warning: %s\n", escapeControl(w.Error()))
+			continue
+		}
+		g.files[w.Name] = true
+	}
+	for _, k := range order {
+		g := groups[k]
+		if all || g.n <= warnSame {
+			continue
+		}
+		fmt.Fprintf(a.io.Err, "harpe: warning: %d more like the first of %s, in %s (--verbose writes each)\n",
+			g.n-warnSame, escapeControl(ws[g.first].Name), prose.Plural(len(g.files), "file"))
+	}
+}
+
+// warningKind is a warning's text with every run of digits made one "#":
+// warnings of one kind about other files, lines and counts share it.
+func warningKind(w *transcript.Error) string {
+	msg := []byte(w.Err.Error())
+	out := msg[:0]
+	for i := 0; i < len(msg); i++ {
+		if msg[i] >= '0' && msg[i] <= '9' {
+			if len(out) == 0 || out[len(out)-1] != '#' {
+				out = append(out, '#')
+			}
+			continue
+		}
+		out = append(out, msg[i])
+	}
+	return w.Path + "\x00" + string(out)
 }
