@@ -160,13 +160,14 @@ func finishInputs(a *app, rules readRules, args []string, set *inputs.Set) error
 type readRules struct{ once, refuseEmpty, quiet bool }
 
 // warnTranscripts writes the warnings of ts (a half-written last line
-// skipped) to stderr, in order.
+// skipped) to stderr, in order, a kind said of many files counted after
+// its third (writeWarnings).
 func (a *app) warnTranscripts(ts []*transcript.Transcript) {
+	var ws []*transcript.Error
 	for _, t := range ts {
-		for _, warning := range t.Warnings {
-			fmt.Fprintf(a.io.Err, "harpe: warning: %s\n", escapeControl(warning.Error()))
-		}
+		ws = append(ws, t.Warnings...)
 	}
+	a.writeWarnings(ws, false)
 }
 
 // plainTextHint adds to err, the error reading name as context items, a

@@ -37,10 +37,8 @@ func (job *replayJob) sessions(a *app, quiet bool) iter.Seq2[window.Session, err
 			}, func(t *transcript.Transcript) error {
 				t.Messages = read[t]
 				delete(read, t)
-				for _, w := range t.Warnings {
-					if !quiet {
-						fmt.Fprintf(&job.warnings, "harpe: warning: %s\n", escapeControl(w.Error()))
-					}
+				if !quiet {
+					job.warnings = append(job.warnings, t.Warnings...)
 				}
 				if job.conversation != "" && t.ID != job.conversation || yield(window.Session{File: name, Transcript: t}, nil) {
 					return nil
@@ -146,14 +144,14 @@ func (job *replayJob) runSessions(a *app, held []window.Session) error {
 		if res, err = window.ReplaySessions(a.ctx, w, src, o); err != nil {
 			if a.ctx.Err() == nil {
 				// what the readers warned of may explain the failure
-				a.io.Err.Write(job.warnings.Bytes())
+				a.writeWarnings(job.warnings, false)
 			}
 			return sessionsError(a, err)
 		}
 		if err := job.noConversation(res.Sessions); err != nil {
 			return err
 		}
-		a.io.Err.Write(job.warnings.Bytes())
+		a.writeWarnings(job.warnings, false)
 		a.io.Err.Write(notes.Bytes())
 		return nil
 	})

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"errors"
 	"slices"
 	"strings"
@@ -36,8 +35,8 @@ type replayJob struct {
 	showAs   string
 	out      replayOut
 	// warnings are the readers' (a half-written last line skipped),
-	// written once the report is.
-	warnings bytes.Buffer
+	// written once the report is (writeWarnings).
+	warnings []*transcript.Error
 }
 
 // replayOut are what a replay's writers read: the output's form and its

@@ -69,7 +69,7 @@ func (job *replayJob) runShowCall(a *app, runs []window.Session) error {
 			return err
 		}
 	}
-	a.io.Err.Write(job.warnings.Bytes())
+	a.writeWarnings(job.warnings, false)
 	if len(runs) != 1 {
 		hint := "name one file"
 		if len(runs) > 1 && runs[0].Transcript.ID != "" && runs[0].File == runs[len(runs)-1].File {

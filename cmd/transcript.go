@@ -354,7 +354,7 @@ func (a *app) writeWarnings(ws []*transcript.Error, all bool) {
 		if all || g.n <= warnSame {
 			continue
 		}
-		fmt.Fprintf(a.io.Err, "harpe: warning: %d more like the first of %s, in %s (--verbose writes each)\n",
+		fmt.Fprintf(a.io.Err, "harpe: warning: %d more like the first of %s, in %s (harpe transcript --verbose writes each)\n",
 			g.n-warnSame, escapeControl(ws[g.first].Name), prose.Plural(len(g.files), "file"))
 	}
 }

@@ -28,7 +28,7 @@ func TestWriteWarnings(t *testing.T) {
 harpe: warning: a.jsonl:9: 1 line(s) held several records
 harpe: warning: b.jsonl:3: 2 of 9 responses record under a quarter of the output tokens
 harpe: warning: c.jsonl:12: 3 of 9 responses record under a quarter of the output tokens
-harpe: warning: 3 more like the first of a.jsonl, in 2 files (--verbose writes each)
+harpe: warning: 3 more like the first of a.jsonl, in 2 files (harpe transcript --verbose writes each)
 `
 	var errb bytes.Buffer
 	a := &app{io: IO{Err: &errb}}
