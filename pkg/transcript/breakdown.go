@@ -35,6 +35,12 @@ type SessionBreakdown struct {
 	// Tools has one entry per tool name, most result tokens first (ties by
 	// name).
 	Tools []ToolTokens `json:"tools"`
+	// Segments splits the session at its harness compactions
+	// ([Transcript.Compactions]): one segment when there is none. Their
+	// message categories add up to the session's; Tokens.Overhead is the
+	// overhead of the last segment that records a prompt (see
+	// [SegmentBreakdown]).
+	Segments []SegmentBreakdown `json:"segments"`
 	// Recorded sums the provider's usage over every call (aborted ones
 	// too: the provider billed them); null when the format records none.
 	Recorded *RecordedUsage `json:"recorded"`
@@ -89,6 +95,34 @@ func (c CategoryTokens) Visible() int {
 	return c.System + c.User + c.Assistant + c.Thinking + c.ToolCalls + c.ToolResults + c.ToolDefinitions
 }
 
+// SegmentBreakdown is one compaction segment of a session: its messages
+// from the first one, or from a harness compaction summary, up to the
+// next summary. After a compaction the provider is sent the summary and
+// what follows it, not what came before, so a call's recorded prompt is
+// compared with its own segment only.
+type SegmentBreakdown struct {
+	// FirstMessage is the index of the segment's first message: 0, or
+	// the compaction summary's.
+	FirstMessage int `json:"first_message"`
+	// Calls counts the segment's model calls, as [SessionBreakdown.Calls].
+	Calls int `json:"calls"`
+	// VisibleTokens sums Tokens' visible categories.
+	VisibleTokens int `json:"visible_tokens"`
+	// LastPrompt is the recorded prompt size ([Message.InputTokens]) of
+	// the segment's last call that records one, SentVisible the visible
+	// tokens of the segment's messages before that call; both null when
+	// no call of the segment records its prompt.
+	LastPrompt  *int `json:"last_prompt"`
+	SentVisible *int `json:"sent_visible"`
+	// Tokens are the segment's tokens by category. Its Overhead is
+	// LastPrompt minus SentVisible, [ReplyPriming] and the tool
+	// definitions (null with LastPrompt); ToolDefinitions are the
+	// session's, sent with every call.
+	Tokens CategoryTokens `json:"tokens"`
+
+	msgs int // messages added, aborted ones too
+}
+
 // ToolTokens is one tool's share.
 type ToolTokens struct {
 	Name string `json:"name"`
@@ -124,7 +158,7 @@ type breakdownAcc struct {
 	names     map[string]string // call id → tool name
 	lastCall  string
 	sinceComp int // visible tokens since the latest compaction
-	overhead  *int
+	segs      []SegmentBreakdown
 }
 
 // NewSessionBreakdown starts the breakdown of one conversation, counting
@@ -156,23 +190,21 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 		return err
 	}
 	s.Recorded = s.usage.Total
-	if slices.Contains(t.Compactions, m.Index) {
+	if len(a.segs) == 0 || a.segs[len(a.segs)-1].msgs > 0 && slices.Contains(t.Compactions, m.Index) {
+		a.segs = append(a.segs, SegmentBreakdown{FirstMessage: m.Index})
 		a.sinceComp = 0
 	}
+	seg := &a.segs[len(a.segs)-1]
+	seg.msgs++
 	if m.Role == RoleAssistant {
 		if m.Call == "" || m.Call != a.lastCall {
 			s.Calls++
+			seg.Calls++
 		}
 		a.lastCall = m.Call
 		if m.InputTokens != nil {
-			o, ok := checked.Sub(*m.InputTokens, a.sinceComp)
-			if ok {
-				o, ok = checked.Sub(o, ReplyPriming)
-			}
-			if !ok {
-				return &checked.OverflowError{What: "the overhead: the recorded prompt less the visible tokens"}
-			}
-			a.overhead = &o
+			p, sent := *m.InputTokens, a.sinceComp
+			seg.LastPrompt, seg.SentVisible = &p, &sent
 		}
 	}
 	if m.Aborted {
@@ -199,21 +231,27 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 		}
 	}
 	rest := total - calls
-	switch {
-	case m.ToolCallID != "" || m.Role == RoleTool:
-		sumInto(&s.Tokens.ToolResults, rest, "the tool results' tokens", &err)
+	if m.ToolCallID != "" || m.Role == RoleTool {
 		tt := s.tool(ResultToolName(m, a.names))
 		sumInto(&tt.ResultTokens, rest, "the tool results' tokens of "+tt.Name, &err)
 		tt.MaxResultTokens = max(tt.MaxResultTokens, rest)
-	case m.Role == RoleSystem:
-		sumInto(&s.Tokens.System, rest, "the system messages' tokens", &err)
-	case m.Role == RoleUser:
-		sumInto(&s.Tokens.User, rest, "the user messages' tokens", &err)
-	default:
-		sumInto(&s.Tokens.Assistant, rest, "the assistant messages' tokens", &err)
 	}
-	sumInto(&s.Tokens.ToolCalls, calls, "the tool calls' tokens", &err)
-	sumInto(&s.Tokens.Thinking, thinking, "the thinking tokens", &err)
+	// The segment's sums are parts of the session's: checked first, they
+	// cannot overflow.
+	for _, k := range []*CategoryTokens{&s.Tokens, &seg.Tokens} {
+		switch {
+		case m.ToolCallID != "" || m.Role == RoleTool:
+			sumInto(&k.ToolResults, rest, "the tool results' tokens", &err)
+		case m.Role == RoleSystem:
+			sumInto(&k.System, rest, "the system messages' tokens", &err)
+		case m.Role == RoleUser:
+			sumInto(&k.User, rest, "the user messages' tokens", &err)
+		default:
+			sumInto(&k.Assistant, rest, "the assistant messages' tokens", &err)
+		}
+		sumInto(&k.ToolCalls, calls, "the tool calls' tokens", &err)
+		sumInto(&k.Thinking, thinking, "the thinking tokens", &err)
+	}
 	sumInto(&a.sinceComp, total, "the visible tokens", &err)
 	sumInto(&a.sinceComp, thinking, "the visible tokens", &err)
 	return err
@@ -230,22 +268,45 @@ func (s *SessionBreakdown) Finish(t *Transcript) error {
 	}
 	s.Recorded = s.usage.Total
 	s.CostUSD, s.UnpricedModels = s.usage.Cost()
-	s.Tokens.ToolDefinitions = ToolDefTokens(t.Tools, s.acc.counter)
-	if o := s.acc.overhead; o != nil {
-		n, ok := checked.Sub(*o, s.Tokens.ToolDefinitions)
-		if !ok {
-			return &checked.OverflowError{What: "the overhead: the recorded prompt less the tool definitions"}
+	defs := ToolDefTokens(t.Tools, s.acc.counter)
+	s.Tokens.ToolDefinitions = defs
+	s.Segments = make([]SegmentBreakdown, len(s.acc.segs))
+	for i, seg := range s.acc.segs {
+		seg.Tokens.ToolDefinitions = defs
+		if seg.LastPrompt != nil {
+			o, ok := checked.Sub(*seg.LastPrompt, *seg.SentVisible)
+			if ok {
+				o, ok = checked.Sub(o, ReplyPriming)
+			}
+			if ok {
+				o, ok = checked.Sub(o, defs)
+			}
+			if !ok {
+				return &checked.OverflowError{What: "the overhead: the recorded prompt less the visible tokens"}
+			}
+			seg.Tokens.Overhead = &o
+			s.Tokens.Overhead = &o
 		}
-		s.Tokens.Overhead = &n
+		v, ok := seg.Tokens.checkedVisible()
+		if !ok {
+			return &checked.OverflowError{What: "the visible tokens"}
+		}
+		seg.VisibleTokens = v
+		s.Segments[i] = seg
 	}
-	k := s.Tokens
-	v, ok := checked.Sum(k.System, k.User, k.Assistant, k.Thinking, k.ToolCalls, k.ToolResults, k.ToolDefinitions)
+	v, ok := s.Tokens.checkedVisible()
 	if !ok {
 		return &checked.OverflowError{What: "the visible tokens"}
 	}
 	s.VisibleTokens = v
 	s.Tools = sortTools(s.acc.tools)
 	return nil
+}
+
+// checkedVisible is [CategoryTokens.Visible], false when it does not fit
+// an int.
+func (c CategoryTokens) checkedVisible() (int, bool) {
+	return checked.Sum(c.System, c.User, c.Assistant, c.Thinking, c.ToolCalls, c.ToolResults, c.ToolDefinitions)
 }
 
 func sortTools(m map[string]*ToolTokens) []ToolTokens {

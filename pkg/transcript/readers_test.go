@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -289,6 +290,93 @@ func TestCutLine(t *testing.T) {
 			_, err = collect(WithStrictLines(context.Background()), path)
 			if err == nil || !strings.HasPrefix(err.Error(), place+": invalid JSON: unexpected end of JSON input") {
 				t.Errorf("strict: %v, want an error at %s", err, place)
+			}
+		})
+	}
+}
+
+// TestBreakdownSegments: a session is broken down per compaction segment,
+// each segment's last recorded prompt set against its own visible tokens;
+// the session's overhead is the last segment's that records a prompt.
+// Figures by hand with the estimate (see TestBreakdown and
+// testdata/script/transcript_breakdown_segments.txtar).
+func TestBreakdownSegments(t *testing.T) {
+	cc := func(recs ...string) string {
+		out := ""
+		for i, r := range recs {
+			out += fmt.Sprintf(`{"sessionId":"s","uuid":"u%d","timestamp":"2026-02-10T09:00:0%dZ",%s}`+"\n", i, i, r)
+		}
+		return out
+	}
+	user := func(text string) string {
+		return `"type":"user","message":{"role":"user","content":"` + text + `"}`
+	}
+	reply := func(id, text string, in int) string {
+		return `"type":"assistant","message":{"id":"` + id + `","model":"claude-sonnet-4-5","role":"assistant","content":[{"type":"text","text":"` + text +
+			`"}],"usage":{"input_tokens":` + strconv.Itoa(in) + `,"output_tokens":1}}`
+	}
+	boundary := `"type":"system","subtype":"compact_boundary"`
+	summary := `"type":"user","isCompactSummary":true,"message":{"role":"user","content":"Summary."}`
+	seg := func(first, calls, visible int, prompt, sent, over *int) SegmentBreakdown {
+		return SegmentBreakdown{FirstMessage: first, Calls: calls, VisibleTokens: visible, LastPrompt: prompt, SentVisible: sent,
+			Tokens: CategoryTokens{Overhead: over}}
+	}
+	n := func(v int) *int { return &v }
+	// "Hi." user 3+1+2 = 6; "Yes." assistant 3+2+2 = 7; "Summary." 3+1+2 = 6.
+	for _, c := range []struct {
+		name, in string
+		want     []SegmentBreakdown
+		over     *int
+	}{
+		{"no compaction", cc(user("Hi."), reply("m1", "Yes.", 100), user("Hi."), reply("m2", "Yes.", 200)),
+			[]SegmentBreakdown{seg(0, 2, 26, n(200), n(19), n(200-19-3))}, n(178)},
+		{"two segments", cc(user("Hi."), reply("m1", "Yes.", 100), boundary, summary, user("Hi."), reply("m2", "Yes.", 90)),
+			[]SegmentBreakdown{seg(0, 1, 13, n(100), n(6), n(91)), seg(2, 1, 19, n(90), n(12), n(75))}, n(75)},
+		{"last segment without a prompt", cc(user("Hi."), reply("m1", "Yes.", 100), boundary, summary, user("Hi.")),
+			[]SegmentBreakdown{seg(0, 1, 13, n(100), n(6), n(91)), seg(2, 0, 12, nil, nil, nil)}, n(91)},
+		{"a summary first opens no empty segment", cc(boundary, summary, user("Hi."), reply("m1", "Yes.", 50)),
+			[]SegmentBreakdown{seg(0, 1, 19, n(50), n(12), n(35))}, n(35)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ts, err := Read(strings.NewReader(c.in), "s.jsonl", FormatClaudeCode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := NewSessionBreakdown("s.jsonl", tokenize.Estimate)
+			for i := range ts[0].Messages {
+				if err := s.Add(ts[0], &ts[0].Messages[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.Finish(ts[0]); err != nil {
+				t.Fatal(err)
+			}
+			str := func(p *int) string {
+				if p == nil {
+					return "null"
+				}
+				return strconv.Itoa(*p)
+			}
+			if len(s.Segments) != len(c.want) {
+				t.Fatalf("%d segments, want %d: %+v", len(s.Segments), len(c.want), s.Segments)
+			}
+			visible := 0
+			for i, g := range s.Segments {
+				w := c.want[i]
+				if g.FirstMessage != w.FirstMessage || g.Calls != w.Calls || g.VisibleTokens != w.VisibleTokens ||
+					str(g.LastPrompt) != str(w.LastPrompt) || str(g.SentVisible) != str(w.SentVisible) ||
+					str(g.Tokens.Overhead) != str(w.Tokens.Overhead) {
+					t.Errorf("segment %d: first %d calls %d visible %d prompt %s sent %s overhead %s, want %d %d %d %s %s %s", i+1,
+						g.FirstMessage, g.Calls, g.VisibleTokens, str(g.LastPrompt), str(g.SentVisible), str(g.Tokens.Overhead),
+						w.FirstMessage, w.Calls, w.VisibleTokens, str(w.LastPrompt), str(w.SentVisible), str(w.Tokens.Overhead))
+				}
+				visible += g.VisibleTokens
+			}
+			if visible != s.VisibleTokens {
+				t.Errorf("segments' visible tokens add up to %d, the session's %d", visible, s.VisibleTokens)
+			}
+			if str(s.Tokens.Overhead) != str(c.over) {
+				t.Errorf("session overhead %s, want %s", str(s.Tokens.Overhead), str(c.over))
 			}
 		})
 	}

@@ -74,6 +74,12 @@ type SessionSummary struct {
 	// named in UnpricedModels.
 	CostUSD        *float64 `json:"cost_usd"`
 	UnpricedModels []string `json:"unpriced_models,omitempty"`
+	// UnrecordedCalls counts the model calls (replies, those of one
+	// response once) that record no usage in a session whose other
+	// replies record theirs: a call sent and then aborted before the
+	// harness wrote its usage. They are calls, as replay counts them, with
+	// no tokens in Recorded and nothing in CostUSD. Left out when none.
+	UnrecordedCalls int `json:"unrecorded_calls,omitempty"`
 	// RepeatedResponses counts the responses of this session that a
 	// session before it in the run records too (the same message.id and
 	// requestId): billed there, left out of Recorded and CostUSD here.
@@ -104,6 +110,36 @@ type SessionSummary struct {
 type openSummary struct {
 	end      time.Time
 	lastCall string
+	// The replies: the latest one's call, whether it records usage, how
+	// many earlier ones record none, whether any records some.
+	lastReply          string
+	inReply, replyUsed bool
+	noUsage            int
+	someUsage          bool
+}
+
+// reply counts m when it is a reply (an assistant message that is not
+// the harness's; those of one response once), as replay counts calls.
+func (o *openSummary) reply(m *Message) {
+	if m.Role != RoleAssistant || m.Meta {
+		return
+	}
+	if !o.inReply || m.Call == "" || m.Call != o.lastReply {
+		o.closeReply()
+		o.inReply, o.replyUsed = true, false
+	}
+	o.lastReply = m.Call
+	if m.Usage != nil {
+		o.replyUsed, o.someUsage = true, true
+	}
+}
+
+// closeReply ends the latest reply, counting it when it records no usage.
+func (o *openSummary) closeReply() {
+	if o.inReply && !o.replyUsed {
+		o.noUsage++
+	}
+	o.inReply = false
 }
 
 // SummaryGroup is the figures of a set of sessions: a row of a grouped
@@ -119,6 +155,9 @@ type SummaryGroup struct {
 	// [SessionSummary.CostUSD].
 	CostUSD        *float64 `json:"cost_usd"`
 	UnpricedModels []string `json:"unpriced_models,omitempty"`
+	// UnrecordedCalls sums the sessions' [SessionSummary.UnrecordedCalls]
+	// (set in the totals only; left out when there are none).
+	UnrecordedCalls int `json:"unrecorded_calls,omitempty"`
 	// RepeatedResponses and RepeatedUSD sum the sessions' (set in the
 	// totals only; left out when there are none).
 	RepeatedResponses int      `json:"repeated_responses,omitempty"`
@@ -161,6 +200,7 @@ func (s *SessionSummary) Add(m *Message) error {
 		s.Messages++
 	}
 	o.lastCall = m.Call
+	o.reply(m)
 	if !m.Timestamp.IsZero() {
 		ts := m.Timestamp.UTC()
 		if s.start.IsZero() || ts.Before(s.start) {
@@ -204,6 +244,12 @@ func (s *SessionSummary) day(key string) *UsageTally {
 // it records outside the conversation; then prices the session.
 func (s *SessionSummary) Finish(t *Transcript) error {
 	s.Format, s.Conversation = string(t.Format), t.ID
+	if o := s.open; o != nil {
+		o.closeReply()
+		if o.someUsage {
+			s.UnrecordedCalls = o.noUsage
+		}
+	}
 	if err := s.usage.AddUnsent(t, s.Pricer); err != nil {
 		return err
 	}
@@ -287,6 +333,7 @@ func NewSummary(sessions SessionSummaries, by string) (*Summary, error) {
 		}
 		if r.tally != nil {
 			sum.Totals.repeated.add(r.tally.repeated)
+			sum.Totals.UnrecordedCalls += r.tally.unrecorded
 		}
 		switch by {
 		case "project":

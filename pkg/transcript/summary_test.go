@@ -165,3 +165,52 @@ func TestSessionID(t *testing.T) {
 		t.Errorf("shortID %q", got)
 	}
 }
+
+// TestUnrecordedCalls: a reply that records no usage, in a session whose
+// other replies record theirs, is a call counted apart (replay counts it
+// too); a session that records no usage at all has none.
+func TestUnrecordedCalls(t *testing.T) {
+	const (
+		user  = `{"type":"user","content":"Hi"}` + "\n"
+		reply = `{"type":"assistant","content":"Yes"}` + "\n"
+		usage = `{"type":"usage","input_tokens":10,"output_tokens":2}` + "\n"
+	)
+	for _, tc := range []struct {
+		name, in      string
+		want, totalIn int
+	}{
+		{"every call records usage", user + reply + usage + user + reply + usage, 0, 20},
+		{"an aborted call without usage", user + reply + usage + user + reply + `{"type":"abort"}` + "\n", 1, 10},
+		{"two replies without usage", user + reply + user + reply + usage + user + reply, 2, 10},
+		{"no usage at all", user + reply + user + reply, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts, err := Read(strings.NewReader(tc.in), "s.jsonl", FormatHarpe)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := NewSessionSummary("s.jsonl", "")
+			for i := range ts[0].Messages {
+				if err := s.Add(&ts[0].Messages[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.Finish(ts[0]); err != nil {
+				t.Fatal(err)
+			}
+			var ss SessionSummaries
+			ss.Add(s, s)
+			sum, err := NewSummary(ss, "session")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := sum.Sessions.At(0)
+			if got.UnrecordedCalls != tc.want || got.Recorded.Input != tc.totalIn {
+				t.Errorf("unrecorded %d, input %d; want %d, %d", got.UnrecordedCalls, got.Recorded.Input, tc.want, tc.totalIn)
+			}
+			if sum.Totals.UnrecordedCalls != 2*tc.want {
+				t.Errorf("totals: unrecorded %d, want %d", sum.Totals.UnrecordedCalls, 2*tc.want)
+			}
+		})
+	}
+}

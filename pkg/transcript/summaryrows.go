@@ -84,6 +84,9 @@ type sessionTally struct {
 	// took out as repeats.
 	responses keyedCalls
 	repeated  repeats
+	// unrecorded is [SessionSummary.UnrecordedCalls] (a session that
+	// counts some records usage, so has a tally).
+	unrecorded int
 }
 
 // Len is the number of sessions.
@@ -99,6 +102,7 @@ func (ss *SessionSummaries) At(i int) *SessionSummary {
 	if r.tally != nil {
 		ss.countOnce()
 		s.usage, s.days, s.repeated = r.tally.usage, r.tally.days, r.tally.repeated
+		s.UnrecordedCalls = r.tally.unrecorded
 	}
 	s.settle()
 	return s
@@ -113,7 +117,7 @@ func (ss *SessionSummaries) Add(sessions ...*SessionSummary) {
 		r := sessionRow{origin: ss.origin(sessionOrigin{s.File, s.Project, s.Format, s.Session}),
 			messages: s.Messages, start: s.start.Unix(), startNanos: int32(s.start.Nanosecond()), end: s.end.Unix()}
 		if s.usage.Total != nil || s.usage.byModel != nil || s.usage.priced || s.days != nil {
-			r.tally = &sessionTally{usage: s.usage, days: s.days, responses: s.responses.settled()}
+			r.tally = &sessionTally{usage: s.usage, days: s.days, responses: s.responses.settled(), unrecorded: s.UnrecordedCalls}
 		}
 		ss.push(&r, s.Conversation)
 	}

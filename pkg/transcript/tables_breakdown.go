@@ -30,7 +30,7 @@ func (b *Breakdown) WriteTable(out io.Writer, o TableOptions) error {
 			left = s.Unpriced()
 		}
 		all = MergeUnpriced(all, left)
-		sec := breakdownSection{title, 1, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD, left}
+		sec := breakdownSection{title, 1, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD, left, s.Segments}
 		if err := sec.write(w, o); err != nil {
 			return err
 		}
@@ -39,7 +39,7 @@ func (b *Breakdown) WriteTable(out io.Writer, o TableOptions) error {
 		fmt.Fprintln(w)
 		t := b.Totals
 		sec := breakdownSection{fmt.Sprintf("total over %d sessions", t.Sessions), t.Sessions, t.Calls,
-			t.VisibleTokens, t.Tokens, t.Tools, t.Recorded, t.CostUSD, all}
+			t.VisibleTokens, t.Tokens, t.Tools, t.Recorded, t.CostUSD, all, nil}
 		if err := sec.write(w, o); err != nil {
 			return err
 		}
@@ -58,6 +58,65 @@ type breakdownSection struct {
 	recorded        *RecordedUsage
 	dollars         *float64
 	left            []UnpricedCalls
+	// segments are a session's (nil for the totals).
+	segments []SegmentBreakdown
+}
+
+// writeOverhead writes the unseen overhead: for a session, the sum that
+// gives it (the last segment with a recorded prompt), after a table of
+// the segments when the harness compacted; for the totals, the sessions'
+// sum.
+func (s *breakdownSection) writeOverhead(w io.Writer, o TableOptions) error {
+	tk := s.tokens
+	if s.segments == nil {
+		over := "-"
+		if tk.Overhead != nil {
+			over = strconv.Itoa(*tk.Overhead)
+		}
+		fmt.Fprintf(w, "unseen overhead (the sessions' sum): %s\n", over)
+		return nil
+	}
+	opt := func(n *int) string {
+		if n == nil {
+			return "-"
+		}
+		return strconv.Itoa(*n)
+	}
+	last := -1
+	for i, g := range s.segments {
+		if g.Tokens.Overhead != nil {
+			last = i
+		}
+	}
+	if len(s.segments) > 1 {
+		fmt.Fprintf(w, "%s, split by the harness's compactions:\n", prose.Plural(len(s.segments), "segment"))
+		rows := make([][]string, 0, len(s.segments))
+		for i, g := range s.segments {
+			rows = append(rows, []string{strconv.Itoa(i + 1), strconv.Itoa(g.FirstMessage), strconv.Itoa(g.Calls),
+				strconv.Itoa(g.VisibleTokens), opt(g.LastPrompt), opt(g.SentVisible), opt(g.Tokens.Overhead)})
+		}
+		if err := table.Render(w, o.AtLeastMin(), []string{"segment", "from msg", "calls", "visible",
+			"last prompt", "sent", "overhead"}, rows, nil); err != nil {
+			return err
+		}
+	}
+	if last < 0 {
+		fmt.Fprintln(w, "unseen overhead: - (no call records its prompt)")
+		return nil
+	}
+	g := s.segments[last]
+	of := ""
+	if len(s.segments) > 1 {
+		of = fmt.Sprintf(" (segment %d of %d)", last+1, len(s.segments))
+	}
+	defs := ""
+	if tk.ToolDefinitions > 0 {
+		defs = fmt.Sprintf("\n    - %d tool definitions", tk.ToolDefinitions)
+	}
+	// Two lines: real sessions' figures are long.
+	fmt.Fprintf(w, "unseen overhead%s: %d\n  = last recorded prompt %d - %d visible sent before it - %d to prime%s\n",
+		of, *g.Tokens.Overhead, *g.LastPrompt, *g.SentVisible, ReplyPriming, defs)
+	return nil
 }
 
 func (s *breakdownSection) write(w io.Writer, o TableOptions) error {
@@ -81,11 +140,9 @@ func (s *breakdownSection) write(w io.Writer, o TableOptions) error {
 	if err := table.Render(w, o.AtLeastMin(), []string{"category", "tokens", "share"}, rows, footer); err != nil {
 		return err
 	}
-	over := "-"
-	if tk.Overhead != nil {
-		over = strconv.Itoa(*tk.Overhead)
+	if err := s.writeOverhead(w, o); err != nil {
+		return err
 	}
-	fmt.Fprintf(w, "unseen overhead (last recorded prompt minus visible): %s\n", over)
 	if tk.Thinking > 0 {
 		// count --transcript counts what a request would carry now:
 		// providers drop earlier turns' thinking from the prompt.

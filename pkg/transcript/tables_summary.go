@@ -52,7 +52,7 @@ func (s *Summary) WriteTable(w io.Writer) error {
 			if ss.Start != nil && len(*ss.Start) >= 16 {
 				start = strings.Replace((*ss.Start)[:16], "T", " ", 1)
 			}
-			line(start, ss.Recorded.Calls, ss.Recorded, ss.CostUSD, ss.UnpricedModels)
+			line(start, ss.Recorded.Calls+ss.UnrecordedCalls, ss.Recorded, ss.CostUSD, ss.UnpricedModels)
 			project := ss.Project
 			if ss.Conversation != "" {
 				project += " (" + ss.Conversation + ")"
@@ -64,12 +64,20 @@ func (s *Summary) WriteTable(w io.Writer) error {
 			if _, err := fmt.Fprintf(b, "  %s  %s: %s\n", termtext.Escape(project), ss.Format, termtext.Escape(shortModels(ss.Models))); err != nil {
 				return err // a failed write: no use formatting the rest
 			}
+			if n := ss.UnrecordedCalls; n > 0 {
+				verb := "records"
+				if n > 1 {
+					verb = "record"
+				}
+				fmt.Fprintf(b, "  + %s %s no usage (aborted?): counted, no tokens, not in the cost\n",
+					prose.Plural(n, "call"), verb)
+			}
 			if ss.RepeatedResponses > 0 {
 				fmt.Fprintf(b, "  + %s of an earlier file, not counted here%s\n",
 					prose.Plural(ss.RepeatedResponses, "repeated response"), repeatedCost(ss.RepeatedUSD))
 			}
 		}
-		line("total", t.Recorded.Calls, t.Recorded, t.CostUSD, t.UnpricedModels)
+		line("total", t.Recorded.Calls+t.UnrecordedCalls, t.Recorded, t.CostUSD, t.UnpricedModels)
 	} else {
 		for _, g := range s.Groups {
 			line(key(g.Key), g.Sessions, g.Recorded, g.CostUSD, g.UnpricedModels)

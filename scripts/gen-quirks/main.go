@@ -7,7 +7,8 @@
 //	go run ./scripts/gen-quirks -seed 21 -dir testdata/transcripts
 //
 // writes claude-code/quirks.jsonl, claude-code/quirks-thinking.jsonl,
-// claude-code/quirks-joined.jsonl, codex/quirks.jsonl,
+// claude-code/quirks-joined.jsonl, claude-code/quirks-compacted.jsonl,
+// codex/quirks.jsonl,
 // codex/quirks-counted.jsonl, codex/quirks-tool-search.jsonl,
 // codex/quirks-unpriced.jsonl and gemini-cli/quirks.jsonl, and the samples
 // of the harnesses read since issue 32 (harnesses.go):
@@ -250,6 +251,69 @@ func claudeCodeJoined(g *gen) []rec {
 	return []rec{u1, a1, sum, u2, a2}
 }
 
+// claudeCodeCompacted: a session that Claude Code compacted on its own
+// (compact_boundary with trigger auto, then the isCompactSummary record),
+// in the layout of the real 2.1.x sessions of docs/real-sessions.md, on
+// claude-sonnet-4-5 with 5-minute writes. Fixed texts, so that the
+// breakdown of each compaction segment can be worked out by hand
+// (testdata/script/transcript_breakdown_segments.txtar):
+//   - segment 1: a prompt; response 1 (two records sharing message.id:
+//     text, then a Read call) with prompt 3 + 5,000 written; the result;
+//     response 2 with prompt 2 + 5,000 read + 100 written;
+//   - segment 2: the summary, a prompt, response 3 with prompt 4 + 4,000
+//     read + 60 written.
+func claudeCodeCompacted(g *gen) []rec {
+	session := g.uuid()
+	parent := ""
+	base := func(typ string) rec {
+		r := rec{"parentUuid": nilIfEmpty(parent), "isSidechain": false, "userType": "external",
+			"cwd": "/src/quirks", "sessionId": session, "version": "2.1.17", "gitBranch": "main",
+			"type": typ, "uuid": g.uuid()}
+		parent = r["uuid"].(string)
+		return r
+	}
+	usage := func(in, read, write, out int) rec {
+		return rec{"input_tokens": in, "cache_read_input_tokens": read, "cache_creation_input_tokens": write,
+			"cache_creation": rec{"ephemeral_5m_input_tokens": write, "ephemeral_1h_input_tokens": 0},
+			"output_tokens":  out, "service_tier": "standard"}
+	}
+	user := func(content any, d time.Duration) rec {
+		u := base("user")
+		u["message"] = rec{"role": "user", "content": content}
+		u["timestamp"] = g.stamp(d)
+		return u
+	}
+	assistant := func(id, req string, content []rec, u rec, stop any, d time.Duration) rec {
+		a := base("assistant")
+		a["message"] = rec{"model": "claude-sonnet-4-5-20250929", "id": id, "type": "message", "role": "assistant",
+			"content": content, "stop_reason": stop, "stop_sequence": nil, "usage": u}
+		a["requestId"], a["timestamp"] = req, g.stamp(d)
+		return a
+	}
+	id1, req1, tool := "msg_01"+g.hex(22), "req_011C"+g.hex(18), "toolu_01"+g.hex(22)
+	out := []rec{
+		user("Fix the build.", 0),
+		assistant(id1, req1, []rec{{"type": "text", "text": "Reading the Makefile."}}, usage(3, 0, 5000, 50), nil, 3*time.Second),
+		assistant(id1, req1, []rec{{"type": "tool_use", "id": tool, "name": "Read",
+			"input": rec{"file_path": "/src/Makefile"}}}, usage(3, 0, 5000, 50), "tool_use", time.Second),
+		user([]rec{{"type": "tool_result", "tool_use_id": tool, "content": "build: go build ./..."}}, time.Second),
+		assistant("msg_01"+g.hex(22), "req_011C"+g.hex(18), []rec{{"type": "text", "text": "The build is fine now."}},
+			usage(2, 5000, 100, 20), "end_turn", 4*time.Second),
+	}
+	boundary := base("system")
+	boundary["parentUuid"], boundary["logicalParentUuid"] = nil, out[len(out)-1]["uuid"]
+	boundary["subtype"], boundary["content"], boundary["isMeta"], boundary["level"] = "compact_boundary", "Conversation compacted", false, "info"
+	boundary["compactMetadata"] = rec{"trigger": "auto", "preTokens": 5122}
+	boundary["timestamp"] = g.stamp(time.Minute)
+	summary := user("This session is being continued from a previous conversation. Summary: the build was fixed.", 0)
+	summary["isCompactSummary"], summary["isVisibleInTranscriptOnly"] = true, true
+	out = append(out, boundary, summary,
+		user("Now run the tests.", 20*time.Second),
+		assistant("msg_01"+g.hex(22), "req_011C"+g.hex(18), []rec{{"type": "text", "text": "All tests pass."}},
+			usage(4, 4000, 60, 10), "end_turn", 3*time.Second))
+	return out
+}
+
 func nilIfEmpty(s string) any {
 	if s == "" {
 		return nil
@@ -456,6 +520,7 @@ func main() {
 		{"claude-code/quirks.jsonl", claudeCode(mk(1)), true},
 		{"claude-code/quirks-thinking.jsonl", claudeCodeThinking(mk(4)), true},
 		{"claude-code/quirks-joined.jsonl", claudeCodeJoined(mk(5)), true},
+		{"claude-code/quirks-compacted.jsonl", claudeCodeCompacted(mk(30)), true},
 		{"codex/quirks.jsonl", codex(mk(2)), true},
 		{"codex/quirks-counted.jsonl", codexCounted(mk(6)), true},
 		{"codex/quirks-tool-search.jsonl", codexToolSearch(mk(20)), true},
