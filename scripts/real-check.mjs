@@ -111,10 +111,10 @@ function claudeCode(recs) {
     const id = m.id ?? r.requestId ?? r.uuid;
     if (/^msg_(bdrk|vrtx)_/.test(id ?? "")) firstParty = false;
     byId.delete(id); // re-insert: the last record's position and usage
-    byId.set(id, { model: m.model, timestamp: r.timestamp, u: m.usage });
+    byId.set(id, { model: m.model, timestamp: r.timestamp, u: m.usage, fast: m.usage.speed === "fast" });
   }
   const calls = [];
-  for (const { model, timestamp, u } of byId.values()) {
+  for (const { model, timestamp, u, fast } of byId.values()) {
     const read = u.cache_read_input_tokens ?? 0;
     const write = u.cache_creation_input_tokens ?? 0;
     const w1h = u.cache_creation?.ephemeral_1h_input_tokens ?? 0;
@@ -125,7 +125,7 @@ function claudeCode(recs) {
       output_tokens: u.output_tokens ?? 0,
     };
     if (w1h) usage.cache_write_1h_tokens = Math.min(w1h, write);
-    calls.push({ model, timestamp, usage });
+    calls.push({ model: fast ? model + "-fast" : model, std: model, fast, timestamp, usage });
   }
   const writes = calls.reduce((n, c) => n + c.usage.cache_write_tokens, 0);
   const long = calls.reduce((n, c) => n + (c.usage.cache_write_1h_tokens ?? 0), 0);
@@ -282,8 +282,35 @@ function openCode(doc) {
   return { format: "opencode", provider, firstParty: false, calls };
 }
 
+// fastFactor is fast mode's price over the standard one for an Anthropic
+// model, read from genai-prices' own listings of the fast model (0.1.8
+// lists it only through resellers: github-copilot, openrouter), input
+// price against input price; null when none lists it.
+function fastFactor(model, timestamp) {
+  const want = (model + "-fast").toLowerCase();
+  const dotted = model.replace(/-(\d+)-(\d+)$/, "-$1.$2") + "-fast";
+  const opts = timestamp ? { timestamp: new Date(timestamp) } : {};
+  const std = prices.calcPrice({ input_tokens: 1e6 }, model, { ...opts, providerId: "anthropic" });
+  for (const [id, providerId] of [[dotted, "github-copilot"], ["anthropic/" + dotted, "openrouter"]]) {
+    try {
+      const r = prices.calcPrice({ input_tokens: 1e6 }, id, { ...opts, providerId });
+      const got = r?.model?.id?.toLowerCase().split("/").pop().replaceAll(".", "-");
+      if (r && std && got === want) return r.total_price / std.total_price;
+    } catch {
+      // not listed there
+    }
+  }
+  return null;
+}
+
 // Prices one call; null when genai-prices knows no price for the model.
+// A Claude Code fast-mode call: the standard model's price × fastFactor.
 function price(c, provider) {
+  if (c.fast) {
+    const k = fastFactor(c.std, c.timestamp);
+    const p = k == null ? null : price({ ...c, fast: false, model: c.std }, provider);
+    return p == null ? null : p * k;
+  }
   const opts = c.timestamp ? { timestamp: new Date(c.timestamp) } : {};
   // A Bedrock session's ids name Anthropic's model: priced as harpe and
   // prices-check.mjs do, by the id first, Bedrock's prices only when the
