@@ -22,7 +22,7 @@
 //   cheapest cheapest ≤ full
 //   auto     clear:auto ≤ 1.01 × full
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -65,6 +65,8 @@ function readRecords(path) {
     }
   }
   if (recs.some((r) => r.type === "session_meta" || r.type === "turn_context")) return codex(recs);
+  if (recs.some((r) => r.type === "session.start" || r.type === "session.shutdown")) return copilot(recs);
+  if (recs[0]?.projectHash !== undefined && recs[0]?.sessionId !== undefined) return geminiJSONL(recs);
   if (recs.some((r) => r.type === "assistant" && r.message)) return claudeCode(recs);
   return null;
 }
@@ -109,10 +111,10 @@ function claudeCode(recs) {
     const id = m.id ?? r.requestId ?? r.uuid;
     if (/^msg_(bdrk|vrtx)_/.test(id ?? "")) firstParty = false;
     byId.delete(id); // re-insert: the last record's position and usage
-    byId.set(id, { model: m.model, timestamp: r.timestamp, u: m.usage });
+    byId.set(id, { model: m.model, timestamp: r.timestamp, u: m.usage, fast: m.usage.speed === "fast" });
   }
   const calls = [];
-  for (const { model, timestamp, u } of byId.values()) {
+  for (const { model, timestamp, u, fast } of byId.values()) {
     const read = u.cache_read_input_tokens ?? 0;
     const write = u.cache_creation_input_tokens ?? 0;
     const w1h = u.cache_creation?.ephemeral_1h_input_tokens ?? 0;
@@ -123,7 +125,7 @@ function claudeCode(recs) {
       output_tokens: u.output_tokens ?? 0,
     };
     if (w1h) usage.cache_write_1h_tokens = Math.min(w1h, write);
-    calls.push({ model, timestamp, usage });
+    calls.push({ model: fast ? model + "-fast" : model, std: model, fast, timestamp, usage });
   }
   const writes = calls.reduce((n, c) => n + c.usage.cache_write_tokens, 0);
   const long = calls.reduce((n, c) => n + (c.usage.cache_write_1h_tokens ?? 0), 0);
@@ -183,6 +185,71 @@ function geminiCLI(doc) {
   return { format: "gemini-cli", provider: "google", firstParty: false, calls };
 }
 
+// Gemini CLI JSON Lines (v0.39+): a header line (sessionId, projectHash,
+// kind), then each message a line; a message written again (its tokens
+// arrive later) replaces the earlier line of the same id, {"$set": {...}}
+// patches the header (a "messages" array there replaces them all), and
+// {"$rewindTo": id} drops that message and every later one.
+function geminiJSONL(recs) {
+  let msgs = [];
+  for (const r of recs.slice(1)) {
+    if (r.$set) {
+      if (Array.isArray(r.$set.messages)) msgs = [...r.$set.messages];
+      continue;
+    }
+    if (r.$rewindTo !== undefined) {
+      const i = msgs.findIndex((m) => m.id === r.$rewindTo);
+      if (i >= 0) msgs = msgs.slice(0, i);
+      continue;
+    }
+    if (!r.id) continue;
+    const i = msgs.findIndex((m) => m.id === r.id);
+    if (i >= 0) msgs[i] = r;
+    else msgs.push(r);
+  }
+  return geminiCLI({ messages: msgs });
+}
+
+// Copilot CLI events.jsonl: assistant.message carries its outputTokens
+// only; each session.shutdown (one per run of the CLI) carries the run's
+// usage per model in modelMetrics, inputTokens holding the cache reads
+// and writes. One call per model per shutdown; a reply after the last
+// shutdown (a run that ended without one) is a call of its output alone.
+function copilot(recs) {
+  const calls = [];
+  let pending = [];
+  let current = null; // the model in use: session.start's, then each change's
+  for (const r of recs) {
+    if (r.type === "session.start" || r.type === "session.resume") current = r.data?.selectedModel ?? current;
+    if (r.type === "session.model_change") current = r.data?.newModel ?? current;
+    if (r.type === "assistant.message") {
+      pending.push({
+        model: r.data?.model || current,
+        timestamp: r.timestamp,
+        usage: { input_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, output_tokens: r.data?.outputTokens ?? 0 },
+      });
+      continue;
+    }
+    if (r.type !== "session.shutdown") continue;
+    pending = [];
+    for (const [model, m] of Object.entries(r.data?.modelMetrics ?? {})) {
+      const u = m.usage ?? {};
+      calls.push({
+        model,
+        timestamp: r.timestamp,
+        usage: {
+          input_tokens: u.inputTokens ?? 0,
+          cache_read_tokens: u.cacheReadTokens ?? 0,
+          cache_write_tokens: u.cacheWriteTokens ?? 0,
+          output_tokens: u.outputTokens ?? 0,
+        },
+      });
+    }
+  }
+  calls.push(...pending);
+  return { format: "copilot-cli", provider: "github", firstParty: false, calls };
+}
+
 // OpenCode export: each step-finish part with tokens is one call; a
 // message whose steps recorded none counts its own tokens once. input is
 // the uncached prompt; the output is total less the prompt when total is
@@ -215,8 +282,35 @@ function openCode(doc) {
   return { format: "opencode", provider, firstParty: false, calls };
 }
 
+// fastFactor is fast mode's price over the standard one for an Anthropic
+// model, read from genai-prices' own listings of the fast model (0.1.8
+// lists it only through resellers: github-copilot, openrouter), input
+// price against input price; null when none lists it.
+function fastFactor(model, timestamp) {
+  const want = (model + "-fast").toLowerCase();
+  const dotted = model.replace(/-(\d+)-(\d+)$/, "-$1.$2") + "-fast";
+  const opts = timestamp ? { timestamp: new Date(timestamp) } : {};
+  const std = prices.calcPrice({ input_tokens: 1e6 }, model, { ...opts, providerId: "anthropic" });
+  for (const [id, providerId] of [[dotted, "github-copilot"], ["anthropic/" + dotted, "openrouter"]]) {
+    try {
+      const r = prices.calcPrice({ input_tokens: 1e6 }, id, { ...opts, providerId });
+      const got = r?.model?.id?.toLowerCase().split("/").pop().replaceAll(".", "-");
+      if (r && std && got === want) return r.total_price / std.total_price;
+    } catch {
+      // not listed there
+    }
+  }
+  return null;
+}
+
 // Prices one call; null when genai-prices knows no price for the model.
+// A Claude Code fast-mode call: the standard model's price × fastFactor.
 function price(c, provider) {
+  if (c.fast) {
+    const k = fastFactor(c.std, c.timestamp);
+    const p = k == null ? null : price({ ...c, fast: false, model: c.std }, provider);
+    return p == null ? null : p * k;
+  }
   const opts = c.timestamp ? { timestamp: new Date(c.timestamp) } : {};
   // A Bedrock session's ids name Anthropic's model: priced as harpe and
   // prices-check.mjs do, by the id first, Bedrock's prices only when the
@@ -240,32 +334,41 @@ function runJSON(args) {
   return JSON.parse(out.toString("utf8"));
 }
 
-// ccusage, side by side (Claude Code only): one offline run over a config
-// directory holding each file in a project directory of its own, so that
-// each "session" ccusage reports is one file.
-function ccusageCosts(list) {
+// ccusage 20, side by side (Claude Code only): one offline run per file,
+// over a config directory holding that file alone (copied: ccusage 20
+// does not follow symbolic links; one run per file because ccusage 20
+// counts a response once across all the files of a run, as harpe does
+// within one run). Returns file → {cost, input, output, cache_read,
+// cache_write, models} from its `.session[]`.
+function ccusageRun(list) {
   const out = new Map();
-  if (ccusageBin === "-" || list.length === 0) return out;
-  const dir = mkdtempSync(join(tmpdir(), "real-check-"));
-  try {
-    list.forEach((f, i) => {
-      const p = join(dir, "projects", `s${i}`);
+  if (ccusageBin === "-") return out;
+  for (const f of list) {
+    const dir = mkdtempSync(join(tmpdir(), "real-check-"));
+    try {
+      const p = join(dir, "projects", "p");
       mkdirSync(p, { recursive: true });
-      symlinkSync(resolve(f), join(p, basename(f)));
-    });
-    const res = execFileSync(ccusageBin, ["session", "--offline", "--json"], {
-      env: { ...process.env, CLAUDE_CONFIG_DIR: dir },
-      maxBuffer: 1 << 28,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
-    for (const s of JSON.parse(res.toString("utf8")).sessions ?? []) {
-      const i = Number(String(s.sessionId).replace(/^s/, ""));
-      if (Number.isInteger(i)) out.set(list[i], s.totalCost);
+      copyFileSync(resolve(f), join(p, basename(f)));
+      const res = execFileSync(ccusageBin, ["session", "--offline", "--json"], {
+        env: { ...process.env, CLAUDE_CONFIG_DIR: dir },
+        maxBuffer: 1 << 28,
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+      const c = { cost: 0, input: 0, output: 0, cache_read: 0, cache_write: 0, models: new Set() };
+      for (const s of JSON.parse(res.toString("utf8")).session ?? []) {
+        c.cost += s.totalCost;
+        c.input += s.inputTokens;
+        c.output += s.outputTokens;
+        c.cache_read += s.cacheReadTokens;
+        c.cache_write += s.cacheCreationTokens;
+        for (const m of s.modelsUsed ?? []) c.models.add(m);
+      }
+      out.set(f, { ...c, models: [...c.models].sort().join("+") || "none" });
+    } catch (e) {
+      console.error(`ccusage failed on ${f}: ${e.message.split("\n")[0]}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-  } catch (e) {
-    console.error(`ccusage failed: ${e.message.split("\n")[0]}`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
   return out;
 }
@@ -280,11 +383,12 @@ for (const f of files) {
   if (!rec || rec.calls.length === 0) continue;
   sessions.push({ f, rec });
 }
-const cc = ccusageCosts(sessions.filter((s) => s.rec.format === "claude-code").map((s) => s.f));
+const cc = ccusageRun(sessions.filter((s) => s.rec.format === "claude-code").map((s) => s.f));
 
-const names = ["cost", "full", "cache", "priced", "cheapest", "auto"];
+const names = ["tokens", "cost", "full", "cache", "priced", "cheapest", "auto"];
 const tally = Object.fromEntries(names.map((n) => [n, { PASS: 0, FAIL: 0, "n/a": 0 }]));
 let failed = 0;
+const ccTally = { same: 0, differ: 0 };
 for (const { f, rec } of sessions) {
   let indep = 0;
   const knownModels = new Set();
@@ -308,13 +412,18 @@ for (const { f, rec } of sessions) {
   }
   const t = listing.totals ?? {};
   const harpeCost = t.cost_usd ?? 0;
-  const st = Object.fromEntries((replay.strategies ?? []).map((s) => [s.strategy, s.totals]));
+  // replay's JSON: `totals` is one entry per strategy (older builds wrote
+  // `strategies[].totals`, with each call).
+  const perStrategy = replay.strategies ?? [];
+  const st = Object.fromEntries(
+    perStrategy.length ? perStrategy.map((s) => [s.strategy, s.totals]) : (Array.isArray(replay.totals) ? replay.totals : []).map((s) => [s.strategy, s]),
+  );
   const full = st.full ?? {};
   // Calls whose record reads more than full's replay does (by over 128
   // tokens): a cache warm from elsewhere that the replay did not take as
   // evidence (docs/real-sessions.md, quirks 2 to 4; 0 where the record is
   // taken both ways).
-  const fullCalls = (replay.strategies ?? []).find((s) => s.strategy === "full")?.calls ?? [];
+  const fullCalls = perStrategy.find((s) => s.strategy === "full")?.calls ?? [];
   const above = fullCalls.filter((c) => c.recorded && c.cache && c.recorded.cache_read > c.cache.read + 128).length;
   const bill = full.recorded_cost_usd ?? harpeCost;
   const agree = full.recorded_agreement?.share;
@@ -322,10 +431,25 @@ for (const { f, rec } of sessions) {
   const wronglyUnpriced = [...unpricedHarpe].filter((m) => knownModels.has(m));
 
   const res = {};
+  // tokens: harpe's recorded sums equal the records' (harpe's input is the
+  // uncached part: the prompt less the cache reads and writes).
+  const want = { calls: rec.calls.length, input: 0, cache_read: 0, cache_write: 0, output: 0 };
+  for (const c of rec.calls) {
+    const u = c.usage;
+    want.input += u.input_tokens - (u.cache_read_tokens ?? 0) - (u.cache_write_tokens ?? 0);
+    want.cache_read += u.cache_read_tokens ?? 0;
+    want.cache_write += u.cache_write_tokens ?? 0;
+    want.output += u.output_tokens ?? 0;
+  }
+  const got = t.recorded ?? {};
+  const diff = Object.keys(want).filter((k) => (got[k] ?? 0) !== want[k]);
+  res.tokens = diff.length ? "FAIL" : "PASS";
   const dCost = pct(harpeCost, indep);
   res.cost = Math.abs(dCost) <= 1 ? "PASS" : "FAIL";
   const dFull = pct(full.cost_usd ?? 0, bill);
-  res.full = full.cost_usd == null ? "n/a" : Math.abs(dFull) <= 2 ? "PASS" : "FAIL";
+  // Copilot CLI records a prompt's size only in a run's totals, so no
+  // call has a recorded prompt for replay to meet: full is n/a there.
+  res.full = full.cost_usd == null || rec.format === "copilot-cli" ? "n/a" : Math.abs(dFull) <= 2 ? "PASS" : "FAIL";
   res.cache = !rec.firstParty || agree == null ? "n/a" : agree >= 0.95 ? "PASS" : "FAIL";
   res.priced = wronglyUnpriced.length ? "FAIL" : "PASS";
   const eps = 1e-9;
@@ -336,21 +460,32 @@ for (const { f, rec } of sessions) {
   const bad = names.some((n) => res[n] === "FAIL");
   if (bad) failed++;
   const models = [...new Set(rec.calls.map((c) => c.model))].sort().join("+");
-  const ccu = cc.has(f) ? ` ccusage=${usd(cc.get(f))}` : "";
+  // Where ccusage 20 reads the file otherwise: each figure that differs.
+  let ccu = "";
+  if (cc.has(f)) {
+    const c = cc.get(f);
+    const d = ["input", "output", "cache_read", "cache_write"].filter((k) => c[k] !== (got[k] ?? 0));
+    if (Math.abs(c.cost - harpeCost) > 1e-6) d.push("cost");
+    ccTally[d.length ? "differ" : "same"]++;
+    ccu = ` ccusage20=${usd(c.cost)}` +
+      (d.length ? ` (differs: ${d.map((k) => (k === "cost" ? `cost harpe ${usd(harpeCost)} ccusage ${usd(c.cost)}` : `${k} harpe ${got[k] ?? 0} ccusage ${c[k]}`)).join(", ")}; ccusage models ${c.models})` : " (same)");
+  }
   console.log(
     `${bad ? "FAIL" : "PASS"} ${f} ${rec.format} ${rec.calls.length} calls ${models}: ` +
       `recorded=${usd(harpeCost)} genai-prices=${usd(indep)} (${dCost.toFixed(2)}%) ` +
       `full=${usd(full.cost_usd)} (${dFull.toFixed(2)}% of bill ${usd(bill)}) ` +
       (rec.ttl === "1h" ? "ttl=1h " : "") +
       `agree=${agree == null ? "-" : (agree * 100).toFixed(1) + "%"} ` +
-      `above=${above} cheapest=${usd(st.cheapest?.cost_usd)} auto=${usd(auto?.cost_usd)}${ccu} | ` +
+      `above=${fullCalls.length ? above : "-"} cheapest=${usd(st.cheapest?.cost_usd)} auto=${usd(auto?.cost_usd)}${ccu} | ` +
       names.map((n) => `${n}:${res[n]}`).join(" ") +
+      (diff.length ? ` | tokens differ: ${diff.map((k) => `${k} harpe ${got[k] ?? 0} records ${want[k]}`).join(", ")}` : "") +
       (unknown.size ? ` | genai-prices knows no ${[...unknown].join(", ")}` : "") +
       (wronglyUnpriced.length ? ` | harpe leaves unpriced ${wronglyUnpriced.join(", ")}` : ""),
   );
 }
 console.log(
   `${sessions.length} sessions, ${failed} with a failed check; ` +
-    names.map((n) => `${n} ${tally[n].PASS}/${tally[n].PASS + tally[n].FAIL}`).join(", "),
+    names.map((n) => `${n} ${tally[n].PASS}/${tally[n].PASS + tally[n].FAIL}`).join(", ") +
+    (ccTally.same + ccTally.differ ? `; ccusage 20 same as harpe on ${ccTally.same} of ${ccTally.same + ccTally.differ} Claude Code files` : ""),
 );
 process.exit(failed ? 1 : 0);

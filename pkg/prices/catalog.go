@@ -358,11 +358,18 @@ func (c *Catalog) override(name string) *Override {
 	return nil
 }
 
+// fastOf says that name is the fast mode of the preset named preset
+// ("claude-opus-4-8-fast" of "claude-opus-4-8"), which the preset's own
+// prices do not price.
+func fastOf(name, preset string) bool {
+	return strings.HasSuffix(normalize(name), "-fast") && !strings.HasSuffix(normalize(preset), "-fast")
+}
+
 // price prices the preset w (zero: none) for a call naming name.
 func (c *Catalog) price(w tokenize.Model, name string) Model {
 	m := Model{Model: w}
 	e, ok := c.db.Find(name)
-	if !ok && w.Name != "" {
+	if !ok && w.Name != "" && !fastOf(name, w.Name) {
 		e, ok = c.db.Find(w.Name)
 	}
 	provider := w.Provider

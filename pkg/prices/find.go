@@ -2,6 +2,7 @@ package prices
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -221,6 +222,66 @@ func (db *DB) Find(id string) (*Entry, bool) {
 	if id == "" {
 		return nil, false
 	}
+	e, ok := db.find(id)
+	if base, cut := strings.CutSuffix(id, "-fast"); cut && ok {
+		if std, _ := db.find(base); std != nil && std.Provider == e.Provider && std.Model == e.Model {
+			// The standard model's rule swallowed the fast-mode id.
+			return db.fast(id, std)
+		}
+	}
+	return e, ok
+}
+
+// fast is the entry of a fast-mode id ("claude-opus-4-8-fast": Claude
+// Code's reader names so a response whose usage says `speed: "fast"`),
+// std the standard model's entry. genai-prices 0.1.8 lists Anthropic's
+// fast modes only through resellers (github-copilot's
+// "claude-opus-4.8-fast", openrouter's "anthropic/claude-opus-4.6-fast"),
+// with no 1-hour cache write price: the fast entry is the standard one's
+// price sets, every figure scaled by the listing's input price over the
+// standard one's (2 for Opus 4.8, 6 for Opus 4.6). Without a listing the
+// id has no price (never the standard one's).
+func (db *DB) fast(id string, std *Entry) (*Entry, bool) {
+	want := strings.ReplaceAll(id, ".", "-")
+	var listing *model
+	for _, p := range db.providers {
+		for _, m := range p.Models {
+			mid := strings.ToLower(m.ID)
+			mid = mid[strings.LastIndexByte(mid, '/')+1:]
+			if listing == nil && strings.ReplaceAll(mid, ".", "-") == want {
+				listing = m
+			}
+		}
+	}
+	if listing == nil || len(listing.prices) == 0 || len(std.prices) == 0 {
+		return nil, false
+	}
+	fastIn := listing.prices[len(listing.prices)-1].p.input
+	stdIn := std.prices[len(std.prices)-1].p.input
+	if !fastIn.set || !stdIn.set || fastIn.base <= 0 || stdIn.base <= 0 {
+		return nil, false
+	}
+	k := fastIn.base / stdIn.base
+	scale := func(p price) price {
+		p.base *= k
+		p.tiers = slices.Clone(p.tiers)
+		for i := range p.tiers {
+			p.tiers[i].Price *= k
+		}
+		return p
+	}
+	e := *std
+	e.Model, e.Name = std.Model+"-fast", listing.Name
+	e.prices = make([]conditional, len(std.prices))
+	for i, c := range std.prices {
+		c.p = modelPrice{scale(c.p.input), scale(c.p.cacheRead), scale(c.p.cacheWrite), scale(c.p.cacheWrite1h), scale(c.p.output)}
+		e.prices[i] = c
+	}
+	return &e, true
+}
+
+// find is [DB.Find] without the fast-mode rule; id is normalized.
+func (db *DB) find(id string) (*Entry, bool) {
 	if p := db.providerFor(id); p != nil {
 		if e := db.inProvider(p, id); e != nil {
 			return e, true

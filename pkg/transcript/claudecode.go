@@ -161,6 +161,17 @@ func (m *ccMessage) parse(p *jsonl.Parser) {
 	})
 }
 
+// fastModel names the model of a response served in Anthropic's fast mode
+// (`usage.speed: "fast"`, written by Claude Code 2.1.1xx): the model's
+// name with "-fast", as ccusage 20 names it, priced at fast mode's
+// prices (see [prices.DB.Find]).
+func fastModel(model string) string {
+	if model == "" || strings.HasSuffix(model, "-fast") {
+		return model
+	}
+	return model + "-fast"
+}
+
 // ccTime is [parseTime] with a shortcut for the RFC 3339 strings without
 // escapes that Claude Code writes: parseTime tries that layout first.
 func ccTime(raw json.RawMessage) (time.Time, error) {
@@ -213,6 +224,9 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 			} else if err != nil {
 				return err
 			}
+		}
+		if m := rec.Message; m != nil && m.Usage != nil && m.Usage.Speed == "fast" {
+			m.Model = fastModel(m.Model)
 		}
 		switch rec.Type {
 		case "user", "assistant":

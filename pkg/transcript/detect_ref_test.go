@@ -245,6 +245,7 @@ func TestDetectSamples(t *testing.T) {
 		"claude-code/long.jsonl":             FormatClaudeCode,
 		"claude-code/quirks-joined.jsonl":    FormatClaudeCode,
 		"claude-code/quirks-compacted.jsonl": FormatClaudeCode,
+		"claude-code/quirks-fast.jsonl":      FormatClaudeCode,
 		"claude-code/quirks-thinking.jsonl":  FormatClaudeCode,
 		"claude-code/quirks.jsonl":           FormatClaudeCode,
 		"claude-code/session.jsonl":          FormatClaudeCode,

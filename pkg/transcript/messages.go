@@ -255,14 +255,17 @@ type anUsage struct {
 	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
 	OutputTokens             int `json:"output_tokens"`
-	CacheCreation            *struct {
+	// Speed is "fast" on a response served in Anthropic's fast mode
+	// (billed at its own, higher prices); "" or "standard" otherwise.
+	Speed         string `json:"speed"`
+	CacheCreation *struct {
 		Ephemeral5m int `json:"ephemeral_5m_input_tokens"`
 		Ephemeral1h int `json:"ephemeral_1h_input_tokens"`
 	} `json:"cache_creation"`
 }
 
 var (
-	anUsageFields         = []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens", "cache_creation"}
+	anUsageFields         = []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens", "cache_creation", "speed"}
 	anCacheCreationFields = []string{"ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens"}
 )
 
@@ -306,6 +309,12 @@ func (u *anUsage) parse(p *jsonl.Parser) {
 					otherField(p, key, anCacheCreationFields)
 				}
 			})
+		case "speed":
+			seen.once(p, 5)
+			if p.Null() {
+				return
+			}
+			u.Speed = p.String()
 		default:
 			otherField(p, key, anUsageFields)
 		}

@@ -118,3 +118,66 @@ func writeDetect(dir string, mk func(uint64) *gen) error {
 	}
 	return nil
 }
+
+// claudeCodeFast is claude-code/quirks-fast.jsonl: a Claude Code 2.1.181
+// session on Opus 4.8 whose responses were served in Anthropic's fast mode
+// (each record's usage says "speed": "fast", beside "service_tier":
+// "standard", "inference_geo" and the per-iteration usage), writing 1-hour
+// cache entries. Two responses (input/cache read/1-hour write/output):
+// 6/0/3000/40, the first written as two records (thinking, then text)
+// with the same usage, and 2/3000/200/60; then one in standard speed,
+// 1/3200/0/10.
+func claudeCodeFast(g *gen) []rec {
+	session := g.uuid()
+	parent := ""
+	base := func(typ string) rec {
+		r := rec{"parentUuid": nilIfEmpty(parent), "isSidechain": false, "userType": "external",
+			"entrypoint": "cli", "cwd": "/src/app", "sessionId": session, "version": "2.1.181",
+			"gitBranch": "main", "type": typ, "uuid": g.uuid(), "timestamp": g.stamp(2 * time.Second)}
+		parent = r["uuid"].(string)
+		return r
+	}
+	usage := func(in, read, write, out int, speed string) rec {
+		cc := rec{"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": write}
+		return rec{"input_tokens": in, "cache_creation_input_tokens": write, "cache_read_input_tokens": read,
+			"output_tokens":   out,
+			"server_tool_use": rec{"web_search_requests": 0, "web_fetch_requests": 0},
+			"service_tier":    "standard", "cache_creation": cc, "inference_geo": "not_available",
+			"iterations": []rec{{"input_tokens": in, "output_tokens": out, "cache_read_input_tokens": read,
+				"cache_creation_input_tokens": write, "cache_creation": cc, "type": "message"}},
+			"speed": speed}
+	}
+	response := func(blocks []rec, u rec) []rec {
+		id, req := "msg_01"+g.hex(22), "req_011C"+g.hex(18)
+		var out []rec
+		for i, b := range blocks {
+			a := base("assistant")
+			stop := any(nil)
+			if i == len(blocks)-1 {
+				stop = "end_turn"
+			}
+			a["message"] = rec{"model": "claude-opus-4-8", "id": id, "type": "message", "role": "assistant",
+				"content": []rec{b}, "stop_reason": stop, "stop_sequence": nil, "usage": u}
+			a["requestId"] = req
+			out = append(out, a)
+		}
+		return out
+	}
+	user := func(text string) rec {
+		u := base("user")
+		u["message"] = rec{"role": "user", "content": text}
+		return u
+	}
+	out := []rec{{"type": "last-prompt", "lastPrompt": "Fix " + g.text(3), "leafUuid": nil, "sessionId": session}}
+	out = append(out, user("Fix "+g.text(6)+"."))
+	out = append(out, response([]rec{
+		{"type": "thinking", "thinking": g.text(12), "signature": g.hex(40)},
+		{"type": "text", "text": "The " + g.text(8) + "."},
+	}, usage(6, 0, 3000, 40, "fast"))...)
+	out = append(out, user("And "+g.text(4)+"?"))
+	out = append(out, response([]rec{{"type": "text", "text": "Yes, " + g.text(10) + "."}}, usage(2, 3000, 200, 60, "fast"))...)
+	out = append(out, rec{"type": "mode", "mode": "normal", "sessionId": session})
+	out = append(out, user("Thanks, "+g.text(2)+"."))
+	out = append(out, response([]rec{{"type": "text", "text": "Done."}}, usage(1, 3200, 0, 10, "standard"))...)
+	return out
+}

@@ -8,7 +8,7 @@
 //
 // writes claude-code/quirks.jsonl, claude-code/quirks-thinking.jsonl,
 // claude-code/quirks-joined.jsonl, claude-code/quirks-compacted.jsonl,
-// codex/quirks.jsonl,
+// claude-code/quirks-fast.jsonl, codex/quirks.jsonl,
 // codex/quirks-counted.jsonl, codex/quirks-tool-search.jsonl,
 // codex/quirks-unpriced.jsonl and gemini-cli/quirks.jsonl, and the samples
 // of the harnesses read since issue 32 (harnesses.go):
@@ -521,6 +521,7 @@ func main() {
 		{"claude-code/quirks-thinking.jsonl", claudeCodeThinking(mk(4)), true},
 		{"claude-code/quirks-joined.jsonl", claudeCodeJoined(mk(5)), true},
 		{"claude-code/quirks-compacted.jsonl", claudeCodeCompacted(mk(30)), true},
+		{"claude-code/quirks-fast.jsonl", claudeCodeFast(mk(22)), true},
 		{"codex/quirks.jsonl", codex(mk(2)), true},
 		{"codex/quirks-counted.jsonl", codexCounted(mk(6)), true},
 		{"codex/quirks-tool-search.jsonl", codexToolSearch(mk(20)), true},
