@@ -372,8 +372,14 @@ func (s *session) chg(k int) int { return min(s.cands[k].idx, s.cands[k].cidx) }
 // the provider's cache held less at call i (held), no plan reads more
 // there: so a clear at a call the provider missed anyway rewrites
 // nothing more than sending everything does.
-func (s *session) read(i, q, k, lastClear int) int {
-	r := s.modelRead(i, q, k, lastClear)
+//
+// older is the deepest entry written before the latest clear that the
+// clear left whole (it ends at or before where the clear began; -1:
+// none): the cache keeps it, and a clear that begins after it reads it
+// (see [session.modelRead]). read also returns the entry the call reads
+// at q when it clears there, the older of the state that clear leaves.
+func (s *session) read(i, q, k, lastClear, older int) (int, int) {
+	r, used := s.modelRead(i, q, k, lastClear, older)
 	c := &s.calls[i]
 	if c.held >= 0 {
 		r = min(r, c.held)
@@ -390,12 +396,13 @@ func (s *session) read(i, q, k, lastClear int) int {
 		}
 		r = max(r, min(c.floor, shared))
 	}
-	return r
+	return r, used
 }
 
 // modelRead is [session.read] before the call's own evidence: the cache
-// model, with the entries earlier evidence cut.
-func (s *session) modelRead(i, q, k, lastClear int) int {
+// model, with the entries earlier evidence cut. It returns the read and
+// the Anthropic entry it counts on (-1: none).
+func (s *session) modelRead(i, q, k, lastClear, older int) (int, int) {
 	c := &s.calls[i]
 	q = min(q, c.div)
 	// The model's previous call, the one that refreshed its entries.
@@ -404,7 +411,7 @@ func (s *session) modelRead(i, q, k, lastClear int) int {
 		p--
 	}
 	if p < 0 || !liveAt(s.calls[p].at, s.ttl, c.at, c.rule) {
-		return 0
+		return 0, -1
 	}
 	pc := &s.calls[p]
 	front := min(pc.front, c.front)
@@ -416,7 +423,7 @@ func (s *session) modelRead(i, q, k, lastClear int) int {
 			end = min(end, s.calls[d].div)
 		}
 		if pc.sysN != c.sysN {
-			return 0
+			return 0, -1
 		}
 		common := min(s.prefix(p, end, k, front), s.prefix(i, end, k, front))
 		if n := pc.unsent(); n > 0 {
@@ -428,9 +435,9 @@ func (s *session) modelRead(i, q, k, lastClear int) int {
 			mn = cost.OpenAIMinTokens
 		}
 		if common < mn {
-			return 0
+			return 0, -1
 		}
-		return common / cost.OpenAIStep * cost.OpenAIStep
+		return common / cost.OpenAIStep * cost.OpenAIStep, -1
 	case prices.CacheAnthropic:
 		// The deepest entry of the model at or before q: the end of an
 		// earlier call's window (still on the path and live), else the
@@ -438,27 +445,38 @@ func (s *session) modelRead(i, q, k, lastClear int) int {
 		// when it was written at or after the latest clear of the plan
 		// that leads to this state (lastClear): an older one was cut by
 		// that clear (which started before it), unless it ended before
-		// the clear started, which the plan does not count on (a lower
-		// bound on the read).
+		// the clear started: the deepest such entry is the state's
+		// older, which the cache still holds (a run of small clears,
+		// each beginning after the entry the one before read, reads
+		// that entry every time).
 		// An entry written before a call the record shows evicted holds
 		// no more than that call read: the deepest entry may then hold
 		// less than the system part's, which that call wrote anew.
 		best := 0
-		if e := s.entryAt(i, q); e >= 0 && e >= lastClear && entryLive(s, e, i) {
-			t := min(s.prefix(i, s.calls[e].end, k, front)-s.calls[e].tail-s.calls[e].unsent(), s.cutBetween(c.model, e, i))
+		e := s.entryAt(i, q)
+		if e >= 0 && e < lastClear {
+			e = -1
+			if older >= 0 && older < i && s.calls[older].end <= q && s.entryAt(i, s.calls[older].end) == older {
+				e = older
+			}
+		}
+		if e >= 0 && entryLive(s, e, i) {
+			// The entry holds the front as call e sent it.
+			ef := min(front, s.calls[e].front)
+			t := min(s.prefix(i, s.calls[e].end, k, ef)-s.calls[e].tail-s.calls[e].unsent(), s.cutBetween(c.model, e, i))
 			if t >= c.minCache {
 				best = t
 			}
 		}
 		if t := min(front, c.sysFront) + c.sys; t >= c.minCache && pc.sysN == c.sysN {
-			return max(best, t)
+			return max(best, t), e
 		}
 		if front >= c.minCache {
-			return max(best, front)
+			return max(best, front), e
 		}
-		return best
+		return best, e
 	}
-	return 0
+	return 0, -1
 }
 
 // entryAt returns the latest call before i of call i's model whose
@@ -579,17 +597,22 @@ func (s *session) solve() []int {
 
 // dpRow is the programme's state before a call: g[k] the least cost of
 // the calls so far that leaves candidates [0, k) cleared, lc[k] the call
-// of the latest clear on the best way to k (-1: none).
+// of the latest clear on the best way to k (-1: none), ent[k] the
+// deepest entry written before that clear that it left whole (-1: none;
+// see [session.read]).
 type dpRow struct {
-	g  []float64
-	lc []int
+	g       []float64
+	lc, ent []int
 }
 
-func newDPRow(m int) dpRow { return dpRow{make([]float64, m+1), make([]int, m+1)} }
+func newDPRow(m int) dpRow {
+	return dpRow{make([]float64, m+1), make([]int, m+1), make([]int, m+1)}
+}
 
 func (d dpRow) copyFrom(e dpRow) {
 	copy(d.g, e.g)
 	copy(d.lc, e.lc)
+	copy(d.ent, e.ent)
 }
 
 // solveIn is [session.solve] with segments of seg calls.
@@ -598,7 +621,7 @@ func (s *session) solveIn(seg int) []int {
 	seg = max(1, seg)
 	cur, next := newDPRow(m), newDPRow(m)
 	for k := range cur.g {
-		cur.g[k], cur.lc[k] = math.Inf(1), -1
+		cur.g[k], cur.lc[k], cur.ent[k] = math.Inf(1), -1, -1
 	}
 	cur.g[0] = 0
 	// marks[j] is the state before call j·seg.
@@ -650,7 +673,7 @@ func (s *session) solveIn(seg int) []int {
 func (s *session) step(i int, d, nd dpRow, fr []int32) int {
 	c := &s.calls[i]
 	inf := math.Inf(1)
-	g, lc, ng, nlc := d.g, d.lc, nd.g, nd.lc
+	g, lc, ent, ng, nlc, nent := d.g, d.lc, d.ent, nd.g, nd.lc, nd.ent
 	m := len(g) - 1
 	// Candidates before the window's start are not sent: a boundary
 	// below lo is lo.
@@ -658,7 +681,7 @@ func (s *session) step(i int, d, nd dpRow, fr []int32) int {
 	for k := 0; k < c.lo; k++ {
 		if g[k] < g[c.lo] {
 			g[c.lo] = g[k]
-			lc[c.lo] = lc[k]
+			lc[c.lo], ent[c.lo] = lc[k], ent[k]
 			merged = k
 		}
 		g[k] = inf
@@ -677,33 +700,36 @@ func (s *session) step(i int, d, nd dpRow, fr []int32) int {
 		if s.fit[i] && counted > s.limit {
 			continue
 		}
-		ng[k] = g[k] + s.callCost(i, w, s.read(i, math.MaxInt, k, lc[k]))
-		nlc[k] = lc[k]
+		r, _ := s.read(i, math.MaxInt, k, lc[k], ent[k])
+		ng[k] = g[k] + s.callCost(i, w, r)
+		nlc[k], nent[k] = lc[k], ent[k]
 	}
 	cacheless := c.rule != prices.CacheAnthropic && c.rule != prices.CacheOpenAI
-	best, bestK := inf, -1 // min over k' < k of g[k'] + r(k')·(pr − pw)
-	bestU, bestUK := inf, -1
+	best, bestK, bestE := inf, -1, -1 // min over k' < k of g[k'] + r(k')·(pr − pw)
+	bestU, bestUK, bestUE := inf, -1, -1
 	for k := c.lo; k <= c.hi; k++ {
 		if bestUK >= 0 {
 			w, counted := s.window(i, k)
 			if !(s.fit[i] && counted > s.limit) {
-				v, fk := best+s.callCost(i, w, 0), bestK
+				v, fk, fe := best+s.callCost(i, w, 0), bestK, bestE
 				if cacheless || c.rule == prices.CacheAnthropic && (w < c.minCache || w <= 0) {
-					v, fk = bestU+s.callCost(i, w, 0), bestUK
+					v, fk, fe = bestU+s.callCost(i, w, 0), bestUK, bestUE
 				}
 				if fk >= 0 && v < ng[k] {
 					ng[k] = v
 					if fr != nil {
 						fr[k] = int32(fk)
 					}
-					nlc[k] = i
+					nlc[k], nent[k] = i, fe
 				}
 			}
 		}
 		if k < c.hi && g[k] < inf {
 			var part float64
+			used := -1
 			if !cacheless {
-				r := s.read(i, s.chg(k), k, lc[k])
+				var r int
+				r, used = s.read(i, s.chg(k), k, lc[k], ent[k])
 				if c.rule == prices.CacheAnthropic {
 					part = float64(r) * (c.pr - c.pw)
 				} else {
@@ -711,10 +737,10 @@ func (s *session) step(i int, d, nd dpRow, fr []int32) int {
 				}
 			}
 			if v := g[k] + part; v < best {
-				best, bestK = v, k
+				best, bestK, bestE = v, k, used
 			}
 			if g[k] < bestU {
-				bestU, bestUK = g[k], k
+				bestU, bestUK, bestUE = g[k], k, used
 			}
 		}
 	}
@@ -1030,8 +1056,42 @@ func (r *replayer) limitFor(cs CheapestStrategy, s *session) int {
 	return 0
 }
 
-// plan computes the cheapest plan of s for the replay's transcript.
+// plan computes the cheapest plan of s for the replay's transcript: the
+// programme's (with the drops a window needs), or the schedule clear:auto
+// or clear realizes where that is cheaper priced exactly (see
+// [replayer.knownSchedules]).
 func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned, error) {
+	best, err := r.programmePlan(ctx, s, full)
+	if err != nil || r.opts.Cost == nil {
+		return best, err
+	}
+	cs, edits, name, _ := cheapestOf(s)
+	known, err := r.knownSchedules(ctx, edits, cs, full)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range known {
+		// The run that realized the schedule priced it; the plan that
+		// sends it is priced anew before it is kept.
+		if k.over > best.over || k.over == best.over && k.usd >= best.usd {
+			continue
+		}
+		es := append(slices.Clone(edits), planEdit{steps: k.steps, inputs: cs.ClearInputs})
+		p := &planned{Edited: Edited{Base: FullStrategy{}, Edits: es, Label: name}, steps: k.steps, unfit: best.unfit}
+		res, err := r.run(ctx, p.Edited, full, false)
+		if err != nil {
+			return nil, err
+		}
+		p.usd, p.over = res.Totals.usd, res.Totals.OverWindowCalls
+		if p.over < best.over || p.over == best.over && p.usd < best.usd {
+			best = p
+		}
+	}
+	return best, nil
+}
+
+// programmePlan is [replayer.plan] by the programme alone.
+func (r *replayer) programmePlan(ctx context.Context, s Strategy, full []Call) (*planned, error) {
 	cs, edits, name, _ := cheapestOf(s)
 	for _, e := range edits {
 		if _, ok := e.(TruncateEdit); !ok {

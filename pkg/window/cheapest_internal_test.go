@@ -128,7 +128,7 @@ func TestCheapestSessionSums(t *testing.T) {
 // modelUSD is the plan's own estimate of a boundary sequence's prompt
 // cost (output excluded).
 func (s *session) modelUSD(bounds []int) float64 {
-	sum, prev, last := 0.0, 0, -1
+	sum, prev, last, older := 0.0, 0, -1, -1
 	for i, k := range bounds {
 		c := &s.calls[i]
 		from := max(prev, c.lo)
@@ -138,9 +138,10 @@ func (s *session) modelUSD(bounds []int) float64 {
 		if k > from {
 			q = s.chg(from)
 		}
-		sum += s.callCost(i, w, s.read(i, q, from, last))
+		r, used := s.read(i, q, from, last, older)
+		sum += s.callCost(i, w, r)
 		if k > from {
-			last = i
+			last, older = i, used
 		}
 		prev = max(prev, k)
 	}
@@ -189,9 +190,9 @@ func partsUSD(s *session, c Call) float64 {
 
 // On small sessions the plan is checked against every schedule of its
 // space: each boundary sequence (non-decreasing, within what each call
-// may clear) replayed exactly. The plan costs the least of them, to
-// within 0.5% where it counts on less of the cache than a schedule of
-// many small clears finds (see [session.read]). The sessions with
+// may clear) replayed exactly. The plan costs the least of them (to a
+// part in 10⁹: the programme's model is a bound, but on these it finds
+// the best; see [session.read]). The sessions with
 // recorded misses are priced against the records' evidence, the plan
 // and every schedule alike.
 func TestCheapestBruteForce(t *testing.T) {
@@ -274,7 +275,7 @@ func TestCheapestBruteForce(t *testing.T) {
 		}
 		got := res.Totals.usd
 		t.Logf("%s: %d evicted calls, %d schedules, best $%.8f (%d over), cheapest $%.8f (%d over)", c.name, evicted, count, best, bestOver, got, over)
-		if over > bestOver || got > best*1.005+1e-12 {
+		if over > bestOver || got > best*(1+1e-9)+1e-12 {
 			t.Errorf("%s: cheapest $%.8f with %d calls over the limit; the best of %d schedules $%.8f with %d", c.name, got, over, count, best, bestOver)
 		}
 	}

@@ -15,7 +15,7 @@ func (s *session) solveTable() []int {
 	n, m := len(s.calls), len(s.cands)
 	cur, next := newDPRow(m), newDPRow(m)
 	for k := range cur.g {
-		cur.g[k], cur.lc[k] = math.Inf(1), -1
+		cur.g[k], cur.lc[k], cur.ent[k] = math.Inf(1), -1, -1
 	}
 	cur.g[0] = 0
 	from := make([][]int32, n)

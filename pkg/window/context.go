@@ -80,6 +80,9 @@ type conversation struct {
 	cost costBooks
 	// info is what the harness knows of the call being made (clear:auto).
 	info *callInfo
+	// onClear, when set, is told each result an edit clears, before
+	// it is cleared (the cheapest plan's record of a schedule).
+	onClear func(p int)
 }
 
 // editBooks are the edits' books, parallel to the history's positions:
@@ -373,6 +376,9 @@ func (c *conversation) sentSize(p int) (chars, tokens int) {
 // set records that position p is sent as how, with the given size in
 // place of its text (tool calls apart).
 func (c *conversation) set(p int, how Sent, chars, tokens int) {
+	if how == SentCleared && c.onClear != nil {
+		c.onClear(p)
+	}
 	e := c.h.At(p)
 	text := utf8.RuneCountInString(e.Message.Text)
 	textTok := c.scaled(p, e.textTokens)
