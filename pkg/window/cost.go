@@ -619,6 +619,10 @@ func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call
 		call.CallCost.CostUSD = unpriced
 	case st.Model != "":
 		ct.priced++
+	default:
+		// A call that names no model (and no --model) has no price:
+		// its cost is unknown, never $0.
+		call.CallCost.CostUSD = unpriced
 	}
 	var ok [4]bool
 	ct.Cache.Read, ok[0] = checked.Add(ct.Cache.Read, cc.Cache.Read)
