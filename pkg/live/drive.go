@@ -56,6 +56,7 @@ func Drive(ctx context.Context, t *transcript.Transcript, c *Context, o DriveOpt
 		}
 	}
 	cur, prevCall := 0, ""
+	sysEnd := window.SystemPartEnd(t.Messages)
 	for i := range t.Messages {
 		if i&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -91,7 +92,7 @@ func Drive(ctx context.Context, t *transcript.Transcript, c *Context, o DriveOpt
 		switch {
 		case m.Turn > 0:
 			v.AddSized(*m, size(i))
-		case m.Turn == 0 && (m.Role == transcript.RoleSystem || m.Meta):
+		case i < sysEnd:
 			v.AddSystem(*m)
 		default:
 			// Replies before the first prompt form a turn of their own.

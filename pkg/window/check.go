@@ -57,6 +57,7 @@ func Check(t *transcript.Transcript, reply int, window []int, summarized []int) 
 		in[i] = true
 	}
 	active := t.Messages[reply].Turn
+	sysEnd := SystemPartEnd(t.Messages)
 	// A turn with an aborted message is aborted whole; once it has ended
 	// its messages are gone from the context.
 	maxTurn := 0
@@ -99,10 +100,10 @@ func Check(t *transcript.Transcript, reply int, window []int, summarized []int) 
 				results[m.ToolCallID] = append(results[m.ToolCallID], i)
 			}
 		}
-		if isSystemPart(m) && !in[i] && !isSummary[i] {
+		if isSystemPart(t.Messages, i, sysEnd) && !in[i] && !isSummary[i] {
 			return fmt.Errorf("system part message %d dropped", i)
 		}
-		if m.Turn == active && !isSystemPart(m) && !isSummary[i] && !orphan[i] && i > lastSummary && !seenActive {
+		if m.Turn == active && !isSystemPart(t.Messages, i, sysEnd) && !isSummary[i] && !orphan[i] && i > lastSummary && !seenActive {
 			// The newest prompt: the active turn's first message still
 			// in effect.
 			seenActive = true
@@ -132,7 +133,7 @@ func Check(t *transcript.Transcript, reply int, window []int, summarized []int) 
 				}
 			}
 		}
-		if !isSystemPart(m) && first {
+		if !isSystemPart(t.Messages, i, sysEnd) && first {
 			first = false
 			if m.ToolCallID != "" || m.Role == transcript.RoleTool {
 				return fmt.Errorf("window starts with tool result %d", i)

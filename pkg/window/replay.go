@@ -474,6 +474,7 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 	cur := 0
 	prevCall := ""
 	msgs := r.t.Messages
+	sysEnd := SystemPartEnd(msgs)
 	for i := range msgs {
 		if i&4095 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -522,7 +523,7 @@ func (r *replayer) run(ctx context.Context, s Strategy, full []Call, indices boo
 		switch {
 		case m.Turn > 0:
 			c.add(e)
-		case isSystemPart(m):
+		case isSystemPart(msgs, i, sysEnd):
 			c.h.addSystem(e)
 		default:
 			// Replies and tool traffic before the first prompt form a
@@ -775,11 +776,32 @@ func (t *Totals) finish(compactions int) {
 	}
 }
 
-// isSystemPart reports whether m belongs to the system part every window
-// keeps: a system message, or injected context (Meta), before the first
-// user prompt.
-func isSystemPart(m *transcript.Message) bool {
+// isSystemPart reports whether message i of msgs belongs to the system
+// part every window keeps: a system message, or injected context (Meta),
+// in the leading run of them, before the first prompt and the first reply
+// (see [SystemPartEnd]).
+func isSystemPart(msgs []transcript.Message, i, end int) bool {
+	return i < end && isSystemKind(&msgs[i])
+}
+
+func isSystemKind(m *transcript.Message) bool {
 	return m.Turn == 0 && (m.Role == transcript.RoleSystem || m.Meta)
+}
+
+// SystemPartEnd returns the index of the first message of msgs past the
+// system part: the leading run of system messages and injected context
+// (Meta) before the first prompt. Injected context that comes after a
+// reply, in a session whose prompts all came as injected context (a
+// Claude Code session started with a command has no prompt turn), is
+// conversation: the harness sends it where it came, after the messages
+// before it, not in front of them.
+func SystemPartEnd(msgs []transcript.Message) int {
+	for i := range msgs {
+		if !isSystemKind(&msgs[i]) {
+			return i
+		}
+	}
+	return len(msgs)
 }
 
 // Summarized returns the transcript indices folded into the summary that
