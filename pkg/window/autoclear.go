@@ -30,7 +30,8 @@ import (
 // window whole when q is past its end; else the window of the latest
 // earlier call of the model that ended at or before q, written since the
 // last clear and still live; else the system part and the unseen
-// overhead; OpenAI caches any prefix, so all before q), n̂ the
+// overhead; OpenAI caches any prefix, so all before q; never more than
+// this call sends before q), n̂ the
 // calls the saving is expected to last: until as much has grown
 // clearable again, a the tokens cleared so far (s included) per call made,
 // and no more calls than made so far; B the saving banked so far (what the earlier clears saved, less
@@ -319,17 +320,21 @@ func (s *autoState) pays(c *conversation, sel *Selection, a *autoCall) bool {
 func (s *autoState) cacheRead(c *conversation, sel *Selection, a *autoCall) int {
 	ci, q := a.ci, a.q
 	read := c.overhead + c.h.sysToks
+	// What this call sends before q: no cache entry gives more (an
+	// entry written when the front was longer, before the harness
+	// rewrote its cache, holds a prefix this call no longer sends).
+	_, t := c.h.Size(c.h.reset, q)
+	before := read + t + c.fenT.sum(q) - c.fenT.sum(c.h.reset) + sel.SummaryToks
 	switch {
 	case q >= a.prevLen:
 		read = a.prevTokens
 	case ci.rule == prices.CacheAnthropic:
 		// The deepest entry before q: an earlier call's window
 		// end, else the system part.
-		read = max(read, s.entryBefore(q, ci.model, ci.at, c.h.resets))
+		read = min(before, max(read, s.entryBefore(q, ci.model, ci.at, c.h.resets)))
 	case ci.rule == prices.CacheOpenAI:
 		// OpenAI caches any prefix: all that comes before q.
-		_, t := c.h.Size(c.h.reset, q)
-		read += t + c.fenT.sum(q) - c.fenT.sum(c.h.reset) + sel.SummaryToks
+		read = before
 	}
 	if read < ci.minCache {
 		read = 0 // too short to have been cached

@@ -1,0 +1,72 @@
+package window
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/harpe-dev/harpe/pkg/prices"
+	"github.com/harpe-dev/harpe/pkg/transcript"
+)
+
+// An Anthropic cache entry written while the unseen front was longer
+// holds a prefix the call no longer sends: clear:auto counts on no more
+// than what this call sends before the oldest candidate.
+//
+// Prices per token: read 0.1, write 1.25. Front 10,000; the prompt (100)
+// at call 1 (window 10,100, an entry ending before position 1); a tool
+// call (10) and its result (500) at call 2 (window 10,610). The front
+// then shrinks to 8,000 (the harness sent a shorter system prompt), a
+// second tool call (10) and result (500): at call 3 the candidate is the
+// first result, at position 2, freeing s. Before it the call sends
+// 8,000 + 100 + 10 = 8,110 tokens, under call 1's entry of 10,100, so
+// R = 8,110 and Δ = (1.25 − 0.1)·(10,610 − 8,110) − 1.25·s; n̂ = 2 (no
+// more calls than made before), and 2·0.1·s < Δ: no clear. Counting on
+// call 1's entry whole (R = 10,100) made Δ = 1.15·510 − 1.25·s < 0 and
+// cleared.
+func TestAutoClearEntryNotPastWhatIsSent(t *testing.T) {
+	v, err := NewConversation(Edited{Base: FullStrategy{}, Edits: []Edit{AutoClearEdit{Keep: 1}}, Label: "clear:auto"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 3, 25, 13, 0, 0, 0, time.UTC)
+	facts := func(n int) CallFacts {
+		return CallFacts{Model: "m", At: t0.Add(time.Duration(n) * time.Minute), Rule: prices.CacheAnthropic, Input: 1, CacheRead: 0.1, CacheWrite: 1.25}
+	}
+	render := func(n int) ConversationWindow {
+		t.Helper()
+		v.SetCall(facts(n))
+		w, err := v.Render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	tool := func(id string) {
+		v.AddSized(transcript.Message{Role: transcript.RoleAssistant, Turn: 1, ToolCalls: []transcript.ToolCall{{ID: id, Name: "Read", Arguments: "{}"}}}, 10)
+		v.AddSized(transcript.Message{Role: transcript.RoleTool, Turn: 1, ToolCallID: id, Text: "result"}, 500)
+	}
+	v.SetOverhead(10000)
+	v.Begin()
+	v.AddSized(transcript.Message{Role: transcript.RoleUser, Turn: 1, Text: "go"}, 100)
+	if w := render(1); w.Tokens != 100 {
+		t.Fatalf("call 1 tokens = %d, want 100", w.Tokens)
+	}
+	tool("a")
+	render(2)
+	v.SetOverhead(8000)
+	tool("b")
+	w := render(3)
+	if len(w.Clears) != 1 {
+		t.Fatalf("call 3 decisions = %+v, want 1", w.Clears)
+	}
+	d := w.Clears[0]
+	s := float64(d.FreedTokens)
+	if s <= 0 || s > 500 {
+		t.Fatalf("freed %d, want in (0, 500]", d.FreedTokens)
+	}
+	want := 1.15*(10610-8110) - 1.25*s
+	if d.Cleared || math.Abs(d.ExtraNowUSD-want) > 1e-6 {
+		t.Errorf("call 3: cleared %v, Δ %g; want not cleared, Δ %g", d.Cleared, d.ExtraNowUSD, want)
+	}
+}
