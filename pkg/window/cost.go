@@ -364,12 +364,27 @@ type costRun struct {
 	trace func(model string, at time.Time, blocks []cost.Block)
 }
 
-// recordsCache reports whether t records cache usage on any call.
+// recordsCache reports whether t records cache usage on any call: a
+// call shows a cache read or write, or t is of a harness whose records
+// always name the cache read (a 0 there is a call that read nothing:
+// Gemini CLI writes "cached": 0, Codex cached_input_tokens 0) and some
+// call has a record.
 func recordsCache(t *transcript.Transcript) bool {
+	named := namesCacheRead(t.Format)
 	for i := range t.Messages {
-		if u := t.Messages[i].Usage; u != nil && (u.CacheRead > 0 || u.CacheWrite > 0) {
+		if u := t.Messages[i].Usage; u != nil && (named || u.CacheRead > 0 || u.CacheWrite > 0) {
 			return true
 		}
+	}
+	return false
+}
+
+// namesCacheRead reports whether every usage record of the format names
+// its cache read, 0 included.
+func namesCacheRead(format transcript.Format) bool {
+	switch format {
+	case transcript.FormatGeminiCLI, transcript.FormatCodex:
+		return true
 	}
 	return false
 }
