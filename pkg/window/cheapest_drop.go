@@ -227,6 +227,7 @@ func (s *session) dropScheduleDP() []int {
 	}
 	dp[0] = 0
 	back := make([]int32, n*m) // the state before call i of the best way to j
+	within := make([]bool, m)  // call i's window from xs[j] fits the limit
 	tokens := func(i, x int) int {
 		c := &s.calls[i]
 		return c.front + c.sys + s.convSum(i, max(x, c.start), c.end)
@@ -250,15 +251,17 @@ func (s *session) dropScheduleDP() []int {
 	for i := range s.calls {
 		c := &s.calls[i]
 		warm := i > 0 && liveAt(s.calls[i-1].at, s.ttl, c.at, c.rule) && s.calls[i-1].model == c.model
-		fits := false
-		for j := range xs {
-			if s.fitFrom(i, xs[j]) <= s.limit {
-				fits = true
-				break
-			}
+		fits := false // some start fits call i: the others are ruled out
+		for j, x := range xs {
+			within[j] = s.fitFrom(i, x) <= s.limit
+			fits = fits || within[j]
 		}
 		bestPrev, bestJ := inf, -1 // the least dp over the states before j
+		t := 0                     // c.turns[t] is the first turn start ≥ x (both ascend)
 		for j, x := range xs {
+			for t < len(c.turns) && c.turns[t] < x {
+				t++
+			}
 			nd[j] = inf
 			row := back[i*m : (i+1)*m]
 			if dp[j] < inf {
@@ -268,7 +271,7 @@ func (s *session) dropScheduleDP() []int {
 				}
 				nd[j], row[j] = dp[j]+cost(i, x, read), int32(j)
 			}
-			if bestJ >= 0 && slices.Contains(c.turns, x) {
+			if bestJ >= 0 && t < len(c.turns) && c.turns[t] == x {
 				read := 0
 				if warm {
 					read = c.front + c.sys
@@ -280,7 +283,7 @@ func (s *session) dropScheduleDP() []int {
 			if dp[j] < bestPrev {
 				bestPrev, bestJ = dp[j], j
 			}
-			if fits && s.fitFrom(i, x) > s.limit {
+			if fits && !within[j] {
 				nd[j] = inf
 			}
 		}

@@ -646,6 +646,20 @@ func (c *conversation) clearsInputs() bool {
 	return false
 }
 
+// distillSummary folds msgs into prev with distill ([Extractive] when
+// nil), the result cut to maxChars; an error of distill is a
+// [DistillError].
+func distillSummary(distill Distiller, prev string, msgs []transcript.Message, maxChars int) (string, error) {
+	if distill == nil {
+		distill = Extractive
+	}
+	sum, err := distill(DistillRequest{Summary: prev, Messages: msgs, MaxChars: maxChars})
+	if err != nil {
+		return "", &DistillError{Err: err}
+	}
+	return cutChars(sum, maxChars), nil
+}
+
 // cutChars keeps the first max code points of s.
 func cutChars(s string, max int) string {
 	n := 0

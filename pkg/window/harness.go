@@ -330,15 +330,10 @@ func (s *harnessState) compact(h *History) (*Compaction, error) {
 	if len(folded) == 0 {
 		return nil, nil
 	}
-	distill := s.cfg.Distill
-	if distill == nil {
-		distill = Extractive
-	}
-	sum, err := distill(DistillRequest{Summary: s.summary, Messages: folded, MaxChars: s.cfg.SummaryMaxChars})
+	sum, err := distillSummary(s.cfg.Distill, s.summary, folded, s.cfg.SummaryMaxChars)
 	if err != nil {
-		return nil, &DistillError{Err: err}
+		return nil, err
 	}
-	sum = cutChars(sum, s.cfg.SummaryMaxChars)
 	sys := len(h.sys)
 	before := sys + len(s.keep) + end - from
 	s.summary = sum

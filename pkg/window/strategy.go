@@ -541,15 +541,10 @@ func (s *summarizing) prepare(h *History) (*Compaction, error) {
 		idx = append(idx, e.Message.Index)
 	}
 	before := len(h.sys) + h.Len() - lo
-	distill := s.cfg.Distill
-	if distill == nil {
-		distill = Extractive
-	}
-	sum, err := distill(DistillRequest{Summary: s.summary, Messages: folded, MaxChars: s.cfg.SummaryMaxChars})
+	sum, err := distillSummary(s.cfg.Distill, s.summary, folded, s.cfg.SummaryMaxChars)
 	if err != nil {
-		return nil, &DistillError{Err: err}
+		return nil, err
 	}
-	sum = cutChars(sum, s.cfg.SummaryMaxChars)
 	s.summary = sum
 	s.summaryChars = utf8.RuneCountInString(sum)
 	s.summaryToks = h.counter.Count(sum)
