@@ -19,8 +19,15 @@
 //   cache    the pure cache model agrees with the recorded reads on ≥ 95%
 //            of calls (first-party Anthropic sessions only, else n/a)
 //   priced   no call of a model genai-prices prices is unpriced by harpe
-//   cheapest cheapest ≤ full
+//   books    every priced call of full, clear, mask, cheapest and
+//            clear:auto (and of the window run) balances: cache read +
+//            cache write + uncached = the tokens it sends
+//   cheapest cheapest ≤ full, clear, mask and clear:auto
 //   auto     clear:auto ≤ 1.01 × full
+//   window   with --context-window at 60% of full's largest call:
+//            cheapest leaves no call over it where windowed leaves none,
+//            never more than windowed, and costs no more than any
+//            strategy that leaves as few calls over
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -385,7 +392,8 @@ for (const f of files) {
 }
 const cc = ccusageRun(sessions.filter((s) => s.rec.format === "claude-code").map((s) => s.f));
 
-const names = ["tokens", "cost", "full", "cache", "priced", "cheapest", "auto"];
+const names = ["tokens", "cost", "full", "cache", "priced", "books", "cheapest", "auto", "window"];
+const edited = "full,clear,mask,cheapest,clear:auto";
 const tally = Object.fromEntries(names.map((n) => [n, { PASS: 0, FAIL: 0, "n/a": 0 }]));
 let failed = 0;
 const ccTally = { same: 0, differ: 0 };
@@ -404,7 +412,7 @@ for (const { f, rec } of sessions) {
   let listing, replay;
   try {
     listing = runJSON(["transcript", "--format", "json", f]);
-    replay = runJSON(["replay", "--format", "json", "--totals", "--strategy", "full,clear:auto,cheapest", f]);
+    replay = runJSON(["replay", "--format", "json", "--strategy", edited, f]);
   } catch (e) {
     failed++;
     console.log(`FAIL ${f}: harpe: ${(e.stderr?.toString() || e.message).split("\n")[0]}`);
@@ -453,7 +461,47 @@ for (const { f, rec } of sessions) {
   res.cache = !rec.firstParty || agree == null ? "n/a" : agree >= 0.95 ? "PASS" : "FAIL";
   res.priced = wronglyUnpriced.length ? "FAIL" : "PASS";
   const eps = 1e-9;
-  res.cheapest = st.cheapest?.cost_usd == null ? "n/a" : st.cheapest.cost_usd <= (full.cost_usd ?? 0) + eps ? "PASS" : "FAIL";
+  const others = ["full", "clear", "mask", "clear:auto"].map((n) => st[n]?.cost_usd).filter((v) => v != null);
+  res.cheapest = st.cheapest?.cost_usd == null ? "n/a" : others.every((v) => st.cheapest.cost_usd <= v + eps) ? "PASS" : "FAIL";
+  // books: each priced call's parts add up to what it sends.
+  const unbalanced = [];
+  const books = (run, tag) => {
+    for (const s of run.strategies ?? []) {
+      for (const c of s.calls ?? []) {
+        if (!c.cache) continue;
+        const sum = c.cache.read + c.cache.write + c.cache.uncached;
+        if (sum !== c.tokens) unbalanced.push(`${tag}${s.strategy} call ${c.call}: ${sum} ≠ ${c.tokens}`);
+      }
+    }
+  };
+  books(replay, "");
+  // window: the same strategies and windowed under 60% of the largest call.
+  let win = null;
+  const limit = Math.floor(0.6 * (full.max_call_tokens ?? 0));
+  if (limit > 0 && full.cost_usd != null) {
+    try {
+      const run = runJSON(["replay", "--format", "json", "--context-window", String(limit), "--strategy", edited + ",windowed", f]);
+      books(run, "window ");
+      win = Object.fromEntries((run.strategies ?? []).map((s) => [s.strategy, s.totals]));
+    } catch (e) {
+      win = { error: (e.stderr?.toString() || e.message).split("\n")[0] };
+    }
+  }
+  res.books = unbalanced.length ? "FAIL" : "PASS";
+  let winNote = "";
+  if (win == null) res.window = "n/a";
+  else if (win.error) {
+    res.window = "FAIL";
+    winNote = ` | window run: ${win.error}`;
+  } else {
+    const ch = win.cheapest, wd = win.windowed;
+    const fewer = Object.entries(win).filter(([n, v]) => n !== "cheapest" && v.over_window_calls <= ch.over_window_calls);
+    const dearer = fewer.filter(([, v]) => v.cost_usd != null && ch.cost_usd > v.cost_usd + eps).map(([n]) => n);
+    const ok = (wd.over_window_calls > 0 || ch.over_window_calls === 0) && ch.over_window_calls <= wd.over_window_calls && dearer.length === 0;
+    res.window = ok ? "PASS" : "FAIL";
+    winNote = ` window=${limit}: cheapest ${usd(ch.cost_usd)} over ${ch.over_window_calls}, windowed over ${wd.over_window_calls}` +
+      (dearer.length ? ` (cheapest dearer than ${dearer.join(", ")})` : "");
+  }
   const auto = st["clear:auto"] ?? st["full+clear:auto"];
   res.auto = auto?.cost_usd == null ? "n/a" : auto.cost_usd <= 1.01 * (full.cost_usd ?? 0) + eps ? "PASS" : "FAIL";
   for (const n of names) tally[n][res[n]]++;
@@ -476,9 +524,10 @@ for (const { f, rec } of sessions) {
       `full=${usd(full.cost_usd)} (${dFull.toFixed(2)}% of bill ${usd(bill)}) ` +
       (rec.ttl === "1h" ? "ttl=1h " : "") +
       `agree=${agree == null ? "-" : (agree * 100).toFixed(1) + "%"} ` +
-      `above=${fullCalls.length ? above : "-"} cheapest=${usd(st.cheapest?.cost_usd)} auto=${usd(auto?.cost_usd)}${ccu} | ` +
+      `above=${fullCalls.length ? above : "-"} cheapest=${usd(st.cheapest?.cost_usd)} auto=${usd(auto?.cost_usd)}${winNote}${ccu} | ` +
       names.map((n) => `${n}:${res[n]}`).join(" ") +
       (diff.length ? ` | tokens differ: ${diff.map((k) => `${k} harpe ${got[k] ?? 0} records ${want[k]}`).join(", ")}` : "") +
+      (unbalanced.length ? ` | unbalanced: ${unbalanced.slice(0, 3).join("; ")}${unbalanced.length > 3 ? ` and ${unbalanced.length - 3} more` : ""}` : "") +
       (unknown.size ? ` | genai-prices knows no ${[...unknown].join(", ")}` : "") +
       (wronglyUnpriced.length ? ` | harpe leaves unpriced ${wronglyUnpriced.join(", ")}` : ""),
   );

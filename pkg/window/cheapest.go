@@ -1110,6 +1110,26 @@ func (r *replayer) programmePlan(ctx context.Context, s Strategy, full []Call) (
 	first := sess
 	var best *planned
 	var seen [][]int
+	if first.limit > 0 && r.opts.Cost != nil {
+		// A small session: every drop schedule, each with its cheapest
+		// clears, priced exactly.
+		if all := first.everyDropSchedule(); all != nil {
+			for _, from := range all {
+				var unfit []PlanUnfit
+				if from == nil {
+					unfit = first.overLimit() // with drops, planWith measures them
+				}
+				p, err := r.planWith(ctx, first, from, unfit, edits, name, cs, full)
+				if err != nil {
+					return nil, err
+				}
+				if best == nil || p.over < best.over || p.over == best.over && p.usd < best.usd {
+					best = p
+				}
+			}
+			return best, nil
+		}
+	}
 	for _, depth := range dropDepths {
 		from, unfit := first.dropSchedule(depth)
 		if slices.ContainsFunc(seen, func(f []int) bool { return slices.Equal(f, from) }) {

@@ -309,3 +309,69 @@ func (s *session) dropScheduleDP() []int {
 	}
 	return from
 }
+
+// maxJointDrops and maxJointCalls bound [session.everyDropSchedule]: a
+// session with more drop schedules than maxJointDrops, or more than
+// maxJointCalls calls in all its schedules' replays, has its drops chosen
+// by the least the limit forces and by [session.dropScheduleDP], the
+// clears on top of each.
+const (
+	maxJointDrops = 256
+	maxJointCalls = 4096
+)
+
+// everyDropSchedule returns every drop schedule of the session (at each
+// call the conversation starts at 0 or at a turn start the call has, no
+// earlier than the call before's), the schedule that drops nothing
+// first, as nil; nil when there are more than maxJointDrops of them.
+// Each is planned with its cheapest clears and priced exactly: on a
+// session this small the plan is the cheapest pair of drops and clears,
+// not the cheapest clears on drops fixed first.
+func (s *session) everyDropSchedule() [][]int {
+	n := len(s.calls)
+	starts := make([][]int, n)
+	for i := range s.calls {
+		starts[i] = append([]int{0}, s.calls[i].turns...)
+	}
+	// count[i][k]: the schedules of calls i… when call i starts at
+	// starts[i][k], capped past the bound.
+	count := make([][]int, n)
+	for i := n - 1; i >= 0; i-- {
+		count[i] = make([]int, len(starts[i]))
+		for k, x := range starts[i] {
+			if i == n-1 {
+				count[i][k] = 1
+				continue
+			}
+			for k2, y := range starts[i+1] {
+				if y >= x {
+					count[i][k] = min(count[i][k]+count[i+1][k2], maxJointDrops+1)
+				}
+			}
+		}
+	}
+	if n == 0 || count[0][0] > maxJointDrops || count[0][0]*n > maxJointCalls {
+		return nil
+	}
+	var out [][]int
+	from := make([]int, n)
+	var walk func(i, prev int)
+	walk = func(i, prev int) {
+		if i == n {
+			if from[n-1] == 0 {
+				out = append(out, nil)
+			} else {
+				out = append(out, slices.Clone(from))
+			}
+			return
+		}
+		for _, x := range starts[i] {
+			if x >= prev {
+				from[i] = x
+				walk(i+1, x)
+			}
+		}
+	}
+	walk(0, 0)
+	return out
+}

@@ -615,8 +615,14 @@ func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call
 			st.Evidence, st.Held, st.Exact = true, read, exact
 		case ref.CallCost != nil && ref.floored:
 			// The provider held that much of full's window: of this
-			// window, as far as it is the same as full's.
-			st.Floor = min(read, c.sharedWithFull(w, overhead))
+			// window, as far as it is the same as full's, or as far as
+			// it sends what its own previous call sent (an earlier edit
+			// shortens what is held by what it took out).
+			held := c.heldOfFull(w, st.Keep, read, ref.Tokens, call.Tokens)
+			if ref.CallCost.CacheRule == prices.CacheOpenAI {
+				held -= held % cost.OpenAIStep // the provider reads whole steps
+			}
+			st.Floor = max(min(read, c.sharedWithFull(w, overhead)), held)
 			st.Warm = exact
 		}
 	}
@@ -694,6 +700,60 @@ func (c *conversation) sharedWithFull(w *window, overhead int) int {
 		want = r.Hi
 	}
 	return t
+}
+
+// heldOfFull returns the tokens w starts with that the provider held,
+// given that it held read tokens of full's window at the same call, full
+// sent fullSent tokens and w sends sent. Where w differs from full's
+// window only in what its previous call sent alike (the first keep
+// blocks after the front, [cost.Step.Keep]: earlier clears and drops,
+// none new) and only in front of what full did not read (full's last
+// fullSent-read tokens, which w sends as full does), w's previous prompt
+// is full's less the same edits, so the provider held of it what it held
+// of full's, less what the edits took out. 0 where that does not hold.
+//
+// It walks from the end, not from the start: a window whose counted
+// messages pass the recorded prompt has lost its front (see
+// [cost.Step.Unsent]), so offsets from the start would miss it.
+func (c *conversation) heldOfFull(w *window, keep, read, fullSent, sent int) int {
+	sysN := len(c.h.sys)
+	removed := fullSent - sent
+	if w.sel.Summary != "" || keep < sysN || removed <= 0 || read <= removed {
+		return 0
+	}
+	runs := runsOf(w, nil)
+	// last: the newest position w sends otherwise or leaves out; at: the
+	// number of w's positions up to it (those must be kept blocks).
+	last, at, n := -1, 0, 0
+	want := c.h.reset
+	for _, r := range runs {
+		if r.Lo > want {
+			// A gap: the block after it must be one w's previous call
+			// sent, so that its prompt had the gap too.
+			last, at = r.Lo-1, n+1
+		}
+		for p := r.Lo; p < r.Hi; p++ {
+			n++
+			if how := c.sent[p]; how != "" && how != SentWhole {
+				last, at = p, n
+			}
+		}
+		want = r.Hi
+	}
+	if want < c.h.Len() {
+		return 0 // w ends before full's window does
+	}
+	if last < 0 || at > keep-sysN {
+		return 0
+	}
+	tail := 0
+	for p := last + 1; p < c.h.Len(); p++ {
+		tail += c.h.At(p).Tokens
+	}
+	if tail < fullSent-read {
+		return 0
+	}
+	return read - removed
 }
 
 // tailWithFull returns the tokens, up to limit, that w ends with and

@@ -1,0 +1,168 @@
+package window
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/harpe-dev/harpe/internal/transcriptgen"
+	"github.com/harpe-dev/harpe/pkg/transcript"
+)
+
+// toolChat is a short session of turns with tool calls: drops of whole
+// old turns and clears of tool results both have something to take.
+func toolChat(seed uint64, turns int, model string, gap time.Duration) *transcript.Transcript {
+	tr := transcriptgen.Generate(transcriptgen.Config{Seed: seed, Turns: turns, Usage: true, Overhead: 300, MaxToolChars: 4000})
+	at := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	for i := range tr.Messages {
+		m := &tr.Messages[i]
+		if m.Role == transcript.RoleAssistant {
+			at = at.Add(gap)
+			m.Model = model
+		}
+		m.Timestamp = at
+	}
+	return tr
+}
+
+// TestCheapestJointBruteForce enumerates, on small sessions with tool
+// calls under a window limit, every schedule of drops of whole old turns
+// together with every schedule of clears on the windows those drops
+// leave, replays each pair exactly, and compares the plan: no more calls
+// over the limit than the best pair, and no dearer than the cheapest of
+// the least-over pairs. The drops and the clears are chosen jointly: a
+// plan that fixed its drops first (the least the limit forces, or the
+// programme's estimate without clears) and cleared on top could cost
+// more than a pair with other drops.
+func TestCheapestJointBruteForce(t *testing.T) {
+	const maxPairs = 20000 // the replays one session may take
+	tried := 0
+	for seed := uint64(1); seed <= 10; seed++ {
+		model := []string{"claude-sonnet-4-5", "gpt-5"}[seed%2]
+		gap := time.Duration(seed*45) * time.Second
+		tr := toolChat(seed, 3, model, gap)
+		opts := ReplayOptions{Options: DefaultOptions(), Cost: &CostOptions{}}
+		r := newReplayer(tr, opts)
+		fullRes, err := r.run(context.Background(), FullStrategy{}, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		limit := fullRes.Totals.MaxCallTokens * 60 / 100
+		opts.ContextWindow = limit
+		r = newReplayer(tr, opts)
+		if fullRes, err = r.run(context.Background(), FullStrategy{}, nil, false); err != nil {
+			t.Fatal(err)
+		}
+		cs := CheapestStrategy{Keep: 1}
+		first, err := r.collect(context.Background(), FullStrategy{}, fullRes.Calls, cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first.limit = r.limitFor(cs, first)
+		n := len(first.calls)
+		from := make([]int, n)
+		best, bestOver, pairs := math.Inf(1), math.MaxInt, 0
+		// The clear schedules of s: the boundaries at each call, each
+		// no lower than the call before's.
+		schedules := func(s *session) int {
+			ways := map[int]int{0: 1}
+			for i := range s.calls {
+				next := map[int]int{}
+				for prev, w := range ways {
+					lo := max(prev, s.calls[i].lo)
+					for k := lo; k <= max(lo, s.calls[i].hi); k++ {
+						next[k] += w
+					}
+				}
+				ways = next
+			}
+			total := 0
+			for _, w := range ways {
+				total += w
+			}
+			return total
+		}
+		try := func(base Strategy, s *session) {
+			bounds := make([]int, n)
+			var walk func(i, prev int)
+			walk = func(i, prev int) {
+				if i == n {
+					steps := withDrops(s.steps(bounds), nil)
+					p := Edited{Base: base, Edits: []Edit{planEdit{steps: steps}}, Label: "pair"}
+					res, err := r.run(context.Background(), p, fullRes.Calls, false)
+					if err != nil {
+						t.Fatal(err)
+					}
+					pairs++
+					over := res.Totals.OverWindowCalls
+					if over < bestOver || over == bestOver && res.Totals.usd < best {
+						best, bestOver = res.Totals.usd, over
+					}
+					return
+				}
+				lo := max(prev, s.calls[i].lo)
+				for k := lo; k <= max(lo, s.calls[i].hi); k++ {
+					bounds[i] = k
+					walk(i+1, k)
+				}
+			}
+			walk(0, 0)
+		}
+		var bases []Strategy
+		var sessions []*session
+		var drops func(i, prev int)
+		drops = func(i, prev int) {
+			if i == n {
+				if pairs > maxPairs {
+					return
+				}
+				base := Strategy(dropPlan{from: append([]int(nil), from...)})
+				s, err := r.collect(context.Background(), base, fullRes.Calls, cs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if pairs += schedules(s); pairs > maxPairs {
+					return
+				}
+				bases = append(bases, base)
+				sessions = append(sessions, s)
+				return
+			}
+			for _, x := range append([]int{0}, first.calls[i].turns...) {
+				if x >= prev {
+					from[i] = x
+					drops(i+1, x)
+				}
+			}
+		}
+		drops(0, 0)
+		if pairs > maxPairs {
+			t.Logf("seed %d: over %d pairs, not enumerated", seed, maxPairs)
+			continue
+		}
+		tried++
+		pairs = 0
+		for k := range bases {
+			try(bases[k], sessions[k])
+		}
+		p, err := r.plan(context.Background(), cs, fullRes.Calls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := r.run(context.Background(), p.Edited, fullRes.Calls, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, over := res.Totals.usd, res.Totals.OverWindowCalls
+		name := fmt.Sprintf("seed %d %s %v apart, %d calls, limit %d", seed, model, gap, n, limit)
+		t.Logf("%s: %d pairs, best $%.8f (%d over), cheapest $%.8f (%d over, %+.3f%%)", name, pairs, best, bestOver, got, over, 100*(got/best-1))
+		if over > bestOver || over == bestOver && got > best*(1+1e-9) {
+			t.Errorf("%s: cheapest $%.8f with %d over; the best pair $%.8f with %d", name, got, over, best, bestOver)
+		}
+	}
+	if tried < 6 {
+		t.Errorf("%d sessions enumerated, want 6 at least", tried)
+	}
+}
