@@ -38,10 +38,8 @@ func resolve(name string) (Counter, bool, error) {
 var namers []func(string) bool
 
 // RegisterResolverNames adds r as [RegisterResolver] does, with handles
-// reporting, without building anything, whether r handles a name. A name
-// handles accepts is taken by [NewCatalog] as it is: the file it stands
-// for is read only when [New] is asked for it, so a preset whose tokenizer
-// is missing or unreadable fails only what uses that preset.
+// reporting, without building anything, whether r handles a name (see
+// [Deferred]).
 func RegisterResolverNames(handles func(name string) bool, r Resolver) {
 	resolversMu.Lock()
 	defer resolversMu.Unlock()
@@ -49,9 +47,12 @@ func RegisterResolverNames(handles func(name string) bool, r Resolver) {
 	namers = append(namers, handles)
 }
 
-// deferred reports whether name is one a resolver handles and builds only
-// when asked (see RegisterResolverNames).
-func deferred(name string) bool {
+// Deferred reports whether name is one a resolver registered with
+// [RegisterResolverNames] handles, without building anything: such a
+// name (a tokenizer.json path) can be taken as it is, and the file it
+// stands for read only when [New] is asked for it, so that a model preset
+// whose tokenizer is missing or unreadable fails only what uses it.
+func Deferred(name string) bool {
 	resolversMu.Lock()
 	ns := namers
 	resolversMu.Unlock()

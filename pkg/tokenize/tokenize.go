@@ -34,11 +34,10 @@
 // is done, also inside one long piece. A [Report] holds the counts of
 // several inputs by several counters, as harpe count prints them.
 //
-// # Models
-//
-// [Models] and [LookupModel] give the built-in model presets (context
-// window, output limit, tokenizer, and where the figures come from);
-// [NewCatalog] adds or overrides entries, as a configuration file does.
+// Which tokenizer a model counts with is package
+// github.com/harpe-dev/harpe/pkg/prices' (its Model, with the model's
+// window, prices and cache rule): pkg/prices imports this package, never
+// the other way round.
 package tokenize
 
 import (
