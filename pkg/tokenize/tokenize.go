@@ -67,7 +67,7 @@ func Names() []string {
 }
 
 // New returns the counter with the given name. An exact encoding whose
-// table is not registered (see [Register]) is an error that names the
+// table is not in the build (its subpackage not imported) is an error that names the
 // package to import. Other names go to the registered resolvers (see
 // [RegisterResolver]).
 func New(name string) (Counter, error) {
