@@ -30,7 +30,7 @@
 // text at boundaries no piece can cross ([SafeBoundary]) and counts the
 // chunks in parallel, giving exactly the whole text's counts. A text with
 // no such boundary is one long piece, merged in about four bytes of memory
-// per byte. [CountReader] and [CountContext] stop once their context
+// per byte. [CountReader] and [Count] stop once their context
 // is done, also inside one long piece. A [Report] holds the counts of
 // several inputs by several counters, as harpe count prints them.
 //
