@@ -12,15 +12,6 @@ var (
 	resolvers   []Resolver
 )
 
-// RegisterResolver adds r to the resolvers [New] asks, in order, about
-// names it does not know. Package github.com/harpe-dev/harpe/pkg/tokenize/hf
-// registers one for tokenizer.json files when imported.
-func RegisterResolver(r Resolver) {
-	resolversMu.Lock()
-	defer resolversMu.Unlock()
-	resolvers = append(resolvers, r)
-}
-
 func resolve(name string) (Counter, bool, error) {
 	resolversMu.Lock()
 	rs := resolvers
@@ -37,9 +28,11 @@ func resolve(name string) (Counter, bool, error) {
 // [RegisterResolverNames].
 var namers []func(string) bool
 
-// RegisterResolverNames adds r as [RegisterResolver] does, with handles
-// reporting, without building anything, whether r handles a name (see
-// [Deferred]).
+// RegisterResolverNames adds r to the resolvers [New] asks, in order,
+// about names it does not know, with handles reporting, without building
+// anything, whether r handles a name (see [Deferred]). It is meant for a
+// package's init: package github.com/harpe-dev/harpe/pkg/tokenize/hf
+// registers its resolver for tokenizer.json files there.
 func RegisterResolverNames(handles func(name string) bool, r Resolver) {
 	resolversMu.Lock()
 	defer resolversMu.Unlock()

@@ -67,9 +67,9 @@ func Names() []string {
 }
 
 // New returns the counter with the given name. An exact encoding whose
-// table is not in the build (its subpackage not imported) is an error that names the
-// package to import. Other names go to the registered resolvers (see
-// [RegisterResolver]).
+// table is not in the build (its subpackage not imported) is an error
+// that names the package to import. Other names go to the registered
+// resolvers (see [RegisterResolverNames]).
 func New(name string) (Counter, error) {
 	if c, ok, err := resolve(name); ok {
 		return c, err
