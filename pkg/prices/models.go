@@ -55,8 +55,9 @@ type Model struct {
 	// Cache is the prompt-caching rule of the model's calls: from
 	// harpe.yaml, else by who makes the model ([CacheRule]). What a cache
 	// read and write cost is in Prices (CacheRead, CacheWrite5m,
-	// CacheWrite1h, as the price data gives them); how long an entry
-	// lives is [CacheRule.TTL]. pkg/cost applies the rule.
+	// CacheWrite1h, as the price data gives them); how the rule reads,
+	// writes and expires an entry (its TTLs) is pkg/cost's, which
+	// applies it.
 	Cache CacheRule `json:"cache" yaml:"cache"`
 	// MinCacheTokens is the shortest prompt prefix the provider caches;
 	// 0 means the rule's default (1,024 for "openai").
