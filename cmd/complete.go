@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/harpe-dev/harpe/pkg/engine"
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
@@ -59,9 +60,9 @@ var valueCompleters = map[string]valueCompleter{
 		return append(tokenize.Names(), hf.CachedNames()...)
 	},
 	"model": func(a *app, _ *cobra.Command) []string {
-		models := tokenize.Models()
+		models := prices.Presets()
 		if cat, err := a.modelCatalog(); err == nil {
-			models = cat.Windows().Models()
+			models = cat.Models()
 		}
 		out := make([]string, 0, len(models))
 		for _, m := range models {

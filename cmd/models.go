@@ -156,7 +156,7 @@ func (a *app) modelCatalog() (*prices.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	windows, overrides, err := prices.ReadModels(models, cf.Where)
+	presets, overrides, err := prices.ReadModels(models, cf.Where)
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -170,7 +170,7 @@ func (a *app) modelCatalog() (*prices.Catalog, error) {
 			return nil, usageErrorf("--prices: %v", err)
 		}
 	}
-	cat, err := prices.NewCatalog(windows, db, overrides)
+	cat, err := prices.NewCatalog(presets, db, overrides)
 	if err != nil {
 		return nil, usageErrorf("%v", err)
 	}
@@ -184,7 +184,7 @@ func (a *app) modelCatalog() (*prices.Catalog, error) {
 
 // modelError adds to an unknown model's error where to find the names.
 func modelError(err error) error {
-	var u *tokenize.UnknownModelError
+	var u *prices.UnknownModelError
 	if errors.As(err, &u) {
 		return fmt.Errorf("%w (harpe models lists them all)", err)
 	}
@@ -236,7 +236,7 @@ func (a *app) applyModel(c *cobra.Command, name, windowFlag string) error {
 		tok, note := m.Tokenizer, ""
 		if !m.Exact() {
 			note = "its tokenizer is not built into harpe, so its tokens are estimated"
-			if repo := tokenize.HFRepo(m.Name); repo != "" {
+			if repo := m.HFRepo(); repo != "" {
 				if _, err := hf.Find(repo); err == nil {
 					tok, note = "hf:"+repo, ""
 				} else {

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
 // CacheRule names a provider's prompt-caching rule, by which the cost
@@ -121,34 +119,6 @@ type Override struct {
 	MinCacheTokens int
 }
 
-// Model is a model as harpe prices it: its preset (window, tokenizer;
-// zero fields when harpe has no preset for it), its prices and its cache
-// rule.
-type Model struct {
-	tokenize.Model `yaml:",inline"`
-	// Prices are the newest prices for a call below every tier; nil when
-	// neither the data nor harpe.yaml prices the model. A call's own
-	// prices are [Model.At].
-	Prices *Prices `json:"prices" yaml:"prices"`
-	// PriceSource says where the prices come from: the embedded snapshot
-	// ("genai-prices 0.1.8 (2026-09-23)"), a --prices file or harpe.yaml.
-	PriceSource string `json:"price_source,omitempty" yaml:"price_source,omitempty"`
-	// PriceModel is the price data's provider and model the name matched
-	// ("anthropic/claude-opus-4-6"); PriceVaries how its prices vary
-	// ("by date; above 200,000 input tokens").
-	PriceModel  string `json:"price_model,omitempty" yaml:"price_model,omitempty"`
-	PriceVaries string `json:"price_varies,omitempty" yaml:"price_varies,omitempty"`
-	// Cache is the prompt-caching rule of the model's calls: from
-	// harpe.yaml, else by who makes the model ([CacheRule]).
-	Cache CacheRule `json:"cache" yaml:"cache"`
-	// MinCacheTokens is the shortest prompt prefix the provider caches;
-	// 0 means the rule's default (1,024 for "openai").
-	MinCacheTokens int `json:"min_cache_tokens,omitempty" yaml:"min_cache_tokens,omitempty"`
-
-	entry *Entry
-	fixed bool // Prices come from harpe.yaml: every call pays them
-}
-
 // DataWindow is the context window the price data gives for the model
 // (0 when it gives none, or the model is not in the data). A preset's
 // window is [Model.ContextWindow]; this is what a model without one can
@@ -197,10 +167,10 @@ func (m Model) At(t time.Time, input int) *Prices {
 	return p
 }
 
-// Catalog prices models: the model presets for windows, a price
-// database, and harpe.yaml's overrides.
+// Catalog resolves a model's name to its [Model]: the model presets for
+// windows and tokenizers, a price database, and harpe.yaml's overrides.
 type Catalog struct {
-	windows  *tokenize.Catalog
+	presets  presets
 	db       *DB
 	asOf     string
 	over     []Override
@@ -220,13 +190,23 @@ type lookup struct {
 // more models than that is looked up afresh each time.
 const maxLooked = 4096
 
-// NewCatalog returns a catalog of the presets windows (nil: the built-in
-// ones) priced from db (nil: the embedded [Snapshot]), with overrides
-// applied. An override's prices are checked ([Prices.Check]) and its
-// cache rule must be valid.
-func NewCatalog(windows *tokenize.Catalog, db *DB, overrides []Override) (*Catalog, error) {
-	if windows == nil {
-		windows = tokenize.DefaultCatalog()
+// NewCatalog returns a catalog of the built-in presets with the presets
+// extra added or overridden (see [ReadModels]; fields left zero keep the
+// built-in value), priced from db (nil: the embedded [Snapshot]), with
+// overrides applied. Only the window fields of extra are read (name,
+// provider, window, output limit, tokenizer, source, date): an entry's
+// prices and cache rule are an [Override]. Every preset must have a name,
+// a positive context window, an output limit that is not negative and a
+// tokenizer [tokenize.New] knows (a tokenizer.json path is read only when
+// a command counts with it); an override's prices are checked
+// ([Prices.Check]) and its cache rule must be valid.
+func NewCatalog(extra []Model, db *DB, overrides []Override) (*Catalog, error) {
+	ps := presets(builtin)
+	if len(extra) > 0 {
+		var err error
+		if ps, err = withPresets(extra); err != nil {
+			return nil, err
+		}
 	}
 	asOf := ""
 	if db == nil {
@@ -246,7 +226,7 @@ func NewCatalog(windows *tokenize.Catalog, db *DB, overrides []Override) (*Catal
 			return nil, fmt.Errorf("model %q: min_cache_tokens must be a whole number ≥ 0, got %d", o.Name, o.MinCacheTokens)
 		}
 	}
-	return &Catalog{windows: windows, db: db, asOf: asOf, over: slices.Clone(overrides)}, nil
+	return &Catalog{presets: ps, db: db, asOf: asOf, over: slices.Clone(overrides)}, nil
 }
 
 // Default is the built-in presets priced from the embedded snapshot.
@@ -254,9 +234,6 @@ func Default() *Catalog {
 	c, _ := NewCatalog(nil, nil, nil)
 	return c
 }
-
-// Windows returns the presets the catalog takes windows from.
-func (c *Catalog) Windows() *tokenize.Catalog { return c.windows }
 
 // DB returns the price database.
 func (c *Catalog) DB() *DB { return c.db }
@@ -272,7 +249,7 @@ func (c *Catalog) PriceAs(name string) (*Catalog, error) {
 	if m.Prices == nil {
 		return nil, fmt.Errorf("model %q has no price (harpe models %s says why)", name, name)
 	}
-	return &Catalog{windows: c.windows, db: c.db, asOf: c.asOf, over: c.over, priceAll: name}, nil
+	return &Catalog{presets: c.presets, db: c.db, asOf: c.asOf, over: c.over, priceAll: name}, nil
 }
 
 // PricedAs is the model every call is priced as ("" for each call's own).
@@ -280,7 +257,7 @@ func (c *Catalog) PricedAs() string { return c.priceAll }
 
 // Models returns the presets, priced, in the presets' order.
 func (c *Catalog) Models() []Model {
-	ws := c.windows.Models()
+	ws := c.presets
 	out := make([]Model, len(ws))
 	for i, w := range ws {
 		out[i] = c.price(w, w.Name)
@@ -289,10 +266,12 @@ func (c *Catalog) Models() []Model {
 }
 
 // Lookup returns the model named name, as a call naming it is priced: a
-// preset (a dated snapshot finds its family, see [tokenize.Catalog.Lookup])
-// and its prices, or, without a preset, a model only the price data or
-// an override knows (window fields zero). A name none of them knows is
-// a [*tokenize.UnknownModelError].
+// preset, ignoring case (a dated snapshot such as "gpt-4o-2024-08-06" or
+// "claude-sonnet-4-20250514", or a "-latest" alias, finds its family's
+// preset when it has none of its own), and its prices; or, without a
+// preset, a model only the price data or an override knows (window
+// fields zero, the tokenizer its maker's, see [TokenizerOf]). A name none
+// of them knows is an [*UnknownModelError] that suggests close names.
 func (c *Catalog) Lookup(name string) (Model, error) {
 	if v, ok := c.looked.Load(name); ok {
 		l := v.(lookup)
@@ -319,11 +298,11 @@ func (c *Catalog) lookup(name string) (Model, error) {
 	if c.priceAll != "" {
 		name = c.priceAll
 	}
-	w, err := c.windows.Lookup(name)
+	w, err := c.presets.lookup(name)
 	if err == nil {
 		return c.price(w, name), nil
 	}
-	m := c.price(tokenize.Model{}, name)
+	m := c.price(Model{}, name)
 	if m.Prices == nil && c.override(name) == nil {
 		return Model{}, err
 	}
@@ -342,7 +321,7 @@ func (c *Catalog) LookupCall(name string) Model {
 	if v, ok := c.looked.Load(key); ok {
 		return v.(lookup).m.clone()
 	}
-	m = c.price(tokenize.Model{Name: name}, name)
+	m = c.price(Model{Name: name}, name)
 	if c.nLooked.Add(1) <= maxLooked {
 		c.looked.Store(key, lookup{m: m.clone()})
 	}
@@ -366,8 +345,8 @@ func fastOf(name, preset string) bool {
 }
 
 // price prices the preset w (zero: none) for a call naming name.
-func (c *Catalog) price(w tokenize.Model, name string) Model {
-	m := Model{Model: w}
+func (c *Catalog) price(w Model, name string) Model {
+	m := w.window()
 	e, ok := c.db.Find(name)
 	if !ok && w.Name != "" && !fastOf(name, w.Name) {
 		e, ok = c.db.Find(w.Name)

@@ -7,28 +7,32 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
 // modelEntry is one entry of harpe.yaml's "models:": a preset's window
 // fields and its prices and cache.
 type modelEntry struct {
-	tokenize.Model `yaml:",inline"`
+	Name           string  `yaml:"name"`
+	Provider       string  `yaml:"provider"`
+	ContextWindow  int     `yaml:"context_window"`
+	OutputLimit    int     `yaml:"output_limit"`
+	Tokenizer      string  `yaml:"tokenizer"`
+	Source         string  `yaml:"source"`
+	AsOf           string  `yaml:"as_of"`
 	Prices         *Prices `yaml:"prices"`
 	Cache          string  `yaml:"cache"`
 	MinCacheTokens int     `yaml:"min_cache_tokens"`
 }
 
 // ReadModels reads the "models:" section of a configuration file, as its
-// YAML loader gave it (nil when the file has none): the window presets it
-// adds or changes and the prices and cache rules it gives (the built-in
-// presets and no overrides when it has none). where names a key's place
-// for messages ("harpe.yaml:3"); a bad value is an error naming the key's
-// line.
-func ReadModels(models any, where func(key string) string) (*tokenize.Catalog, []Override, error) {
+// YAML loader gave it (nil when the file has none): the presets it adds
+// or changes (window fields only; checked as [NewCatalog] checks them)
+// and the prices and cache rules it gives, for NewCatalog. where names a
+// key's place for messages ("harpe.yaml:3"); a bad value is an error
+// naming the key's line.
+func ReadModels(models any, where func(key string) string) ([]Model, []Override, error) {
 	if models == nil {
-		return tokenize.DefaultCatalog(), nil, nil
+		return nil, nil, nil
 	}
 	at := where("models") + ": models"
 	// Re-encode through YAML so the field names and types are checked the
@@ -46,7 +50,7 @@ func ReadModels(models any, where func(key string) string) (*tokenize.Catalog, [
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	var extra []tokenize.Model
+	var extra []Model
 	var overrides []Override
 	for _, name := range names {
 		m, o, err := entries[name].read(name, where)
@@ -58,23 +62,22 @@ func ReadModels(models any, where func(key string) string) (*tokenize.Catalog, [
 		}
 		// An entry that gives only prices or a cache rule for a model
 		// without a preset adds no preset.
-		if _, err := tokenize.LookupModel(name); err == nil || m != (tokenize.Model{Name: name}) {
+		if _, err := presets(builtin).lookup(name); err == nil || m != (Model{Name: name}) {
 			extra = append(extra, m)
 		}
 	}
-	cat, err := tokenize.NewCatalog(extra)
-	if err != nil {
+	if _, err := withPresets(extra); err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", at, err)
 	}
-	return cat, overrides, nil
+	return extra, overrides, nil
 }
 
 // read checks one entry and splits it into its window preset and its
 // price override (nil when it gives no price, cache rule or minimum).
-func (e modelEntry) read(name string, where func(string) string) (tokenize.Model, *Override, error) {
+func (e modelEntry) read(name string, where func(string) string) (Model, *Override, error) {
 	key := "models." + strings.ToLower(name)
-	m := e.Model
-	m.Name = name
+	m := Model{Name: name, Provider: e.Provider, ContextWindow: e.ContextWindow, OutputLimit: e.OutputLimit,
+		Tokenizer: e.Tokenizer, Source: e.Source, AsOf: e.AsOf}
 	// YAML reads an unquoted 2026-01-15 as a timestamp.
 	m.AsOf = strings.TrimSuffix(m.AsOf, "T00:00:00Z")
 	if p := e.Prices; p != nil {

@@ -5,7 +5,6 @@ import (
 	"os"
 
 	"github.com/harpe-dev/harpe/pkg/prices"
-	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
 // A dated snapshot finds its preset; a name no model has is a filter:
@@ -30,8 +29,8 @@ func ExampleCatalog_Select() {
 // A model of one's own, as a configuration file's models: entry gives it.
 func ExampleWriteDetails() {
 	m := prices.Model{
-		Model: tokenize.Model{Name: "my-local-model", ContextWindow: 32768, OutputLimit: 4096,
-			Tokenizer: "cl100k_base", Source: "our deployment notes", AsOf: "2026-01-15"},
+		Name: "my-local-model", ContextWindow: 32768, OutputLimit: 4096,
+		Tokenizer: "cl100k_base", Source: "our deployment notes", AsOf: "2026-01-15",
 		Prices:      &prices.Prices{Input: 0.5, CacheRead: 0.05, Output: 1.5, AsOf: "2026-01-15"},
 		PriceSource: "harpe.yaml",
 		Cache:       prices.CacheOpenAI,
@@ -56,12 +55,12 @@ func ExampleWriteDetails() {
 // whose cache writes cost nothing extra.
 func ExampleWriteTable() {
 	m := prices.Model{
-		Model:       tokenize.Model{Name: "my-local-model", ContextWindow: 32768, OutputLimit: 4096, Tokenizer: "cl100k_base"},
+		Name: "my-local-model", ContextWindow: 32768, OutputLimit: 4096, Tokenizer: "cl100k_base",
 		Prices:      &prices.Prices{Input: 0.5, CacheRead: 0.05, Output: 1.5},
 		PriceSource: "harpe.yaml",
 		Cache:       prices.CacheOpenAI,
 	}
-	if err := prices.WriteTable(os.Stdout, []prices.Model{m, {Model: tokenize.Model{Name: "unpriced"}}}, prices.TableOptions{}); err != nil {
+	if err := prices.WriteTable(os.Stdout, []prices.Model{m, {Name: "unpriced"}}, prices.TableOptions{}); err != nil {
 		panic(err)
 	}
 	// Output:

@@ -20,6 +20,25 @@ func ExampleModel_At() {
 	// 10 5 5
 }
 
+// A name resolves to one model: its window and tokenizer (a dated
+// snapshot finds its family's preset), its prices and its cache rule. A
+// model only the price data knows has no preset window (the data's is
+// DataWindow) and counts with its maker's tokenizer, here the estimate.
+func ExampleCatalog_Lookup() {
+	cat := prices.Default()
+	m, err := cat.Lookup("gpt-4o-2024-08-06")
+	fmt.Println(m.Name, m.ContextWindow, m.OutputLimit, m.Tokenizer, m.Exact(), m.Cache, err)
+	m, _ = cat.Lookup("claude-opus-4-6")
+	c, err := m.Counter()
+	fmt.Println(m.Name, m.ContextWindow, m.DataWindow(), c.Name(), m.Exact(), m.Prices.Input, m.Cache, err)
+	_, err = cat.Lookup("gpt-4-o")
+	fmt.Println(err)
+	// Output:
+	// gpt-4o 128000 16384 o200k_base true openai <nil>
+	// claude-opus-4-6 0 1000000 estimate false 5 anthropic <nil>
+	// unknown model "gpt-4-o"; did you mean gpt-4o, gpt-4, gpt-4.1
+}
+
 // A Bedrock id finds Bedrock's own prices.
 func ExampleDB_Find() {
 	e, ok := prices.Snapshot().Find("us.anthropic.claude-sonnet-4-5-20250929-v1:0")

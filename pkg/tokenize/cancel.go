@@ -10,7 +10,7 @@ import "context"
 // count.
 
 // ContextCounter is a [Counter] whose count can be stopped. The built-in
-// counters implement it; [CountContext] works with any Counter.
+// counters implement it; [Count] works with any Counter.
 type ContextCounter interface {
 	Counter
 	// CountContext is Count that returns ctx.Err() instead of a count once
@@ -18,9 +18,11 @@ type ContextCounter interface {
 	CountContext(ctx context.Context, s string) (int, error)
 }
 
-// CountContext counts s with c, stopping early when ctx is done and c is a
-// [ContextCounter]; other counters are checked before and after.
-func CountContext(ctx context.Context, c Counter, s string) (int, error) {
+// Count counts s with c, stopping early when ctx is done and c is a
+// [ContextCounter]; other counters are checked before and after. It is
+// the one way to count that can be stopped: [Counter.Count] is for short
+// texts that need no context.
+func Count(ctx context.Context, c Counter, s string) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}

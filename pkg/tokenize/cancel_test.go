@@ -8,16 +8,16 @@ import (
 	"time"
 )
 
-// TestCountContextCancelled: a cancelled context stops every built-in
+// TestCountCancelled: a cancelled context stops every built-in
 // counter with its error and no count, also in the middle of one long
 // piece (the merge looks every few thousand steps).
-func TestCountContextCancelled(t *testing.T) {
+func TestCountCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	long := strings.Repeat("a", 1<<20) // one piece, merged by bigMerge
 	for _, c := range []Counter{Estimate, O200kBase, Cl100kBase} {
 		t.Run(c.Name(), func(t *testing.T) {
-			n, err := CountContext(ctx, c, long)
+			n, err := Count(ctx, c, long)
 			if !errors.Is(err, context.Canceled) || n != 0 {
 				t.Errorf("got %d, %v; want 0, context.Canceled", n, err)
 			}
@@ -32,11 +32,11 @@ func TestCountContextCancelled(t *testing.T) {
 	}
 }
 
-// TestCountContextLive: an open context changes nothing.
-func TestCountContextLive(t *testing.T) {
+// TestCountLive: an open context changes nothing.
+func TestCountLive(t *testing.T) {
 	text := strings.Repeat("hello world, ", 1000) + strings.Repeat("a", 70000)
 	for _, c := range []Counter{Estimate, O200kBase, Cl100kBase} {
-		n, err := CountContext(context.Background(), c, text)
+		n, err := Count(context.Background(), c, text)
 		if err != nil || n != c.Count(text) {
 			t.Errorf("%s: %d, %v; Count gives %d", c.Name(), n, err, c.Count(text))
 		}

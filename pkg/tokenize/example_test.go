@@ -44,23 +44,16 @@ func ExampleCountReader() {
 	// 45000 [11250 10000] <nil>
 }
 
-func ExampleLookupModel() {
-	m, err := tokenize.LookupModel("gpt-4o-2024-08-06")
-	fmt.Println(m.Name, m.ContextWindow, m.OutputLimit, m.Tokenizer, err)
-	_, err = tokenize.LookupModel("gpt-4-o")
-	fmt.Println(err)
-	// Output:
-	// gpt-4o 128000 16384 o200k_base <nil>
-	// unknown model "gpt-4-o"; did you mean gpt-4o, gpt-4, gpt-4.1
-}
-
 // A program that gets a table some other way (the browser playground
-// fetches it) registers it itself; importing pkg/tokenize/o200k, as this
-// file does, registers the embedded copy.
-func ExampleRegister() {
+// fetches it) reads it with LoadEncoding into an encoding of its own;
+// importing pkg/tokenize/o200k, as this file does, files the embedded copy
+// for O200kBase and New.
+func ExampleLoadEncoding() {
 	fmt.Println(tokenize.O200kBase.Registered())
-	fmt.Println(tokenize.Register("o200k_base", []byte("not a table")))
-	fmt.Println(tokenize.Register("p50k_base", nil))
+	_, err := tokenize.LoadEncoding("o200k_base", []byte("not a table"))
+	fmt.Println(err)
+	_, err = tokenize.LoadEncoding("p50k_base", nil)
+	fmt.Println(err)
 	// Output:
 	// true
 	// tokenize: o200k_base: not a table (bad header)

@@ -1,54 +1,42 @@
 package tokenize
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize/internal/bpetable"
 )
 
-// encodings are the exact encodings by name.
+// encodings are the exact encodings by name: a fixed list. Their tables
+// are filed at init by the subpackages that embed them (see
+// bpetable.Embed); nothing adds to the list or changes a table later.
 var encodings = []*Encoding{O200kBase, Cl100kBase}
 
-// Register gives the exact encoding called name ("o200k_base" or
-// "cl100k_base") its table, in the layout that go generate writes.
-// Importing github.com/harpe-dev/harpe/pkg/tokenize/o200k or .../cl100k
-// registers the table embedded there; a program that gets the table some
-// other way (the browser playground fetches it on demand) calls Register
-// itself. The table is checked whole and then used in place: the caller must
-// not change it afterwards.
-//
-// Registering the same table again is a no-op; a different table for an
-// encoding that already has one is an error, as are unknown names and
-// tables that are not well formed. Register is safe for concurrent use.
-func Register(name string, table []byte) error {
-	var e *Encoding
+// LoadEncoding returns the exact encoding called name ("o200k_base" or
+// "cl100k_base") reading table, in the layout that go generate writes,
+// for a program that gets the table some other way than importing
+// github.com/harpe-dev/harpe/pkg/tokenize/o200k or .../cl100k (the
+// browser playground fetches it on demand). The encoding returned is the
+// caller's own: [New], [O200kBase] and [Cl100kBase] do not change. The
+// table is checked whole and then used in place: the caller must not
+// change it afterwards. Unknown names and tables that are not well formed
+// are errors.
+func LoadEncoding(name string, table []byte) (*Encoding, error) {
 	for _, c := range encodings {
-		if c.name == name {
-			e = c
+		if c.name != name {
+			continue
 		}
-	}
-	if e == nil {
-		return fmt.Errorf("tokenize: no exact encoding %q", name)
-	}
-	if err := checkTable(table); err != nil {
-		return fmt.Errorf("tokenize: %s: %v", name, err)
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.table() != nil {
-		if bytes.Equal(e.data, table) {
-			return nil
+		if err := checkTable(table); err != nil {
+			return nil, fmt.Errorf("tokenize: %s: %v", name, err)
 		}
-		return fmt.Errorf("tokenize: %s already has a different table", name)
+		return &Encoding{name: c.name, pkg: c.pkg, next: c.next, data: table}, nil
 	}
-	e.data = table
-	return nil
+	return nil, fmt.Errorf("tokenize: no exact encoding %q", name)
 }
 
-// Registered reports whether the encoding has a table, so that Count,
-// Encode and Decode can be used.
+// Registered reports whether the encoding has a table (the one its
+// subpackage embeds, when imported, or the one [LoadEncoding] read), so
+// that Count, Encode and Decode can be used.
 func (e *Encoding) Registered() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -11,7 +11,7 @@ import (
 )
 
 // The package's own tests cannot import the subpackages (they import this
-// one), so they register the same files the subpackages embed.
+// one), so they file the same tables the subpackages embed, as those do.
 func init() {
 	for _, t := range []struct{ name, path string }{
 		{"o200k_base", "o200k/o200k_base.bin"},
@@ -21,9 +21,7 @@ func init() {
 		if err != nil {
 			panic(err)
 		}
-		if err := Register(t.name, b); err != nil {
-			panic(err)
-		}
+		bpetable.Embed(t.name, b)
 	}
 }
 
@@ -123,7 +121,7 @@ func fullSlots(d []byte) []byte {
 	return d
 }
 
-// FuzzTable feeds any bytes to Register's check, and uses every table it
+// FuzzTable feeds any bytes to LoadEncoding's check, and uses every table it
 // accepts: counting, encoding and decoding must end without a panic
 // whatever the table says.
 func FuzzTable(f *testing.F) {
@@ -144,26 +142,33 @@ func FuzzTable(f *testing.F) {
 	})
 }
 
-func TestRegister(t *testing.T) {
+// TestLoadEncoding: a table read by LoadEncoding counts as the embedded
+// one does, and leaves the package's own encodings alone.
+func TestLoadEncoding(t *testing.T) {
 	o200k := readTable(t, "o200k/o200k_base.bin")
-	cl100k := readTable(t, "cl100k/cl100k_base.bin")
-	if err := Register("o200k_base", o200k); err != nil {
-		t.Errorf("registering the same table again: %v", err)
+	e, err := LoadEncoding("o200k_base", o200k)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := Register("o200k_base", cl100k); err == nil || !strings.Contains(err.Error(), "already has a different table") {
-		t.Errorf("registering another table: %v", err)
+	if e == O200kBase || e.Name() != "o200k_base" || !e.Registered() {
+		t.Errorf("LoadEncoding = %p %s %v, want a new o200k_base with its table", e, e.Name(), e.Registered())
 	}
-	if err := Register("p50k_base", o200k); err == nil || !strings.Contains(err.Error(), `no exact encoding "p50k_base"`) {
+	// "Hello, world!" is [13225 11 2375 0] in tiktoken's o200k_base.
+	if n := e.Count("Hello, world!"); n != 4 {
+		t.Errorf("Count = %d, want 4", n)
+	}
+	if _, err := LoadEncoding("p50k_base", o200k); err == nil || !strings.Contains(err.Error(), `no exact encoding "p50k_base"`) {
 		t.Errorf("unknown name: %v", err)
 	}
-	if err := Register("cl100k_base", []byte("junk")); err == nil || !strings.Contains(err.Error(), "bad header") {
+	if _, err := LoadEncoding("cl100k_base", []byte("junk")); err == nil || err.Error() != "tokenize: cl100k_base: not a table (bad header)" {
 		t.Errorf("junk table: %v", err)
 	}
 }
 
 // TestUnregistered checks what a build without a table sees: New names the
-// package to import, direct use panics with the same hint, and a Register
-// after that failed use still works.
+// package to import, direct use panics with the same hint, and a table
+// read with LoadEncoding counts all the same (New still says what to
+// import: the package's encodings do not change at run time).
 func TestUnregistered(t *testing.T) {
 	fresh := &Encoding{name: "o200k_base", pkg: "o200k", next: nextO200k}
 	saved := encodings
@@ -188,16 +193,16 @@ func TestUnregistered(t *testing.T) {
 		}()
 		fresh.Count("x")
 	}()
-	if err := Register("o200k_base", readTable(t, "o200k/o200k_base.bin")); err != nil {
-		t.Fatal(err)
-	}
-	c, err := New("o200k_base")
+	c, err := LoadEncoding("o200k_base", readTable(t, "o200k/o200k_base.bin"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// "Hello, world!" is [13225 11 2375 0] in tiktoken's o200k_base.
 	if n := c.Count("Hello, world!"); n != 4 {
-		t.Errorf("Count after Register = %d, want 4", n)
+		t.Errorf("Count after LoadEncoding = %d, want 4", n)
+	}
+	if _, err := New("o200k_base"); err == nil || fresh.Registered() {
+		t.Errorf("LoadEncoding changed the package's encoding: New = %v, Registered = %v", err, fresh.Registered())
 	}
 }
 

@@ -12,15 +12,6 @@ var (
 	resolvers   []Resolver
 )
 
-// RegisterResolver adds r to the resolvers [New] asks, in order, about
-// names it does not know. Package github.com/harpe-dev/harpe/pkg/tokenize/hf
-// registers one for tokenizer.json files when imported.
-func RegisterResolver(r Resolver) {
-	resolversMu.Lock()
-	defer resolversMu.Unlock()
-	resolvers = append(resolvers, r)
-}
-
 func resolve(name string) (Counter, bool, error) {
 	resolversMu.Lock()
 	rs := resolvers
@@ -37,11 +28,11 @@ func resolve(name string) (Counter, bool, error) {
 // [RegisterResolverNames].
 var namers []func(string) bool
 
-// RegisterResolverNames adds r as [RegisterResolver] does, with handles
-// reporting, without building anything, whether r handles a name. A name
-// handles accepts is taken by [NewCatalog] as it is: the file it stands
-// for is read only when [New] is asked for it, so a preset whose tokenizer
-// is missing or unreadable fails only what uses that preset.
+// RegisterResolverNames adds r to the resolvers [New] asks, in order,
+// about names it does not know, with handles reporting, without building
+// anything, whether r handles a name (see [Deferred]). It is meant for a
+// package's init: package github.com/harpe-dev/harpe/pkg/tokenize/hf
+// registers its resolver for tokenizer.json files there.
 func RegisterResolverNames(handles func(name string) bool, r Resolver) {
 	resolversMu.Lock()
 	defer resolversMu.Unlock()
@@ -49,9 +40,12 @@ func RegisterResolverNames(handles func(name string) bool, r Resolver) {
 	namers = append(namers, handles)
 }
 
-// deferred reports whether name is one a resolver handles and builds only
-// when asked (see RegisterResolverNames).
-func deferred(name string) bool {
+// Deferred reports whether name is one a resolver registered with
+// [RegisterResolverNames] handles, without building anything: such a
+// name (a tokenizer.json path) can be taken as it is, and the file it
+// stands for read only when [New] is asked for it, so that a model preset
+// whose tokenizer is missing or unreadable fails only what uses it.
+func Deferred(name string) bool {
 	resolversMu.Lock()
 	ns := namers
 	resolversMu.Unlock()

@@ -129,7 +129,7 @@ type sumTally struct {
 }
 
 func (t *sumTally) add(ctx context.Context, chunk string) error {
-	k, err := CountContext(ctx, t.c, chunk)
+	k, err := Count(ctx, t.c, chunk)
 	if err != nil {
 		return err
 	}
@@ -446,7 +446,7 @@ func countWhole(ctx context.Context, r io.Reader, counters []Counter, whole Coun
 	s := b.String()
 	counts := make([]int, len(counters))
 	for i, c := range counters {
-		if counts[i], err = CountContext(ctx, c, s); err != nil {
+		if counts[i], err = Count(ctx, c, s); err != nil {
 			return n, nil, err
 		}
 	}

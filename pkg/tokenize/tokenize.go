@@ -30,15 +30,14 @@
 // text at boundaries no piece can cross ([SafeBoundary]) and counts the
 // chunks in parallel, giving exactly the whole text's counts. A text with
 // no such boundary is one long piece, merged in about four bytes of memory
-// per byte. [CountReader] and [CountContext] stop once their context
+// per byte. [CountReader] and [Count] stop once their context
 // is done, also inside one long piece. A [Report] holds the counts of
 // several inputs by several counters, as harpe count prints them.
 //
-// # Models
-//
-// [Models] and [LookupModel] give the built-in model presets (context
-// window, output limit, tokenizer, and where the figures come from);
-// [NewCatalog] adds or overrides entries, as a configuration file does.
+// Which tokenizer a model counts with is package
+// github.com/harpe-dev/harpe/pkg/prices' (its Model, with the model's
+// window, prices and cache rule): pkg/prices imports this package, never
+// the other way round.
 package tokenize
 
 import (
@@ -68,9 +67,9 @@ func Names() []string {
 }
 
 // New returns the counter with the given name. An exact encoding whose
-// table is not registered (see [Register]) is an error that names the
-// package to import. Other names go to the registered resolvers (see
-// [RegisterResolver]).
+// table is not in the build (its subpackage not imported) is an error
+// that names the package to import. Other names go to the registered
+// resolvers (see [RegisterResolverNames]).
 func New(name string) (Counter, error) {
 	if c, ok, err := resolve(name); ok {
 		return c, err

@@ -26,7 +26,7 @@ func Info() *InfoResult {
 	out := &InfoResult{Policies: engine.PolicyNames(), Formats: transcript.FormatNames(), Functions: Functions(), DefaultPolicy: engine.DefaultPolicy}
 	for _, n := range tokenize.Names() {
 		e := encodingNamed(n)
-		out.Tokenizers = append(out.Tokenizers, Tokenizer{Name: n, Loaded: e == nil || e.Registered()})
+		out.Tokenizers = append(out.Tokenizers, Tokenizer{Name: n, Loaded: e == nil || e.Registered() || loadedEncoding(n) != nil})
 	}
 	out.Strategies = window.Names()
 	return out

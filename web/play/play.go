@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
@@ -67,18 +68,52 @@ func Call(name, args string) (out string) {
 	return encode(Answer{Result: res})
 }
 
-// LoadEncoding registers an exact encoding's table (the bytes of
-// o200k_base.bin or cl100k_base.bin, which the page fetches on demand) and
-// returns the [Answer] as JSON, with result {"tokenizer": name} on success.
+// loaded are the exact encodings whose tables the page has handed over
+// ([LoadEncoding]), by name: the page's own, since pkg/tokenize's
+// encodings are fixed when the program starts.
+var loaded struct {
+	mu     sync.Mutex
+	encs   map[string]*tokenize.Encoding
+	tables map[string][]byte
+}
+
+// loadedEncoding returns the encoding called name that the page loaded,
+// nil if none.
+func loadedEncoding(name string) *tokenize.Encoding {
+	loaded.mu.Lock()
+	defer loaded.mu.Unlock()
+	return loaded.encs[name]
+}
+
+// LoadEncoding reads an exact encoding's table (the bytes of
+// o200k_base.bin or cl100k_base.bin, which the page fetches on demand),
+// which the functions count with from then on, and returns the [Answer] as
+// JSON, with result {"tokenizer": name} on success. Loading the same
+// table again is a no-op; another table for an encoding already loaded is
+// an error.
 func LoadEncoding(name string, table []byte) (out string) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = encode(Answer{Error: fmt.Sprintf("internal error loading %s: %v", name, r)})
 		}
 	}()
-	if err := tokenize.Register(name, table); err != nil {
+	e, err := tokenize.LoadEncoding(name, table)
+	if err != nil {
 		return encode(Answer{Error: err.Error()})
 	}
+	loaded.mu.Lock()
+	defer loaded.mu.Unlock()
+	if old, ok := loaded.tables[name]; ok {
+		if !bytes.Equal(old, table) {
+			return encode(Answer{Error: fmt.Sprintf("tokenizer %s already has a different table", name)})
+		}
+		return encode(Answer{Result: map[string]string{"tokenizer": name}})
+	}
+	if loaded.encs == nil {
+		loaded.encs = map[string]*tokenize.Encoding{}
+		loaded.tables = map[string][]byte{}
+	}
+	loaded.encs[name], loaded.tables[name] = e, table
 	return encode(Answer{Result: map[string]string{"tokenizer": name}})
 }
 
@@ -104,10 +139,14 @@ func decodeArgs(args []byte, v any) error {
 	return nil
 }
 
-// counter returns the counter called name ("" is the estimate).
+// counter returns the counter called name ("" is the estimate): an exact
+// encoding the page loaded, else what [tokenize.New] gives.
 func counter(name string) (tokenize.Counter, error) {
 	if name == "" {
 		return tokenize.Estimate, nil
+	}
+	if e := loadedEncoding(name); e != nil {
+		return e, nil
 	}
 	c, err := tokenize.New(name)
 	if err != nil {

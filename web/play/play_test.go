@@ -315,6 +315,14 @@ func TestEncodings(t *testing.T) {
 			t.Errorf("LoadEncoding(%s) = %s %s", e.name, res, msg)
 		}
 	}
+	// The same table again is a no-op; another one for a loaded encoding
+	// is an error.
+	if res, msg := answer(t, LoadEncoding("o200k_base", []byte(readFile(t, "../../pkg/tokenize/o200k/o200k_base.bin")))); msg != "" || string(res) != `{"tokenizer":"o200k_base"}` {
+		t.Errorf("loading the same table again: %s %s", res, msg)
+	}
+	if _, msg := answer(t, LoadEncoding("o200k_base", []byte(readFile(t, "../../pkg/tokenize/cl100k/cl100k_base.bin")))); msg != "tokenizer o200k_base already has a different table" {
+		t.Errorf("loading another table: %q", msg)
+	}
 	res, msg := answer(t, Call("count", `{"text":"Hello, world! It's 2026."}`))
 	if msg != "" || string(res) != `{"bytes":24,"chars":24,"counts":[{"tokenizer":"estimate","tokens":9},{"tokenizer":"o200k_base","tokens":9},{"tokenizer":"cl100k_base","tokens":10}]}` {
 		t.Errorf("after loading: %s %s", res, msg)

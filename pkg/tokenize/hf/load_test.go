@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
@@ -48,11 +49,11 @@ func TestLoadRefuses(t *testing.T) {
 	}
 }
 
-// A preset's tokenizer.json is not read by NewCatalog: a missing file is
-// an error only when the counter is asked for.
+// A preset's tokenizer.json is not read by prices.NewCatalog: a missing
+// file is an error only when the counter is asked for.
 func TestCatalogDefersFiles(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nosuch.json")
-	cat, err := tokenize.NewCatalog([]tokenize.Model{{Name: "gpt-4o", Tokenizer: missing}})
+	cat, err := prices.NewCatalog([]prices.Model{{Name: "gpt-4o", Tokenizer: missing}}, nil, nil)
 	if err != nil {
 		t.Fatalf("NewCatalog read the file: %v", err)
 	}
@@ -64,7 +65,7 @@ func TestCatalogDefersFiles(t *testing.T) {
 		t.Errorf("New(%s) = %v, want no such file", missing, err)
 	}
 	// A name no resolver handles is still checked at once.
-	if _, err := tokenize.NewCatalog([]tokenize.Model{{Name: "x", ContextWindow: 1, Tokenizer: "p50k_base"}}); err == nil {
+	if _, err := prices.NewCatalog([]prices.Model{{Name: "x", ContextWindow: 1, Tokenizer: "p50k_base"}}, nil, nil); err == nil {
 		t.Error("NewCatalog took an unknown tokenizer")
 	}
 }

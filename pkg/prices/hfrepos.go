@@ -1,4 +1,4 @@
-package tokenize
+package prices
 
 import "strings"
 
@@ -25,9 +25,9 @@ var hfRepos = map[string]string{
 }
 
 // HFRepo returns the Hugging Face repository ("Qwen/Qwen3-8B") whose
-// tokenizer.json counts the preset's tokens exactly, or "" when the
-// preset names none. Lookup is by name, ignoring case.
-func HFRepo(model string) string { return hfRepos[strings.ToLower(model)] }
+// tokenizer.json counts the model's tokens exactly, or "" when harpe
+// names none for it. Lookup is by the model's name, ignoring case.
+func (m Model) HFRepo() string { return hfRepos[strings.ToLower(m.Name)] }
 
 // Sources of the open presets' windows.
 const (
@@ -51,9 +51,4 @@ var openPresets = []Model{
 	{Name: "gemma-3-12b", Provider: "google", ContextWindow: 131072, Tokenizer: "estimate", Source: srcGemma3, AsOf: "2025-03-12"},
 	{Name: "gpt-oss-120b", Provider: "openai", ContextWindow: 131072, Tokenizer: "estimate", Source: srcGptOss, AsOf: "2025-08-05"},
 	{Name: "gpt-oss-20b", Provider: "openai", ContextWindow: 131072, Tokenizer: "estimate", Source: "https://huggingface.co/openai/gpt-oss-20b", AsOf: "2025-08-05"},
-}
-
-func init() {
-	builtin = append(builtin, openPresets...)
-	defaultCatalog.models = builtin
 }

@@ -1,4 +1,9 @@
-package tokenize
+// Package prices resolves a model's name to its [Model]: its context
+// window and output limit, the tokenizer that counts its tokens, its
+// prices (from an embedded snapshot of genai-prices, a file, or
+// harpe.yaml) and its prompt-caching rule. [Catalog.Lookup] is the one
+// lookup; [Presets] are the built-in window figures.
+package prices
 
 import (
 	"fmt"
@@ -8,11 +13,15 @@ import (
 	"sync"
 
 	"github.com/harpe-dev/harpe/internal/suggest"
+	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
-// Model is a model preset: the size of its context window and output and
-// the counter that counts its tokens. What the provider charges for it is
-// pkg/prices'.
+// Model is a model as harpe knows it, in one place: its context window
+// and output limit, the tokenizer that counts its tokens (or the estimate
+// it falls back to), its prices and its prompt-caching rule. A name
+// resolves to one with [Catalog.Lookup]; the window fields come from a
+// preset (zero when harpe has none for the model), the prices from the
+// price data or harpe.yaml.
 type Model struct {
 	// Name is the API name ("gpt-4o", "claude-sonnet-4-5").
 	Name string `json:"name" yaml:"name"`
@@ -23,19 +32,73 @@ type Model struct {
 	// OutputLimit is the most tokens one reply can have; 0 when the
 	// provider publishes no separate limit.
 	OutputLimit int `json:"output_limit" yaml:"output_limit"`
-	// Tokenizer names the counter: an exact encoding, or "estimate" for
-	// models whose tokenizer is not built into harpe.
+	// Tokenizer names the counter ([tokenize.New]): an exact encoding, or
+	// "estimate" for models whose tokenizer is not built into harpe.
 	Tokenizer string `json:"tokenizer" yaml:"tokenizer"`
 	// Source is the public page the window figures come from.
 	Source string `json:"source" yaml:"source"`
 	// AsOf is the date (YYYY-MM-DD) the window figures were recorded as
 	// current.
 	AsOf string `json:"as_of" yaml:"as_of"`
+	// Prices are the newest prices for a call below every tier; nil when
+	// neither the data nor harpe.yaml prices the model. A call's own
+	// prices are [Model.At].
+	Prices *Prices `json:"prices" yaml:"prices"`
+	// PriceSource says where the prices come from: the embedded snapshot
+	// ("genai-prices 0.1.8 (2026-09-23)"), a --prices file or harpe.yaml.
+	PriceSource string `json:"price_source,omitempty" yaml:"price_source,omitempty"`
+	// PriceModel is the price data's provider and model the name matched
+	// ("anthropic/claude-opus-4-6"); PriceVaries how its prices vary
+	// ("by date; above 200,000 input tokens").
+	PriceModel  string `json:"price_model,omitempty" yaml:"price_model,omitempty"`
+	PriceVaries string `json:"price_varies,omitempty" yaml:"price_varies,omitempty"`
+	// Cache is the prompt-caching rule of the model's calls: from
+	// harpe.yaml, else by who makes the model ([CacheRule]). What a cache
+	// read and write cost is in Prices (CacheRead, CacheWrite5m,
+	// CacheWrite1h, as the price data gives them); how the rule reads,
+	// writes and expires an entry (its TTLs) is pkg/cost's, which
+	// applies it.
+	Cache CacheRule `json:"cache" yaml:"cache"`
+	// MinCacheTokens is the shortest prompt prefix the provider caches;
+	// 0 means the rule's default (1,024 for "openai").
+	MinCacheTokens int `json:"min_cache_tokens,omitempty" yaml:"min_cache_tokens,omitempty"`
+
+	entry *Entry
+	fixed bool // Prices come from harpe.yaml: every call pays them
 }
 
 // Exact reports whether the model's tokens are counted exactly, rather
 // than estimated because its tokenizer is not built into harpe.
 func (m Model) Exact() bool { return m.Tokenizer != "estimate" }
+
+// Counter returns the counter of the model's tokenizer ("estimate" when
+// it names none); see [tokenize.New].
+func (m Model) Counter() (tokenize.Counter, error) {
+	if m.Tokenizer == "" {
+		return tokenize.Estimate, nil
+	}
+	return tokenize.New(m.Tokenizer)
+}
+
+// preset is a row of the model table: a model's window fields.
+type preset struct {
+	name, provider string
+	window, output int
+	tokenizer      string
+	source, asOf   string
+}
+
+func (p preset) model() Model {
+	return Model{Name: p.name, Provider: p.provider, ContextWindow: p.window, OutputLimit: p.output,
+		Tokenizer: p.tokenizer, Source: p.source, AsOf: p.asOf}
+}
+
+// window is the model's window fields alone: a preset as the table or
+// harpe.yaml gives it.
+func (m Model) window() Model {
+	return Model{Name: m.Name, Provider: m.Provider, ContextWindow: m.ContextWindow, OutputLimit: m.OutputLimit,
+		Tokenizer: m.Tokenizer, Source: m.Source, AsOf: m.AsOf}
+}
 
 // Sources of the built-in figures.
 const (
@@ -47,10 +110,10 @@ const (
 	srcQwen      = "https://help.aliyun.com/zh/model-studio/models"
 )
 
-// builtin is the model table. Claude, Gemini, Llama, Mistral and Qwen
+// published is the model table of the makers' published models. Claude, Gemini, Llama, Mistral and Qwen
 // tokenizers are not built into harpe (Llama, Qwen and Gemma publish
 // theirs, but not as a tiktoken encoding), so they use the estimate.
-var builtin = []Model{
+var published = []preset{
 	{"gpt-5.2", "openai", 400000, 128000, "o200k_base", srcOpenAI, "2025-12-11"},
 	{"gpt-5.1", "openai", 400000, 128000, "o200k_base", srcOpenAI, "2025-11-13"},
 	{"gpt-5-codex", "openai", 400000, 128000, "o200k_base", srcOpenAI, "2025-09-15"},
@@ -99,35 +162,36 @@ var builtin = []Model{
 	{"qwen2.5-72b-instruct", "alibaba", 131072, 8192, "estimate", srcQwen, "2024-09-19"},
 }
 
-// Models returns the built-in model presets, newest families first within
-// each provider. The slice is a copy.
-func Models() []Model { return slices.Clone(builtin) }
+// builtin are the presets: the published models, then the open models
+// that are presets for their tokenizer.json ([openPresets]).
+var builtin = func() []Model {
+	out := make([]Model, len(published), len(published)+len(openPresets))
+	for i, p := range published {
+		out[i] = p.model()
+	}
+	return append(out, openPresets...)
+}()
 
-// LookupModel returns the built-in preset named name; see
-// [Catalog.Lookup].
-func LookupModel(name string) (Model, error) { return defaultCatalog.Lookup(name) }
+// Presets returns the built-in model presets (window fields only),
+// newest families first within each provider. The slice is a copy;
+// [Catalog.Models] gives them priced.
+func Presets() []Model { return slices.Clone(builtin) }
 
-var defaultCatalog = &Catalog{models: builtin}
-
-// DefaultCatalog returns the built-in presets as a catalog.
-func DefaultCatalog() *Catalog { return defaultCatalog }
-
-// Catalog is a table of model presets: the built-in ones with entries
+// presets is a table of model presets: the built-in ones with entries
 // added or overridden, as a configuration file's models: key gives them.
-type Catalog struct {
-	models []Model
-}
+type presets []Model
 
-// NewCatalog returns the built-in presets with extra applied in order: an
-// entry whose name is already known replaces it (fields left zero keep the
-// known value), any other is added at the end. Every entry must have a
-// name, a positive context window, an output limit that is not negative and
-// a tokenizer that [New] knows; a tokenizer a resolver registered with
-// [RegisterResolverNames] handles (a tokenizer.json path) is not read here,
-// only when [New] is asked for it.
-func NewCatalog(extra []Model) (*Catalog, error) {
+// withPresets returns the built-in presets with extra applied in order:
+// an entry whose name is already known replaces it (fields left zero keep
+// the known value), any other is added at the end. Every entry must have
+// a name, a positive context window, an output limit that is not negative
+// and a tokenizer that [tokenize.New] knows; a tokenizer.json path (a
+// name [tokenize.Deferred] reports) is not read here, only when a command
+// counts with it.
+func withPresets(extra []Model) (presets, error) {
 	models := slices.Clone(builtin)
 	for _, m := range extra {
+		m = m.window()
 		m.Name = strings.TrimSpace(m.Name)
 		if m.Name == "" {
 			return nil, fmt.Errorf("model without a name")
@@ -154,8 +218,8 @@ func NewCatalog(extra []Model) (*Catalog, error) {
 		}
 		// A tokenizer.json is read when a command counts with it, not
 		// here: most runs use none of the presets a configuration adds.
-		if !deferred(m.Tokenizer) {
-			if _, err := New(m.Tokenizer); err != nil {
+		if !tokenize.Deferred(m.Tokenizer) {
+			if _, err := tokenize.New(m.Tokenizer); err != nil {
 				return nil, fmt.Errorf("model %q: %v", m.Name, err)
 			}
 		}
@@ -165,7 +229,7 @@ func NewCatalog(extra []Model) (*Catalog, error) {
 			models = append(models, m)
 		}
 	}
-	return &Catalog{models: models}, nil
+	return models, nil
 }
 
 func cmpOr[T comparable](v, def T) T {
@@ -176,9 +240,6 @@ func cmpOr[T comparable](v, def T) T {
 	return v
 }
 
-// Models returns the catalog's presets in order. The slice is a copy.
-func (c *Catalog) Models() []Model { return slices.Clone(c.models) }
-
 // dated matches a dated snapshot name: gpt-4o-2024-08-06,
 // claude-sonnet-4-20250514, claude-3-7-sonnet-latest.
 // It is compiled on first use: most runs never look a model up.
@@ -186,24 +247,24 @@ var dated = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(.+?)-(\d{4}-\d{2}-\d{2}|\d{8}|latest)$`)
 })
 
-// Lookup returns the preset named name, ignoring case. A dated snapshot
+// lookup returns the preset named name, ignoring case. A dated snapshot
 // ("gpt-4o-2024-08-06", "claude-sonnet-4-20250514") or a "-latest" alias
 // finds its family's entry when it has none of its own. An unknown name
 // gives an [*UnknownModelError] that suggests close names.
-func (c *Catalog) Lookup(name string) (Model, error) {
-	if m, ok := c.find(name); ok {
+func (ps presets) lookup(name string) (Model, error) {
+	if m, ok := ps.find(name); ok {
 		return m, nil
 	}
 	if sub := dated().FindStringSubmatch(name); sub != nil {
-		if m, ok := c.find(sub[1]); ok {
+		if m, ok := ps.find(sub[1]); ok {
 			return m, nil
 		}
 	}
-	return Model{}, &UnknownModelError{Name: name, Suggestions: c.closeNames(name)}
+	return Model{}, &UnknownModelError{Name: name, Suggestions: ps.closeNames(name)}
 }
 
-func (c *Catalog) find(name string) (Model, bool) {
-	for _, m := range c.models {
+func (ps presets) find(name string) (Model, bool) {
+	for _, m := range ps {
 		if strings.EqualFold(m.Name, name) {
 			return m, true
 		}
@@ -211,7 +272,7 @@ func (c *Catalog) find(name string) (Model, bool) {
 	return Model{}, false
 }
 
-// UnknownModelError is the error of a lookup that finds no preset.
+// UnknownModelError is the error of a lookup that finds no model.
 type UnknownModelError struct {
 	Name string
 	// Suggestions are the closest known names, best first (at most 5).
@@ -229,14 +290,14 @@ func (e *UnknownModelError) Error() string {
 // closeNames returns up to five known names close to name: those that
 // contain it or that it contains, and those within an edit distance of a
 // third of its length, nearest first, ties in table order.
-func (c *Catalog) closeNames(name string) []string {
+func (ps presets) closeNames(name string) []string {
 	q := strings.ToLower(name)
 	type cand struct {
 		name string
 		d    int
 	}
 	var cs []cand
-	for _, m := range c.models {
+	for _, m := range ps {
 		n := strings.ToLower(m.Name)
 		d := suggest.Distance(q, n)
 		switch {

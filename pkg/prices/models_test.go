@@ -1,13 +1,16 @@
-package tokenize
+package prices
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize"
+	_ "github.com/harpe-dev/harpe/pkg/tokenize/cl100k"
+	_ "github.com/harpe-dev/harpe/pkg/tokenize/o200k"
 )
 
-func TestLookupModel(t *testing.T) {
+func TestLookupPreset(t *testing.T) {
 	for _, tc := range []struct {
 		name, query string
 		want        string // model name, "" for an error
@@ -24,10 +27,10 @@ func TestLookupModel(t *testing.T) {
 		{"unknown", "gpt-99", "", "", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := LookupModel(tc.query)
+			m, err := Default().Lookup(tc.query)
 			if tc.want == "" {
 				if err == nil {
-					t.Fatalf("LookupModel(%q) = %+v, want an error", tc.query, m)
+					t.Fatalf("Lookup(%q) = %+v, want an error", tc.query, m)
 				}
 				return
 			}
@@ -35,14 +38,14 @@ func TestLookupModel(t *testing.T) {
 				t.Fatal(err)
 			}
 			if m.Name != tc.want || m.Tokenizer != tc.tokenizer || m.ContextWindow != tc.window {
-				t.Errorf("LookupModel(%q) = %s %s %d, want %s %s %d", tc.query, m.Name, m.Tokenizer, m.ContextWindow, tc.want, tc.tokenizer, tc.window)
+				t.Errorf("Lookup(%q) = %s %s %d, want %s %s %d", tc.query, m.Name, m.Tokenizer, m.ContextWindow, tc.want, tc.tokenizer, tc.window)
 			}
 		})
 	}
 }
 
 func TestUnknownModelSuggests(t *testing.T) {
-	_, err := LookupModel("claude-sonet-4")
+	_, err := Default().Lookup("claude-sonet-4")
 	var ue *UnknownModelError
 	if !errors.As(err, &ue) {
 		t.Fatalf("err = %v, want *UnknownModelError", err)
@@ -57,12 +60,12 @@ func TestUnknownModelSuggests(t *testing.T) {
 
 func TestModelsTable(t *testing.T) {
 	seen := map[string]bool{}
-	for _, m := range Models() {
+	for _, m := range Presets() {
 		if seen[m.Name] {
 			t.Errorf("%s listed twice", m.Name)
 		}
 		seen[m.Name] = true
-		if _, err := New(m.Tokenizer); err != nil {
+		if _, err := tokenize.New(m.Tokenizer); err != nil {
 			t.Errorf("%s: %v", m.Name, err)
 		}
 		if m.ContextWindow <= 0 || m.OutputLimit < 0 || m.OutputLimit > m.ContextWindow {
@@ -87,7 +90,7 @@ func TestNewCatalog(t *testing.T) {
 		{Name: "GPT-4o", ContextWindow: 64000},
 		{Name: "local-llm", ContextWindow: 32768, OutputLimit: 4096, Tokenizer: "cl100k_base", Source: "ours"},
 		{Name: "bare", ContextWindow: 1000},
-	})
+	}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,11 +106,11 @@ func TestNewCatalog(t *testing.T) {
 	if m.Tokenizer != "estimate" {
 		t.Errorf("default tokenizer: %+v", m)
 	}
-	if n := len(cat.Models()); n != len(Models())+2 {
-		t.Errorf("%d models, want %d", n, len(Models())+2)
+	if n := len(cat.Models()); n != len(Presets())+2 {
+		t.Errorf("%d models, want %d", n, len(Presets())+2)
 	}
 	// The built-in table is untouched.
-	if m, _ := LookupModel("gpt-4o"); m.ContextWindow != 128000 {
+	if m, _ := Default().Lookup("gpt-4o"); m.ContextWindow != 128000 {
 		t.Errorf("built-in changed: %+v", m)
 	}
 	for _, bad := range [][]Model{
@@ -116,23 +119,8 @@ func TestNewCatalog(t *testing.T) {
 		{{Name: "x", ContextWindow: 5, Tokenizer: "p50k"}},
 		{{Name: "x", ContextWindow: 5, OutputLimit: -1}},
 	} {
-		if _, err := NewCatalog(bad); err == nil {
+		if _, err := NewCatalog(bad, nil, nil); err == nil {
 			t.Errorf("NewCatalog(%+v) gave no error", bad)
 		}
-	}
-}
-
-func TestNames(t *testing.T) {
-	for _, n := range Names() {
-		c, err := New(n)
-		if err != nil || c.Name() != n {
-			t.Errorf("New(%q) = %v, %v", n, c, err)
-		}
-	}
-	if _, err := New("p50k_base"); err == nil || !strings.Contains(err.Error(), "valid: estimate, o200k_base, cl100k_base") {
-		t.Errorf("New(p50k_base) err = %v", err)
-	}
-	if !slices.Contains(Names(), "o200k_base") {
-		t.Error("o200k_base not in Names")
 	}
 }
