@@ -12,15 +12,6 @@ var (
 	resolvers   []Resolver
 )
 
-// RegisterResolver adds r to the resolvers [New] asks, in order, about
-// names it does not know. Package github.com/harpe-dev/harpe/pkg/tokenize/hf
-// registers one for tokenizer.json files when imported.
-func RegisterResolver(r Resolver) {
-	resolversMu.Lock()
-	defer resolversMu.Unlock()
-	resolvers = append(resolvers, r)
-}
-
 func resolve(name string) (Counter, bool, error) {
 	resolversMu.Lock()
 	rs := resolvers
@@ -37,8 +28,11 @@ func resolve(name string) (Counter, bool, error) {
 // [RegisterResolverNames].
 var namers []func(string) bool
 
-// RegisterResolverNames adds r as [RegisterResolver] does, with handles
-// reporting, without building anything, whether r handles a name. A name
+// RegisterResolverNames adds r to the resolvers [New] asks, in order,
+// about names it does not know, with handles reporting, without building
+// anything, whether r handles a name (package
+// github.com/harpe-dev/harpe/pkg/tokenize/hf registers one for
+// tokenizer.json files and hf:ORG/NAME when imported). A name
 // handles accepts is taken by [NewCatalog] as it is: the file it stands
 // for is read only when [New] is asked for it, so a preset whose tokenizer
 // is missing or unreadable fails only what uses that preset.

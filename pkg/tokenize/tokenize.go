@@ -70,7 +70,7 @@ func Names() []string {
 // New returns the counter with the given name. An exact encoding whose
 // table is not registered (see [Register]) is an error that names the
 // package to import. Other names go to the registered resolvers (see
-// [RegisterResolver]).
+// [RegisterResolverNames]).
 func New(name string) (Counter, error) {
 	if c, ok, err := resolve(name); ok {
 		return c, err
