@@ -177,9 +177,9 @@ func (pkg *linkPackage) add(f *ast.File) {
 							pkg.member(s.Name.Name, n.Name)
 						}
 						if len(fl.Names) == 0 {
-							e := types(fl.Type)
+							e := exprText(fl.Type)
 							pkg.member(s.Name.Name, e[strings.LastIndex(e, ".")+1:])
-							pkg.embeds[s.Name.Name] = append(pkg.embeds[s.Name.Name], types(fl.Type))
+							pkg.embeds[s.Name.Name] = append(pkg.embeds[s.Name.Name], exprText(fl.Type))
 						}
 					}
 				}
@@ -188,17 +188,17 @@ func (pkg *linkPackage) add(f *ast.File) {
 	}
 }
 
-// types writes an embedded field's type as source.
-func types(e ast.Expr) string {
+// exprText writes an embedded field's type as source.
+func exprText(e ast.Expr) string {
 	switch x := e.(type) {
 	case *ast.Ident:
 		return x.Name
 	case *ast.StarExpr:
-		return types(x.X)
+		return exprText(x.X)
 	case *ast.SelectorExpr:
-		return types(x.X) + "." + x.Sel.Name
+		return exprText(x.X) + "." + x.Sel.Name
 	case *ast.IndexExpr:
-		return types(x.X)
+		return exprText(x.X)
 	}
 	return "?"
 }
@@ -362,7 +362,6 @@ func staleLinks(t *testing.T, root string) (stale []string, links int) {
 	slices.Sort(paths)
 	for _, ip := range paths {
 		dir := filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(ip, modulePath), "/")))
-		own := ix.byPath[ip]
 		withTests, err := ix.parseDir(dir, true)
 		if err != nil {
 			t.Fatal(err)
@@ -378,7 +377,8 @@ func staleLinks(t *testing.T, root string) (stale []string, links int) {
 				}
 				for _, l := range docLinks(cp, cg.Text()) {
 					links++
-					target, tp := l.ImportPath, own
+					target := l.ImportPath
+					var tp *linkPackage
 					if target == "" {
 						tp = withTests
 					} else if strings.HasPrefix(target, "?") {
@@ -393,7 +393,7 @@ func staleLinks(t *testing.T, root string) (stale []string, links int) {
 					if tp != nil && (l.Name == "" || ix.has(target, tp, l.Recv, l.Name)) {
 						continue
 					}
-					stale = append(stale, fmt.Sprintf("%s: %s", ix.linkPos(root, cg, linkText(l)), linkText(l)))
+					stale = append(stale, fmt.Sprintf("%s: %s", ix.linkPos(root, cg, l), linkText(l)))
 				}
 			}
 		}
@@ -401,12 +401,18 @@ func staleLinks(t *testing.T, root string) (stale []string, links int) {
 	return stale, links
 }
 
-// linkPos returns "file:line" of the comment line of cg that holds text
-// (the link as written, a leading * allowed), else of cg's first line.
-func (ix *linkIndex) linkPos(root string, cg *ast.CommentGroup, text string) string {
+// linkPos returns "file:line" of the comment line of cg that holds l
+// (the first whose text ends as l does), else of cg's first line.
+func (ix *linkIndex) linkPos(root string, cg *ast.CommentGroup, l *comment.DocLink) string {
+	tail := "." + l.Name + "]"
+	if l.Recv != "" {
+		tail = "." + l.Recv + tail
+	} else if l.ImportPath == "" {
+		tail = l.Name + "]"
+	}
 	at := cg.Pos()
 	for _, c := range cg.List {
-		if strings.Contains(c.Text, text) || strings.Contains(c.Text, "[*"+text[1:]) {
+		if strings.Contains(c.Text, tail) {
 			at = c.Pos()
 			break
 		}
@@ -426,7 +432,7 @@ func linkText(l *comment.DocLink) string {
 	var b strings.Builder
 	b.WriteString("[")
 	if l.ImportPath != "" {
-		b.WriteString(strings.TrimPrefix(strings.TrimPrefix(l.ImportPath, "?"), modulePath+"/") + ".")
+		b.WriteString(path.Base(strings.TrimPrefix(l.ImportPath, "?")) + ".")
 	}
 	if l.Recv != "" {
 		b.WriteString(l.Recv + ".")
@@ -448,4 +454,43 @@ func TestDocLinks(t *testing.T) {
 		t.Fatal("no doc link found: the walk is broken")
 	}
 	t.Logf("%d doc links, %d stale", links, len(stale))
+}
+
+// TestStaleLinks: on a small module, the links that name something pass
+// (a type, its method, field and embedded field, a function, the
+// standard library, an import's package) and the others are each named
+// with file and line; prose in brackets is not a link.
+func TestStaleLinks(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"pkg/a/a.go": "package a\n\n// T is a type.\ntype T struct {\n\tF int\n\tE\n}\n\n// E is embedded.\ntype E struct{ G int }\n\n// M is a method.\nfunc (T) M() {}\n",
+		"pkg/b/b.go": "package b\n\nimport (\n\t\"io\"\n\n\t\"" + modulePath + "/pkg/a\"\n)\n\n" +
+			"// Use names [a.T], [a.T.M], [a.T.F], [a.T.E], [a.T.G], [*a.T], [io.Reader],\n" +
+			"// [Use] and [a], with prose [DONE], [Up], [i] and x[n.y].\n" +
+			"func Use(io.Reader, a.T) {}\n\n" +
+			"// Stale: [a.Gone],\n// [a.T.Nope], [gone.Thing], [io.Readerx]\n// and [Missing].\nvar Stale = 0\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stale, links := staleLinks(t, root)
+	want := []string{
+		"pkg/b/b.go:13: [a.Gone]",
+		"pkg/b/b.go:14: [a.T.Nope]",
+		"pkg/b/b.go:14: [gone.Thing]",
+		"pkg/b/b.go:14: [io.Readerx]",
+		"pkg/b/b.go:15: [Missing]",
+	}
+	if !slices.Equal(stale, want) {
+		t.Errorf("stale links\n got %q\nwant %q", stale, want)
+	}
+	if links != 14 {
+		t.Errorf("%d links, want 14 (9 that resolve, 5 stale)", links)
+	}
 }
