@@ -48,6 +48,8 @@ package main
 // fails when their number is not readmeSkipped. Any other fenced block
 // with a "$ " command on one of its lines, indented in a list item or
 // not, is an error: every example is either run or says why not.
+// The harpe command lines of blocks that are not run are parsed instead
+// (TestDocCommandLines, doccmds_test.go): subcommand and flags.
 //
 // `go test -run TestReadme -update` writes what each command printed into
 // the page in place of what it showed (the lines a "…" block shows, no
