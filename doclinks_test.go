@@ -24,6 +24,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -493,4 +494,45 @@ func TestStaleLinks(t *testing.T) {
 	if links != 14 {
 		t.Errorf("%d links, want 14 (9 that resolve, 5 stale)", links)
 	}
+}
+
+// TestDocPageNames resolves the Go names README.md and docs/*.md write in
+// backquotes as pkg.Name or pkg.Type.Member, pkg being a package of this
+// module (window, transcript, …): a page cannot go on naming an
+// identifier that moved or went.
+func TestDocPageNames(t *testing.T) {
+	root, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := newLinkIndex(t, root)
+	re := regexp.MustCompile("`\\*?([a-z][a-z0-9]*)\\.([A-Z][A-Za-z0-9_]*)(?:\\.([A-Za-z][A-Za-z0-9_]*))?(?:\\(\\)|\\[[^\\]]*\\])?`")
+	names := 0
+	for _, page := range docPages(t) {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, m := range re.FindAllStringSubmatch(line, -1) {
+				ips := ix.byName[m[1]]
+				if len(ips) != 1 {
+					continue // not a package of this module (or not one alone)
+				}
+				names++
+				pkg := ix.byPath[ips[0]]
+				recv, name := "", m[2]
+				if m[3] != "" {
+					recv, name = m[2], m[3]
+				}
+				if !ix.has(ips[0], pkg, recv, name) {
+					t.Errorf("%s:%d: %s names nothing (moved or gone?)", page, i+1, strings.Trim(m[0], "`"))
+				}
+			}
+		}
+	}
+	if names == 0 {
+		t.Fatal("no Go name found in the pages: the scan is broken")
+	}
+	t.Logf("%d Go names in the pages", names)
 }
