@@ -18,7 +18,12 @@ package main
 // `<!-- readme-test requires=jq -->` skips the block when a program it
 // needs (comma-separated) is not on PATH; `files=testdata/script/x.txtar`
 // puts that archive's files in the block's directory first (the pages
-// quote inputs that a testscript pins). `<!-- readme-test go -->` marks
+// quote inputs that a testscript pins); `home=testdata/agent` gives the
+// block a home holding that directory's entries with a dot before their
+// names (its claude as ~/.claude, codex as ~/.codex), so an example that
+// reads "your own sessions" reads the samples, the home's path shown as
+// ~; `repo` runs the commands in the repository's root with the go
+// command's caches (offline), for `go run ./examples/…`. `<!-- readme-test go -->` marks
 // a whole Go program (package main) instead: it is built inside this
 // module and run, and must print what its "// Output:" comment says, as
 // in a Go example.
@@ -37,11 +42,14 @@ package main
 // a command writes under docs/ must equal the repository's file of that
 // name (so `--plot docs/replay.svg` checks the committed picture).
 //
-// A block whose output cannot be reproduced here (it reads the user's
-// home, times things, needs a peer program) is marked
-// `<!-- readme-test skip: why -->` instead. Any other block whose first
-// line is a "$ " command is an error: every example is either run or
-// says why not.
+// A block whose output cannot be reproduced here (it times things, needs
+// a peer program or a file a user downloads) is marked
+// `<!-- readme-test skip: why -->` instead; the test counts these and
+// fails when their number is not readmeSkipped. Any other fenced block
+// with a "$ " command on one of its lines, indented in a list item or
+// not, is an error: every example is either run or says why not.
+// The harpe command lines of blocks that are not run are parsed instead
+// (TestDocCommandLines, doccmds_test.go): subcommand and flags.
 //
 // `go test -run TestReadme -update` writes what each command printed into
 // the page in place of what it showed (the lines a "…" block shows, no
@@ -88,11 +96,21 @@ type readmeCommand struct {
 }
 
 type readmeBlock struct {
-	line     int // of the marker
+	line int // of the marker
+	// indent is the blank space before the block's fence (a block in a
+	// list item): its lines are read, and written by -update, without it.
+	indent   string
 	requires []string
 	// files is a txtar archive (testdata/script/….txtar) whose files the
 	// block's commands find in their directory.
-	files    string
+	files string
+	// home is a directory of the repository (testdata/agent) whose
+	// entries the block's home holds with a dot before their names
+	// (claude as ~/.claude), so "~/.claude/projects" reads its samples.
+	home string
+	// inRepo runs the commands in the repository's root, with the go
+	// command's caches: for `go run ./examples/…`.
+	inRepo   bool
 	commands []readmeCommand
 	// goSource is the block's text when it is a Go program (marker option
 	// "go"), and goOutput what its "// Output:" comment says it prints.
@@ -100,35 +118,67 @@ type readmeBlock struct {
 	goOutput []string
 }
 
-// parseReadme returns the marked blocks of a page named name. A block
-// marked skip is passed over; an unmarked block that opens with a "$ "
-// command is an error.
-func parseReadme(name, text string) ([]readmeBlock, error) {
+// readmeSkip is a block marked skip: where, and why it is not run.
+type readmeSkip struct {
+	line int // of the marker
+	why  string
+}
+
+// isFence reports whether line opens or closes a fenced block, indented
+// (inside a list item) or not, and returns its indentation.
+func isFence(line string) (indent string, ok bool) {
+	t := strings.TrimLeft(line, " \t")
+	return line[:len(line)-len(t)], strings.HasPrefix(t, "```")
+}
+
+// parseReadme returns the marked blocks of a page named name and the
+// blocks marked skip, which it passes over. An unmarked block with a "$ "
+// command on any of its lines is an error, indented or not.
+func parseReadme(name, text string) ([]readmeBlock, []readmeSkip, error) {
 	var blocks []readmeBlock
+	var skips []readmeSkip
 	lines := strings.Split(text, "\n")
-	fenced := false
+	// fenceAfter returns the indentation of the fence right after the
+	// marker at line i.
+	fenceAfter := func(i int) (string, error) {
+		if i+1 < len(lines) {
+			if indent, ok := isFence(lines[i+1]); ok {
+				return indent, nil
+			}
+		}
+		return "", fmt.Errorf("%s:%d: the marker is not right before a ``` fence", name, i+1)
+	}
 	for i := 0; i < len(lines); i++ {
 		l := strings.TrimSpace(lines[i])
-		if strings.HasPrefix(lines[i], "```") {
-			fenced = !fenced
-			if fenced && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "$ ") {
-				return nil, fmt.Errorf("%s:%d: an example not marked %s --> (or %s skip: why -->)", name, i+1, readmeMarker, readmeMarker)
+		if indent, ok := isFence(lines[i]); ok {
+			// An unmarked block: step over it, refusing a command.
+			for i++; i < len(lines); i++ {
+				if _, ok := isFence(lines[i]); ok {
+					break
+				}
+				if strings.HasPrefix(strings.TrimPrefix(lines[i], indent), "$ ") {
+					return nil, nil, fmt.Errorf("%s:%d: an example not marked %s --> (or %s skip: why -->)", name, i+1, readmeMarker, readmeMarker)
+				}
 			}
 			continue
 		}
-		if fenced || !strings.HasPrefix(l, readmeMarker) {
+		if !strings.HasPrefix(l, readmeMarker) {
 			continue
 		}
 		opts := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(l, readmeMarker), "-->"))
-		if strings.HasPrefix(opts, "skip:") {
-			if strings.TrimSpace(strings.TrimPrefix(opts, "skip:")) == "" {
-				return nil, fmt.Errorf("%s:%d: a skipped block says why", name, i+1)
+		if why, ok := strings.CutPrefix(opts, "skip:"); ok {
+			if strings.TrimSpace(why) == "" {
+				return nil, nil, fmt.Errorf("%s:%d: a skipped block says why", name, i+1)
 			}
-			if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
-				return nil, fmt.Errorf("%s:%d: the marker is not right before a ``` fence", name, i+1)
+			if _, err := fenceAfter(i); err != nil {
+				return nil, nil, err
 			}
+			skips = append(skips, readmeSkip{line: i + 1, why: strings.TrimSpace(why)})
 			// Step over the block.
-			for i += 2; i < len(lines) && !strings.HasPrefix(lines[i], "```"); i++ {
+			for i += 2; i < len(lines); i++ {
+				if _, ok := isFence(lines[i]); ok {
+					break
+				}
 			}
 			continue
 		}
@@ -138,23 +188,29 @@ func parseReadme(name, text string) ([]readmeBlock, error) {
 				b.requires = strings.Split(v, ",")
 			} else if v, ok := strings.CutPrefix(f, "files="); ok {
 				b.files = v
+			} else if v, ok := strings.CutPrefix(f, "home="); ok {
+				b.home = v
+			} else if f == "repo" {
+				b.inRepo = true
 			} else if f == "go" {
 				b.goSource = "\n"
 			} else {
-				return nil, fmt.Errorf("%s:%d: unknown marker option %q", name, i+1, f)
+				return nil, nil, fmt.Errorf("%s:%d: unknown marker option %q", name, i+1, f)
 			}
 		}
-		if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
-			return nil, fmt.Errorf("%s:%d: the marker is not right before a ``` fence", name, i+1)
+		indent, err := fenceAfter(i)
+		if err != nil {
+			return nil, nil, err
 		}
+		b.indent = indent
 		i += 2
 		closed := false
 		for ; i < len(lines); i++ {
-			l := lines[i]
-			if strings.HasPrefix(l, "```") {
+			if _, ok := isFence(lines[i]); ok {
 				closed = true
 				break
 			}
+			l := strings.TrimPrefix(lines[i], indent)
 			if b.goSource != "" {
 				b.goSource += l + "\n"
 				continue
@@ -163,19 +219,19 @@ func parseReadme(name, text string) ([]readmeBlock, error) {
 				c := readmeCommand{line: i + 1, command: cmd}
 				for (strings.HasSuffix(c.command, `\`) || strings.Count(c.command, "'")%2 == 1) && i+1 < len(lines) {
 					i++
-					c.command += "\n" + lines[i]
+					c.command += "\n" + strings.TrimPrefix(lines[i], indent)
 				}
 				c.last = i
 				b.commands = append(b.commands, c)
 				continue
 			}
 			if len(b.commands) == 0 {
-				return nil, fmt.Errorf("%s:%d: output before any \"$ \" command", name, i+1)
+				return nil, nil, fmt.Errorf("%s:%d: output before any \"$ \" command", name, i+1)
 			}
 			b.commands[len(b.commands)-1].want = append(b.commands[len(b.commands)-1].want, l)
 		}
 		if !closed {
-			return nil, fmt.Errorf("%s:%d: block not closed", name, b.line)
+			return nil, nil, fmt.Errorf("%s:%d: block not closed", name, b.line)
 		}
 		for k := range b.commands {
 			c := &b.commands[k]
@@ -186,14 +242,14 @@ func parseReadme(name, text string) ([]readmeBlock, error) {
 		if b.goSource != "" {
 			b.goOutput = goOutput(b.goSource)
 			if b.goOutput == nil {
-				return nil, fmt.Errorf("%s:%d: a Go block without an \"// Output:\" comment", name, b.line)
+				return nil, nil, fmt.Errorf("%s:%d: a Go block without an \"// Output:\" comment", name, b.line)
 			}
 		} else if len(b.commands) == 0 {
-			return nil, fmt.Errorf("%s:%d: a marked block with no \"$ \" command", name, b.line)
+			return nil, nil, fmt.Errorf("%s:%d: a marked block with no \"$ \" command", name, b.line)
 		}
 		blocks = append(blocks, b)
 	}
-	return blocks, nil
+	return blocks, skips, nil
 }
 
 // goOutput returns the lines of a program's "// Output:" comment: the text
@@ -254,15 +310,21 @@ func TestReadme(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	run, skipped := 0, 0
 	for _, page := range docPages(t) {
 		data, err := os.ReadFile(page)
 		if err != nil {
 			t.Fatal(err)
 		}
-		blocks, err := parseReadme(page, string(data))
+		blocks, skips, err := parseReadme(page, string(data))
 		if err != nil {
 			t.Error(err)
 			continue
+		}
+		run += len(blocks)
+		skipped += len(skips)
+		for _, s := range skips {
+			t.Logf("%s:%d: skipped: %s", page, s.line, s.why)
 		}
 		if page == "README.md" && len(blocks) == 0 {
 			t.Fatal("no block of README.md is marked " + readmeMarker + " -->")
@@ -280,7 +342,17 @@ func TestReadme(t *testing.T) {
 			t.Logf("%s: %d examples written", page, len(edits))
 		}
 	}
+	t.Logf("%d blocks run, %d skipped", run, skipped)
+	if skipped != readmeSkipped {
+		t.Errorf("%d blocks are marked skip, not %d: a block that can run is run (the log names each skip and why); change readmeSkipped only for one that truly cannot", skipped, readmeSkipped)
+	}
 }
+
+// readmeSkipped is how many blocks of README.md and docs/*.md are marked
+// skip: each needs what a test cannot have (the user's own sessions or
+// files, a clone of the repository with its Go toolchain, a peer
+// program, a clock).
+const readmeSkipped = 3
 
 // docEdit replaces the output a page shows for one command: lines
 // [from, from+n) of the page become lines.
@@ -324,6 +396,31 @@ func runDocBlock(t *testing.T, repo, page string, b readmeBlock) []docEdit {
 	if err := os.Symlink(filepath.Join(repo, "testdata"), filepath.Join(dir, "testdata")); err != nil {
 		t.Fatal(err)
 	}
+	if b.home != "" {
+		ents, err := os.ReadDir(filepath.Join(repo, b.home))
+		if err != nil {
+			t.Fatalf("%s:%d: %v", page, b.line, err)
+		}
+		for _, e := range ents {
+			if err := os.Symlink(filepath.Join(repo, b.home, e.Name()), filepath.Join(home, "."+e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if b.inRepo {
+		// The go command's caches, so that go run builds offline.
+		out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH", "GOTOOLCHAIN").Output()
+		if err != nil {
+			t.Skipf("no go command: %v", err)
+		}
+		vals := strings.Split(strings.TrimSpace(string(out)), "\n")
+		for k, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOTOOLCHAIN"} {
+			if k < len(vals) {
+				env = append(env, name+"="+vals[k])
+			}
+		}
+		env = append(env, "GOPROXY=off")
+	}
 	if b.files != "" {
 		ar, err := txtar.ParseFile(filepath.Join(repo, b.files))
 		if err != nil {
@@ -342,6 +439,9 @@ func runDocBlock(t *testing.T, repo, page string, b readmeBlock) []docEdit {
 	var edits []docEdit
 	status := 0
 	wd := dir
+	if b.inRepo {
+		wd = repo
+	}
 	for _, c := range b.commands {
 		if to, ok := strings.CutPrefix(c.command, "cd "); ok && !strings.ContainsAny(to, ";&|$`") {
 			// "cd DIR" alone moves the block's later commands.
@@ -364,7 +464,8 @@ func runDocBlock(t *testing.T, repo, page string, b readmeBlock) []docEdit {
 			// "echo $?" when it matters.
 			status = ee.ExitCode()
 		}
-		got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		// The home's path is shown as ~, as the page writes it.
+		got := strings.Split(strings.TrimSuffix(strings.ReplaceAll(out.String(), home, "~"), "\n"), "\n")
 		if out.Len() == 0 {
 			got = nil
 		}
@@ -373,7 +474,14 @@ func runDocBlock(t *testing.T, repo, page string, b readmeBlock) []docEdit {
 		}
 		if d := diffLines(c.want, got); d != "" {
 			if *update {
-				edits = append(edits, docEdit{from: c.last + 1, n: len(c.want), lines: got})
+				shown := make([]string, len(got))
+				for k, l := range got {
+					if l != "" {
+						l = b.indent + l
+					}
+					shown[k] = l
+				}
+				edits = append(edits, docEdit{from: c.last + 1, n: len(c.want), lines: shown})
 				continue
 			}
 			t.Errorf("%s:%d: $ %s\n%s", page, c.line, c.command, d)
@@ -422,9 +530,12 @@ func diffLines(want, got []string) string {
 
 func TestParseReadme(t *testing.T) {
 	text := "intro\n<!-- readme-test requires=jq -->\n```\n$ a \\\n  b\nout 1\nout 2\n$ c\n…\n```\n<!-- readme-test skip: reads your home -->\n```\n$ not run\n```\n```sh\nno command\n```\n"
-	blocks, err := parseReadme("t.md", text)
+	blocks, skips, err := parseReadme("t.md", text)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(skips) != 1 || skips[0].line != 11 || skips[0].why != "reads your home" {
+		t.Errorf("skips: %+v", skips)
 	}
 	if len(blocks) != 1 || blocks[0].line != 2 || len(blocks[0].requires) != 1 || blocks[0].requires[0] != "jq" {
 		t.Fatalf("blocks: %+v", blocks)
@@ -434,8 +545,17 @@ func TestParseReadme(t *testing.T) {
 		cs[1].command != "c" || len(cs[1].want) != 0 || !cs[1].prefix {
 		t.Errorf("commands: %+v", cs)
 	}
-	for _, bad := range []string{"```\n$ not marked\n```\n", "<!-- readme-test skip: -->\n```\n$ a\n```\n", "<!-- readme-test -->\ntext\n", "<!-- readme-test -->\n```\n$ a\n", "<!-- readme-test x=1 -->\n```\n$ a\n```\n", "<!-- readme-test -->\n```\nout\n```\n"} {
-		if _, err := parseReadme("t.md", bad); err == nil {
+	// A block in a list item: its indentation is not part of the
+	// commands or their output.
+	blocks, _, err = parseReadme("t.md", "- item:\n\n  <!-- readme-test -->\n  ```\n  $ a\n  out\n\n  ```\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 1 || blocks[0].indent != "  " || len(blocks[0].commands) != 1 || blocks[0].commands[0].command != "a" || strings.Join(blocks[0].commands[0].want, "|") != "out|" {
+		t.Errorf("indented block: %+v", blocks)
+	}
+	for _, bad := range []string{"```\n$ not marked\n```\n", "  ```\n  $ not marked, in a list item\n  ```\n", "```sh\n# a comment first\n$ not marked\n```\n", "<!-- readme-test skip: -->\n```\n$ a\n```\n", "<!-- readme-test -->\ntext\n", "<!-- readme-test -->\n```\n$ a\n", "<!-- readme-test x=1 -->\n```\n$ a\n```\n", "<!-- readme-test -->\n```\nout\n```\n"} {
+		if _, _, err := parseReadme("t.md", bad); err == nil {
 			t.Errorf("parseReadme(%q): no error", bad)
 		}
 	}

@@ -57,7 +57,7 @@ func newReplayCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "replay [FILE…]",
 		Short: "Replay a transcript through context strategies, call by call",
-		Long:  replayHelp + exitStatusHelp,
+		Long:  strings.Replace(replayHelp, "{{defaults}}", defaultStrategiesParagraph(), 1) + exitStatusHelp,
 		Example: `  harpe replay session.jsonl --strategy full,windowed,summarizing
   harpe replay session.jsonl --strategy windowed --window-chars 40000 --format json
   harpe replay session.jsonl --strategy summarizing --distill-cmd 'my-summarizer'
@@ -143,9 +143,7 @@ Edits, added to any strategy with "+" (an edit alone applies to full):
 A setting can follow a name or an edit: windowed:chars=40000+clear:keep=5,
 summarizing+mask:keep=10, clear:trigger=50000:at-least=20000:exclude=Read/Grep.
 
-Without --strategy, replay compares full, clear and mask on agent loops (a
-turn holds tool calls: most of their input is re-sent tool results) and
-full, windowed, summarizing and turn on chats; the table says which.
+{{defaults}}
 
 Tokens: full sends the provider's recorded input tokens when the transcript
 has them, else the tokenizer's count; other strategies send their counted
@@ -158,11 +156,11 @@ read from the cache, written to it and sent uncached, the recorded output,
 and the price in US dollars; the totals add the saving against full in money.
 The cache rule comes from each call's model (anthropic; openai, also for
 Gemini 2.5 and later, whose implicit cache reads a repeated prefix; none)
-unless --cache overrides it. For full, calls that record cache usage show the record
-and the totals how often the modelled cache reads agree with it, and what the
-records bill. Where a record reads less than modelled (an eviction, a routing
-miss), the cache is cut to what the record shows for every strategy, so full
-costs what was billed and each saving is measured against it. Prices come
+unless --cache overrides it. For full, calls that record cache usage show the
+record and the totals how often the modelled cache reads agree with it, and
+what the records bill. Where a record reads less than modelled (an eviction, a
+routing miss), the cache is cut to what the record shows for every strategy, so
+full costs what was billed and each saving is measured against it. Prices come
 from the embedded genai-prices snapshot (--prices FILE reads a newer
 data.json), at each call's date and size. --model prices only the calls
 that name no model; --price-as MODEL prices every call as if sent to MODEL,
@@ -248,6 +246,36 @@ func runReplay(a *app, o *replayOptions) error {
 		return job.runShowCall(a, held)
 	}
 	return job.runSessions(a, held)
+}
+
+// defaultStrategiesParagraph is the paragraph of replay's long help that
+// says what replays without --strategy, from window.DefaultStrategiesFor,
+// wrapped at 79 columns.
+func defaultStrategiesParagraph() string {
+	and := func(specs []string) string {
+		n := len(specs)
+		if n < 2 {
+			return strings.Join(specs, "")
+		}
+		return strings.Join(specs[:n-1], ", ") + " and " + specs[n-1]
+	}
+	agent, _ := window.DefaultStrategiesFor(true)
+	chat, _ := window.DefaultStrategiesFor(false)
+	text := "Without --strategy, replay compares " + and(agent) + " on agent loops (a turn holds tool calls: most of their input is re-sent tool results) and " + and(chat) + " on chats; the table says which."
+	var b strings.Builder
+	width := 0
+	for _, w := range strings.Fields(text) {
+		if width > 0 && width+1+len(w) > 79 {
+			b.WriteByte('\n')
+			width = 0
+		} else if width > 0 {
+			b.WriteByte(' ')
+			width++
+		}
+		b.WriteString(w)
+		width += len(w)
+	}
+	return b.String()
 }
 
 // defaultStrategiesHelp names the strategies replayed when none is given,

@@ -32,7 +32,7 @@ type Input struct {
 	Path string
 	// FromDir is true when the file was found by walking a directory
 	// rather than named: a file there that turns out not to be of the
-	// kind wanted is skipped (see [Skips]), not an error.
+	// kind wanted is skipped (see [Set.Skips]), not an error.
 	FromDir bool
 	// Layout names the harness layout the path sits in ("claude-code",
 	// "claude-code-subagent", "codex"), "" when none; see [Layout].

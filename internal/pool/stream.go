@@ -5,10 +5,10 @@ import (
 	"iter"
 )
 
-// Stream is [Ahead] over a sequence of unknown length: it takes the
-// values of seq one at a time, in order, calls produce(i, v) for the
-// i-th on a goroutine of its own, and hands the results to emit in
-// order. It takes the next value of seq only once a slot is free, so at
+// Stream produces ahead of its consumer over a sequence of unknown
+// length: it takes the values of seq one at a time, in order, calls
+// produce(i, v) for the i-th on a goroutine of its own, and hands the
+// results to emit in order. It takes the next value of seq only once a slot is free, so at
 // most ahead values are taken (and produced) beyond the one emit waits
 // for (ahead ≥ 1 reads one ahead while emit works). An error of seq is
 // returned in its place, after the values before it were emitted; so is

@@ -238,9 +238,6 @@ func (c *Context) Commit() { c.conv.Commit() }
 // again (their indices are not reused).
 func (c *Context) Abort() { c.conv.Abort() }
 
-// SetOverhead sets the tokens every call pays beyond its messages.
-func (c *Context) SetOverhead(tokens int) { c.conv.SetOverhead(tokens) }
-
 // Usage is what the provider reported for a reply.
 type Usage struct {
 	// Input is the prompt tokens neither read from nor written to the

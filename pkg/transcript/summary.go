@@ -190,7 +190,7 @@ func fileDir(name string) string {
 }
 
 // Add counts one message. A total past the largest int is an
-// [*OverflowError].
+// [*engine.TokenOverflowError].
 func (s *SessionSummary) Add(m *Message) error {
 	if s.open == nil {
 		s.open = &openSummary{} // a SessionSummary{} of its own
@@ -307,7 +307,7 @@ func tallyModels(t *UsageTally) []string {
 
 // NewSummary sums finished session summaries, grouped by one of
 // [SummaryGroupings]. Sessions are ordered by start time; totals past the
-// largest int are an [*OverflowError].
+// largest int are an [*engine.TokenOverflowError].
 func NewSummary(sessions SessionSummaries, by string) (*Summary, error) {
 	if !slices.Contains(SummaryGroupings, by) {
 		return nil, fmt.Errorf("unknown grouping %q; valid: %s", by, strings.Join(SummaryGroupings, ", "))
