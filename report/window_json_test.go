@@ -1,4 +1,4 @@
-package window_test
+package report_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // marshalReport is the reference: the whole report through encoding/json,
@@ -31,7 +32,7 @@ func marshalReport(t *testing.T, rep window.Report) []byte {
 
 func readSample(t *testing.T, rel string) []*transcript.Transcript {
 	t.Helper()
-	f, err := os.Open(filepath.Join("../../testdata/transcripts", rel))
+	f, err := os.Open(filepath.Join("../testdata/transcripts", rel))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func TestReportWriter(t *testing.T) {
 				}
 
 				var streamed bytes.Buffer
-				rw := window.NewReportWriter(&streamed)
+				rw := report.NewReplayJSONWriter(&streamed)
 				if err := rw.Begin(info); err != nil {
 					t.Fatal(err)
 				}
@@ -114,7 +115,7 @@ func TestReportWriter(t *testing.T) {
 				}
 
 				var written bytes.Buffer
-				if err := window.NewReportWriter(&written).WriteReport(&window.Report{Transcript: info, Strategies: whole}); err != nil {
+				if err := report.NewReplayJSONWriter(&written).WriteReport(&window.Report{Transcript: info, Strategies: whole}); err != nil {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(written.Bytes(), want) {
@@ -135,10 +136,10 @@ func TestReportWriter(t *testing.T) {
 // directory.
 func readSampleAny(t *testing.T, rel string) []*transcript.Transcript {
 	t.Helper()
-	if fi, err := os.Stat(filepath.Join("../../testdata/transcripts", rel)); err == nil && !fi.IsDir() {
+	if fi, err := os.Stat(filepath.Join("../testdata/transcripts", rel)); err == nil && !fi.IsDir() {
 		return readSample(t, rel)
 	}
-	entries, err := os.ReadDir(filepath.Join("../../testdata/transcripts", filepath.Dir(rel)))
+	entries, err := os.ReadDir(filepath.Join("../testdata/transcripts", filepath.Dir(rel)))
 	if err != nil || len(entries) == 0 {
 		t.Fatalf("no sample %s: %v", rel, err)
 	}
@@ -163,7 +164,7 @@ func TestReportWriterEdges(t *testing.T) {
 	for name, rep := range reports {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := window.NewReportWriter(&b).WriteReport(&rep); err != nil {
+			if err := report.NewReplayJSONWriter(&b).WriteReport(&rep); err != nil {
 				t.Fatal(err)
 			}
 			if want := marshalReport(t, rep); !bytes.Equal(b.Bytes(), want) {
@@ -176,12 +177,12 @@ func TestReportWriterEdges(t *testing.T) {
 // TestReportWriterErrors checks that a failed write is returned, and
 // that a report ended with a strategy open is refused.
 func TestReportWriterErrors(t *testing.T) {
-	rw := window.NewReportWriter(failWriter{})
+	rw := report.NewReplayJSONWriter(failWriter{})
 	if err := rw.Begin(window.TranscriptInfo{}); !errors.Is(err, errFull) {
 		t.Errorf("Begin on a full disk: %v, want %v", err, errFull)
 	}
 	var b bytes.Buffer
-	rw = window.NewReportWriter(&b)
+	rw = report.NewReplayJSONWriter(&b)
 	if err := rw.Begin(window.TranscriptInfo{}); err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +232,7 @@ func TestResultUnpriced(t *testing.T) {
 func BenchmarkReportWriter(b *testing.B) {
 	rep := benchReport()
 	for b.Loop() {
-		if err := window.NewReportWriter(io.Discard).WriteReport(&rep); err != nil {
+		if err := report.NewReplayJSONWriter(io.Discard).WriteReport(&rep); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -291,7 +292,7 @@ func TestReportWriterParts(t *testing.T) {
 		}},
 	}
 	var got bytes.Buffer
-	if err := window.NewReportWriter(&got).WriteReport(&rep); err != nil {
+	if err := report.NewReplayJSONWriter(&got).WriteReport(&rep); err != nil {
 		t.Fatal(err)
 	}
 	if want := marshalReport(t, rep); !bytes.Equal(got.Bytes(), want) {
