@@ -120,7 +120,7 @@ func (job *replayJob) runShowCall(a *app, runs []window.Session) error {
 		if err := writeJSON(&out, body); err != nil {
 			return err
 		}
-	} else if err := report.WriteCallText(&out, v, run.File); err != nil {
+	} else if err := report.WriteReplayCallText(&out, v, run.File); err != nil {
 		return err
 	}
 	return a.writeOutput(job.out.output, func(w io.Writer) error {

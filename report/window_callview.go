@@ -11,12 +11,12 @@ import (
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 
-// WriteCallText writes v for people, the call of the transcript read from
-// file: a heading with the call's size, then each message sent with its
-// index, role, how it was sent and its tokens, and its text indented
-// below (tool calls as "→ NAME ID ARGUMENTS"), control characters
-// escaped.
-func WriteCallText(out io.Writer, v *window.CallView, file string) error {
+// WriteReplayCallText writes v for people, the call of the transcript
+// read from file: a heading with the call's size, then each message sent
+// with its index, role, how it was sent and its tokens, and its text
+// indented below (tool calls as "→ NAME ID ARGUMENTS"), control
+// characters escaped.
+func WriteReplayCallText(out io.Writer, v *window.CallView, file string) error {
 	w := &prose.Sticky{W: out}
 	c := v.Call
 	fmt.Fprintf(w, "%s: call %d (turn %d) under %s: %s, %s, %s",

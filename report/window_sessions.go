@@ -30,7 +30,7 @@ type ReplaySessionsOptions struct {
 	// sessions). With [window.SessionsOptions.Totals] only the sessions'
 	// totals are written: a [window.SessionsReport] (its JSON, a line per
 	// row and per grand total, or, when there are several sessions,
-	// [WriteSessionsTable]); one session's table is its report's, with
+	// [WriteReplayTotalsTable]); one session's table is its report's, with
 	// Tables.TotalsOnly leaving out its row per call.
 	Format string
 	Tables ReplayTableOptions
@@ -199,7 +199,7 @@ func (sw *replaySessionsWriter) End(totals []window.StrategyTotals) error {
 		return nil
 	case sw.f.Format == "table":
 		rep := &window.SessionsReport{Sessions: sw.keptRows, Totals: totals}
-		return WriteSessionsTable(sw.w, rep, sw.kept, sw.f.Tables)
+		return WriteReplayTotalsTable(sw.w, rep, sw.kept, sw.f.Tables)
 	case sw.f.Format == "jsonl":
 		for _, t := range totals {
 			if err := replayEncodeJSON(sw.w, t); err != nil {

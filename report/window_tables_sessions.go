@@ -14,13 +14,13 @@ import (
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 
-// WriteSessionsTable writes r for people: the sessions numbered (file,
+// WriteReplayTotalsTable writes r for people: the sessions numbered (file,
 // conversation, format, size), then one table, a row per session and
 // strategy and the grand totals per strategy as rows "all", then the
 // notes under it. sessions are the replays r sums, in the order added
 // (their Transcript names each session; their results say what is
 // unpriced).
-func WriteSessionsTable(w io.Writer, r *window.SessionsReport, sessions []window.Report, o ReplayTableOptions) error {
+func WriteReplayTotalsTable(w io.Writer, r *window.SessionsReport, sessions []window.Report, o ReplayTableOptions) error {
 	if o.Note != "" {
 		fmt.Fprintln(w, o.Note)
 	}
