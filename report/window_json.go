@@ -11,10 +11,11 @@ import (
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 
-// ReplayJSONWriter writes a [window.Report]'s JSON as the replay goes: [ReplayJSONWriter.Begin]
-// with the transcript, then every call and every result as [window.Replay] hands
-// them to [window.ReplayOptions.OnCall] and [window.ReplayOptions.OnResult] ([ReplayJSONWriter.Hook]
-// sets both), then [ReplayJSONWriter.End]. Nothing is held but the call being
+// ReplayJSONWriter writes a [window.Report]'s JSON as the replay goes:
+// [ReplayJSONWriter.Begin] with the transcript, then every call and every
+// result as [window.Replay] hands them to [window.ReplayOptions.OnCall]
+// and [window.ReplayOptions.OnResult] ([ReplayJSONWriter.Hook] sets
+// both), then [ReplayJSONWriter.End]. Nothing is held but the call being
 // written, so memory does not grow with the calls.
 //
 // The bytes are those of encoding/json marshalling the whole Report with
@@ -36,13 +37,13 @@ type ReplayJSONWriter struct {
 // NewReplayJSONWriter returns a writer of one report to w.
 func NewReplayJSONWriter(w io.Writer) *ReplayJSONWriter { return &ReplayJSONWriter{w: w} }
 
-// errReportOrder is the error of a ReportWriter used out of order.
-var errReportOrder = errors.New("report: ReplayJSONWriter: Begin, calls and results, End, in that order")
+// errReplayJSONOrder is the error of a ReplayJSONWriter used out of order.
+var errReplayJSONOrder = errors.New("report: ReplayJSONWriter: Begin, calls and results, End, in that order")
 
 // Begin writes the report's start: the transcript replayed.
 func (j *ReplayJSONWriter) Begin(t window.TranscriptInfo) error {
 	if j.strategies != 0 || j.open {
-		return errReportOrder
+		return errReplayJSONOrder
 	}
 	j.text("{\n  \"transcript\": ")
 	j.value(t, "  ")
@@ -89,10 +90,10 @@ func (j *ReplayJSONWriter) Call(strategy string, c *window.Call) error {
 	return j.flush()
 }
 
-// call encodes c as [ReplayJSONWriter.value] does, its parts written here:
-// a long session's windows make them most of its report (a part a run of
-// each window), and encoding/json's indenting of them most of the time
-// it took to write.
+// call encodes c as [ReplayJSONWriter.value] does, its parts written
+// here: a long session's windows make them most of its report (a part a
+// run of each window), and encoding/json's indenting of them most of the
+// time it took to write.
 func (j *ReplayJSONWriter) call(c *window.Call, prefix string) {
 	if len(c.Parts) == 0 || j.err != nil {
 		j.value(c, prefix)
@@ -210,7 +211,7 @@ func (j *ReplayJSONWriter) Result(r *window.Result) error {
 // result is an error.
 func (j *ReplayJSONWriter) End() error {
 	if j.open {
-		return errReportOrder
+		return errReplayJSONOrder
 	}
 	if j.strategies == 0 {
 		j.text("]\n}\n")

@@ -44,11 +44,11 @@ func readSample(t *testing.T, rel string) []*transcript.Transcript {
 	return ts
 }
 
-// TestReportWriter checks that the streamed report, written call by call
+// TestReplayJSONWriter checks that the streamed report, written call by call
 // during a replay, is byte for byte the json marshalling of the report
 // the same replay returns whole, on sample sessions of several formats,
 // priced and not, with compactions, events, plans and sessions of no call.
-func TestReportWriter(t *testing.T) {
+func TestReplayJSONWriter(t *testing.T) {
 	cases := []struct {
 		name, file string
 		specs      []string
@@ -146,9 +146,9 @@ func readSampleAny(t *testing.T, rel string) []*transcript.Transcript {
 	return readSample(t, filepath.Join(filepath.Dir(rel), entries[0].Name()))
 }
 
-// TestReportWriterEdges checks reports the replay does not make: no
+// TestReplayJSONWriterEdges checks reports the replay does not make: no
 // strategy, nil calls and strategies (json's null), results without calls.
-func TestReportWriterEdges(t *testing.T) {
+func TestReplayJSONWriterEdges(t *testing.T) {
 	info := window.TranscriptInfo{Format: "harpe", Messages: 2, Turns: 1}
 	reports := map[string]window.Report{
 		"nil strategies":   {Transcript: info},
@@ -174,9 +174,9 @@ func TestReportWriterEdges(t *testing.T) {
 	}
 }
 
-// TestReportWriterErrors checks that a failed write is returned, and
+// TestReplayJSONWriterErrors checks that a failed write is returned, and
 // that a report ended with a strategy open is refused.
-func TestReportWriterErrors(t *testing.T) {
+func TestReplayJSONWriterErrors(t *testing.T) {
 	rw := report.NewReplayJSONWriter(failWriter{})
 	if err := rw.Begin(window.TranscriptInfo{}); !errors.Is(err, errFull) {
 		t.Errorf("Begin on a full disk: %v, want %v", err, errFull)
@@ -226,10 +226,10 @@ func TestResultUnpriced(t *testing.T) {
 	}
 }
 
-// BenchmarkReportWriter writes a report of 3 strategies of 2,000 calls
+// BenchmarkReplayJSONWriter writes a report of 3 strategies of 2,000 calls
 // each, with message indices, call by call; BenchmarkReportJSON encodes
 // the same report whole, for comparison.
-func BenchmarkReportWriter(b *testing.B) {
+func BenchmarkReplayJSONWriter(b *testing.B) {
 	rep := benchReport()
 	for b.Loop() {
 		if err := report.NewReplayJSONWriter(io.Discard).WriteReport(&rep); err != nil {
@@ -267,11 +267,11 @@ func benchReport() window.Report {
 	return rep
 }
 
-// The parts a ReportWriter writes itself are byte for byte those of
+// The parts a ReplayJSONWriter writes itself are byte for byte those of
 // encoding/json: none, an empty list, a rolling summary's -1 indices,
 // and a kind of part that needs escaping (a quote, a control character,
 // a non-ASCII letter), beside a call's cost.
-func TestReportWriterParts(t *testing.T) {
+func TestReplayJSONWriterParts(t *testing.T) {
 	parts := []window.Part{
 		{From: -1, To: -1, Sent: window.SentSummary, Chars: 120, Tokens: 30},
 		{From: 0, To: 4, Sent: window.SentWhole, Chars: 2337, Tokens: 591},

@@ -3,10 +3,11 @@ package report
 import "github.com/harpe-dev/harpe/pkg/window"
 
 // ReplayPlotKeeper keeps, as a replay hands its calls to
-// [window.ReplayOptions.OnCall], what [WriteReplayPlot] draws of them: each strategy's tokens and cost
-// per call, its events (the compactions marked on its line) and its
-// totals. A replay streamed call by call (a [ReplayJSONWriter], say) can so
-// be plotted afterwards without holding its calls' messages and parts.
+// [window.ReplayOptions.OnCall], what [WriteReplayPlot] draws of them:
+// each strategy's tokens and cost per call, its events (the compactions
+// marked on its line) and its totals. A replay streamed call by call (a
+// [ReplayJSONWriter], say) can so be plotted afterwards without holding
+// its calls' messages and parts.
 type ReplayPlotKeeper struct {
 	results []window.Result
 	open    bool // the last result's calls are being kept; its totals are not in yet

@@ -47,10 +47,11 @@ func WriteReplayTotalsTable(w io.Writer, r *window.SessionsReport, sessions []wi
 	return replaySessionsNotes(w, r, sessions, priced)
 }
 
-// replaySessionsRows are the sessions table of n sessions: seven columns, so that
-// 9-digit sums still fit 80 columns (every strategy makes a session's
-// calls, listed above), or with cost in place of full's tokens and the
-// compactions, which the single-session tables show.
+// replaySessionsRows are the sessions table of n sessions: seven
+// columns, so that 9-digit sums still fit 80 columns (every strategy
+// makes a session's calls, listed above), or with cost in place of
+// full's tokens and the compactions, which the single-session tables
+// show.
 func replaySessionsRows(r *window.SessionsReport, n int, priced bool) ([]string, [][]string) {
 	header := []string{"session", "strategy", "sent", "full", "saved", "max call", "compact."}
 	if priced {
