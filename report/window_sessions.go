@@ -50,14 +50,14 @@ type ReplaySessionsResult struct {
 }
 
 // WriteReplaySessions replays the sessions as [window.ReplaySessions]
-// does and writes each one's report to w as soon as it is replayed: the
-// JSON of one limit call by call ([ReplayJSONWriter]), a table or the
-// reports of several limits a session at a time. Each report names its
-// file (and conversation) when there are several sessions. The totals of
-// several sessions are written a session's rows at a time (JSON, JSON
-// lines), the grand totals at the end; a table of them holds every
-// session's totals. The format sets o's Stream, OneAsReport and
-// KeepFirst.
+// does and writes each one's report to w as soon as it is replayed: JSON
+// and JSON lines call by call ([ReplayJSONWriter]), under each limit in
+// turn, a table (or any with a Distill command) a session at a time,
+// its calls held. Each report names its file (and conversation) when
+// there are several sessions. The totals of several sessions are
+// written a session's rows at a time (JSON, JSON lines), the grand
+// totals at the end; a table of them holds every session's totals. The
+// format sets o's Stream, OneAsReport and KeepFirst.
 func WriteReplaySessions(ctx context.Context, w io.Writer, sessions iter.Seq2[window.Session, error], o window.SessionsOptions, f ReplaySessionsOptions) (ReplaySessionsResult, error) {
 	o.Stream = f.Format != "table"
 	o.OneAsReport = f.Format == "table"

@@ -93,12 +93,13 @@ type SessionsSink interface {
 
 // ReplaySessions replays the sessions in the order sessions yields them
 // and hands each one's report to sink as soon as it is replayed, then
-// lets it go, so memory holds a few sessions, not all: the calls of one
-// limit are streamed ([SessionsOptions.Stream]); a report held or the
-// reports of several limits hold one session's calls. The first session
-// is handed over once a second comes, or the input ends: only then is it
-// known whether there are several. The totals of several sessions are
-// handed over a session's rows at a time, the grand totals at the end.
+// lets it go, so memory holds a few sessions, not all: streamed calls
+// ([SessionsOptions.Stream]) are handed over as they are made, under
+// each limit in turn; a report held holds one session's calls. The
+// first session is handed over once a second comes, or the input ends:
+// only then is it known whether there are several. The totals of several
+// sessions are handed over a session's rows at a time, the grand totals
+// at the end.
 // It returns the number of sessions replayed. An error of sessions is
 // returned as it is; a replay's is a [*SessionError] naming the
 // session's file.
