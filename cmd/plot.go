@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // checkPlotFile refuses a --plot name whose extension promises another
@@ -27,7 +28,7 @@ func checkPlotFile(path string) error {
 // plotReplay draws rep, a session's replay, as --plot and --plot-metric
 // ask.
 func plotReplay(w io.Writer, o replayOut, rep window.Report) error {
-	return rep.WritePlot(w, window.PlotOptions{Cost: o.plotMetric == "cost",
+	return report.WriteReplayPlot(w, &rep, report.ReplayPlotOptions{Cost: o.plotMetric == "cost",
 		ContextWindow: o.contextWindow, HighWater: o.highWater, Budget: o.budget})
 }
 

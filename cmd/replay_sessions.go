@@ -11,6 +11,7 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // sessions reads the inputs in argument order (directories walked, a
@@ -107,7 +108,7 @@ func (job *replayJob) noConversation(n int) error {
 }
 
 // runSessions replays the sessions (held, when read already) in input
-// order and writes each as soon as it is replayed (window.ReplaySessions),
+// order and writes each as soon as it is replayed (report.WriteReplaySessions),
 // or with --totals over several their totals. One input is replayed a
 // session at a time, with its progress line; several a few at once where
 // the report holds the calls anyway. The output is staged (standard
@@ -126,7 +127,8 @@ func (job *replayJob) runSessions(a *app, held []window.Session) error {
 		}
 	}
 	o := window.SessionsOptions{Strategies: job.strategies, Replay: job.ropts, Limits: job.limits, InOrder: job.distill,
-		Workers: runtime.GOMAXPROCS(0), Format: job.out.format, Totals: job.out.totalsOnly, Plot: job.out.plot != ""}
+		Workers: runtime.GOMAXPROCS(0), Totals: job.out.totalsOnly}
+	f := report.ReplaySessionsOptions{Format: job.out.format, Plot: job.out.plot != ""}
 	if len(job.files) <= 1 && (len(job.files) == 0 || job.files[0] == "-" || isRegular(job.files[0])) {
 		o.Workers = 1
 	}
@@ -137,11 +139,11 @@ func (job *replayJob) runSessions(a *app, held []window.Session) error {
 			noteNoPrices(&notes, noted, r.Totals.UnpricedModels)
 		}
 	}
-	var res window.SessionsResult
+	var res report.ReplaySessionsResult
 	err := a.writeOutput(job.out.output, func(w io.Writer) error {
-		o.Tables = replayTables(w, job.out)
+		f.Tables = replayTables(w, job.out)
 		var err error
-		if res, err = window.ReplaySessions(a.ctx, w, src, o); err != nil {
+		if res, err = report.WriteReplaySessions(a.ctx, w, src, o, f); err != nil {
 			if a.ctx.Err() == nil {
 				// what the readers warned of may explain the failure
 				a.writeWarnings(job.warnings, false)
@@ -165,7 +167,7 @@ func (job *replayJob) runSessions(a *app, held []window.Session) error {
 	return a.stageFile(job.out.plot, func(w io.Writer) error { return plotReplay(w, job.out, res.First) })
 }
 
-// sessionsError is err of window.ReplaySessions as harpe reports it: a
+// sessionsError is err of report.WriteReplaySessions as harpe reports it: a
 // session's failure named after its file.
 func sessionsError(a *app, err error) error {
 	if a.ctx.Err() != nil {
@@ -195,7 +197,7 @@ func replayError(file string, err error) error {
 }
 
 // replayTables is how the replay tables written to w are drawn.
-func replayTables(w io.Writer, out replayOut) window.TableOptions {
+func replayTables(w io.Writer, out replayOut) report.ReplayTableOptions {
 	o := tableOptionsOf(w)
-	return window.TableOptions{Width: o.Width, EastAsian: o.EastAsian, Note: out.chosen, TotalsOnly: out.totalsOnly}
+	return report.ReplayTableOptions{Width: o.Width, EastAsian: o.EastAsian, Note: out.chosen, TotalsOnly: out.totalsOnly}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // Values of --show-as.
@@ -119,7 +120,7 @@ func (job *replayJob) runShowCall(a *app, runs []window.Session) error {
 		if err := writeJSON(&out, body); err != nil {
 			return err
 		}
-	} else if err := v.WriteText(&out, run.File); err != nil {
+	} else if err := report.WriteReplayCallText(&out, v, run.File); err != nil {
 		return err
 	}
 	return a.writeOutput(job.out.output, func(w io.Writer) error {

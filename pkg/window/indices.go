@@ -39,7 +39,7 @@ func (x Indices) MarshalJSON() ([]byte, error) {
 	return append(b, ']'), nil
 }
 
-// UnmarshalJSON reads the runs [ReportWriter] writes back into indices.
+// UnmarshalJSON reads the runs a report writes back into indices.
 // A run whose last index is before its first, or that does not come
 // after the one before it, is an error.
 func (x *Indices) UnmarshalJSON(b []byte) error {

@@ -1,11 +1,8 @@
 package window
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"iter"
 
 	"github.com/harpe-dev/harpe/internal/pool"
@@ -19,83 +16,99 @@ type Session struct {
 	Transcript *transcript.Transcript
 }
 
-// SessionsOptions say how [ReplaySessions] replays sessions and writes
-// their reports.
+// SessionsOptions say how [ReplaySessions] replays sessions and hands
+// their reports over.
 type SessionsOptions struct {
 	Strategies []Strategy
 	// Replay are the replays' options; its Progress is used only where
 	// the sessions are replayed one after the other (Workers ≤ 1, the
-	// JSON written call by call, InOrder), and its OnCall and OnResult
-	// must be nil.
+	// calls streamed, InOrder), and its OnCall and OnResult must be nil.
 	Replay ReplayOptions
 	// Limits, when set, replays each session under each of these
 	// context windows ([ReplayLimits]).
 	Limits []int
 	// InOrder replays the sessions one at a time, in input order, as
-	// each is written: for a Summarizing.Distill that runs a command of
-	// the user's.
+	// each is handed over: for a Summarizing.Distill that runs a command
+	// of the user's.
 	InOrder bool
 	// Workers replays up to this many sessions at once ahead of the one
-	// being written, where their calls are held anyway (a table, several
-	// limits); ≤ 1 replays each as it is written.
+	// being handed over, where their calls are held anyway (not
+	// streamed, several limits, totals); ≤ 1 replays each as it is handed
+	// over.
 	Workers int
-	// Format is "json" (one [Report] per session, written call by call
-	// where it can be), "jsonl" (a [CallLine] per call) or "table"
-	// ([Report.WriteTables] with Tables, a blank line between sessions).
-	Format string
-	Tables TableOptions
-	// Totals writes only the sessions' totals: a [SessionsReport] (its
-	// JSON, a line per row and per grand total, or, when there are
-	// several sessions, [SessionsReport.WriteTable]). One session's
-	// table is its report's, without a row per call.
-	Totals bool
-	// Plot keeps the first session's calls as [Report.WritePlot] draws
-	// them, in [SessionsResult].First.
-	Plot bool
+	// Stream hands each session's calls over as they are made
+	// ([SessionsSink.Stream]), holding none, unless InOrder; else each
+	// session's results are held and handed over whole
+	// ([SessionsSink.Report]).
+	Stream bool
+	// Totals sums the sessions: each one's rows go to
+	// [SessionsSink.Totals], the grand totals to [SessionsSink.End]. With
+	// OneAsReport, a run of one session hands its report over instead
+	// ([SessionsSink.Report], its calls held).
+	Totals      bool
+	OneAsReport bool
+	// KeepFirst keeps the first session's calls under Totals (replayed
+	// with [Replay], not [ReplayTotals]): a plot of it draws them.
+	KeepFirst bool
 	// OnResult, when set, is given each strategy's result of each
-	// session's report, as it is written (not the totals of several).
+	// session's report, as it is handed over (not the totals of several).
 	OnResult func(r *Result)
 }
 
-// SessionsResult is what [ReplaySessions] did.
-type SessionsResult struct {
-	// Sessions is the number of sessions replayed.
-	Sessions int
-	// First is the first session's report, its transcript's File always
-	// set; its results hold what a plot draws only with
-	// [SessionsOptions.Plot].
-	First Report
+// SessionInfo names one session of [ReplaySessions] as it is handed to a
+// [SessionsSink].
+type SessionInfo struct {
+	// Index is the session's place in the input, from 0.
+	Index int
+	// File is the input the session was read from.
+	File string
+	// Several tells whether the run holds more than one session: known
+	// once a second comes or the input ends, so the first session is
+	// handed over only then.
+	Several bool
+	// Transcript is what the session's report says of its transcript,
+	// File set only when Several.
+	Transcript TranscriptInfo
 }
 
-// CallLine is one line of the "jsonl" format: a call with its strategy
-// and the compaction before it.
-type CallLine struct {
-	Strategy string `json:"strategy"`
-	// File and Conversation name the session when the run reads several.
-	File         string `json:"file,omitempty"`
-	Conversation string `json:"conversation,omitempty"`
-	Call
-	Compaction *Event `json:"compaction,omitempty"`
+// A SessionsSink is given what [ReplaySessions] makes of each session,
+// in input order, one at a time: a session's report whole (Report), or
+// its calls as they are made (Stream), or its totals (Totals), and at
+// the end, End.
+type SessionsSink interface {
+	// Stream is called before a streamed session is replayed: it sets
+	// opts' OnCall and OnResult to take the calls and results as they are
+	// made (calling the hooks opts held, when set), and returns done,
+	// called once the session's replay has ended.
+	Stream(s SessionInfo, opts *ReplayOptions) (done func() error, err error)
+	// Report is given a session's results, its calls held.
+	Report(s SessionInfo, results []Result) error
+	// Totals is given a session's results (their calls kept only with
+	// KeepFirst, for the first) and its rows of the totals.
+	Totals(s SessionInfo, results []Result, rows []SessionTotals) error
+	// End is called once every session is in: with the grand totals of
+	// a run of Totals, else with nil.
+	End(totals []StrategyTotals) error
 }
 
 // ReplaySessions replays the sessions in the order sessions yields them
-// and writes each one's report to w as soon as it is replayed, then lets
-// it go, so memory holds a few sessions, not all: the JSON of one limit
-// is written call by call ([ReportWriter]); a table or the reports of
-// several limits hold one session's calls. The first session is written
-// once a second comes, or the input ends: only then is it known whether
-// there are several, and each report then names its file (and
-// conversation). The totals of several sessions are written a session's
-// rows at a time (JSON, JSON lines), the grand totals at the end; a
-// table of them holds every session's totals. An error of sessions is
+// and hands each one's report to sink as soon as it is replayed, then
+// lets it go, so memory holds a few sessions, not all: streamed calls
+// ([SessionsOptions.Stream]) are handed over as they are made, under
+// each limit in turn; a report held holds one session's calls. The
+// first session is handed over once a second comes, or the input ends:
+// only then is it known whether there are several. The totals of several
+// sessions are handed over a session's rows at a time, the grand totals
+// at the end.
+// It returns the number of sessions replayed. An error of sessions is
 // returned as it is; a replay's is a [*SessionError] naming the
 // session's file.
-func ReplaySessions(ctx context.Context, w io.Writer, sessions iter.Seq2[Session, error], o SessionsOptions) (SessionsResult, error) {
+func ReplaySessions(ctx context.Context, sessions iter.Seq2[Session, error], o SessionsOptions, sink SessionsSink) (int, error) {
 	if o.Replay.OnCall != nil || o.Replay.OnResult != nil {
-		return SessionsResult{}, errors.New("ReplaySessions: OnCall and OnResult must be nil")
+		return 0, errors.New("ReplaySessions: OnCall and OnResult must be nil")
 	}
-	r := &sessionsRun{ctx: ctx, w: w, o: o}
-	r.callByCall = o.Format != "table" && !o.InOrder
+	r := &sessionsRun{ctx: ctx, sink: sink, o: o}
+	r.callByCall = o.Stream && !o.InOrder
 	ahead := max(o.Workers-1, 1)
 	err := pool.Stream(ctx, sessions, ahead, r.prepare, func(i int, s *replayedSession) error {
 		return r.add(s)
@@ -106,7 +119,7 @@ func ReplaySessions(ctx context.Context, w io.Writer, sessions iter.Seq2[Session
 	if err != nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}
-	return SessionsResult{Sessions: r.n, First: r.first}, err
+	return r.n, err
 }
 
 // replayedSession is a session and, once replayed, its results.
@@ -117,41 +130,37 @@ type replayedSession struct {
 	err     error
 }
 
-// info is what a report says of s; File only when there are several.
-func (s *replayedSession) info(several bool) TranscriptInfo {
+// info is what the sink is told of s.
+func (s *replayedSession) info(several bool) SessionInfo {
 	t := s.Transcript
 	tj := TranscriptInfo{Format: string(t.Format), Messages: len(t.Messages), Turns: t.Turns, ID: t.ID}
 	if several {
 		tj.File = s.File
 	}
-	return tj
+	return SessionInfo{Index: s.index, File: s.File, Several: several, Transcript: tj}
 }
 
 // sessionsRun is one [ReplaySessions].
 type sessionsRun struct {
-	ctx context.Context
-	w   io.Writer
-	o   SessionsOptions
-	// callByCall writes the JSON as the calls are made; else each
-	// session's results are held until it is written.
+	ctx  context.Context
+	sink SessionsSink
+	o    SessionsOptions
+	// callByCall streams the calls as they are made; else each
+	// session's results are held until it is handed over.
 	callByCall bool
 	n          int              // sessions added
-	written    int              // sessions written
 	pending    *replayedSession // the first, until a second comes
-	first      Report
-	plot       PlotKeeper
-	totals     *SessionsReport // the totals of several
-	kept       []Report        // with totals as a table: each session's
-	rows       int             // with totals as JSON: the rows written
+	totals     *SessionsReport  // the totals of several
 }
 
-// prepare replays session i ahead of its writing, on a worker of its
-// own, where the run holds its calls anyway and replays several at once;
-// else it is replayed as it is written. The first session of a run of
-// totals waits: how it is replayed depends on whether there are several.
+// prepare replays session i ahead of its handing over, on a worker of
+// its own, where the run holds its calls anyway and replays several at
+// once; else it is replayed as it is handed over. The first session of
+// a run of totals waits: how it is replayed depends on whether there are
+// several.
 func (r *sessionsRun) prepare(i int, s Session) *replayedSession {
 	rs := &replayedSession{Session: s, index: i}
-	held := r.o.Format == "table" || r.o.Limits != nil || r.o.Totals
+	held := !r.o.Stream || r.o.Limits != nil || r.o.Totals
 	if r.o.Workers <= 1 || r.o.InOrder || !held || (i == 0 && r.o.Totals) {
 		return rs
 	}
@@ -169,7 +178,7 @@ func (r *sessionsRun) replay(s *replayedSession, opts ReplayOptions, totalsOnly 
 	switch {
 	case r.o.Limits != nil:
 		res, err = ReplayLimits(r.ctx, s.Transcript, r.o.Strategies, opts, r.o.Limits)
-	case totalsOnly && !(r.o.Plot && s.index == 0):
+	case totalsOnly && !(r.o.KeepFirst && s.index == 0):
 		res, err = ReplayTotals(r.ctx, s.Transcript, r.o.Strategies, opts)
 	default:
 		res, err = Replay(r.ctx, s.Transcript, r.o.Strategies, opts)
@@ -181,8 +190,8 @@ func (r *sessionsRun) replay(s *replayedSession, opts ReplayOptions, totalsOnly 
 }
 
 // add takes the next session in input order. The first is held until a
-// second comes (or the input ends); from the second on, each is written
-// at once.
+// second comes (or the input ends); from the second on, each is handed
+// over at once.
 func (r *sessionsRun) add(s *replayedSession) error {
 	if s.err != nil {
 		return s.err
@@ -193,93 +202,38 @@ func (r *sessionsRun) add(s *replayedSession) error {
 		return nil
 	}
 	if r.pending != nil {
-		if err := r.write(r.pending, true); err != nil {
+		if err := r.hand(r.pending, true); err != nil {
 			return err
 		}
 		r.pending = nil
 	}
-	return r.write(s, true)
+	return r.hand(s, true)
 }
 
-// finish writes the last session, or the totals of several.
+// finish hands over the last session, then the totals of several.
 func (r *sessionsRun) finish() error {
 	if r.pending != nil {
-		if err := r.write(r.pending, r.n > 1); err != nil {
+		if err := r.hand(r.pending, r.n > 1); err != nil {
 			return err
 		}
 		r.pending = nil
 	}
-	switch {
-	case r.totals == nil:
-		return nil
-	case r.o.Format == "table":
-		return r.totals.WriteTable(r.w, r.kept, r.o.Tables)
-	case r.o.Format == "jsonl":
-		for _, t := range r.totals.Totals {
-			if err := encodeJSON(r.w, t, false); err != nil {
-				return err
-			}
-		}
-		return nil
+	if r.totals == nil {
+		return r.sink.End(nil)
 	}
-	end := "\n  ],\n  \"totals\": "
-	if r.rows == 0 {
-		end = "{\n  \"sessions\": [],\n  \"totals\": "
-	}
-	if _, err := io.WriteString(r.w, end); err != nil {
-		return err
-	}
-	if err := encodeIndented(r.w, r.totals.Totals, "  "); err != nil {
-		return err
-	}
-	_, err := io.WriteString(r.w, "\n}\n")
-	return err
+	return r.sink.End(r.totals.Totals)
 }
 
-// writeRows writes the rows of the totals added last, for JSON (the
-// bytes of the whole [SessionsReport]'s, the grand totals left for
-// finish) or JSON lines, and lets them go; a table holds them.
-func (r *sessionsRun) writeRows() error {
-	rows := r.totals.Sessions
-	r.totals.Sessions = rows[:0]
-	for _, row := range rows {
-		if r.o.Format == "jsonl" {
-			if err := encodeJSON(r.w, row, false); err != nil {
-				return err
-			}
-			continue
-		}
-		sep := ",\n    "
-		if r.rows == 0 {
-			sep = "{\n  \"sessions\": [\n    "
-		}
-		r.rows++
-		if _, err := io.WriteString(r.w, sep); err != nil {
-			return err
-		}
-		if err := encodeIndented(r.w, row, "    "); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// write replays s if it is not yet and writes its report (or, for the
-// totals of several, adds its totals), then lets it go but for what
-// the plot draws of the first and what a table of totals lists.
-func (r *sessionsRun) write(s *replayedSession, several bool) error {
-	if r.o.Totals && (several || r.o.Format != "table") {
-		// JSON and JSON lines write the totals of one session as of
-		// several: its calls are not kept, nor written.
-		return r.addTotals(s)
-	}
-	if r.written > 0 && r.o.Format == "table" {
-		if _, err := io.WriteString(r.w, "\n"); err != nil {
-			return err
-		}
+// hand replays s if it is not yet and hands its report over (or, for
+// the totals of several, its totals), then lets it go.
+func (r *sessionsRun) hand(s *replayedSession, several bool) error {
+	if r.o.Totals && (several || !r.o.OneAsReport) {
+		// The totals of one session are handed over as of several: its
+		// calls are not kept.
+		return r.addTotals(s, several)
 	}
 	if r.callByCall {
-		return r.writeCalls(s, several)
+		return r.stream(s, several)
 	}
 	if s.results == nil {
 		var err error
@@ -292,27 +246,12 @@ func (r *sessionsRun) write(s *replayedSession, several bool) error {
 			r.o.OnResult(&s.results[i])
 		}
 	}
-	rep := Report{Transcript: s.info(several), Strategies: s.results}
-	var err error
-	switch r.o.Format {
-	case "json":
-		err = NewReportWriter(r.w).WriteReport(&rep)
-	case "jsonl":
-		err = writeCallLines(r.w, &rep, s.File, several)
-	default:
-		err = rep.WriteTables(r.w, r.o.Tables)
-	}
-	if err != nil {
-		return err
-	}
-	r.written++
-	r.keepFirst(s, s.results)
-	return nil
+	return r.sink.Report(s.info(several), s.results)
 }
 
-// addTotals adds the totals of s, one of several, replaying it if it is
-// not yet.
-func (r *sessionsRun) addTotals(s *replayedSession) error {
+// addTotals adds the totals of s, replaying it if it is not yet, and
+// hands its rows over.
+func (r *sessionsRun) addTotals(s *replayedSession, several bool) error {
 	if s.results == nil {
 		var err error
 		if s.results, err = r.replay(s, r.o.Replay, true); err != nil {
@@ -325,58 +264,23 @@ func (r *sessionsRun) addTotals(s *replayedSession) error {
 	if err := r.totals.Add(s.File, s.Transcript.ID, s.results); err != nil {
 		return &SessionError{Index: s.index, File: s.File, Err: err}
 	}
-	if r.o.Format == "table" {
-		r.kept = append(r.kept, Report{Transcript: s.info(true), Strategies: s.results})
-	} else if err := r.writeRows(); err != nil {
-		return err
-	}
-	r.written++
-	r.keepFirst(s, s.results)
-	return nil
+	rows := r.totals.Sessions
+	r.totals.Sessions = rows[:0:0]
+	return r.sink.Totals(s.info(several), s.results, rows)
 }
 
-// keepFirst keeps the first session's report for SessionsResult.First.
-func (r *sessionsRun) keepFirst(s *replayedSession, results []Result) {
-	if s.index != 0 {
-		return
-	}
-	r.first = Report{Transcript: s.info(true)}
-	if r.o.Plot {
-		r.first.Strategies = results
-	}
-}
-
-// writeCalls replays s and writes its JSON (or JSON lines) call by call;
-// for a plot it keeps what the plot draws of the first session's calls.
-func (r *sessionsRun) writeCalls(s *replayedSession, several bool) error {
+// stream replays s, its calls handed to the sink as they are made.
+func (r *sessionsRun) stream(s *replayedSession, several bool) error {
 	opts := r.o.Replay
-	var rw *ReportWriter
-	if r.o.Format == "jsonl" {
-		opts.OnCall = func(name string, c *Call, ev *Event) error {
-			line := CallLine{Strategy: name, Call: *c, Compaction: ev}
-			if several {
-				line.File, line.Conversation = s.File, s.Transcript.ID
-			}
-			return encodeJSON(r.w, line, false)
-		}
-	} else {
-		rw = NewReportWriter(r.w)
-		if err := rw.Begin(s.info(several)); err != nil {
-			return err
-		}
-	}
 	if r.o.OnResult != nil {
 		opts.OnResult = func(res *Result) error {
 			r.o.OnResult(res)
 			return nil
 		}
 	}
-	keep := s.index == 0 && r.o.Plot
-	if keep {
-		r.plot.Hook(&opts)
-	}
-	if rw != nil {
-		rw.Hook(&opts)
+	done, err := r.sink.Stream(s.info(several), &opts)
+	if err != nil {
+		return err
 	}
 	if r.o.Limits != nil {
 		if err := r.replayLimits(s, opts); err != nil {
@@ -385,14 +289,7 @@ func (r *sessionsRun) writeCalls(s *replayedSession, several bool) error {
 	} else if _, err := r.replay(s, opts, false); err != nil {
 		return err
 	}
-	if rw != nil {
-		if err := rw.End(); err != nil {
-			return err
-		}
-	}
-	r.written++
-	r.keepFirst(s, r.plot.Results())
-	return nil
+	return done()
 }
 
 // replayLimits replays s under each limit as [ReplayLimits] does, its
@@ -424,50 +321,4 @@ func (r *sessionsRun) replayLimits(s *replayedSession, opts ReplayOptions) error
 		}
 	}
 	return nil
-}
-
-// writeCallLines writes rep's calls held, a [CallLine] each.
-func writeCallLines(w io.Writer, rep *Report, file string, several bool) error {
-	for _, res := range rep.Strategies {
-		ev := 0
-		for _, c := range res.Calls {
-			line := CallLine{Strategy: res.Strategy, Call: c}
-			if several {
-				line.File, line.Conversation = file, rep.Transcript.ID
-			}
-			if ev < len(res.Events) && res.Events[ev].Call == c.Call {
-				line.Compaction = &res.Events[ev]
-				ev++
-			}
-			if err := encodeJSON(w, line, false); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// encodeIndented writes v as an encoder indenting by two spaces writes
-// it at a depth whose lines start with prefix, without the newline after.
-func encodeIndented(w io.Writer, v any, prefix string) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, "  ")
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
-	return err
-}
-
-// encodeJSON writes v as JSON without HTML escaping: indented by two
-// spaces, or on one line.
-func encodeJSON(w io.Writer, v any, indent bool) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	if indent {
-		enc.SetIndent("", "  ")
-	}
-	return enc.Encode(v)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // ReplayArgs are the arguments of "replay", the playground's `harpe replay`.
@@ -148,14 +149,14 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	drawn := window.Report{Transcript: info, Strategies: results}
 	drawn.Transcript.File = a.Name
 	var svg bytes.Buffer
-	if err := drawn.WritePlot(&svg, window.PlotOptions{ContextWindow: a.ContextWindow,
+	if err := report.WriteReplayPlot(&svg, &drawn, report.ReplayPlotOptions{ContextWindow: a.ContextWindow,
 		HighWater: *opts.Summarizing.HighWaterTokens, Budget: a.Budget}); err != nil {
 		return nil, err
 	}
 	out.Plot = svg.String()
 	if a.Report {
 		var b bytes.Buffer
-		if err := window.NewReportWriter(&b).WriteReport(&window.Report{Transcript: info, Strategies: results}); err != nil {
+		if err := report.NewReplayJSONWriter(&b).WriteReport(&window.Report{Transcript: info, Strategies: results}); err != nil {
 			return nil, err
 		}
 		out.Report = b.Bytes()

@@ -1,4 +1,4 @@
-package window
+package report
 
 import (
 	"fmt"
@@ -8,14 +8,15 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/prose"
 	"github.com/harpe-dev/harpe/internal/termtext"
+	"github.com/harpe-dev/harpe/pkg/window"
 )
 
-// WriteText writes v for people, the call of the transcript read from
-// file: a heading with the call's size, then each message sent with its
-// index, role, how it was sent and its tokens, and its text indented
-// below (tool calls as "→ NAME ID ARGUMENTS"), control characters
-// escaped.
-func (v *CallView) WriteText(out io.Writer, file string) error {
+// WriteReplayCallText writes v for people, the call of the transcript
+// read from file: a heading with the call's size, then each message sent
+// with its index, role, how it was sent and its tokens, and its text
+// indented below (tool calls as "→ NAME ID ARGUMENTS"), control
+// characters escaped.
+func WriteReplayCallText(out io.Writer, v *window.CallView, file string) error {
 	w := &prose.Sticky{W: out}
 	c := v.Call
 	fmt.Fprintf(w, "%s: call %d (turn %d) under %s: %s, %s, %s",
@@ -39,12 +40,12 @@ func (v *CallView) WriteText(out io.Writer, file string) error {
 			line += ", answers " + termtext.Escape(m.Message.ToolCallID)
 		}
 		fmt.Fprintln(w, line)
-		writeIndented(w, m.Message.Text)
+		callWriteIndented(w, m.Message.Text)
 		for _, tc := range m.Message.ToolCalls {
-			writeIndented(w, "→ "+tc.Name+" "+tc.ID+" "+tc.Arguments)
+			callWriteIndented(w, "→ "+tc.Name+" "+tc.ID+" "+tc.Arguments)
 		}
 		if m.Message.Images > 0 {
-			writeIndented(w, "("+prose.Plural(m.Message.Images, "image")+", not shown)")
+			callWriteIndented(w, "("+prose.Plural(m.Message.Images, "image")+", not shown)")
 		}
 	}
 	if len(v.Messages) == 0 {
@@ -55,7 +56,7 @@ func (v *CallView) WriteText(out io.Writer, file string) error {
 
 // writeIndented writes text a line at a time, indented by 4 spaces,
 // control characters escaped; nothing for "".
-func writeIndented(w io.Writer, text string) {
+func callWriteIndented(w io.Writer, text string) {
 	if text == "" {
 		return
 	}

@@ -1,4 +1,4 @@
-package window_test
+package report_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // TestReplaySessionsAsEach: the reports of several sessions, replayed a
@@ -50,12 +51,12 @@ func TestReplaySessionsAsEach(t *testing.T) {
 			rep := window.Report{Transcript: window.TranscriptInfo{File: s.File, Format: string(s.Transcript.Format),
 				Messages: len(s.Transcript.Messages), Turns: s.Transcript.Turns}, Strategies: res}
 			if format == "json" {
-				err = window.NewReportWriter(&want).WriteReport(&rep)
+				err = report.NewReplayJSONWriter(&want).WriteReport(&rep)
 			} else {
 				if i > 0 {
 					want.WriteString("\n")
 				}
-				err = rep.WriteTables(&want, window.TableOptions{})
+				err = report.WriteReplayTables(&want, &rep, report.ReplayTableOptions{})
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -63,8 +64,8 @@ func TestReplaySessionsAsEach(t *testing.T) {
 		}
 		for _, workers := range []int{1, 3} {
 			var got bytes.Buffer
-			res, err := window.ReplaySessions(context.Background(), &got, seq, window.SessionsOptions{Strategies: strategies,
-				Replay: ro, Workers: workers, Format: format})
+			res, err := report.WriteReplaySessions(context.Background(), &got, seq, window.SessionsOptions{Strategies: strategies,
+				Replay: ro, Workers: workers}, report.ReplaySessionsOptions{Format: format})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,8 +107,8 @@ func TestReplaySessionsAsEach(t *testing.T) {
 		}
 		for _, workers := range []int{1, 3} {
 			var got bytes.Buffer
-			if _, err := window.ReplaySessions(context.Background(), &got, seq, window.SessionsOptions{Strategies: strategies,
-				Replay: ro, Workers: workers, Format: format, Totals: true}); err != nil {
+			if _, err := report.WriteReplaySessions(context.Background(), &got, seq, window.SessionsOptions{Strategies: strategies,
+				Replay: ro, Workers: workers, Totals: true}, report.ReplaySessionsOptions{Format: format}); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got.Bytes(), want.Bytes()) {
@@ -116,11 +117,11 @@ func TestReplaySessionsAsEach(t *testing.T) {
 		}
 	}
 	bad := errors.New("unreadable")
-	_, err := window.ReplaySessions(context.Background(), &bytes.Buffer{}, func(yield func(window.Session, error) bool) {
+	_, err := report.WriteReplaySessions(context.Background(), &bytes.Buffer{}, func(yield func(window.Session, error) bool) {
 		if yield(sessions[0], nil) {
 			yield(window.Session{}, bad)
 		}
-	}, window.SessionsOptions{Strategies: strategies, Replay: ro, Format: "json"})
+	}, window.SessionsOptions{Strategies: strategies, Replay: ro}, report.ReplaySessionsOptions{Format: "json"})
 	if !errors.Is(err, bad) {
 		t.Errorf("a source's error: got %v, want %v", err, bad)
 	}

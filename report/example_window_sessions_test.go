@@ -1,4 +1,4 @@
-package window_test
+package report_test
 
 import (
 	"bufio"
@@ -9,12 +9,13 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // Two sessions, calls recorded at 5 and 7 input tokens in a.jsonl and at
 // 3 in b.jsonl, replayed under full for their totals: a line per session
 // (12 and 3 tokens sent), then the grand total, 15 tokens in 3 calls.
-func ExampleReplaySessions() {
+func ExampleWriteReplaySessions() {
 	call := func(turn, tokens int) []transcript.Message {
 		return []transcript.Message{{Role: "user", Text: "q", Turn: turn},
 			{Role: "assistant", Text: "a", Turn: turn, InputTokens: &tokens}}
@@ -31,14 +32,14 @@ func ExampleReplaySessions() {
 	}
 	sessions := []window.Session{session("a.jsonl", call(1, 5), call(2, 7)), session("b.jsonl", call(1, 3))}
 	var out bytes.Buffer
-	_, err := window.ReplaySessions(context.Background(), &out, func(yield func(window.Session, error) bool) {
+	_, err := report.WriteReplaySessions(context.Background(), &out, func(yield func(window.Session, error) bool) {
 		for _, s := range sessions {
 			if !yield(s, nil) {
 				return
 			}
 		}
 	}, window.SessionsOptions{Strategies: []window.Strategy{window.Full},
-		Replay: window.ReplayOptions{Options: window.DefaultOptions()}, Format: "jsonl", Totals: true})
+		Replay: window.ReplayOptions{Options: window.DefaultOptions()}, Totals: true}, report.ReplaySessionsOptions{Format: "jsonl"})
 	if err != nil {
 		fmt.Println(err)
 		return

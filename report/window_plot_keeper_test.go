@@ -1,4 +1,4 @@
-package window_test
+package report_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // A replay streamed call by call and kept by a PlotKeeper draws the same
@@ -15,7 +16,7 @@ import (
 // that summarizing makes (high water 15 tokens, as the testscript
 // replay_summarizing has it) marked on its line.
 func TestPlotKeeperDrawsTheHeldPlot(t *testing.T) {
-	f, err := os.Open("../../testdata/replay/worked.jsonl")
+	f, err := os.Open("../testdata/replay/worked.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func TestPlotKeeperDrawsTheHeldPlot(t *testing.T) {
 	if n := held[1].Totals.Compactions; n != 1 {
 		t.Fatalf("summarizing made %d compactions, want 1 (the test needs one to mark)", n)
 	}
-	var k window.PlotKeeper
+	var k report.ReplayPlotKeeper
 	streamed := opts
 	streamed.OnCall = func(string, *window.Call, *window.Event) error { return nil }
 	k.Hook(&streamed)
@@ -45,12 +46,12 @@ func TestPlotKeeperDrawsTheHeldPlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	info := window.TranscriptInfo{Format: string(ts[0].Format), Turns: ts[0].Turns, File: "worked.jsonl"}
-	for _, o := range []window.PlotOptions{{HighWater: 15}, {Cost: true}} {
+	for _, o := range []report.ReplayPlotOptions{{HighWater: 15}, {Cost: true}} {
 		var want, got bytes.Buffer
-		if err := (&window.Report{Transcript: info, Strategies: held}).WritePlot(&want, o); err != nil {
+		if err := report.WriteReplayPlot(&want, &window.Report{Transcript: info, Strategies: held}, o); err != nil {
 			t.Fatal(err)
 		}
-		if err := (&window.Report{Transcript: info, Strategies: k.Results()}).WritePlot(&got, o); err != nil {
+		if err := report.WriteReplayPlot(&got, &window.Report{Transcript: info, Strategies: k.Results()}, o); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want.Bytes()) {

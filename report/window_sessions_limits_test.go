@@ -1,4 +1,4 @@
-package window_test
+package report_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // eventLog records, in order, the replays' progress starts and the
@@ -47,7 +48,7 @@ func TestReplaySessionsLimitsStreamed(t *testing.T) {
 	}
 	var want bytes.Buffer
 	rep := window.Report{Transcript: window.TranscriptInfo{Format: string(tr.Format), Messages: len(tr.Messages), Turns: tr.Turns}, Strategies: res}
-	if err := window.NewReportWriter(&want).WriteReport(&rep); err != nil {
+	if err := report.NewReplayJSONWriter(&want).WriteReport(&rep); err != nil {
 		t.Fatal(err)
 	}
 	for _, format := range []string{"json", "jsonl"} {
@@ -61,8 +62,8 @@ func TestReplaySessionsLimitsStreamed(t *testing.T) {
 		seq := func(yield func(window.Session, error) bool) {
 			yield(window.Session{File: "s.jsonl", Transcript: tr}, nil)
 		}
-		if _, err := window.ReplaySessions(context.Background(), log, seq, window.SessionsOptions{
-			Strategies: strategies, Replay: opts, Limits: limits, Workers: 1, Format: format}); err != nil {
+		if _, err := report.WriteReplaySessions(context.Background(), log, seq, window.SessionsOptions{
+			Strategies: strategies, Replay: opts, Limits: limits, Workers: 1}, report.ReplaySessionsOptions{Format: format}); err != nil {
 			t.Fatal(err)
 		}
 		if format == "json" && log.out.String() != want.String() {

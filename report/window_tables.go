@@ -1,4 +1,4 @@
-package window
+package report
 
 import (
 	"fmt"
@@ -11,10 +11,11 @@ import (
 	"github.com/harpe-dev/harpe/internal/table"
 	"github.com/harpe-dev/harpe/internal/termtext"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/window"
 )
 
-// TableOptions say how a replay's tables for people are drawn.
-type TableOptions struct {
+// ReplayTableOptions say how a replay's tables for people are drawn.
+type ReplayTableOptions struct {
 	// Width is the number of columns the tables are made to fit (below
 	// 80, 0 included, they fit 80), and EastAsian counts East Asian
 	// ambiguous-width characters as two columns, as in
@@ -29,15 +30,15 @@ type TableOptions struct {
 }
 
 // table is o as the table drawer takes it: at least 80 columns.
-func (o TableOptions) table() table.Options {
+func (o ReplayTableOptions) table() table.Options {
 	return transcript.TableOptions{Width: o.Width, EastAsian: o.EastAsian}.AtLeastMin()
 }
 
-// WriteTables writes r for people: a title naming the transcript, a
-// table of its calls (one strategy) or of the tokens per call (several)
-// with their legend and compactions, then the totals, a row per
-// strategy, and the notes under them.
-func (r *Report) WriteTables(w io.Writer, o TableOptions) error {
+// WriteReplayTables writes r for people: a title naming the transcript,
+// a table of its calls (one strategy) or of the tokens per call
+// (several) with their legend and compactions, then the totals, a row
+// per strategy, and the notes under them.
+func WriteReplayTables(w io.Writer, r *window.Report, o ReplayTableOptions) error {
 	tj, results := r.Transcript, r.Strategies
 	title := fmt.Sprintf("%s transcript: %s, %s", tj.Format, prose.Plural(tj.Messages, "message"), prose.Plural(tj.Turns, "turn"))
 	if tj.ID != "" {
@@ -54,22 +55,22 @@ func (r *Report) WriteTables(w io.Writer, o TableOptions) error {
 		fmt.Fprintln(w, "no model calls")
 	}
 	if !o.TotalsOnly && len(results) > 0 && len(results[0].Calls) > 0 {
-		if err := writeCallsTable(w, results, o); err != nil {
+		if err := replayCallsTable(w, results, o); err != nil {
 			return err
 		}
 	}
-	if err := writeTotalsTable(w, results, o); err != nil {
+	if err := replayTotalsTable(w, results, o); err != nil {
 		return err
 	}
-	return writeTotalsNotes(w, results, o)
+	return replayTotalsNotes(w, results, o)
 }
 
 // writeCallsTable writes the table of calls, its legend and the
 // compactions under it.
-func writeCallsTable(w io.Writer, results []Result, o TableOptions) error {
-	header, rows := comparisonRows(results)
+func replayCallsTable(w io.Writer, results []window.Result, o ReplayTableOptions) error {
+	header, rows := replayComparisonRows(results)
 	if len(results) == 1 {
-		header, rows = callRows(results[0])
+		header, rows = replayCallRows(results[0])
 	}
 	if err := table.Render(w, o.table(), header, rows, nil); err != nil {
 		return err
@@ -78,7 +79,7 @@ func writeCallsTable(w io.Writer, results []Result, o TableOptions) error {
 		fmt.Fprint(w, "tokens per call; ")
 	}
 	legend := "C: compacted before this call, !: over the context window"
-	if slices.ContainsFunc(results, func(r Result) bool { return r.Totals.OverBudgetCalls > 0 }) {
+	if slices.ContainsFunc(results, func(r window.Result) bool { return r.Totals.OverBudgetCalls > 0 }) {
 		legend += ", B: over the budget"
 	}
 	fmt.Fprintln(w, legend)
@@ -86,13 +87,13 @@ func writeCallsTable(w io.Writer, results []Result, o TableOptions) error {
 		fmt.Fprintln(w, "cached: tokens read from the prompt cache; cost $: the call's price")
 	}
 	for k, r := range results {
-		if len(results) > 1 && shortName(r.Strategy, k) != r.Strategy && shortName(r.Strategy, k) != oldShort(r.Strategy) {
-			fmt.Fprintf(w, "%s: %s\n", shortName(r.Strategy, k), r.Strategy)
+		if len(results) > 1 && replayShortName(r.Strategy, k) != r.Strategy && replayShortName(r.Strategy, k) != replayOldShort(r.Strategy) {
+			fmt.Fprintf(w, "%s: %s\n", replayShortName(r.Strategy, k), r.Strategy)
 		}
 	}
 	for _, r := range results {
 		for _, e := range r.Events {
-			writeHanging(w, o, fmt.Sprintf("%s compacted before call %d (turn %d): %d → %s, summary %s, folded messages %s",
+			replayHanging(w, o, fmt.Sprintf("%s compacted before call %d (turn %d): %d → %s, summary %s, folded messages %s",
 				r.Strategy, e.Call, e.Turn, e.MessagesBefore, prose.Plural(e.MessagesAfter, "message"),
 				prose.Plural(e.SummaryChars, "char"), prose.Ranges(e.Folded)))
 		}
@@ -103,7 +104,7 @@ func writeCallsTable(w io.Writer, results []Result, o TableOptions) error {
 // writeHanging writes line wrapped at spaces to the tables' width,
 // continuation lines indented: a real session's compaction or plan line
 // is over 100 wide.
-func writeHanging(w io.Writer, o TableOptions, line string) {
+func replayHanging(w io.Writer, o ReplayTableOptions, line string) {
 	to := o.table()
 	for i, l := range strings.Split(to.Wrap(line, to.Width-2), "\n") {
 		if i > 0 {
@@ -116,7 +117,7 @@ func writeHanging(w io.Writer, o TableOptions, line string) {
 // marks are the marks of a call in a table: C when compacted before it
 // (the strategy's next event, ev, is at it, and then ev moves on), ! when
 // over the context window, B when over the budget.
-func marks(r *Result, c *Call, ev *int) []string {
+func replayMarks(r *window.Result, c *window.Call, ev *int) []string {
 	var m []string
 	if *ev < len(r.Events) && r.Events[*ev].Call == c.Call {
 		m = append(m, "C")
@@ -133,7 +134,7 @@ func marks(r *Result, c *Call, ev *int) []string {
 
 // callRows are one strategy's calls, a row each, with their marks and,
 // when priced, the cache read and the price.
-func callRows(r Result) ([]string, [][]string) {
+func replayCallRows(r window.Result) ([]string, [][]string) {
 	header := []string{"turn", "call", "messages", "chars", "tokens", "full", "note"}
 	priced := r.Totals.CostTotals != nil
 	if priced {
@@ -145,7 +146,7 @@ func callRows(r Result) ([]string, [][]string) {
 		c := &r.Calls[i]
 		row := []string{strconv.Itoa(c.Turn), strconv.Itoa(c.Call),
 			fmt.Sprintf("%d/%d", c.MessageCount, c.FullMessages), strconv.Itoa(c.Chars),
-			strconv.Itoa(c.Tokens), strconv.Itoa(c.FullTokens), strings.Join(marks(&r, c, &ev), " ")}
+			strconv.Itoa(c.Tokens), strconv.Itoa(c.FullTokens), strings.Join(replayMarks(&r, c, &ev), " ")}
 		if priced && c.CallCost != nil {
 			cell := prose.USD(c.CostUSD.Or(0))
 			if slices.Contains(r.Totals.UnpricedModels, c.CallCost.Model) {
@@ -160,14 +161,14 @@ func callRows(r Result) ([]string, [][]string) {
 
 // comparisonRows are tokens per call, one column per strategy (and
 // full's, when full is not one of them).
-func comparisonRows(results []Result) ([]string, [][]string) {
-	withFull := !slices.ContainsFunc(results, func(r Result) bool { return r.Strategy == "full" })
+func replayComparisonRows(results []window.Result) ([]string, [][]string) {
+	withFull := !slices.ContainsFunc(results, func(r window.Result) bool { return r.Strategy == "full" })
 	header := []string{"turn", "call"}
 	if withFull {
 		header = append(header, "full")
 	}
 	for k, r := range results {
-		header = append(header, shortName(r.Strategy, k))
+		header = append(header, replayShortName(r.Strategy, k))
 	}
 	var rows [][]string
 	evs := make([]int, len(results))
@@ -178,7 +179,7 @@ func comparisonRows(results []Result) ([]string, [][]string) {
 		}
 		for j := range results {
 			rc := &results[j].Calls[k]
-			row = append(row, strings.Join(append([]string{strconv.Itoa(rc.Tokens)}, marks(&results[j], rc, &evs[j])...), " "))
+			row = append(row, strings.Join(append([]string{strconv.Itoa(rc.Tokens)}, replayMarks(&results[j], rc, &evs[j])...), " "))
 		}
 		rows = append(rows, row)
 	}
@@ -190,7 +191,7 @@ func comparisonRows(results []Result) ([]string, [][]string) {
 // columns out and cuts longer headers), or nine when priced, the last
 // three cut to fit 80 columns, with a legend under the table. Every
 // strategy makes the same calls, so their number is in the last line.
-func writeTotalsTable(w io.Writer, results []Result, o TableOptions) error {
+func replayTotalsTable(w io.Writer, results []window.Result, o ReplayTableOptions) error {
 	priced := len(results) > 0 && results[0].Totals.CostTotals != nil
 	header := []string{"strategy", "sent", "saved", "max call", "compact.", "over win"}
 	if priced {
@@ -199,13 +200,13 @@ func writeTotalsTable(w io.Writer, results []Result, o TableOptions) error {
 	var rows [][]string
 	for _, r := range results {
 		t := r.Totals
-		row := []string{r.Strategy, strconv.Itoa(t.TokensSent), percent(t.SavedRatio)}
+		row := []string{r.Strategy, strconv.Itoa(t.TokensSent), replayPercent(t.SavedRatio)}
 		if priced {
-			saved := percent(t.SavedCostRatio.Or(0))
-			if t.CostTotals.unpricedAll() {
+			saved := replayPercent(t.SavedCostRatio.Or(0))
+			if t.CostTotals.AllUnpriced() {
 				saved = "unpriced"
 			}
-			row = append(row, costCell(t), saved, regretCell(t.CostTotals))
+			row = append(row, replayCostCell(t), saved, replayRegretCell(t.CostTotals))
 		}
 		rows = append(rows, append(row, strconv.Itoa(t.MaxCallTokens),
 			strconv.Itoa(t.Compactions), strconv.Itoa(t.OverWindowCalls)))
@@ -225,13 +226,13 @@ func writeTotalsTable(w io.Writer, results []Result, o TableOptions) error {
 // plans, the calls and what full sends, what is unpriced, how the
 // modelled cache agrees with the records, the sizes from the records,
 // why a strategy costs more than full, and the calls over the budget.
-func writeTotalsNotes(w io.Writer, results []Result, o TableOptions) error {
-	writePlans(w, results, o)
+func replayTotalsNotes(w io.Writer, results []window.Result, o ReplayTableOptions) error {
+	replayPlans(w, results, o)
 	var full, calls int
 	costing := ""
 	if len(results) > 0 {
 		full, calls = results[0].Totals.TokensFull, results[0].Totals.Calls
-		if ct := results[0].Totals.CostTotals; ct.unpricedAll() {
+		if ct := results[0].Totals.CostTotals; ct.AllUnpriced() {
 			costing = ", costing: unpriced"
 		} else if ct != nil {
 			costing = ", costing $" + prose.USD(float64(ct.FullCostUSD))
@@ -249,7 +250,7 @@ func writeTotalsNotes(w io.Writer, results []Result, o TableOptions) error {
 	}
 	for _, r := range results {
 		if a := r.Totals.CostTotals; a != nil && a.Agreement != nil {
-			writeAgreement(w, r.Strategy, a)
+			replayAgreement(w, r.Strategy, a)
 		}
 	}
 	if len(results) > 0 {
@@ -259,7 +260,7 @@ func writeTotalsNotes(w io.Writer, results []Result, o TableOptions) error {
 		}
 	}
 	for _, r := range results {
-		writeWhy(w, r.Strategy, r.Totals.CostTotals)
+		replayWhy(w, r.Strategy, r.Totals.CostTotals)
 	}
 	for _, r := range results {
 		if n := r.Totals.OverBudgetCalls; n > 0 {
@@ -272,8 +273,8 @@ func writeTotalsNotes(w io.Writer, results []Result, o TableOptions) error {
 }
 
 // writeWhy writes, where strategy costs more than full, the line that
-// says why ([CostWhy]).
-func writeWhy(w io.Writer, strategy string, ct *CostTotals) {
+// says why ([window.CostWhy]).
+func replayWhy(w io.Writer, strategy string, ct *window.CostTotals) {
 	if ct != nil && ct.Why != nil {
 		fmt.Fprintf(w, "%s %s\n", strategy, ct.Why)
 	}
@@ -281,10 +282,10 @@ func writeWhy(w io.Writer, strategy string, ct *CostTotals) {
 
 // writeAgreement says how the modelled cache reads of strategy agree with
 // the records, and what the records bill.
-func writeAgreement(w io.Writer, strategy string, a *CostTotals) {
+func replayAgreement(w io.Writer, strategy string, a *window.CostTotals) {
 	fmt.Fprintf(w, "%s: modelled cache reads agree with the records on %d of %s (%.1f%%)\n",
 		strategy, a.Agreement.Agree, prose.Plural(a.Agreement.Calls, "call"), 100*float64(a.Agreement.Agree)/float64(a.Agreement.Calls))
-	if a.unpricedAll() {
+	if a.AllUnpriced() {
 		fmt.Fprintf(w, "%s: the records bill: unpriced\n", strategy)
 		return
 	}
@@ -304,14 +305,14 @@ func writeAgreement(w io.Writer, strategy string, a *CostTotals) {
 // writePlans writes one line per cheapest plan under the totals: how many
 // calls it cleared at, which, and how many results, wrapped to the
 // table's width.
-func writePlans(w io.Writer, results []Result, o TableOptions) {
+func replayPlans(w io.Writer, results []window.Result, o ReplayTableOptions) {
 	for _, r := range results {
 		if r.Plan == nil && !strings.HasPrefix(r.Strategy, "cheapest") {
 			continue
 		}
 		plan := r.Strategy + " plan"
 		line := plan + ": clears nothing (full costs least)"
-		if r.Totals.CostTotals.unpricedAll() {
+		if r.Totals.CostTotals.AllUnpriced() {
 			// No call has a price: the plan minimises the tokens sent.
 			plan = r.Strategy + " plan (in tokens: unpriced)"
 			line = plan + ": clears nothing (full sends fewest)"
@@ -334,9 +335,9 @@ func writePlans(w io.Writer, results []Result, o TableOptions) {
 		} else if len(drops) > 0 {
 			line = plan + ": clears nothing"
 		}
-		writeHanging(w, o, line)
+		replayHanging(w, o, line)
 		if len(drops) > 0 {
-			writeHanging(w, o, fmt.Sprintf("%s plan: drops the oldest whole turns before %s (%s), where clears alone do not fit the window",
+			replayHanging(w, o, fmt.Sprintf("%s plan: drops the oldest whole turns before %s (%s), where clears alone do not fit the window",
 				r.Strategy, prose.Plural(len(drops), "call"), prose.Ranges(drops)))
 		}
 		if len(r.PlanUnfit) > 0 {
@@ -345,19 +346,19 @@ func writePlans(w io.Writer, results []Result, o TableOptions) {
 			for i, u := range r.PlanUnfit {
 				at[i], over[i] = u.Call, strconv.Itoa(u.Over)
 			}
-			writeHanging(w, o, fmt.Sprintf("%s plan: %s (%s) cannot fit the window: the system part, overhead and active turn alone are over it by %s tokens",
+			replayHanging(w, o, fmt.Sprintf("%s plan: %s (%s) cannot fit the window: the system part, overhead and active turn alone are over it by %s tokens",
 				r.Strategy, prose.Plural(len(at), "call"), prose.Ranges(at), strings.Join(over, ", ")))
 		}
 	}
 }
 
 // percent writes a ratio as a percentage with one decimal.
-func percent(ratio float64) string { return strconv.FormatFloat(ratio*100, 'f', 1, 64) + "%" }
+func replayPercent(ratio float64) string { return strconv.FormatFloat(ratio*100, 'f', 1, 64) + "%" }
 
 // costCell is a strategy's cost in a table: "unpriced" when no call of
 // it has a price.
-func costCell(t Totals) string {
-	if t.CostTotals.unpricedAll() {
+func replayCostCell(t window.Totals) string {
+	if t.CostTotals.AllUnpriced() {
 		return "unpriced"
 	}
 	return prose.USD4(float64(t.CostUSD))
@@ -365,8 +366,8 @@ func costCell(t Totals) string {
 
 // regretCell writes a strategy's regret against the cheapest plan, "-"
 // where there is none, "unpriced" where no call has a price.
-func regretCell(ct *CostTotals) string {
-	if ct.unpricedAll() {
+func replayRegretCell(ct *window.CostTotals) string {
+	if ct.AllUnpriced() {
 		return "unpriced"
 	}
 	if ct == nil || ct.RegretUSD == nil {
@@ -378,14 +379,14 @@ func regretCell(ct *CostTotals) string {
 // shortName is a strategy's name as a column header (at most 8
 // characters): a longer one becomes "#k", k its place in the strategies
 // given, and a line under the table says which it is.
-func shortName(name string, k int) string {
-	if n := oldShort(name); len(n) <= 8 {
+func replayShortName(name string, k int) string {
+	if n := replayOldShort(name); len(n) <= 8 {
 		return n
 	}
 	return "#" + strconv.Itoa(k+1)
 }
 
-func oldShort(name string) string {
+func replayOldShort(name string) string {
 	if name == "summarizing" {
 		return "summ."
 	}

@@ -1,4 +1,4 @@
-package window
+package report
 
 import (
 	"fmt"
@@ -10,10 +10,11 @@ import (
 	"github.com/harpe-dev/harpe/internal/prose"
 	"github.com/harpe-dev/harpe/internal/svgplot"
 	"github.com/harpe-dev/harpe/internal/termtext"
+	"github.com/harpe-dev/harpe/pkg/window"
 )
 
-// PlotOptions say what [Report.WritePlot] draws.
-type PlotOptions struct {
+// ReplayPlotOptions say what [WriteReplayPlot] draws.
+type ReplayPlotOptions struct {
 	// Cost plots each call's cost in US dollars instead of its input
 	// tokens.
 	Cost bool
@@ -24,18 +25,18 @@ type PlotOptions struct {
 	HighWater, Budget int
 }
 
-// WritePlot draws r as an SVG picture: tokens per call (or the cost of
+// WriteReplayPlot draws r as an SVG picture: tokens per call (or the cost of
 // each call), one line per strategy in r's order, with its compactions
 // marked on the line, the levels the strategies work to, and the context
 // window. The title names r's transcript, its file's name shortened to
 // fit the picture.
-func (r *Report) WritePlot(w io.Writer, o PlotOptions) error {
+func WriteReplayPlot(w io.Writer, r *window.Report, o ReplayPlotOptions) error {
 	tj := r.Transcript
 	file := tj.File
 	if len(file) > 48 {
 		file = filepath.Base(file)
 	}
-	file = termtext.Escape(shortenMiddle(file, 36))
+	file = termtext.Escape(replayShortenMiddle(file, 36))
 	what := fmt.Sprintf("%s transcript, %s", tj.Format, prose.Plural(tj.Turns, "turn"))
 	if tj.ID != "" {
 		what = "conversation " + termtext.Escape(tj.ID) + ", " + what
@@ -54,7 +55,7 @@ func (r *Report) WritePlot(w io.Writer, o PlotOptions) error {
 		p.LimitLabel = fmt.Sprintf("context window %d", o.ContextWindow)
 	}
 	for i := range r.Strategies {
-		p.Series = append(p.Series, plotSeries(&r.Strategies[i], o))
+		p.Series = append(p.Series, replayPlotSeries(&r.Strategies[i], o))
 	}
 	return p.Write(w)
 }
@@ -62,7 +63,7 @@ func (r *Report) WritePlot(w io.Writer, o PlotOptions) error {
 // plotSeries is one strategy's line: tokens (or dollars) per call, its
 // events (compactions) marked before the call they precede, named by
 // their kinds, and the level it works to, if it has one.
-func plotSeries(r *Result, o PlotOptions) svgplot.Series {
+func replayPlotSeries(r *window.Result, o ReplayPlotOptions) svgplot.Series {
 	s := svgplot.Series{Name: r.Strategy, Y: make([]float64, len(r.Calls))}
 	var kinds []string // the events' kinds, in order of first appearance
 	ev := 0
@@ -89,11 +90,11 @@ func plotSeries(r *Result, o PlotOptions) svgplot.Series {
 		return s // the levels are in tokens
 	}
 	base, _, _ := strings.Cut(strings.SplitN(r.Strategy, "+", 2)[0], ":")
-	switch Name(base) {
-	case Summarizing:
+	switch window.Name(base) {
+	case window.Summarizing:
 		s.Level = float64(o.HighWater)
 		s.LevelLabel = fmt.Sprintf("high water %d", o.HighWater)
-	case Budget:
+	case window.Budget:
 		s.Level = float64(o.Budget)
 		s.LevelLabel = fmt.Sprintf("budget %d", o.Budget)
 	}
@@ -104,7 +105,7 @@ func plotSeries(r *Result, o PlotOptions) svgplot.Series {
 // for an ellipsis when it is longer: a session file's name
 // ("rollout-2026-11-24T14-02-09-019ab6f2-….jsonl") keeps its start and its
 // end, and the title stays within the picture.
-func shortenMiddle(s string, n int) string {
+func replayShortenMiddle(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n || n < 3 {
 		return s

@@ -1,4 +1,4 @@
-package window
+package report
 
 import "testing"
 
@@ -23,8 +23,8 @@ func TestShortenMiddle(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := shortenMiddle(tt.s, tt.n); got != tt.want {
-				t.Errorf("shortenMiddle(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+			if got := replayShortenMiddle(tt.s, tt.n); got != tt.want {
+				t.Errorf("replayShortenMiddle(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package window_test
+package report_test
 
 import (
 	"context"
@@ -8,12 +8,13 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // A replay streamed as JSON (io.Discard here) whose calls are kept for a
 // plot: one call, the prompt "one two" (7 characters, 2 tokens by the
 // estimate). The picture is then drawn from what was kept.
-func ExamplePlotKeeper() {
+func ExampleReplayPlotKeeper() {
 	ts, err := transcript.Read(strings.NewReader(`{"type":"user","content":"one two"}
 {"type":"assistant","content":"three"}
 `), "t.jsonl", "")
@@ -27,11 +28,11 @@ func ExamplePlotKeeper() {
 		panic(err)
 	}
 	info := window.TranscriptInfo{Format: string(t.Format), Messages: len(t.Messages), Turns: t.Turns}
-	rw := window.NewReportWriter(io.Discard)
+	rw := report.NewReplayJSONWriter(io.Discard)
 	if err := rw.Begin(info); err != nil {
 		panic(err)
 	}
-	var k window.PlotKeeper
+	var k report.ReplayPlotKeeper
 	k.Hook(&opts)
 	rw.Hook(&opts)
 	if _, err := window.Replay(context.Background(), t, strategies, opts); err != nil {
@@ -45,7 +46,7 @@ func ExamplePlotKeeper() {
 	}
 	rep := window.Report{Transcript: info, Strategies: k.Results()}
 	var svg strings.Builder
-	if err := rep.WritePlot(&svg, window.PlotOptions{}); err != nil {
+	if err := report.WriteReplayPlot(&svg, &rep, report.ReplayPlotOptions{}); err != nil {
 		panic(err)
 	}
 	fmt.Println(strings.HasPrefix(svg.String(), "<svg"))

@@ -1,4 +1,4 @@
-package window_test
+package report_test
 
 import (
 	"fmt"
@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // A replay's report written for people: a conversation of two turns sent
 // whole by full, its calls and then the totals.
-func ExampleReport_WriteTables() {
+func ExampleWriteReplayTables() {
 	rep := twoCalls()
-	if err := rep.WriteTables(os.Stdout, window.TableOptions{Width: 80}); err != nil {
+	if err := report.WriteReplayTables(os.Stdout, &rep, report.ReplayTableOptions{Width: 80}); err != nil {
 		panic(err)
 	}
 	// Output:
@@ -34,11 +35,11 @@ func ExampleReport_WriteTables() {
 
 // The same replay drawn as harpe replay --plot draws it: an SVG picture
 // whose title names the file.
-func ExampleReport_WritePlot() {
+func ExampleWriteReplayPlot() {
 	rep := twoCalls()
 	rep.Transcript.File = "s.jsonl"
 	var b strings.Builder
-	if err := rep.WritePlot(&b, window.PlotOptions{ContextWindow: 10}); err != nil {
+	if err := report.WriteReplayPlot(&b, &rep, report.ReplayPlotOptions{ContextWindow: 10}); err != nil {
 		panic(err)
 	}
 	svg := b.String()

@@ -1,4 +1,4 @@
-package window
+package report
 
 import (
 	"fmt"
@@ -11,15 +11,16 @@ import (
 	"github.com/harpe-dev/harpe/internal/termtext"
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/window"
 )
 
-// WriteTable writes r for people: the sessions numbered (file,
+// WriteReplayTotalsTable writes r for people: the sessions numbered (file,
 // conversation, format, size), then one table, a row per session and
 // strategy and the grand totals per strategy as rows "all", then the
 // notes under it. sessions are the replays r sums, in the order added
 // (their Transcript names each session; their results say what is
 // unpriced).
-func (r *SessionsReport) WriteTable(w io.Writer, sessions []Report, o TableOptions) error {
+func WriteReplayTotalsTable(w io.Writer, r *window.SessionsReport, sessions []window.Report, o ReplayTableOptions) error {
 	if o.Note != "" {
 		fmt.Fprintln(w, o.Note)
 	}
@@ -38,36 +39,37 @@ func (r *SessionsReport) WriteTable(w io.Writer, sessions []Report, o TableOptio
 		fmt.Fprintf(w, "%*d  %s: %s, %s, %s, %s\n", width, i+1, name, tj.Format,
 			prose.Plural(tj.Messages, "message"), prose.Plural(tj.Turns, "turn"), prose.Plural(calls, "call"))
 	}
-	priced := slices.ContainsFunc(r.Totals, func(t StrategyTotals) bool { return t.CostTotals != nil })
-	header, rows := r.rows(len(sessions), priced)
+	priced := slices.ContainsFunc(r.Totals, func(t window.StrategyTotals) bool { return t.CostTotals != nil })
+	header, rows := replaySessionsRows(r, len(sessions), priced)
 	if err := table.Render(w, o.table(), header, rows, nil); err != nil {
 		return err
 	}
-	return r.writeNotes(w, sessions, priced)
+	return replaySessionsNotes(w, r, sessions, priced)
 }
 
-// rows are the sessions table of n sessions: seven columns, so that
-// 9-digit sums still fit 80 columns (every strategy makes a session's
-// calls, listed above), or with cost in place of full's tokens and the
-// compactions, which the single-session tables show.
-func (r *SessionsReport) rows(n int, priced bool) ([]string, [][]string) {
+// replaySessionsRows are the sessions table of n sessions: seven
+// columns, so that 9-digit sums still fit 80 columns (every strategy
+// makes a session's calls, listed above), or with cost in place of
+// full's tokens and the compactions, which the single-session tables
+// show.
+func replaySessionsRows(r *window.SessionsReport, n int, priced bool) ([]string, [][]string) {
 	header := []string{"session", "strategy", "sent", "full", "saved", "max call", "compact."}
 	if priced {
 		header = []string{"session", "strategy", "sent", "saved", "cost $", "$ saved", "regret $", "max call"}
 	}
-	row := func(session, strategy string, t Totals) []string {
+	row := func(session, strategy string, t window.Totals) []string {
 		if priced {
 			cost, costSaved, regret := "-", "-", "-"
 			if t.CostTotals != nil {
-				cost, costSaved, regret = costCell(t), percent(t.SavedCostRatio.Or(0)), regretCell(t.CostTotals)
-				if t.CostTotals.unpricedAll() {
+				cost, costSaved, regret = replayCostCell(t), replayPercent(t.SavedCostRatio.Or(0)), replayRegretCell(t.CostTotals)
+				if t.CostTotals.AllUnpriced() {
 					costSaved = "unpriced"
 				}
 			}
-			return []string{session, strategy, strconv.Itoa(t.TokensSent), percent(t.SavedRatio), cost, costSaved, regret, strconv.Itoa(t.MaxCallTokens)}
+			return []string{session, strategy, strconv.Itoa(t.TokensSent), replayPercent(t.SavedRatio), cost, costSaved, regret, strconv.Itoa(t.MaxCallTokens)}
 		}
 		return []string{session, strategy, strconv.Itoa(t.TokensSent), strconv.Itoa(t.TokensFull),
-			percent(t.SavedRatio), strconv.Itoa(t.MaxCallTokens), strconv.Itoa(t.Compactions)}
+			replayPercent(t.SavedRatio), strconv.Itoa(t.MaxCallTokens), strconv.Itoa(t.Compactions)}
 	}
 	var rows [][]string
 	per := len(r.Sessions) / max(1, n)
@@ -80,13 +82,13 @@ func (r *SessionsReport) rows(n int, priced bool) ([]string, [][]string) {
 	return header, rows
 }
 
-// writeNotes writes the lines under the sessions table: calls and
+// replaySessionsNotes writes the lines under the sessions table: calls and
 // sessions, what full would cost, the legend, what is unpriced, and the
 // calls over the window or the budget.
-func (r *SessionsReport) writeNotes(w io.Writer, sessions []Report, priced bool) error {
+func replaySessionsNotes(w io.Writer, r *window.SessionsReport, sessions []window.Report, priced bool) error {
 	if len(r.Totals) > 0 {
 		fmt.Fprintf(w, "%s in %s", prose.Plural(r.Totals[0].Calls, "call"), prose.Plural(len(sessions), "session"))
-		if t := r.Totals[0]; t.CostTotals.unpricedAll() {
+		if t := r.Totals[0]; t.CostTotals.AllUnpriced() {
 			fmt.Fprint(w, "; full context would cost: unpriced")
 		} else if t.CostTotals != nil {
 			fmt.Fprintf(w, "; full context would cost $%s", prose.USD(float64(t.FullCostUSD)))
@@ -109,9 +111,9 @@ func (r *SessionsReport) writeNotes(w io.Writer, sessions []Report, priced bool)
 		}
 	}
 	for _, t := range r.Totals {
-		writeWhy(w, t.Strategy, t.CostTotals)
+		replayWhy(w, t.Strategy, t.CostTotals)
 	}
-	if !slices.ContainsFunc(r.Totals, func(t StrategyTotals) bool { return t.OverWindowCalls > 0 || t.OverBudgetCalls > 0 }) {
+	if !slices.ContainsFunc(r.Totals, func(t window.StrategyTotals) bool { return t.OverWindowCalls > 0 || t.OverBudgetCalls > 0 }) {
 		return nil
 	}
 	for _, t := range r.Totals {

@@ -1,4 +1,4 @@
-package window_test
+package report_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // marshalReport is the reference: the whole report through encoding/json,
@@ -31,7 +32,7 @@ func marshalReport(t *testing.T, rep window.Report) []byte {
 
 func readSample(t *testing.T, rel string) []*transcript.Transcript {
 	t.Helper()
-	f, err := os.Open(filepath.Join("../../testdata/transcripts", rel))
+	f, err := os.Open(filepath.Join("../testdata/transcripts", rel))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,11 +44,11 @@ func readSample(t *testing.T, rel string) []*transcript.Transcript {
 	return ts
 }
 
-// TestReportWriter checks that the streamed report, written call by call
+// TestReplayJSONWriter checks that the streamed report, written call by call
 // during a replay, is byte for byte the json marshalling of the report
 // the same replay returns whole, on sample sessions of several formats,
 // priced and not, with compactions, events, plans and sessions of no call.
-func TestReportWriter(t *testing.T) {
+func TestReplayJSONWriter(t *testing.T) {
 	cases := []struct {
 		name, file string
 		specs      []string
@@ -97,7 +98,7 @@ func TestReportWriter(t *testing.T) {
 				}
 
 				var streamed bytes.Buffer
-				rw := window.NewReportWriter(&streamed)
+				rw := report.NewReplayJSONWriter(&streamed)
 				if err := rw.Begin(info); err != nil {
 					t.Fatal(err)
 				}
@@ -114,7 +115,7 @@ func TestReportWriter(t *testing.T) {
 				}
 
 				var written bytes.Buffer
-				if err := window.NewReportWriter(&written).WriteReport(&window.Report{Transcript: info, Strategies: whole}); err != nil {
+				if err := report.NewReplayJSONWriter(&written).WriteReport(&window.Report{Transcript: info, Strategies: whole}); err != nil {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(written.Bytes(), want) {
@@ -135,19 +136,19 @@ func TestReportWriter(t *testing.T) {
 // directory.
 func readSampleAny(t *testing.T, rel string) []*transcript.Transcript {
 	t.Helper()
-	if fi, err := os.Stat(filepath.Join("../../testdata/transcripts", rel)); err == nil && !fi.IsDir() {
+	if fi, err := os.Stat(filepath.Join("../testdata/transcripts", rel)); err == nil && !fi.IsDir() {
 		return readSample(t, rel)
 	}
-	entries, err := os.ReadDir(filepath.Join("../../testdata/transcripts", filepath.Dir(rel)))
+	entries, err := os.ReadDir(filepath.Join("../testdata/transcripts", filepath.Dir(rel)))
 	if err != nil || len(entries) == 0 {
 		t.Fatalf("no sample %s: %v", rel, err)
 	}
 	return readSample(t, filepath.Join(filepath.Dir(rel), entries[0].Name()))
 }
 
-// TestReportWriterEdges checks reports the replay does not make: no
+// TestReplayJSONWriterEdges checks reports the replay does not make: no
 // strategy, nil calls and strategies (json's null), results without calls.
-func TestReportWriterEdges(t *testing.T) {
+func TestReplayJSONWriterEdges(t *testing.T) {
 	info := window.TranscriptInfo{Format: "harpe", Messages: 2, Turns: 1}
 	reports := map[string]window.Report{
 		"nil strategies":   {Transcript: info},
@@ -163,7 +164,7 @@ func TestReportWriterEdges(t *testing.T) {
 	for name, rep := range reports {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := window.NewReportWriter(&b).WriteReport(&rep); err != nil {
+			if err := report.NewReplayJSONWriter(&b).WriteReport(&rep); err != nil {
 				t.Fatal(err)
 			}
 			if want := marshalReport(t, rep); !bytes.Equal(b.Bytes(), want) {
@@ -173,15 +174,15 @@ func TestReportWriterEdges(t *testing.T) {
 	}
 }
 
-// TestReportWriterErrors checks that a failed write is returned, and
+// TestReplayJSONWriterErrors checks that a failed write is returned, and
 // that a report ended with a strategy open is refused.
-func TestReportWriterErrors(t *testing.T) {
-	rw := window.NewReportWriter(failWriter{})
+func TestReplayJSONWriterErrors(t *testing.T) {
+	rw := report.NewReplayJSONWriter(failWriter{})
 	if err := rw.Begin(window.TranscriptInfo{}); !errors.Is(err, errFull) {
 		t.Errorf("Begin on a full disk: %v, want %v", err, errFull)
 	}
 	var b bytes.Buffer
-	rw = window.NewReportWriter(&b)
+	rw = report.NewReplayJSONWriter(&b)
 	if err := rw.Begin(window.TranscriptInfo{}); err != nil {
 		t.Fatal(err)
 	}
@@ -225,13 +226,13 @@ func TestResultUnpriced(t *testing.T) {
 	}
 }
 
-// BenchmarkReportWriter writes a report of 3 strategies of 2,000 calls
+// BenchmarkReplayJSONWriter writes a report of 3 strategies of 2,000 calls
 // each, with message indices, call by call; BenchmarkReportJSON encodes
 // the same report whole, for comparison.
-func BenchmarkReportWriter(b *testing.B) {
+func BenchmarkReplayJSONWriter(b *testing.B) {
 	rep := benchReport()
 	for b.Loop() {
-		if err := window.NewReportWriter(io.Discard).WriteReport(&rep); err != nil {
+		if err := report.NewReplayJSONWriter(io.Discard).WriteReport(&rep); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -266,11 +267,11 @@ func benchReport() window.Report {
 	return rep
 }
 
-// The parts a ReportWriter writes itself are byte for byte those of
+// The parts a ReplayJSONWriter writes itself are byte for byte those of
 // encoding/json: none, an empty list, a rolling summary's -1 indices,
 // and a kind of part that needs escaping (a quote, a control character,
 // a non-ASCII letter), beside a call's cost.
-func TestReportWriterParts(t *testing.T) {
+func TestReplayJSONWriterParts(t *testing.T) {
 	parts := []window.Part{
 		{From: -1, To: -1, Sent: window.SentSummary, Chars: 120, Tokens: 30},
 		{From: 0, To: 4, Sent: window.SentWhole, Chars: 2337, Tokens: 591},
@@ -291,7 +292,7 @@ func TestReportWriterParts(t *testing.T) {
 		}},
 	}
 	var got bytes.Buffer
-	if err := window.NewReportWriter(&got).WriteReport(&rep); err != nil {
+	if err := report.NewReplayJSONWriter(&got).WriteReport(&rep); err != nil {
 		t.Fatal(err)
 	}
 	if want := marshalReport(t, rep); !bytes.Equal(got.Bytes(), want) {

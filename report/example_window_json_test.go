@@ -1,4 +1,4 @@
-package window_test
+package report_test
 
 import (
 	"context"
@@ -8,12 +8,13 @@ import (
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // A report written call by call as the replay makes the calls: one call,
 // the prompt "one two" (7 characters, 2 tokens by the estimate) sent
 // whole.
-func ExampleReportWriter() {
+func ExampleReplayJSONWriter() {
 	ts, err := transcript.Read(strings.NewReader(`{"type":"user","content":"one two"}
 {"type":"assistant","content":"three"}
 `), "t.jsonl", "")
@@ -28,7 +29,7 @@ func ExampleReportWriter() {
 	if err != nil {
 		panic(err)
 	}
-	rw := window.NewReportWriter(os.Stdout)
+	rw := report.NewReplayJSONWriter(os.Stdout)
 	if err := rw.Begin(window.TranscriptInfo{Format: string(t.Format), Messages: len(t.Messages), Turns: t.Turns}); err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package window
+package report
 
 import (
 	"bytes"
@@ -8,20 +8,21 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/harpe-dev/harpe/pkg/cost"
+	"github.com/harpe-dev/harpe/pkg/window"
 )
 
-// ReportWriter writes a [Report]'s JSON as the replay goes: [ReportWriter.Begin]
-// with the transcript, then every call and every result as [Replay] hands
-// them to [ReplayOptions.OnCall] and [ReplayOptions.OnResult] ([ReportWriter.Hook]
-// sets both), then [ReportWriter.End]. Nothing is held but the call being
+// ReplayJSONWriter writes a [window.Report]'s JSON as the replay goes:
+// [ReplayJSONWriter.Begin] with the transcript, then every call and every
+// result as [window.Replay] hands them to [window.ReplayOptions.OnCall]
+// and [window.ReplayOptions.OnResult] ([ReplayJSONWriter.Hook] sets
+// both), then [ReplayJSONWriter.End]. Nothing is held but the call being
 // written, so memory does not grow with the calls.
 //
 // The bytes are those of encoding/json marshalling the whole Report with
 // an indent of two spaces and no HTML escaping, followed by a newline:
 // what a json.Encoder with SetIndent("", "  ") and SetEscapeHTML(false)
 // writes.
-type ReportWriter struct {
+type ReplayJSONWriter struct {
 	w          io.Writer
 	strategies int  // strategies begun
 	open       bool // a strategy's calls are being written
@@ -29,20 +30,20 @@ type ReportWriter struct {
 	buf        bytes.Buffer
 	err        error
 	// nullCalls writes the open strategy's calls as null, as json does
-	// for a Result whose Calls are nil ([ReportWriter.WriteReport]).
+	// for a Result whose Calls are nil ([ReplayJSONWriter.WriteReport]).
 	nullCalls bool
 }
 
-// NewReportWriter returns a writer of one report to w.
-func NewReportWriter(w io.Writer) *ReportWriter { return &ReportWriter{w: w} }
+// NewReplayJSONWriter returns a writer of one report to w.
+func NewReplayJSONWriter(w io.Writer) *ReplayJSONWriter { return &ReplayJSONWriter{w: w} }
 
-// errReportOrder is the error of a ReportWriter used out of order.
-var errReportOrder = errors.New("window: ReportWriter: Begin, calls and results, End, in that order")
+// errReplayJSONOrder is the error of a ReplayJSONWriter used out of order.
+var errReplayJSONOrder = errors.New("report: ReplayJSONWriter: Begin, calls and results, End, in that order")
 
 // Begin writes the report's start: the transcript replayed.
-func (j *ReportWriter) Begin(t TranscriptInfo) error {
+func (j *ReplayJSONWriter) Begin(t window.TranscriptInfo) error {
 	if j.strategies != 0 || j.open {
-		return errReportOrder
+		return errReplayJSONOrder
 	}
 	j.text("{\n  \"transcript\": ")
 	j.value(t, "  ")
@@ -52,9 +53,9 @@ func (j *ReportWriter) Begin(t TranscriptInfo) error {
 
 // Hook sets opts.OnCall and opts.OnResult to write each call and result
 // as the replay makes it, before calling the hooks opts held (when set).
-func (j *ReportWriter) Hook(opts *ReplayOptions) {
+func (j *ReplayJSONWriter) Hook(opts *window.ReplayOptions) {
 	onCall, onResult := opts.OnCall, opts.OnResult
-	opts.OnCall = func(s string, c *Call, ev *Event) error {
+	opts.OnCall = func(s string, c *window.Call, ev *window.Event) error {
 		if err := j.Call(s, c); err != nil {
 			return err
 		}
@@ -63,7 +64,7 @@ func (j *ReportWriter) Hook(opts *ReplayOptions) {
 		}
 		return nil
 	}
-	opts.OnResult = func(r *Result) error {
+	opts.OnResult = func(r *window.Result) error {
 		if err := j.Result(r); err != nil {
 			return err
 		}
@@ -75,8 +76,8 @@ func (j *ReportWriter) Hook(opts *ReplayOptions) {
 }
 
 // Call writes one call of the named strategy; the calls of a strategy
-// come before its [ReportWriter.Result].
-func (j *ReportWriter) Call(strategy string, c *Call) error {
+// come before its [ReplayJSONWriter.Result].
+func (j *ReplayJSONWriter) Call(strategy string, c *window.Call) error {
 	if !j.open {
 		j.openStrategy(strategy)
 	}
@@ -89,11 +90,11 @@ func (j *ReportWriter) Call(strategy string, c *Call) error {
 	return j.flush()
 }
 
-// call encodes c as [ReportWriter.value] does, its parts written here:
-// a long session's windows make them most of its report (a part a run of
-// each window), and encoding/json's indenting of them most of the time
-// it took to write.
-func (j *ReportWriter) call(c *Call, prefix string) {
+// call encodes c as [ReplayJSONWriter.value] does, its parts written
+// here: a long session's windows make them most of its report (a part a
+// run of each window), and encoding/json's indenting of them most of the
+// time it took to write.
+func (j *ReplayJSONWriter) call(c *window.Call, prefix string) {
 	if len(c.Parts) == 0 || j.err != nil {
 		j.value(c, prefix)
 		return
@@ -123,7 +124,7 @@ func (j *ReportWriter) call(c *Call, prefix string) {
 
 // writeParts writes parts (not empty) as encoding/json indents them, the
 // array's lines after the first starting with prefix.
-func (j *ReportWriter) writeParts(parts []Part, prefix string) {
+func (j *ReplayJSONWriter) writeParts(parts []window.Part, prefix string) {
 	in := prefix + "    "
 	var num []byte
 	field := func(name string, v int, last bool) {
@@ -162,8 +163,8 @@ func (j *ReportWriter) writeParts(parts []Part, prefix string) {
 
 // jsonString writes s as a JSON string: quoted as it is when no byte of
 // it needs escaping (printable ASCII but the quote and backslash), else
-// through [ReportWriter.value].
-func (j *ReportWriter) jsonString(s string) {
+// through [ReplayJSONWriter.value].
+func (j *ReplayJSONWriter) jsonString(s string) {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
 			j.value(s, "")
@@ -176,9 +177,9 @@ func (j *ReportWriter) jsonString(s string) {
 }
 
 // Result writes the rest of a strategy's result: its events, totals and
-// plan (its calls, if any, were written by [ReportWriter.Call]; r.Calls
+// plan (its calls, if any, were written by [ReplayJSONWriter.Call]; r.Calls
 // is not read).
-func (j *ReportWriter) Result(r *Result) error {
+func (j *ReplayJSONWriter) Result(r *window.Result) error {
 	if !j.open {
 		j.openStrategy(r.Strategy)
 	}
@@ -208,9 +209,9 @@ func (j *ReportWriter) Result(r *Result) error {
 
 // End closes the report. A strategy begun by its calls and given no
 // result is an error.
-func (j *ReportWriter) End() error {
+func (j *ReplayJSONWriter) End() error {
 	if j.open {
-		return errReportOrder
+		return errReplayJSONOrder
 	}
 	if j.strategies == 0 {
 		j.text("]\n}\n")
@@ -221,7 +222,7 @@ func (j *ReportWriter) End() error {
 }
 
 // WriteReport writes a whole report, its calls included.
-func (j *ReportWriter) WriteReport(rep *Report) error {
+func (j *ReplayJSONWriter) WriteReport(rep *window.Report) error {
 	if rep.Strategies == nil {
 		// "strategies": null, which nothing streamed writes.
 		j.value(rep, "")
@@ -250,7 +251,7 @@ func (j *ReportWriter) WriteReport(rep *Report) error {
 	return j.End()
 }
 
-func (j *ReportWriter) openStrategy(name string) {
+func (j *ReplayJSONWriter) openStrategy(name string) {
 	if j.strategies > 0 {
 		j.text(",")
 	}
@@ -265,7 +266,7 @@ func (j *ReportWriter) openStrategy(name string) {
 	}
 }
 
-func (j *ReportWriter) text(s string) {
+func (j *ReplayJSONWriter) text(s string) {
 	if j.err == nil {
 		j.buf.WriteString(s)
 	}
@@ -273,7 +274,7 @@ func (j *ReportWriter) text(s string) {
 
 // value encodes v as the whole report's encoder would at this depth: its
 // lines after the first start with prefix.
-func (j *ReportWriter) value(v any, prefix string) {
+func (j *ReplayJSONWriter) value(v any, prefix string) {
 	if j.err != nil {
 		return
 	}
@@ -288,7 +289,7 @@ func (j *ReportWriter) value(v any, prefix string) {
 }
 
 // flush writes what was built, or returns the first error met.
-func (j *ReportWriter) flush() error {
+func (j *ReplayJSONWriter) flush() error {
 	if j.err != nil {
 		return j.err
 	}
@@ -298,24 +299,4 @@ func (j *ReportWriter) flush() error {
 		j.err = err
 	}
 	return err
-}
-
-// Unpriced returns the calls of r whose model has no price, and their
-// tokens (sent and output), by model: what a report says its cost leaves
-// out. It is nil for a result not priced or priced whole.
-func (r *Result) Unpriced() []cost.Unpriced {
-	if r.Totals.CostTotals == nil || len(r.Totals.UnpricedModels) == 0 {
-		return nil
-	}
-	if u := r.Totals.unpriced; len(u) > 0 {
-		return slices.Clone(u)
-	}
-	var out []cost.Unpriced
-	for _, c := range r.Calls {
-		if c.CallCost == nil || !slices.Contains(r.Totals.UnpricedModels, c.CallCost.Model) {
-			continue
-		}
-		out = cost.MergeUnpriced(out, []cost.Unpriced{{Model: c.CallCost.Model, Calls: 1, Tokens: c.Tokens + c.CallCost.OutputTokens}})
-	}
-	return out
 }
