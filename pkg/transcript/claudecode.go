@@ -580,6 +580,7 @@ func (cs *ccCalls) unstopped() string {
 }
 
 var claudeCodeFormat = format{name: FormatClaudeCode, line: claudeCodeLine, lines: readClaudeCode,
+	keys: []string{"type", "sessionId", "uuid", "parentUuid", "message"}, exts: []string{".jsonl"},
 	about: about{"Claude Code", "JSON Lines, a session a file (a subagent's under <session>/subagents/)", []string{"$CLAUDE_CONFIG_DIR/projects", "~/.claude/projects"}}}
 
 var claudeTypes = map[string]bool{"user": true, "assistant": true, "system": true, "summary": true, "progress": true, "file-history-snapshot": true, "queue-operation": true}

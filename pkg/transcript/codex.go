@@ -562,6 +562,7 @@ func codexOutput(raw json.RawMessage) string {
 var codexFormat = format{name: FormatCodex, line: codexLine, doc: codexDoc,
 	lines: readCodex, linesWhen: func(obj map[string]json.RawMessage) bool { return obj["type"] != nil },
 	document: one(readResponsesDoc), stream: responsesStream,
+	keys: []string{"type", "payload", "role", "call_id", "input"}, itemKeys: []string{"type"}, exts: []string{".jsonl", ".json"},
 	about: about{"Codex CLI; OpenAI Responses API", "JSON Lines rollouts; Responses items a line, a JSON array or a request body", []string{"$CODEX_HOME/sessions", "~/.codex/sessions"}}}
 
 var codexTypes = map[string]bool{"session_meta": true, "turn_context": true, "response_item": true, "event_msg": true, "compacted": true}

@@ -327,6 +327,7 @@ func copilotResult(raw json.RawMessage) string {
 }
 
 var copilotFormat = format{name: FormatCopilotCLI, line: copilotLine, lines: readCopilot,
+	keys: []string{"type"}, exts: []string{".jsonl"},
 	about: about{"GitHub Copilot CLI", "JSON Lines events (<session>/events.jsonl)", []string{"~/.copilot/session-state"}}}
 
 // copilotLine: an event {type, data, …} whose type is a dotted Copilot

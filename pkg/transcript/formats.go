@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
@@ -51,6 +52,20 @@ type format struct {
 	name Format
 	// about says who writes the format, in what files and where.
 	about about
+	// keys are the keys of which a first top-level object this format
+	// claims (a JSON Lines record or a JSON document) has at least one,
+	// itemKeys those of the first element of a top-level array it claims:
+	// an input whose first value has none of any format's is not read
+	// further (see [mayBeTranscript]). A key named by the sniff (line,
+	// doc) belongs here.
+	keys, itemKeys []string
+	// exts are the file name endings the format comes in: a directory
+	// walk reads the files ending in one of any format's ([Extensions]).
+	exts []string
+	// archive marks a format that holds whole archives or agent runs:
+	// its keys are specific, so the chat formats, whose keys it may
+	// share, give way to it (see [archiveDoc]).
+	archive bool
 	// line tells, from the first line of the input (a JSON object), that
 	// the input is this format's JSON Lines; nil when the format has none.
 	line func(obj map[string]json.RawMessage) bool
@@ -125,6 +140,41 @@ func init() {
 		&vcrFormat,
 		&harFormat,
 	}
+	startKeys, elementKeys = keySets(formats)
+}
+
+// startKeys are the keys of a first top-level object that some format
+// needs: a JSONL record's (see [detectLine]) or a JSON document's (see
+// [detectDocument]); elementKeys those of the first element of a
+// top-level array. Both are every format's keys (itemKeys), gathered.
+var startKeys, elementKeys map[string]bool
+
+func keySets(fs []*format) (keys, itemKeys map[string]bool) {
+	keys, itemKeys = map[string]bool{}, map[string]bool{}
+	for _, f := range fs {
+		for _, k := range f.keys {
+			keys[k] = true
+		}
+		for _, k := range f.itemKeys {
+			itemKeys[k] = true
+		}
+	}
+	return keys, itemKeys
+}
+
+// Extensions lists the file name endings of every format, each once, in
+// the order of [Formats]: a directory walk reads the files ending in one
+// of them.
+func Extensions() []string {
+	var out []string
+	for _, f := range formats {
+		for _, e := range f.exts {
+			if !slices.Contains(out, e) {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
 }
 
 // Formats lists the formats [Read] accepts, in a fixed order.
@@ -256,12 +306,17 @@ func (p *docProbe) detect() Format {
 }
 
 // archiveDoc reports whether one of the formats that hold whole archives
-// or agent runs (HAR, ShareGPT, SWE-agent, OpenHands, long-memory) claims
-// the document: their keys are specific, so the chat formats (Gemini,
-// Codex, OpenAI, Anthropic, Gemini CLI), whose keys they may share, give
-// way to them.
+// or agent runs (those marked archive: HAR, ShareGPT, SWE-agent,
+// OpenHands, long-memory, OpenCode) claims the document: their keys are
+// specific, so the chat formats (Gemini, Codex, OpenAI, Anthropic, Gemini
+// CLI), whose keys they may share, give way to them.
 func archiveDoc(p *docProbe) bool {
-	return harDoc(p) || shareGPTDoc(p) || sweAgentDoc(p) || openHandsDoc(p) || longMemoryDoc(p) || openCodeDoc(p)
+	for _, f := range formats {
+		if f.archive && f.doc(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // readDocument reads the document v, held in memory, as format.

@@ -450,9 +450,11 @@ func dot(path string) string {
 
 var (
 	geminiFormat = format{name: FormatGemini, doc: geminiDoc, document: one(readGemini), stream: geminiStream,
+		keys: []string{"contents"}, itemKeys: []string{"parts"}, exts: []string{".json"},
 		about: about{"Gemini API", "JSON (contents, a request body)", nil}}
 	geminiCLIFormat = format{name: FormatGeminiCLI, doc: geminiCLIDoc, document: readGeminiCLI, stream: geminiCLIStream,
 		line: geminiJSONLLine, lines: readGeminiJSONL, linesWhen: geminiJSONLLine,
+		keys: []string{"messages", "sessionId"}, exts: []string{".json", ".jsonl"},
 		about: about{"Gemini CLI", "JSON session (before 0.39) or JSON Lines (0.39 and later)", []string{"~/.gemini/tmp"}}}
 
 	// readGeminiCLI reads a Gemini CLI session: user and gemini records

@@ -857,9 +857,11 @@ func readMessageLines(d *lineDecoder, b *builder, format Format) error {
 var (
 	openAIFormat = format{name: FormatOpenAI, line: openAILine, doc: openAIDoc,
 		lines: messageLines(FormatOpenAI), linesWhen: hasRole, stream: messagesStream(FormatOpenAI),
+		keys: []string{"messages", "role"}, itemKeys: []string{"role"}, exts: []string{".json", ".jsonl", ".ndjson"},
 		about: about{"OpenAI Chat Completions", "JSON (messages, a request body, several documents) or a message a line", nil}}
 	anthropicFormat = format{name: FormatAnthropic, line: anthropicLine, doc: anthropicDoc,
 		lines: messageLines(FormatAnthropic), linesWhen: hasRole, stream: messagesStream(FormatAnthropic),
+		keys: []string{"messages", "role"}, itemKeys: []string{"role"}, exts: []string{".json", ".jsonl"},
 		about: about{"Anthropic Messages API", "JSON (a request body, messages) or a message a line", nil}}
 )
 

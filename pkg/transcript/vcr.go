@@ -210,5 +210,5 @@ func yamlError(name string, err error) error {
 }
 
 // vcrFormat is told by [isVCR] and read by readVCR before any JSON.
-var vcrFormat = format{name: FormatVCR,
+var vcrFormat = format{name: FormatVCR, exts: []string{".yaml", ".yml"},
 	about: about{"VCR cassettes (vcrpy, pydantic-ai, LangChain)", "YAML", nil}}
