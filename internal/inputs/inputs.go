@@ -45,19 +45,17 @@ type Skip struct {
 	Reason string
 }
 
-// Extensions lists the file name endings a directory walk reads; other
-// files are skipped with the reason "not a transcript file name".
-var Extensions = []string{".jsonl", ".ndjson", ".json", ".traj", ".yaml", ".yml", ".har"}
-
 // Expand returns the files named by args, in order: "-" and plain files as
 // they are, each directory replaced by the files under it in lexical order
 // of their paths (as [filepath.WalkDir] visits them). Under a directory,
 // hidden files and directories (a name starting with ".") and files whose
-// name ends in none of [Extensions] are skipped and listed. A path that
+// name ends in none of exts (the file name endings the caller reads, such
+// as ".jsonl"; matched in lower case) are skipped and listed, with the
+// reason "not a transcript file name". A path that
 // cannot be read is an error naming it (see [ExpandAll] to go on past a
 // named path that does not exist). No args means standard input.
-func Expand(args []string) ([]Input, []Skip, error) {
-	ins, skips, missing, err := ExpandAll(args)
+func Expand(args, exts []string) ([]Input, []Skip, error) {
+	ins, skips, missing, err := ExpandAll(args, exts)
 	if err == nil && len(missing) > 0 {
 		err = missing[0]
 	}
@@ -68,7 +66,7 @@ func Expand(args []string) ([]Input, []Skip, error) {
 // not an error that ends it: it is returned in missing (an error naming
 // it, in argument order) and the other paths are expanded, so that a
 // command reports what it could read and then fails, as cat and grep do.
-func ExpandAll(args []string) ([]Input, []Skip, []error, error) {
+func ExpandAll(args, exts []string) ([]Input, []Skip, []error, error) {
 	if len(args) == 0 {
 		args = []string{Stdin}
 	}
@@ -125,7 +123,7 @@ func ExpandAll(args []string) ([]Input, []Skip, []error, error) {
 				skips = append(skips, Skip{Path: p, Reason: reason})
 				return nil
 			}
-			if !slices.ContainsFunc(Extensions, func(e string) bool { return strings.HasSuffix(strings.ToLower(name), e) }) {
+			if !slices.ContainsFunc(exts, func(e string) bool { return strings.HasSuffix(strings.ToLower(name), e) }) {
 				skips = append(skips, Skip{Path: p, Reason: "not a transcript file name"})
 				return nil
 			}

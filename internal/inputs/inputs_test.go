@@ -44,7 +44,7 @@ func TestExpand(t *testing.T) {
 		}
 		return out
 	}
-	ins, skips, err := Expand([]string{dir})
+	ins, skips, err := Expand([]string{dir}, testExts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,17 +74,27 @@ func TestExpand(t *testing.T) {
 
 	// Files named are read whatever their name; "-" is standard input.
 	named := filepath.Join(dir, "notes.md")
-	ins, skips, err = Expand([]string{named, "-"})
+	ins, skips, err = Expand([]string{named, "-"}, testExts)
 	if err != nil || len(skips) != 0 || len(ins) != 2 || ins[0].Path != named || ins[0].FromDir || ins[1].Path != Stdin {
 		t.Errorf("named: %+v %+v %v", ins, skips, err)
 	}
-	if ins, _, _ := Expand(nil); len(ins) != 1 || ins[0].Path != Stdin {
+	if ins, _, _ := Expand(nil, testExts); len(ins) != 1 || ins[0].Path != Stdin {
 		t.Errorf("no args: %+v", ins)
 	}
-	if _, _, err := Expand([]string{filepath.Join(dir, "missing")}); err == nil || !strings.HasSuffix(err.Error(), "missing: no such file or directory") {
+	if _, _, err := Expand([]string{filepath.Join(dir, "missing")}, testExts); err == nil || !strings.HasSuffix(err.Error(), "missing: no such file or directory") {
 		t.Errorf("missing path: %v", err)
 	}
+
+	// The endings are the caller's: with ".md" alone, only the notes are
+	// read under the directory.
+	ins, skips, err = Expand([]string{dir}, []string{".md"})
+	if got := rel(ins); err != nil || !slices.Equal(got, []string{"notes.md"}) || len(skips) != 6 {
+		t.Errorf("endings .md: files %q, %d skipped, %v", got, len(skips), err)
+	}
 }
+
+// testExts are the file name endings the tests walk for.
+var testExts = []string{".jsonl", ".json"}
 
 func TestLayout(t *testing.T) {
 	tests := []struct{ name, path, want string }{
