@@ -165,10 +165,11 @@ func (r *docCheck) bad(at position, c byte) {
 // errorOf is the error [readDocuments] gives for the input before it
 // reads any document, as format (detected when ""), nil when it gives
 // none there. ok is false when that error would depend on more than the
-// check (a HAR named, whose errors name the format detected instead).
+// check (a format named whose errors name the format found instead,
+// errorsNameFound).
 func (r *docCheck) errorOf(src io.ReadSeeker, start int64, name string, format Format) (err error, ok bool) {
 	if r.badUTF8 {
-		if format == FormatHAR {
+		if f := formatOf(format); f != nil && f.errorsNameFound {
 			return nil, false
 		}
 		return &Error{Name: name, Line: r.utf8At.line, Col: r.utf8At.col,
@@ -299,7 +300,7 @@ func readLongFirst(ctx context.Context, file io.ReadSeeker, at int64, name strin
 	if format == "" {
 		format = first
 	}
-	if f := formatOf(format); format == FormatVCR || f != nil && f.lines != nil && (f.linesWhen == nil || f.linesWhen(obj)) {
+	if f := formatOf(format); f != nil && (f.text != nil || f.lines != nil && (f.linesWhen == nil || f.linesWhen(obj))) {
 		return nil, nil, false
 	}
 	ts, err = readDocumentInput(ctx, file, at, nil, nil, name, format, func() Format { return first }, fn, done)
@@ -369,8 +370,7 @@ func (q *sequence) read(ctx context.Context, start int64, fn func(t *Transcript,
 	out, messages, err := q.documents(ctx, start, fn)
 	var tooLarge *InputTooLargeError
 	if named && err != nil && !errors.As(err, &tooLarge) {
-		var de *Error
-		if q.format == FormatHAR || errors.As(err, &de) && de.Path == "" && de.Line == 0 {
+		if givesWay(q.format, err) {
 			if found := q.detect(); found != "" && found != q.format {
 				err = noRecords(q.name, q.format, found)
 			}

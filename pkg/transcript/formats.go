@@ -3,7 +3,9 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -86,6 +88,20 @@ type format struct {
 	// read through it too, unless the format also has document, which
 	// then reads those (and what stream leaves with errStreamFallback).
 	stream func(s *docStream) ([]*Transcript, error)
+	// text tells, from the start of an input that is not JSON (at least
+	// its first line that is not blank), that the input is this format's:
+	// a format that is no JSON (a YAML cassette); nil for the JSON formats.
+	text func(data []byte) bool
+	// readText reads an input of a text format from r (which starts at
+	// the input's start) whole: size is the input's size when known, -1
+	// otherwise. data is what it held; nil when it failed before holding
+	// the input (too large, not UTF-8), and err is then the error.
+	readText func(r io.Reader, size int64, name string) (data []byte, ts []*Transcript, err error)
+	// errorsNameFound: an error reading an input named as this format
+	// gives way to the format the input reads as, when it reads as
+	// another (a HAR's reader fails on any JSON without its log, so its
+	// own errors say little of such an input).
+	errorsNameFound bool
 }
 
 // about is what [FormatInfo] says of a format, beside its name.
@@ -284,6 +300,47 @@ func lineFormat(obj map[string]json.RawMessage) Format {
 		}
 	}
 	return ""
+}
+
+// textFormat is the text format (see format.text) of an input whose head
+// (its start, up to its first line that is not blank) is head, named
+// format ("" to detect it): the one named, or when detecting and the
+// first line is no JSON value (lineIsValue false), the one that claims
+// head; nil for none.
+func textFormat(format Format, lineIsValue bool, head []byte) *format {
+	if format != "" {
+		if f := formatOf(format); f != nil && f.text != nil {
+			return f
+		}
+		return nil
+	}
+	if lineIsValue {
+		return nil
+	}
+	return claimsText(head)
+}
+
+// claimsText is the text format that claims data, nil for none.
+func claimsText(data []byte) *format {
+	for _, f := range formats {
+		if f.text != nil && f.text(data) {
+			return f
+		}
+	}
+	return nil
+}
+
+// givesWay reports whether err, from reading an input named as format,
+// gives way to the format the input reads as: when the named format's
+// frame is missing altogether (an error placed nowhere inside the input),
+// or for any error of a format whose errors name the format found
+// (errorsNameFound).
+func givesWay(format Format, err error) bool {
+	if f := formatOf(format); f != nil && f.errorsNameFound {
+		return true
+	}
+	var de *Error
+	return errors.As(err, &de) && de.Path == "" && de.Line == 0
 }
 
 // detectDocument names the format of one JSON document, or "".

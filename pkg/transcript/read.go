@@ -240,7 +240,7 @@ func readAs(ctx context.Context, r io.Reader, name string, format Format, fn fun
 		if ts, err, ok := readFileDocument(ctx, file, at, name, format, fn, done); ok {
 			return ts, err
 		}
-		if f := formatOf(format); format != FormatVCR && (f == nil || f.lines == nil || f.linesWhen != nil && !f.linesWhen(nil)) {
+		if f := formatOf(format); f == nil || f.text == nil && (f.lines == nil || f.linesWhen != nil && !f.linesWhen(nil)) {
 			// Not valid JSON from its first document: said without
 			// reading that line whole (see checked.go).
 			if ts, err, ok := readChecked(ctx, file, at, name, format, nil, fn, true); ok {
@@ -280,28 +280,8 @@ func readAs(ctx context.Context, r io.Reader, name string, format Format, fn fun
 			format, claim = headFormat(peekHead(file, at, br, head))
 		}
 	}
-	if format == FormatVCR || (format == "" && !lineIsValue && isVCR(head)) {
-		if file != nil {
-			// Refused from its size when the file tells it.
-			if n, err := left(file); err == nil && n >= 0 && n+int64(len(head)+br.Buffered()) > maxCassette {
-				return nil, &Error{Name: name, Err: &InputTooLargeError{Limit: maxCassette, Cassette: true}}
-			}
-		}
-		rest, err := readLimited(br, name, int64(len(head)), maxCassette, true)
-		if err != nil {
-			return nil, err
-		}
-		data := append(head, rest...)
-		if !utf8.Valid(data) {
-			return nil, utf8DocError(name, data)
-		}
-		ts, err := readVCR(data, name)
-		if named && !isVCR(data) {
-			if found, _ := Detect(data); found != "" {
-				err = noRecords(name, format, found)
-			}
-		}
-		return scanAll(ctx, name, ts, err, fn)
+	if tf := textFormat(format, lineIsValue, head); tf != nil {
+		return readTextInput(ctx, tf, file, head, br, name, named, fn)
 	}
 	// Codex rollouts and bare Responses items are JSONL; a Responses array
 	// or request body is a document.
@@ -347,6 +327,29 @@ func readAs(ctx context.Context, r io.Reader, name string, format Format, fn fun
 		return detectLine(obj)
 	}
 	return readDocumentInput(ctx, file, at, head, br, name, format, firstFormat, fn, done)
+}
+
+// readTextInput reads an input of the text format f (see format.text)
+// whole; head is what was read of it so far, the rest is in br. Named as
+// f, an input f does not claim reads as the format found in it, if any.
+func readTextInput(ctx context.Context, f *format, file io.ReadSeeker, head []byte, br *bufio.Reader, name string, named bool, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+	size := int64(-1)
+	if file != nil {
+		// Its size, when the file tells it.
+		if n, err := left(file); err == nil && n >= 0 {
+			size = n + int64(len(head)+br.Buffered())
+		}
+	}
+	data, ts, err := f.readText(io.MultiReader(bytes.NewReader(head), br), size, name)
+	if data == nil {
+		return nil, err
+	}
+	if named && !f.text(data) {
+		if found, _ := Detect(data); found != "" {
+			err = noRecords(name, f.name, found)
+		}
+	}
+	return scanAll(ctx, name, ts, err, fn)
 }
 
 // readDocumentInput reads a JSON document: streamed from the file, or
@@ -510,8 +513,7 @@ func readStream(ctx context.Context, s *docStream, format Format, fn func(t *Tra
 func readWhole(ctx context.Context, data []byte, name string, format Format, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	named := format != ""
 	ts, err := readDocuments(data, name, format)
-	var de *Error
-	if err != nil && named && (format == FormatHAR || errors.As(err, &de) && de.Path == "" && de.Line == 0) {
+	if err != nil && named && givesWay(format, err) {
 		// The named format's frame is missing altogether: say what the
 		// input reads as instead.
 		if found, _ := Detect(data); found != "" && found != format {
@@ -623,8 +625,8 @@ func firstLine(br *bufio.Reader) (head, first []byte, err error) {
 // whole text as a JSON document. An undetectable input is an error that
 // lists what was tried.
 func Detect(data []byte) (Format, error) {
-	if isVCR(data) {
-		return FormatVCR, nil
+	if f := claimsText(data); f != nil {
+		return f.name, nil
 	}
 	br := bufio.NewReader(bytes.NewReader(data))
 	_, first, _ := firstLine(br)

@@ -56,8 +56,11 @@ func TestRegistryValues(t *testing.T) {
 		if len(f.exts) == 0 {
 			t.Errorf("%s: no file name endings", f.name)
 		}
-		if f.lines == nil && f.document == nil && f.stream == nil && f.name != FormatVCR {
+		if f.lines == nil && f.document == nil && f.stream == nil && f.readText == nil {
 			t.Errorf("%s: no reader", f.name)
+		}
+		if (f.text == nil) != (f.readText == nil) {
+			t.Errorf("%s: a text format needs both its sniff and its reader", f.name)
 		}
 		if (f.line != nil || f.doc != nil) && len(f.keys)+len(f.itemKeys) == 0 {
 			t.Errorf("%s: sniffs JSON but names no key", f.name)
