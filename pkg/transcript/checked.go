@@ -268,15 +268,16 @@ func readChecked(ctx context.Context, src io.ReadSeeker, start int64, name strin
 	return ts, err, true
 }
 
-// readLongFirst reads the file at offset at, whose long first line is a
+// longFirstDocument reads the input's file, whose long first line is a
 // valid JSON document the streaming reader did not take (the first of a
-// sequence, one document a line), as [read] reads it once that line is
-// read whole, but without reading it whole: the line formats' sniffs and
-// the format the line tells are taken from the document's probe (its
+// sequence, one document a line), as [readInput] reads it once that line
+// is read whole, but without reading it whole: the line formats' sniffs
+// and the format the line tells are taken from the document's probe (its
 // members kept, as in [readFileDocument]). ok is false when it leaves the
 // input to that line read whole: the line is not exactly one object or
 // array that the probe takes, or a line format claims it.
-func readLongFirst(ctx context.Context, file io.ReadSeeker, at int64, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
+func (in *input) longFirstDocument() (ts []*Transcript, err error, ok bool) {
+	ctx, file, at, name, format := in.ctx, in.file, in.at, in.name, in.format
 	a, b, err := firstLineDocument(ctx, file, at)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -300,10 +301,10 @@ func readLongFirst(ctx context.Context, file io.ReadSeeker, at int64, name strin
 	if format == "" {
 		format = first
 	}
-	if f := formatOf(format); f != nil && (f.text != nil || f.lines != nil && (f.linesWhen == nil || f.linesWhen(obj))) {
+	if f := formatOf(format); f != nil && (f.text != nil || f.readsLines(obj)) {
 		return nil, nil, false
 	}
-	ts, err = readDocumentInput(ctx, file, at, nil, nil, name, format, func() Format { return first }, fn, done)
+	ts, err = in.document(format, func() Format { return first })
 	return ts, err, true
 }
 

@@ -104,6 +104,13 @@ type format struct {
 	errorsNameFound bool
 }
 
+// readsLines reports whether the format reads an input as JSON Lines when
+// the record that told it (or, named, its first record) is obj: it has
+// JSON Lines, and when it has documents too, linesWhen takes obj.
+func (f *format) readsLines(obj map[string]json.RawMessage) bool {
+	return f.lines != nil && (f.linesWhen == nil || f.linesWhen(obj))
+}
+
 // about is what [FormatInfo] says of a format, beside its name.
 type about struct {
 	harness string

@@ -14,7 +14,6 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/inputs"
 	"github.com/harpe-dev/harpe/internal/jsonl"
-	"github.com/harpe-dev/harpe/internal/spool"
 )
 
 // Error is bad input: it names the input and where in it the problem is.
@@ -143,13 +142,13 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 	}
 	s, ok := r.(io.ReadSeeker)
 	if layout == "" || !ok {
-		return readAs(ctx, r, name, format, fn, done)
+		return readInput(ctx, r, name, format, fn, done)
 	}
 	at, err := s.Seek(0, io.SeekCurrent)
 	if err != nil {
-		return readAs(ctx, r, name, format, fn, done)
+		return readInput(ctx, r, name, format, fn, done)
 	}
-	ts, err := readAs(ctx, r, name, format, fn, done)
+	ts, err := readInput(ctx, r, name, format, fn, done)
 	if !errors.Is(err, ErrUnknownFormat) {
 		return ts, err
 	}
@@ -159,7 +158,7 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 	}
 	// A session of no message yet, only records harpe does not know, is
 	// that harness's all the same: no "no records" error.
-	return readAs(context.WithValue(ctx, byLayoutKey{}, true), r, name, layout, fn, done)
+	return readInput(context.WithValue(ctx, byLayoutKey{}, true), r, name, layout, fn, done)
 }
 
 type layoutsKey struct{}
@@ -199,201 +198,6 @@ func LayoutFormat(path string) Format {
 		return FormatCopilotCLI
 	}
 	return ""
-}
-
-// readAs is read without the fallback to a harness's layout.
-func readAs(ctx context.Context, r io.Reader, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) ([]*Transcript, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if _, err := ParseFormat(string(format)); err != nil {
-		return nil, err
-	}
-	named := format != ""
-	file, at, err := seekable(r, name, named)
-	if err != nil {
-		return nil, err
-	}
-	// A pipe gets a buffer of longLine, to tell a long first line.
-	bufSize := 64 << 10
-	if file == nil {
-		bufSize = longLine
-	}
-	br := bufio.NewReaderSize(r, bufSize)
-	if file == nil && firstLineLong(br, longLine) {
-		// One JSON document on one long line (a request body as an SDK
-		// dumps it) from a pipe: held once (spool.Hold), so that it can be
-		// read twice like a file, rather than as one line that grows.
-		held, err := spool.Hold(nil, br, 0)
-		if err != nil {
-			return nil, &Error{Name: name, Err: err}
-		}
-		defer held.Close()
-		held.Ctx = ctx
-		file, at = held, 0
-		br.Reset(held)
-	}
-	if file != nil && firstLineLong(br, bufSize) {
-		// A JSON document on a long first line is streamed from the file
-		// now (see stream.go), unless that line is a JSON Lines record;
-		// other documents are streamed below, once the first line is read.
-		if ts, err, ok := readFileDocument(ctx, file, at, name, format, fn, done); ok {
-			return ts, err
-		}
-		if f := formatOf(format); f == nil || f.text == nil && (f.lines == nil || f.linesWhen != nil && !f.linesWhen(nil)) {
-			// Not valid JSON from its first document: said without
-			// reading that line whole (see checked.go).
-			if ts, err, ok := readChecked(ctx, file, at, name, format, nil, fn, true); ok {
-				return ts, err
-			}
-		}
-		if ts, err, ok := readLongFirst(ctx, file, at, name, format, fn, done); ok {
-			return ts, err
-		}
-		if _, err := file.Seek(at, io.SeekStart); err != nil {
-			return nil, &Error{Name: name, Err: err}
-		}
-		br.Reset(file)
-	}
-	head, first, err := firstLine(br)
-	if err != nil {
-		return nil, &Error{Name: name, Err: err}
-	}
-	if len(first) == 0 {
-		if format == "" {
-			format = FormatHarpe
-		}
-		return []*Transcript{newBuilder(format).finish()}, nil
-	}
-	firstLineNo := bytes.Count(head, []byte("\n")) - bytes.Count(first, []byte("\n")) + 1
-	trimmed := bytes.TrimSpace(bytes.TrimPrefix(first, bom))
-	lineIsValue := json.Valid(trimmed)
-	var obj map[string]json.RawMessage
-	if lineIsValue && len(trimmed) > 0 && trimmed[0] == '{' {
-		_ = json.Unmarshal(trimmed, &obj)
-	}
-	claim := obj // the record whose format's sniff claimed the input
-	if format == "" && obj != nil {
-		format = detectLine(obj)
-		if format == "" {
-			// Look past records no format claims (see headFormat).
-			format, claim = headFormat(peekHead(file, at, br, head))
-		}
-	}
-	if tf := textFormat(format, lineIsValue, head); tf != nil {
-		return readTextInput(ctx, tf, file, head, br, name, named, fn)
-	}
-	// Codex rollouts and bare Responses items are JSONL; a Responses array
-	// or request body is a document.
-	f := formatOf(format)
-	lineFormat := f != nil && f.lines != nil && (f.linesWhen == nil || f.linesWhen(claim))
-	if format != "" && lineFormat && !(lineIsValue && obj != nil) {
-		if !utf8.Valid(first) {
-			return nil, utf8Error(name, firstLineNo, first)
-		}
-		if !lineIsValue {
-			err := json.Unmarshal(trimmed, new(any))
-			if strings.Contains(err.Error(), "unexpected end") && (trimmed[0] == '{' || trimmed[0] == '[') {
-				return nil, &Error{Name: name, Err: fmt.Errorf("a %s transcript is JSON Lines, one object a line; this input is one JSON document over several lines", format)}
-			}
-			return nil, jsonError(name, firstLineNo, first, err, "")
-		}
-		return nil, &Error{Name: name, Line: firstLineNo, Err: fmt.Errorf("not a JSON object (found %s)", jsonl.Kind(trimmed))}
-	}
-	if lineFormat {
-		b := newBuilder(format)
-		if fn != nil {
-			b.sink = func(m *Message) error { return fn(b.t, m) }
-			b.name, b.ctx = name, ctx
-		}
-		d := &lineDecoder{r: jsonl.NewReader(io.MultiReader(bytes.NewReader(head), br)), name: name, b: b, strict: strictLines(ctx)}
-		err = f.lines(d, b)
-		if err == nil {
-			b.finish()
-			err = b.sinkErr
-		}
-		if err == nil && named && b.count() == 0 && ctx.Value(byLayoutKey{}) == nil {
-			err = noRecords(name, format, detectLine(obj))
-		}
-		if err != nil {
-			return nil, err
-		}
-		return []*Transcript{b.t}, nil
-	}
-	firstFormat := func() Format {
-		if obj == nil {
-			return ""
-		}
-		return detectLine(obj)
-	}
-	return readDocumentInput(ctx, file, at, head, br, name, format, firstFormat, fn, done)
-}
-
-// readTextInput reads an input of the text format f (see format.text)
-// whole; head is what was read of it so far, the rest is in br. Named as
-// f, an input f does not claim reads as the format found in it, if any.
-func readTextInput(ctx context.Context, f *format, file io.ReadSeeker, head []byte, br *bufio.Reader, name string, named bool, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
-	size := int64(-1)
-	if file != nil {
-		// Its size, when the file tells it.
-		if n, err := left(file); err == nil && n >= 0 {
-			size = n + int64(len(head)+br.Buffered())
-		}
-	}
-	data, ts, err := f.readText(io.MultiReader(bytes.NewReader(head), br), size, name)
-	if data == nil {
-		return nil, err
-	}
-	if named && !f.text(data) {
-		if found, _ := Detect(data); found != "" {
-			err = noRecords(name, f.name, found)
-		}
-	}
-	return scanAll(ctx, name, ts, err, fn)
-}
-
-// readDocumentInput reads a JSON document: streamed from the file, or
-// from the input held once in memory; checked streamed where the stream
-// reader refuses it; read whole where neither takes it. head is what was
-// read of it so far, firstFormat what its first line tells ("" when that
-// line is no object).
-func readDocumentInput(ctx context.Context, file io.ReadSeeker, at int64, head []byte, br *bufio.Reader, name string, format Format, firstFormat func() Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) ([]*Transcript, error) {
-	var err error
-	var src io.ReadSeeker = file
-	var held *spool.Spool
-	if file != nil {
-		if _, err := file.Seek(at, io.SeekStart); err != nil {
-			return nil, &Error{Name: name, Err: err}
-		}
-	} else {
-		if held, err = spool.Hold(head, br, 0); err != nil {
-			return nil, &Error{Name: name, Err: err}
-		}
-		defer held.Close()
-		held.Ctx = ctx
-		src = held
-	}
-	if ts, err, ok := readStreamed(ctx, src, name, format, fn, done); ok {
-		return ts, err
-	}
-	start := at
-	if held != nil {
-		start = 0
-	}
-	if ts, err, ok := readChecked(ctx, src, start, name, format, firstFormat, fn, false); ok {
-		return ts, err
-	}
-	if _, err := src.Seek(start, io.SeekStart); err != nil {
-		return nil, &Error{Name: name, Err: err}
-	}
-	data, err := readLimited(src, name, 0, maxWhole, false)
-	if err != nil {
-		return nil, err
-	}
-	if held != nil {
-		held.Close() // let go before decoding
-	}
-	return readWhole(ctx, data, name, format, fn)
 }
 
 // readStreamed reads the JSON document at src's position element by
@@ -445,7 +249,7 @@ func readFileDocument(ctx context.Context, file io.ReadSeeker, at int64, name st
 	if p := s.probe; !p.array {
 		// The members kept stand for the object in the line sniffs: they
 		// look at keys and at "type", which are kept whole.
-		if f := formatOf(format); format != "" && f.lines != nil && (f.linesWhen == nil || f.linesWhen(p.obj)) {
+		if f := formatOf(format); format != "" && f.readsLines(p.obj) {
 			return nil, nil, false
 		}
 		if format == "" && lineFormat(p.obj) != "" {
