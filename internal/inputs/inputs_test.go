@@ -68,9 +68,6 @@ func TestExpand(t *testing.T) {
 	if !slices.Equal(reasons, wantSkips) {
 		t.Errorf("skips\n got %q\nwant %q", reasons, wantSkips)
 	}
-	if ins[3].Layout != "claude-code" || ins[2].Layout != "claude-code-subagent" {
-		t.Errorf("layouts %q %q", ins[3].Layout, ins[2].Layout)
-	}
 
 	// Files named are read whatever their name; "-" is standard input.
 	named := filepath.Join(dir, "notes.md")
@@ -95,25 +92,6 @@ func TestExpand(t *testing.T) {
 
 // testExts are the file name endings the tests walk for.
 var testExts = []string{".jsonl", ".json"}
-
-func TestLayout(t *testing.T) {
-	tests := []struct{ name, path, want string }{
-		{"claude code session", "/home/u/.claude/projects/-home-u-app/5f1c2e.jsonl", "claude-code"},
-		{"claude code subagent", "/home/u/.claude/projects/-home-u-app/5f1c2e/subagents/agent-a1b2.jsonl", "claude-code-subagent"},
-		{"codex rollout", "/home/u/.codex/sessions/2025/11/03/rollout-2025-11-03T10-00-00-0199.jsonl", "codex"},
-		{"codex rollout, bad month", "/home/u/.codex/sessions/2025/1/03/rollout-x.jsonl", ""},
-		{"windows slashes", `C:\Users\u\.claude\projects\C--app\s.jsonl`, ""},
-		{"other file", "/tmp/chat.jsonl", ""},
-		{"not jsonl under projects", "/home/u/.claude/projects/-home-u-app/notes.txt", ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := Layout(tt.path); got != tt.want {
-				t.Errorf("Layout(%q) = %q, want %q", tt.path, got, tt.want)
-			}
-		})
-	}
-}
 
 func TestMap(t *testing.T) {
 	ins := []Input{{Path: "a"}, {Path: Stdin}, {Path: "b"}, {Path: "c"}}

@@ -61,6 +61,10 @@ type format struct {
 	// further (see [mayBeTranscript]). A key named by the sniff (line,
 	// doc) belongs here.
 	keys, itemKeys []string
+	// layout tells, from the parts of a path (split at its slashes), that
+	// the path is a session file where the harness keeps its sessions
+	// (see [LayoutFormat]); nil for a format no harness keeps so.
+	layout func(parts []string) bool
 	// exts are the file name endings the format comes in: a directory
 	// walk reads the files ending in one of any format's ([Extensions]).
 	exts []string

@@ -8,11 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/harpe-dev/harpe/internal/inputs"
 	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
@@ -182,22 +182,36 @@ func harnessLayouts(ctx context.Context) bool {
 }
 
 // LayoutFormat is the format of the harness whose layout the path
-// follows (see [inputs.Layout]: ~/.claude/projects/<project>/<uuid>.jsonl
-// and its subagents, ~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl, Gemini
-// CLI's ~/.gemini/tmp/<hash>/chats/session-…, Copilot CLI's
-// ~/.copilot/session-state/<id>/events.jsonl), "" for any other path.
+// follows (~/.claude/projects/<project>/<uuid>.jsonl and its subagents,
+// ~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl, Gemini CLI's
+// ~/.gemini/tmp/<hash>/chats/session-…, Copilot CLI's
+// ~/.copilot/session-state/<id>/events.jsonl: each format's value says
+// its own), "" for any other path. Only the path is looked at (slashes
+// in either direction where the system has both), never the file.
 func LayoutFormat(path string) Format {
-	switch inputs.Layout(path) {
-	case "claude-code", "claude-code-subagent":
-		return FormatClaudeCode
-	case "codex":
-		return FormatCodex
-	case "gemini-cli":
-		return FormatGeminiCLI
-	case "copilot-cli":
-		return FormatCopilotCLI
+	parts := strings.Split(filepath.ToSlash(path), "/")
+	for _, f := range formats {
+		if f.layout != nil && f.layout(parts) {
+			return f.name
+		}
 	}
 	return ""
+}
+
+// base is the last of a path's parts, n their number.
+func base(parts []string) (string, int) { return parts[len(parts)-1], len(parts) }
+
+// digits reports whether s is n decimal digits.
+func digits(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // readStreamed reads the JSON document at src's position element by

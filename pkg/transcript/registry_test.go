@@ -151,3 +151,36 @@ func TestRegistrySamples(t *testing.T) {
 		t.Errorf("only %d samples detected", n)
 	}
 }
+
+// TestLayoutFormat: the harness whose layout a path follows, from the
+// formats' own path shapes (as internal/inputs told them at ce6454f).
+func TestLayoutFormat(t *testing.T) {
+	tests := []struct {
+		name, path string
+		want       Format
+	}{
+		{"claude code session", "/home/u/.claude/projects/-home-u-app/5f1c2e.jsonl", FormatClaudeCode},
+		{"claude code subagent", "/home/u/.claude/projects/-home-u-app/5f1c2e/subagents/agent-a1b2.jsonl", FormatClaudeCode},
+		{"subagent file not an agent's", "/home/u/x/subagents/notes.jsonl", ""},
+		{"codex rollout", "/home/u/.codex/sessions/2025/11/03/rollout-2025-11-03T10-00-00-0199.jsonl", FormatCodex},
+		{"codex rollout, bad month", "/home/u/.codex/sessions/2025/1/03/rollout-x.jsonl", ""},
+		{"gemini cli json", "/home/u/.gemini/tmp/ab12/chats/session-2026-01-01T10-00-x.json", FormatGeminiCLI},
+		{"gemini cli jsonl", "/home/u/.gemini/tmp/ab12/chats/session-2026-01-01T10-00-x.jsonl", FormatGeminiCLI},
+		{"gemini cli, not a session", "/home/u/.gemini/tmp/ab12/chats/logs.json", ""},
+		// Both shapes: Claude Code's was tried first, and is still.
+		{"a project hash named projects", "/home/u/.gemini/tmp/projects/chats/session-x.jsonl", FormatClaudeCode},
+		{"copilot cli", "/home/u/.copilot/session-state/0199-ab/events.jsonl", FormatCopilotCLI},
+		{"copilot cli, other file", "/home/u/.copilot/session-state/0199-ab/workspace.yaml", ""},
+		{"windows slashes", `C:\Users\u\.claude\projects\C--app\s.jsonl`, ""},
+		{"other file", "/tmp/chat.jsonl", ""},
+		{"not jsonl under projects", "/home/u/.claude/projects/-home-u-app/notes.txt", ""},
+		{"one part", "s.jsonl", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := LayoutFormat(tt.path); got != tt.want {
+				t.Errorf("LayoutFormat(%q) = %q, want %q", tt.path, got, tt.want)
+			}
+		})
+	}
+}
