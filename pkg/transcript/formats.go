@@ -387,8 +387,8 @@ func archiveDoc(p *docProbe) bool {
 	return false
 }
 
-// readDocument reads the document v, held in memory, as format.
-func readDocument(v json.RawMessage, name string, format Format) ([]*Transcript, error) {
+// decodeDocument reads the document v, held in memory, as format.
+func decodeDocument(v json.RawMessage, name string, format Format) ([]*Transcript, error) {
 	f := formatOf(format)
 	switch {
 	case f != nil && f.stream != nil && f.document == nil:

@@ -21,13 +21,19 @@ import (
 //     pipe whose first line is long, held once), and a file that cannot
 //     be a transcript is refused before it is read (see [seekable]);
 //  2. longFirstLine: a JSON document on a first line longer than the
-//     buffer is read without that line being held (streamed, checked);
+//     buffer is read without that line being held ([streamLongLine],
+//     [checkedSequence], [input.longFirstDocument]);
 //  3. readFirstLine, then tell: the first line that is not blank is read
 //     and, unless the format is named, tells the format (past records no
 //     format claims, see [headFormat]);
 //  4. one reader by the input's shape: text (a format that is no JSON,
 //     whole), jsonLines (a record a line, streamed) or document (one or
-//     more JSON documents: streamed, checked or held whole).
+//     more JSON documents: streamed element by element, [streamDocument];
+//     else, when not one valid document, checked and read document by
+//     document, [checkedSequence]; else held whole, [wholeDocuments]).
+//
+// Each format's value (formats.go) says which of these apply to it; the
+// steps name no format.
 
 // input is one input being read: where it comes from, what was read of it
 // so far, and where its messages go.
@@ -139,13 +145,13 @@ func (in *input) longFirstLine() (ts []*Transcript, err error, ok bool) {
 	if in.file == nil || !firstLineLong(in.br, in.bufSize) {
 		return nil, nil, false
 	}
-	if ts, err, ok := readFileDocument(in.ctx, in.file, in.at, in.name, in.format, in.fn, in.done); ok {
+	if ts, err, ok := streamLongLine(in.ctx, in.file, in.at, in.name, in.format, in.fn, in.done); ok {
 		return ts, err, true
 	}
 	if f := formatOf(in.format); f == nil || f.text == nil && !f.readsLines(nil) {
 		// Not valid JSON from its first document: said without
 		// reading that line whole (see checked.go).
-		if ts, err, ok := readChecked(in.ctx, in.file, in.at, in.name, in.format, nil, in.fn, true); ok {
+		if ts, err, ok := checkedSequence(in.ctx, in.file, in.at, in.name, in.format, nil, in.fn, true); ok {
 			return ts, err, true
 		}
 	}
@@ -303,10 +309,10 @@ func (in *input) document(format Format, firstFormat func() Format) ([]*Transcri
 		held.Ctx = in.ctx
 		src, start = held, 0
 	}
-	if ts, err, ok := readStreamed(in.ctx, src, in.name, format, in.fn, in.done); ok {
+	if ts, err, ok := streamDocument(in.ctx, src, in.name, format, in.fn, in.done); ok {
 		return ts, err
 	}
-	if ts, err, ok := readChecked(in.ctx, src, start, in.name, format, firstFormat, in.fn, false); ok {
+	if ts, err, ok := checkedSequence(in.ctx, src, start, in.name, format, firstFormat, in.fn, false); ok {
 		return ts, err
 	}
 	if _, err := src.Seek(start, io.SeekStart); err != nil {
@@ -319,5 +325,5 @@ func (in *input) document(format Format, firstFormat func() Format) ([]*Transcri
 	if src != in.file {
 		src.(*spool.Spool).Close() // let go before decoding
 	}
-	return readWhole(in.ctx, data, in.name, format, in.fn)
+	return wholeDocuments(in.ctx, data, in.name, format, in.fn)
 }

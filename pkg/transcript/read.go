@@ -214,12 +214,12 @@ func digits(s string, n int) bool {
 	return true
 }
 
-// readStreamed reads the JSON document at src's position element by
+// streamDocument reads the JSON document at src's position element by
 // element (see stream.go). ok is false when it leaves the input to
-// readWhole: bad JSON (which readWhole places exactly), a sequence of
+// wholeDocuments: bad JSON (which wholeDocuments places exactly), a sequence of
 // documents, a format read whole, and the rare cases where a named format
-// finds none of its records (readWhole then says what the input is).
-func readStreamed(ctx context.Context, src io.ReadSeeker, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
+// finds none of its records (wholeDocuments then says what the input is).
+func streamDocument(ctx context.Context, src io.ReadSeeker, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
 	s, err := openDocStream(src, name)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -227,7 +227,7 @@ func readStreamed(ctx context.Context, src io.ReadSeeker, name string, format Fo
 		}
 		return nil, nil, false
 	}
-	return readStream(ctx, s, format, fn, done)
+	return streamProbed(ctx, s, format, fn, done)
 }
 
 // longLine is the length of a first line past which an input that cannot
@@ -249,10 +249,10 @@ func firstLineLong(br *bufio.Reader, n int) bool {
 	return bytes.IndexByte(b[i:], '\n') < 0
 }
 
-// readFileDocument reads the file at offset at as one JSON document,
+// streamLongLine reads the file at offset at as one JSON document,
 // streamed, when it is one (ok), and not a JSON Lines file (whose first
 // value a line format claims) or anything else the stream reader leaves.
-func readFileDocument(ctx context.Context, file io.ReadSeeker, at int64, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
+func streamLongLine(ctx context.Context, file io.ReadSeeker, at int64, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
 	if _, err := file.Seek(at, io.SeekStart); err != nil {
 		return nil, nil, false
 	}
@@ -270,13 +270,13 @@ func readFileDocument(ctx context.Context, file io.ReadSeeker, at int64, name st
 			return nil, nil, false
 		}
 	}
-	return readStream(ctx, s, format, fn, done)
+	return streamProbed(ctx, s, format, fn, done)
 }
 
-// readStream reads the probed document s as format (detected when "").
+// streamProbed reads the probed document s as format (detected when "").
 // A transcript emitted as it is read goes to done (when not nil) and is
 // not returned.
-func readStream(ctx context.Context, s *docStream, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
+func streamProbed(ctx context.Context, s *docStream, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
 	name := s.name
 	s.ctx, s.fn = ctx, fn
 	named := format != ""
@@ -327,10 +327,10 @@ func readStream(ctx context.Context, s *docStream, format Format, fn func(t *Tra
 	return ts, err, true
 }
 
-// readWhole reads data, held whole, as one or more JSON documents.
-func readWhole(ctx context.Context, data []byte, name string, format Format, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+// wholeDocuments reads data, held whole, as one or more JSON documents.
+func wholeDocuments(ctx context.Context, data []byte, name string, format Format, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	named := format != ""
-	ts, err := readDocuments(data, name, format)
+	ts, err := decodeDocuments(data, name, format)
 	if err != nil && named && givesWay(format, err) {
 		// The named format's frame is missing altogether: say what the
 		// input reads as instead.
@@ -554,9 +554,9 @@ func probeDocument(v json.RawMessage) *docProbe {
 	return s.probe
 }
 
-// readDocuments reads data as one or more JSON documents in format (or
+// decodeDocuments reads data as one or more JSON documents in format (or
 // detects it from the first).
-func readDocuments(data []byte, name string, format Format) ([]*Transcript, error) {
+func decodeDocuments(data []byte, name string, format Format) ([]*Transcript, error) {
 	if !utf8.Valid(data) {
 		return nil, utf8DocError(name, data)
 	}
@@ -601,7 +601,7 @@ func readDocuments(data []byte, name string, format Format) ([]*Transcript, erro
 		if n > 0 {
 			prefix = fmt.Sprintf("document %d: ", n+1)
 		}
-		ts, err := readDocument(v, name, f)
+		ts, err := decodeDocument(v, name, f)
 		if err != nil {
 			var e *Error
 			if prefix != "" && errors.As(err, &e) {
