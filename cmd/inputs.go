@@ -62,7 +62,8 @@ func openInputs(a *app, rules readRules, args []string) (*inputs.Set, error) {
 		stdin = a.stdinHeld
 	}
 	set, err := inputs.NewSet(args, inputs.Rules{Once: rules.once, RefuseEmpty: rules.refuseEmpty,
-		Skip: notTranscript, Stdin: stdin, StdinName: stdinName, StdinFromStart: a.stdinHeld != nil})
+		Skip: notTranscript, Stdin: stdin, StdinName: stdinName, StdinFromStart: a.stdinHeld != nil,
+		Extensions: transcript.Extensions()})
 	if errors.Is(err, inputs.ErrStdinTwice) {
 		return nil, usageErrorf("%v", err)
 	}

@@ -4,9 +4,8 @@
 // parallel while keeping the results in argument order, and keeps the
 // account of the files it passed over so a command can say why.
 //
-// It knows where agent harnesses keep their sessions (see [Layout]): the
-// Claude Code projects tree, with subagent files, and the Codex sessions
-// tree.
+// It knows no transcript format: the file name endings a walk reads are
+// the caller's.
 package inputs
 
 import (
@@ -34,9 +33,6 @@ type Input struct {
 	// rather than named: a file there that turns out not to be of the
 	// kind wanted is skipped (see [Set.Skips]), not an error.
 	FromDir bool
-	// Layout names the harness layout the path sits in ("claude-code",
-	// "claude-code-subagent", "codex"), "" when none; see [Layout].
-	Layout string
 }
 
 // Skip is a file passed over, and why.
@@ -45,19 +41,17 @@ type Skip struct {
 	Reason string
 }
 
-// Extensions lists the file name endings a directory walk reads; other
-// files are skipped with the reason "not a transcript file name".
-var Extensions = []string{".jsonl", ".ndjson", ".json", ".traj", ".yaml", ".yml", ".har"}
-
 // Expand returns the files named by args, in order: "-" and plain files as
 // they are, each directory replaced by the files under it in lexical order
 // of their paths (as [filepath.WalkDir] visits them). Under a directory,
 // hidden files and directories (a name starting with ".") and files whose
-// name ends in none of [Extensions] are skipped and listed. A path that
+// name ends in none of exts (the file name endings the caller reads, such
+// as ".jsonl"; matched in lower case) are skipped and listed, with the
+// reason "not a transcript file name". A path that
 // cannot be read is an error naming it (see [ExpandAll] to go on past a
 // named path that does not exist). No args means standard input.
-func Expand(args []string) ([]Input, []Skip, error) {
-	ins, skips, missing, err := ExpandAll(args)
+func Expand(args, exts []string) ([]Input, []Skip, error) {
+	ins, skips, missing, err := ExpandAll(args, exts)
 	if err == nil && len(missing) > 0 {
 		err = missing[0]
 	}
@@ -68,7 +62,7 @@ func Expand(args []string) ([]Input, []Skip, error) {
 // not an error that ends it: it is returned in missing (an error naming
 // it, in argument order) and the other paths are expanded, so that a
 // command reports what it could read and then fails, as cat and grep do.
-func ExpandAll(args []string) ([]Input, []Skip, []error, error) {
+func ExpandAll(args, exts []string) ([]Input, []Skip, []error, error) {
 	if len(args) == 0 {
 		args = []string{Stdin}
 	}
@@ -92,7 +86,7 @@ func ExpandAll(args []string) ([]Input, []Skip, []error, error) {
 			return nil, nil, nil, fmt.Errorf("%s: %w", termtext.Escape(arg), pathErr(err))
 		}
 		if !fi.IsDir() {
-			out = append(out, Input{Path: arg, Layout: Layout(arg)})
+			out = append(out, Input{Path: arg})
 			continue
 		}
 		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
@@ -125,11 +119,11 @@ func ExpandAll(args []string) ([]Input, []Skip, []error, error) {
 				skips = append(skips, Skip{Path: p, Reason: reason})
 				return nil
 			}
-			if !slices.ContainsFunc(Extensions, func(e string) bool { return strings.HasSuffix(strings.ToLower(name), e) }) {
+			if !slices.ContainsFunc(exts, func(e string) bool { return strings.HasSuffix(strings.ToLower(name), e) }) {
 				skips = append(skips, Skip{Path: p, Reason: "not a transcript file name"})
 				return nil
 			}
-			out = append(out, Input{Path: p, FromDir: true, Layout: Layout(p)})
+			out = append(out, Input{Path: p, FromDir: true})
 			return nil
 		})
 		if err != nil {
@@ -233,48 +227,6 @@ func pathErr(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// Layout names the harness layout a session file's path follows:
-//   - "claude-code-subagent": …/<session-uuid>/subagents/agent-<id>.jsonl
-//   - "claude-code": …/projects/<project>/<session-uuid>.jsonl
-//   - "codex": …/sessions/YYYY/MM/DD/rollout-<timestamp>-<uuid>.jsonl
-//   - "gemini-cli": …/tmp/<project hash>/chats/session-….json or .jsonl
-//   - "copilot-cli": …/session-state/<session id>/events.jsonl
-//
-// and "" for any other path. Only the path is looked at (slashes in
-// either direction), never the file.
-func Layout(path string) string {
-	parts := strings.Split(filepath.ToSlash(path), "/")
-	n := len(parts)
-	base := parts[n-1]
-	switch {
-	case n >= 2 && parts[n-2] == "subagents" && strings.HasPrefix(base, "agent-") && strings.HasSuffix(base, ".jsonl"):
-		return "claude-code-subagent"
-	case n >= 3 && parts[n-3] == "projects" && strings.HasSuffix(base, ".jsonl"):
-		return "claude-code"
-	case n >= 5 && parts[n-5] == "sessions" && strings.HasPrefix(base, "rollout-") && strings.HasSuffix(base, ".jsonl") &&
-		digits(parts[n-4], 4) && digits(parts[n-3], 2) && digits(parts[n-2], 2):
-		return "codex"
-	case n >= 4 && parts[n-4] == "tmp" && parts[n-2] == "chats" && strings.HasPrefix(base, "session-") &&
-		(strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".jsonl")):
-		return "gemini-cli"
-	case n >= 3 && parts[n-3] == "session-state" && base == "events.jsonl":
-		return "copilot-cli"
-	}
-	return ""
-}
-
-func digits(s string, n int) bool {
-	if len(s) != n {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // Map runs fn on every input, up to workers at a time (GOMAXPROCS when

@@ -44,7 +44,7 @@ func TestExpand(t *testing.T) {
 		}
 		return out
 	}
-	ins, skips, err := Expand([]string{dir})
+	ins, skips, err := Expand([]string{dir}, testExts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,42 +68,30 @@ func TestExpand(t *testing.T) {
 	if !slices.Equal(reasons, wantSkips) {
 		t.Errorf("skips\n got %q\nwant %q", reasons, wantSkips)
 	}
-	if ins[3].Layout != "claude-code" || ins[2].Layout != "claude-code-subagent" {
-		t.Errorf("layouts %q %q", ins[3].Layout, ins[2].Layout)
-	}
 
 	// Files named are read whatever their name; "-" is standard input.
 	named := filepath.Join(dir, "notes.md")
-	ins, skips, err = Expand([]string{named, "-"})
+	ins, skips, err = Expand([]string{named, "-"}, testExts)
 	if err != nil || len(skips) != 0 || len(ins) != 2 || ins[0].Path != named || ins[0].FromDir || ins[1].Path != Stdin {
 		t.Errorf("named: %+v %+v %v", ins, skips, err)
 	}
-	if ins, _, _ := Expand(nil); len(ins) != 1 || ins[0].Path != Stdin {
+	if ins, _, _ := Expand(nil, testExts); len(ins) != 1 || ins[0].Path != Stdin {
 		t.Errorf("no args: %+v", ins)
 	}
-	if _, _, err := Expand([]string{filepath.Join(dir, "missing")}); err == nil || !strings.HasSuffix(err.Error(), "missing: no such file or directory") {
+	if _, _, err := Expand([]string{filepath.Join(dir, "missing")}, testExts); err == nil || !strings.HasSuffix(err.Error(), "missing: no such file or directory") {
 		t.Errorf("missing path: %v", err)
+	}
+
+	// The endings are the caller's: with ".md" alone, only the notes are
+	// read under the directory.
+	ins, skips, err = Expand([]string{dir}, []string{".md"})
+	if got := rel(ins); err != nil || !slices.Equal(got, []string{"notes.md"}) || len(skips) != 6 {
+		t.Errorf("endings .md: files %q, %d skipped, %v", got, len(skips), err)
 	}
 }
 
-func TestLayout(t *testing.T) {
-	tests := []struct{ name, path, want string }{
-		{"claude code session", "/home/u/.claude/projects/-home-u-app/5f1c2e.jsonl", "claude-code"},
-		{"claude code subagent", "/home/u/.claude/projects/-home-u-app/5f1c2e/subagents/agent-a1b2.jsonl", "claude-code-subagent"},
-		{"codex rollout", "/home/u/.codex/sessions/2025/11/03/rollout-2025-11-03T10-00-00-0199.jsonl", "codex"},
-		{"codex rollout, bad month", "/home/u/.codex/sessions/2025/1/03/rollout-x.jsonl", ""},
-		{"windows slashes", `C:\Users\u\.claude\projects\C--app\s.jsonl`, ""},
-		{"other file", "/tmp/chat.jsonl", ""},
-		{"not jsonl under projects", "/home/u/.claude/projects/-home-u-app/notes.txt", ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := Layout(tt.path); got != tt.want {
-				t.Errorf("Layout(%q) = %q, want %q", tt.path, got, tt.want)
-			}
-		})
-	}
-}
+// testExts are the file name endings the tests walk for.
+var testExts = []string{".jsonl", ".json"}
 
 func TestMap(t *testing.T) {
 	ins := []Input{{Path: "a"}, {Path: Stdin}, {Path: "b"}, {Path: "c"}}

@@ -31,6 +31,9 @@ type Rules struct {
 	Stdin          io.Reader
 	StdinName      string
 	StdinFromStart bool
+	// Extensions are the file name endings a directory walk reads (see
+	// [Expand]).
+	Extensions []string
 }
 
 // Set is a command's inputs, expanded ([Expand]) and read in argument
@@ -52,7 +55,7 @@ type Set struct {
 // not exist is in [Set.Missing], not an error). Its errors are [Expand]'s
 // ([ErrStdinTwice] among them).
 func NewSet(args []string, rules Rules) (*Set, error) {
-	ins, skips, missing, err := ExpandAll(args)
+	ins, skips, missing, err := ExpandAll(args, rules.Extensions)
 	if err != nil {
 		return nil, err
 	}

@@ -32,7 +32,7 @@ func TestSetEach(t *testing.T) {
 	write("sub/2.jsonl", " \n")
 	write("sub/3.jsonl", "odd")
 	odd := errors.New("not ours")
-	rules := Rules{Once: true, RefuseEmpty: true, Stdin: strings.NewReader("S"), StdinName: "stdin",
+	rules := Rules{Once: true, RefuseEmpty: true, Stdin: strings.NewReader("S"), StdinName: "stdin", Extensions: testExts,
 		Skip: func(err error) string {
 			if errors.Is(err, odd) {
 				return "not ours"

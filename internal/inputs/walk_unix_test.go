@@ -31,7 +31,7 @@ func TestExpandSkipsWhatIsNotARegularFile(t *testing.T) {
 	link(filepath.Join(dir, "gone"), "dangling.jsonl")
 	link(filepath.Join(dir, "sub"), "dir.jsonl")
 
-	ins, skips, err := Expand([]string{dir})
+	ins, skips, err := Expand([]string{dir}, testExts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestExpandSkipsUnreadable(t *testing.T) {
 	if err := os.Chmod(filepath.Join(dir, "c.jsonl"), 0); err != nil {
 		t.Fatal(err)
 	}
-	ins, skips, err := Expand([]string{dir})
+	ins, skips, err := Expand([]string{dir}, testExts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -162,13 +162,14 @@ func (r *docCheck) bad(at position, c byte) {
 	r.badUTF8, r.utf8Byte, r.utf8At = true, c, at
 }
 
-// errorOf is the error [readDocuments] gives for the input before it
+// errorOf is the error [decodeDocuments] gives for the input before it
 // reads any document, as format (detected when ""), nil when it gives
 // none there. ok is false when that error would depend on more than the
-// check (a HAR named, whose errors name the format detected instead).
+// check (a format named whose errors name the format found instead,
+// errorsNameFound).
 func (r *docCheck) errorOf(src io.ReadSeeker, start int64, name string, format Format) (err error, ok bool) {
 	if r.badUTF8 {
-		if format == FormatHAR {
+		if f := formatOf(format); f != nil && f.errorsNameFound {
 			return nil, false
 		}
 		return &Error{Name: name, Line: r.utf8At.line, Col: r.utf8At.col,
@@ -221,16 +222,16 @@ func firstNonSpace(src io.ReadSeeker, off int64) (byte, error) {
 	}
 }
 
-// readChecked reads the input at start of src, which the streaming
+// checkedSequence reads the input at start of src, which the streaming
 // readers did not take, when it is not one valid JSON document: it says
 // what is wrong with it, or reads it document by document. format is
 // named, or detected from the first line (lineFormat, nil when there is
 // none, tells it then), or "" to detect it from the first document. ok
-// is false when it leaves the input to [readWhole]: one valid document.
+// is false when it leaves the input to [wholeDocuments]: one valid document.
 // With first, src was not read past its long first line yet: the input
 // is taken only when its first document is not valid JSON and opens an
 // object or an array (the other inputs are told from that line).
-func readChecked(ctx context.Context, src io.ReadSeeker, start int64, name string, format Format, lineFormat func() Format, fn func(t *Transcript, m *Message) error, first bool) (ts []*Transcript, err error, ok bool) {
+func checkedSequence(ctx context.Context, src io.ReadSeeker, start int64, name string, format Format, lineFormat func() Format, fn func(t *Transcript, m *Message) error, first bool) (ts []*Transcript, err error, ok bool) {
 	if _, err := src.Seek(start, io.SeekStart); err != nil {
 		return nil, &Error{Name: name, Err: err}, true
 	}
@@ -263,19 +264,20 @@ func readChecked(ctx context.Context, src io.ReadSeeker, start int64, name strin
 		return nil, nil, false
 	}
 	seq := &sequence{docCheck: r, src: src, name: name, format: format, lineFormat: lineFormat}
-	ts, err = seq.read(ctx, start+r.bom, fn)
+	ts, err = seq.transcripts(ctx, start+r.bom, fn)
 	return ts, err, true
 }
 
-// readLongFirst reads the file at offset at, whose long first line is a
+// longFirstDocument reads the input's file, whose long first line is a
 // valid JSON document the streaming reader did not take (the first of a
-// sequence, one document a line), as [read] reads it once that line is
-// read whole, but without reading it whole: the line formats' sniffs and
-// the format the line tells are taken from the document's probe (its
-// members kept, as in [readFileDocument]). ok is false when it leaves the
+// sequence, one document a line), as [readInput] reads it once that line
+// is read whole, but without reading it whole: the line formats' sniffs
+// and the format the line tells are taken from the document's probe (its
+// members kept, as in [streamLongLine]). ok is false when it leaves the
 // input to that line read whole: the line is not exactly one object or
 // array that the probe takes, or a line format claims it.
-func readLongFirst(ctx context.Context, file io.ReadSeeker, at int64, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
+func (in *input) longFirstDocument() (ts []*Transcript, err error, ok bool) {
+	ctx, file, at, name, format := in.ctx, in.file, in.at, in.name, in.format
 	a, b, err := firstLineDocument(ctx, file, at)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -299,10 +301,10 @@ func readLongFirst(ctx context.Context, file io.ReadSeeker, at int64, name strin
 	if format == "" {
 		format = first
 	}
-	if f := formatOf(format); format == FormatVCR || f != nil && f.lines != nil && (f.linesWhen == nil || f.linesWhen(obj)) {
+	if f := formatOf(format); f != nil && (f.text != nil || f.readsLines(obj)) {
 		return nil, nil, false
 	}
-	ts, err = readDocumentInput(ctx, file, at, nil, nil, name, format, func() Format { return first }, fn, done)
+	ts, err = in.document(format, func() Format { return first })
 	return ts, err, true
 }
 
@@ -360,17 +362,16 @@ type sequence struct {
 	first      *section      // the first document
 }
 
-// read reads the documents from start one after another, as
-// [readDocuments] then [readWhole] read them held whole (the format is
+// transcripts reads the documents from start one after another, as
+// [decodeDocuments] then [wholeDocuments] read them held whole (the format is
 // the first one's), but holding one at a time; with fn set, each one's
 // messages go to fn before the next is read.
-func (q *sequence) read(ctx context.Context, start int64, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+func (q *sequence) transcripts(ctx context.Context, start int64, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	named := q.format != ""
 	out, messages, err := q.documents(ctx, start, fn)
 	var tooLarge *InputTooLargeError
 	if named && err != nil && !errors.As(err, &tooLarge) {
-		var de *Error
-		if q.format == FormatHAR || errors.As(err, &de) && de.Path == "" && de.Line == 0 {
+		if givesWay(q.format, err) {
 			if found := q.detect(); found != "" && found != q.format {
 				err = noRecords(q.name, q.format, found)
 			}
@@ -494,7 +495,7 @@ func unwrapFn(err error) error {
 	return err
 }
 
-// document reads the one document in sec as [readDocument] reads it held
+// document reads the one document in sec as [decodeDocument] reads it held
 // whole, streamed where the format's reader takes it; k is the number of
 // transcripts before it. With fn set, its messages go to fn as they are
 // read (an error placed at "conversation K, message I", as [scanAll]
@@ -538,7 +539,7 @@ func (q *sequence) document(ctx context.Context, sec *section, k int, fn func(t 
 	if err != nil {
 		return nil, 0, err
 	}
-	if ts, err = readDocument(v, q.name, q.format); err != nil {
+	if ts, err = decodeDocument(v, q.name, q.format); err != nil {
 		return nil, 0, err
 	}
 	return q.scanRest(ctx, ts, k, 0, fn)

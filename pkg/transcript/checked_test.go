@@ -202,7 +202,7 @@ func TestSequenceScan(t *testing.T) {
 			`{"contents":[{"role":"user","parts":[{"text":"c"}]}]}`,
 		`[{"id":"1","conversations":[{"from":"human","value":"x"}]}] [{"id":"2","conversations":[{"from":"gpt","value":"y"},{"from":"human","value":"z"}]}]`,
 	} {
-		ts, err := readWhole(context.Background(), []byte(in), "in", "", nil)
+		ts, err := wholeDocuments(context.Background(), []byte(in), "in", "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

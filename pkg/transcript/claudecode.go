@@ -579,8 +579,17 @@ func (cs *ccCalls) unstopped() string {
 	return "Claude Code " + strings.Join(versions, ", ")
 }
 
-var claudeCodeFormat = format{name: FormatClaudeCode, line: claudeCodeLine, lines: readClaudeCode,
+var claudeCodeFormat = format{name: FormatClaudeCode, line: claudeCodeLine, lines: readClaudeCode, layout: claudeCodeLayout,
+	keys: []string{"type", "sessionId", "uuid", "parentUuid", "message"}, exts: []string{".jsonl"},
 	about: about{"Claude Code", "JSON Lines, a session a file (a subagent's under <session>/subagents/)", []string{"$CLAUDE_CONFIG_DIR/projects", "~/.claude/projects"}}}
+
+// claudeCodeLayout: …/projects/<project>/<session-uuid>.jsonl, or a
+// subagent's …/<session-uuid>/subagents/agent-<id>.jsonl.
+func claudeCodeLayout(parts []string) bool {
+	b, n := base(parts)
+	return n >= 2 && parts[n-2] == "subagents" && strings.HasPrefix(b, "agent-") && strings.HasSuffix(b, ".jsonl") ||
+		n >= 3 && parts[n-3] == "projects" && strings.HasSuffix(b, ".jsonl")
+}
 
 var claudeTypes = map[string]bool{"user": true, "assistant": true, "system": true, "summary": true, "progress": true, "file-history-snapshot": true, "queue-operation": true}
 

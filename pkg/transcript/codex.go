@@ -559,15 +559,23 @@ func codexOutput(raw json.RawMessage) string {
 	return argText(raw)
 }
 
-var codexFormat = format{name: FormatCodex, line: codexLine, doc: codexDoc,
+var codexFormat = format{name: FormatCodex, line: codexLine, doc: codexDoc, layout: codexLayout,
 	lines: readCodex, linesWhen: func(obj map[string]json.RawMessage) bool { return obj["type"] != nil },
 	document: one(readResponsesDoc), stream: responsesStream,
+	keys: []string{"type", "payload", "role", "call_id", "input"}, itemKeys: []string{"type"}, exts: []string{".jsonl", ".json"},
 	about: about{"Codex CLI; OpenAI Responses API", "JSON Lines rollouts; Responses items a line, a JSON array or a request body", []string{"$CODEX_HOME/sessions", "~/.codex/sessions"}}}
 
 var codexTypes = map[string]bool{"session_meta": true, "turn_context": true, "response_item": true, "event_msg": true, "compacted": true}
 
 // codexLine: a rollout line (a payload under a rollout type), or a bare
 // Responses item.
+// codexLayout: …/sessions/YYYY/MM/DD/rollout-<timestamp>-<uuid>.jsonl.
+func codexLayout(parts []string) bool {
+	b, n := base(parts)
+	return n >= 5 && parts[n-5] == "sessions" && strings.HasPrefix(b, "rollout-") && strings.HasSuffix(b, ".jsonl") &&
+		digits(parts[n-4], 4) && digits(parts[n-3], 2) && digits(parts[n-2], 2)
+}
+
 func codexLine(obj map[string]json.RawMessage) bool {
 	typ := str(obj["type"])
 	if obj["payload"] != nil {

@@ -326,11 +326,18 @@ func copilotResult(raw json.RawMessage) string {
 	return contentText(raw)
 }
 
-var copilotFormat = format{name: FormatCopilotCLI, line: copilotLine, lines: readCopilot,
+var copilotFormat = format{name: FormatCopilotCLI, line: copilotLine, lines: readCopilot, layout: copilotLayout,
+	keys: []string{"type"}, exts: []string{".jsonl"},
 	about: about{"GitHub Copilot CLI", "JSON Lines events (<session>/events.jsonl)", []string{"~/.copilot/session-state"}}}
 
 // copilotLine: an event {type, data, …} whose type is a dotted Copilot
 // event name ("session.start", "user.message", …).
+// copilotLayout: …/session-state/<session id>/events.jsonl.
+func copilotLayout(parts []string) bool {
+	b, n := base(parts)
+	return n >= 3 && parts[n-3] == "session-state" && b == "events.jsonl"
+}
+
 func copilotLine(obj map[string]json.RawMessage) bool {
 	t := str(obj["type"])
 	if obj["data"] == nil || !bytes.HasPrefix(bytes.TrimSpace(obj["data"]), []byte("{")) {

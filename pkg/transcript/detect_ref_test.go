@@ -390,5 +390,6 @@ func FuzzDetect(f *testing.F) {
 			t.Fatalf("Detect = %q, the reference rules %q", got, ref)
 		}
 		checkExclusive(t, "input", data)
+		checkKeys(t, "input", data)
 	})
 }

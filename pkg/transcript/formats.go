@@ -3,7 +3,10 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
@@ -51,6 +54,24 @@ type format struct {
 	name Format
 	// about says who writes the format, in what files and where.
 	about about
+	// keys are the keys of which a first top-level object this format
+	// claims (a JSON Lines record or a JSON document) has at least one,
+	// itemKeys those of the first element of a top-level array it claims:
+	// an input whose first value has none of any format's is not read
+	// further (see [mayBeTranscript]). A key named by the sniff (line,
+	// doc) belongs here.
+	keys, itemKeys []string
+	// layout tells, from the parts of a path (split at its slashes), that
+	// the path is a session file where the harness keeps its sessions
+	// (see [LayoutFormat]); nil for a format no harness keeps so.
+	layout func(parts []string) bool
+	// exts are the file name endings the format comes in: a directory
+	// walk reads the files ending in one of any format's ([Extensions]).
+	exts []string
+	// archive marks a format that holds whole archives or agent runs:
+	// its keys are specific, so the chat formats, whose keys it may
+	// share, give way to it (see [archiveDoc]).
+	archive bool
 	// line tells, from the first line of the input (a JSON object), that
 	// the input is this format's JSON Lines; nil when the format has none.
 	line func(obj map[string]json.RawMessage) bool
@@ -71,6 +92,27 @@ type format struct {
 	// read through it too, unless the format also has document, which
 	// then reads those (and what stream leaves with errStreamFallback).
 	stream func(s *docStream) ([]*Transcript, error)
+	// text tells, from the start of an input that is not JSON (at least
+	// its first line that is not blank), that the input is this format's:
+	// a format that is no JSON (a YAML cassette); nil for the JSON formats.
+	text func(data []byte) bool
+	// readText reads an input of a text format from r (which starts at
+	// the input's start) whole: size is the input's size when known, -1
+	// otherwise. data is what it held; nil when it failed before holding
+	// the input (too large, not UTF-8), and err is then the error.
+	readText func(r io.Reader, size int64, name string) (data []byte, ts []*Transcript, err error)
+	// errorsNameFound: an error reading an input named as this format
+	// gives way to the format the input reads as, when it reads as
+	// another (a HAR's reader fails on any JSON without its log, so its
+	// own errors say little of such an input).
+	errorsNameFound bool
+}
+
+// readsLines reports whether the format reads an input as JSON Lines when
+// the record that told it (or, named, its first record) is obj: it has
+// JSON Lines, and when it has documents too, linesWhen takes obj.
+func (f *format) readsLines(obj map[string]json.RawMessage) bool {
+	return f.lines != nil && (f.linesWhen == nil || f.linesWhen(obj))
 }
 
 // about is what [FormatInfo] says of a format, beside its name.
@@ -125,6 +167,41 @@ func init() {
 		&vcrFormat,
 		&harFormat,
 	}
+	startKeys, elementKeys = keySets(formats)
+}
+
+// startKeys are the keys of a first top-level object that some format
+// needs: a JSONL record's (see [detectLine]) or a JSON document's (see
+// [detectDocument]); elementKeys those of the first element of a
+// top-level array. Both are every format's keys (itemKeys), gathered.
+var startKeys, elementKeys map[string]bool
+
+func keySets(fs []*format) (keys, itemKeys map[string]bool) {
+	keys, itemKeys = map[string]bool{}, map[string]bool{}
+	for _, f := range fs {
+		for _, k := range f.keys {
+			keys[k] = true
+		}
+		for _, k := range f.itemKeys {
+			itemKeys[k] = true
+		}
+	}
+	return keys, itemKeys
+}
+
+// Extensions lists the file name endings of every format, each once, in
+// the order of [Formats]: a directory walk reads the files ending in one
+// of them.
+func Extensions() []string {
+	var out []string
+	for _, f := range formats {
+		for _, e := range f.exts {
+			if !slices.Contains(out, e) {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
 }
 
 // Formats lists the formats [Read] accepts, in a fixed order.
@@ -236,6 +313,47 @@ func lineFormat(obj map[string]json.RawMessage) Format {
 	return ""
 }
 
+// textFormat is the text format (see format.text) of an input whose head
+// (its start, up to its first line that is not blank) is head, named
+// format ("" to detect it): the one named, or when detecting and the
+// first line is no JSON value (lineIsValue false), the one that claims
+// head; nil for none.
+func textFormat(format Format, lineIsValue bool, head []byte) *format {
+	if format != "" {
+		if f := formatOf(format); f != nil && f.text != nil {
+			return f
+		}
+		return nil
+	}
+	if lineIsValue {
+		return nil
+	}
+	return claimsText(head)
+}
+
+// claimsText is the text format that claims data, nil for none.
+func claimsText(data []byte) *format {
+	for _, f := range formats {
+		if f.text != nil && f.text(data) {
+			return f
+		}
+	}
+	return nil
+}
+
+// givesWay reports whether err, from reading an input named as format,
+// gives way to the format the input reads as: when the named format's
+// frame is missing altogether (an error placed nowhere inside the input),
+// or for any error of a format whose errors name the format found
+// (errorsNameFound).
+func givesWay(format Format, err error) bool {
+	if f := formatOf(format); f != nil && f.errorsNameFound {
+		return true
+	}
+	var de *Error
+	return errors.As(err, &de) && de.Path == "" && de.Line == 0
+}
+
 // detectDocument names the format of one JSON document, or "".
 func detectDocument(v json.RawMessage) Format {
 	p := probeDocument(v)
@@ -256,16 +374,21 @@ func (p *docProbe) detect() Format {
 }
 
 // archiveDoc reports whether one of the formats that hold whole archives
-// or agent runs (HAR, ShareGPT, SWE-agent, OpenHands, long-memory) claims
-// the document: their keys are specific, so the chat formats (Gemini,
-// Codex, OpenAI, Anthropic, Gemini CLI), whose keys they may share, give
-// way to them.
+// or agent runs (those marked archive: HAR, ShareGPT, SWE-agent,
+// OpenHands, long-memory, OpenCode) claims the document: their keys are
+// specific, so the chat formats (Gemini, Codex, OpenAI, Anthropic, Gemini
+// CLI), whose keys they may share, give way to them.
 func archiveDoc(p *docProbe) bool {
-	return harDoc(p) || shareGPTDoc(p) || sweAgentDoc(p) || openHandsDoc(p) || longMemoryDoc(p) || openCodeDoc(p)
+	for _, f := range formats {
+		if f.archive && f.doc(p) {
+			return true
+		}
+	}
+	return false
 }
 
-// readDocument reads the document v, held in memory, as format.
-func readDocument(v json.RawMessage, name string, format Format) ([]*Transcript, error) {
+// decodeDocument reads the document v, held in memory, as format.
+func decodeDocument(v json.RawMessage, name string, format Format) ([]*Transcript, error) {
 	f := formatOf(format)
 	switch {
 	case f != nil && f.stream != nil && f.document == nil:

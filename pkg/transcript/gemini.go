@@ -450,9 +450,11 @@ func dot(path string) string {
 
 var (
 	geminiFormat = format{name: FormatGemini, doc: geminiDoc, document: one(readGemini), stream: geminiStream,
+		keys: []string{"contents"}, itemKeys: []string{"parts"}, exts: []string{".json"},
 		about: about{"Gemini API", "JSON (contents, a request body)", nil}}
 	geminiCLIFormat = format{name: FormatGeminiCLI, doc: geminiCLIDoc, document: readGeminiCLI, stream: geminiCLIStream,
-		line: geminiJSONLLine, lines: readGeminiJSONL, linesWhen: geminiJSONLLine,
+		line: geminiJSONLLine, lines: readGeminiJSONL, linesWhen: geminiJSONLLine, layout: geminiCLILayout,
+		keys: []string{"messages", "sessionId"}, exts: []string{".json", ".jsonl"},
 		about: about{"Gemini CLI", "JSON session (before 0.39) or JSON Lines (0.39 and later)", []string{"~/.gemini/tmp"}}}
 
 	// readGeminiCLI reads a Gemini CLI session: user and gemini records
@@ -469,6 +471,13 @@ func geminiDoc(p *docProbe) bool {
 		return p.has("parts") && !archiveDoc(p)
 	}
 	return p.has("contents") && !archiveDoc(p)
+}
+
+// geminiCLILayout: …/tmp/<project hash>/chats/session-….json or .jsonl.
+func geminiCLILayout(parts []string) bool {
+	b, n := base(parts)
+	return n >= 4 && parts[n-4] == "tmp" && parts[n-2] == "chats" && strings.HasPrefix(b, "session-") &&
+		(strings.HasSuffix(b, ".json") || strings.HasSuffix(b, ".jsonl"))
 }
 
 // geminiCLIDoc: a session object with "messages" and a "sessionId", or

@@ -120,6 +120,7 @@ func (h *harReader) entry(i int, raw json.RawMessage) error {
 }
 
 var harFormat = format{name: FormatHAR, doc: harDoc, document: readHAR, stream: harStream,
+	keys: []string{"log"}, exts: []string{".har", ".json"}, archive: true, errorsNameFound: true,
 	about: about{"HTTP Archive 1.2 (browsers, proxies)", "JSON (.har)", nil}}
 
 // harDoc: an object whose "log" has "entries".

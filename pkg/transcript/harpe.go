@@ -123,6 +123,7 @@ func readHarpe(d *lineDecoder, b *builder) error {
 var harpeKinds = strings.Join([]string{"system", "user", "assistant", "tool_result", "usage", "abort"}, ", ")
 
 var harpeFormat = format{name: FormatHarpe, line: harpeLine, lines: readHarpe,
+	keys: []string{"type"}, exts: []string{".jsonl", ".ndjson"},
 	about: about{"harpe (its own event log)", "JSON Lines", nil}}
 
 var harpeTypes = map[string]bool{"system": true, "user": true, "assistant": true, "tool_result": true, "usage": true, "abort": true}

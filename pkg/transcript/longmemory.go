@@ -165,8 +165,8 @@ func parseSessionDate(s string) (time.Time, error) {
 }
 
 var longMemoryFormat = format{name: FormatLongMemory, doc: longMemoryDoc, document: readLongMemory,
-	stream: streamLongMemory,
-	about:  about{"long-memory chat samples (LoCoMo style)", "JSON, a conversation each", nil}}
+	stream: streamLongMemory, keys: []string{"conversation"}, itemKeys: []string{"conversation"}, exts: []string{".json"}, archive: true,
+	about: about{"long-memory chat samples (LoCoMo style)", "JSON, a conversation each", nil}}
 
 // longMemoryDoc: a sample (or an array of them) whose "conversation" names
 // "speaker_a".

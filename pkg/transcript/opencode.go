@@ -261,6 +261,7 @@ func (t *ocTokens) recorded() bool {
 }
 
 var openCodeFormat = format{name: FormatOpenCode, doc: openCodeDoc, document: readOpenCode, stream: openCodeStream,
+	keys: []string{"messages"}, exts: []string{".json"}, archive: true,
 	about: about{"OpenCode", "JSON, as opencode export <session> writes it (not its storage directory)", nil}}
 
 // readOpenCode reads an OpenCode export whole, openCodeStream one message

@@ -156,8 +156,8 @@ func openHandsEvents(b *builder, name string) func(i int, raw json.RawMessage) e
 }
 
 var openHandsFormat = format{name: FormatOpenHands, doc: openHandsDoc, document: one(readOpenHands),
-	stream: streamOpenHands,
-	about:  about{"OpenHands", "JSON event list", nil}}
+	stream: streamOpenHands, itemKeys: []string{"source"}, exts: []string{".json"}, archive: true,
+	about: about{"OpenHands", "JSON event list", nil}}
 
 // openHandsDoc: an array of events with a "source" and an "action" or
 // "observation".

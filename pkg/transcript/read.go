@@ -8,13 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/harpe-dev/harpe/internal/inputs"
 	"github.com/harpe-dev/harpe/internal/jsonl"
-	"github.com/harpe-dev/harpe/internal/spool"
 )
 
 // Error is bad input: it names the input and where in it the problem is.
@@ -143,13 +142,13 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 	}
 	s, ok := r.(io.ReadSeeker)
 	if layout == "" || !ok {
-		return readAs(ctx, r, name, format, fn, done)
+		return readInput(ctx, r, name, format, fn, done)
 	}
 	at, err := s.Seek(0, io.SeekCurrent)
 	if err != nil {
-		return readAs(ctx, r, name, format, fn, done)
+		return readInput(ctx, r, name, format, fn, done)
 	}
-	ts, err := readAs(ctx, r, name, format, fn, done)
+	ts, err := readInput(ctx, r, name, format, fn, done)
 	if !errors.Is(err, ErrUnknownFormat) {
 		return ts, err
 	}
@@ -159,7 +158,7 @@ func read(ctx context.Context, r io.Reader, name string, format Format, fn func(
 	}
 	// A session of no message yet, only records harpe does not know, is
 	// that harness's all the same: no "no records" error.
-	return readAs(context.WithValue(ctx, byLayoutKey{}, true), r, name, layout, fn, done)
+	return readInput(context.WithValue(ctx, byLayoutKey{}, true), r, name, layout, fn, done)
 }
 
 type layoutsKey struct{}
@@ -183,222 +182,44 @@ func harnessLayouts(ctx context.Context) bool {
 }
 
 // LayoutFormat is the format of the harness whose layout the path
-// follows (see [inputs.Layout]: ~/.claude/projects/<project>/<uuid>.jsonl
-// and its subagents, ~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl, Gemini
-// CLI's ~/.gemini/tmp/<hash>/chats/session-…, Copilot CLI's
-// ~/.copilot/session-state/<id>/events.jsonl), "" for any other path.
+// follows (~/.claude/projects/<project>/<uuid>.jsonl and its subagents,
+// ~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl, Gemini CLI's
+// ~/.gemini/tmp/<hash>/chats/session-…, Copilot CLI's
+// ~/.copilot/session-state/<id>/events.jsonl: each format's value says
+// its own), "" for any other path. Only the path is looked at (slashes
+// in either direction where the system has both), never the file.
 func LayoutFormat(path string) Format {
-	switch inputs.Layout(path) {
-	case "claude-code", "claude-code-subagent":
-		return FormatClaudeCode
-	case "codex":
-		return FormatCodex
-	case "gemini-cli":
-		return FormatGeminiCLI
-	case "copilot-cli":
-		return FormatCopilotCLI
+	parts := strings.Split(filepath.ToSlash(path), "/")
+	for _, f := range formats {
+		if f.layout != nil && f.layout(parts) {
+			return f.name
+		}
 	}
 	return ""
 }
 
-// readAs is read without the fallback to a harness's layout.
-func readAs(ctx context.Context, r io.Reader, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) ([]*Transcript, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
+// base is the last of a path's parts, n their number.
+func base(parts []string) (string, int) { return parts[len(parts)-1], len(parts) }
+
+// digits reports whether s is n decimal digits.
+func digits(s string, n int) bool {
+	if len(s) != n {
+		return false
 	}
-	if _, err := ParseFormat(string(format)); err != nil {
-		return nil, err
-	}
-	named := format != ""
-	file, at, err := seekable(r, name, named)
-	if err != nil {
-		return nil, err
-	}
-	// A pipe gets a buffer of longLine, to tell a long first line.
-	bufSize := 64 << 10
-	if file == nil {
-		bufSize = longLine
-	}
-	br := bufio.NewReaderSize(r, bufSize)
-	if file == nil && firstLineLong(br, longLine) {
-		// One JSON document on one long line (a request body as an SDK
-		// dumps it) from a pipe: held once (spool.Hold), so that it can be
-		// read twice like a file, rather than as one line that grows.
-		held, err := spool.Hold(nil, br, 0)
-		if err != nil {
-			return nil, &Error{Name: name, Err: err}
-		}
-		defer held.Close()
-		held.Ctx = ctx
-		file, at = held, 0
-		br.Reset(held)
-	}
-	if file != nil && firstLineLong(br, bufSize) {
-		// A JSON document on a long first line is streamed from the file
-		// now (see stream.go), unless that line is a JSON Lines record;
-		// other documents are streamed below, once the first line is read.
-		if ts, err, ok := readFileDocument(ctx, file, at, name, format, fn, done); ok {
-			return ts, err
-		}
-		if f := formatOf(format); format != FormatVCR && (f == nil || f.lines == nil || f.linesWhen != nil && !f.linesWhen(nil)) {
-			// Not valid JSON from its first document: said without
-			// reading that line whole (see checked.go).
-			if ts, err, ok := readChecked(ctx, file, at, name, format, nil, fn, true); ok {
-				return ts, err
-			}
-		}
-		if ts, err, ok := readLongFirst(ctx, file, at, name, format, fn, done); ok {
-			return ts, err
-		}
-		if _, err := file.Seek(at, io.SeekStart); err != nil {
-			return nil, &Error{Name: name, Err: err}
-		}
-		br.Reset(file)
-	}
-	head, first, err := firstLine(br)
-	if err != nil {
-		return nil, &Error{Name: name, Err: err}
-	}
-	if len(first) == 0 {
-		if format == "" {
-			format = FormatHarpe
-		}
-		return []*Transcript{newBuilder(format).finish()}, nil
-	}
-	firstLineNo := bytes.Count(head, []byte("\n")) - bytes.Count(first, []byte("\n")) + 1
-	trimmed := bytes.TrimSpace(bytes.TrimPrefix(first, bom))
-	lineIsValue := json.Valid(trimmed)
-	var obj map[string]json.RawMessage
-	if lineIsValue && len(trimmed) > 0 && trimmed[0] == '{' {
-		_ = json.Unmarshal(trimmed, &obj)
-	}
-	claim := obj // the record whose format's sniff claimed the input
-	if format == "" && obj != nil {
-		format = detectLine(obj)
-		if format == "" {
-			// Look past records no format claims (see headFormat).
-			format, claim = headFormat(peekHead(file, at, br, head))
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
 		}
 	}
-	if format == FormatVCR || (format == "" && !lineIsValue && isVCR(head)) {
-		if file != nil {
-			// Refused from its size when the file tells it.
-			if n, err := left(file); err == nil && n >= 0 && n+int64(len(head)+br.Buffered()) > maxCassette {
-				return nil, &Error{Name: name, Err: &InputTooLargeError{Limit: maxCassette, Cassette: true}}
-			}
-		}
-		rest, err := readLimited(br, name, int64(len(head)), maxCassette, true)
-		if err != nil {
-			return nil, err
-		}
-		data := append(head, rest...)
-		if !utf8.Valid(data) {
-			return nil, utf8DocError(name, data)
-		}
-		ts, err := readVCR(data, name)
-		if named && !isVCR(data) {
-			if found, _ := Detect(data); found != "" {
-				err = noRecords(name, format, found)
-			}
-		}
-		return scanAll(ctx, name, ts, err, fn)
-	}
-	// Codex rollouts and bare Responses items are JSONL; a Responses array
-	// or request body is a document.
-	f := formatOf(format)
-	lineFormat := f != nil && f.lines != nil && (f.linesWhen == nil || f.linesWhen(claim))
-	if format != "" && lineFormat && !(lineIsValue && obj != nil) {
-		if !utf8.Valid(first) {
-			return nil, utf8Error(name, firstLineNo, first)
-		}
-		if !lineIsValue {
-			err := json.Unmarshal(trimmed, new(any))
-			if strings.Contains(err.Error(), "unexpected end") && (trimmed[0] == '{' || trimmed[0] == '[') {
-				return nil, &Error{Name: name, Err: fmt.Errorf("a %s transcript is JSON Lines, one object a line; this input is one JSON document over several lines", format)}
-			}
-			return nil, jsonError(name, firstLineNo, first, err, "")
-		}
-		return nil, &Error{Name: name, Line: firstLineNo, Err: fmt.Errorf("not a JSON object (found %s)", jsonl.Kind(trimmed))}
-	}
-	if lineFormat {
-		b := newBuilder(format)
-		if fn != nil {
-			b.sink = func(m *Message) error { return fn(b.t, m) }
-			b.name, b.ctx = name, ctx
-		}
-		d := &lineDecoder{r: jsonl.NewReader(io.MultiReader(bytes.NewReader(head), br)), name: name, b: b, strict: strictLines(ctx)}
-		err = f.lines(d, b)
-		if err == nil {
-			b.finish()
-			err = b.sinkErr
-		}
-		if err == nil && named && b.count() == 0 && ctx.Value(byLayoutKey{}) == nil {
-			err = noRecords(name, format, detectLine(obj))
-		}
-		if err != nil {
-			return nil, err
-		}
-		return []*Transcript{b.t}, nil
-	}
-	firstFormat := func() Format {
-		if obj == nil {
-			return ""
-		}
-		return detectLine(obj)
-	}
-	return readDocumentInput(ctx, file, at, head, br, name, format, firstFormat, fn, done)
+	return true
 }
 
-// readDocumentInput reads a JSON document: streamed from the file, or
-// from the input held once in memory; checked streamed where the stream
-// reader refuses it; read whole where neither takes it. head is what was
-// read of it so far, firstFormat what its first line tells ("" when that
-// line is no object).
-func readDocumentInput(ctx context.Context, file io.ReadSeeker, at int64, head []byte, br *bufio.Reader, name string, format Format, firstFormat func() Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) ([]*Transcript, error) {
-	var err error
-	var src io.ReadSeeker = file
-	var held *spool.Spool
-	if file != nil {
-		if _, err := file.Seek(at, io.SeekStart); err != nil {
-			return nil, &Error{Name: name, Err: err}
-		}
-	} else {
-		if held, err = spool.Hold(head, br, 0); err != nil {
-			return nil, &Error{Name: name, Err: err}
-		}
-		defer held.Close()
-		held.Ctx = ctx
-		src = held
-	}
-	if ts, err, ok := readStreamed(ctx, src, name, format, fn, done); ok {
-		return ts, err
-	}
-	start := at
-	if held != nil {
-		start = 0
-	}
-	if ts, err, ok := readChecked(ctx, src, start, name, format, firstFormat, fn, false); ok {
-		return ts, err
-	}
-	if _, err := src.Seek(start, io.SeekStart); err != nil {
-		return nil, &Error{Name: name, Err: err}
-	}
-	data, err := readLimited(src, name, 0, maxWhole, false)
-	if err != nil {
-		return nil, err
-	}
-	if held != nil {
-		held.Close() // let go before decoding
-	}
-	return readWhole(ctx, data, name, format, fn)
-}
-
-// readStreamed reads the JSON document at src's position element by
+// streamDocument reads the JSON document at src's position element by
 // element (see stream.go). ok is false when it leaves the input to
-// readWhole: bad JSON (which readWhole places exactly), a sequence of
+// wholeDocuments: bad JSON (which wholeDocuments places exactly), a sequence of
 // documents, a format read whole, and the rare cases where a named format
-// finds none of its records (readWhole then says what the input is).
-func readStreamed(ctx context.Context, src io.ReadSeeker, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
+// finds none of its records (wholeDocuments then says what the input is).
+func streamDocument(ctx context.Context, src io.ReadSeeker, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
 	s, err := openDocStream(src, name)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -406,7 +227,7 @@ func readStreamed(ctx context.Context, src io.ReadSeeker, name string, format Fo
 		}
 		return nil, nil, false
 	}
-	return readStream(ctx, s, format, fn, done)
+	return streamProbed(ctx, s, format, fn, done)
 }
 
 // longLine is the length of a first line past which an input that cannot
@@ -428,10 +249,10 @@ func firstLineLong(br *bufio.Reader, n int) bool {
 	return bytes.IndexByte(b[i:], '\n') < 0
 }
 
-// readFileDocument reads the file at offset at as one JSON document,
+// streamLongLine reads the file at offset at as one JSON document,
 // streamed, when it is one (ok), and not a JSON Lines file (whose first
 // value a line format claims) or anything else the stream reader leaves.
-func readFileDocument(ctx context.Context, file io.ReadSeeker, at int64, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
+func streamLongLine(ctx context.Context, file io.ReadSeeker, at int64, name string, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
 	if _, err := file.Seek(at, io.SeekStart); err != nil {
 		return nil, nil, false
 	}
@@ -442,20 +263,20 @@ func readFileDocument(ctx context.Context, file io.ReadSeeker, at int64, name st
 	if p := s.probe; !p.array {
 		// The members kept stand for the object in the line sniffs: they
 		// look at keys and at "type", which are kept whole.
-		if f := formatOf(format); format != "" && f.lines != nil && (f.linesWhen == nil || f.linesWhen(p.obj)) {
+		if f := formatOf(format); format != "" && f.readsLines(p.obj) {
 			return nil, nil, false
 		}
 		if format == "" && lineFormat(p.obj) != "" {
 			return nil, nil, false
 		}
 	}
-	return readStream(ctx, s, format, fn, done)
+	return streamProbed(ctx, s, format, fn, done)
 }
 
-// readStream reads the probed document s as format (detected when "").
+// streamProbed reads the probed document s as format (detected when "").
 // A transcript emitted as it is read goes to done (when not nil) and is
 // not returned.
-func readStream(ctx context.Context, s *docStream, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
+func streamProbed(ctx context.Context, s *docStream, format Format, fn func(t *Transcript, m *Message) error, done func(t *Transcript) error) (ts []*Transcript, err error, ok bool) {
 	name := s.name
 	s.ctx, s.fn = ctx, fn
 	named := format != ""
@@ -506,12 +327,11 @@ func readStream(ctx context.Context, s *docStream, format Format, fn func(t *Tra
 	return ts, err, true
 }
 
-// readWhole reads data, held whole, as one or more JSON documents.
-func readWhole(ctx context.Context, data []byte, name string, format Format, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
+// wholeDocuments reads data, held whole, as one or more JSON documents.
+func wholeDocuments(ctx context.Context, data []byte, name string, format Format, fn func(t *Transcript, m *Message) error) ([]*Transcript, error) {
 	named := format != ""
-	ts, err := readDocuments(data, name, format)
-	var de *Error
-	if err != nil && named && (format == FormatHAR || errors.As(err, &de) && de.Path == "" && de.Line == 0) {
+	ts, err := decodeDocuments(data, name, format)
+	if err != nil && named && givesWay(format, err) {
 		// The named format's frame is missing altogether: say what the
 		// input reads as instead.
 		if found, _ := Detect(data); found != "" && found != format {
@@ -623,8 +443,8 @@ func firstLine(br *bufio.Reader) (head, first []byte, err error) {
 // whole text as a JSON document. An undetectable input is an error that
 // lists what was tried.
 func Detect(data []byte) (Format, error) {
-	if isVCR(data) {
-		return FormatVCR, nil
+	if f := claimsText(data); f != nil {
+		return f.name, nil
 	}
 	br := bufio.NewReader(bytes.NewReader(data))
 	_, first, _ := firstLine(br)
@@ -734,9 +554,9 @@ func probeDocument(v json.RawMessage) *docProbe {
 	return s.probe
 }
 
-// readDocuments reads data as one or more JSON documents in format (or
+// decodeDocuments reads data as one or more JSON documents in format (or
 // detects it from the first).
-func readDocuments(data []byte, name string, format Format) ([]*Transcript, error) {
+func decodeDocuments(data []byte, name string, format Format) ([]*Transcript, error) {
 	if !utf8.Valid(data) {
 		return nil, utf8DocError(name, data)
 	}
@@ -781,7 +601,7 @@ func readDocuments(data []byte, name string, format Format) ([]*Transcript, erro
 		if n > 0 {
 			prefix = fmt.Sprintf("document %d: ", n+1)
 		}
-		ts, err := readDocument(v, name, f)
+		ts, err := decodeDocument(v, name, f)
 		if err != nil {
 			var e *Error
 			if prefix != "" && errors.As(err, &e) {

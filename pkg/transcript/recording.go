@@ -325,7 +325,7 @@ func readRecordedWindow(name string, c *recordedCall, withReply bool) (*Transcri
 		}
 	}
 	doc["tools"] = req["tools"]
-	ts, err := readDocument(mustMarshal(doc), name, format)
+	ts, err := decodeDocument(mustMarshal(doc), name, format)
 	if err != nil {
 		return nil, relocate(err, c.rec.where+".request")
 	}

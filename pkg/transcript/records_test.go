@@ -136,7 +136,7 @@ func scanned(t *testing.T, r interface{ Read([]byte) (int, error) }, format Form
 func TestRecordsStreamedScan(t *testing.T) {
 	for _, rf := range recordFormats {
 		data := readSample(t, rf.sample)
-		ts, err := readWhole(context.Background(), data, "in", rf.format, nil)
+		ts, err := wholeDocuments(context.Background(), data, "in", rf.format, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,6 +18,7 @@ type sgConversation struct {
 }
 
 var shareGPTFormat = format{name: FormatShareGPT, doc: shareGPTDoc, stream: readShareGPT,
+	keys: []string{"conversations"}, itemKeys: []string{"conversations"}, exts: []string{".json", ".jsonl"}, archive: true,
 	about: about{"ShareGPT datasets", "JSON or JSON Lines, a conversation each", nil}}
 
 // shareGPTDoc: a conversation object with "conversations", or an array

@@ -5,18 +5,6 @@ import (
 	"io"
 )
 
-// startKeys are the keys of a first top-level object that some format
-// needs: a JSONL record's (see [detectLine]) or a JSON document's (see
-// [detectDocument]); elementKeys those of the first element of a
-// top-level array.
-var (
-	startKeys = map[string]bool{"log": true, "conversations": true, "history": true, "conversation": true,
-		"contents": true, "input": true, "messages": true,
-		"type": true, "payload": true, "role": true, "call_id": true, "sessionId": true, "uuid": true, "parentUuid": true, "message": true}
-	elementKeys = map[string]bool{"conversations": true, "source": true, "conversation": true, "parts": true,
-		"type": true, "role": true}
-)
-
 // mayBeTranscript reads the first JSON value of r without keeping it and
 // reports whether the input can be a transcript: an object with one of the
 // keys a JSONL record or a document format needs, or an array that is

@@ -34,7 +34,7 @@ func readAllWays(data []byte, format Format) (file, piped, whole string) {
 	}
 	file = show(Read(bytes.NewReader(data), "in", format))
 	piped = show(Read(pipe{bytes.NewReader(data)}, "in", format))
-	whole = show(readWhole(context.Background(), data, "in", format, nil))
+	whole = show(wholeDocuments(context.Background(), data, "in", format, nil))
 	return
 }
 

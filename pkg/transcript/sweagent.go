@@ -148,8 +148,8 @@ func sweAgentSteps(b *builder, name string) func(i int, raw json.RawMessage) err
 }
 
 var sweAgentFormat = format{name: FormatSWEAgent, doc: sweAgentDoc, document: one(readSWEAgent),
-	stream: streamSWEAgent,
-	about:  about{"SWE-agent", "JSON trajectory (.traj)", nil}}
+	stream: streamSWEAgent, keys: []string{"history"}, exts: []string{".traj", ".json"}, archive: true,
+	about: about{"SWE-agent", "JSON trajectory (.traj)", nil}}
 
 // sweAgentDoc: an object with "history" beside a "trajectory", "info" or
 // "environment".

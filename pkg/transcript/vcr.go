@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -28,6 +30,24 @@ func isVCR(data []byte) bool {
 		return strings.HasPrefix(line, "interactions:")
 	}
 	return false
+}
+
+// readCassette reads a VCR cassette from r, held whole: refused from its
+// size (when known) or once past [MaxCassette] bytes, or when it is not
+// UTF-8; then read by readVCR.
+func readCassette(r io.Reader, size int64, name string) ([]byte, []*Transcript, error) {
+	if size > maxCassette {
+		return nil, nil, &Error{Name: name, Err: &InputTooLargeError{Limit: maxCassette, Cassette: true}}
+	}
+	data, err := readLimited(r, name, 0, maxCassette, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !utf8.Valid(data) {
+		return nil, nil, utf8DocError(name, data)
+	}
+	ts, err := readVCR(data, name)
+	return data, ts, err
 }
 
 // readVCR reads a VCR cassette: interactions[] of {request: {method, uri,
@@ -209,6 +229,6 @@ func yamlError(name string, err error) error {
 	return &Error{Name: name, Err: fmt.Errorf("invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))}
 }
 
-// vcrFormat is told by [isVCR] and read by readVCR before any JSON.
-var vcrFormat = format{name: FormatVCR,
+// vcrFormat is told by [isVCR] and read by readCassette before any JSON.
+var vcrFormat = format{name: FormatVCR, exts: []string{".yaml", ".yml"}, text: isVCR, readText: readCassette,
 	about: about{"VCR cassettes (vcrpy, pydantic-ai, LangChain)", "YAML", nil}}
