@@ -11,7 +11,7 @@ import (
 // whose name contains it, case aside: the presets, then the models the
 // price data has from the presets' makers (each as Lookup gives it, one
 // a preset prices left out). A name that is neither is the error Lookup
-// gave for it (a [*tokenize.UnknownModelError] when no model has that
+// gave for it (an [*UnknownModelError] when no model has that
 // name). No names: every preset.
 func (c *Catalog) Select(names []string) ([]Model, error) {
 	all := c.Models()

@@ -15,7 +15,8 @@ import (
 //go:generate go run ./internal/gen .
 
 // The exact encodings. Their tables are not in this package: each lives in a
-// subpackage that registers it when imported (see [Register]), so a build
+// subpackage that registers it when imported (or a caller loads its own,
+// see [LoadEncoding]), so a build
 // pays only for the encodings it links in.
 var (
 	// O200kBase is the encoding of GPT-4o, GPT-4.1, o1, o3, o4-mini and
@@ -57,7 +58,7 @@ func (e *Encoding) Name() string { return e.name }
 // setup loads the registered table on first use. Using an encoding whose
 // table was never registered is a programming error: it panics with the
 // import that is missing. (Unlike a sync.Once, a failed first use does not
-// stop a later Register from working.)
+// stop a later registration from working.)
 func (e *Encoding) setup() {
 	if e.ready.Load() {
 		return
@@ -68,7 +69,7 @@ func (e *Encoding) setup() {
 		return
 	}
 	if e.table() == nil {
-		panic("tokenize: " + e.name + " has no table: import github.com/harpe-dev/harpe/pkg/tokenize/" + e.pkg + " or call tokenize.Register")
+		panic("tokenize: " + e.name + " has no table: import github.com/harpe-dev/harpe/pkg/tokenize/" + e.pkg + " or load a table with tokenize.LoadEncoding")
 	}
 	e.load()
 	e.ready.Store(true)
@@ -86,8 +87,8 @@ func (e *Encoding) load() {
 	e.slots = d[:size]
 	e.mask = uint64(1)<<bits - 1
 	e.offs = uint32s(d[size : size+4*(n+1)])
-	// Used in place, not copied (1-2 MB at every start): Register's
-	// caller does not change the table afterwards.
+	// Used in place, not copied (1-2 MB at every start): whoever gave
+	// the table does not change it afterwards.
 	if t := d[size+4*(n+1):]; len(t) > 0 {
 		e.toks = unsafe.String(&t[0], len(t))
 	}
