@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize/internal/merge"
 )
 
 // The expected ids are worked out by hand (the working is in each case's
@@ -284,13 +286,16 @@ func TestFind(t *testing.T) {
 	}
 }
 
-// bigMerge gives the heap merge's tokens on long pieces.
+// merge.Tree gives merge.Heap's tokens on long pieces of this model.
 func TestBigMerge(t *testing.T) {
 	tok, err := Load("testdata/bytelevel.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := tok.model.(*bpe)
+	if !b.tree {
+		t.Fatal("bytelevel.json's BPE cannot use merge.Tree")
+	}
 	seed := uint32(1)
 	for _, n := range []int{1, 2, 3, 63, 64, 65, 1000, 70000} {
 		text := make([]byte, n)
@@ -300,15 +305,21 @@ func TestBigMerge(t *testing.T) {
 		}
 		first := b.first(string(text), true, nil)
 		var want []int
-		for _, y := range b.tokens(first, &scratch{}) {
-			if y.n > 0 {
-				want = append(want, int(y.id))
+		for _, i := range merge.Heap(&merge.Merger{}, bpePairs{b, first}, len(first), nil) {
+			want = append(want, int(first[i]))
+		}
+		first = b.first(string(text), true, nil)
+		var got []int
+		for i, w := range merge.Tree(bpePairs{b, first}, len(first), nil) {
+			if merge.Len(w) > 0 {
+				got = append(got, int(first[i]))
 			}
 		}
-		var got []int
-		k := b.bigMerge(b.first(string(text), true, nil), &got)
-		if k != len(got) || !slices.Equal(got, want) {
-			t.Errorf("n=%d: bigMerge gives %d tokens, heap %d", n, len(got), len(want))
+		if !slices.Equal(got, want) {
+			t.Errorf("n=%d: merge.Tree gives %d tokens, merge.Heap %d", n, len(got), len(want))
+		}
+		if n >= 1000 && len(want) == n {
+			t.Errorf("n=%d: no joins", n)
 		}
 	}
 }
