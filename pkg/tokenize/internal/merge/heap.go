@@ -27,9 +27,13 @@ func Heap[P Pairs](m *Merger, p P, n int, starts []int32) []int32 {
 	if n == 0 {
 		return starts
 	}
-	nodes := m.nodes[:0]
-	for i := range n {
-		nodes = append(nodes, node{prev: int32(i - 1), next: int32(i + 1), rank: None})
+	if cap(m.nodes) < n {
+		m.nodes = make([]node, n)
+		m.heap = make([]entry, 0, n)
+	}
+	nodes := m.nodes[:n]
+	for i := range nodes {
+		nodes[i] = node{prev: int32(i - 1), next: int32(i + 1), rank: None}
 	}
 	h := m.heap[:0]
 	for i := 0; i+1 < n; i++ {
