@@ -14,7 +14,7 @@
 //   - [Scan] looks through every pair at each join, as tiktoken's
 //     _byte_pair_merge does: the fastest on short pieces, n² on long ones;
 //   - [Heap] keeps the pairs in a binary heap, as tokenizers does, skipping
-//     the entries a join made stale when they come up: n log n, about 30
+//     the entries a join made stale when they come up: n log n, about 40
 //     bytes per symbol;
 //   - [Tree] keeps one word per symbol and a tournament tree over blocks of
 //     them: n log n, about 4 bytes per symbol, for pieces of any length

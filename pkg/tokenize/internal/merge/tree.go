@@ -8,7 +8,7 @@ import (
 
 // Long pieces. A text without break points can be one piece of any
 // length (100 MB of "a", of spaces, of NULs), and the merge has to see the
-// whole piece. Heap needs about 30 bytes of memory for each symbol; Tree
+// whole piece. Heap needs about 40 bytes of memory for each symbol; Tree
 // gives the same tokens with 4 bytes per symbol (and a tree of 1/16 byte
 // per symbol) and no allocation per join. For each symbol i it keeps one
 // word:
