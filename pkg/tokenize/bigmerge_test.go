@@ -2,11 +2,15 @@ package tokenize
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize/internal/merge"
 )
 
-// TestBigMergeAgreesWithHeap checks bigMerge against the heap merge (itself
+// TestBigMergeAgreesWithHeap checks the tree merge (merge.Tree) and the
+// linear scan (merge.Scan) against the heap merge (itself
 // checked against tiktoken through the token vectors and the differential
 // tests) on pieces built to stress the order of merges: runs of one byte,
 // of two alternating bytes, random letters from small alphabets, random
@@ -54,19 +58,35 @@ func TestBigMergeAgreesWithHeap(t *testing.T) {
 			piece := g(n)
 			for _, e := range []*Encoding{O200kBase, Cl100kBase} {
 				e.setup()
-				want := e.heapMergeParts(piece, nil)
-				got := e.bigMergeParts(piece, nil)
-				if len(got) != len(want) {
-					t.Fatalf("%s n=%d %s: %d tokens, heap merge %d", name, n, e.name, len(got)-1, len(want)-1)
+				want := heapStarts(e, piece)
+				if got := treeStarts(e, piece); !slices.Equal(got, want) {
+					t.Fatalf("%s n=%d %s: tree merge gives %d tokens %v…, heap merge %d %v…", name, n, e.name, len(got), got[:min(len(got), 8)], len(want), want[:min(len(want), 8)])
 				}
-				for k := range want {
-					if got[k].start != want[k].start {
-						t.Fatalf("%s n=%d %s: boundary %d at %d, heap merge %d", name, n, e.name, k, got[k].start, want[k].start)
-					}
+				if n > 5000 {
+					continue // the scan takes n² steps
+				}
+				if got := merge.Scan(&merge.Merger{}, piecePairs{e, piece}, len(piece), nil); !slices.Equal(got, want) {
+					t.Fatalf("%s n=%d %s: scan gives %d tokens %v…, heap merge %d %v…", name, n, e.name, len(got), got[:min(len(got), 8)], len(want), want[:min(len(want), 8)])
 				}
 			}
 		}
 	}
+}
+
+// heapStarts merges piece with merge.Heap, whatever its length.
+func heapStarts(e *Encoding, piece string) []int32 {
+	return merge.Heap(&merge.Merger{}, piecePairs{e, piece}, len(piece), nil)
+}
+
+// treeStarts merges piece with merge.Tree, whatever its length.
+func treeStarts(e *Encoding, piece string) []int32 {
+	var starts []int32
+	for i, w := range e.bigMerge(piece, nil) {
+		if merge.Len(w) > 0 {
+			starts = append(starts, int32(i))
+		}
+	}
+	return starts
 }
 
 // minstdLetters is n letters of alpha picked by the MINSTD generator
@@ -119,7 +139,7 @@ func TestLongPiecesMatchTiktoken(t *testing.T) {
 	}
 }
 
-// FuzzBigMerge checks bigMerge against the heap merge on any piece, with
+// FuzzBigMerge checks the tree merge against the heap merge on any piece, with
 // both encodings: the same token boundaries.
 func FuzzBigMerge(f *testing.F) {
 	f.Add([]byte("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"))
@@ -131,22 +151,16 @@ func FuzzBigMerge(f *testing.F) {
 		}
 		for _, e := range []*Encoding{O200kBase, Cl100kBase} {
 			e.setup()
-			want := e.heapMergeParts(string(piece), nil)
-			got := e.bigMergeParts(string(piece), nil)
-			if len(got) != len(want) {
-				t.Fatalf("%s %q: %d tokens, heap merge %d", e.name, piece, len(got)-1, len(want)-1)
-			}
-			for k := range want {
-				if got[k].start != want[k].start {
-					t.Fatalf("%s %q: boundary %d at %d, heap merge %d", e.name, piece, k, got[k].start, want[k].start)
-				}
+			want := heapStarts(e, string(piece))
+			if got := treeStarts(e, string(piece)); !slices.Equal(got, want) {
+				t.Fatalf("%s %q: tree merge starts %v, heap merge %v", e.name, piece, got, want)
 			}
 		}
 	})
 }
 
 // BenchmarkBigPiece counts 8 MB that are one piece each, with o200k_base
-// (bigMerge: about 4 bytes of memory per byte).
+// (merge.Tree: about 4 bytes of memory per byte).
 func BenchmarkBigPiece(b *testing.B) {
 	for _, tc := range []struct{ name, text string }{
 		{"a", strings.Repeat("a", 8<<20)},

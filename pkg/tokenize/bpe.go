@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize/internal/bpetable"
+	"github.com/harpe-dev/harpe/pkg/tokenize/internal/merge"
 
 	"github.com/harpe-dev/harpe/internal/cancel"
 )
@@ -148,7 +149,8 @@ func (e *Encoding) count(done <-chan struct{}, s string, errf func() error) (int
 	e.setup()
 	s = validUTF8(s)
 	n := 0
-	var parts []part
+	var m merge.Merger
+	var starts []int32
 	// Pieces that take several tokens are merged once per call: words
 	// recur, and a map lookup is cheaper than a merge.
 	var seen map[string]int
@@ -174,9 +176,10 @@ func (e *Encoding) count(done <-chan struct{}, s string, errf func() error) (int
 			if words == nil {
 				return 0, errf()
 			}
-			k = countStarts(words)
+			k = merge.Count(words)
 		} else {
-			k, parts = e.mergeCount(piece, parts)
+			starts = e.merge(piece, &m, starts[:0])
+			k = len(starts)
 		}
 		n += k
 		if seen == nil {
@@ -198,7 +201,8 @@ func (e *Encoding) Encode(s string) []int {
 	e.setup()
 	s = validUTF8(s)
 	var out []int
-	var parts []part
+	var m merge.Merger
+	var starts []int32
 	for i := 0; i < len(s); {
 		j := e.next(s, i)
 		piece := s[i:j]
@@ -207,9 +211,13 @@ func (e *Encoding) Encode(s string) []int {
 			out = append(out, int(r))
 			continue
 		}
-		parts = e.merge(piece, parts)
-		for k := 0; k+1 < len(parts); k++ {
-			out = append(out, int(e.rank(piece[parts[k].start:parts[k+1].start])))
+		starts = e.merge(piece, &m, starts[:0])
+		for k, from := range starts {
+			to := len(piece)
+			if k+1 < len(starts) {
+				to = int(starts[k+1])
+			}
+			out = append(out, int(e.rank(piece[from:to])))
 		}
 	}
 	return out
@@ -272,218 +280,59 @@ func fixUTF8(s string, from int) string {
 	return string(b)
 }
 
-// part is a boundary in a piece being merged: the start of a current token
-// and the rank of the pair that starts there.
-type part struct {
-	start int
-	rank  uint32
-}
+// The merges. A piece that is not a token is merged by the shared core,
+// package merge: a short piece by tiktoken's own linear scan, a longer one
+// with a heap, and one of bigPiece bytes or more with a tree of one word
+// per byte (see merge.Tree), which gives up when done is closed.
 
 // heapMin is the piece length from which merges use a heap instead of
 // tiktoken's linear scan for the lowest-ranked pair.
 const heapMin = 256
 
-// mergeCount returns how many tokens piece becomes.
-func (e *Encoding) mergeCount(piece string, buf []part) (int, []part) {
-	if len(piece) >= bigPiece {
-		return e.bigMergeCount(piece), buf
-	}
-	if len(piece) >= heapMin {
-		return e.heapMerge(piece), buf
-	}
-	buf = e.merge(piece, buf)
-	return len(buf) - 1, buf
+// bigPiece is the piece length from which Count and Encode use merge.Tree.
+const bigPiece = 1 << 16
+
+// piecePairs asks the encoding about one piece: two tokens join when
+// their bytes together are a token, and the pair's rank is that token's,
+// which is also its id.
+type piecePairs struct {
+	e     *Encoding
+	piece string
 }
+
+func (p piecePairs) Pair(i, _, k int) (rank, id uint32) {
+	r := p.e.rank(p.piece[i:k])
+	return r, r
+}
+
+func (piecePairs) Join(int, int, uint32) {}
 
 // merge runs byte-pair merging on piece as tiktoken's _byte_pair_merge
-// does: repeatedly join the adjacent pair whose joined bytes have the lowest
-// rank, the leftmost on ties, until no adjacent pair is a token. It returns
-// the token boundaries (with a final entry at len(piece)).
-func (e *Encoding) merge(piece string, parts []part) []part {
-	if len(piece) >= bigPiece {
-		return e.bigMergeParts(piece, parts)
-	}
-	if len(piece) >= heapMin {
-		return e.heapMergeParts(piece, parts)
-	}
-	parts = parts[:0]
-	for i := 0; i <= len(piece); i++ {
-		parts = append(parts, part{i, noRank})
-	}
-	for i := 0; i+2 <= len(piece); i++ {
-		parts[i].rank = e.rank(piece[i : i+2])
-	}
-	pairRank := func(i int) uint32 {
-		if i+3 < len(parts) {
-			return e.rank(piece[parts[i].start:parts[i+3].start])
-		}
-		return noRank
-	}
-	for len(parts) > 2 {
-		minRank, at := noRank, -1
-		for i := 0; i+1 < len(parts)-1; i++ {
-			if parts[i].rank < minRank {
-				minRank, at = parts[i].rank, i
+// does: repeatedly join the adjacent pair whose joined bytes have the
+// lowest rank, the leftmost on ties, until no adjacent pair is a token.
+// It appends the starts of the tokens to starts.
+func (e *Encoding) merge(piece string, m *merge.Merger, starts []int32) []int32 {
+	p := piecePairs{e, piece}
+	switch {
+	case len(piece) >= bigPiece:
+		for i, w := range e.bigMerge(piece, nil) {
+			if merge.Len(w) > 0 {
+				starts = append(starts, int32(i))
 			}
 		}
-		if at < 0 {
-			break
-		}
-		parts[at].rank = pairRank(at)
-		if at > 0 {
-			parts[at-1].rank = pairRank(at - 1)
-		}
-		parts = append(parts[:at+1], parts[at+2:]...)
-	}
-	return parts
-}
-
-// The heap merge gives the same result as merge in O(n log n): every
-// current pair sits in a min-heap ordered by (rank, start), entries made
-// stale by a merge are skipped when popped.
-type node struct {
-	prev, next int32  // indices of neighbouring boundaries, -1 at the ends
-	rank       uint32 // rank of the pair starting here (noRank if none)
-	alive      bool
-}
-
-type entry struct {
-	rank  uint32
-	start int32
-}
-
-// entryHeap is a binary min-heap of entries ordered by (rank, start),
-// written out for the one element type to avoid container/heap's boxing.
-type entryHeap []entry
-
-func (h entryHeap) less(i, j int) bool {
-	if h[i].rank != h[j].rank {
-		return h[i].rank < h[j].rank
-	}
-	return h[i].start < h[j].start
-}
-
-func (h *entryHeap) push(x entry) {
-	*h = append(*h, x)
-	q := *h
-	for i := len(q) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !q.less(i, p) {
-			break
-		}
-		q[i], q[p] = q[p], q[i]
-		i = p
+		return starts
+	case len(piece) >= heapMin:
+		return merge.Heap(m, p, len(piece), starts)
+	default:
+		return merge.Scan(m, p, len(piece), starts)
 	}
 }
 
-func (h *entryHeap) pop() entry {
-	q := *h
-	top := q[0]
-	last := len(q) - 1
-	q[0] = q[last]
-	q = q[:last]
-	*h = q
-	q.down(0)
-	return top
-}
-
-func (h entryHeap) down(i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		m := l
-		if r := l + 1; r < len(h) && h.less(r, l) {
-			m = r
-		}
-		if !h.less(m, i) {
-			return
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
+// bigMerge merges piece with merge.Tree; it returns nil once done (nil:
+// never) is closed.
+func (e *Encoding) bigMerge(piece string, done <-chan struct{}) []uint32 {
+	if len(e.offs)-2 > merge.MaxRank {
+		panic("tokenize: " + e.name + " has too many tokens for merge.Tree")
 	}
-}
-
-func (h entryHeap) init() {
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		h.down(i)
-	}
-}
-
-// heapNodes merges piece and returns the surviving boundaries as a linked
-// list over byte positions (nodes[i] describes the boundary at byte i; the
-// end boundary is len(piece)).
-func (e *Encoding) heapNodes(piece string) []node {
-	n := len(piece) // < 2 GiB: a string that long is not split this far
-	nodes := make([]node, n+1)
-	for i := range nodes {
-		nodes[i] = node{prev: int32(i - 1), next: int32(i + 1), rank: noRank, alive: true}
-	}
-	nodes[n].next = -1
-	h := make(entryHeap, 0, n)
-	for i := 0; i+2 <= n; i++ {
-		if r := e.rank(piece[i : i+2]); r != noRank {
-			nodes[i].rank = r
-			h = append(h, entry{r, int32(i)})
-		}
-	}
-	h.init()
-	// pairRank is the rank of the bytes from boundary i to the boundary two
-	// after it.
-	pairRank := func(i int32) uint32 {
-		j := nodes[i].next
-		if j < 0 {
-			return noRank
-		}
-		k := nodes[j].next
-		if k < 0 {
-			return noRank
-		}
-		return e.rank(piece[i:k])
-	}
-	for len(h) > 0 {
-		top := h.pop()
-		nd := &nodes[top.start]
-		if !nd.alive || nd.rank != top.rank {
-			continue // stale
-		}
-		// Join the token at top.start with the next one.
-		mid := nd.next
-		nodes[mid].alive = false
-		after := nodes[mid].next
-		nd.next = after
-		if after >= 0 {
-			nodes[after].prev = top.start
-		}
-		nd.rank = pairRank(top.start)
-		if nd.rank != noRank {
-			h.push(entry{nd.rank, top.start})
-		}
-		if p := nd.prev; p >= 0 {
-			nodes[p].rank = pairRank(p)
-			if nodes[p].rank != noRank {
-				h.push(entry{nodes[p].rank, p})
-			}
-		}
-	}
-	return nodes
-}
-
-func (e *Encoding) heapMerge(piece string) int {
-	nodes := e.heapNodes(piece)
-	k := 0
-	for i := int32(0); i >= 0 && int(i) < len(piece); i = nodes[i].next {
-		k++
-	}
-	return k
-}
-
-func (e *Encoding) heapMergeParts(piece string, parts []part) []part {
-	nodes := e.heapNodes(piece)
-	parts = parts[:0]
-	for i := int32(0); i >= 0; i = nodes[i].next {
-		parts = append(parts, part{int(i), noRank})
-	}
-	return parts
+	return merge.Tree(piecePairs{e, piece}, len(piece), done)
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize/internal/merge"
 )
 
 // bpe is tokenizers' BPE model: each piece starts as its characters (with
@@ -17,8 +19,8 @@ import (
 // the leftmost on ties, until no pair has a merge.
 type bpe struct {
 	vocab        map[string]int32
-	merges       map[uint64]merge // left id<<32 | right id
-	unk          int32            // -1: none
+	merges       map[uint64]rule // left id<<32 | right id
+	unk          int32           // -1: none
 	fuseUnk      bool
 	byteFallback bool
 	ignoreMerges bool
@@ -26,6 +28,11 @@ type bpe struct {
 	suffix       string
 	byteFB       [256]int32 // ids of <0x00>…<0xFF>, -1 where missing
 	maxLen       int        // the longest token, in characters
+	rankID       []int32    // the id each merge makes, by rank
+	// tree: merge.Tree can merge long pieces (no token is longer than
+	// merge.MaxLen characters, so none covers more symbols, and the
+	// ranks fit).
+	tree bool
 
 	// For pieces of raw bytes (after a ByteLevel pre-tokenizer): the id of
 	// each byte's character.
@@ -33,7 +40,9 @@ type bpe struct {
 	fastBytes bool // every byte has an id and there is no prefix or suffix
 }
 
-type merge struct {
+// rule is a line of the merges list: its rank (the line's number) and
+// the id of the token it makes.
+type rule struct {
 	rank, id int32
 }
 
@@ -73,6 +82,7 @@ func parseBPE(m *modelJSON, byteLevel bool) (*bpe, error) {
 	if err := b.parseMerges(m.Merges); err != nil {
 		return nil, fmt.Errorf("model BPE: merges: %v", err)
 	}
+	b.tree = b.maxLen <= merge.MaxLen && len(b.rankID) <= merge.MaxRank+1
 	if byteLevel {
 		b.fastBytes = b.prefix == "" && b.suffix == ""
 		for c := range 256 {
@@ -91,7 +101,7 @@ func parseBPE(m *modelJSON, byteLevel bool) (*bpe, error) {
 // among the processors; the map is then filled in order.
 func (b *bpe) parseMerges(text string) error {
 	if text == "" || text == "null" {
-		b.merges = map[uint64]merge{}
+		b.merges = map[uint64]rule{}
 		return nil
 	}
 	var pairs [][2]string
@@ -132,7 +142,7 @@ func (b *bpe) parseMerges(text string) error {
 	}
 	type entry struct {
 		key uint64
-		m   merge
+		m   rule
 	}
 	entries := make([]entry, len(pairs))
 	workers := min(runtime.GOMAXPROCS(0), 4, 1+len(pairs)/50000)
@@ -157,7 +167,7 @@ func (b *bpe) parseMerges(text string) error {
 					errs[w] = fmt.Errorf("merge %d (%q %q): %q is not in the vocabulary", i, l, r, buf)
 					return
 				}
-				entries[i] = entry{pairKey(a, c), merge{int32(i), id}}
+				entries[i] = entry{pairKey(a, c), rule{int32(i), id}}
 			}
 		}()
 	}
@@ -167,33 +177,23 @@ func (b *bpe) parseMerges(text string) error {
 			return err
 		}
 	}
-	b.merges = make(map[uint64]merge, len(entries))
-	for _, e := range entries {
+	b.merges = make(map[uint64]rule, len(entries))
+	b.rankID = make([]int32, len(entries))
+	for i, e := range entries {
+		b.rankID[i] = e.m.id
 		// A pair listed twice keeps its last rank, as in tokenizers.
 		b.merges[e.key] = e.m
 	}
 	return nil
 }
 
-// sym is a token of a piece being merged; n is its length in bytes, 0
-// once it has been merged into its left neighbour.
-type sym struct {
-	id         int32
-	n          int32
-	prev, next int32
-}
-
-type heapEntry struct {
-	rank, pos, id int32
-}
-
 // scratch holds the buffers one count reuses.
 type scratch struct {
-	syms  []sym
-	heap  []heapEntry
-	best  []bestNode // Unigram
-	buf   []byte
-	first []int32
+	merger merge.Merger
+	starts []int32
+	best   []bestNode // Unigram
+	buf    []byte
+	first  []int32
 }
 
 // first returns the ids of the piece's symbols before merging.
@@ -210,56 +210,27 @@ func (b *bpe) first(s string, raw bool, ids []int32) []int32 {
 	return b.chars(s, ids)
 }
 
-// tokens merges the piece's symbols and returns them; those with n > 0
-// are the tokens, in order.
-func (b *bpe) tokens(first []int32, sc *scratch) []sym {
-	syms := sc.syms[:0]
-	for i, id := range first {
-		syms = append(syms, sym{id: id, n: 1, prev: int32(i - 1), next: int32(i + 1)})
-	}
-	if len(syms) > 0 {
-		syms[len(syms)-1].next = -1
-	}
-	h := sc.heap[:0]
-	for i := 0; i+1 < len(syms); i++ {
-		if mv, ok := b.merges[pairKey(syms[i].id, syms[i+1].id)]; ok {
-			h = append(h, heapEntry{mv.rank, int32(i), mv.id})
-		}
-	}
-	heapInit(h)
-	for len(h) > 0 {
-		var top heapEntry
-		top, h = heapPop(h)
-		a := &syms[top.pos]
-		if a.n == 0 || a.next < 0 {
-			continue
-		}
-		nb := a.next
-		c := &syms[nb]
-		if mv, ok := b.merges[pairKey(a.id, c.id)]; !ok || mv.id != top.id {
-			continue // stale
-		}
-		a.id = top.id
-		a.n += c.n
-		c.n = 0
-		a.next = c.next
-		if a.next >= 0 {
-			syms[a.next].prev = top.pos
-		}
-		if a.prev >= 0 {
-			if mv, ok := b.merges[pairKey(syms[a.prev].id, a.id)]; ok {
-				h = heapPush(h, heapEntry{mv.rank, a.prev, mv.id})
-			}
-		}
-		if a.next >= 0 {
-			if mv, ok := b.merges[pairKey(a.id, syms[a.next].id)]; ok {
-				h = heapPush(h, heapEntry{mv.rank, top.pos, mv.id})
-			}
-		}
-	}
-	sc.syms, sc.heap = syms, h
-	return syms
+// bigPiece is the number of symbols from which a piece is merged by
+// merge.Tree (when b.tree allows it) instead of merge.Heap.
+const bigPiece = 1 << 16
+
+// bpePairs asks the model about a piece whose tokens' ids are in ids, each
+// at the token's first symbol: two tokens join when the merges list has
+// their pair, and Join puts the id of the token they make in place.
+type bpePairs struct {
+	b   *bpe
+	ids []int32
 }
+
+func (p bpePairs) Pair(i, j, _ int) (rank, id uint32) {
+	mv, ok := p.b.merges[pairKey(p.ids[i], p.ids[j])]
+	if !ok {
+		return merge.None, 0
+	}
+	return uint32(mv.rank), uint32(mv.id)
+}
+
+func (p bpePairs) Join(i, _ int, rank uint32) { p.ids[i] = p.b.rankID[rank] }
 
 // chars is tokenizers' merge_word before merging: the first symbols of a
 // piece of characters.
@@ -339,73 +310,29 @@ func (b *bpe) count(s string, raw bool, sc *scratch, ids *[]int) int {
 			return 1
 		}
 	}
-	sc.first = b.first(s, raw, sc.first[:0])
-	if len(sc.first) >= bigPiece && b.maxLen <= 255 {
-		return b.bigMerge(sc.first, ids)
-	}
-	n := 0
-	for _, y := range b.tokens(sc.first, sc) {
-		if y.n > 0 {
-			n++
-			if ids != nil {
-				*ids = append(*ids, int(y.id))
+	first := b.first(s, raw, sc.first[:0])
+	sc.first = first
+	// The tokens' ids end up in first, at each token's first symbol.
+	p := bpePairs{b, first}
+	if len(first) >= bigPiece && b.tree {
+		n := 0
+		for i, w := range merge.Tree(p, len(first), nil) {
+			if merge.Len(w) > 0 {
+				n++
+				if ids != nil {
+					*ids = append(*ids, int(first[i]))
+				}
 			}
 		}
+		return n
 	}
-	return n
-}
-
-func heapLess(a, b heapEntry) bool {
-	if a.rank != b.rank {
-		return a.rank < b.rank
-	}
-	return a.pos < b.pos
-}
-
-func heapInit(h []heapEntry) {
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		heapDown(h, i)
-	}
-}
-
-func heapDown(h []heapEntry, i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
+	sc.starts = merge.Heap(&sc.merger, p, len(first), sc.starts[:0])
+	if ids != nil {
+		for _, i := range sc.starts {
+			*ids = append(*ids, int(first[i]))
 		}
-		m := l
-		if r := l + 1; r < len(h) && heapLess(h[r], h[l]) {
-			m = r
-		}
-		if !heapLess(h[m], h[i]) {
-			return
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
 	}
-}
-
-func heapPush(h []heapEntry, x heapEntry) []heapEntry {
-	h = append(h, x)
-	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !heapLess(h[i], h[p]) {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
-	return h
-}
-
-func heapPop(h []heapEntry) (heapEntry, []heapEntry) {
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h = h[:last]
-	heapDown(h, 0)
-	return top, h
+	return len(sc.starts)
 }
 
 // byteChars is GPT-2's mapping of bytes to printable characters, which

@@ -1,13 +1,17 @@
 package hf
 
 import (
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize/internal/merge"
 )
 
 // The expected ids are worked out by hand (the working is in each case's
@@ -284,13 +288,16 @@ func TestFind(t *testing.T) {
 	}
 }
 
-// bigMerge gives the heap merge's tokens on long pieces.
+// merge.Tree gives merge.Heap's tokens on long pieces of this model.
 func TestBigMerge(t *testing.T) {
 	tok, err := Load("testdata/bytelevel.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := tok.model.(*bpe)
+	if !b.tree {
+		t.Fatal("bytelevel.json's BPE cannot use merge.Tree")
+	}
 	seed := uint32(1)
 	for _, n := range []int{1, 2, 3, 63, 64, 65, 1000, 70000} {
 		text := make([]byte, n)
@@ -300,15 +307,93 @@ func TestBigMerge(t *testing.T) {
 		}
 		first := b.first(string(text), true, nil)
 		var want []int
-		for _, y := range b.tokens(first, &scratch{}) {
-			if y.n > 0 {
-				want = append(want, int(y.id))
+		for _, i := range merge.Heap(&merge.Merger{}, bpePairs{b, first}, len(first), nil) {
+			want = append(want, int(first[i]))
+		}
+		first = b.first(string(text), true, nil)
+		var got []int
+		for i, w := range merge.Tree(bpePairs{b, first}, len(first), nil) {
+			if merge.Len(w) > 0 {
+				got = append(got, int(first[i]))
 			}
 		}
-		var got []int
-		k := b.bigMerge(b.first(string(text), true, nil), &got)
-		if k != len(got) || !slices.Equal(got, want) {
-			t.Errorf("n=%d: bigMerge gives %d tokens, heap %d", n, len(got), len(want))
+		if !slices.Equal(got, want) {
+			t.Errorf("n=%d: merge.Tree gives %d tokens, merge.Heap %d", n, len(got), len(want))
+		}
+		if n >= 1000 && len(want) == n {
+			t.Errorf("n=%d: no joins", n)
+		}
+	}
+}
+
+// TestBPEMatchesNaive: the BPE model's ids are those of the definition
+// run step by step (join the adjacent pair listed first in merges, the
+// leftmost on ties, until none is listed), on random vocabularies whose
+// merges come in shuffled order (some wait for a merge listed after them,
+// and some tokens are made by more than one pair) and random texts.
+// (TestBigMerge checks merge.Tree against merge.Heap on long ones.)
+func TestBPEMatchesNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(34, 3))
+	for k := range 60 {
+		made := []string{"a", "b", "c", "d"}
+		var merges []string
+		seen := map[string]bool{}
+		for len(merges) < 5+k {
+			l, r := made[rng.IntN(len(made))], made[rng.IntN(len(made))]
+			if len(l+r) > 10 || seen[l+" "+r] {
+				continue
+			}
+			seen[l+" "+r] = true
+			merges = append(merges, l+" "+r)
+			if !slices.Contains(made, l+r) {
+				made = append(made, l+r)
+			}
+		}
+		rng.Shuffle(len(merges), func(i, j int) { merges[i], merges[j] = merges[j], merges[i] })
+		vocab := map[string]int{}
+		for _, s := range made {
+			vocab[s] = len(vocab)
+		}
+		data, err := json.Marshal(map[string]any{"model": map[string]any{"type": "BPE", "vocab": vocab, "merges": merges}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, err := Parse(data, "random")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := rng.IntN(400)
+		text := make([]byte, n)
+		for i := range text {
+			text[i] = "abcd"[rng.IntN(4)]
+		}
+		// The definition, on token strings.
+		rank := map[string]int{}
+		for i, m := range merges {
+			rank[m] = i
+		}
+		var toks []string
+		for _, c := range string(text) {
+			toks = append(toks, string(c))
+		}
+		for {
+			best, at := len(merges), -1
+			for i := 0; i+1 < len(toks); i++ {
+				if r, ok := rank[toks[i]+" "+toks[i+1]]; ok && r < best {
+					best, at = r, i
+				}
+			}
+			if at < 0 {
+				break
+			}
+			toks = slices.Replace(toks, at, at+2, toks[at]+toks[at+1])
+		}
+		want := []int{}
+		for _, s := range toks {
+			want = append(want, vocab[s])
+		}
+		if got := tok.Encode(string(text)); !slices.Equal(got, want) {
+			t.Fatalf("vocabulary %d, %d letters: %d ids, the definition gives %d", k, n, len(got), len(want))
 		}
 	}
 }
