@@ -1110,9 +1110,10 @@ func (r *replayer) programmePlan(ctx context.Context, s Strategy, full []Call) (
 	first := sess
 	var best *planned
 	var seen [][]int
-	if first.limit > 0 && r.opts.Cost != nil {
-		// A small session: every drop schedule, each with its cheapest
-		// clears, priced exactly.
+	if forced, _ := first.dropSchedule(1); forced != nil && r.opts.Cost != nil {
+		// Some call needs a drop to fit the window. A small session:
+		// every drop schedule, each with its cheapest clears, priced
+		// exactly.
 		if all := first.everyDropSchedule(); all != nil {
 			for _, from := range all {
 				var unfit []PlanUnfit

@@ -39,7 +39,7 @@ func toolChat(seed uint64, turns int, model string, gap time.Duration) *transcri
 func TestCheapestJointBruteForce(t *testing.T) {
 	const maxPairs = 20000 // the replays one session may take
 	tried := 0
-	for seed := uint64(1); seed <= 10; seed++ {
+	for seed := uint64(1); seed <= 16; seed++ {
 		model := []string{"claude-sonnet-4-5", "gpt-5"}[seed%2]
 		gap := time.Duration(seed*45) * time.Second
 		tr := toolChat(seed, 3, model, gap)
@@ -49,7 +49,7 @@ func TestCheapestJointBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		limit := fullRes.Totals.MaxCallTokens * 60 / 100
+		limit := fullRes.Totals.MaxCallTokens * 30 / 100
 		opts.ContextWindow = limit
 		r = newReplayer(tr, opts)
 		if fullRes, err = r.run(context.Background(), FullStrategy{}, nil, false); err != nil {
@@ -61,6 +61,12 @@ func TestCheapestJointBruteForce(t *testing.T) {
 			t.Fatal(err)
 		}
 		first.limit = r.limitFor(cs, first)
+		if forced, _ := first.dropSchedule(1); forced == nil {
+			// Clears alone fit every call: the plan drops nothing, as
+			// without a window (a drop is the window's to force).
+			t.Logf("seed %d: no call needs a drop", seed)
+			continue
+		}
 		n := len(first.calls)
 		from := make([]int, n)
 		best, bestOver, pairs := math.Inf(1), math.MaxInt, 0
@@ -162,7 +168,7 @@ func TestCheapestJointBruteForce(t *testing.T) {
 			t.Errorf("%s: cheapest $%.8f with %d over; the best pair $%.8f with %d", name, got, over, best, bestOver)
 		}
 	}
-	if tried < 6 {
-		t.Errorf("%d sessions enumerated, want 6 at least", tried)
+	if tried < 5 {
+		t.Errorf("%d sessions enumerated, want 5 at least", tried)
 	}
 }
