@@ -1,0 +1,296 @@
+package jsonl
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io"
+	"unicode/utf8"
+)
+
+// ErrUnread is a [Lexer]'s error for text that is not the JSON it was
+// asked to read (bad grammar, invalid UTF-8, another kind of value, the
+// end of the input inside a value). It says nothing more: a caller that
+// must tell the user what is wrong reads the text again with a reader
+// that places errors ([Checker], encoding/json).
+var ErrUnread = errors.New("jsonl: the text is not the JSON expected")
+
+// Lexer reads JSON values from a buffered reader one at a time, holding
+// only the value the caller asks for ([Lexer.Capture]) or none
+// ([Lexer.Skip]), so that a document of any size is read in the memory
+// of its largest element. Values are found by their frame (strings by
+// their quotes, containers by their depth, other values up to the next
+// delimiter) and a captured value is then checked against the grammar
+// of [SkipValue], nested at most [MaxDepth] deep.
+type Lexer struct {
+	br        *bufio.Reader
+	checkUTF8 bool
+}
+
+// NewLexer returns a Lexer reading from br; checkUTF8 false leaves the
+// bytes of captured strings unchecked (as encoding/json reads them, with
+// U+FFFD for what is not UTF-8).
+func NewLexer(br *bufio.Reader, checkUTF8 bool) *Lexer {
+	return &Lexer{br: br, checkUTF8: checkUTF8}
+}
+
+// Peek returns the next byte that is not JSON white space, without
+// consuming it (the white space before it is consumed); io.EOF at the end.
+func (l *Lexer) Peek() (byte, error) {
+	for {
+		b, err := l.br.Peek(1)
+		if err != nil {
+			return 0, err
+		}
+		if !isSpace(b[0]) {
+			return b[0], nil
+		}
+		_, _ = l.br.Discard(1)
+	}
+}
+
+// Byte consumes and returns the next byte that is not JSON white space.
+func (l *Lexer) Byte() (byte, error) {
+	c, err := l.Peek()
+	if err == nil {
+		_, _ = l.br.Discard(1)
+	}
+	return c, err
+}
+
+// Expect consumes c, the next byte that is not white space, or fails with
+// [ErrUnread].
+func (l *Lexer) Expect(c byte) error {
+	if got, err := l.Peek(); err != nil || got != c {
+		return ErrUnread
+	}
+	_, _ = l.br.Discard(1)
+	return nil
+}
+
+// Capture appends the next value to dst, checked (grammar, nesting and,
+// unless the Lexer was made without, UTF-8). On text that is not one
+// value it fails with [ErrUnread], or the reader's error.
+func (l *Lexer) Capture(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst, err := l.frame(dst, true)
+	if err != nil {
+		return dst, err
+	}
+	v := dst[start:]
+	if end, _, ok := SkipValue(v, 0, MaxDepth); !ok || end != len(v) || l.checkUTF8 && !utf8.Valid(v) {
+		return dst, ErrUnread
+	}
+	return dst, nil
+}
+
+// Skip reads past the next value by its frame alone, holding none of it
+// and checking nothing else: it tells where a value ends, not whether it
+// is JSON. It fails with [ErrUnread] at the end of the input inside a
+// string or a container, or before any value.
+func (l *Lexer) Skip() error {
+	_, err := l.frame(nil, false)
+	return err
+}
+
+// frame reads the next value by its frame: its first byte whatever it
+// is, then a string to its closing quote, a container to the bracket
+// that closes it (of either kind) and anything else up to the next
+// delimiter (',', '}', ']' or white space, which is not consumed) or the
+// end of the input. With keep, the value is appended to dst.
+func (l *Lexer) frame(dst []byte, keep bool) ([]byte, error) {
+	c, err := l.Byte()
+	if err != nil {
+		return dst, ErrUnread
+	}
+	if keep {
+		dst = append(dst, c)
+	}
+	scalar := c != '"' && c != '{' && c != '['
+	inStr, esc, depth := c == '"', false, 0
+	if c == '{' || c == '[' {
+		depth = 1
+	}
+	for {
+		if l.br.Buffered() == 0 {
+			if _, err := l.br.Peek(1); err != nil {
+				if err == io.EOF {
+					if scalar {
+						return dst, nil
+					}
+					return dst, ErrUnread
+				}
+				return dst, err
+			}
+		}
+		chunk, _ := l.br.Peek(l.br.Buffered())
+		i, done := 0, false
+	scan:
+		for ; i < len(chunk); i++ {
+			b := chunk[i]
+			switch {
+			case scalar:
+				switch b {
+				case ',', '}', ']', ' ', '\t', '\n', '\r':
+					done = true
+					break scan
+				}
+			case inStr:
+				switch {
+				case esc:
+					esc = false
+				case b == '\\':
+					esc = true
+				case b == '"':
+					inStr = false
+					if depth == 0 {
+						i++
+						done = true
+						break scan
+					}
+				}
+			case b == '"':
+				inStr = true
+			case b == '{' || b == '[':
+				depth++
+			case b == '}' || b == ']':
+				if depth--; depth == 0 {
+					i++
+					done = true
+					break scan
+				}
+			}
+		}
+		if keep {
+			dst = append(dst, chunk[:i]...)
+		}
+		_, _ = l.br.Discard(i)
+		if done {
+			return dst, nil
+		}
+	}
+}
+
+// RawString reads a string, the next value, by its frame, appending up to
+// max of the bytes between its quotes to dst as they stand (escapes not
+// decoded), and reports whether it holds an escape. It holds no more than
+// max bytes of it, however long it is.
+func (l *Lexer) RawString(dst []byte, max int) (raw []byte, escaped bool, err error) {
+	if err := l.Expect('"'); err != nil {
+		return dst, false, err
+	}
+	room := max
+	esc := false
+	for {
+		if l.br.Buffered() == 0 {
+			if _, err := l.br.Peek(1); err != nil {
+				if err == io.EOF {
+					err = ErrUnread
+				}
+				return dst, escaped, err
+			}
+		}
+		chunk, _ := l.br.Peek(l.br.Buffered())
+		i, done := 0, false
+		for ; i < len(chunk); i++ {
+			switch b := chunk[i]; {
+			case esc:
+				esc = false
+			case b == '\\':
+				esc, escaped = true, true
+			case b == '"':
+				done = true
+			}
+			if done {
+				break
+			}
+		}
+		if keep := min(i, room); keep > 0 {
+			dst = append(dst, chunk[:keep]...)
+			room -= keep
+		}
+		if done {
+			_, _ = l.br.Discard(i + 1)
+			return dst, escaped, nil
+		}
+		_, _ = l.br.Discard(i)
+	}
+}
+
+// Object reads an object member by member, calling fn with each key,
+// decoded; fn must consume the member's value (Capture, Skip, Object,
+// Array). Anything but an object fails with [ErrUnread].
+func (l *Lexer) Object(fn func(key string) error) error {
+	if empty, err := l.open('{', '}'); err != nil || empty {
+		return err
+	}
+	var kb []byte
+	for {
+		var err error
+		if c, _ := l.Peek(); c != '"' {
+			return ErrUnread
+		}
+		if kb, err = l.Capture(kb[:0]); err != nil {
+			return err
+		}
+		var key string
+		if json.Unmarshal(kb, &key) != nil {
+			return ErrUnread
+		}
+		if err := l.Expect(':'); err != nil {
+			return err
+		}
+		if err := fn(key); err != nil {
+			return err
+		}
+		if more, err := l.next('}'); err != nil || !more {
+			return err
+		}
+	}
+}
+
+// Array reads an array element by element, calling fn with each
+// element's index; fn must consume the element. Anything but an array
+// fails with [ErrUnread].
+func (l *Lexer) Array(fn func(i int) error) error {
+	if empty, err := l.open('[', ']'); err != nil || empty {
+		return err
+	}
+	for i := 0; ; i++ {
+		if err := fn(i); err != nil {
+			return err
+		}
+		if more, err := l.next(']'); err != nil || !more {
+			return err
+		}
+	}
+}
+
+// open reads the opening byte of an object or array and, when the close
+// byte follows at once, that too (empty).
+func (l *Lexer) open(openByte, closeByte byte) (empty bool, err error) {
+	if err := l.Expect(openByte); err != nil {
+		return false, err
+	}
+	if c, err := l.Peek(); err == nil && c == closeByte {
+		_, _ = l.br.Discard(1)
+		return true, nil
+	}
+	return false, nil
+}
+
+// next reads what follows a member or element: a comma (more) or the
+// close byte; anything else fails with [ErrUnread].
+func (l *Lexer) next(closeByte byte) (more bool, err error) {
+	c, err := l.Byte()
+	if err != nil {
+		return false, ErrUnread
+	}
+	switch c {
+	case ',':
+		return true, nil
+	case closeByte:
+		return false, nil
+	}
+	return false, ErrUnread
+}
