@@ -93,11 +93,8 @@ func (l *Lexer) Skip() error {
 	return err
 }
 
-// frame reads the next value by its frame: its first byte whatever it
-// is, then a string to its closing quote, a container to the bracket
-// that closes it (of either kind) and anything else up to the next
-// delimiter (',', '}', ']' or white space, which is not consumed) or the
-// end of the input. With keep, the value is appended to dst.
+// frame reads the next value by its [framer], appending it to dst with
+// keep.
 func (l *Lexer) frame(dst []byte, keep bool) ([]byte, error) {
 	c, err := l.Byte()
 	if err != nil {
@@ -106,16 +103,12 @@ func (l *Lexer) frame(dst []byte, keep bool) ([]byte, error) {
 	if keep {
 		dst = append(dst, c)
 	}
-	scalar := c != '"' && c != '{' && c != '['
-	inStr, esc, depth := c == '"', false, 0
-	if c == '{' || c == '[' {
-		depth = 1
-	}
+	f := newFramer(c)
 	for {
 		if l.br.Buffered() == 0 {
 			if _, err := l.br.Peek(1); err != nil {
 				if err == io.EOF {
-					if scalar {
+					if f.scalar {
 						return dst, nil
 					}
 					return dst, ErrUnread
@@ -124,51 +117,92 @@ func (l *Lexer) frame(dst []byte, keep bool) ([]byte, error) {
 			}
 		}
 		chunk, _ := l.br.Peek(l.br.Buffered())
-		i, done := 0, false
-	scan:
-		for ; i < len(chunk); i++ {
-			b := chunk[i]
-			switch {
-			case scalar:
-				switch b {
-				case ',', '}', ']', ' ', '\t', '\n', '\r':
-					done = true
-					break scan
-				}
-			case inStr:
-				switch {
-				case esc:
-					esc = false
-				case b == '\\':
-					esc = true
-				case b == '"':
-					inStr = false
-					if depth == 0 {
-						i++
-						done = true
-						break scan
-					}
-				}
-			case b == '"':
-				inStr = true
-			case b == '{' || b == '[':
-				depth++
-			case b == '}' || b == ']':
-				if depth--; depth == 0 {
-					i++
-					done = true
-					break scan
-				}
-			}
-		}
+		n, done := f.feed(chunk)
 		if keep {
-			dst = append(dst, chunk[:i]...)
+			dst = append(dst, chunk[:n]...)
 		}
-		_, _ = l.br.Discard(i)
+		_, _ = l.br.Discard(n)
 		if done {
 			return dst, nil
 		}
 	}
+}
+
+// FrameEnd returns the end of the value at d[i:] (white space before it
+// skipped) found by its frame alone, as [Lexer.Skip] finds it: it tells
+// where a value ends, not whether it is JSON. ok is false when d ends
+// inside a string or a container, or before any value.
+func FrameEnd(d []byte, i int) (end int, ok bool) {
+	i = SkipSpace(d, i)
+	if i >= len(d) {
+		return i, false
+	}
+	f := newFramer(d[i])
+	n, done := f.feed(d[i+1:])
+	return i + 1 + n, done || f.scalar
+}
+
+// framer finds the end of a value by its frame: its first byte whatever
+// it is, then a string to its closing quote, a container to the bracket
+// that closes it (of either kind) and anything else up to the next
+// delimiter (',', '}', ']' or white space, which is not part of it) or
+// the end of the input. It is fed the bytes after the first in pieces.
+type framer struct {
+	scalar, inStr, esc bool
+	depth              int
+}
+
+func newFramer(first byte) framer {
+	f := framer{scalar: first != '"' && first != '{' && first != '[', inStr: first == '"'}
+	if first == '{' || first == '[' {
+		f.depth = 1
+	}
+	return f
+}
+
+// feed reads chunk and returns how many of its bytes belong to the value
+// and whether the value ended there.
+func (f *framer) feed(chunk []byte) (n int, done bool) {
+	if f.scalar {
+		for i, b := range chunk {
+			switch b {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return i, true
+			}
+		}
+		return len(chunk), false
+	}
+	// The state lives in locals while the loop runs.
+	inStr, esc, depth := f.inStr, f.esc, f.depth
+	for i := 0; i < len(chunk); i++ {
+		b := chunk[i]
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case b == '\\':
+				esc = true
+			case b == '"':
+				inStr = false
+				if depth == 0 {
+					return i + 1, true
+				}
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			inStr = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1, true
+			}
+		}
+	}
+	f.inStr, f.esc, f.depth = inStr, esc, depth
+	return len(chunk), false
 }
 
 // RawString reads a string, the next value, by its frame, appending up to

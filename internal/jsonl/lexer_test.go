@@ -93,6 +93,9 @@ func TestLexerSkip(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			l, used := lexOn(tc.in, true)
 			err := l.Skip()
+			if end, ok := FrameEnd([]byte(tc.in), 0); ok != (err == nil) || ok && end != used() {
+				t.Errorf("FrameEnd = %d, %v; Skip read %d bytes, %v", end, ok, used(), err)
+			}
 			if tc.used < 0 {
 				if !errors.Is(err, ErrUnread) {
 					t.Errorf("got %v, want ErrUnread", err)
@@ -176,7 +179,7 @@ func TestLexerObjectArray(t *testing.T) {
 }
 
 // FuzzLexer: what Capture returns is one valid JSON value (encoding/json
-// agrees), Skip stops where Capture does, any input that is one valid
+// agrees), Skip stops where Capture does and FrameEnd where Skip does, any input that is one valid
 // value is captured whole, and the UTF-8 check refuses exactly the
 // values that are not UTF-8.
 func FuzzLexer(f *testing.F) {
@@ -192,6 +195,11 @@ func FuzzLexer(f *testing.F) {
 			t.Fatalf("%q: checking UTF-8, Capture gave %q, %v; without, %q, %v", in, vc, errc, v, err)
 		}
 		trimmed := bytes.TrimSpace(in)
+		s, used2 := lexOn(string(in), true)
+		skipErr := s.Skip()
+		if end, ok := FrameEnd(in, 0); ok != (skipErr == nil) || ok && end != used2() {
+			t.Fatalf("%q: FrameEnd = %d, %v; Skip read %d bytes, %v", in, end, ok, used2(), skipErr)
+		}
 		if json.Valid(in) {
 			if err != nil || !bytes.Equal(v, trimmed) {
 				t.Fatalf("%q is valid JSON; Capture gave %q, %v", in, v, err)
@@ -206,9 +214,8 @@ func FuzzLexer(f *testing.F) {
 		if !bytes.HasPrefix(trimmed, v) {
 			t.Fatalf("Capture gave %q, not the start of %q", v, in)
 		}
-		s, used2 := lexOn(string(in), true)
-		if err := s.Skip(); err != nil || used2() != n {
-			t.Fatalf("%q: Skip read %d bytes (%v), Capture %d", in, used2(), err, n)
+		if skipErr != nil || used2() != n {
+			t.Fatalf("%q: Skip read %d bytes (%v), Capture %d", in, used2(), skipErr, n)
 		}
 	})
 }
