@@ -68,3 +68,25 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScan: the JSON reading alone of that file: the top level and
+// the model by their frames, the vocabulary's strings and numbers, the
+// merges' strings.
+func BenchmarkScan(b *testing.B) {
+	data := string(benchTokenizer(100000))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_, m, err := readFile(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := parseVocab(m.Vocab); err != nil {
+			b.Fatal(err)
+		}
+		p := &scan{s: m.Merges}
+		if err := p.list(func() error { _, err := p.str(); return err }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
