@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bufio"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
@@ -174,36 +175,68 @@ func (f *framer) feed(chunk []byte) (n int, done bool) {
 	}
 	// The state lives in locals while the loop runs.
 	inStr, esc, depth := f.inStr, f.esc, f.depth
-	for i := 0; i < len(chunk); i++ {
-		b := chunk[i]
+	i := 0
+	for i < len(chunk) {
 		if inStr {
-			switch {
-			case esc:
+			if esc {
 				esc = false
-			case b == '\\':
+				i++
+				continue
+			}
+			// Eight bytes at a time while none is a quote or a
+			// backslash (or a control character: [special]'s test),
+			// then byte by byte.
+			for i+8 <= len(chunk) && !special(binary.LittleEndian.Uint64(chunk[i:])) {
+				i += 8
+			}
+			for i < len(chunk) && !strStop[chunk[i]] {
+				i++
+			}
+			if i == len(chunk) {
+				break
+			}
+			if chunk[i] == '\\' {
 				esc = true
-			case b == '"':
+			} else {
 				inStr = false
 				if depth == 0 {
 					return i + 1, true
 				}
 			}
+			i++
 			continue
 		}
-		switch b {
+		for i < len(chunk) && !frameStop[chunk[i]] {
+			i++
+		}
+		if i == len(chunk) {
+			break
+		}
+		switch chunk[i] {
 		case '"':
 			inStr = true
 		case '{', '[':
 			depth++
-		case '}', ']':
+		default: // '}', ']'
 			if depth--; depth == 0 {
 				return i + 1, true
 			}
 		}
+		i++
 	}
 	f.inStr, f.esc, f.depth = inStr, esc, depth
 	return len(chunk), false
 }
+
+// strStop marks the bytes that end a run of a string's plain bytes for
+// [framer]; frameStop those outside strings.
+var strStop, frameStop = func() (str, frame [256]bool) {
+	str['"'], str['\\'] = true, true
+	for _, c := range []byte(`"{}[]`) {
+		frame[c] = true
+	}
+	return str, frame
+}()
 
 // RawString reads a string, the next value, by its frame, appending up to
 // max of the bytes between its quotes to dst as they stand (escapes not
