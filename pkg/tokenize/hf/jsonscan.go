@@ -80,6 +80,11 @@ func (p *scan) stringErr() error {
 // int reads a whole number.
 func (p *scan) int() (int, error) {
 	p.ws()
+	if end, v, ok := jsonl.ScanInt(p.text(), p.i); ok {
+		p.i = end
+		return int(v), nil
+	}
+	// More than 18 digits, or not a whole number.
 	end, integer, ok := jsonl.ScanNumber(p.text(), p.i)
 	if !ok || !integer {
 		return 0, p.errorf("want a whole number")
