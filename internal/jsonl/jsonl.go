@@ -1,8 +1,23 @@
-// Package jsonl holds helpers for JSON Lines input: reading lines of any
-// length with their numbers, rewriting one field of an object line while
-// keeping every other byte as it came in, and [Parser], a one-pass cursor
-// for decoding a few fields of a line by hand, which gives way to
-// encoding/json on anything it does not read exactly as that does.
+// Package jsonl is harpe's one JSON grammar, and helpers for JSON Lines
+// input. Every hand-written JSON reader in harpe is built on it:
+//
+//   - the scanners of scan.go ([ScanString], [ScanNumber], [SkipValue],
+//     [Unquote], …), over text in memory: pkg/engine's item reader and
+//     pkg/tokenize/hf's reader of a tokenizer.json;
+//   - [Parser], a one-pass cursor for decoding a few fields of a line by
+//     hand, which gives way to encoding/json on anything it does not read
+//     exactly as that does (pkg/transcript's Claude Code and Anthropic
+//     decoders);
+//   - [Lexer], which reads the values of a stream one at a time, holding
+//     one at most, and [FrameEnd], its framing over text in memory
+//     (pkg/transcript's documents in bounded memory and its sniff,
+//     pkg/tokenize/hf);
+//   - [Checker], which finds encoding/json's first syntax error in a
+//     stream, word for word, in fixed memory.
+//
+// For JSON Lines it reads lines of any length with their numbers
+// ([Reader]) and rewrites one field of an object line while keeping every
+// other byte as it came in ([SetField]).
 package jsonl
 
 import (

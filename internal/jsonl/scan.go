@@ -3,13 +3,15 @@ package jsonl
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
 // The scanning functions below are the one strict JSON scanner harpe has:
-// [Parser] is built on them, and so is the item reader of pkg/engine. Each
+// [Parser] and [Lexer] are built on them, and so are the item reader of
+// pkg/engine and the tokenizer.json reader of pkg/tokenize/hf. Each
 // takes the text and a position and returns the position after what it
 // read; on text that is not valid JSON it returns ok false and the
 // position where it stopped.
@@ -39,10 +41,15 @@ const (
 // special reports whether any of the eight bytes in x is a quote, a
 // backslash or below 0x20 (the classic "has zero byte" and "has byte
 // less than n" word tests).
-func special(x uint64) bool {
+func special(x uint64) bool { return specialMask(x) != 0 }
+
+// specialMask is [special]'s test as a mask: the lowest bit it sets is
+// the high bit of the first such byte (a borrow can set bits above a
+// special byte, never below one).
+func specialMask(x uint64) uint64 {
 	q := x ^ (loBits * '"')
 	b := x ^ (loBits * '\\')
-	return ((q-loBits)&^q|(b-loBits)&^b|(x-loBits*0x20)&^x)&hiBits != 0
+	return ((q-loBits)&^q | (b-loBits)&^b | (x-loBits*0x20)&^x) & hiBits
 }
 
 // plain marks the bytes that may stand in a string as they are: not a
@@ -67,7 +74,11 @@ func ScanString(d []byte, i int) (end int, escaped, high, ok bool) {
 		// control character.
 		for i+8 <= len(d) {
 			x := binary.LittleEndian.Uint64(d[i:])
-			if special(x) {
+			if m := specialMask(x); m != 0 {
+				// Straight to the first special byte.
+				k := bits.TrailingZeros64(m) >> 3
+				or64 |= x & (1<<(8*k) - 1)
+				i += k
 				break
 			}
 			or64 |= x
@@ -219,6 +230,34 @@ func ScanNumber(d []byte, i int) (end int, integer, ok bool) {
 		}
 	}
 	return i, integer, true
+}
+
+// ScanInt reads, in one pass, a JSON number at d[i:] that is a plain
+// integer of at most 18 digits (so that it fits an int64) and returns its
+// value. ok is false for anything else (no number, a fraction, an
+// exponent, more digits), which [ScanNumber] then reads. Like
+// ScanNumber, it stops after a leading 0 ("01" is 0, then a 1).
+func ScanInt(d []byte, i int) (end int, v int64, ok bool) {
+	neg := i < len(d) && d[i] == '-'
+	if neg {
+		i++
+	}
+	first := i
+	if i < len(d) && d[i] == '0' {
+		i++
+	} else {
+		for i < len(d) && d[i]-'0' <= 9 {
+			v = v*10 + int64(d[i]-'0')
+			i++
+		}
+	}
+	if i == first || i-first > 18 || i < len(d) && (d[i] == '.' || d[i] == 'e' || d[i] == 'E') {
+		return i, 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return i, v, true
 }
 
 // SkipValue reads one value of any kind at d[i:] (white space before it

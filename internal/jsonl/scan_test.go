@@ -3,6 +3,7 @@ package jsonl
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -124,6 +125,53 @@ func FuzzDeeperThan(f *testing.F) {
 		}
 		if got := DeeperThan(d, limit); got != want {
 			t.Errorf("DeeperThan(%s, %d) = %d, want %d", d, limit, got, want)
+		}
+	})
+}
+
+// TestScanInt: plain integers of up to 18 digits in one pass; anything
+// else is left to ScanNumber, which agrees on where a number ends.
+func TestScanInt(t *testing.T) {
+	tests := []struct {
+		in  string
+		end int
+		v   int64
+		ok  bool
+	}{
+		{"0", 1, 0, true},
+		{"-42,", 3, -42, true},
+		{"123456789012345678]", 18, 123456789012345678, true},
+		{"1234567890123456789", 19, 0, false},
+		{"01", 1, 0, true},
+		{"1.5", 1, 0, false},
+		{"2e3", 1, 0, false},
+		{"-", 1, 0, false},
+		{"x", 0, 0, false},
+		{"", 0, 0, false},
+	}
+	for _, tc := range tests {
+		end, v, ok := ScanInt([]byte(tc.in), 0)
+		if end != tc.end || v != tc.v || ok != tc.ok {
+			t.Errorf("ScanInt(%q) = %d, %d, %v; want %d, %d, %v", tc.in, end, v, ok, tc.end, tc.v, tc.ok)
+		}
+	}
+}
+
+// FuzzScanInt: where ScanInt reads a number, ScanNumber reads the same
+// bytes as a plain integer and strconv gives the same value.
+func FuzzScanInt(f *testing.F) {
+	for _, s := range []string{"0", "-7", "12x", "01", "1.5", "999999999999999999", "1e2"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, d []byte) {
+		end, v, ok := ScanInt(d, 0)
+		if !ok {
+			return
+		}
+		nend, integer, nok := ScanNumber(d, 0)
+		want, err := strconv.ParseInt(string(d[:end]), 10, 64)
+		if !nok || !integer || nend != end || err != nil || want != v {
+			t.Errorf("%q: ScanInt %d, %d; ScanNumber %d, %v, %v; strconv %d, %v", d, end, v, nend, integer, nok, want, err)
 		}
 	})
 }

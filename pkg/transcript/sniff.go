@@ -3,6 +3,8 @@ package transcript
 import (
 	"bufio"
 	"io"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 // mayBeTranscript reads the first JSON value of r without keeping it and
@@ -12,147 +14,66 @@ import (
 // element needs. It stops as soon as it can tell, and reads at most to the
 // end of that value otherwise, holding only the key being read; input that
 // is not JSON (YAML, a broken line) reports true: the reader then tells.
+// Values are passed over by their frame alone ([jsonl.Lexer.Skip]): the
+// grammar is the reader's to check.
 func mayBeTranscript(r io.Reader) bool {
-	br := bufio.NewReaderSize(r, 64<<10)
-	s := sniffer{r: br}
-	c, ok := s.nextSignificant()
-	if !ok {
+	l := jsonl.NewLexer(bufio.NewReaderSize(r, 64<<10), false)
+	c, err := l.Byte()
+	if err != nil {
 		return true
 	}
 	switch c {
 	case '{':
-		return s.object(startKeys, true)
+		return sniffObject(l, startKeys, true)
 	case '[':
-		c, ok := s.nextSignificant()
+		c, err := l.Byte()
 		switch {
-		case !ok:
+		case err != nil:
 			return true
 		case c == ']':
 			return true // an empty list of messages
 		case c == '{':
-			return s.object(elementKeys, false)
+			return sniffObject(l, elementKeys, false)
 		}
 		return false
 	}
 	return true
 }
 
-type sniffer struct {
-	r   *bufio.Reader
-	key []byte
-}
+// sniffMaxKey is how much of a key the sniff holds: more than the
+// longest key it looks for.
+const sniffMaxKey = 64
 
-// nextSignificant returns the next byte that is not JSON white space.
-func (s *sniffer) nextSignificant() (byte, bool) {
+// sniffObject reads the members of an object whose '{' was read and
+// reports whether a key of want is among them; it stops at the first. A
+// key with an escape matches none (no key harpe looks for has one).
+// Malformed input reports bad (so that the reader gives the error).
+func sniffObject(l *jsonl.Lexer, want map[string]bool, bad bool) bool {
+	var key []byte
 	for {
-		c, err := s.r.ReadByte()
+		c, err := l.Peek()
 		if err != nil {
-			return 0, false
-		}
-		switch c {
-		case ' ', '\t', '\n', '\r':
-			continue
-		}
-		return c, true
-	}
-}
-
-// object reads the members of an object whose '{' was read and reports
-// whether a key of want is among them; it stops at the first. Malformed
-// input reports bad (so that the reader gives the error).
-func (s *sniffer) object(want map[string]bool, bad bool) bool {
-	for {
-		c, ok := s.nextSignificant()
-		if !ok {
 			return bad
 		}
 		switch c {
 		case '}':
 			return false
 		case ',':
+			_, _ = l.Byte()
 			continue
 		case '"':
 		default:
 			return bad
 		}
-		if !s.str(true) {
+		var escaped bool
+		if key, escaped, err = l.RawString(key[:0], sniffMaxKey); err != nil {
 			return bad
 		}
-		if want[string(s.key)] {
+		if !escaped && want[string(key)] {
 			return true
 		}
-		if c, ok := s.nextSignificant(); !ok || c != ':' {
+		if l.Expect(':') != nil || l.Skip() != nil {
 			return bad
-		}
-		if !s.skipValue() {
-			return bad
-		}
-	}
-}
-
-// str reads a string whose opening quote was read; keep keeps its raw
-// bytes (escapes undecoded: no key harpe looks for has one) in s.key, up
-// to 64 of them.
-func (s *sniffer) str(keep bool) bool {
-	s.key = s.key[:0]
-	for {
-		c, err := s.r.ReadByte()
-		if err != nil {
-			return false
-		}
-		switch c {
-		case '"':
-			return true
-		case '\\':
-			if _, err := s.r.ReadByte(); err != nil {
-				return false
-			}
-			c = 0 // an escaped key matches none
-		}
-		if keep && len(s.key) < 64 {
-			s.key = append(s.key, c)
-		}
-	}
-}
-
-// skipValue reads past one value: strings by their quotes, containers by
-// their depth, scalars to the next delimiter (which is unread).
-func (s *sniffer) skipValue() bool {
-	c, ok := s.nextSignificant()
-	if !ok {
-		return false
-	}
-	switch c {
-	case '"':
-		return s.str(false)
-	case '{', '[':
-		depth := 1
-		for depth > 0 {
-			c, err := s.r.ReadByte()
-			if err != nil {
-				return false
-			}
-			switch c {
-			case '"':
-				if !s.str(false) {
-					return false
-				}
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-			}
-		}
-		return true
-	}
-	for {
-		c, err := s.r.ReadByte()
-		if err != nil {
-			return err == io.EOF
-		}
-		switch c {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return s.r.UnreadByte() == nil
 		}
 	}
 }

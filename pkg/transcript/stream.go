@@ -5,10 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/internal/jsonl"
 )
@@ -25,200 +23,15 @@ import (
 
 // errStreamFallback says the document is not one the streaming reader
 // takes (bad JSON, a sequence of documents, a duplicated array member):
-// it is read whole, as before, which also places any error exactly.
-var errStreamFallback = errors.New("document not streamable")
+// it is read whole, as before, which also places any error exactly. It
+// is the lexer's own error, so that what the lexer cannot read falls
+// back too.
+var errStreamFallback = jsonl.ErrUnread
 
 // keepArray is how large an array member of a top-level object may be and
 // still be kept by the probe (tools, a system prompt in blocks); larger
 // ones are streamed.
 const keepArray = 1 << 20
-
-// maxNesting is the nesting the lexer checks values to (encoding/json's
-// own limit).
-const maxNesting = 10000
-
-// lexer reads JSON values from a buffered reader.
-type lexer struct {
-	br     *bufio.Reader
-	noUTF8 bool // leave UTF-8 unchecked (detection, as encoding/json reads it)
-}
-
-func (l *lexer) peek() (byte, error) {
-	for {
-		b, err := l.br.Peek(1)
-		if err != nil {
-			if err == io.EOF {
-				return 0, io.EOF
-			}
-			return 0, err
-		}
-		switch b[0] {
-		case ' ', '\t', '\n', '\r':
-			_, _ = l.br.Discard(1)
-			continue
-		}
-		return b[0], nil
-	}
-}
-
-// expect consumes c, the next significant byte, or fails.
-func (l *lexer) expect(c byte) error {
-	got, err := l.peek()
-	if err != nil {
-		return errStreamFallback
-	}
-	if got != c {
-		return errStreamFallback
-	}
-	_, _ = l.br.Discard(1)
-	return nil
-}
-
-// capture appends the next value to dst, checked (grammar, UTF-8).
-func (l *lexer) capture(dst []byte) ([]byte, error) {
-	c, err := l.peek()
-	if err != nil {
-		return dst, errStreamFallback
-	}
-	start := len(dst)
-	scalar := c != '"' && c != '{' && c != '['
-	depth, inStr, esc, begun := 0, false, false, false
-	for done := false; !done; {
-		if l.br.Buffered() == 0 {
-			if _, err := l.br.Peek(1); err != nil {
-				if err == io.EOF && scalar && len(dst) > start {
-					break
-				}
-				if err == io.EOF {
-					return dst, errStreamFallback
-				}
-				return dst, err
-			}
-		}
-		chunk, _ := l.br.Peek(l.br.Buffered())
-		i := 0
-	scan:
-		for ; i < len(chunk); i++ {
-			b := chunk[i]
-			switch {
-			case scalar:
-				switch b {
-				case ',', '}', ']', ' ', '\t', '\n', '\r':
-					done = true
-					break scan
-				}
-			case inStr:
-				switch {
-				case esc:
-					esc = false
-				case b == '\\':
-					esc = true
-				case b == '"':
-					inStr = false
-					if depth == 0 {
-						i++
-						done = true
-						break scan
-					}
-				}
-			case b == '"':
-				inStr, begun = true, true
-			case b == '{' || b == '[':
-				depth++
-				begun = true
-			case b == '}' || b == ']':
-				depth--
-				if depth <= 0 && begun {
-					i++
-					done = true
-					break scan
-				}
-			}
-		}
-		dst = append(dst, chunk[:i]...)
-		_, _ = l.br.Discard(i)
-	}
-	v := dst[start:]
-	if end, _, ok := jsonl.SkipValue(v, 0, maxNesting); !ok || end != len(v) || !l.noUTF8 && !utf8.Valid(v) {
-		return dst, errStreamFallback
-	}
-	return dst, nil
-}
-
-// object reads an object member by member; fn must consume the value.
-func (l *lexer) object(fn func(key string) error) error {
-	if empty, err := l.open('{', '}'); err != nil || empty {
-		return err
-	}
-	var kb []byte
-	for {
-		var err error
-		if c, _ := l.peek(); c != '"' {
-			return errStreamFallback
-		}
-		if kb, err = l.capture(kb[:0]); err != nil {
-			return err
-		}
-		var key string
-		if json.Unmarshal(kb, &key) != nil {
-			return errStreamFallback
-		}
-		if err := l.expect(':'); err != nil {
-			return err
-		}
-		if err := fn(key); err != nil {
-			return err
-		}
-		if more, err := l.next('}'); err != nil || !more {
-			return err
-		}
-	}
-}
-
-// array reads an array element by element; fn must consume the element.
-func (l *lexer) array(fn func(i int) error) error {
-	if empty, err := l.open('[', ']'); err != nil || empty {
-		return err
-	}
-	for i := 0; ; i++ {
-		if err := fn(i); err != nil {
-			return err
-		}
-		if more, err := l.next(']'); err != nil || !more {
-			return err
-		}
-	}
-}
-
-// open reads the opening byte of an object or array and, when the close
-// byte follows at once, that too (empty).
-func (l *lexer) open(openByte, closeByte byte) (empty bool, err error) {
-	if err := l.expect(openByte); err != nil {
-		return false, err
-	}
-	if c, err := l.peek(); err == nil && c == closeByte {
-		_, _ = l.br.Discard(1)
-		return true, nil
-	}
-	return false, nil
-}
-
-// next reads what follows a member or element: a comma (more) or the
-// close byte; anything else is for the whole-document reader.
-func (l *lexer) next(closeByte byte) (more bool, err error) {
-	c, err := l.peek()
-	if err != nil {
-		return false, errStreamFallback
-	}
-	_, _ = l.br.Discard(1)
-	switch c {
-	case ',':
-		return true, nil
-	case closeByte:
-		return false, nil
-	}
-	return false, errStreamFallback
-}
 
 // docProbe is what document detection looks at, gathered in one pass
 // that keeps no message: for an object, its members (array members larger
@@ -261,9 +74,9 @@ func (v *anthropicVote) add(m []byte) {
 
 // probe reads the document from l, as described at [docProbe]. It fails
 // with [errStreamFallback] on anything it does not take.
-func probe(l *lexer) (*docProbe, error) {
+func probe(l *jsonl.Lexer) (*docProbe, error) {
 	p := &docProbe{}
-	c, err := l.peek()
+	c, err := l.Peek()
 	if err != nil {
 		return nil, errStreamFallback
 	}
@@ -273,10 +86,10 @@ func probe(l *lexer) (*docProbe, error) {
 	case '[':
 		p.array, p.empty = true, true
 		voting := false
-		err = l.array(func(i int) error {
+		err = l.Array(func(i int) error {
 			p.empty = false
 			var err error
-			if scratch, err = l.capture(scratch[:0]); err != nil {
+			if scratch, err = l.Capture(scratch[:0]); err != nil {
 				return err
 			}
 			if i == 0 {
@@ -298,7 +111,7 @@ func probe(l *lexer) (*docProbe, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := l.peek(); err != io.EOF {
+	if _, err := l.Peek(); err != io.EOF {
 		return nil, errStreamFallback // more after the document
 	}
 	p.anthropic = vote.anthropic
@@ -313,14 +126,14 @@ var nestedMembers = map[string]bool{"log": true}
 // object reads the members of an object (the document, or a member named
 // in [nestedMembers], at prefix "log.") into obj, as [docProbe] says.
 // Members are counted and marked streamed by their path from the top.
-func (p *docProbe) object(l *lexer, prefix string, obj map[string]json.RawMessage, vote *anthropicVote, scratch *[]byte) error {
-	return l.object(func(key string) error {
+func (p *docProbe) object(l *jsonl.Lexer, prefix string, obj map[string]json.RawMessage, vote *anthropicVote, scratch *[]byte) error {
+	return l.Object(func(key string) error {
 		// A key given twice counts once, its last value (as
 		// encoding/json reads it).
 		path := prefix + key
 		p.count[path]++
 		delete(p.streamed, path)
-		c, _ := l.peek()
+		c, _ := l.Peek()
 		if c == '{' && prefix == "" && nestedMembers[key] {
 			inner := map[string]json.RawMessage{}
 			if err := p.object(l, path+".", inner, vote, scratch); err != nil {
@@ -330,14 +143,14 @@ func (p *docProbe) object(l *lexer, prefix string, obj map[string]json.RawMessag
 			return nil
 		}
 		if c != '[' {
-			raw, err := l.capture(nil)
+			raw, err := l.Capture(nil)
 			obj[key] = raw
 			return err
 		}
 		kept := []byte{'['}
-		err := l.array(func(i int) error {
+		err := l.Array(func(i int) error {
 			var err error
-			if *scratch, err = l.capture((*scratch)[:0]); err != nil {
+			if *scratch, err = l.Capture((*scratch)[:0]); err != nil {
 				return err
 			}
 			if path == "messages" {
@@ -458,15 +271,15 @@ func openDoc(src io.ReadSeeker, name string, checkUTF8 bool) (*docStream, error)
 
 // lexer rewinds the source and returns a lexer at the document's start
 // (after a byte order mark).
-func (s *docStream) lexer() *lexer {
+func (s *docStream) lexer() *jsonl.Lexer {
 	if _, err := s.src.Seek(s.base, io.SeekStart); err != nil {
-		return &lexer{br: bufio.NewReader(bytes.NewReader(nil))}
+		return jsonl.NewLexer(bufio.NewReader(bytes.NewReader(nil)), false)
 	}
 	s.br.Reset(s.src)
 	if b, err := s.br.Peek(3); err == nil && bytes.Equal(b, bom) {
 		_, _ = s.br.Discard(3)
 	}
-	return &lexer{br: s.br, noUTF8: s.noUTF8}
+	return jsonl.NewLexer(s.br, !s.noUTF8)
 }
 
 // top is the probed object's members (streamed arrays as "[]").
@@ -477,14 +290,14 @@ func (s *docStream) top() map[string]json.RawMessage { return s.probe.obj }
 // memory; a streamed one, or the document's own array, from the source
 // again. raw is fn's to keep.
 func (s *docStream) elements(key string, fn func(i int, raw json.RawMessage) error) error {
-	each := func(l *lexer) error {
-		return l.array(func(i int) error {
+	each := func(l *jsonl.Lexer) error {
+		return l.Array(func(i int) error {
 			if s.ctx != nil {
 				if err := s.ctx.Err(); err != nil {
 					return err
 				}
 			}
-			raw, err := l.capture(nil)
+			raw, err := l.Capture(nil)
 			if err != nil {
 				return err
 			}
@@ -496,7 +309,7 @@ func (s *docStream) elements(key string, fn func(i int, raw json.RawMessage) err
 		if len(v) == 0 {
 			return nil
 		}
-		return each(&lexer{br: bufio.NewReader(bytes.NewReader(v)), noUTF8: s.noUTF8})
+		return each(jsonl.NewLexer(bufio.NewReader(bytes.NewReader(v)), !s.noUTF8))
 	}
 	l := s.lexer()
 	if key == "" {
@@ -519,10 +332,10 @@ func (s *docStream) kept(path string) json.RawMessage {
 // walk reads l's object up to the member at path from prefix (the last
 // of its name given, as encoding/json takes it) and hands l to each
 // there.
-func (s *docStream) walk(l *lexer, prefix, path string, each func(l *lexer) error) error {
+func (s *docStream) walk(l *jsonl.Lexer, prefix, path string, each func(l *jsonl.Lexer) error) error {
 	head, rest, nested := strings.Cut(path, ".")
 	n := 0
-	return l.object(func(k string) error {
+	return l.Object(func(k string) error {
 		if k == head {
 			if n++; n == s.probe.count[prefix+head] {
 				if nested {
@@ -531,7 +344,7 @@ func (s *docStream) walk(l *lexer, prefix, path string, each func(l *lexer) erro
 				return each(l)
 			}
 		}
-		_, err := l.capture(nil)
+		_, err := l.Capture(nil)
 		return err
 	})
 }
@@ -540,7 +353,7 @@ func (s *docStream) walk(l *lexer, prefix, path string, each func(l *lexer) erro
 // form.
 func (s *docStream) whole() (json.RawMessage, error) {
 	l := s.lexer()
-	return l.capture(nil)
+	return l.Capture(nil)
 }
 
 // records reads the one transcript of a document whose records are the

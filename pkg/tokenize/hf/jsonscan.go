@@ -4,16 +4,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+	"unsafe"
+
+	"github.com/harpe-dev/harpe/internal/jsonl"
 )
 
 // A hand-written reader for the two big values of a tokenizer.json, the
 // vocabulary and the merges (nine tenths of a 10 MB file): encoding/json
 // takes most of a second on them, this reader a tenth of that. The small
 // values go through encoding/json. Strings without escapes are slices of
-// the file's text, not copies.
+// the file's text, not copies. The grammar is internal/jsonl's (its
+// scanners read the text in place); the errors name the byte offset.
 
 type scan struct {
 	s string
@@ -24,16 +25,10 @@ func (p *scan) errorf(format string, args ...any) error {
 	return fmt.Errorf("offset %d: %s", p.i, fmt.Sprintf(format, args...))
 }
 
-func (p *scan) ws() {
-	for p.i < len(p.s) {
-		switch p.s[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+// text is p.s as bytes, not copied: jsonl's scanners only read it.
+func (p *scan) text() []byte { return unsafe.Slice(unsafe.StringData(p.s), len(p.s)) }
+
+func (p *scan) ws() { p.i = jsonl.SkipSpace(p.text(), p.i) }
 
 // peek returns the next byte that is not white space, or 0.
 func (p *scan) peek() byte {
@@ -54,114 +49,51 @@ func (p *scan) expect(c byte) error {
 
 // str reads a string.
 func (p *scan) str() (string, error) {
-	if err := p.expect('"'); err != nil {
-		return "", err
+	if p.peek() != '"' {
+		return "", p.errorf("want %q", '"')
 	}
 	start := p.i
-	k := strings.IndexByte(p.s[start:], '"')
-	if k < 0 {
-		return "", p.errorf("unterminated string")
+	end, escaped, _, ok := jsonl.ScanString(p.text(), start)
+	p.i = end
+	if !ok {
+		return "", p.stringErr()
 	}
-	if strings.IndexByte(p.s[start:start+k], '\\') < 0 {
-		// No escape: the string is the text up to the quote. (Control
-		// characters, which JSON forbids in strings, are let through.)
-		p.i = start + k + 1
-		return p.s[start : start+k], nil
+	if !escaped {
+		return p.s[start+1 : end-1], nil
 	}
-	return p.escaped(start)
+	return jsonl.Unquote(p.text()[start+1 : end-1]), nil
 }
 
-// escaped reads the rest of a string that has an escape, from its start.
-func (p *scan) escaped(start int) (string, error) {
-	b := []byte(p.s[start:p.i])
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return string(b), nil
-		case c < 0x20:
-			return "", p.errorf("control character in string")
-		case c != '\\':
-			b = append(b, c)
-			p.i++
-			continue
-		}
-		if p.i+1 >= len(p.s) {
-			break
-		}
-		e := p.s[p.i+1]
-		p.i += 2
-		switch e {
-		case '"', '\\', '/':
-			b = append(b, e)
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r, ok := p.hex4()
-			if !ok {
-				return "", p.errorf(`bad \u escape`)
-			}
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if p.i+1 < len(p.s) && p.s[p.i] == '\\' && p.s[p.i+1] == 'u' {
-					save := p.i
-					p.i += 2
-					if r2, ok = p.hex4(); !ok {
-						return "", p.errorf(`bad \u escape`)
-					}
-					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-						r = d
-					} else {
-						p.i = save
-						r = utf8.RuneError
-					}
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			b = utf8.AppendRune(b, r)
-		default:
-			return "", p.errorf("bad escape \\%c", e)
-		}
+// stringErr says what stopped a string at p.i.
+func (p *scan) stringErr() error {
+	switch {
+	case p.i >= len(p.s) || p.s[p.i] == '\\' && p.i+1 >= len(p.s):
+		return p.errorf("unterminated string")
+	case p.s[p.i] < 0x20:
+		return p.errorf("control character in string")
+	case p.s[p.i+1] == 'u':
+		return p.errorf(`bad \u escape`)
 	}
-	return "", p.errorf("unterminated string")
-}
-
-func (p *scan) hex4() (rune, bool) {
-	if p.i+4 > len(p.s) {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(p.s[p.i:p.i+4], 16, 32)
-	if err != nil {
-		return 0, false
-	}
-	p.i += 4
-	return rune(v), true
+	return p.errorf("bad escape \\%c", p.s[p.i+1])
 }
 
 // int reads a whole number.
 func (p *scan) int() (int, error) {
 	p.ws()
-	start := p.i
-	if p.i < len(p.s) && p.s[p.i] == '-' {
-		p.i++
+	if end, v, ok := jsonl.ScanInt(p.text(), p.i); ok {
+		p.i = end
+		return int(v), nil
 	}
-	for p.i < len(p.s) && '0' <= p.s[p.i] && p.s[p.i] <= '9' {
-		p.i++
+	// More than 18 digits, or not a whole number.
+	end, integer, ok := jsonl.ScanNumber(p.text(), p.i)
+	if !ok || !integer {
+		return 0, p.errorf("want a whole number")
 	}
-	v, err := strconv.Atoi(p.s[start:p.i])
+	v, err := strconv.Atoi(p.s[p.i:end])
 	if err != nil {
 		return 0, p.errorf("want a whole number")
 	}
+	p.i = end
 	return v, nil
 }
 
@@ -222,49 +154,19 @@ func (p *scan) object(field func(key string) error) error {
 	}
 }
 
-// skip passes over one value and returns its text.
+// skip passes over one value by its frame ([jsonl.FrameEnd]) and returns
+// its text: what reads the value checks it (encoding/json, or the
+// readers above), and a score that is a word JSON has no number for
+// (NaN, Infinity, as Python writes them) is named, not refused as text.
 func (p *scan) skip() (string, error) {
 	p.ws()
 	start := p.i
-	depth := 0
-	for p.i < len(p.s) {
-		switch c := p.s[p.i]; c {
-		case '"':
-			if _, err := p.str(); err != nil {
-				return "", err
-			}
-			if depth == 0 {
-				return p.s[start:p.i], nil
-			}
-			continue
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				if p.i == start {
-					return "", p.errorf("unexpected %q", c)
-				}
-				return p.s[start:p.i], nil
-			}
-			depth--
-			if depth == 0 {
-				p.i++
-				return p.s[start:p.i], nil
-			}
-		case ',', ' ', '\t', '\n', '\r', ':':
-			if depth == 0 {
-				if p.i == start {
-					return "", p.errorf("want a value")
-				}
-				return p.s[start:p.i], nil
-			}
-		}
-		p.i++
+	end, ok := jsonl.FrameEnd(p.text(), start)
+	p.i = end
+	if !ok {
+		return "", p.errorf("unexpected end")
 	}
-	if depth == 0 && p.i > start {
-		return p.s[start:p.i], nil
-	}
-	return "", p.errorf("unexpected end")
+	return p.s[start:end], nil
 }
 
 // fields returns the text of each value of the object in s, by key.
