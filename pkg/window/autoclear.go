@@ -414,7 +414,7 @@ func buildAutoClear(o Options, p specParams, err error) (Edit, error) {
 		}
 	}
 	e := AutoClearEdit{ExcludeTools: o.Clear.ExcludeTools, ClearInputs: o.Clear.ClearInputs}
-	if e.Keep, err = p.Int("keep", DefaultCheapestKeep); err != nil {
+	if e.Keep, err = p.Int("keep", defaultCheapestKeep); err != nil {
 		return nil, err
 	}
 	if v, ok := p["exclude"]; ok {

@@ -57,7 +57,7 @@ type ClearSettings struct {
 	// that has a result to clear.
 	Trigger *int
 	// Keep: nil is [DefaultClearKeep]; 0 keeps no result whole.
-	// clear:auto does not read it: its keep is [DefaultCheapestKeep]
+	// clear:auto does not read it: its keep is 1 (cheapest's default)
 	// unless its spec writes one.
 	Keep *int
 	// ClearAtLeast: nil and 0 alike clear whatever frees any tokens.
@@ -293,12 +293,12 @@ func buildEdit(name string, o Options, p specParams) (Edit, error) {
 		if err := p.only("gap", "keep"); err != nil {
 			return nil, err
 		}
-		gap, err := p.Int("gap", DefaultMicroGapMinutes)
+		gap, err := p.Int("gap", defaultMicroGapMinutes)
 		if err != nil {
 			return nil, err
 		}
 		e := MicroEdit{Gap: time.Duration(gap) * time.Minute, Tools: MicroTools}
-		e.Keep, err = p.Int("keep", DefaultMicroKeep)
+		e.Keep, err = p.Int("keep", defaultMicroKeep)
 		return e, err
 	}
 	return nil, fmt.Errorf("unknown edit %q", name)

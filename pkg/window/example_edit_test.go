@@ -69,7 +69,7 @@ func ExampleCostOptions() {
 		msgs[i].Index = i
 	}
 	tr := &transcript.Transcript{Format: "harpe", Messages: msgs, Turns: 2}
-	res, err := window.Replay(context.Background(), tr, []window.Strategy{window.Full, window.Name("turn")},
+	res, err := window.Replay(context.Background(), tr, []window.Strategy{window.Full, window.TurnOnly},
 		window.ReplayOptions{Options: window.DefaultOptions(), Cost: &window.CostOptions{Model: "gpt-5", Rule: "none"}})
 	if err != nil {
 		panic(err)

@@ -20,8 +20,8 @@ type WindowedSettings struct {
 }
 
 // resolve returns the windowed strategy of s, its default filled in.
-func (s WindowedSettings) resolve() WindowedStrategy {
-	return WindowedStrategy{Chars: orDefault(s.Chars, DefaultWindowChars)}
+func (s WindowedSettings) resolve() windowedStrategy {
+	return windowedStrategy{Chars: orDefault(s.Chars, DefaultWindowChars)}
 }
 
 // SlidingSettings are the settings of the sliding strategy that a spec
@@ -36,8 +36,8 @@ type SlidingSettings struct {
 }
 
 // resolve returns the sliding strategy of s, its defaults filled in.
-func (s SlidingSettings) resolve() SlidingStrategy {
-	return SlidingStrategy{Head: orDefault(s.Head, DefaultHead), Chars: orDefault(s.Chars, DefaultWindowChars)}
+func (s SlidingSettings) resolve() slidingStrategy {
+	return slidingStrategy{Head: orDefault(s.Head, DefaultHead), Chars: orDefault(s.Chars, DefaultWindowChars)}
 }
 
 // SummarizingSettings are the settings of the summarizing strategy that

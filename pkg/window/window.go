@@ -6,15 +6,18 @@
 //
 // # Strategies and their state
 //
-// A [Strategy] is a small value holding its own settings
-// ([WindowedStrategy], [SummarizingStrategy], …); [Strategy.Start] gives
+// A [Strategy] is a small value holding its own settings (windowed's
+// chars, [SummarizingStrategy]'s water marks, …); [Strategy.Start] gives
 // one conversation its own [State], so one strategy value can replay any
 // number of conversations, concurrently. At every call the state reads
 // the conversation's books, a [History] (system part, turns, the
 // harness's resets, running sums of sizes, the rules that keep a tool
 // call with its result), and returns a [Selection]. [Parse] builds a
-// strategy from its name and settings ("windowed:chars=40000+clear").
-// A [Name] ([Full], [Windowed], …) given to [Replay] is built with the
+// strategy from its name and settings ("windowed:chars=40000+clear"):
+// each strategy is registered once by name with its settings typed in a
+// struct ([Register]), which [Settings] lists with their kind, default
+// and doc; a library adds its own strategy the same way. A [Name]
+// ("full", "windowed:chars=9", …) given to [Replay] is built with the
 // options given there. Any other value that implements [Strategy] may be
 // given to [Replay] too.
 //

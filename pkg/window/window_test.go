@@ -799,10 +799,10 @@ func TestBaseline(t *testing.T) {
 		s    Strategy
 		want bool
 	}{
-		{Full, true}, {FullStrategy{}, true}, {Edited{Base: FullStrategy{}, Label: "all"}, true},
-		{Edited{Base: FullStrategy{}, Edits: []Edit{MaskEdit{Keep: 1}}}, false},
+		{Full, true}, {fullStrategy{}, true}, {Edited{Base: fullStrategy{}, Label: "all"}, true},
+		{Edited{Base: fullStrategy{}, Edits: []Edit{MaskEdit{Keep: 1}}}, false},
 		{Windowed, false}, {TurnOnly, false}, {Sliding, false}, {Summarizing, false},
-		{Budget, false}, {CheapestStrategy{}, false}, {WindowedStrategy{}, false},
+		{Budget, false}, {cheapestStrategy{}, false}, {windowedStrategy{}, false},
 	} {
 		if got := c.s.Baseline(); got != c.want {
 			t.Errorf("%s: Baseline() = %v, want %v", c.s.Name(), got, c.want)
@@ -811,7 +811,7 @@ func TestBaseline(t *testing.T) {
 	tr := small()
 	rec := 100
 	tr.Messages[10].InputTokens = &rec
-	all := Edited{Base: FullStrategy{}, Label: "all"}
+	all := Edited{Base: fullStrategy{}, Label: "all"}
 	for _, stream := range []bool{false, true} {
 		opts := ReplayOptions{Options: DefaultOptions()}
 		var streamed []int
