@@ -92,40 +92,42 @@ func (s harnessStrategy) window() int {
 
 // claudeCodeSettings are the claude-code preset's settings.
 type claudeCodeSettings struct {
-	Window  int `setting:"window" doc:"context window in tokens (0: the replay's context window, else 200000)"`
-	Reserve int `setting:"reserve" doc:"tokens reserved for the reply"`
-	Buffer  int `setting:"buffer" doc:"further tokens below the window where it compacts"`
-	Percent int `setting:"percent" doc:"compact at this percentage of window − reserve when lower, at most 100 (0: off)"`
-	Max     int `setting:"max" option:"Summarizing.SummaryMaxChars" doc:"bound on the summary in characters"`
+	Window  int       `setting:"window" doc:"context window in tokens (0: the replay's context window, else 200000)"`
+	Reserve int       `setting:"reserve" doc:"tokens reserved for the reply"`
+	Buffer  int       `setting:"buffer" doc:"further tokens below the window where it compacts"`
+	Percent int       `setting:"percent" doc:"compact at this percentage of window − reserve when lower, at most 100 (0: off)"`
+	Max     int       `setting:"max" option:"Summarizing.SummaryMaxChars" doc:"bound on the summary in characters"`
+	Distill Distiller `option:"Summarizing.Distill" doc:"writes the summary (nil: Extractive)"`
 }
 
 func claudeCodeFrom(o Options) claudeCodeSettings {
 	return claudeCodeSettings{Reserve: defaultClaudeCodeReserve, Buffer: defaultClaudeCodeBuffer,
-		Max: o.Summarizing.resolve().SummaryMaxChars}
+		Max: o.Summarizing.resolve().SummaryMaxChars, Distill: o.Summarizing.Distill}
 }
 
-func (p claudeCodeSettings) build(o Options) (Strategy, error) {
+func (p claudeCodeSettings) build(Options) (Strategy, error) {
 	return harnessStrategy{Preset: "claude-code", Window: p.Window, Reserve: p.Reserve, Buffer: p.Buffer,
-		Percent: p.Percent, SummaryMaxChars: p.Max, Distill: o.Summarizing.Distill}.check()
+		Percent: p.Percent, SummaryMaxChars: p.Max, Distill: p.Distill}.check()
 }
 
 // codexSettings are the codex preset's settings.
 type codexSettings struct {
-	Window  int `setting:"window" doc:"context window in tokens (0: the replay's context window, else 272000)"`
-	Percent int `setting:"percent" doc:"compact at this percentage of the window, at most 100"`
-	Limit   int `setting:"limit" doc:"compact at this many tokens when lower (0: off)"`
-	User    int `setting:"user" doc:"tokens of the newest user messages kept at a compaction"`
-	Max     int `setting:"max" option:"Summarizing.SummaryMaxChars" doc:"bound on the summary in characters"`
+	Window  int       `setting:"window" doc:"context window in tokens (0: the replay's context window, else 272000)"`
+	Percent int       `setting:"percent" doc:"compact at this percentage of the window, at most 100"`
+	Limit   int       `setting:"limit" doc:"compact at this many tokens when lower (0: off)"`
+	User    int       `setting:"user" doc:"tokens of the newest user messages kept at a compaction"`
+	Max     int       `setting:"max" option:"Summarizing.SummaryMaxChars" doc:"bound on the summary in characters"`
+	Distill Distiller `option:"Summarizing.Distill" doc:"writes the summary (nil: Extractive)"`
 }
 
 func codexFrom(o Options) codexSettings {
 	return codexSettings{Percent: defaultCodexPercent, User: defaultCodexUserMsgTokens,
-		Max: o.Summarizing.resolve().SummaryMaxChars}
+		Max: o.Summarizing.resolve().SummaryMaxChars, Distill: o.Summarizing.Distill}
 }
 
-func (p codexSettings) build(o Options) (Strategy, error) {
+func (p codexSettings) build(Options) (Strategy, error) {
 	return harnessStrategy{Preset: "codex", Window: p.Window, Percent: p.Percent, Limit: p.Limit,
-		KeepUserTokens: p.User, SummaryMaxChars: p.Max, Distill: o.Summarizing.Distill}.check()
+		KeepUserTokens: p.User, SummaryMaxChars: p.Max, Distill: p.Distill}.check()
 }
 
 // check returns s, or the error of a percentage over 100.

@@ -12,11 +12,12 @@ import (
 // Setting is one setting of a registered strategy, as [Settings] lists
 // it: what a spec writes after the strategy's name.
 type Setting struct {
-	// Key is how a spec writes it: chars in windowed:chars=40000.
+	// Key is how a spec writes it: chars in windowed:chars=40000; "" for
+	// a setting that only [Options] give (summarizing's Distill).
 	Key string
 	// Kind is what a value is: "int" (a whole number ≥ 0), "bool" (true,
 	// yes, 1 or bare; false, no, 0), "list" (names separated by "/") or
-	// "string".
+	// "string"; "" when Key is "".
 	Kind string
 	// Default is the value a spec that does not write the setting gets
 	// under [DefaultOptions], as a spec would write it; "" for none.
@@ -47,9 +48,12 @@ var (
 // (so to harpe replay --strategy when registered before it parses), with
 // its settings typed in S, a struct: each field tagged
 // `setting:"key"` is set by a spec's key=value (windowed:chars=40000),
-// and may carry `doc:"…"` and `option:"Field.Path"` ([Setting]). A field
-// is an int (a whole number ≥ 0), *int (nil until a spec sets it), bool,
-// string or []string (a "list"). from gives the settings before the
+// and may carry `doc:"…"` and `option:"Field.Path"` ([Setting]); such a
+// field is an int (a whole number ≥ 0), *int (nil until a spec sets it),
+// bool, string or []string (a "list"). A field tagged only with
+// `option:"…"` is a setting that only [Options] give (it is listed, with
+// no key, so a front end knows the strategy reads that option). from
+// gives the settings before the
 // spec's, from the options of the replay; build makes the strategy of
 // the settings the spec gave. A key the spec writes that S does not
 // have is an error naming the valid ones.
@@ -69,6 +73,10 @@ func Register[S any](name string, from func(Options) S, build func(s S, o Option
 		f := t.Field(i)
 		key, ok := f.Tag.Lookup("setting")
 		if !ok {
+			if opt := f.Tag.Get("option"); opt != "" {
+				r.settings = append(r.settings, Setting{Option: opt, Doc: f.Tag.Get("doc")})
+				r.fields = append(r.fields, i)
+			}
 			continue
 		}
 		kind := settingKind(f.Type)
@@ -80,9 +88,11 @@ func Register[S any](name string, from func(Options) S, build func(s S, o Option
 		r.fields = append(r.fields, i)
 	}
 	r.build = func(o Options, p specParams) (Strategy, error) {
-		keys := make([]string, len(r.settings))
-		for i, s := range r.settings {
-			keys[i] = s.Key
+		var keys []string
+		for _, s := range r.settings {
+			if s.Key != "" {
+				keys = append(keys, s.Key)
+			}
 		}
 		if err := p.only(keys...); err != nil {
 			return nil, err
@@ -106,7 +116,8 @@ func Register[S any](name string, from func(Options) S, build func(s S, o Option
 }
 
 // Settings lists the settings of the registered strategy name, in the
-// order of their fields, and whether name is registered.
+// order of their fields (those only [Options] give, with no key,
+// included), and whether name is registered.
 func Settings(name string) ([]Setting, bool) {
 	regMu.Lock()
 	defer regMu.Unlock()
@@ -163,7 +174,7 @@ func formatSetting(v reflect.Value) string {
 // one.
 func setSetting(v reflect.Value, s Setting, p specParams) error {
 	raw, ok := p[s.Key]
-	if !ok {
+	if !ok || s.Key == "" {
 		return nil
 	}
 	switch s.Kind {

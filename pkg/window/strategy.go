@@ -183,7 +183,7 @@ func init() {
 	Register("summarizing", func(o Options) SummarizingStrategy { return o.Summarizing.resolve() }, itself)
 	Register("turn", func(Options) turnStrategy { return turnStrategy{} }, itself)
 	Register("sliding", func(o Options) slidingStrategy { return o.Sliding.resolve() }, itself)
-	Register("budget", func(Options) budgetSettings { return budgetSettings{} }, newBudget)
+	Register("budget", func(o Options) budgetSettings { return budgetSettings{Policy: o.Engine.Policy} }, newBudget)
 	Register("cheapest", func(Options) cheapestStrategy { return cheapestStrategy{Keep: defaultCheapestKeep} }, itself)
 	Register("claude-code", claudeCodeFrom, claudeCodeSettings.build)
 	Register("codex", codexFrom, codexSettings.build)
@@ -195,6 +195,8 @@ func itself[S Strategy](s S, _ Options) (Strategy, error) { return s, nil }
 // budgetSettings are the budget strategy's settings.
 type budgetSettings struct {
 	Tokens *int `setting:"tokens" option:"Budget.Total" doc:"token budget of every call's window (default: Options.Budget.Total)"`
+	// Policy is Options.Engine.Policy, read by newBudget from o.
+	Policy string `option:"Engine.Policy" doc:"selection policy of the engine"`
 }
 
 func newBudget(p budgetSettings, o Options) (Strategy, error) {
@@ -410,10 +412,10 @@ func (s slidingStrategy) Start() State {
 // next call, keeping the newest whole turns that fit LowWaterChars. The
 // summary is cut to SummaryMaxChars. Distill nil uses [Extractive].
 type SummarizingStrategy struct {
-	HighWaterTokens int `setting:"high" option:"Summarizing.HighWaterTokens" doc:"input tokens of a call past which the next call compacts"`
-	LowWaterChars   int `setting:"low" option:"Summarizing.LowWaterChars" doc:"characters of recent whole turns kept verbatim at a compaction"`
-	SummaryMaxChars int `setting:"max" option:"Summarizing.SummaryMaxChars" doc:"bound on the rolling summary in characters"`
-	Distill         Distiller
+	HighWaterTokens int       `setting:"high" option:"Summarizing.HighWaterTokens" doc:"input tokens of a call past which the next call compacts"`
+	LowWaterChars   int       `setting:"low" option:"Summarizing.LowWaterChars" doc:"characters of recent whole turns kept verbatim at a compaction"`
+	SummaryMaxChars int       `setting:"max" option:"Summarizing.SummaryMaxChars" doc:"bound on the rolling summary in characters"`
+	Distill         Distiller `option:"Summarizing.Distill" doc:"writes the rolling summary (nil: Extractive)"`
 }
 
 // Name returns "summarizing".
