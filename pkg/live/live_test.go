@@ -238,6 +238,6 @@ func TestCheapestRefused(t *testing.T) {
 		}
 	}
 	if _, err := live.New(window.Name("cheapest"), live.Config{}); !errors.Is(err, live.ErrHindsight) {
-		t.Errorf("CheapestStrategy{}: %v", err)
+		t.Errorf("Name(cheapest): %v", err)
 	}
 }

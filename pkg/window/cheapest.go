@@ -25,7 +25,7 @@ const defaultCheapestKeep = 1
 // Its space: at any call, the results cleared are the oldest candidates
 // (every tool result held save the newest Keep, those of a tool in
 // ExcludeTools, and those whose placeholder is not smaller), a prefix that
-// only grows — exactly the schedules [ClearEdit] produces with any
+// only grows — exactly the schedules clear produces with any
 // trigger, keep ≥ Keep and at-least. The plan is a dynamic programme over
 // the calls and the boundary of that prefix: state (call i, boundary K),
 // the cost of call i separable into a part that depends on where the clear
@@ -136,7 +136,7 @@ func (s *planState) apply(c *conversation, _ *Selection, _ int) {
 }
 
 // clearResult sends the result at position p as [ClearedPlaceholder]
-// (and its call's arguments as [ClearedInput] with inputs), where that is
+// (and its call's arguments as "{}" with inputs), where that is
 // smaller.
 func clearResult(c *conversation, p int, inputs bool) {
 	ph := c.counter.Count(ClearedPlaceholder)
@@ -1070,7 +1070,7 @@ func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned,
 func (r *replayer) programmePlan(ctx context.Context, s Strategy, full []Call) (*planned, error) {
 	cs, edits, name, _ := cheapestOf(s)
 	for _, e := range edits {
-		if _, ok := e.(TruncateEdit); !ok {
+		if _, ok := e.(truncateEdit); !ok {
 			return nil, fmt.Errorf("%s: the cheapest plan takes no %s edit: it chooses the clears itself", name, e.Name())
 		}
 	}

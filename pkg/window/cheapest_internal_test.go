@@ -448,7 +448,7 @@ func TestAutoClearAbort(t *testing.T) {
 				tr.Messages[i].Model = "claude-sonnet-4-5"
 			}
 		}
-		auto := Edited{Base: fullStrategy{}, Edits: []Edit{AutoClearEdit{Keep: 1}}, Label: "clear:auto"}
+		auto := Edited{Base: fullStrategy{}, Edits: []Edit{autoClearEdit{Keep: 1}}, Label: "clear:auto"}
 		res, err := Replay(context.Background(), tr, []Strategy{Full, auto}, ReplayOptions{Options: DefaultOptions(), Indices: true, Cost: &CostOptions{}})
 		if err != nil {
 			t.Fatal(err)

@@ -87,7 +87,7 @@ type knownPlan struct {
 // call of full passes its trigger (it clears nothing), or where it keeps
 // fewer results than the plan.
 func (r *replayer) knownSchedules(ctx context.Context, edits []Edit, cs cheapestStrategy, full []Call) ([]knownPlan, error) {
-	auto := AutoClearEdit{Keep: cs.Keep, ExcludeTools: cs.ExcludeTools, ClearInputs: cs.ClearInputs}
+	auto := autoClearEdit{Keep: cs.Keep, ExcludeTools: cs.ExcludeTools, ClearInputs: cs.ClearInputs}
 	cl := r.opts.Options.Clear.resolve()
 	cl.ExcludeTools, cl.ClearInputs = cs.ExcludeTools, cs.ClearInputs
 	known := []Edit{auto}

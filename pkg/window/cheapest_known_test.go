@@ -32,7 +32,7 @@ func TestCheapestNoDearerThanKnown(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, e := range []Edit{AutoClearEdit{Keep: 1}, o.Clear.resolve()} {
+			for _, e := range []Edit{autoClearEdit{Keep: 1}, o.Clear.resolve()} {
 				res, err := r.run(ctx, Edited{Base: fullStrategy{}, Edits: []Edit{e}}, full.Calls, false)
 				if err != nil {
 					t.Fatal(err)
@@ -40,7 +40,7 @@ func TestCheapestNoDearerThanKnown(t *testing.T) {
 				if p.usd > res.Totals.usd+1e-12 {
 					t.Errorf("%s: cheapest $%.8f, %T $%.8f", name, p.usd, e, res.Totals.usd)
 				}
-				if _, ok := e.(AutoClearEdit); ok && seed == 20 && model == "claude-opus-4-5" {
+				if _, ok := e.(autoClearEdit); ok && seed == 20 && model == "claude-opus-4-5" {
 					alone, err := r.programmePlan(ctx, cheapestStrategy{Keep: 1}, full.Calls)
 					if err != nil {
 						t.Fatal(err)
@@ -77,7 +77,7 @@ func TestCheapestRecordsKnownSchedules(t *testing.T) {
 			}
 			cl := o.Clear.resolve()
 			cl.ClearInputs = inputs
-			edits := []Edit{AutoClearEdit{Keep: 1, ClearInputs: inputs}, cl}
+			edits := []Edit{autoClearEdit{Keep: 1, ClearInputs: inputs}, cl}
 			if len(known) != len(edits) {
 				t.Fatalf("seed %d inputs %v: %d schedules recorded, want %d", seed, inputs, len(known), len(edits))
 			}

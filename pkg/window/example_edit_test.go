@@ -48,7 +48,7 @@ func ExampleParse() {
 	// [{0 2 whole 17 6} {3 3 masked 43 12} {4 5 whole 206 53}]
 }
 
-func ExampleMaskPlaceholder() {
+func Example_maskPlaceholder() {
 	fmt.Println(window.MaskPlaceholder("grep", "a.go:1\nb.go:2\n"))
 	fmt.Println(window.MaskPlaceholder("", ""))
 	// Output:

@@ -34,10 +34,10 @@ const (
 	defaultCodexUserMsgTokens = 20000
 )
 
-// MicroTools are the tools whose results Claude Code's time-based
+// microTools are the tools whose results Claude Code's time-based
 // microcompact clears (its compactable tools), as the transcripts name
 // them.
-var MicroTools = []string{"Read", "Bash", "Grep", "Glob", "WebSearch", "WebFetch", "Edit", "Write"}
+var microTools = []string{"Read", "Bash", "Grep", "Glob", "WebSearch", "WebFetch", "Edit", "Write"}
 
 // harnessStrategy compacts as a harness does: before a call whose
 // estimated input reaches Threshold, everything retained is folded into
@@ -377,23 +377,23 @@ func (s *harnessState) compact(h *History) (*Compaction, error) {
 	}, nil
 }
 
-// MicroEdit is Claude Code's time-based microcompact: at a call whose
+// microEdit is Claude Code's time-based microcompact: at a call whose
 // newest message comes Gap or more after the latest reply held (the
 // provider's cache has gone cold meanwhile), the results of Tools held
 // are cleared, save the newest Keep of them; a cleared result stays
 // cleared. A result is cleared only where the placeholder is smaller.
-type MicroEdit struct {
+type microEdit struct {
 	Gap   time.Duration
 	Keep  int
 	Tools []string
 }
 
 // Name returns "micro".
-func (MicroEdit) Name() string { return "micro" }
+func (microEdit) Name() string { return "micro" }
 
-func (e MicroEdit) start() editState { return &microState{cfg: e} }
+func (e microEdit) start() editState { return &microState{cfg: e} }
 
-type microState struct{ cfg MicroEdit }
+type microState struct{ cfg microEdit }
 
 func (*microState) abort(int, int) {}
 

@@ -32,13 +32,13 @@ func TestSettingsNilIsDefault(t *testing.T) {
 		{"summarizing nil", "summarizing", Options{}, SummarizingStrategy{HighWaterTokens: 120000, LowWaterChars: 160000, SummaryMaxChars: 8000}},
 		{"summarizing low 0", "summarizing", Options{Summarizing: SummarizingSettings{LowWaterChars: new(0), HighWaterTokens: new(0)}}, SummarizingStrategy{HighWaterTokens: 0, LowWaterChars: 0, SummaryMaxChars: 8000}},
 		{"summarizing max 3, spec high", "summarizing:high=7", Options{Summarizing: SummarizingSettings{SummaryMaxChars: new(3), HighWaterTokens: new(0)}}, edited("summarizing:high=7", SummarizingStrategy{HighWaterTokens: 7, LowWaterChars: 160000, SummaryMaxChars: 3})},
-		{"clear nil", "clear", Options{}, edited("clear", full, ClearEdit{Trigger: 100000, Keep: 3})},
-		{"clear trigger 0", "clear", Options{Clear: ClearSettings{Trigger: new(0)}}, edited("clear", full, ClearEdit{Trigger: 0, Keep: 3})},
-		{"clear keep 0, at-least", "clear", Options{Clear: ClearSettings{Keep: new(0), ClearAtLeast: new(500)}}, edited("clear", full, ClearEdit{Trigger: 100000, Keep: 0, ClearAtLeast: 500})},
-		{"mask nil", "mask", Options{}, edited("mask", full, MaskEdit{Keep: 10})},
-		{"mask keep 0", "mask", Options{Mask: MaskSettings{Keep: new(0)}}, edited("mask", full, MaskEdit{Keep: 0})},
+		{"clear nil", "clear", Options{}, edited("clear", full, clearEdit{Trigger: 100000, Keep: 3})},
+		{"clear trigger 0", "clear", Options{Clear: ClearSettings{Trigger: new(0)}}, edited("clear", full, clearEdit{Trigger: 0, Keep: 3})},
+		{"clear keep 0, at-least", "clear", Options{Clear: ClearSettings{Keep: new(0), ClearAtLeast: new(500)}}, edited("clear", full, clearEdit{Trigger: 100000, Keep: 0, ClearAtLeast: 500})},
+		{"mask nil", "mask", Options{}, edited("mask", full, maskEdit{Keep: 10})},
+		{"mask keep 0", "mask", Options{Mask: MaskSettings{Keep: new(0)}}, edited("mask", full, maskEdit{Keep: 0})},
 		// clear:auto keeps its own default, whatever Clear.Keep says.
-		{"clear:auto", "clear:auto", Options{Clear: ClearSettings{Keep: new(7)}}, edited("clear:auto", full, AutoClearEdit{Keep: 1})},
+		{"clear:auto", "clear:auto", Options{Clear: ClearSettings{Keep: new(7)}}, edited("clear:auto", full, autoClearEdit{Keep: 1})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

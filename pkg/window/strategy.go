@@ -19,8 +19,8 @@ import (
 // The built-in strategies (full, windowed, summarizing, turn, sliding,
 // budget, cheapest, claude-code, codex) are registered by name with their
 // typed settings ([Register], [Settings]); [Parse] builds one from its
-// name and settings. [Edited] adds edits ([ClearEdit], [MaskEdit],
-// [TruncateEdit]) to any of them.
+// name and settings. [Edited] adds edits (clear, mask,
+// limit) to any of them.
 type Strategy interface {
 	// Name is how reports name the strategy.
 	Name() string
@@ -241,7 +241,7 @@ func (e *PolicyError) Unwrap() error { return e.Err }
 //	edit     = "clear" | "mask" | "limit", with settings as for base
 //
 // An edit alone applies to full. The report names the strategy by spec as
-// written. o.ToolResultLimit adds a [TruncateEdit] when spec has none.
+// written. o.ToolResultLimit adds a limit edit when spec has none.
 func Parse(spec string, o Options) (Strategy, error) {
 	spec = strings.TrimSpace(spec)
 	if spec == "" {
@@ -282,8 +282,8 @@ func build(spec string, o Options) (Strategy, error) {
 	if base == nil {
 		base = fullStrategy{}
 	}
-	if o.ToolResultLimit > 0 && !slices.ContainsFunc(edits, func(e Edit) bool { _, ok := e.(TruncateEdit); return ok }) {
-		edits = append([]Edit{TruncateEdit{Bytes: o.ToolResultLimit}}, edits...)
+	if o.ToolResultLimit > 0 && !slices.ContainsFunc(edits, func(e Edit) bool { _, ok := e.(truncateEdit); return ok }) {
+		edits = append([]Edit{truncateEdit{Bytes: o.ToolResultLimit}}, edits...)
 	}
 	if len(edits) == 0 && spec == base.Name() {
 		return base, nil
@@ -524,8 +524,8 @@ func (s budgetStrategy) Start() State {
 }
 
 // Edited is a strategy with edits applied to every window it chooses, in
-// order: [TruncateEdit] cuts tool results in the model's copy before the
-// strategy chooses; [ClearEdit] and [MaskEdit] then replace old tool
+// order: limit cuts tool results in the model's copy before the
+// strategy chooses; clear and mask then replace old tool
 // results by placeholders. An edit never removes a message, so a tool
 // call and its (edited) result travel together.
 type Edited struct {

@@ -39,9 +39,9 @@
 //
 // # Edits
 //
-// [Edited] adds edits to any strategy: [ClearEdit] (Anthropic's
-// clear_tool_uses_20250919), [MaskEdit] (observation masking) and
-// [TruncateEdit] (--tool-result-limit). An edit changes how a message the
+// [Edited] adds edits to any strategy: clear (Anthropic's
+// clear_tool_uses_20250919), mask (observation masking) and
+// limit (--tool-result-limit). An edit changes how a message the
 // strategy kept is sent, never whether: a window is a list of [Part]
 // values, each a run of consecutive messages sent the same way (whole,
 // truncated, cleared, masked, or the rolling summary) with its size. A placeholder is used
@@ -126,7 +126,7 @@ type Options struct {
 	Windowed    WindowedSettings
 	Sliding     SlidingSettings
 	Summarizing SummarizingSettings
-	// ToolResultLimit, when above 0, adds a [TruncateEdit] of this many
+	// ToolResultLimit, when above 0, adds a limit edit of this many
 	// bytes to every strategy built (0, the default: none).
 	ToolResultLimit int
 	// Counter counts tokens; nil uses [tokenize.Estimate].
@@ -208,7 +208,7 @@ type Selector func(history []Entry, activeFrom int) ([]int, error)
 type Entry struct {
 	// Message is the message as the model sees it: the transcript's own
 	// (shared, never written through), or a copy with the tool result cut
-	// by a [TruncateEdit]. Never nil.
+	// by a limit edit. Never nil.
 	Message *transcript.Message
 	Chars   int
 	Tokens  int

@@ -272,7 +272,7 @@ func TestExtractive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ExtractiveHeader + "\n" +
+	want := extractiveHeader + "\n" +
 		"turn 1 user: Fix the build.\n" +
 		"turn 1 assistant: called run_tests, grep\n" +
 		"turn 1 assistant: Done: the import was missing."
@@ -281,9 +281,9 @@ func TestExtractive(t *testing.T) {
 	}
 	// Rolling: a second fold appends, and a bound drops the oldest lines.
 	more := []transcript.Message{{Role: "user", Turn: 2, Text: "Now the docs"}}
-	bound := len(ExtractiveHeader) + len("\nturn 1 assistant: Done: the import was missing.\nturn 2 user: Now the docs")
+	bound := len(extractiveHeader) + len("\nturn 1 assistant: Done: the import was missing.\nturn 2 user: Now the docs")
 	got2, _ := Extractive(DistillRequest{Summary: got, Messages: more, MaxChars: bound})
-	want2 := ExtractiveHeader + "\nturn 1 assistant: Done: the import was missing.\nturn 2 user: Now the docs"
+	want2 := extractiveHeader + "\nturn 1 assistant: Done: the import was missing.\nturn 2 user: Now the docs"
 	if got2 != want2 {
 		t.Errorf("rolled:\n%s\nwant\n%s", got2, want2)
 	}
@@ -749,7 +749,7 @@ func ExampleExtractive() {
 		},
 		MaxChars: 1000,
 	})
-	fmt.Println(strings.TrimPrefix(s, ExtractiveHeader+"\n"))
+	fmt.Println(strings.TrimPrefix(s, extractiveHeader+"\n"))
 	// Output:
 	// turn 1 user: Rename util to helpers.
 	// turn 1 assistant: called grep
@@ -800,7 +800,7 @@ func TestBaseline(t *testing.T) {
 		want bool
 	}{
 		{Full, true}, {fullStrategy{}, true}, {Edited{Base: fullStrategy{}, Label: "all"}, true},
-		{Edited{Base: fullStrategy{}, Edits: []Edit{MaskEdit{Keep: 1}}}, false},
+		{Edited{Base: fullStrategy{}, Edits: []Edit{maskEdit{Keep: 1}}}, false},
 		{Windowed, false}, {TurnOnly, false}, {Sliding, false}, {Summarizing, false},
 		{Budget, false}, {cheapestStrategy{}, false}, {windowedStrategy{}, false},
 	} {
