@@ -25,3 +25,31 @@ func TestReplayFlagUses(t *testing.T) {
 		t.Errorf("replayFlagUses() =\n%v\nwant\n%v", got, want)
 	}
 }
+
+// The strategies' flags take their defaults from the registry: the
+// documented defaults (docs/replay.md, "Settings, for library users").
+func TestSettingDefault(t *testing.T) {
+	tests := []struct {
+		strategy, key string
+		want          int
+	}{
+		{"windowed", "chars", 160000}, {"sliding", "head", 1}, {"sliding", "chars", 160000},
+		{"summarizing", "high", 120000}, {"summarizing", "low", 160000}, {"summarizing", "max", 8000},
+		{"codex", "percent", 90}, {"claude-code", "reserve", 20000},
+	}
+	for _, tt := range tests {
+		if got := settingDefault(tt.strategy, tt.key); got != tt.want {
+			t.Errorf("settingDefault(%q, %q) = %d, want %d", tt.strategy, tt.key, got, tt.want)
+		}
+	}
+	for _, bad := range [][2]string{{"windowed", "nope"}, {"nope", "chars"}, {"budget", "tokens"}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("settingDefault(%q, %q): no panic", bad[0], bad[1])
+				}
+			}()
+			settingDefault(bad[0], bad[1])
+		}()
+	}
+}

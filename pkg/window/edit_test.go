@@ -144,7 +144,7 @@ func TestParse(t *testing.T) {
 	}{
 		{"full", fullStrategy{}, ""},
 		{"windowed:chars=40", Edited{Base: windowedStrategy{Chars: 40}, Label: "windowed:chars=40"}, ""},
-		{"summarizing+mask", Edited{Base: SummarizingStrategy{HighWaterTokens: DefaultHighWaterTokens, LowWaterChars: DefaultLowWaterChars, SummaryMaxChars: DefaultSummaryMaxChars},
+		{"summarizing+mask", Edited{Base: SummarizingStrategy{HighWaterTokens: defaultHighWaterTokens, LowWaterChars: defaultLowWaterChars, SummaryMaxChars: defaultSummaryMaxChars},
 			Edits: []Edit{maskEdit{Keep: 10}}, Label: "summarizing+mask"}, ""},
 		{"clear:exclude=Read/Grep:inputs", Edited{Base: fullStrategy{}, Edits: []Edit{clearEdit{Trigger: 100000, Keep: 3, ExcludeTools: []string{"Read", "Grep"}, ClearInputs: true}},
 			Label: "clear:exclude=Read/Grep:inputs"}, ""},

@@ -147,10 +147,10 @@ type Options struct {
 // same strategies as the zero [Options] build.
 func DefaultOptions() Options {
 	return Options{
-		Windowed: WindowedSettings{Chars: new(DefaultWindowChars)},
-		Sliding:  SlidingSettings{Head: new(DefaultHead), Chars: new(DefaultWindowChars)},
-		Summarizing: SummarizingSettings{HighWaterTokens: new(DefaultHighWaterTokens),
-			LowWaterChars: new(DefaultLowWaterChars), SummaryMaxChars: new(DefaultSummaryMaxChars)},
+		Windowed: WindowedSettings{Chars: new(defaultWindowChars)},
+		Sliding:  SlidingSettings{Head: new(defaultHead), Chars: new(defaultWindowChars)},
+		Summarizing: SummarizingSettings{HighWaterTokens: new(defaultHighWaterTokens),
+			LowWaterChars: new(defaultLowWaterChars), SummaryMaxChars: new(defaultSummaryMaxChars)},
 		Clear: ClearSettings{Trigger: new(DefaultClearTrigger), Keep: new(DefaultClearKeep), ClearAtLeast: new(0)},
 		Mask:  MaskSettings{Keep: new(DefaultMaskKeep)},
 	}

@@ -221,7 +221,7 @@ func TestSummarizingReactive(t *testing.T) {
 	if !reflect.DeepEqual(ev, wantEv) {
 		t.Errorf("event = %+v, want %+v", ev, wantEv)
 	}
-	if got.Summary != "" || len(got.Messages) != 6 || got.MaxChars != DefaultSummaryMaxChars {
+	if got.Summary != "" || len(got.Messages) != 6 || got.MaxChars != defaultSummaryMaxChars {
 		t.Errorf("distill request = %+v", got)
 	}
 	// Call 4: system 3 chars [1] + summary 7 [1] + message 7, 10 [2].
