@@ -200,8 +200,6 @@ type harnessState struct {
 
 func (s *harnessState) Observe(tokens int) { s.observed, s.seen = tokens, true }
 
-func (s *harnessState) summaryText() string { return s.summary }
-
 func (s *harnessState) Select(h *History) (Selection, error) {
 	if h.resets != s.resets {
 		// The harness compacted itself: its summary replaces ours, and

@@ -24,12 +24,10 @@ import (
 // A Conversation is not safe for concurrent use; one strategy value may
 // serve any number of them at once.
 type Conversation struct {
-	c    *conversation
-	next int
-	// dropped counts the tool results not held (their call is not).
-	dropped int
-	parts   []Part
-	last    *window
+	c     *conversation
+	next  int
+	parts []Part
+	last  *window
 	// sent are the messages the latest render sent (system part's
 	// non-system messages first), keys how each was sent: the next
 	// render copies only from where they differ.
@@ -169,7 +167,6 @@ func (v *Conversation) Add(m transcript.Message) (int, bool) { return v.AddSized
 func (v *Conversation) AddSized(m transcript.Message, tokens int) (int, bool) {
 	if v.c.h.open && !v.held(&m) {
 		v.next++
-		v.dropped++
 		return v.next - 1, false
 	}
 	e := v.entry(m, tokens)
@@ -185,16 +182,6 @@ func (v *Conversation) Compacted(summary transcript.Message, tokens int) int {
 	v.c.compacted(v.entry(summary, tokens))
 	return v.next - 1
 }
-
-// Skip gives the next index to a message that is not part of the context
-// (a record the harness keeps but never sends) and returns it.
-func (v *Conversation) Skip() int {
-	v.next++
-	return v.next - 1
-}
-
-// Dropped counts the tool results not held.
-func (v *Conversation) Dropped() int { return v.dropped }
 
 // Commit ends the active turn, keeping it.
 func (v *Conversation) Commit() { v.c.Commit() }
