@@ -99,9 +99,16 @@ func Register[S any](name string, from func(Options) S, build func(s S, o Option
 		}
 		v := reflect.New(t).Elem()
 		v.Set(reflect.ValueOf(from(o)))
-		for i, s := range r.settings {
-			if err := setSetting(v.Field(r.fields[i]), s, p); err != nil {
-				return nil, err
+		// The whole numbers are read first, then the rest, each in field
+		// order: the first error is the one the built-ins always gave.
+		for _, ints := range []bool{true, false} {
+			for i, s := range r.settings {
+				if (s.Kind == "int") != ints {
+					continue
+				}
+				if err := setSetting(v.Field(r.fields[i]), s, p); err != nil {
+					return nil, err
+				}
 			}
 		}
 		return build(v.Interface().(S), o)

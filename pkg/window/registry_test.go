@@ -93,3 +93,24 @@ func TestRegisterPanics(t *testing.T) {
 		}()
 	}
 }
+
+// A spec's settings are read whole numbers first, each kind in field
+// order, so the first error is the one harpe always gave: cheapest's
+// limit before its inputs, though inputs comes first in its settings.
+func TestParseSettingOrder(t *testing.T) {
+	tests := []struct{ spec, want string }{
+		{"cheapest:inputs=maybe:limit=x", "cheapest: limit=x: want a whole number ≥ 0"},
+		{"cheapest:inputs=maybe", "cheapest: inputs=maybe: want true or false"},
+		{"sliding:chars=x:head=y", "sliding: head=y: want a whole number ≥ 0"},
+		{"codex:user=y:percent=x", "codex: percent=x: want a whole number ≥ 0"},
+		{"claude-code:percent=101", "claude-code: percent=101: want at most 100"},
+		{"windowed:chars=1:x=2", `windowed: unknown setting "x"; valid: chars`},
+		{"turn:a=b", `turn: unknown setting "a"; this one takes none`},
+	}
+	for _, tt := range tests {
+		_, err := window.Parse(tt.spec, window.Options{})
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Parse(%q) = %v, want %q", tt.spec, err, tt.want)
+		}
+	}
+}
