@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/harpe-dev/harpe/pkg/window"
 )
 
 // flagUse says which choices of a command (strategies, policies) read a
@@ -18,13 +20,40 @@ type flagUse struct {
 	kind  string   // "strategy", "policy": how a choice is named
 }
 
-// replayFlagUses are the replay flags that only some strategies read.
-var replayFlagUses = []flagUse{
-	{[]string{"high-water-tokens", "low-water-chars"}, []string{"summarizing"}, "strategy"},
-	{[]string{"distill-cmd", "summary-max-chars"}, []string{"summarizing", "claude-code", "codex"}, "strategy"},
-	{[]string{"window-chars"}, []string{"windowed", "sliding"}, "strategy"},
-	{[]string{"head"}, []string{"sliding"}, "strategy"},
-	{[]string{"budget", "policy"}, []string{"budget"}, "strategy"},
+// replayStrategyFlags are the replay flags that set an option some
+// strategies read, each with the window.Options fields it sets, in the
+// order their notes are written. Which strategies read a flag comes from
+// the registry (window.Settings names the option each setting reads), so
+// a strategy registered with such a setting is known to read the flag.
+var replayStrategyFlags = []struct {
+	flag    string
+	options []string
+}{
+	{"high-water-tokens", []string{"Summarizing.HighWaterTokens"}},
+	{"low-water-chars", []string{"Summarizing.LowWaterChars"}},
+	{"distill-cmd", []string{"Summarizing.Distill"}},
+	{"summary-max-chars", []string{"Summarizing.SummaryMaxChars"}},
+	{"window-chars", []string{"Windowed.Chars", "Sliding.Chars"}},
+	{"head", []string{"Sliding.Head"}},
+	{"budget", []string{"Budget.Total"}},
+	{"policy", []string{"Engine.Policy"}},
+}
+
+// replayFlagUses are the replay flags that only some strategies read,
+// with the registered strategies that read each, in registry order.
+func replayFlagUses() []flagUse {
+	var uses []flagUse
+	for _, f := range replayStrategyFlags {
+		u := flagUse{flags: []string{f.flag}, kind: "strategy"}
+		for _, name := range window.Names() {
+			settings, _ := window.Settings(name) // an edit has none
+			if slices.ContainsFunc(settings, func(s window.Setting) bool { return slices.Contains(f.options, s.Option) }) {
+				u.users = append(u.users, name)
+			}
+		}
+		uses = append(uses, u)
+	}
+	return uses
 }
 
 // synthesizeFlagUses are the synthesize flags that only some policies read.

@@ -4,7 +4,22 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/harpe-dev/harpe/pkg/window"
 )
+
+// settingDefault is the default of a registered strategy's whole-number
+// setting, as window.Settings lists it: a flag that sets it takes its
+// default from the registry, the one place it is written.
+func settingDefault(strategy, key string) int {
+	settings, _ := window.Settings(strategy)
+	for _, s := range settings {
+		if n, err := strconv.Atoi(s.Default); err == nil && s.Key == key {
+			return n
+		}
+	}
+	panic("cmd: no whole-number default for " + strategy + ":" + key)
+}
 
 // windowList is --context-window: one limit, or several separated by
 // commas ("100000,150000,200000"), each a whole number ≥ 0.

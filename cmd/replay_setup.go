@@ -170,7 +170,7 @@ func (job *replayJob) parse(a *app, specs []string) error {
 		return replaySettingError(err)
 	}
 	job.strategies = strategies
-	a.noteUnusedFlags(window.Components(strategies), replayFlagUses)
+	a.noteUnusedFlags(window.Components(strategies), replayFlagUses())
 	return nil
 }
 

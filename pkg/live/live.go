@@ -162,15 +162,7 @@ var ErrHindsight = errors.New("live: cheapest plans with hindsight (every later 
 
 // hindsight reports whether s is cheapest (alone or with edits).
 func hindsight(s window.Strategy) bool {
-	switch v := s.(type) {
-	case window.CheapestStrategy:
-		return true
-	case window.Edited:
-		return hindsight(v.Base)
-	case window.Name:
-		return strings.HasPrefix(string(v), "cheapest")
-	}
-	return false
+	return slices.Contains(window.Components([]window.Strategy{s}), "cheapest")
 }
 
 func (c *Context) start(s window.Strategy, o window.Options) (*Context, error) {

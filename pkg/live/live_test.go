@@ -237,7 +237,7 @@ func TestCheapestRefused(t *testing.T) {
 			t.Errorf("%s: %v, want ErrHindsight", spec, err)
 		}
 	}
-	if _, err := live.New(window.CheapestStrategy{}, live.Config{}); !errors.Is(err, live.ErrHindsight) {
-		t.Errorf("CheapestStrategy{}: %v", err)
+	if _, err := live.New(window.Name("cheapest"), live.Config{}); !errors.Is(err, live.ErrHindsight) {
+		t.Errorf("Name(cheapest): %v", err)
 	}
 }

@@ -11,9 +11,9 @@ import (
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
-// AutoClearEdit ("clear:auto") clears old tool results when the clear
+// autoClearEdit ("clear:auto") clears old tool results when the clear
 // pays for itself, deciding at each call from what came before only, as
-// a harness must. At call i, with the candidates those [ClearEdit] would
+// a harness must. At call i, with the candidates those clear would
 // take (every tool result held save the newest Keep, those of a tool in
 // ExcludeTools, those already cleared), freeing s tokens, the oldest of
 // them at position q:
@@ -42,16 +42,16 @@ import (
 // over the window limit clears whatever it may. The last condition bounds
 // the loss should the session end at once: a clear never puts the session
 // more than 1% of full's cost behind.
-type AutoClearEdit struct {
+type autoClearEdit struct {
 	Keep         int
 	ExcludeTools []string
 	ClearInputs  bool
 }
 
 // Name returns "clear".
-func (AutoClearEdit) Name() string { return "clear" }
+func (autoClearEdit) Name() string { return "clear" }
 
-func (e AutoClearEdit) start() editState { return &autoState{cfg: e, lastAt: map[string]time.Time{}} }
+func (e autoClearEdit) start() editState { return &autoState{cfg: e, lastAt: map[string]time.Time{}} }
 
 // callInfo is what a live harness knows of the call it is about to make.
 type callInfo struct {
@@ -80,7 +80,7 @@ type callInfo struct {
 }
 
 type autoState struct {
-	cfg    AutoClearEdit
+	cfg    autoClearEdit
 	mine   []int // positions cleared, in order
 	saving []int // tokens each freed
 	// prevTokens, prevLen: the previous call's window and history
@@ -144,7 +144,7 @@ func (s *autoState) entryBefore(q int, model string, at time.Time, resets int) i
 type autoCall struct {
 	ci                  *callInfo
 	tokens              int
-	pr, pw              float64 // the cache-read and cache-write rates per token (see AutoClearEdit)
+	pr, pw              float64 // the cache-read and cache-write rates per token (see autoClearEdit)
 	ttl                 time.Duration
 	warm, nearly        bool // the model's cache is warm; or may be, near the TTL's end
 	prevTokens, prevLen int  // the previous call's window and history length
@@ -263,7 +263,7 @@ func (s *autoState) batch(c *conversation, sel *Selection, a *autoCall) []int {
 	return batch
 }
 
-// pays decides whether clearing the batch pays (see AutoClearEdit), and
+// pays decides whether clearing the batch pays (see autoClearEdit), and
 // banks its cost when it does.
 func (s *autoState) pays(c *conversation, sel *Selection, a *autoCall) bool {
 	ci, pr, pw, freed := a.ci, a.pr, a.pw, float64(a.freed)
@@ -316,7 +316,7 @@ func (s *autoState) pays(c *conversation, sel *Selection, a *autoCall) bool {
 }
 
 // cacheRead is what a warm cache holds before the batch's oldest
-// position (see R in AutoClearEdit).
+// position (see R in autoClearEdit).
 func (s *autoState) cacheRead(c *conversation, sel *Selection, a *autoCall) int {
 	ci, q := a.ci, a.q
 	read := c.overhead + c.h.sysToks
@@ -413,8 +413,8 @@ func buildAutoClear(o Options, p specParams, err error) (Edit, error) {
 			return nil, &autoSettingError{k}
 		}
 	}
-	e := AutoClearEdit{ExcludeTools: o.Clear.ExcludeTools, ClearInputs: o.Clear.ClearInputs}
-	if e.Keep, err = p.Int("keep", DefaultCheapestKeep); err != nil {
+	e := autoClearEdit{ExcludeTools: o.Clear.ExcludeTools, ClearInputs: o.Clear.ClearInputs}
+	if e.Keep, err = p.Int("keep", defaultCheapestKeep); err != nil {
 		return nil, err
 	}
 	if v, ok := p["exclude"]; ok {

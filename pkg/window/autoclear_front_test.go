@@ -25,7 +25,7 @@ import (
 // call 1's entry whole (R = 10,100) made Δ = 1.15·510 − 1.25·s < 0 and
 // cleared.
 func TestAutoClearEntryNotPastWhatIsSent(t *testing.T) {
-	v, err := NewConversation(Edited{Base: FullStrategy{}, Edits: []Edit{AutoClearEdit{Keep: 1}}, Label: "clear:auto"}, Options{})
+	v, err := NewConversation(Edited{Base: fullStrategy{}, Edits: []Edit{autoClearEdit{Keep: 1}}, Label: "clear:auto"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 type budgetState struct {
 	sel    Selector
 	budget int
-	cfg    BudgetStrategy
+	cfg    budgetStrategy
 	// fast, when set, makes the engine's choice incrementally (see
 	// greedyBudget); the engine runs when it cannot.
 	fast *greedyBudget
@@ -137,7 +137,7 @@ func wholeTurns(h *History, keep []bool, granular bool) {
 	}
 }
 
-// EngineSelector is the [BudgetStrategy]'s usual [Selector]: at every call
+// EngineSelector is the budget strategy's usual [Selector]: at every call
 // it runs [engine.Synthesize] over the history under budget with opts.
 // Each history entry is one item sized by its counted tokens; the system
 // part and the first message of the active turn (the newest prompt, and
@@ -150,7 +150,7 @@ func wholeTurns(h *History, keep []bool, granular bool) {
 // smaller older turn may still fill the room a larger one left.
 //
 // The selector reuses buffers between calls: give each conversation its
-// own ([BudgetStrategy] does).
+// own (the budget strategy does).
 func EngineSelector(budget engine.Budget, opts engine.Options) Selector {
 	// The history only grows between calls (but for aborts and harness
 	// resets), so the ids and group names, which depend only on the

@@ -46,7 +46,7 @@ type budgetCand struct {
 }
 
 // fastBudget reports whether s can use the greedy path.
-func fastBudget(s BudgetStrategy) bool {
+func fastBudget(s budgetStrategy) bool {
 	p := s.Engine.Policy
 	return s.Select == nil && (p == "" || p == engine.PolicyLowestPriority || p == engine.PolicyRecency) &&
 		len(s.Engine.Caps) == 0 && !s.Engine.Strict && s.Budget.Validate() == nil

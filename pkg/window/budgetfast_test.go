@@ -41,8 +41,8 @@ func TestGreedyBudgetMatchesEngine(t *testing.T) {
 			for _, policy := range []string{"", engine.PolicyRecency} {
 				b := engine.Budget{Total: total, ReserveOutput: total / 10}
 				eo := engine.Options{Policy: policy}
-				fast := BudgetStrategy{Budget: b, Engine: eo}
-				ref := BudgetStrategy{Budget: b, Engine: eo, Select: EngineSelector(b, eo)}
+				fast := budgetStrategy{Budget: b, Engine: eo}
+				ref := budgetStrategy{Budget: b, Engine: eo, Select: EngineSelector(b, eo)}
 				if !fastBudget(fast) || fastBudget(ref) {
 					t.Fatal("fastBudget")
 				}

@@ -74,7 +74,7 @@ func (r *replayer) calibrate(ctx context.Context) error {
 	r.calib = cb
 	cr, stream := r.cr, r.stream
 	r.stream = false
-	_, err := r.run(ctx, FullStrategy{}, nil, false)
+	_, err := r.run(ctx, fullStrategy{}, nil, false)
 	r.calib, r.stream, r.cr = nil, stream, cr
 	if err != nil {
 		return err

@@ -53,7 +53,7 @@ func TestCalibrate(t *testing.T) {
 		{"counted", true, []int{3, 6, 7}, []int{100, 103, 96}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := window.Replay(context.Background(), ts[0], []window.Strategy{window.Full, window.Name("turn")},
+			res, err := window.Replay(context.Background(), ts[0], []window.Strategy{window.Full, window.TurnOnly},
 				window.ReplayOptions{Options: window.DefaultOptions(), CountedSizes: tc.counted})
 			if err != nil {
 				t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/harpe-dev/harpe/pkg/cost"
@@ -14,11 +13,11 @@ import (
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
-// DefaultCheapestKeep is how many of the newest tool results [CheapestStrategy]
+// defaultCheapestKeep is how many of the newest tool results cheapest
 // never clears by default: the newest result is always sent whole.
-const DefaultCheapestKeep = 1
+const defaultCheapestKeep = 1
 
-// CheapestStrategy is the schedule of clear edits, found offline for one
+// cheapestStrategy is the schedule of clear edits, found offline for one
 // session, that costs least under the provider's prompt cache while
 // keeping every call within Limit where that is possible at all (see
 // docs/replay.md, "The cheapest plan").
@@ -26,7 +25,7 @@ const DefaultCheapestKeep = 1
 // Its space: at any call, the results cleared are the oldest candidates
 // (every tool result held save the newest Keep, those of a tool in
 // ExcludeTools, and those whose placeholder is not smaller), a prefix that
-// only grows — exactly the schedules [ClearEdit] produces with any
+// only grows — exactly the schedules clear produces with any
 // trigger, keep ≥ Keep and at-least. The plan is a dynamic programme over
 // the calls and the boundary of that prefix: state (call i, boundary K),
 // the cost of call i separable into a part that depends on where the clear
@@ -35,20 +34,20 @@ const DefaultCheapestKeep = 1
 //
 // It needs the whole session, so it runs only under [Replay]; a conversation
 // started from it sends what full sends.
-type CheapestStrategy struct {
-	Keep         int
-	ExcludeTools []string
-	ClearInputs  bool
+type cheapestStrategy struct {
+	Keep         int      `setting:"keep" doc:"newest tool results never cleared"`
+	ExcludeTools []string `setting:"exclude" doc:"tools whose results are never cleared"`
+	ClearInputs  bool     `setting:"inputs" doc:"also clear the tool calls' arguments"`
 	// Limit is the window limit in tokens; 0 takes the replay's
 	// [ReplayOptions.ContextWindow], else the first call's model's
 	// context window.
-	Limit int
+	Limit int `setting:"limit" doc:"window limit in tokens (0: the replay's context window, else the model's)"`
 	// Label names it in reports ("" gives "cheapest").
 	Label string
 }
 
 // Name returns the label, or "cheapest".
-func (s CheapestStrategy) Name() string {
+func (s cheapestStrategy) Name() string {
 	if s.Label != "" {
 		return s.Label
 	}
@@ -56,35 +55,12 @@ func (s CheapestStrategy) Name() string {
 }
 
 // Baseline returns false: the plan clears.
-func (CheapestStrategy) Baseline() bool { return false }
+func (cheapestStrategy) Baseline() bool { return false }
 
 // Start returns full's state: without the session the plan is empty.
-func (CheapestStrategy) Start() State { return FullStrategy{}.Start() }
+func (cheapestStrategy) Start() State { return fullStrategy{}.Start() }
 
 // newCheapest builds "cheapest:keep=1:exclude=Read/Grep:inputs:limit=N".
-func newCheapest(o Options, p specParams) (Strategy, error) {
-	if err := p.only("keep", "exclude", "inputs", "limit"); err != nil {
-		return nil, err
-	}
-	s := CheapestStrategy{}
-	var err error
-	if s.Keep, err = p.Int("keep", DefaultCheapestKeep); err != nil {
-		return nil, err
-	}
-	if s.Limit, err = p.Int("limit", 0); err != nil {
-		return nil, err
-	}
-	if v, ok := p["exclude"]; ok {
-		for _, t := range strings.Split(v, "/") {
-			if t = strings.TrimSpace(t); t != "" {
-				s.ExcludeTools = append(s.ExcludeTools, t)
-			}
-		}
-	}
-	s.ClearInputs, err = p.Bool("inputs", false)
-	return s, err
-}
-
 // PlanStep is one clear of a plan: before call Call, the tool results
 // at transcript indices Cleared became placeholders (with their calls'
 // arguments when the plan clears inputs), freeing FreedTokens in that
@@ -102,16 +78,16 @@ type PlanStep struct {
 
 // cheapestOf returns the cheapest strategy s is, with the edits on top of
 // it (a limit edit), or false.
-func cheapestOf(s Strategy) (CheapestStrategy, []Edit, string, bool) {
+func cheapestOf(s Strategy) (cheapestStrategy, []Edit, string, bool) {
 	switch x := s.(type) {
-	case CheapestStrategy:
+	case cheapestStrategy:
 		return x, nil, x.Name(), true
 	case Edited:
-		if c, ok := x.Base.(CheapestStrategy); ok {
+		if c, ok := x.Base.(cheapestStrategy); ok {
 			return c, x.Edits, x.Name(), true
 		}
 	}
-	return CheapestStrategy{}, nil, "", false
+	return cheapestStrategy{}, nil, "", false
 }
 
 // planned is a cheapest strategy with its plan: full, its edits, and the
@@ -160,7 +136,7 @@ func (s *planState) apply(c *conversation, _ *Selection, _ int) {
 }
 
 // clearResult sends the result at position p as [ClearedPlaceholder]
-// (and its call's arguments as [ClearedInput] with inputs), where that is
+// (and its call's arguments as "{}" with inputs), where that is
 // smaller.
 func clearResult(c *conversation, p int, inputs bool) {
 	ph := c.counter.Count(ClearedPlaceholder)
@@ -749,7 +725,7 @@ func (s *session) step(i int, d, nd dpRow, fr []int32) int {
 
 // collect replays the session under full (with edits, a limit) and
 // gathers what the plan needs.
-func (r *replayer) collect(ctx context.Context, base Strategy, full []Call, cs CheapestStrategy) (*session, error) {
+func (r *replayer) collect(ctx context.Context, base Strategy, full []Call, cs cheapestStrategy) (*session, error) {
 	k := r.newCollector(full, cs)
 	r.probe = k.observe
 	defer func() { r.probe = nil }()
@@ -765,7 +741,7 @@ func (r *replayer) collect(ctx context.Context, base Strategy, full []Call, cs C
 type collector struct {
 	r        *replayer
 	s        *session
-	cs       CheapestStrategy
+	cs       cheapestStrategy
 	full     []Call
 	cat      *prices.Catalog
 	rule     prices.CacheRule
@@ -783,7 +759,7 @@ type collector struct {
 }
 
 // newCollector reads the prices, cache rule and TTL the replay prices with.
-func (r *replayer) newCollector(full []Call, cs CheapestStrategy) *collector {
+func (r *replayer) newCollector(full []Call, cs cheapestStrategy) *collector {
 	k := &collector{r: r, s: &session{ttl: time.Duration(cost.AnthropicTTL)}, cs: cs, full: full, models: map[string]prices.Model{}}
 	if co := r.opts.Cost; co != nil {
 		k.cat, k.rule, k.fallback = co.Catalog, co.Rule, co.Model
@@ -1031,7 +1007,7 @@ func (s *session) systemFronts() {
 }
 
 // limitFor returns the window limit of a cheapest plan.
-func (r *replayer) limitFor(cs CheapestStrategy, s *session) int {
+func (r *replayer) limitFor(cs cheapestStrategy, s *session) int {
 	if cs.Limit > 0 {
 		return cs.Limit
 	}
@@ -1077,7 +1053,7 @@ func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned,
 			continue
 		}
 		es := append(slices.Clone(edits), planEdit{steps: k.steps, inputs: cs.ClearInputs})
-		p := &planned{Edited: Edited{Base: FullStrategy{}, Edits: es, Label: name}, steps: k.steps, unfit: best.unfit}
+		p := &planned{Edited: Edited{Base: fullStrategy{}, Edits: es, Label: name}, steps: k.steps, unfit: best.unfit}
 		res, err := r.run(ctx, p.Edited, full, false)
 		if err != nil {
 			return nil, err
@@ -1094,13 +1070,13 @@ func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned,
 func (r *replayer) programmePlan(ctx context.Context, s Strategy, full []Call) (*planned, error) {
 	cs, edits, name, _ := cheapestOf(s)
 	for _, e := range edits {
-		if _, ok := e.(TruncateEdit); !ok {
+		if _, ok := e.(truncateEdit); !ok {
 			return nil, fmt.Errorf("%s: the cheapest plan takes no %s edit: it chooses the clears itself", name, e.Name())
 		}
 	}
-	base := Strategy(FullStrategy{})
+	base := Strategy(fullStrategy{})
 	if len(edits) > 0 {
-		base = Edited{Base: FullStrategy{}, Edits: edits, Label: name}
+		base = Edited{Base: fullStrategy{}, Edits: edits, Label: name}
 	}
 	sess, err := r.collect(ctx, base, full, cs)
 	if err != nil {
@@ -1170,9 +1146,9 @@ var dropDepths = []float64{1, 0.7, 0.4, 0}
 
 // planWith plans the clears on the windows the drops from leave (nil:
 // none) and prices the plan exactly.
-func (r *replayer) planWith(ctx context.Context, first *session, from []int, unfit []PlanUnfit, edits []Edit, name string, cs CheapestStrategy, full []Call) (*planned, error) {
+func (r *replayer) planWith(ctx context.Context, first *session, from []int, unfit []PlanUnfit, edits []Edit, name string, cs cheapestStrategy, full []Call) (*planned, error) {
 	sess := first
-	planBase := Strategy(FullStrategy{})
+	planBase := Strategy(fullStrategy{})
 	if from != nil {
 		// Clears alone do not fit some calls: the plan drops the oldest
 		// turns they need dropped, and chooses its clears on the

@@ -42,19 +42,19 @@ func TestCheapestDropsBruteForce(t *testing.T) {
 		tr := chatSession(seed, 6, model, gap)
 		opts := ReplayOptions{Options: DefaultOptions(), Cost: &CostOptions{}}
 		r := newReplayer(tr, opts)
-		fullRes, err := r.run(context.Background(), FullStrategy{}, nil, false)
+		fullRes, err := r.run(context.Background(), fullStrategy{}, nil, false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		limit := fullRes.Totals.MaxCallTokens * 55 / 100
 		opts.ContextWindow = limit
 		r = newReplayer(tr, opts)
-		fullRes, err = r.run(context.Background(), FullStrategy{}, nil, false)
+		fullRes, err = r.run(context.Background(), fullStrategy{}, nil, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cs := CheapestStrategy{Keep: 1}
-		s, err := r.collect(context.Background(), FullStrategy{}, fullRes.Calls, cs)
+		cs := cheapestStrategy{Keep: 1}
+		s, err := r.collect(context.Background(), fullStrategy{}, fullRes.Calls, cs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,6 +123,6 @@ func turnStartsOf(r *replayer, full *Result, i int) []int {
 		n++
 	}
 	defer func() { r.probe = nil }()
-	_, _ = r.run(context.Background(), FullStrategy{}, full.Calls, false)
+	_, _ = r.run(context.Background(), fullStrategy{}, full.Calls, false)
 	return out
 }

@@ -39,7 +39,11 @@ func TestCheapestFitsTheWindow(t *testing.T) {
 		}
 		for _, share := range []int{60, 25, 4} {
 			limit := base[0].Totals.MaxCallTokens * share / 100
-			res, err := window.Replay(context.Background(), tr, []window.Strategy{window.TurnOnly, window.CheapestStrategy{Keep: 1}},
+			cheapest, err := window.Parse("cheapest:keep=1", o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := window.Replay(context.Background(), tr, []window.Strategy{window.TurnOnly, cheapest},
 				window.ReplayOptions{Options: o, Indices: true, ContextWindow: limit, Cost: &window.CostOptions{}})
 			if err != nil {
 				t.Fatal(err)

@@ -65,14 +65,14 @@ func readFile(t testing.TB, path string) *transcript.Transcript {
 }
 
 // planSession collects the plan's view of tr under full.
-func planSession(t testing.TB, tr *transcript.Transcript, opts ReplayOptions, cs CheapestStrategy) (*replayer, *session, []Call) {
+func planSession(t testing.TB, tr *transcript.Transcript, opts ReplayOptions, cs cheapestStrategy) (*replayer, *session, []Call) {
 	t.Helper()
 	r := newReplayer(tr, opts)
-	fullRes, err := r.run(context.Background(), FullStrategy{}, nil, false)
+	fullRes, err := r.run(context.Background(), fullStrategy{}, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := r.collect(context.Background(), FullStrategy{}, fullRes.Calls, cs)
+	s, err := r.collect(context.Background(), fullStrategy{}, fullRes.Calls, cs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func planSession(t testing.TB, tr *transcript.Transcript, opts ReplayOptions, cs
 // returns its cost (unrounded) and its calls.
 func exactUSD(t testing.TB, r *replayer, s *session, full []Call, bounds []int, inputs bool) (float64, []Call) {
 	t.Helper()
-	p := Edited{Base: FullStrategy{}, Edits: []Edit{planEdit{steps: s.steps(bounds), inputs: inputs}}, Label: "plan"}
+	p := Edited{Base: fullStrategy{}, Edits: []Edit{planEdit{steps: s.steps(bounds), inputs: inputs}}, Label: "plan"}
 	res, err := r.run(context.Background(), p, full, false)
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +115,7 @@ func testSessions(t testing.TB) map[string]*transcript.Transcript {
 // conversation's tokens from the prefix sums equal the counted window.
 func TestCheapestSessionSums(t *testing.T) {
 	for name, tr := range testSessions(t) {
-		_, s, _ := planSession(t, tr, ReplayOptions{Options: DefaultOptions(), Cost: &CostOptions{}}, CheapestStrategy{Keep: 1})
+		_, s, _ := planSession(t, tr, ReplayOptions{Options: DefaultOptions(), Cost: &CostOptions{}}, cheapestStrategy{Keep: 1})
 		for i := range s.calls {
 			c := &s.calls[i]
 			if got := s.convSum(i, c.start, c.end); got != c.conv {
@@ -153,7 +153,7 @@ func (s *session) modelUSD(bounds []int) float64 {
 // session keeps to one model.
 func TestCheapestModelMatchesExact(t *testing.T) {
 	for name, tr := range testSessions(t) {
-		r, s, full := planSession(t, tr, ReplayOptions{Options: DefaultOptions(), Cost: &CostOptions{}}, CheapestStrategy{Keep: 1})
+		r, s, full := planSession(t, tr, ReplayOptions{Options: DefaultOptions(), Cost: &CostOptions{}}, cheapestStrategy{Keep: 1})
 		// With a model switch the plan reads a call's cache as its
 		// model's previous call left it, not knowing whether a clear at
 		// a call of the other model cut it since: looser there.
@@ -221,7 +221,7 @@ func TestCheapestBruteForce(t *testing.T) {
 	)
 	for _, c := range cases {
 		opts := ReplayOptions{Options: DefaultOptions(), Cost: &CostOptions{}, ContextWindow: c.limit}
-		cs := CheapestStrategy{Keep: c.keep}
+		cs := cheapestStrategy{Keep: c.keep}
 		r, s, full := planSession(t, c.tr, opts, cs)
 		evicted := 0
 		for _, f := range full {
@@ -383,7 +383,7 @@ func missCase(t testing.TB, miss int) *transcript.Transcript {
 // and the plan clears it at call 4 and nowhere else.
 func TestCheapestSeesRecordedMiss(t *testing.T) {
 	o := ReplayOptions{Options: DefaultOptions(), Cost: &CostOptions{}, Regret: true}
-	cs := CheapestStrategy{Keep: 2}
+	cs := cheapestStrategy{Keep: 2}
 	res, err := Replay(context.Background(), missCase(t, 0), []Strategy{Full, cs}, o)
 	if err != nil {
 		t.Fatal(err)
@@ -421,7 +421,7 @@ func BenchmarkCheapestMisses(b *testing.B) {
 		miss[k] = 0
 	}
 	tr := withRecords(pricedSession(2, 1000, "claude-sonnet-4-5", 10*time.Second, 0, false), miss)
-	s := Strategy(CheapestStrategy{Keep: 1})
+	s := Strategy(cheapestStrategy{Keep: 1})
 	for b.Loop() {
 		if _, err := Replay(context.Background(), tr, []Strategy{s}, ReplayOptions{Options: DefaultOptions(), Cost: &CostOptions{}}); err != nil {
 			b.Fatal(err)
@@ -448,7 +448,7 @@ func TestAutoClearAbort(t *testing.T) {
 				tr.Messages[i].Model = "claude-sonnet-4-5"
 			}
 		}
-		auto := Edited{Base: FullStrategy{}, Edits: []Edit{AutoClearEdit{Keep: 1}}, Label: "clear:auto"}
+		auto := Edited{Base: fullStrategy{}, Edits: []Edit{autoClearEdit{Keep: 1}}, Label: "clear:auto"}
 		res, err := Replay(context.Background(), tr, []Strategy{Full, auto}, ReplayOptions{Options: DefaultOptions(), Indices: true, Cost: &CostOptions{}})
 		if err != nil {
 			t.Fatal(err)

@@ -86,8 +86,8 @@ type knownPlan struct {
 // plan's other edits), each with its cost. clear is left out where no
 // call of full passes its trigger (it clears nothing), or where it keeps
 // fewer results than the plan.
-func (r *replayer) knownSchedules(ctx context.Context, edits []Edit, cs CheapestStrategy, full []Call) ([]knownPlan, error) {
-	auto := AutoClearEdit{Keep: cs.Keep, ExcludeTools: cs.ExcludeTools, ClearInputs: cs.ClearInputs}
+func (r *replayer) knownSchedules(ctx context.Context, edits []Edit, cs cheapestStrategy, full []Call) ([]knownPlan, error) {
+	auto := autoClearEdit{Keep: cs.Keep, ExcludeTools: cs.ExcludeTools, ClearInputs: cs.ClearInputs}
 	cl := r.opts.Options.Clear.resolve()
 	cl.ExcludeTools, cl.ClearInputs = cs.ExcludeTools, cs.ClearInputs
 	known := []Edit{auto}
@@ -98,7 +98,7 @@ func (r *replayer) knownSchedules(ctx context.Context, edits []Edit, cs Cheapest
 	for _, e := range known {
 		var steps []PlanStep
 		es := append(slices.Clone(edits), recordEdit{inner: e, steps: &steps, inputs: cs.ClearInputs})
-		res, err := r.run(ctx, Edited{Base: FullStrategy{}, Edits: es, Label: "known"}, full, false)
+		res, err := r.run(ctx, Edited{Base: fullStrategy{}, Edits: es, Label: "known"}, full, false)
 		if err != nil {
 			return nil, err
 		}

@@ -24,24 +24,24 @@ func TestCheapestNoDearerThanKnown(t *testing.T) {
 			name := fmt.Sprintf("seed %d %s", seed, model)
 			tr := pricedSession(seed, 40, model, time.Duration(5+seed%4*10)*time.Second, 0, false)
 			r := newReplayer(tr, ReplayOptions{Options: o, Cost: &CostOptions{}})
-			full, err := r.run(ctx, FullStrategy{}, nil, false)
+			full, err := r.run(ctx, fullStrategy{}, nil, false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := r.plan(ctx, CheapestStrategy{Keep: 1}, full.Calls)
+			p, err := r.plan(ctx, cheapestStrategy{Keep: 1}, full.Calls)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, e := range []Edit{AutoClearEdit{Keep: 1}, o.Clear.resolve()} {
-				res, err := r.run(ctx, Edited{Base: FullStrategy{}, Edits: []Edit{e}}, full.Calls, false)
+			for _, e := range []Edit{autoClearEdit{Keep: 1}, o.Clear.resolve()} {
+				res, err := r.run(ctx, Edited{Base: fullStrategy{}, Edits: []Edit{e}}, full.Calls, false)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if p.usd > res.Totals.usd+1e-12 {
 					t.Errorf("%s: cheapest $%.8f, %T $%.8f", name, p.usd, e, res.Totals.usd)
 				}
-				if _, ok := e.(AutoClearEdit); ok && seed == 20 && model == "claude-opus-4-5" {
-					alone, err := r.programmePlan(ctx, CheapestStrategy{Keep: 1}, full.Calls)
+				if _, ok := e.(autoClearEdit); ok && seed == 20 && model == "claude-opus-4-5" {
+					alone, err := r.programmePlan(ctx, cheapestStrategy{Keep: 1}, full.Calls)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -66,27 +66,27 @@ func TestCheapestRecordsKnownSchedules(t *testing.T) {
 		for seed := uint64(1); seed <= 4; seed++ {
 			tr := pricedSession(seed, 60, "claude-sonnet-4-5", 20*time.Second, 25, false)
 			r := newReplayer(tr, ReplayOptions{Options: o, Cost: &CostOptions{}})
-			full, err := r.run(ctx, FullStrategy{}, nil, false)
+			full, err := r.run(ctx, fullStrategy{}, nil, false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			cs := CheapestStrategy{Keep: 1, ClearInputs: inputs}
+			cs := cheapestStrategy{Keep: 1, ClearInputs: inputs}
 			known, err := r.knownSchedules(ctx, nil, cs, full.Calls)
 			if err != nil {
 				t.Fatal(err)
 			}
 			cl := o.Clear.resolve()
 			cl.ClearInputs = inputs
-			edits := []Edit{AutoClearEdit{Keep: 1, ClearInputs: inputs}, cl}
+			edits := []Edit{autoClearEdit{Keep: 1, ClearInputs: inputs}, cl}
 			if len(known) != len(edits) {
 				t.Fatalf("seed %d inputs %v: %d schedules recorded, want %d", seed, inputs, len(known), len(edits))
 			}
 			for j, e := range edits {
-				want, err := r.run(ctx, Edited{Base: FullStrategy{}, Edits: []Edit{e}}, full.Calls, false)
+				want, err := r.run(ctx, Edited{Base: fullStrategy{}, Edits: []Edit{e}}, full.Calls, false)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := r.run(ctx, Edited{Base: FullStrategy{}, Edits: []Edit{planEdit{steps: known[j].steps, inputs: inputs}}}, full.Calls, false)
+				got, err := r.run(ctx, Edited{Base: fullStrategy{}, Edits: []Edit{planEdit{steps: known[j].steps, inputs: inputs}}}, full.Calls, false)
 				if err != nil {
 					t.Fatal(err)
 				}

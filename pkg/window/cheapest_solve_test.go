@@ -52,7 +52,7 @@ func TestCheapestSolveSegments(t *testing.T) {
 		if name == "gen limit" {
 			opts.ContextWindow = 60000
 		}
-		_, s, _ := planSession(t, tr, opts, CheapestStrategy{Keep: 1})
+		_, s, _ := planSession(t, tr, opts, cheapestStrategy{Keep: 1})
 		want := s.solveTable()
 		if !slices.ContainsFunc(want, func(k int) bool { return k > 0 }) {
 			t.Errorf("%s: the plan clears nothing: no test of the way back", name)
@@ -72,7 +72,7 @@ func TestCheapestSolveSegments(t *testing.T) {
 // (two turns or one), collected for the plan.
 func longPlanSession(t testing.TB, calls int) *session {
 	tr := pricedSession(1, calls, "claude-sonnet-4-5", 10*time.Second, 0, false)
-	_, s, _ := planSession(t, tr, ReplayOptions{Options: DefaultOptions(), Cost: &CostOptions{}}, CheapestStrategy{Keep: 1})
+	_, s, _ := planSession(t, tr, ReplayOptions{Options: DefaultOptions(), Cost: &CostOptions{}}, cheapestStrategy{Keep: 1})
 	return s
 }
 

@@ -182,7 +182,7 @@ func unsendable(t *transcript.Transcript, reply int, summary, aborted []bool, fo
 	return out
 }
 
-// CheckCost reports whether the priced calls of one strategy's replay,
+// checkCost reports whether the priced calls of one strategy's replay,
 // every call of the transcript in order, keep balanced books:
 //   - each call's cache read, cache write and uncached input add up to
 //     the tokens it sends ([Call.Tokens]);
@@ -196,7 +196,7 @@ func unsendable(t *transcript.Transcript, reply int, summary, aborted []bool, fo
 //
 // Calls without a cost (an unpriced replay) are passed over. The error
 // names the call.
-func CheckCost(calls []Call) error {
+func checkCost(calls []Call) error {
 	left := map[string]int{} // model → the most an earlier call left cached
 	for i := range calls {
 		c := &calls[i]

@@ -17,9 +17,9 @@ type Sent string
 // How a part is sent.
 const (
 	SentWhole     Sent = "whole"
-	SentTruncated Sent = "truncated" // cut by a [TruncateEdit]
-	SentCleared   Sent = "cleared"   // replaced by [ClearedPlaceholder] (or its call's arguments by [ClearedInput])
-	SentMasked    Sent = "masked"    // replaced by a [MaskPlaceholder]
+	SentTruncated Sent = "truncated" // cut by a limit edit
+	SentCleared   Sent = "cleared"   // replaced by [ClearedPlaceholder] (or its call's arguments by "{}")
+	SentMasked    Sent = "masked"    // replaced by a mask placeholder
 	SentSummary   Sent = "summary"   // a strategy's rolling summary
 )
 
@@ -68,7 +68,7 @@ type conversation struct {
 	state   State
 	h       History
 	counter tokenize.Counter
-	limit   int // TruncateEdit bytes (0: none)
+	limit   int // truncateEdit bytes (0: none)
 	edits   []editState
 
 	editBooks
@@ -200,7 +200,7 @@ func newContext(s Strategy, counter tokenize.Counter, capacity int) *conversatio
 	c.state = s.Start()
 	if e, ok := s.(Edited); ok {
 		for _, x := range e.Edits {
-			if t, ok := x.(TruncateEdit); ok {
+			if t, ok := x.(truncateEdit); ok {
 				c.limit = t.Bytes
 				continue
 			}
@@ -430,7 +430,7 @@ func (c *conversation) original(p int) string {
 func (c *conversation) inputSaving(cp int, id string) int {
 	for _, tc := range c.h.At(cp).Message.ToolCalls {
 		if tc.ID == id {
-			return c.counter.Count(ClearedInput) - c.scaled(cp, c.counter.Count(tc.Arguments))
+			return c.counter.Count(clearedInput) - c.scaled(cp, c.counter.Count(tc.Arguments))
 		}
 	}
 	return 0
@@ -439,7 +439,7 @@ func (c *conversation) inputSaving(cp int, id string) int {
 func (c *conversation) inputCharSaving(cp int, id string) int {
 	for _, tc := range c.h.At(cp).Message.ToolCalls {
 		if tc.ID == id {
-			return utf8.RuneCountInString(ClearedInput) - utf8.RuneCountInString(tc.Arguments)
+			return utf8.RuneCountInString(clearedInput) - utf8.RuneCountInString(tc.Arguments)
 		}
 	}
 	return 0
@@ -612,13 +612,13 @@ func (c *conversation) sentMessage(p int) transcript.Message {
 			calls := slices.Clone(m.ToolCalls)
 			for i := range calls {
 				if c.clearedCall(calls[i].ID) {
-					calls[i].Arguments = ClearedInput
+					calls[i].Arguments = clearedInput
 				}
 			}
 			m.ToolCalls = calls
 		}
 	case SentMasked:
-		m.Text = MaskPlaceholder(c.h.ToolName(p), m.Text)
+		m.Text = maskPlaceholder(c.h.ToolName(p), m.Text)
 	case SentTruncated:
 		m.Text = truncateToolResult(m.Text, c.limit)
 	}

@@ -43,7 +43,7 @@ func TestCostStepsMatchWholeWindows(t *testing.T) {
 				}
 				var whole []cost.Call
 				r := newReplayer(tr, ReplayOptions{Options: o, Cost: &CostOptions{}})
-				fullRes, err := r.run(context.Background(), FullStrategy{}, nil, false)
+				fullRes, err := r.run(context.Background(), fullStrategy{}, nil, false)
 				if err != nil {
 					t.Fatal(err)
 				}

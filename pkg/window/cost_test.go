@@ -48,7 +48,7 @@ func TestReplayCostAgainstRecorded(t *testing.T) {
 	for _, rel := range agentSamples {
 		t.Run(filepath.Base(rel), func(t *testing.T) {
 			tr := readAgentSample(t, rel)
-			res, err := window.Replay(context.Background(), tr, []window.Strategy{window.Full, window.Name("windowed")},
+			res, err := window.Replay(context.Background(), tr, []window.Strategy{window.Full, window.Windowed},
 				window.ReplayOptions{Options: window.DefaultOptions(), Cost: &window.CostOptions{}})
 			if err != nil {
 				t.Fatal(err)

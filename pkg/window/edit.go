@@ -11,7 +11,7 @@ import (
 )
 
 // Edit changes how messages a strategy kept are sent, without dropping
-// any: see [ClearEdit], [MaskEdit] and [TruncateEdit]. A placeholder is
+// any: see clear, mask and limit. A placeholder is
 // used only where it is smaller (in tokens) than what it replaces, so an
 // edit never makes a call cost more.
 type Edit interface {
@@ -42,22 +42,22 @@ const (
 	DefaultMaskKeep     = 10
 )
 
-// ClearedPlaceholder replaces a tool result [ClearEdit] cleared.
+// ClearedPlaceholder replaces a tool result clear cleared.
 const ClearedPlaceholder = "[tool result cleared]"
 
-// ClearedInput replaces a tool call's arguments when [ClearEdit.ClearInputs]
+// clearedInput replaces a tool call's arguments when [clearEdit.ClearInputs]
 // is set.
-const ClearedInput = "{}"
+const clearedInput = "{}"
 
 // ClearSettings are the settings of the clear edits (clear and
 // clear:auto) that a spec does not write; [ClearSettings.resolve] gives
-// the [ClearEdit] they make.
+// the clear edit they make.
 type ClearSettings struct {
 	// Trigger: nil is [DefaultClearTrigger]; 0 clears at every call
 	// that has a result to clear.
 	Trigger *int
 	// Keep: nil is [DefaultClearKeep]; 0 keeps no result whole.
-	// clear:auto does not read it: its keep is [DefaultCheapestKeep]
+	// clear:auto does not read it: its keep is 1 (cheapest's default)
 	// unless its spec writes one.
 	Keep *int
 	// ClearAtLeast: nil and 0 alike clear whatever frees any tokens.
@@ -67,8 +67,8 @@ type ClearSettings struct {
 }
 
 // resolve returns the clear edit of s, its defaults filled in.
-func (s ClearSettings) resolve() ClearEdit {
-	return ClearEdit{Trigger: orDefault(s.Trigger, DefaultClearTrigger), Keep: orDefault(s.Keep, DefaultClearKeep),
+func (s ClearSettings) resolve() clearEdit {
+	return clearEdit{Trigger: orDefault(s.Trigger, DefaultClearTrigger), Keep: orDefault(s.Keep, DefaultClearKeep),
 		ClearAtLeast: orDefault(s.ClearAtLeast, 0), ExcludeTools: s.ExcludeTools, ClearInputs: s.ClearInputs}
 }
 
@@ -80,9 +80,9 @@ type MaskSettings struct {
 }
 
 // resolve returns the mask edit of s, its default filled in.
-func (s MaskSettings) resolve() MaskEdit { return MaskEdit{Keep: orDefault(s.Keep, DefaultMaskKeep)} }
+func (s MaskSettings) resolve() maskEdit { return maskEdit{Keep: orDefault(s.Keep, DefaultMaskKeep)} }
 
-// ClearEdit clears old tool results as Anthropic's context editing
+// clearEdit clears old tool results as Anthropic's context editing
 // (clear_tool_uses_20250919) does. The rule harpe implements, where the
 // provider's documentation leaves room:
 //   - at a call whose input tokens (the window as it would be sent, with
@@ -97,9 +97,9 @@ func (s MaskSettings) resolve() MaskEdit { return MaskEdit{Keep: orDefault(s.Kee
 //     less, nothing is cleared at this call;
 //   - a cleared result is sent as [ClearedPlaceholder] from then on (the
 //     cleared set only grows within a conversation), and with ClearInputs
-//     its call's arguments as [ClearedInput];
+//     its call's arguments as "{}";
 //   - the result stays where it was, after its call.
-type ClearEdit struct {
+type clearEdit struct {
 	Trigger      int
 	Keep         int
 	ClearAtLeast int
@@ -108,12 +108,12 @@ type ClearEdit struct {
 }
 
 // Name returns "clear".
-func (ClearEdit) Name() string { return "clear" }
+func (clearEdit) Name() string { return "clear" }
 
-func (e ClearEdit) start() editState { return &clearState{cfg: e} }
+func (e clearEdit) start() editState { return &clearState{cfg: e} }
 
 type clearState struct {
-	cfg  ClearEdit
+	cfg  clearEdit
 	next int // results[:next] were decided
 }
 
@@ -168,19 +168,19 @@ func (s *clearState) apply(c *conversation, sel *Selection, tokens int) {
 	s.next = stop
 }
 
-// MaskEdit is observation masking ("The Complexity Trap", arXiv
+// maskEdit is observation masking ("The Complexity Trap", arXiv
 // 2508.21433): the results of the tool calls made at the Keep most recent
 // model calls that called tools are sent verbatim; older results are sent
-// as a placeholder ([MaskPlaceholder]) saying what was omitted.
-type MaskEdit struct{ Keep int }
+// as a placeholder ([maskPlaceholder]) saying what was omitted.
+type maskEdit struct{ Keep int }
 
 // Name returns "mask".
-func (MaskEdit) Name() string { return "mask" }
+func (maskEdit) Name() string { return "mask" }
 
-func (e MaskEdit) start() editState { return &maskState{cfg: e} }
+func (e maskEdit) start() editState { return &maskState{cfg: e} }
 
 type maskState struct {
-	cfg  MaskEdit
+	cfg  maskEdit
 	next int
 }
 
@@ -194,17 +194,17 @@ func (s *maskState) apply(c *conversation, _ *Selection, _ int) {
 		if p < c.h.reset || !replaceable(c.sent[p]) {
 			continue
 		}
-		ph := MaskPlaceholder(c.h.ToolName(p), c.original(p))
+		ph := maskPlaceholder(c.h.ToolName(p), c.original(p))
 		if _, now := c.sentSize(p); c.counter.Count(ph) < now {
 			c.set(p, SentMasked, utf8.RuneCountInString(ph), c.counter.Count(ph))
 		}
 	}
 }
 
-// MaskPlaceholder is what [MaskEdit] sends instead of an old tool result
+// maskPlaceholder is what mask sends instead of an old tool result
 // of the named tool ("" when unknown) whose text was text:
 // "[output of grep omitted: 12 lines, 480 chars]".
-func MaskPlaceholder(tool, text string) string {
+func maskPlaceholder(tool, text string) string {
 	lines := 0
 	if text != "" {
 		lines = strings.Count(strings.TrimSuffix(text, "\n"), "\n") + 1
@@ -224,17 +224,17 @@ func MaskPlaceholder(tool, text string) string {
 // whole or cut.
 func replaceable(how Sent) bool { return how == "" || how == SentTruncated }
 
-// TruncateEdit cuts tool results longer than Bytes in the model's copy,
+// truncateEdit cuts tool results longer than Bytes in the model's copy,
 // back to a character boundary, followed by
 // "…[truncated: showing K of N bytes]" (K the bytes kept, N the
 // original length), where the cut text is smaller in tokens. Like every edit it applies to what the strategy chose: the
 // strategy chooses on the uncut sizes.
-type TruncateEdit struct{ Bytes int }
+type truncateEdit struct{ Bytes int }
 
 // Name returns "limit".
-func (TruncateEdit) Name() string { return "limit" }
+func (truncateEdit) Name() string { return "limit" }
 
-func (TruncateEdit) start() editState { return nil }
+func (truncateEdit) start() editState { return nil }
 
 func editNames() []string { return []string{"clear", "mask", "limit", "micro"} }
 
@@ -281,7 +281,7 @@ func buildEdit(name string, o Options, p specParams) (Edit, error) {
 		if err := p.only("bytes"); err != nil {
 			return nil, err
 		}
-		e := TruncateEdit{Bytes: o.ToolResultLimit}
+		e := truncateEdit{Bytes: o.ToolResultLimit}
 		if e.Bytes, err = p.Int("bytes", e.Bytes); err != nil {
 			return nil, err
 		}
@@ -293,12 +293,12 @@ func buildEdit(name string, o Options, p specParams) (Edit, error) {
 		if err := p.only("gap", "keep"); err != nil {
 			return nil, err
 		}
-		gap, err := p.Int("gap", DefaultMicroGapMinutes)
+		gap, err := p.Int("gap", defaultMicroGapMinutes)
 		if err != nil {
 			return nil, err
 		}
-		e := MicroEdit{Gap: time.Duration(gap) * time.Minute, Tools: MicroTools}
-		e.Keep, err = p.Int("keep", DefaultMicroKeep)
+		e := microEdit{Gap: time.Duration(gap) * time.Minute, Tools: microTools}
+		e.Keep, err = p.Int("keep", defaultMicroKeep)
 		return e, err
 	}
 	return nil, fmt.Errorf("unknown edit %q", name)

@@ -81,7 +81,7 @@ func renderAll(t *testing.T, s Strategy, tr *transcript.Transcript) []Rendered {
 func TestRenderPlaceholders(t *testing.T) {
 	// Mask, keep 1: before call 3 two calls used tools, c1's result is
 	// masked; before call 4, c2's too.
-	r := renderAll(t, Edited{Base: FullStrategy{}, Edits: []Edit{MaskEdit{Keep: 1}}}, agent())
+	r := renderAll(t, Edited{Base: fullStrategy{}, Edits: []Edit{maskEdit{Keep: 1}}}, agent())
 	texts := func(r Rendered) []string {
 		var out []string
 		for _, m := range r.Messages {
@@ -101,13 +101,13 @@ func TestRenderPlaceholders(t *testing.T) {
 	// Clear with inputs, trigger 100, keep 1. Full: call 2 1+2+10+100 =
 	// 113 > 100 with one result, the kept one; call 3 113+10+50 = 173
 	// clears c1's result (100 → 5) and its arguments (9 → 2).
-	clr := Edited{Base: FullStrategy{}, Edits: []Edit{ClearEdit{Trigger: 100, Keep: 1, ClearInputs: true}}}
+	clr := Edited{Base: fullStrategy{}, Edits: []Edit{clearEdit{Trigger: 100, Keep: 1, ClearInputs: true}}}
 	r = renderAll(t, clr, agent())
 	if got := r[1].Messages[1].ToolCalls[0].Arguments; got != `{"p":"aaaa"}` {
 		t.Errorf("call 2 arguments = %q", got)
 	}
 	m := r[2].Messages
-	if m[1].ToolCalls[0].Arguments != ClearedInput || m[2].Text != ClearedPlaceholder || m[4].Text != x(200) {
+	if m[1].ToolCalls[0].Arguments != clearedInput || m[2].Text != ClearedPlaceholder || m[4].Text != x(200) {
 		t.Errorf("call 3 = %+v", m)
 	}
 	if m[1].ToolCalls[0].Name != "grep" || m[2].ToolCallID != "c1" {
@@ -142,13 +142,13 @@ func TestParse(t *testing.T) {
 		want Strategy
 		err  string
 	}{
-		{"full", FullStrategy{}, ""},
-		{"windowed:chars=40", Edited{Base: WindowedStrategy{Chars: 40}, Label: "windowed:chars=40"}, ""},
-		{"summarizing+mask", Edited{Base: SummarizingStrategy{HighWaterTokens: DefaultHighWaterTokens, LowWaterChars: DefaultLowWaterChars, SummaryMaxChars: DefaultSummaryMaxChars},
-			Edits: []Edit{MaskEdit{Keep: 10}}, Label: "summarizing+mask"}, ""},
-		{"clear:exclude=Read/Grep:inputs", Edited{Base: FullStrategy{}, Edits: []Edit{ClearEdit{Trigger: 100000, Keep: 3, ExcludeTools: []string{"Read", "Grep"}, ClearInputs: true}},
+		{"full", fullStrategy{}, ""},
+		{"windowed:chars=40", Edited{Base: windowedStrategy{Chars: 40}, Label: "windowed:chars=40"}, ""},
+		{"summarizing+mask", Edited{Base: SummarizingStrategy{HighWaterTokens: defaultHighWaterTokens, LowWaterChars: defaultLowWaterChars, SummaryMaxChars: defaultSummaryMaxChars},
+			Edits: []Edit{maskEdit{Keep: 10}}, Label: "summarizing+mask"}, ""},
+		{"clear:exclude=Read/Grep:inputs", Edited{Base: fullStrategy{}, Edits: []Edit{clearEdit{Trigger: 100000, Keep: 3, ExcludeTools: []string{"Read", "Grep"}, ClearInputs: true}},
 			Label: "clear:exclude=Read/Grep:inputs"}, ""},
-		{"sliding:head=2:chars=10+limit:bytes=5", Edited{Base: SlidingStrategy{Head: 2, Chars: 10}, Edits: []Edit{TruncateEdit{Bytes: 5}}, Label: "sliding:head=2:chars=10+limit:bytes=5"}, ""},
+		{"sliding:head=2:chars=10+limit:bytes=5", Edited{Base: slidingStrategy{Head: 2, Chars: 10}, Edits: []Edit{truncateEdit{Bytes: 5}}, Label: "sliding:head=2:chars=10+limit:bytes=5"}, ""},
 		{"", nil, "empty strategy"},
 		{"nope", nil, `unknown strategy "nope"`},
 		{"mask+windowed", nil, `"windowed" is not an edit`},
@@ -226,7 +226,7 @@ func TestConcurrentReplays(t *testing.T) {
 }
 
 func TestRenderCall(t *testing.T) {
-	mask := Edited{Base: FullStrategy{}, Edits: []Edit{MaskEdit{Keep: 1}}}
+	mask := Edited{Base: fullStrategy{}, Edits: []Edit{maskEdit{Keep: 1}}}
 	r, c, err := RenderCall(context.Background(), agent(), mask, ReplayOptions{Options: DefaultOptions()}, 4)
 	if err != nil {
 		t.Fatal(err)

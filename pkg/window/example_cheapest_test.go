@@ -11,7 +11,7 @@ import (
 
 // The cheapest schedule of clears for a recorded Codex session, against
 // full and clear:auto, with each one's regret; the plan clears before 206 of the 220 calls (OpenAI bills no cache writes, so a rewrite costs little).
-func ExampleCheapestStrategy() {
+func ExampleParse_cheapest() {
 	f, err := os.Open("../../testdata/agent/codex/sessions/2026/11/24/rollout-2026-11-24T14-02-09-019ab6f2-3c41-7d20-9e55-4b1f0c2d8a73.jsonl")
 	if err != nil {
 		panic(err)

@@ -12,7 +12,7 @@ import (
 // Two calls of claude-sonnet-4-5 recorded at 5,000 and 5,200 input
 // tokens: the books of full balance, and a forged call that reads more
 // than it sends is named.
-func ExampleCheckCost() {
+func Example_checkCost() {
 	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	p1, p2 := 5000, 5200
 	t := &transcript.Transcript{Format: "harpe", Turns: 2, Messages: []transcript.Message{

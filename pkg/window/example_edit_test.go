@@ -48,7 +48,7 @@ func ExampleParse() {
 	// [{0 2 whole 17 6} {3 3 masked 43 12} {4 5 whole 206 53}]
 }
 
-func ExampleMaskPlaceholder() {
+func Example_maskPlaceholder() {
 	fmt.Println(window.MaskPlaceholder("grep", "a.go:1\nb.go:2\n"))
 	fmt.Println(window.MaskPlaceholder("", ""))
 	// Output:
@@ -69,7 +69,7 @@ func ExampleCostOptions() {
 		msgs[i].Index = i
 	}
 	tr := &transcript.Transcript{Format: "harpe", Messages: msgs, Turns: 2}
-	res, err := window.Replay(context.Background(), tr, []window.Strategy{window.Full, window.Name("turn")},
+	res, err := window.Replay(context.Background(), tr, []window.Strategy{window.Full, window.TurnOnly},
 		window.ReplayOptions{Options: window.DefaultOptions(), Cost: &window.CostOptions{Model: "gpt-5", Rule: "none"}})
 	if err != nil {
 		panic(err)

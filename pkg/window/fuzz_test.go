@@ -88,7 +88,11 @@ func FuzzReplay(f *testing.F) {
 			strategies = append(strategies, s)
 		}
 		// The budget strategy without a selector: its incremental path.
-		strategies = append(strategies, window.Edited{Base: window.BudgetStrategy{Budget: engine.Budget{Total: 30}}, Label: "budget (incremental)"})
+		budget, err := window.Parse("budget:tokens=30", window.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		strategies = append(strategies, window.Edited{Base: budget, Label: "budget (incremental)"})
 		res, err := window.Replay(context.Background(), tr, strategies, window.ReplayOptions{Options: o, Indices: true})
 		if err != nil {
 			t.Fatal(err)

@@ -17,29 +17,29 @@ const (
 	// Claude Code's auto-compact: threshold = window − min(max output,
 	// 20,000) − 13,000, on the latest usage plus an estimate of what
 	// was added since.
-	DefaultClaudeCodeWindow  = 200000
-	DefaultClaudeCodeReserve = 20000
-	DefaultClaudeCodeBuffer  = 13000
+	defaultClaudeCodeWindow  = 200000
+	defaultClaudeCodeReserve = 20000
+	defaultClaudeCodeBuffer  = 13000
 	// Claude Code's time-based microcompact: when the newest message
 	// comes 60 minutes or more after the latest reply (the prompt cache
 	// is cold), the results of its file and shell tools are cleared,
 	// save the newest 5.
-	DefaultMicroGapMinutes = 60
-	DefaultMicroKeep       = 5
+	defaultMicroGapMinutes = 60
+	defaultMicroKeep       = 5
 	// Codex's auto-compact: model_auto_compact_token_limit, by default
 	// 90% of the model's window (272,000 tokens for the GPT-5 family);
 	// a compaction keeps the newest user messages up to 20,000 tokens.
-	DefaultCodexWindow        = 272000
-	DefaultCodexPercent       = 90
-	DefaultCodexUserMsgTokens = 20000
+	defaultCodexWindow        = 272000
+	defaultCodexPercent       = 90
+	defaultCodexUserMsgTokens = 20000
 )
 
-// MicroTools are the tools whose results Claude Code's time-based
+// microTools are the tools whose results Claude Code's time-based
 // microcompact clears (its compactable tools), as the transcripts name
 // them.
-var MicroTools = []string{"Read", "Bash", "Grep", "Glob", "WebSearch", "WebFetch", "Edit", "Write"}
+var microTools = []string{"Read", "Bash", "Grep", "Glob", "WebSearch", "WebFetch", "Edit", "Write"}
 
-// HarnessStrategy compacts as a harness does: before a call whose
+// harnessStrategy compacts as a harness does: before a call whose
 // estimated input reaches Threshold, everything retained is folded into
 // a summary (written by Distill, cut to SummaryMaxChars, as summarizing
 // writes its own), and the window restarts from the summary plus the
@@ -53,7 +53,7 @@ var MicroTools = []string{"Read", "Bash", "Grep", "Glob", "WebSearch", "WebFetch
 // first, or the first after a harness compaction) it is the window
 // itself. [Parse] fills in the presets' defaults; the zero value of a
 // setting is taken as it is.
-type HarnessStrategy struct {
+type harnessStrategy struct {
 	// Preset is "claude-code" or "codex".
 	Preset string
 	// Window is the context window; 0 takes the replay's
@@ -74,36 +74,64 @@ type HarnessStrategy struct {
 }
 
 // Name returns the preset.
-func (s HarnessStrategy) Name() string { return s.Preset }
+func (s harnessStrategy) Name() string { return s.Preset }
 
 // Baseline returns false.
-func (HarnessStrategy) Baseline() bool { return false }
+func (harnessStrategy) Baseline() bool { return false }
 
 // window returns the context window the threshold is worked from.
-func (s HarnessStrategy) window() int {
+func (s harnessStrategy) window() int {
 	if s.Window > 0 {
 		return s.Window
 	}
 	if s.Preset == "codex" {
-		return DefaultCodexWindow
+		return defaultCodexWindow
 	}
-	return DefaultClaudeCodeWindow
+	return defaultClaudeCodeWindow
 }
 
-// settings reads the spec's settings over the defaults in o.
-func (s HarnessStrategy) settings(o Options, p specParams) (Strategy, error) {
-	sum := o.Summarizing.resolve()
-	s.SummaryMaxChars, s.Distill = sum.SummaryMaxChars, sum.Distill
-	var err error
-	for _, f := range []struct {
-		key string
-		v   *int
-	}{{"window", &s.Window}, {"reserve", &s.Reserve}, {"buffer", &s.Buffer}, {"percent", &s.Percent},
-		{"limit", &s.Limit}, {"user", &s.KeepUserTokens}, {"max", &s.SummaryMaxChars}} {
-		if *f.v, err = p.Int(f.key, *f.v); err != nil {
-			return nil, err
-		}
-	}
+// claudeCodeSettings are the claude-code preset's settings.
+type claudeCodeSettings struct {
+	Window  int       `setting:"window" doc:"context window in tokens (0: the replay's context window, else 200000)"`
+	Reserve int       `setting:"reserve" doc:"tokens reserved for the reply"`
+	Buffer  int       `setting:"buffer" doc:"further tokens below the window where it compacts"`
+	Percent int       `setting:"percent" doc:"compact at this percentage of window − reserve when lower, at most 100 (0: off)"`
+	Max     int       `setting:"max" option:"Summarizing.SummaryMaxChars" doc:"bound on the summary in characters"`
+	Distill Distiller `option:"Summarizing.Distill" doc:"writes the summary (nil: Extractive)"`
+}
+
+func claudeCodeFrom(o Options) claudeCodeSettings {
+	return claudeCodeSettings{Reserve: defaultClaudeCodeReserve, Buffer: defaultClaudeCodeBuffer,
+		Max: o.Summarizing.resolve().SummaryMaxChars, Distill: o.Summarizing.Distill}
+}
+
+func (p claudeCodeSettings) build(Options) (Strategy, error) {
+	return harnessStrategy{Preset: "claude-code", Window: p.Window, Reserve: p.Reserve, Buffer: p.Buffer,
+		Percent: p.Percent, SummaryMaxChars: p.Max, Distill: p.Distill}.check()
+}
+
+// codexSettings are the codex preset's settings.
+type codexSettings struct {
+	Window  int       `setting:"window" doc:"context window in tokens (0: the replay's context window, else 272000)"`
+	Percent int       `setting:"percent" doc:"compact at this percentage of the window, at most 100"`
+	Limit   int       `setting:"limit" doc:"compact at this many tokens when lower (0: off)"`
+	User    int       `setting:"user" doc:"tokens of the newest user messages kept at a compaction"`
+	Max     int       `setting:"max" option:"Summarizing.SummaryMaxChars" doc:"bound on the summary in characters"`
+	Distill Distiller `option:"Summarizing.Distill" doc:"writes the summary (nil: Extractive)"`
+}
+
+func codexFrom(o Options) codexSettings {
+	return codexSettings{Percent: defaultCodexPercent, User: defaultCodexUserMsgTokens,
+		Max: o.Summarizing.resolve().SummaryMaxChars, Distill: o.Summarizing.Distill}
+}
+
+func (p codexSettings) build(Options) (Strategy, error) {
+	return harnessStrategy{Preset: "codex", Window: p.Window, Percent: p.Percent, Limit: p.Limit,
+		KeepUserTokens: p.User, SummaryMaxChars: p.Max, Distill: p.Distill}.check()
+}
+
+// check returns s, or the error of a percentage over 100.
+func (s harnessStrategy) check() (Strategy, error) {
 	if s.Percent > 100 {
 		return nil, fmt.Errorf("percent=%d: want at most 100", s.Percent)
 	}
@@ -112,7 +140,7 @@ func (s HarnessStrategy) settings(o Options, p specParams) (Strategy, error) {
 
 // Threshold returns the estimated input tokens at which the strategy
 // compacts.
-func (s HarnessStrategy) Threshold() int {
+func (s harnessStrategy) Threshold() int {
 	w := s.window()
 	if s.Preset == "codex" {
 		t := w * s.Percent / 100
@@ -129,10 +157,10 @@ func (s HarnessStrategy) Threshold() int {
 }
 
 // Start returns a conversation's state.
-func (s HarnessStrategy) Start() State { return &harnessState{cfg: s} }
+func (s harnessStrategy) Start() State { return &harnessState{cfg: s} }
 
 // atWindow returns s with its window set to n when its spec set none.
-func (s HarnessStrategy) atWindow(n int) Strategy {
+func (s harnessStrategy) atWindow(n int) Strategy {
 	if s.Window == 0 && n > 0 {
 		s.Window = n
 	}
@@ -143,10 +171,10 @@ func (s HarnessStrategy) atWindow(n int) Strategy {
 // window (a harness preset) that window.
 func withContextWindow(s Strategy, n int) Strategy {
 	switch x := s.(type) {
-	case HarnessStrategy:
+	case harnessStrategy:
 		return x.atWindow(n)
 	case Edited:
-		if h, ok := x.Base.(HarnessStrategy); ok {
+		if h, ok := x.Base.(harnessStrategy); ok {
 			x.Base = h.atWindow(n)
 			return x
 		}
@@ -155,7 +183,7 @@ func withContextWindow(s Strategy, n int) Strategy {
 }
 
 type harnessState struct {
-	cfg HarnessStrategy
+	cfg harnessStrategy
 	// fold: positions before it are in the summary, save keep.
 	fold int
 	keep []int
@@ -347,23 +375,23 @@ func (s *harnessState) compact(h *History) (*Compaction, error) {
 	}, nil
 }
 
-// MicroEdit is Claude Code's time-based microcompact: at a call whose
+// microEdit is Claude Code's time-based microcompact: at a call whose
 // newest message comes Gap or more after the latest reply held (the
 // provider's cache has gone cold meanwhile), the results of Tools held
 // are cleared, save the newest Keep of them; a cleared result stays
 // cleared. A result is cleared only where the placeholder is smaller.
-type MicroEdit struct {
+type microEdit struct {
 	Gap   time.Duration
 	Keep  int
 	Tools []string
 }
 
 // Name returns "micro".
-func (MicroEdit) Name() string { return "micro" }
+func (microEdit) Name() string { return "micro" }
 
-func (e MicroEdit) start() editState { return &microState{cfg: e} }
+func (e microEdit) start() editState { return &microState{cfg: e} }
 
-type microState struct{ cfg MicroEdit }
+type microState struct{ cfg microEdit }
 
 func (*microState) abort(int, int) {}
 

@@ -132,7 +132,7 @@ func TestHarnessThreshold(t *testing.T) {
 		if e, ok := s.(Edited); ok {
 			s = e.Base
 		}
-		h := s.(HarnessStrategy)
+		h := s.(harnessStrategy)
 		if got := h.Threshold(); got != tt.want {
 			t.Errorf("%s at %d: threshold %d, want %d", tt.spec, tt.window, got, tt.want)
 		}

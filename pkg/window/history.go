@@ -52,7 +52,7 @@ type History struct {
 	// pushed.
 	foldTurn int
 	// foldPos: positions before it are folded into a harness preset's
-	// summary ([HarnessStrategy]); a tool result whose call is folded is
+	// summary (the claude-code and codex presets); a tool result whose call is folded is
 	// not pushed. An abort brings it back to the turn's start.
 	foldPos int
 	// seenLen is Len() at a harness preset's previous call; an abort

@@ -45,7 +45,7 @@ type Conversation struct {
 	decideFn    func(ClearDecision)
 }
 
-// ClearDecision is one decision of clear:auto ([AutoClearEdit]) at a call
+// ClearDecision is one decision of clear:auto at a call
 // with old tool results it could clear, in the terms of its rule.
 type ClearDecision struct {
 	// Cleared says whether it cleared them.
@@ -201,7 +201,7 @@ func (v *Conversation) FullTokens() int {
 }
 
 // CallFacts are what a harness knows of the call it is about to make,
-// for clear:auto ([AutoClearEdit]): the model, the time, its prices per
+// for clear:auto: the model, the time, its prices per
 // token and cache rule, the window limit. The zero value is a model with
 // no cache, under which every clear pays.
 type CallFacts struct {

@@ -45,7 +45,7 @@ type ReplayOptions struct {
 	// ([Calibration], [Totals.Calibration]).
 	CountedSizes bool
 	// Regret, with Cost, sets every strategy's [CostTotals.RegretUSD]:
-	// its cost minus that of the cheapest plan ([CheapestStrategy]).
+	// its cost minus that of the cheapest plan (the cheapest strategy).
 	Regret bool
 	// Live, with Cost, replays clear:auto as a live context runs it
 	// (live.go): its loss bound from its own books, not from what full
@@ -78,11 +78,11 @@ type Result struct {
 	Calls    []Call  `json:"calls"`
 	Events   []Event `json:"events"`
 	Totals   Totals  `json:"totals"`
-	// Plan is the cheapest plan's clears and drops ([CheapestStrategy]
+	// Plan is the cheapest plan's clears and drops (the cheapest strategy
 	// only).
 	Plan []PlanStep `json:"plan,omitempty"`
 	// PlanUnfit lists the calls no schedule of the cheapest plan keeps
-	// within the window limit, and by how much ([CheapestStrategy]
+	// within the window limit, and by how much (the cheapest strategy
 	// only).
 	PlanUnfit []PlanUnfit `json:"plan_unfit,omitempty"`
 }
@@ -208,7 +208,7 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 	// measured against it.
 	wantFull := slices.ContainsFunc(resolved, Strategy.Baseline)
 	stream := opts.OnCall != nil
-	fullRes, err := r.run(ctx, FullStrategy{}, nil, opts.Indices && wantFull && !stream)
+	fullRes, err := r.run(ctx, fullStrategy{}, nil, opts.Indices && wantFull && !stream)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +260,7 @@ func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts 
 	if err := r.calibrate(ctx); err != nil {
 		return Rendered{}, Call{}, err
 	}
-	fullRes, err := r.run(ctx, FullStrategy{}, nil, false)
+	fullRes, err := r.run(ctx, fullStrategy{}, nil, false)
 	if err != nil {
 		return Rendered{}, Call{}, err
 	}

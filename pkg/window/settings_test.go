@@ -11,7 +11,7 @@ import (
 // documented defaults (160000 chars, head 1, high 120000, low 160000,
 // max 8000, clear trigger 100000 keep 3, mask keep 10).
 func TestSettingsNilIsDefault(t *testing.T) {
-	full := FullStrategy{}
+	full := fullStrategy{}
 	edited := func(label string, base Strategy, edits ...Edit) Strategy {
 		return Edited{Base: base, Edits: edits, Label: label}
 	}
@@ -21,24 +21,24 @@ func TestSettingsNilIsDefault(t *testing.T) {
 		o    Options
 		want Strategy
 	}{
-		{"windowed nil", "windowed", Options{}, WindowedStrategy{Chars: 160000}},
-		{"windowed 0", "windowed", Options{Windowed: WindowedSettings{Chars: new(0)}}, WindowedStrategy{Chars: 0}},
-		{"sliding nil", "sliding", Options{}, SlidingStrategy{Head: 1, Chars: 160000}},
-		{"sliding head 0", "sliding", Options{Sliding: SlidingSettings{Head: new(0), Chars: new(30)}}, SlidingStrategy{Head: 0, Chars: 30}},
-		{"spec over setting", "sliding:head=2", Options{Sliding: SlidingSettings{Head: new(0)}}, edited("sliding:head=2", SlidingStrategy{Head: 2, Chars: 160000})},
+		{"windowed nil", "windowed", Options{}, windowedStrategy{Chars: 160000}},
+		{"windowed 0", "windowed", Options{Windowed: WindowedSettings{Chars: new(0)}}, windowedStrategy{Chars: 0}},
+		{"sliding nil", "sliding", Options{}, slidingStrategy{Head: 1, Chars: 160000}},
+		{"sliding head 0", "sliding", Options{Sliding: SlidingSettings{Head: new(0), Chars: new(30)}}, slidingStrategy{Head: 0, Chars: 30}},
+		{"spec over setting", "sliding:head=2", Options{Sliding: SlidingSettings{Head: new(0)}}, edited("sliding:head=2", slidingStrategy{Head: 2, Chars: 160000})},
 		// Each strategy reads its own settings: windowed's chars are not sliding's.
-		{"sliding, windowed set", "sliding", Options{Windowed: WindowedSettings{Chars: new(5)}}, SlidingStrategy{Head: 1, Chars: 160000}},
-		{"windowed, sliding set", "windowed", Options{Sliding: SlidingSettings{Chars: new(5)}}, WindowedStrategy{Chars: 160000}},
+		{"sliding, windowed set", "sliding", Options{Windowed: WindowedSettings{Chars: new(5)}}, slidingStrategy{Head: 1, Chars: 160000}},
+		{"windowed, sliding set", "windowed", Options{Sliding: SlidingSettings{Chars: new(5)}}, windowedStrategy{Chars: 160000}},
 		{"summarizing nil", "summarizing", Options{}, SummarizingStrategy{HighWaterTokens: 120000, LowWaterChars: 160000, SummaryMaxChars: 8000}},
 		{"summarizing low 0", "summarizing", Options{Summarizing: SummarizingSettings{LowWaterChars: new(0), HighWaterTokens: new(0)}}, SummarizingStrategy{HighWaterTokens: 0, LowWaterChars: 0, SummaryMaxChars: 8000}},
 		{"summarizing max 3, spec high", "summarizing:high=7", Options{Summarizing: SummarizingSettings{SummaryMaxChars: new(3), HighWaterTokens: new(0)}}, edited("summarizing:high=7", SummarizingStrategy{HighWaterTokens: 7, LowWaterChars: 160000, SummaryMaxChars: 3})},
-		{"clear nil", "clear", Options{}, edited("clear", full, ClearEdit{Trigger: 100000, Keep: 3})},
-		{"clear trigger 0", "clear", Options{Clear: ClearSettings{Trigger: new(0)}}, edited("clear", full, ClearEdit{Trigger: 0, Keep: 3})},
-		{"clear keep 0, at-least", "clear", Options{Clear: ClearSettings{Keep: new(0), ClearAtLeast: new(500)}}, edited("clear", full, ClearEdit{Trigger: 100000, Keep: 0, ClearAtLeast: 500})},
-		{"mask nil", "mask", Options{}, edited("mask", full, MaskEdit{Keep: 10})},
-		{"mask keep 0", "mask", Options{Mask: MaskSettings{Keep: new(0)}}, edited("mask", full, MaskEdit{Keep: 0})},
+		{"clear nil", "clear", Options{}, edited("clear", full, clearEdit{Trigger: 100000, Keep: 3})},
+		{"clear trigger 0", "clear", Options{Clear: ClearSettings{Trigger: new(0)}}, edited("clear", full, clearEdit{Trigger: 0, Keep: 3})},
+		{"clear keep 0, at-least", "clear", Options{Clear: ClearSettings{Keep: new(0), ClearAtLeast: new(500)}}, edited("clear", full, clearEdit{Trigger: 100000, Keep: 0, ClearAtLeast: 500})},
+		{"mask nil", "mask", Options{}, edited("mask", full, maskEdit{Keep: 10})},
+		{"mask keep 0", "mask", Options{Mask: MaskSettings{Keep: new(0)}}, edited("mask", full, maskEdit{Keep: 0})},
 		// clear:auto keeps its own default, whatever Clear.Keep says.
-		{"clear:auto", "clear:auto", Options{Clear: ClearSettings{Keep: new(7)}}, edited("clear:auto", full, AutoClearEdit{Keep: 1})},
+		{"clear:auto", "clear:auto", Options{Clear: ClearSettings{Keep: new(7)}}, edited("clear:auto", full, autoClearEdit{Keep: 1})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -154,7 +154,7 @@ func TestComponents(t *testing.T) {
 		}
 	}
 	// Built by hand, without a label: the parts' own names.
-	hand := window.Edited{Base: window.WindowedStrategy{Chars: 5}, Edits: []window.Edit{window.MaskEdit{Keep: 1}}}
+	hand := window.Edited{Base: window.Windowed, Edits: []window.Edit{window.MaskEdit{Keep: 1}}}
 	if got := window.Components([]window.Strategy{hand}); !slices.Equal(got, []string{"windowed", "mask"}) {
 		t.Errorf("Components(windowed+mask, unlabelled) = %q", got)
 	}

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/pkg/engine"
@@ -17,10 +16,11 @@ import (
 // each model call sees. Start gives the state of one conversation, so one
 // Strategy value may replay any number of conversations, concurrently.
 //
-// The built-in strategies are [FullStrategy], [WindowedStrategy],
-// [SummarizingStrategy], [TurnStrategy], [SlidingStrategy] and
-// [BudgetStrategy]; [Edited] adds edits ([ClearEdit], [MaskEdit],
-// [TruncateEdit]) to any of them. [Parse] builds one from its name.
+// The built-in strategies (full, windowed, summarizing, turn, sliding,
+// budget, cheapest, claude-code, codex) are registered by name with their
+// typed settings ([Register], [Settings]); [Parse] builds one from its
+// name and settings. [Edited] adds edits (clear, mask,
+// limit) to any of them.
 type Strategy interface {
 	// Name is how reports name the strategy.
 	Name() string
@@ -129,11 +129,6 @@ func Names() []string {
 	return append(slices.Clone(regOrder), editNames()...)
 }
 
-// strategyFactory builds a strategy from the defaults in o and the settings
-// given with its name (see [Parse]); it rejects a setting it does not
-// know.
-type strategyFactory func(o Options, params specParams) (Strategy, error)
-
 // specParams are the settings written after a name: "windowed:chars=40000".
 type specParams map[string]string
 
@@ -182,108 +177,49 @@ func (p specParams) only(keys ...string) error {
 	return fmt.Errorf("unknown setting %q; valid: %s", bad[0], strings.Join(keys, ", "))
 }
 
-var (
-	regMu    sync.Mutex
-	registry = map[string]strategyFactory{}
-	regOrder []string
-)
-
-// register makes a strategy available by name to [Parse]; it panics on a
-// name registered twice or one holding ':', '+' or ','.
-func register(name string, f strategyFactory) {
-	regMu.Lock()
-	defer regMu.Unlock()
-	if _, dup := registry[name]; dup || name == "" || strings.ContainsAny(name, ":+,=") || isEditName(name) {
-		panic("window: bad or duplicate strategy name " + strconv.Quote(name))
-	}
-	registry[name] = f
-	regOrder = append(regOrder, name)
+func init() {
+	Register("full", func(Options) fullStrategy { return fullStrategy{} }, itself)
+	Register("windowed", func(o Options) windowedStrategy { return o.Windowed.resolve() }, itself)
+	Register("summarizing", func(o Options) SummarizingStrategy { return o.Summarizing.resolve() }, itself)
+	Register("turn", func(Options) turnStrategy { return turnStrategy{} }, itself)
+	Register("sliding", func(o Options) slidingStrategy { return o.Sliding.resolve() }, itself)
+	Register("budget", func(o Options) budgetSettings { return budgetSettings{Policy: o.Engine.Policy} }, newBudget)
+	Register("cheapest", func(Options) cheapestStrategy { return cheapestStrategy{Keep: defaultCheapestKeep} }, itself)
+	Register("claude-code", claudeCodeFrom, claudeCodeSettings.build)
+	Register("codex", codexFrom, codexSettings.build)
 }
 
-func init() {
-	register("full", func(o Options, p specParams) (Strategy, error) {
-		return FullStrategy{}, p.only()
-	})
-	register("windowed", func(o Options, p specParams) (Strategy, error) {
-		if err := p.only("chars"); err != nil {
-			return nil, err
+// itself builds a strategy whose settings are the strategy.
+func itself[S Strategy](s S, _ Options) (Strategy, error) { return s, nil }
+
+// budgetSettings are the budget strategy's settings.
+type budgetSettings struct {
+	Tokens *int `setting:"tokens" option:"Budget.Total" doc:"token budget of every call's window (default: Options.Budget.Total)"`
+	// Policy is Options.Engine.Policy, read by newBudget from o.
+	Policy string `option:"Engine.Policy" doc:"selection policy of the engine"`
+}
+
+func newBudget(p budgetSettings, o Options) (Strategy, error) {
+	b := o.Budget
+	if p.Tokens != nil {
+		b.Total = *p.Tokens
+	}
+	s := budgetStrategy{Budget: b, Engine: o.Engine, Select: o.Select}
+	if s.Select == nil && s.Budget.Total <= 0 {
+		if p.Tokens != nil {
+			return nil, fmt.Errorf("tokens=%d: want at least 1", s.Budget.Total)
 		}
-		s := o.Windowed.resolve()
-		var err error
-		s.Chars, err = p.Int("chars", s.Chars)
-		return s, err
-	})
-	register("summarizing", func(o Options, p specParams) (Strategy, error) {
-		if err := p.only("high", "low", "max"); err != nil {
-			return nil, err
+		return nil, ErrNoBudget
+	}
+	if s.Select == nil {
+		if _, err := engine.LookupPolicy(s.Engine.Policy); err != nil {
+			return nil, &PolicyError{Err: err}
 		}
-		s := o.Summarizing.resolve()
-		var err error
-		if s.HighWaterTokens, err = p.Int("high", s.HighWaterTokens); err != nil {
-			return nil, err
-		}
-		if s.LowWaterChars, err = p.Int("low", s.LowWaterChars); err != nil {
-			return nil, err
-		}
-		s.SummaryMaxChars, err = p.Int("max", s.SummaryMaxChars)
-		return s, err
-	})
-	register("turn", func(o Options, p specParams) (Strategy, error) {
-		return TurnStrategy{}, p.only()
-	})
-	register("sliding", func(o Options, p specParams) (Strategy, error) {
-		if err := p.only("head", "chars"); err != nil {
-			return nil, err
-		}
-		s := o.Sliding.resolve()
-		var err error
-		if s.Head, err = p.Int("head", s.Head); err != nil {
-			return nil, err
-		}
-		s.Chars, err = p.Int("chars", s.Chars)
-		return s, err
-	})
-	register("budget", func(o Options, p specParams) (Strategy, error) {
-		if err := p.only("tokens"); err != nil {
-			return nil, err
-		}
-		b := o.Budget
-		var err error
-		if b.Total, err = p.Int("tokens", b.Total); err != nil {
-			return nil, err
-		}
-		s := BudgetStrategy{Budget: b, Engine: o.Engine, Select: o.Select}
-		if s.Select == nil && s.Budget.Total <= 0 {
-			if _, set := p["tokens"]; set {
-				return nil, fmt.Errorf("tokens=%d: want at least 1", s.Budget.Total)
-			}
-			return nil, ErrNoBudget
-		}
-		if s.Select == nil {
-			if _, err := engine.LookupPolicy(s.Engine.Policy); err != nil {
-				return nil, &PolicyError{Err: err}
-			}
-		}
-		if s.Engine.Counter == nil {
-			s.Engine.Counter = o.Counter
-		}
-		return s, nil
-	})
-	register("cheapest", newCheapest)
-	register("claude-code", func(o Options, p specParams) (Strategy, error) {
-		if err := p.only("window", "reserve", "buffer", "percent", "max"); err != nil {
-			return nil, err
-		}
-		s := HarnessStrategy{Preset: "claude-code", Reserve: DefaultClaudeCodeReserve, Buffer: DefaultClaudeCodeBuffer}
-		return s.settings(o, p)
-	})
-	register("codex", func(o Options, p specParams) (Strategy, error) {
-		if err := p.only("window", "percent", "limit", "user", "max"); err != nil {
-			return nil, err
-		}
-		s := HarnessStrategy{Preset: "codex", Percent: DefaultCodexPercent, KeepUserTokens: DefaultCodexUserMsgTokens}
-		return s.settings(o, p)
-	})
+	}
+	if s.Engine.Counter == nil {
+		s.Engine.Counter = o.Counter
+	}
+	return s, nil
 }
 
 // ErrNoBudget is the error of [Parse] for a budget strategy whose spec
@@ -305,7 +241,7 @@ func (e *PolicyError) Unwrap() error { return e.Err }
 //	edit     = "clear" | "mask" | "limit", with settings as for base
 //
 // An edit alone applies to full. The report names the strategy by spec as
-// written. o.ToolResultLimit adds a [TruncateEdit] when spec has none.
+// written. o.ToolResultLimit adds a limit edit when spec has none.
 func Parse(spec string, o Options) (Strategy, error) {
 	spec = strings.TrimSpace(spec)
 	if spec == "" {
@@ -334,22 +270,20 @@ func build(spec string, o Options) (Strategy, error) {
 		if i > 0 {
 			return nil, fmt.Errorf("%s: %q is not an edit; edits: %s", spec, name, strings.Join(editNames(), ", "))
 		}
-		regMu.Lock()
-		f, ok := registry[name]
-		regMu.Unlock()
+		r, ok := lookup(name)
 		if !ok {
 			return nil, fmt.Errorf("unknown strategy %q; valid: %s", name, strings.Join(Names(), ", "))
 		}
-		base, err = f(o, params)
+		base, err = r.build(o, params)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
 	if base == nil {
-		base = FullStrategy{}
+		base = fullStrategy{}
 	}
-	if o.ToolResultLimit > 0 && !slices.ContainsFunc(edits, func(e Edit) bool { _, ok := e.(TruncateEdit); return ok }) {
-		edits = append([]Edit{TruncateEdit{Bytes: o.ToolResultLimit}}, edits...)
+	if o.ToolResultLimit > 0 && !slices.ContainsFunc(edits, func(e Edit) bool { _, ok := e.(truncateEdit); return ok }) {
+		edits = append([]Edit{truncateEdit{Bytes: o.ToolResultLimit}}, edits...)
 	}
 	if len(edits) == 0 && spec == base.Name() {
 		return base, nil
@@ -379,17 +313,17 @@ func splitParams(s string) (string, specParams, error) {
 	return name, p, nil
 }
 
-// FullStrategy sends every retained message.
-type FullStrategy struct{}
+// fullStrategy sends every retained message.
+type fullStrategy struct{}
 
 // Name returns "full".
-func (FullStrategy) Name() string { return "full" }
+func (fullStrategy) Name() string { return "full" }
 
 // Baseline returns true: full is the baseline.
-func (FullStrategy) Baseline() bool { return true }
+func (fullStrategy) Baseline() bool { return true }
 
 // Start returns the (stateless) state.
-func (FullStrategy) Start() State {
+func (fullStrategy) Start() State {
 	return spanState(func(h *History) []Span { return []Span{{h.reset, h.Len()}} })
 }
 
@@ -399,35 +333,37 @@ type spanState func(h *History) []Span
 func (f spanState) Select(h *History) (Selection, error) { return Selection{Spans: f(h)}, nil }
 func (spanState) Observe(int)                            {}
 
-// WindowedStrategy sends the newest whole turns whose characters fit
+// windowedStrategy sends the newest whole turns whose characters fit
 // Chars; the active turn is always whole, even alone over the budget.
-type WindowedStrategy struct{ Chars int }
+type windowedStrategy struct {
+	Chars int `setting:"chars" option:"Windowed.Chars" doc:"character budget of the newest whole turns"`
+}
 
 // Name returns "windowed".
-func (WindowedStrategy) Name() string { return "windowed" }
+func (windowedStrategy) Name() string { return "windowed" }
 
 // Baseline returns false.
-func (WindowedStrategy) Baseline() bool { return false }
+func (windowedStrategy) Baseline() bool { return false }
 
 // Start returns the (stateless) state.
-func (s WindowedStrategy) Start() State {
+func (s windowedStrategy) Start() State {
 	return spanState(func(h *History) []Span {
 		return []Span{{h.RetainedStart(h.NewestFit(0, s.Chars)), h.Len()}}
 	})
 }
 
-// TurnStrategy sends only the active turn (and the turns a tool call in it
+// turnStrategy sends only the active turn (and the turns a tool call in it
 // glues it to).
-type TurnStrategy struct{}
+type turnStrategy struct{}
 
 // Name returns "turn".
-func (TurnStrategy) Name() string { return "turn" }
+func (turnStrategy) Name() string { return "turn" }
 
 // Baseline returns false.
-func (TurnStrategy) Baseline() bool { return false }
+func (turnStrategy) Baseline() bool { return false }
 
 // Start returns the (stateless) state.
-func (TurnStrategy) Start() State {
+func (turnStrategy) Start() State {
 	return spanState(func(h *History) []Span {
 		j := h.ActiveTurn()
 		for j > h.resetTurn && !h.ValidStart(j) {
@@ -437,18 +373,21 @@ func (TurnStrategy) Start() State {
 	})
 }
 
-// SlidingStrategy sends the first Head turns (the goal) plus the newest
+// slidingStrategy sends the first Head turns (the goal) plus the newest
 // whole turns that fit Chars.
-type SlidingStrategy struct{ Head, Chars int }
+type slidingStrategy struct {
+	Head  int `setting:"head" option:"Sliding.Head" doc:"first turns always kept"`
+	Chars int `setting:"chars" option:"Sliding.Chars" doc:"character budget of the newest whole turns"`
+}
 
 // Name returns "sliding".
-func (SlidingStrategy) Name() string { return "sliding" }
+func (slidingStrategy) Name() string { return "sliding" }
 
 // Baseline returns false.
-func (SlidingStrategy) Baseline() bool { return false }
+func (slidingStrategy) Baseline() bool { return false }
 
 // Start returns the (stateless) state.
-func (s SlidingStrategy) Start() State {
+func (s slidingStrategy) Start() State {
 	return spanState(func(h *History) []Span {
 		// The head turns count from the first retained turn.
 		active := h.ActiveTurn()
@@ -473,8 +412,10 @@ func (s SlidingStrategy) Start() State {
 // next call, keeping the newest whole turns that fit LowWaterChars. The
 // summary is cut to SummaryMaxChars. Distill nil uses [Extractive].
 type SummarizingStrategy struct {
-	HighWaterTokens, LowWaterChars, SummaryMaxChars int
-	Distill                                         Distiller
+	HighWaterTokens int       `setting:"high" option:"Summarizing.HighWaterTokens" doc:"input tokens of a call past which the next call compacts"`
+	LowWaterChars   int       `setting:"low" option:"Summarizing.LowWaterChars" doc:"characters of recent whole turns kept verbatim at a compaction"`
+	SummaryMaxChars int       `setting:"max" option:"Summarizing.SummaryMaxChars" doc:"bound on the rolling summary in characters"`
+	Distill         Distiller `option:"Summarizing.Distill" doc:"writes the rolling summary (nil: Extractive)"`
 }
 
 // Name returns "summarizing".
@@ -558,23 +499,23 @@ func (s *summarizing) prepare(h *History) (*Compaction, error) {
 	}, nil
 }
 
-// BudgetStrategy runs a selection over the history at every call: Select
+// budgetStrategy runs a selection over the history at every call: Select
 // when set, else the engine of harpe synthesize under Budget with Engine
 // ([EngineSelector]), with its own buffers per conversation.
-type BudgetStrategy struct {
+type budgetStrategy struct {
 	Budget engine.Budget
 	Engine engine.Options
 	Select Selector
 }
 
 // Name returns "budget".
-func (BudgetStrategy) Name() string { return "budget" }
+func (budgetStrategy) Name() string { return "budget" }
 
 // Baseline returns false.
-func (BudgetStrategy) Baseline() bool { return false }
+func (budgetStrategy) Baseline() bool { return false }
 
 // Start returns a conversation's state, with a selector of its own.
-func (s BudgetStrategy) Start() State {
+func (s budgetStrategy) Start() State {
 	st := &budgetState{sel: s.Select, budget: s.Budget.Total, cfg: s}
 	if fastBudget(s) {
 		st.fast = &greedyBudget{avail: s.Budget.Available()}
@@ -583,8 +524,8 @@ func (s BudgetStrategy) Start() State {
 }
 
 // Edited is a strategy with edits applied to every window it chooses, in
-// order: [TruncateEdit] cuts tool results in the model's copy before the
-// strategy chooses; [ClearEdit] and [MaskEdit] then replace old tool
+// order: limit cuts tool results in the model's copy before the
+// strategy chooses; clear and mask then replace old tool
 // results by placeholders. An edit never removes a message, so a tool
 // call and its (edited) result travel together.
 type Edited struct {

@@ -9,9 +9,9 @@ import (
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
-// ExtractiveHeader is the first line of every summary [Extractive] writes,
+// extractiveHeader is the first line of every summary [Extractive] writes,
 // so a reader of the window knows no model wrote it.
-const ExtractiveHeader = "[extractive summary by harpe, not written by a model: the opening words of each earlier prompt and reply]"
+const extractiveHeader = "[extractive summary by harpe, not written by a model: the opening words of each earlier prompt and reply]"
 
 // extractiveLineChars bounds the text quoted from one message.
 const extractiveLineChars = 160
@@ -25,7 +25,7 @@ const extractiveLineChars = 160
 // the summary rolls and never grows past the bound.
 func Extractive(req DistillRequest) (string, error) {
 	var lines []string
-	if prev, ok := strings.CutPrefix(req.Summary, ExtractiveHeader); ok {
+	if prev, ok := strings.CutPrefix(req.Summary, extractiveHeader); ok {
 		for l := range strings.SplitSeq(strings.TrimPrefix(prev, "\n"), "\n") {
 			if l != "" {
 				lines = append(lines, l)
@@ -40,7 +40,7 @@ func Extractive(req DistillRequest) (string, error) {
 		}
 	}
 	// Drop the oldest lines until header + lines fit.
-	total := utf8.RuneCountInString(ExtractiveHeader)
+	total := utf8.RuneCountInString(extractiveHeader)
 	for _, l := range lines {
 		total += 1 + utf8.RuneCountInString(l)
 	}
@@ -50,7 +50,7 @@ func Extractive(req DistillRequest) (string, error) {
 		first++
 	}
 	var b strings.Builder
-	b.WriteString(ExtractiveHeader)
+	b.WriteString(extractiveHeader)
 	for _, l := range lines[first:] {
 		b.WriteByte('\n')
 		b.WriteString(l)

@@ -6,15 +6,18 @@
 //
 // # Strategies and their state
 //
-// A [Strategy] is a small value holding its own settings
-// ([WindowedStrategy], [SummarizingStrategy], …); [Strategy.Start] gives
+// A [Strategy] is a small value holding its own settings (windowed's
+// chars, [SummarizingStrategy]'s water marks, …); [Strategy.Start] gives
 // one conversation its own [State], so one strategy value can replay any
 // number of conversations, concurrently. At every call the state reads
 // the conversation's books, a [History] (system part, turns, the
 // harness's resets, running sums of sizes, the rules that keep a tool
 // call with its result), and returns a [Selection]. [Parse] builds a
-// strategy from its name and settings ("windowed:chars=40000+clear").
-// A [Name] ([Full], [Windowed], …) given to [Replay] is built with the
+// strategy from its name and settings ("windowed:chars=40000+clear"):
+// each strategy is registered once by name with its settings typed in a
+// struct ([Register]), which [Settings] lists with their kind, default
+// and doc; a library adds its own strategy the same way. A [Name]
+// ("full", "windowed:chars=9", …) given to [Replay] is built with the
 // options given there. Any other value that implements [Strategy] may be
 // given to [Replay] too.
 //
@@ -36,9 +39,9 @@
 //
 // # Edits
 //
-// [Edited] adds edits to any strategy: [ClearEdit] (Anthropic's
-// clear_tool_uses_20250919), [MaskEdit] (observation masking) and
-// [TruncateEdit] (--tool-result-limit). An edit changes how a message the
+// [Edited] adds edits to any strategy: clear (Anthropic's
+// clear_tool_uses_20250919), mask (observation masking) and
+// limit (--tool-result-limit). An edit changes how a message the
 // strategy kept is sent, never whether: a window is a list of [Part]
 // values, each a run of consecutive messages sent the same way (whole,
 // truncated, cleared, masked, or the rolling summary) with its size. A placeholder is used
@@ -123,7 +126,7 @@ type Options struct {
 	Windowed    WindowedSettings
 	Sliding     SlidingSettings
 	Summarizing SummarizingSettings
-	// ToolResultLimit, when above 0, adds a [TruncateEdit] of this many
+	// ToolResultLimit, when above 0, adds a limit edit of this many
 	// bytes to every strategy built (0, the default: none).
 	ToolResultLimit int
 	// Counter counts tokens; nil uses [tokenize.Estimate].
@@ -144,10 +147,10 @@ type Options struct {
 // same strategies as the zero [Options] build.
 func DefaultOptions() Options {
 	return Options{
-		Windowed: WindowedSettings{Chars: new(DefaultWindowChars)},
-		Sliding:  SlidingSettings{Head: new(DefaultHead), Chars: new(DefaultWindowChars)},
-		Summarizing: SummarizingSettings{HighWaterTokens: new(DefaultHighWaterTokens),
-			LowWaterChars: new(DefaultLowWaterChars), SummaryMaxChars: new(DefaultSummaryMaxChars)},
+		Windowed: WindowedSettings{Chars: new(defaultWindowChars)},
+		Sliding:  SlidingSettings{Head: new(defaultHead), Chars: new(defaultWindowChars)},
+		Summarizing: SummarizingSettings{HighWaterTokens: new(defaultHighWaterTokens),
+			LowWaterChars: new(defaultLowWaterChars), SummaryMaxChars: new(defaultSummaryMaxChars)},
 		Clear: ClearSettings{Trigger: new(DefaultClearTrigger), Keep: new(DefaultClearKeep), ClearAtLeast: new(0)},
 		Mask:  MaskSettings{Keep: new(DefaultMaskKeep)},
 	}
@@ -205,7 +208,7 @@ type Selector func(history []Entry, activeFrom int) ([]int, error)
 type Entry struct {
 	// Message is the message as the model sees it: the transcript's own
 	// (shared, never written through), or a copy with the tool result cut
-	// by a [TruncateEdit]. Never nil.
+	// by a limit edit. Never nil.
 	Message *transcript.Message
 	Chars   int
 	Tokens  int

@@ -221,7 +221,7 @@ func TestSummarizingReactive(t *testing.T) {
 	if !reflect.DeepEqual(ev, wantEv) {
 		t.Errorf("event = %+v, want %+v", ev, wantEv)
 	}
-	if got.Summary != "" || len(got.Messages) != 6 || got.MaxChars != DefaultSummaryMaxChars {
+	if got.Summary != "" || len(got.Messages) != 6 || got.MaxChars != defaultSummaryMaxChars {
 		t.Errorf("distill request = %+v", got)
 	}
 	// Call 4: system 3 chars [1] + summary 7 [1] + message 7, 10 [2].
@@ -272,7 +272,7 @@ func TestExtractive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ExtractiveHeader + "\n" +
+	want := extractiveHeader + "\n" +
 		"turn 1 user: Fix the build.\n" +
 		"turn 1 assistant: called run_tests, grep\n" +
 		"turn 1 assistant: Done: the import was missing."
@@ -281,9 +281,9 @@ func TestExtractive(t *testing.T) {
 	}
 	// Rolling: a second fold appends, and a bound drops the oldest lines.
 	more := []transcript.Message{{Role: "user", Turn: 2, Text: "Now the docs"}}
-	bound := len(ExtractiveHeader) + len("\nturn 1 assistant: Done: the import was missing.\nturn 2 user: Now the docs")
+	bound := len(extractiveHeader) + len("\nturn 1 assistant: Done: the import was missing.\nturn 2 user: Now the docs")
 	got2, _ := Extractive(DistillRequest{Summary: got, Messages: more, MaxChars: bound})
-	want2 := ExtractiveHeader + "\nturn 1 assistant: Done: the import was missing.\nturn 2 user: Now the docs"
+	want2 := extractiveHeader + "\nturn 1 assistant: Done: the import was missing.\nturn 2 user: Now the docs"
 	if got2 != want2 {
 		t.Errorf("rolled:\n%s\nwant\n%s", got2, want2)
 	}
@@ -749,7 +749,7 @@ func ExampleExtractive() {
 		},
 		MaxChars: 1000,
 	})
-	fmt.Println(strings.TrimPrefix(s, ExtractiveHeader+"\n"))
+	fmt.Println(strings.TrimPrefix(s, extractiveHeader+"\n"))
 	// Output:
 	// turn 1 user: Rename util to helpers.
 	// turn 1 assistant: called grep
@@ -799,10 +799,10 @@ func TestBaseline(t *testing.T) {
 		s    Strategy
 		want bool
 	}{
-		{Full, true}, {FullStrategy{}, true}, {Edited{Base: FullStrategy{}, Label: "all"}, true},
-		{Edited{Base: FullStrategy{}, Edits: []Edit{MaskEdit{Keep: 1}}}, false},
+		{Full, true}, {fullStrategy{}, true}, {Edited{Base: fullStrategy{}, Label: "all"}, true},
+		{Edited{Base: fullStrategy{}, Edits: []Edit{maskEdit{Keep: 1}}}, false},
 		{Windowed, false}, {TurnOnly, false}, {Sliding, false}, {Summarizing, false},
-		{Budget, false}, {CheapestStrategy{}, false}, {WindowedStrategy{}, false},
+		{Budget, false}, {cheapestStrategy{}, false}, {windowedStrategy{}, false},
 	} {
 		if got := c.s.Baseline(); got != c.want {
 			t.Errorf("%s: Baseline() = %v, want %v", c.s.Name(), got, c.want)
@@ -811,7 +811,7 @@ func TestBaseline(t *testing.T) {
 	tr := small()
 	rec := 100
 	tr.Messages[10].InputTokens = &rec
-	all := Edited{Base: FullStrategy{}, Label: "all"}
+	all := Edited{Base: fullStrategy{}, Label: "all"}
 	for _, stream := range []bool{false, true} {
 		opts := ReplayOptions{Options: DefaultOptions()}
 		var streamed []int

@@ -30,7 +30,7 @@ type ReplayArgs struct {
 	Strategies []string `json:"strategies"`
 	Tokenizer  string   `json:"tokenizer"`
 	// WindowChars is the character budget of windowed and sliding (0: the
-	// default, window.DefaultWindowChars).
+	// default, 160000, as window.Settings lists it).
 	WindowChars int `json:"window_chars"`
 	// ContextWindow flags calls over this many tokens (0: none).
 	ContextWindow int `json:"context_window"`
