@@ -45,18 +45,18 @@ func TestCheapestJointBruteForce(t *testing.T) {
 		tr := toolChat(seed, 3, model, gap)
 		opts := ReplayOptions{Options: DefaultOptions(), Cost: &CostOptions{}}
 		r := newReplayer(tr, opts)
-		fullRes, err := r.run(context.Background(), FullStrategy{}, nil, false)
+		fullRes, err := r.run(context.Background(), fullStrategy{}, nil, false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		limit := fullRes.Totals.MaxCallTokens * 30 / 100
 		opts.ContextWindow = limit
 		r = newReplayer(tr, opts)
-		if fullRes, err = r.run(context.Background(), FullStrategy{}, nil, false); err != nil {
+		if fullRes, err = r.run(context.Background(), fullStrategy{}, nil, false); err != nil {
 			t.Fatal(err)
 		}
-		cs := CheapestStrategy{Keep: 1}
-		first, err := r.collect(context.Background(), FullStrategy{}, fullRes.Calls, cs)
+		cs := cheapestStrategy{Keep: 1}
+		first, err := r.collect(context.Background(), fullStrategy{}, fullRes.Calls, cs)
 		if err != nil {
 			t.Fatal(err)
 		}
