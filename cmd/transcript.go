@@ -10,6 +10,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/report"
 	"github.com/spf13/cobra"
 )
 
@@ -184,9 +185,9 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.format == "table" {
-			return transcript.WriteListingTables(w, got.Listings, transcriptTables(w))
+			return report.WriteTranscriptListings(w, got.Listings, tableOptionsOf(w))
 		}
-		return transcript.WriteListingsJSON(w, got.Listings)
+		return report.WriteTranscriptListingsJSON(w, got.Listings)
 	})
 }
 
@@ -264,9 +265,9 @@ func (a *app) writeTranscriptSummary(opts *transcriptOptions, sessions transcrip
 	note(sum.Totals.UnpricedModels)
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.format == "table" {
-			return sum.WriteTable(w)
+			return report.WriteTranscriptSummary(w, sum)
 		}
-		return sum.WriteJSON(w)
+		return report.WriteTranscriptSummaryJSON(w, sum)
 	})
 }
 
@@ -283,16 +284,10 @@ func (a *app) writeTranscriptBreakdown(opts *transcriptOptions, sessions []*tran
 	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.format == "table" {
-			return b.WriteTable(w, transcriptTables(w))
+			return report.WriteTranscriptBreakdown(w, b, tableOptionsOf(w))
 		}
-		return b.WriteJSON(w)
+		return report.WriteTranscriptBreakdownJSON(w, b)
 	})
-}
-
-// transcriptTables is how the transcript tables written to w are drawn.
-func transcriptTables(w io.Writer) transcript.TableOptions {
-	o := tableOptionsOf(w)
-	return transcript.TableOptions{Width: o.Width, EastAsian: o.EastAsian}
 }
 
 // plural is [prose.Plural], for the commands' own messages.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/harpe-dev/harpe/internal/checked"
+	"github.com/harpe-dev/harpe/internal/prose"
 	"github.com/harpe-dev/harpe/internal/usd"
 )
 
@@ -179,4 +180,21 @@ func (t *UsageTally) only(m string) *UsageTally {
 		one.Total, one.byModel = &u, map[string]*modelTally{m: &c}
 	}
 	return one
+}
+
+// UnpricedLine is the line a table writes under a cost that leaves out
+// the calls of models without prices:
+//
+//	unpriced: 6 calls, 66116 tokens of "mystery-1": not in the cost
+//
+// Deprecated: it stays only while package window draws its own tables;
+// the transcript tables are package report's, and so will window's be.
+func UnpricedLine(us []UnpricedCalls) string {
+	calls, tokens := 0, 0
+	models := make([]string, 0, len(us))
+	for _, u := range us {
+		calls, tokens = calls+u.Calls, tokens+u.Tokens
+		models = append(models, u.Model)
+	}
+	return prose.Unpriced(calls, tokens, models)
 }

@@ -57,11 +57,11 @@ func collectTestdata(t *testing.T) SessionSummaries {
 	return all.Summaries
 }
 
-// TestSummaryJSONOracle: the summary's JSON, written a session at a
-// time, is byte for byte what an indenting json.Encoder (no HTML
-// escaping) writes of the same figures as plain fields, in every
-// grouping, with no session, and with names that HTML would escape; and
-// json.Marshal of it is json.Marshal of those fields.
+// TestSummaryJSONOracle: json.Marshal of a summary, its sessions
+// encoded a session at a time, is json.Marshal of the same figures as
+// plain fields, in every grouping, with no session, and with names that
+// HTML would escape, and so inside another value. (The indented writer
+// of `harpe transcript --format json` is report's, checked there.)
 func TestSummaryJSONOracle(t *testing.T) {
 	sums := collectTestdata(t)
 	if sums.Len() < 20 {
@@ -88,16 +88,6 @@ func TestSummaryJSONOracle(t *testing.T) {
 			s, err := NewSummary(tc.in, tc.by)
 			if err != nil {
 				t.Fatal(err)
-			}
-			var got, want bytes.Buffer
-			if err := s.WriteJSON(&got); err != nil {
-				t.Fatal(err)
-			}
-			if err := writeIndented(&want, oracleOf(s)); err != nil {
-				t.Fatal(err)
-			}
-			if got.String() != want.String() {
-				t.Errorf("WriteJSON:\n%s\nwant:\n%s", got.String(), want.String())
 			}
 			gotM, err := json.Marshal(s)
 			if err != nil {

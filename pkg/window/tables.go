@@ -17,8 +17,8 @@ import (
 type TableOptions struct {
 	// Width is the number of columns the tables are made to fit (below
 	// 80, 0 included, they fit 80), and EastAsian counts East Asian
-	// ambiguous-width characters as two columns, as in
-	// [transcript.TableOptions].
+	// ambiguous-width characters as two columns, as terminals in a CJK
+	// locale show them.
 	Width     int
 	EastAsian bool
 	// Note is a line written under the title, before the tables ("" for
@@ -30,7 +30,7 @@ type TableOptions struct {
 
 // table is o as the table drawer takes it: at least 80 columns.
 func (o TableOptions) table() table.Options {
-	return transcript.TableOptions{Width: o.Width, EastAsian: o.EastAsian}.AtLeastMin()
+	return table.Options{Width: o.Width, EastAsian: o.EastAsian}.AtLeastMin()
 }
 
 // WriteTables writes r for people: a title naming the transcript, a
