@@ -50,8 +50,8 @@ func WriteTranscriptBreakdown(out io.Writer, b *transcript.Breakdown, o table.Op
 	return w.Err
 }
 
-// transcriptBreakdownSection is what one section of a breakdown's table shows: a
-// session's figures or the totals'.
+// transcriptBreakdownSection is what one section of a breakdown's table shows:
+// a session's figures or the totals'.
 type transcriptBreakdownSection struct {
 	title           string
 	sessions, calls int

@@ -136,8 +136,8 @@ func WriteTranscriptListingsJSON(w io.Writer, ls []*transcript.Listing) error {
 	return err
 }
 
-// transcriptListingJSON writes l as a json.Encoder indenting with prefix and two
-// spaces would (the first line without the prefix), then end.
+// transcriptListingJSON writes l as a json.Encoder indenting with prefix and
+// two spaces would (the first line without the prefix), then end.
 func transcriptListingJSON(w io.Writer, l *transcript.Listing, prefix, end string) error {
 	head := *l
 	head.Messages = nil

@@ -14,8 +14,8 @@ import (
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
-// indented is what an indenting json.Encoder without HTML escaping
-// writes for v: the reference WriteTranscriptListingsJSON must match byte for byte.
+// indented is what an indenting json.Encoder without HTML escaping writes for
+// v: the reference WriteTranscriptListingsJSON must match byte for byte.
 func indented(t *testing.T, v any) []byte {
 	t.Helper()
 	var b bytes.Buffer
@@ -28,8 +28,8 @@ func indented(t *testing.T, v any) []byte {
 	return b.Bytes()
 }
 
-// TestWriteTranscriptListingsJSON checks that the streaming writer gives exactly
-// the bytes json.Encoder gives for the same value, for every sample.
+// TestWriteTranscriptListingsJSON checks that the streaming writer gives
+// exactly the bytes json.Encoder gives for the same value, for every sample.
 func TestWriteTranscriptListingsJSON(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "transcripts", "*", "*"))
 	if len(files) == 0 {
@@ -97,8 +97,8 @@ func (o *onceFailing) Write(p []byte) (int, error) {
 	return o.buf.Write(p)
 }
 
-// TestWriteTranscriptListingsJSONErrors: WriteTranscriptListingsJSON returns the error of
-// every write it makes, whichever one fails.
+// TestWriteTranscriptListingsJSONErrors: WriteTranscriptListingsJSON returns
+// the error of every write it makes, whichever one fails.
 func TestWriteTranscriptListingsJSONErrors(t *testing.T) {
 	ls := []*transcript.Listing{
 		mustList(t, &transcript.Transcript{Format: "sharegpt", ID: "a", Messages: []transcript.Message{{Role: "user", Text: "hi"}, {Role: "assistant", Text: "yo"}}}),

@@ -109,8 +109,8 @@ func transcriptCopies(n int) string {
 	return strconv.Itoa(n) + " copies"
 }
 
-// transcriptRepeatedCost is " ($1.23)" for what repeated responses cost, "" when
-// none was priced.
+// transcriptRepeatedCost is " ($1.23)" for what repeated responses cost, ""
+// when none was priced.
 func transcriptRepeatedCost(c *float64) string {
 	if c == nil {
 		return ""
@@ -122,8 +122,8 @@ func transcriptRepeatedCost(c *float64) string {
 // footer names; the JSON names them all.
 const transcriptMaxFooterNamed = 10
 
-// transcriptWriteLeftOut writes the footer of what a report leaves out: each file
-// skipped with why, and the broken lines skipped with where.
+// transcriptWriteLeftOut writes the footer of what a report leaves out: each
+// file skipped with why, and the broken lines skipped with where.
 func transcriptWriteLeftOut(b *bufio.Writer, skipped []transcript.SkippedFile, broken int, at []string) {
 	if len(skipped) > 0 {
 		fmt.Fprintf(b, "skipped %s, not in the figures above:\n", prose.Plural(len(skipped), "file"))
@@ -148,7 +148,8 @@ func transcriptWriteLeftOut(b *bufio.Writer, skipped []transcript.SkippedFile, b
 	}
 }
 
-// transcriptShortID is a session id's first 8 characters, escaped for a terminal.
+// transcriptShortID is a session id's first 8 characters, escaped for a
+// terminal.
 func transcriptShortID(id string) string {
 	if r := []rune(id); len(r) > 8 {
 		id = string(r[:8])
@@ -170,8 +171,8 @@ func transcriptSummaryCost(c *float64, unpriced []string) string {
 	return fmt.Sprintf("%.2f", *c)
 }
 
-// transcriptShortModels is the models, each as [transcriptShortModel] writes it, repeats
-// next to each other once; "-" for none.
+// transcriptShortModels is the models, each as [transcriptShortModel] writes
+// it, repeats next to each other once; "-" for none.
 func transcriptShortModels(ms []string) string {
 	if len(ms) == 0 {
 		return "-"
@@ -194,9 +195,9 @@ func transcriptDropDate(m string) string {
 	return m
 }
 
-// transcriptShortModel drops the "claude-" a model id starts with and the date it
-// ends with ("claude-opus-4-5-20251101" → "opus-4-5"): the harness
-// column already says whose it is, and the JSON keeps the whole id.
+// transcriptShortModel drops the "claude-" a model id starts with and the date
+// it ends with ("claude-opus-4-5-20251101" → "opus-4-5"): the harness column
+// already says whose it is, and the JSON keeps the whole id.
 func transcriptShortModel(m string) string {
 	return transcriptDropDate(strings.TrimPrefix(m, "claude-"))
 }

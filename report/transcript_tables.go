@@ -14,15 +14,14 @@ import (
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
-// WriteTranscriptListings writes listings for people, as `harpe
-// transcript --messages` does: for each, a summary
-// line, one row a message (the records of one streamed response, which
-// Claude Code writes one per content block, joined) and the unpaired
-// calls and skipped records below. The JSON ([transcript.Listing]) keeps one entry a
-// record and the ids the table only counts. o.Width is the number of
-// columns the tables are made to fit (below 80, 0 included, they fit 80);
-// o.EastAsian counts East Asian ambiguous-width characters as two
-// columns, as terminals in a CJK locale show them.
+// WriteTranscriptListings writes listings for people, as `harpe transcript
+// --messages` does: for each, a summary line, one row a message (the records
+// of one streamed response, which Claude Code writes one per content block,
+// joined) and the unpaired calls and skipped records below. The JSON
+// ([transcript.Listing]) keeps one entry a record and the ids the table only
+// counts. o.Width is the number of columns the tables are made to fit (below
+// 80, 0 included, they fit 80); o.EastAsian counts East Asian ambiguous-width
+// characters as two columns, as terminals in a CJK locale show them.
 func WriteTranscriptListings(out io.Writer, ls []*transcript.Listing, o table.Options) error {
 	w := &prose.Sticky{W: out}
 	files := map[string]bool{}
@@ -113,9 +112,9 @@ func transcriptMessageTable(w io.Writer, l *transcript.Listing, msgs []transcrip
 	return table.Render(w, o.AtLeastMin(), []string{"#", "turn", "role", "chars", "input", "tool", "notes"}, rows, footer)
 }
 
-// transcriptJoinedMessage is one row of the message table: a listing message, or
-// the records of one streamed response joined (chars and tool calls
-// summed, the first record's input), Index to last.
+// transcriptJoinedMessage is one row of the message table: a listing message,
+// or the records of one streamed response joined (chars and tool calls summed,
+// the first record's input), Index to last.
 type transcriptJoinedMessage struct {
 	transcript.ListingMessage
 	last int
