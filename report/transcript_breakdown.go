@@ -9,6 +9,7 @@ import (
 	"github.com/harpe-dev/harpe/internal/table"
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
 // WriteTranscriptBreakdown writes b for people, as `harpe transcript
@@ -17,9 +18,9 @@ import (
 // unseen overhead, the recorded usage and its cost, and the tools by
 // result tokens. A session's recorded line names what its cost leaves
 // out for want of a price; the totals' line adds those up.
-func WriteTranscriptBreakdown(out io.Writer, b *transcript.Breakdown, o table.Options) error {
+func WriteTranscriptBreakdown(out io.Writer, b *usage.Breakdown, o table.Options) error {
 	w := &prose.Sticky{W: out}
-	var all []transcript.UnpricedCalls
+	var all []usage.UnpricedCalls
 	for i, s := range b.Sessions {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -28,11 +29,11 @@ func WriteTranscriptBreakdown(out io.Writer, b *transcript.Breakdown, o table.Op
 		if s.Conversation != "" {
 			title += " conversation " + s.Conversation
 		}
-		var left []transcript.UnpricedCalls
+		var left []usage.UnpricedCalls
 		if len(s.UnpricedModels) > 0 {
 			left = s.Unpriced()
 		}
-		all = transcript.MergeUnpriced(all, left)
+		all = usage.MergeUnpriced(all, left)
 		sec := transcriptBreakdownSection{title, 1, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD, left, s.Segments}
 		if err := sec.write(w, o); err != nil {
 			return err
@@ -56,13 +57,13 @@ type transcriptBreakdownSection struct {
 	title           string
 	sessions, calls int
 	visible         int
-	tokens          transcript.CategoryTokens
-	tools           []transcript.ToolTokens
-	recorded        *transcript.RecordedUsage
+	tokens          usage.CategoryTokens
+	tools           []usage.ToolTokens
+	recorded        *usage.RecordedUsage
 	dollars         *float64
-	left            []transcript.UnpricedCalls
+	left            []usage.UnpricedCalls
 	// segments are a session's (nil for the totals).
-	segments []transcript.SegmentBreakdown
+	segments []usage.SegmentBreakdown
 }
 
 // writeOverhead writes the unseen overhead: for a session, the sum that

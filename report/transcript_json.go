@@ -7,7 +7,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
 // WriteTranscriptSummaryJSON writes s as `harpe transcript --format json`
@@ -15,7 +15,7 @@ import (
 // byte for byte what an indenting json.Encoder writes of it, but with the
 // sessions encoded one at a time instead of the whole document built in
 // memory first.
-func WriteTranscriptSummaryJSON(w io.Writer, s *transcript.Summary) error {
+func WriteTranscriptSummaryJSON(w io.Writer, s *usage.Summary) error {
 	bw := bufio.NewWriter(w)
 	if err := transcriptSummaryJSON(bw, s, ""); err != nil {
 		return err
@@ -26,23 +26,23 @@ func WriteTranscriptSummaryJSON(w io.Writer, s *transcript.Summary) error {
 	return bw.Flush()
 }
 
-// transcriptSummaryHead is what a [transcript.Summary] writes around its
+// transcriptSummaryHead is what a [usage.Summary] writes around its
 // sessions: they go where Sessions is. Its fields are the summary's
 // (TestTranscriptSummaryJSONOracle holds them to its JSON).
 type transcriptSummaryHead struct {
-	By       string                     `json:"by"`
-	Sessions *struct{}                  `json:"sessions,omitempty"`
-	Groups   []*transcript.SummaryGroup `json:"groups,omitempty"`
-	Totals   transcript.SummaryGroup    `json:"totals"`
-	// What the report leaves out (see [transcript.Summary]).
-	Skipped     []transcript.SkippedFile `json:"skipped,omitempty"`
-	BrokenLines int                      `json:"broken_lines,omitempty"`
-	BrokenAt    []string                 `json:"broken_at,omitempty"`
+	By       string                `json:"by"`
+	Sessions *struct{}             `json:"sessions,omitempty"`
+	Groups   []*usage.SummaryGroup `json:"groups,omitempty"`
+	Totals   usage.SummaryGroup    `json:"totals"`
+	// What the report leaves out (see [usage.Summary]).
+	Skipped     []usage.SkippedFile `json:"skipped,omitempty"`
+	BrokenLines int                 `json:"broken_lines,omitempty"`
+	BrokenAt    []string            `json:"broken_at,omitempty"`
 }
 
 // transcriptSummaryJSON writes s as a json.Encoder indenting with prefix
 // and two spaces would, without the newline.
-func transcriptSummaryJSON(w io.Writer, s *transcript.Summary, prefix string) error {
+func transcriptSummaryJSON(w io.Writer, s *usage.Summary, prefix string) error {
 	head := transcriptSummaryHead{By: s.By, Groups: s.Groups, Totals: s.Totals, Skipped: s.Skipped, BrokenLines: s.BrokenLines, BrokenAt: s.BrokenAt}
 	if s.Sessions.Len() > 0 {
 		head.Sessions = &struct{}{}
@@ -61,7 +61,7 @@ func transcriptSummaryJSON(w io.Writer, s *transcript.Summary, prefix string) er
 // WriteTranscriptBreakdownJSON writes b as `harpe transcript --breakdown
 // --format json` does: indented by two spaces, with no HTML escaping, and
 // a newline.
-func WriteTranscriptBreakdownJSON(w io.Writer, b *transcript.Breakdown) error {
+func WriteTranscriptBreakdownJSON(w io.Writer, b *usage.Breakdown) error {
 	return jsonWriteIndented(w, b)
 }
 
@@ -109,7 +109,7 @@ func (d *jsonIndenter) encode(v any) ([]byte, error) {
 // json` does: byte for byte what an indenting json.Encoder (no HTML
 // escaping) writes, but with the messages encoded one at a time instead
 // of the whole document built in memory first.
-func WriteTranscriptListingsJSON(w io.Writer, ls []*transcript.Listing) error {
+func WriteTranscriptListingsJSON(w io.Writer, ls []*usage.Listing) error {
 	if len(ls) == 1 {
 		return transcriptListingJSON(w, ls[0], "", "\n")
 	}
@@ -138,7 +138,7 @@ func WriteTranscriptListingsJSON(w io.Writer, ls []*transcript.Listing) error {
 
 // transcriptListingJSON writes l as a json.Encoder indenting with prefix and
 // two spaces would (the first line without the prefix), then end.
-func transcriptListingJSON(w io.Writer, l *transcript.Listing, prefix, end string) error {
+func transcriptListingJSON(w io.Writer, l *usage.Listing, prefix, end string) error {
 	head := *l
 	head.Messages = nil
 	doc, err := jsonEncodeIndented(&head, prefix)

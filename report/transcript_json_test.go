@@ -12,6 +12,7 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
 // indented is what an indenting json.Encoder without HTML escaping writes for
@@ -48,7 +49,7 @@ func TestWriteTranscriptListingsJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ls []*transcript.Listing
+		var ls []*usage.Listing
 		for _, tr := range ts {
 			ls = append(ls, mustList(t, tr))
 		}
@@ -70,7 +71,7 @@ func TestWriteTranscriptListingsJSON(t *testing.T) {
 	if err := WriteTranscriptListingsJSON(&got, nil); err != nil || got.String() != "[]\n" {
 		t.Errorf("no listings: %q, %v", got.String(), err)
 	}
-	ls := []*transcript.Listing{mustList(t, &transcript.Transcript{Format: "sharegpt", ID: `"messages": null`}),
+	ls := []*usage.Listing{mustList(t, &transcript.Transcript{Format: "sharegpt", ID: `"messages": null`}),
 		mustList(t, &transcript.Transcript{Format: "sharegpt", ID: "b", Messages: []transcript.Message{{Role: "user", Text: "<hi>"}}})}
 	want := indented(t, ls)
 	got.Reset()
@@ -100,7 +101,7 @@ func (o *onceFailing) Write(p []byte) (int, error) {
 // TestWriteTranscriptListingsJSONErrors: WriteTranscriptListingsJSON returns
 // the error of every write it makes, whichever one fails.
 func TestWriteTranscriptListingsJSONErrors(t *testing.T) {
-	ls := []*transcript.Listing{
+	ls := []*usage.Listing{
 		mustList(t, &transcript.Transcript{Format: "sharegpt", ID: "a", Messages: []transcript.Message{{Role: "user", Text: "hi"}, {Role: "assistant", Text: "yo"}}}),
 		mustList(t, &transcript.Transcript{Format: "sharegpt", ID: "b"}),
 	}
@@ -120,29 +121,29 @@ func TestWriteTranscriptListingsJSONErrors(t *testing.T) {
 	}
 }
 
-// mustList is transcript.List, failing the test on an error.
-func mustList(t *testing.T, tr *transcript.Transcript) *transcript.Listing {
+// mustList is usage.List, failing the test on an error.
+func mustList(t *testing.T, tr *transcript.Transcript) *usage.Listing {
 	t.Helper()
-	l, err := transcript.List(tr)
+	l, err := usage.List(tr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return l
 }
 
-// transcriptSummaryOracle is a [transcript.Summary] as plain fields,
+// transcriptSummaryOracle is a [usage.Summary] as plain fields,
 // encoding/json's to write: the shape the summary's JSON has always had.
 type transcriptSummaryOracle struct {
-	By          string                       `json:"by"`
-	Sessions    []*transcript.SessionSummary `json:"sessions,omitempty"`
-	Groups      []*transcript.SummaryGroup   `json:"groups,omitempty"`
-	Totals      transcript.SummaryGroup      `json:"totals"`
-	Skipped     []transcript.SkippedFile     `json:"skipped,omitempty"`
-	BrokenLines int                          `json:"broken_lines,omitempty"`
-	BrokenAt    []string                     `json:"broken_at,omitempty"`
+	By          string                  `json:"by"`
+	Sessions    []*usage.SessionSummary `json:"sessions,omitempty"`
+	Groups      []*usage.SummaryGroup   `json:"groups,omitempty"`
+	Totals      usage.SummaryGroup      `json:"totals"`
+	Skipped     []usage.SkippedFile     `json:"skipped,omitempty"`
+	BrokenLines int                     `json:"broken_lines,omitempty"`
+	BrokenAt    []string                `json:"broken_at,omitempty"`
 }
 
-func transcriptOracleOf(s *transcript.Summary) *transcriptSummaryOracle {
+func transcriptOracleOf(s *usage.Summary) *transcriptSummaryOracle {
 	o := &transcriptSummaryOracle{By: s.By, Groups: s.Groups, Totals: s.Totals,
 		Skipped: s.Skipped, BrokenLines: s.BrokenLines, BrokenAt: s.BrokenAt}
 	for i := range s.Sessions.Len() {
@@ -156,9 +157,9 @@ func transcriptOracleOf(s *transcript.Summary) *transcriptSummaryOracle {
 // escaping) writes of the same figures as plain fields, in every
 // grouping, with no session, with what the report leaves out, and with
 // names that HTML would escape; and it is the JSON of the summary's own
-// encoding (transcript.Summary.MarshalJSON), indented.
+// encoding (usage.Summary.MarshalJSON), indented.
 func TestTranscriptSummaryJSONOracle(t *testing.T) {
-	var all transcript.Collected
+	var all usage.Collected
 	root := filepath.Join("..", "testdata", "transcripts")
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -168,8 +169,8 @@ func TestTranscriptSummaryJSONOracle(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		got, err := transcript.Collect(context.Background(), bytes.NewReader(data), filepath.ToSlash(path),
-			transcript.CollectOptions{Pricer: cost.RecordedPricer(nil)})
+		got, err := usage.Collect(context.Background(), bytes.NewReader(data), filepath.ToSlash(path),
+			usage.CollectOptions{Pricer: cost.RecordedPricer(nil)})
 		if err != nil {
 			return nil // not a transcript (or one made to fail)
 		}
@@ -183,14 +184,14 @@ func TestTranscriptSummaryJSONOracle(t *testing.T) {
 	if sums.Len() < 20 {
 		t.Fatalf("%d sessions in testdata, want at least 20", sums.Len())
 	}
-	odd := transcript.NewSessionSummary(`a<b>&"c".jsonl`, "")
+	odd := usage.NewSessionSummary(`a<b>&"c".jsonl`, "")
 	if err := odd.Finish(&transcript.Transcript{Format: "harpe", ID: "<x>"}); err != nil {
 		t.Fatal(err)
 	}
 	sums.Add(odd)
 	for _, tc := range []struct {
 		name    string
-		in      transcript.SessionSummaries
+		in      usage.SessionSummaries
 		by      string
 		leftOut bool
 	}{
@@ -198,16 +199,16 @@ func TestTranscriptSummaryJSONOracle(t *testing.T) {
 		{"day", sums, "day", false},
 		{"project", sums, "project", true},
 		{"model", sums, "model", false},
-		{"no session", transcript.SessionSummaries{}, "session", true},
-		{"no day", transcript.SessionSummaries{}, "day", false},
+		{"no session", usage.SessionSummaries{}, "session", true},
+		{"no day", usage.SessionSummaries{}, "day", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := transcript.NewSummary(tc.in, tc.by)
+			s, err := usage.NewSummary(tc.in, tc.by)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if tc.leftOut {
-				s.Skipped = []transcript.SkippedFile{{File: "notes<1>.txt", Reason: "not a transcript"}}
+				s.Skipped = []usage.SkippedFile{{File: "notes<1>.txt", Reason: "not a transcript"}}
 				s.BrokenLines, s.BrokenAt = 2, []string{"a.jsonl:3:1", "a.jsonl:9:1"}
 			}
 			var got bytes.Buffer

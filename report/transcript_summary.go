@@ -11,7 +11,7 @@ import (
 	"github.com/harpe-dev/harpe/internal/prose"
 	"github.com/harpe-dev/harpe/internal/termtext"
 
-	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
 // WriteTranscriptSummary writes s for people, as `harpe transcript` does:
@@ -23,7 +23,7 @@ import (
 // figures), in fixed columns, so the table fits 80 columns whatever the
 // names (a bordered table of nine columns wrapped every row). Rows are
 // written as they are formatted, not built whole first.
-func WriteTranscriptSummary(w io.Writer, s *transcript.Summary) error {
+func WriteTranscriptSummary(w io.Writer, s *usage.Summary) error {
 	first, count := "start (UTC)", "calls"
 	if s.By != "session" {
 		first, count = s.By, "sessions"
@@ -42,7 +42,7 @@ func WriteTranscriptSummary(w io.Writer, s *transcript.Summary) error {
 	// first kw wide; calls (or sessions) 8; input 7; cache read 11; cache
 	// write 12; output 8; cost 10: 72 columns for a key of 16.
 	const columns = "%-*s %7s %7s %11s %12s %8s %10s\n"
-	line := func(key string, n int, r transcript.RecordedUsage, c *float64, unpriced []string) {
+	line := func(key string, n int, r usage.RecordedUsage, c *float64, unpriced []string) {
 		fmt.Fprintf(b, columns, kw, key, strconv.Itoa(n), prose.Compact(r.Input), prose.Compact(r.CacheRead),
 			prose.Compact(r.CacheWrite), prose.Compact(r.Output), transcriptSummaryCost(c, unpriced))
 	}
@@ -124,7 +124,7 @@ const transcriptMaxFooterNamed = 10
 
 // transcriptWriteLeftOut writes the footer of what a report leaves out: each
 // file skipped with why, and the broken lines skipped with where.
-func transcriptWriteLeftOut(b *bufio.Writer, skipped []transcript.SkippedFile, broken int, at []string) {
+func transcriptWriteLeftOut(b *bufio.Writer, skipped []usage.SkippedFile, broken int, at []string) {
 	if len(skipped) > 0 {
 		fmt.Fprintf(b, "skipped %s, not in the figures above:\n", prose.Plural(len(skipped), "file"))
 		for i, f := range skipped {

@@ -11,18 +11,18 @@ import (
 	"github.com/harpe-dev/harpe/internal/table"
 	"github.com/harpe-dev/harpe/internal/termtext"
 
-	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
 // WriteTranscriptListings writes listings for people, as `harpe transcript
 // --messages` does: for each, a summary line, one row a message (the records
 // of one streamed response, which Claude Code writes one per content block,
 // joined) and the unpaired calls and skipped records below. The JSON
-// ([transcript.Listing]) keeps one entry a record and the ids the table only
+// ([usage.Listing]) keeps one entry a record and the ids the table only
 // counts. o.Width is the number of columns the tables are made to fit (below
 // 80, 0 included, they fit 80); o.EastAsian counts East Asian ambiguous-width
 // characters as two columns, as terminals in a CJK locale show them.
-func WriteTranscriptListings(out io.Writer, ls []*transcript.Listing, o table.Options) error {
+func WriteTranscriptListings(out io.Writer, ls []*usage.Listing, o table.Options) error {
 	w := &prose.Sticky{W: out}
 	files := map[string]bool{}
 	for _, l := range ls {
@@ -71,7 +71,7 @@ func WriteTranscriptListings(out io.Writer, ls []*transcript.Listing, o table.Op
 
 // transcriptMessageTable writes the table of l's messages, joined as msgs, a
 // row each, with the total of their characters.
-func transcriptMessageTable(w io.Writer, l *transcript.Listing, msgs []transcriptJoinedMessage, o table.Options) error {
+func transcriptMessageTable(w io.Writer, l *usage.Listing, msgs []transcriptJoinedMessage, o table.Options) error {
 	rows := make([][]string, 0, len(msgs))
 	chars := 0
 	for _, jm := range msgs {
@@ -116,12 +116,12 @@ func transcriptMessageTable(w io.Writer, l *transcript.Listing, msgs []transcrip
 // or the records of one streamed response joined (chars and tool calls summed,
 // the first record's input), Index to last.
 type transcriptJoinedMessage struct {
-	transcript.ListingMessage
+	usage.ListingMessage
 	last int
 }
 
 // transcriptJoinCalls joins consecutive messages that share a non-empty Call.
-func transcriptJoinCalls(ms []transcript.ListingMessage) []transcriptJoinedMessage {
+func transcriptJoinCalls(ms []usage.ListingMessage) []transcriptJoinedMessage {
 	out := make([]transcriptJoinedMessage, 0, len(ms))
 	for _, m := range ms {
 		if n := len(out); n > 0 && m.Call != "" && out[n-1].Call == m.Call && out[n-1].Aborted == m.Aborted {
@@ -138,7 +138,7 @@ func transcriptJoinCalls(ms []transcript.ListingMessage) []transcriptJoinedMessa
 
 // unpricedLine is the line a table writes under a cost that leaves out
 // the calls of models without prices ([prose.Unpriced]).
-func unpricedLine(us []transcript.UnpricedCalls) string {
+func unpricedLine(us []usage.UnpricedCalls) string {
 	calls, tokens := 0, 0
 	models := make([]string, 0, len(us))
 	for _, u := range us {

@@ -14,6 +14,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
 	"github.com/harpe-dev/harpe/report"
 )
 
@@ -29,11 +30,11 @@ func ExampleWriteTranscriptListings() {
 	if err != nil {
 		panic(err)
 	}
-	l, err := transcript.List(ts[0])
+	l, err := usage.List(ts[0])
 	if err != nil {
 		panic(err)
 	}
-	if err := report.WriteTranscriptListings(os.Stdout, []*transcript.Listing{l}, table.Options{Width: 80}); err != nil {
+	if err := report.WriteTranscriptListings(os.Stdout, []*usage.Listing{l}, table.Options{Width: 80}); err != nil {
 		panic(err)
 	}
 	// Output:
@@ -72,25 +73,25 @@ func (f *nthFailing) Write(p []byte) (int, error) {
 // TestTablesWriteErrors: the message table, the breakdown and the
 // summary return the error of whichever write fails.
 func TestTablesWriteErrors(t *testing.T) {
-	collect := func(build transcript.Build) *transcript.Collected {
+	collect := func(build usage.Build) *usage.Collected {
 		f, err := os.Open(filepath.Join("..", "testdata", "transcripts", "claude-code", "session.jsonl"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		got, err := transcript.Collect(context.Background(), f, "session.jsonl", transcript.CollectOptions{
+		got, err := usage.Collect(context.Background(), f, "session.jsonl", usage.CollectOptions{
 			Build: build, Counter: tokenize.Estimate, Pricer: cost.RecordedPricer(nil)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return got
 	}
-	listings := collect(transcript.BuildListing).Listings
-	b, err := transcript.NewBreakdown(collect(transcript.BuildBreakdown).Breakdowns)
+	listings := collect(usage.BuildListing).Listings
+	b, err := usage.NewBreakdown(collect(usage.BuildBreakdown).Breakdowns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := transcript.NewSummary(collect(transcript.BuildSummary).Summaries, "session")
+	sum, err := usage.NewSummary(collect(usage.BuildSummary).Summaries, "session")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestTablesWriteErrors(t *testing.T) {
 // it: tokens from 10,000 up in three digits, no cost without a pricer.
 func ExampleWriteTranscriptSummary() {
 	at := time.Date(2026, 11, 24, 9, 12, 3, 0, time.UTC)
-	s := transcript.NewSessionSummary("projects/-src-shop/s.jsonl", "/src/shop")
+	s := usage.NewSessionSummary("projects/-src-shop/s.jsonl", "/src/shop")
 	for i, u := range []transcript.Usage{{Input: 2, CacheWrite: 12000, Output: 400}, {Input: 1, CacheRead: 12000, CacheWrite: 800, Output: 90}} {
 		m := transcript.Message{Role: transcript.RoleAssistant, Model: "claude-sonnet-4-5", Timestamp: at.Add(time.Duration(i) * time.Minute), Usage: &u}
 		if err := s.Add(&m); err != nil {
@@ -126,9 +127,9 @@ func ExampleWriteTranscriptSummary() {
 	if err := s.Finish(&transcript.Transcript{Format: "claude-code"}); err != nil {
 		panic(err)
 	}
-	var ss transcript.SessionSummaries
+	var ss usage.SessionSummaries
 	ss.Add(s)
-	sum, err := transcript.NewSummary(ss, "session")
+	sum, err := usage.NewSummary(ss, "session")
 	if err != nil {
 		panic(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/harpe-dev/harpe/internal/prose"
 	"github.com/harpe-dev/harpe/internal/table"
 	"github.com/harpe-dev/harpe/internal/termtext"
-	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
 // TableOptions say how a replay's tables for people are drawn.
@@ -242,7 +242,7 @@ func writeTotalsNotes(w io.Writer, results []Result, o TableOptions) error {
 	}
 	if len(results) > 0 {
 		if left := results[0].Unpriced(); len(left) > 0 {
-			if _, err := io.WriteString(w, transcript.UnpricedLine(left)); err != nil {
+			if _, err := io.WriteString(w, usage.UnpricedLine(left)); err != nil {
 				return err
 			}
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/harpe-dev/harpe/internal/table"
 	"github.com/harpe-dev/harpe/internal/termtext"
 	"github.com/harpe-dev/harpe/pkg/cost"
-	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
 // WriteTable writes r for people: the sessions numbered (file,
@@ -104,7 +104,7 @@ func (r *SessionsReport) writeNotes(w io.Writer, sessions []Report, priced bool)
 		}
 	}
 	if len(left) > 0 {
-		if _, err := io.WriteString(w, transcript.UnpricedLine(left)); err != nil {
+		if _, err := io.WriteString(w, usage.UnpricedLine(left)); err != nil {
 			return err
 		}
 	}

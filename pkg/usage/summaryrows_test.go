@@ -1,4 +1,4 @@
-package transcript
+package usage
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // summaryOracle is a [Summary] as plain fields, encoding/json's to
@@ -68,7 +70,7 @@ func TestSummaryJSONOracle(t *testing.T) {
 		t.Fatalf("%d sessions in testdata, want at least 20", sums.Len())
 	}
 	odd := NewSessionSummary(`a<b>&"c".jsonl`, "")
-	if err := odd.Finish(&Transcript{Format: "harpe", ID: "<x>"}); err != nil {
+	if err := odd.Finish(&transcript.Transcript{Format: "harpe", ID: "<x>"}); err != nil {
 		t.Fatal(err)
 	}
 	sums.Add(odd)
@@ -117,11 +119,11 @@ func TestSessionSummariesOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Add(&Message{Role: RoleUser, Timestamp: at}); err != nil {
+			if err := s.Add(&transcript.Message{Role: transcript.RoleUser, Timestamp: at}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := s.Finish(&Transcript{Format: "harpe", ID: id}); err != nil {
+		if err := s.Finish(&transcript.Transcript{Format: "harpe", ID: id}); err != nil {
 			t.Fatal(err)
 		}
 		return s
@@ -165,7 +167,7 @@ func TestSessionSummariesAppend(t *testing.T) {
 		var ss SessionSummaries
 		for i := range n {
 			s := NewSessionSummary(name, "")
-			if err := s.Finish(&Transcript{Format: "sharegpt", ID: fmt.Sprint(i)}); err != nil {
+			if err := s.Finish(&transcript.Transcript{Format: "sharegpt", ID: fmt.Sprint(i)}); err != nil {
 				t.Fatal(err)
 			}
 			ss.Add(s)
@@ -217,7 +219,7 @@ func TestSummaryLongIDs(t *testing.T) {
 	var ss SessionSummaries
 	for _, id := range ids {
 		s := NewSessionSummary("f.json", "")
-		if err := s.Finish(&Transcript{ID: id, Format: FormatShareGPT}); err != nil {
+		if err := s.Finish(&transcript.Transcript{ID: id, Format: transcript.FormatShareGPT}); err != nil {
 			t.Fatal(err)
 		}
 		ss.Add(s)

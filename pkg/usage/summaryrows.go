@@ -1,4 +1,4 @@
-package transcript
+package usage
 
 import (
 	"cmp"
@@ -17,7 +17,7 @@ import (
 // The zero value is empty and ready to use; like a slice, a copy shares
 // its rows with the original, so add to one of them only.
 //
-// A response several rows record ([Message.Response]) counts once: the
+// A response several rows record ([transcript.Message.Response]) counts once: the
 // first time a summary is made of the rows ([NewSummary]) or one is read
 // ([SessionSummaries.At]), the rows added since are settled in the order
 // added, the first to record a response keeping it and the later ones
