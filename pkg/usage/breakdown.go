@@ -29,16 +29,16 @@ type SessionBreakdown struct {
 	// Calls counts model calls: assistant messages, those of one response
 	// (sharing [transcript.Message.Call]) once.
 	Calls int `json:"calls"`
-	// VisibleTokens sums [transcript.MessageTokens] over the messages the context
-	// keeps (aborted turns left out), as the transcript shows them.
+	// VisibleTokens sums [transcript.MessageTokens] over the messages the
+	// context keeps (aborted turns left out), as the transcript shows them.
 	VisibleTokens int            `json:"visible_tokens"`
 	Tokens        CategoryTokens `json:"tokens"`
 	// Tools has one entry per tool name, most result tokens first (ties by
 	// name).
 	Tools []ToolTokens `json:"tools"`
 	// Segments splits the session at its harness compactions
-	// ([transcript.Transcript.Compactions]): one segment when there is none. Their
-	// message categories add up to the session's; Tokens.Overhead is the
+	// ([transcript.Transcript.Compactions]): one segment when there is none.
+	// Their message categories add up to the session's; Tokens.Overhead is the
 	// overhead of the last segment that records a prompt (see
 	// [SegmentBreakdown]).
 	Segments []SegmentBreakdown `json:"segments"`
@@ -66,13 +66,12 @@ func (s *SessionBreakdown) Unpriced() []UnpricedCalls { return s.usage.Unpriced(
 
 // CategoryTokens are tokens by category.
 type CategoryTokens struct {
-	// Overhead is what the provider counted that the transcript does not
-	// show (system prompt, tool definitions): the recorded prompt of the
-	// last call with usage minus the visible messages sent to it (those
-	// since the latest harness compaction, plus [transcript.ReplyPriming], and the
-	// recorded tool definitions). It is an
-	// estimate when the counter is not the provider's tokenizer, and null
-	// when no call records its prompt size.
+	// Overhead is what the provider counted that the transcript does not show
+	// (system prompt, tool definitions): the recorded prompt of the last call
+	// with usage minus the visible messages sent to it (those since the latest
+	// harness compaction, plus [transcript.ReplyPriming], and the recorded tool
+	// definitions). It is an estimate when the counter is not the provider's
+	// tokenizer, and null when no call records its prompt size.
 	Overhead *int `json:"overhead"`
 	// System is system messages; User human prompts and injected context
 	// (including compaction summaries); Assistant the replies' text and
@@ -86,8 +85,8 @@ type CategoryTokens struct {
 	ToolCalls   int `json:"tool_calls"`
 	ToolResults int `json:"tool_results"`
 	// ToolDefinitions are the tool definitions the transcript records
-	// ([transcript.ToolDefTokens]; HTTP recordings and request bodies), 0 when it
-	// records none: then they are part of Overhead.
+	// ([transcript.ToolDefTokens]; HTTP recordings and request bodies), 0 when
+	// it records none: then they are part of Overhead.
 	ToolDefinitions int `json:"tool_definitions"`
 }
 
@@ -109,10 +108,10 @@ type SegmentBreakdown struct {
 	Calls int `json:"calls"`
 	// VisibleTokens sums Tokens' visible categories.
 	VisibleTokens int `json:"visible_tokens"`
-	// LastPrompt is the recorded prompt size ([transcript.Message.InputTokens]) of
-	// the segment's last call that records one, SentVisible the visible
-	// tokens of the segment's messages before that call; both null when
-	// no call of the segment records its prompt.
+	// LastPrompt is the recorded prompt size ([transcript.Message.InputTokens])
+	// of the segment's last call that records one, SentVisible the visible
+	// tokens of the segment's messages before that call; both null when no call
+	// of the segment records its prompt.
 	LastPrompt  *int `json:"last_prompt"`
 	SentVisible *int `json:"sent_visible"`
 	// Tokens are the segment's tokens by category. Its Overhead is
@@ -131,8 +130,8 @@ type ToolTokens struct {
 	Calls int `json:"calls"`
 	// InputTokens are its calls' name, arguments and framing.
 	InputTokens int `json:"input_tokens"`
-	// ResultTokens are its results' [transcript.MessageTokens]; MaxResultTokens the
-	// largest one.
+	// ResultTokens are its results' [transcript.MessageTokens]; MaxResultTokens
+	// the largest one.
 	ResultTokens    int `json:"result_tokens"`
 	MaxResultTokens int `json:"max_result_tokens"`
 }
@@ -181,10 +180,10 @@ func (s *SessionBreakdown) tool(name string) *ToolTokens {
 	return t
 }
 
-// Add counts one message of transcript t. A total that would not fit an
-// int is an [*engine.TokenOverflowError] (fed from [transcript.Scan], an [*transcript.Error] naming the
-// line of the message); the breakdown is then incomplete and not to be
-// used.
+// Add counts one message of transcript t. A total that would not fit an int is
+// an [*engine.TokenOverflowError] (fed from [transcript.Scan], an
+// [*transcript.Error] naming the line of the message); the breakdown is then
+// incomplete and not to be used.
 func (s *SessionBreakdown) Add(t *transcript.Transcript, m *transcript.Message) error {
 	a := &s.acc
 	if err := s.usage.Add(m, s.Pricer); err != nil {
@@ -324,11 +323,10 @@ func sortTools(m map[string]*ToolTokens) []ToolTokens {
 	return out
 }
 
-// NewBreakdown sums finished sessions into a [Breakdown]. The overhead
-// total is the sum of the sessions that have one, null when none has. A
-// total that does not fit an int is an [*transcript.Error] naming the file of the
-// session that took it past the largest int, wrapping an
-// [*engine.TokenOverflowError].
+// NewBreakdown sums finished sessions into a [Breakdown]. The overhead total is
+// the sum of the sessions that have one, null when none has. A total that does
+// not fit an int is an [*transcript.Error] naming the file of the session that
+// took it past the largest int, wrapping an [*engine.TokenOverflowError].
 func NewBreakdown(sessions []*SessionBreakdown) (*Breakdown, error) {
 	b := &Breakdown{Sessions: sessions}
 	if b.Sessions == nil {

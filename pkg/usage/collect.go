@@ -23,7 +23,8 @@ const (
 	BuildListing
 	// BuildBreakdown builds its [SessionBreakdown].
 	BuildBreakdown
-	// BuildItems writes its messages as context items ([transcript.ItemWriter]).
+	// BuildItems writes its messages as context items
+	// ([transcript.ItemWriter]).
 	BuildItems
 )
 
@@ -60,7 +61,8 @@ type Collected struct {
 	// conversation ([SessionSummary.Conversation]): a file of 200,000
 	// short conversations kept 200,000 transcripts of 192 B each.
 	Transcripts []*transcript.Transcript
-	// Warnings are every conversation's [transcript.Transcript.Warnings], in order.
+	// Warnings are every conversation's [transcript.Transcript.Warnings], in
+	// order.
 	Warnings   []*transcript.Error
 	Summaries  SessionSummaries
 	Listings   []*Listing
@@ -69,14 +71,14 @@ type Collected struct {
 	// Aborted counts, for BuildItems, the messages of aborted turns left
 	// out (they are not context).
 	Aborted int
-	// BrokenLines counts the lines of JSON Lines session logs that were
-	// not JSON, skipped ([transcript.Transcript.BrokenLines]); BrokenAt places the
+	// BrokenLines counts the lines of JSON Lines session logs that were not
+	// JSON, skipped ([transcript.Transcript.BrokenLines]); BrokenAt places the
 	// ones named in warnings, "file:line:column", in order.
 	BrokenLines int
 	BrokenAt    []string
 	// Skipped are, under [CollectOptions.KeepSkipped], the records of each
-	// conversation that are not messages, by kind ([transcript.Transcript.Skipped]);
-	// conversations with none are left out.
+	// conversation that are not messages, by kind
+	// ([transcript.Transcript.Skipped]); conversations with none are left out.
 	Skipped []SkippedRecords
 }
 
@@ -123,9 +125,9 @@ func (c *Collected) Only(i int) {
 	c.Items = c.Items[a:b]
 }
 
-// Select keeps alone the one conversation whose id is id, as [transcript.Select]
-// finds it (an error names the ids there are, or where the id is given
-// twice).
+// Select keeps alone the one conversation whose id is id, as
+// [transcript.Select] finds it (an error names the ids there are, or where the
+// id is given twice).
 func (c *Collected) Select(id string) error {
 	ts := c.Transcripts
 	if ts == nil && c.Summaries.Len() > 0 {
@@ -147,12 +149,12 @@ func (c *Collected) Select(id string) error {
 }
 
 // Collect reads the conversations in r (named name in errors; see
-// [transcript.Scan]) and builds, as their messages settle, what o.Build names of
-// each: a large transcript costs what is built of it, not its text. A
-// summary's project is the working directory the file's first lines
-// record ([ProjectDir]). Bad input, and totals past the largest int, are
-// an [*transcript.Error] naming the input (and the line where the format has them);
-// it stops once ctx is done and returns ctx's error.
+// [transcript.Scan]) and builds, as their messages settle, what o.Build names
+// of each: a large transcript costs what is built of it, not its text. A
+// summary's project is the working directory the file's first lines record
+// ([ProjectDir]). Bad input, and totals past the largest int, are an
+// [*transcript.Error] naming the input (and the line where the format has
+// them); it stops once ctx is done and returns ctx's error.
 func Collect(ctx context.Context, r io.Reader, name string, o CollectOptions) (*Collected, error) {
 	var head *inputs.HeadReader
 	if o.Build == BuildSummary {
@@ -208,8 +210,8 @@ type collector struct {
 	items *transcript.ItemWriter
 }
 
-// finishError is an error finishing an entry, on its way out of Scan
-// (which would take an [*transcript.Error] without a place for a reason to read the
+// finishError is an error finishing an entry, on its way out of Scan (which
+// would take an [*transcript.Error] without a place for a reason to read the
 // input again).
 type finishError struct{ err error }
 

@@ -152,8 +152,8 @@ func (t *UsageTally) addCall(model string, u *transcript.Usage, c callCost) erro
 	return nil
 }
 
-// AddUnsent counts the usage of t's calls that are not part of its
-// conversation ([transcript.Transcript.Unsent]), priced with p (nil: not priced).
+// AddUnsent counts the usage of t's calls that are not part of its conversation
+// ([transcript.Transcript.Unsent]), priced with p (nil: not priced).
 func (t *UsageTally) AddUnsent(tr *transcript.Transcript, p Pricer) error {
 	for i := range tr.Unsent {
 		c := &tr.Unsent[i]
@@ -194,7 +194,8 @@ type ListingMessage struct {
 	Index int    `json:"index"`
 	Role  string `json:"role"`
 	Turn  int    `json:"turn"`
-	// Chars is [transcript.Message.Chars]: text plus tool-call names and arguments.
+	// Chars is [transcript.Message.Chars]: text plus tool-call names and
+	// arguments.
 	Chars int `json:"chars"`
 	// ToolCalls are the ids of the calls the message makes (never null).
 	ToolCalls []string `json:"tool_calls"`
@@ -204,8 +205,8 @@ type ListingMessage struct {
 	// ToolName is, for a tool result, the name of the tool that produced
 	// it (from the result itself or its call); null when unknown.
 	ToolName *string `json:"tool_name"`
-	// Tokens is [transcript.MessageTokens] of the message: what it costs in a chat
-	// request, framing included.
+	// Tokens is [transcript.MessageTokens] of the message: what it costs in a
+	// chat request, framing included.
 	Tokens      int     `json:"tokens"`
 	Timestamp   *string `json:"timestamp"`
 	InputTokens *int    `json:"input_tokens"`
@@ -216,8 +217,8 @@ type ListingMessage struct {
 	Model   string `json:"model,omitempty"`
 	Aborted bool   `json:"aborted,omitempty"`
 	Meta    bool   `json:"meta,omitempty"`
-	// Call is [transcript.Message.Call]: the records of one streamed response share
-	// it. Not in the JSON (one entry a record there); tables join them.
+	// Call is [transcript.Message.Call]: the records of one streamed response
+	// share it. Not in the JSON (one entry a record there); tables join them.
 	Call string `json:"-"`
 }
 
@@ -244,11 +245,11 @@ func List(t *transcript.Transcript) (*Listing, error) {
 	return l, nil
 }
 
-// Add appends the listing of one message; with [transcript.Scan], a listing is built
-// without keeping the messages. When the recorded usage's totals would
-// not fit an int, it returns an [*engine.TokenOverflowError] and adds nothing; fed
-// from [transcript.Scan], the error comes back as an [*transcript.Error] naming the line of
-// the message.
+// Add appends the listing of one message; with [transcript.Scan], a listing is
+// built without keeping the messages. When the recorded usage's totals would
+// not fit an int, it returns an [*engine.TokenOverflowError] and adds nothing;
+// fed from [transcript.Scan], the error comes back as an [*transcript.Error]
+// naming the line of the message.
 func (l *Listing) Add(m *transcript.Message) error {
 	if err := l.tally.Add(m, l.Pricer); err != nil {
 		return err

@@ -13,13 +13,13 @@ import (
 // Each response once.
 //
 // A response recorded in several files of one run (the same
-// [transcript.Message.Response]: Claude Code's message.id and requestId, which a
-// resumed session, a subagent's copy or a checkpoint snapshot repeat) is
+// [transcript.Message.Response]: Claude Code's message.id and requestId, which
+// a resumed session, a subagent's copy or a checkpoint snapshot repeat) is
 // billed once in a summary: in the first session that records it, sessions
-// taken in the order they were added to the [SessionSummaries] (the order
-// of the files named, a directory's files in sorted path order). Every
-// later copy is left out of its session's usage and cost and counted in
-// the session's RepeatedResponses and RepeatedUSD instead.
+// taken in the order they were added to the [SessionSummaries] (the order of
+// the files named, a directory's files in sorted path order). Every later copy
+// is left out of its session's usage and cost and counted in the session's
+// RepeatedResponses and RepeatedUSD instead.
 //
 // A [SessionSummary] tallies every call it is given, as before; it also
 // keeps, for each call that names its response, the response's key and
