@@ -15,6 +15,7 @@ import (
 	"github.com/harpe-dev/harpe/internal/jsonl"
 	"github.com/harpe-dev/harpe/internal/spool"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
 // readTranscriptFiles expands args (directories walked, see
@@ -222,9 +223,9 @@ type leftOut struct {
 // addLeftOut puts in the summary what its run left out: each file
 // passed over with why, the broken lines skipped with where. A file
 // passed over is named in the report, not only on stderr.
-func (a *app) addLeftOut(sum *transcript.Summary) {
+func (a *app) addLeftOut(sum *usage.Summary) {
 	for _, s := range a.leftOut.skips {
-		sum.Skipped = append(sum.Skipped, transcript.SkippedFile{File: s.Path, Reason: s.Reason})
+		sum.Skipped = append(sum.Skipped, usage.SkippedFile{File: s.Path, Reason: s.Reason})
 	}
 	sum.BrokenLines, sum.BrokenAt = a.leftOut.broken, a.leftOut.at
 }
@@ -299,7 +300,7 @@ func (a *app) sayMissing(err error) {
 
 // writeSkippedRecords lists on stderr (--verbose) each session's records
 // that are not messages, by type in name order.
-func (a *app) writeSkippedRecords(all []transcript.SkippedRecords) {
+func (a *app) writeSkippedRecords(all []usage.SkippedRecords) {
 	for _, s := range all {
 		kinds := make([]string, 0, len(s.Kinds))
 		for k := range s.Kinds {

@@ -12,6 +12,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/tokenize/hf"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // modelsOptions are the flags and arguments of harpe models.
@@ -109,11 +110,11 @@ func runModels(a *app, opts *modelsOptions) error {
 		case "yaml":
 			return writeFormatted(w, "yaml", map[string]any{"models": models})
 		}
-		if err := prices.WriteTable(w, models, tableOptionsOf(w)); err != nil {
+		if err := report.WriteModelTable(w, models, tableOptionsOf(w)); err != nil {
 			return err
 		}
 		if len(opts.names) > 0 {
-			return prices.WriteDetails(w, models)
+			return report.WriteModelDetails(w, models)
 		}
 		// The tokenizer, the 1-hour write price and the sources are in
 		// --format json and in the details of named presets.

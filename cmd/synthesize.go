@@ -10,6 +10,7 @@ import (
 	"github.com/harpe-dev/harpe/internal/inputs"
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/report"
 	"github.com/spf13/cobra"
 )
 
@@ -316,7 +317,7 @@ func runSynthesize(a *app, o *synthesizeOptions) error {
 }
 
 // writeSynthesisReport writes the report as JSON, YAML or a table
-// (engine.Report.WriteTable).
+// (report.WriteSynthesisTable).
 func writeSynthesisReport(w io.Writer, format string, rep *engine.Report) error {
 	switch format {
 	case "json":
@@ -324,5 +325,5 @@ func writeSynthesisReport(w io.Writer, format string, rep *engine.Report) error 
 	case "yaml":
 		return writeFormatted(w, format, rep)
 	}
-	return rep.WriteTable(w, tableOptionsOf(w))
+	return report.WriteSynthesisTable(w, rep, tableOptionsOf(w))
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
+	"github.com/harpe-dev/harpe/report"
 	"github.com/spf13/cobra"
 )
 
@@ -104,7 +106,7 @@ harpe synthesize:
 			if opts.by == "" {
 				opts.by = "session"
 			}
-			if !slices.Contains(transcript.SummaryGroupings, opts.by) {
+			if !slices.Contains(usage.SummaryGroupings, opts.by) {
 				return usageErrorf("--by: unknown grouping %q; valid: day, project, model", opts.by)
 			}
 			if a.cmdLine["tokenizer"] && !opts.breakdown && (opts.emit != "" || !opts.messages || opts.format == "table") {
@@ -141,16 +143,16 @@ harpe synthesize:
 }
 
 // build is what the flags ask to build of each conversation.
-func (o *transcriptOptions) build() transcript.Build {
+func (o *transcriptOptions) build() usage.Build {
 	switch {
 	case o.breakdown:
-		return transcript.BuildBreakdown
+		return usage.BuildBreakdown
 	case o.emit != "":
-		return transcript.BuildItems
+		return usage.BuildItems
 	case o.messages:
-		return transcript.BuildListing
+		return usage.BuildListing
 	}
-	return transcript.BuildSummary
+	return usage.BuildSummary
 }
 
 func runTranscript(a *app, opts *transcriptOptions) error {
@@ -168,14 +170,14 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 		}
 	}
 	switch co.Build {
-	case transcript.BuildSummary:
+	case usage.BuildSummary:
 		return a.writeTranscriptSummary(opts, got.Summaries)
-	case transcript.BuildItems:
+	case usage.BuildItems:
 		if got.Aborted > 0 {
 			fmt.Fprintf(a.io.Err, "harpe: left out %s of aborted turns (not context)\n", plural(got.Aborted, "message"))
 		}
 		return a.writeOutput(opts.output, func(w io.Writer) error { return transcript.WriteItems(w, got.Items) })
-	case transcript.BuildBreakdown:
+	case usage.BuildBreakdown:
 		return a.writeTranscriptBreakdown(opts, got.Breakdowns)
 	}
 	note := a.unpricedNoter()
@@ -184,22 +186,22 @@ func runTranscript(a *app, opts *transcriptOptions) error {
 	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.format == "table" {
-			return transcript.WriteListingTables(w, got.Listings, transcriptTables(w))
+			return report.WriteTranscriptListings(w, got.Listings, tableOptionsOf(w))
 		}
-		return transcript.WriteListingsJSON(w, got.Listings)
+		return report.WriteTranscriptListingsJSON(w, got.Listings)
 	})
 }
 
 // transcriptCollectOptions are what runTranscript builds and with what
 // it counts and prices (--emit items neither counts nor prices).
-func (a *app) transcriptCollectOptions(opts *transcriptOptions) (transcript.CollectOptions, error) {
-	co := transcript.CollectOptions{Format: transcript.Format(opts.inputFormat), Build: opts.build(), KeepSkipped: opts.verbose}
+func (a *app) transcriptCollectOptions(opts *transcriptOptions) (usage.CollectOptions, error) {
+	co := usage.CollectOptions{Format: transcript.Format(opts.inputFormat), Build: opts.build(), KeepSkipped: opts.verbose}
 	counter, err := tokenize.New(opts.tokenizer)
 	if err != nil {
 		return co, usageErrorf("--tokenizer: %v", err)
 	}
 	co.Counter = counter
-	if co.Build != transcript.BuildItems {
+	if co.Build != usage.BuildItems {
 		cat, err := a.modelCatalog()
 		if err != nil {
 			return co, err
@@ -212,8 +214,8 @@ func (a *app) transcriptCollectOptions(opts *transcriptOptions) (transcript.Coll
 // collectTranscripts reads every input and builds what co asks of each
 // conversation, with a progress line on a terminal's stderr for large
 // ones and each file's warnings; the conversations come in input order.
-func (a *app) collectTranscripts(args []string, co transcript.CollectOptions) (*transcript.Collected, error) {
-	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true}, args, func(name string, r io.Reader) (*transcript.Collected, error) {
+func (a *app) collectTranscripts(args []string, co usage.CollectOptions) (*usage.Collected, error) {
+	files, err := readTranscriptFiles(a, readRules{once: true, refuseEmpty: true}, args, func(name string, r io.Reader) (*usage.Collected, error) {
 		o := co
 		progress := false
 		if a.io.ErrIsTerminal {
@@ -222,7 +224,7 @@ func (a *app) collectTranscripts(args []string, co transcript.CollectOptions) (*
 				fmt.Fprintf(a.io.Err, "\rharpe: %s: %d messages read", name, n)
 			}
 		}
-		got, err := transcript.Collect(a.ctx, r, name, o)
+		got, err := usage.Collect(a.ctx, r, name, o)
 		if progress {
 			fmt.Fprint(a.io.Err, "\r\033[K") // clear the progress line
 		}
@@ -234,7 +236,7 @@ func (a *app) collectTranscripts(args []string, co transcript.CollectOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	all := &transcript.Collected{}
+	all := &usage.Collected{}
 	var warnings []*transcript.Error
 	for _, f := range files {
 		warnings = append(warnings, f.Warnings...) // a summary keeps no transcripts
@@ -248,8 +250,8 @@ func (a *app) collectTranscripts(args []string, co transcript.CollectOptions) (*
 
 // writeTranscriptSummary sums the sessions by --by and writes the
 // summary, with a note for each model that has no price.
-func (a *app) writeTranscriptSummary(opts *transcriptOptions, sessions transcript.SessionSummaries) error {
-	sum, err := transcript.NewSummary(sessions, opts.by)
+func (a *app) writeTranscriptSummary(opts *transcriptOptions, sessions usage.SessionSummaries) error {
+	sum, err := usage.NewSummary(sessions, opts.by)
 	if err != nil {
 		return inputError(err)
 	}
@@ -264,35 +266,29 @@ func (a *app) writeTranscriptSummary(opts *transcriptOptions, sessions transcrip
 	note(sum.Totals.UnpricedModels)
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.format == "table" {
-			return sum.WriteTable(w)
+			return report.WriteTranscriptSummary(w, sum)
 		}
-		return sum.WriteJSON(w)
+		return report.WriteTranscriptSummaryJSON(w, sum)
 	})
 }
 
 // writeTranscriptBreakdown sums the sessions' breakdowns and writes them,
 // with a note for each model that has no price.
-func (a *app) writeTranscriptBreakdown(opts *transcriptOptions, sessions []*transcript.SessionBreakdown) error {
+func (a *app) writeTranscriptBreakdown(opts *transcriptOptions, sessions []*usage.SessionBreakdown) error {
 	note := a.unpricedNoter()
 	for _, s := range sessions {
 		note(s.UnpricedModels)
 	}
-	b, err := transcript.NewBreakdown(sessions)
+	b, err := usage.NewBreakdown(sessions)
 	if err != nil {
 		return inputError(err)
 	}
 	return a.writeOutput(opts.output, func(w io.Writer) error {
 		if opts.format == "table" {
-			return b.WriteTable(w, transcriptTables(w))
+			return report.WriteTranscriptBreakdown(w, b, tableOptionsOf(w))
 		}
-		return b.WriteJSON(w)
+		return report.WriteTranscriptBreakdownJSON(w, b)
 	})
-}
-
-// transcriptTables is how the transcript tables written to w are drawn.
-func transcriptTables(w io.Writer) transcript.TableOptions {
-	o := tableOptionsOf(w)
-	return transcript.TableOptions{Width: o.Width, EastAsian: o.EastAsian}
 }
 
 // plural is [prose.Plural], for the commands' own messages.

@@ -10,7 +10,6 @@ import (
 	"github.com/harpe-dev/harpe/internal/prose"
 	"github.com/harpe-dev/harpe/internal/table"
 	"github.com/harpe-dev/harpe/internal/termtext"
-	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 
@@ -18,8 +17,8 @@ import (
 type ReplayTableOptions struct {
 	// Width is the number of columns the tables are made to fit (below
 	// 80, 0 included, they fit 80), and EastAsian counts East Asian
-	// ambiguous-width characters as two columns, as in
-	// [transcript.TableOptions].
+	// ambiguous-width characters as two columns, as terminals in a CJK
+	// locale show them.
 	Width     int
 	EastAsian bool
 	// Note is a line written under the title, before the tables ("" for
@@ -31,7 +30,7 @@ type ReplayTableOptions struct {
 
 // table is o as the table drawer takes it: at least 80 columns.
 func (o ReplayTableOptions) table() table.Options {
-	return transcript.TableOptions{Width: o.Width, EastAsian: o.EastAsian}.AtLeastMin()
+	return table.Options{Width: o.Width, EastAsian: o.EastAsian}.AtLeastMin()
 }
 
 // WriteReplayTables writes r for people: a title naming the transcript,
@@ -243,7 +242,7 @@ func replayTotalsNotes(w io.Writer, results []window.Result, o ReplayTableOption
 	}
 	if len(results) > 0 {
 		if left := results[0].Unpriced(); len(left) > 0 {
-			if _, err := io.WriteString(w, transcript.UnpricedLine(left)); err != nil {
+			if _, err := io.WriteString(w, unpricedLine(left)); err != nil {
 				return err
 			}
 		}

@@ -10,7 +10,6 @@ import (
 	"github.com/harpe-dev/harpe/internal/table"
 	"github.com/harpe-dev/harpe/internal/termtext"
 	"github.com/harpe-dev/harpe/pkg/cost"
-	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 
@@ -106,7 +105,7 @@ func replaySessionsNotes(w io.Writer, r *window.SessionsReport, sessions []windo
 		}
 	}
 	if len(left) > 0 {
-		if _, err := io.WriteString(w, transcript.UnpricedLine(left)); err != nil {
+		if _, err := io.WriteString(w, unpricedLine(left)); err != nil {
 			return err
 		}
 	}

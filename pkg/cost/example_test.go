@@ -8,6 +8,7 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
 // Two calls on claude-sonnet-4-5: the second reads what the first wrote.
@@ -92,13 +93,13 @@ func ExampleRecordedPricer() {
 {"type":"user","uuid":"u2","timestamp":"2026-03-13T00:00:00Z","message":{"role":"user","content":"again"}}
 {"type":"assistant","uuid":"a2","timestamp":"2026-03-13T00:01:00Z","message":{"id":"m2","role":"assistant","model":"claude-sonnet-4-6","content":"b","usage":{"input_tokens":3,"cache_read_input_tokens":200000,"output_tokens":0}}}
 `
-	got, err := transcript.Collect(context.Background(), strings.NewReader(in), "s.jsonl",
-		transcript.CollectOptions{Build: transcript.BuildSummary, Pricer: cost.RecordedPricer(nil)})
+	got, err := usage.Collect(context.Background(), strings.NewReader(in), "s.jsonl",
+		usage.CollectOptions{Build: usage.BuildSummary, Pricer: cost.RecordedPricer(nil)})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	sum, err := transcript.NewSummary(got.Summaries, "day")
+	sum, err := usage.NewSummary(got.Summaries, "day")
 	if err != nil {
 		fmt.Println(err)
 		return

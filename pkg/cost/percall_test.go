@@ -14,6 +14,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
 // straddle.jsonl is a Claude Code session on claude-sonnet-4-6 that
@@ -44,14 +45,14 @@ const (
 	straddleDay13   = 0.071259
 )
 
-func collectStraddle(t *testing.T, build transcript.Build) *transcript.Collected {
+func collectStraddle(t *testing.T, build usage.Build) *usage.Collected {
 	t.Helper()
 	f, err := os.Open("testdata/straddle.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	got, err := transcript.Collect(context.Background(), f, "straddle.jsonl", transcript.CollectOptions{
+	got, err := usage.Collect(context.Background(), f, "straddle.jsonl", usage.CollectOptions{
 		Build: build, Counter: tokenize.Estimate, Pricer: RecordedPricer(nil)})
 	if err != nil {
 		t.Fatal(err)
@@ -70,9 +71,9 @@ func wantUSD(t *testing.T, what string, got *float64, want float64) {
 // listing and the breakdown price each call at its own date and tier,
 // and come out exactly as the pricing by hand above.
 func TestPerCallPricing(t *testing.T) {
-	sums := collectStraddle(t, transcript.BuildSummary).Summaries
+	sums := collectStraddle(t, usage.BuildSummary).Summaries
 	for _, by := range []string{"session", "model", "project"} {
-		s, err := transcript.NewSummary(sums, by)
+		s, err := usage.NewSummary(sums, by)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +83,7 @@ func TestPerCallPricing(t *testing.T) {
 		}
 	}
 	wantUSD(t, "session", sums.At(0).CostUSD, straddleSession)
-	days, err := transcript.NewSummary(sums, "day")
+	days, err := usage.NewSummary(sums, "day")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,8 +92,8 @@ func TestPerCallPricing(t *testing.T) {
 	}
 	wantUSD(t, "2026-03-12", days.Groups[0].CostUSD, straddleDay12)
 	wantUSD(t, "2026-03-13", days.Groups[1].CostUSD, straddleDay13)
-	wantUSD(t, "listing", collectStraddle(t, transcript.BuildListing).Listings[0].CostUSD, straddleSession)
-	b, err := transcript.NewBreakdown(collectStraddle(t, transcript.BuildBreakdown).Breakdowns)
+	wantUSD(t, "listing", collectStraddle(t, usage.BuildListing).Listings[0].CostUSD, straddleSession)
+	b, err := usage.NewBreakdown(collectStraddle(t, usage.BuildBreakdown).Breakdowns)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,8 +203,8 @@ func TestCostsAgreeOnSamples(t *testing.T) {
 			want = append(want, &r)
 			checked++
 		}
-		for _, build := range []transcript.Build{transcript.BuildSummary, transcript.BuildListing, transcript.BuildBreakdown} {
-			got, err := transcript.Collect(context.Background(), bytes.NewReader(data), p, transcript.CollectOptions{
+		for _, build := range []usage.Build{usage.BuildSummary, usage.BuildListing, usage.BuildBreakdown} {
+			got, err := usage.Collect(context.Background(), bytes.NewReader(data), p, usage.CollectOptions{
 				Build: build, Counter: tokenize.Estimate, Pricer: RecordedPricer(cat)})
 			if err != nil {
 				t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
 // TestRecorded prices a two-call Claude Code session from its usage
@@ -91,9 +92,9 @@ func TestListingCostSample(t *testing.T) {
 
 // pricedListing is the listing of tr with each call priced by
 // RecordedPricer.
-func pricedListing(t *testing.T, tr *transcript.Transcript) *transcript.Listing {
+func pricedListing(t *testing.T, tr *transcript.Transcript) *usage.Listing {
 	t.Helper()
-	l := &transcript.Listing{Pricer: RecordedPricer(nil)}
+	l := &usage.Listing{Pricer: RecordedPricer(nil)}
 	for i := range tr.Messages {
 		if err := l.Add(&tr.Messages[i]); err != nil {
 			t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
 // OverheadID is the identity of the unseen overhead block [FullCalls]
@@ -235,8 +236,8 @@ func Compare(rep *Report, rec []*transcript.Usage) Agreement {
 // call at the prices in force at its own timestamp and in the tier its
 // whole prompt falls in ([prices.Model.At]), by [UsageCost]. The
 // transcript listing, summaries and breakdowns take it as their
-// [transcript.Pricer]; [Recorded] prices each call the same way.
-func RecordedPricer(cat *prices.Catalog) transcript.Pricer {
+// [usage.Pricer]; [Recorded] prices each call the same way.
+func RecordedPricer(cat *prices.Catalog) usage.Pricer {
 	if cat == nil {
 		cat = prices.Default()
 	}
@@ -263,8 +264,8 @@ func RoundUSD(x float64) float64 { return usd.Round(x) }
 
 // Unpriced is what a cost leaves out: the calls of a model that has no
 // price, and their tokens (input, cache reads and writes, output).
-type Unpriced = transcript.UnpricedCalls
+type Unpriced = usage.UnpricedCalls
 
 // MergeUnpriced adds b's calls and tokens to a's, model by model, sorted
 // by model name (sums saturate).
-func MergeUnpriced(a, b []Unpriced) []Unpriced { return transcript.MergeUnpriced(a, b) }
+func MergeUnpriced(a, b []Unpriced) []Unpriced { return usage.MergeUnpriced(a, b) }

@@ -77,41 +77,6 @@ func ExampleScan() {
 	// 2 turns, 0 messages kept
 }
 
-func ExampleNewBreakdown() {
-	events := `{"type":"user","content":"Show main.go."}
-{"type":"assistant","content":"","tool_calls":[{"id":"c1","name":"Read","arguments":"{\"path\":\"main.go\"}"}]}
-{"type":"tool_result","tool_call_id":"c1","content":"package main\n\nfunc main() {}"}
-{"type":"assistant","content":"It is empty."}
-`
-	var sessions []*transcript.SessionBreakdown
-	err := transcript.Scan(context.Background(), strings.NewReader(events), "s.jsonl", "", func(t *transcript.Transcript, m *transcript.Message) error {
-		if len(sessions) == 0 {
-			sessions = append(sessions, transcript.NewSessionBreakdown("s.jsonl", tokenize.Estimate))
-		}
-		sessions[0].Add(t, m)
-		return nil
-	}, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	ts, _ := transcript.Read(strings.NewReader(events), "s.jsonl", "")
-	sessions[0].Finish(ts[0])
-	b, err := transcript.NewBreakdown(sessions)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	tk := b.Totals.Tokens
-	fmt.Println("visible", b.Totals.VisibleTokens, "user", tk.User, "assistant", tk.Assistant, "calls", tk.ToolCalls, "results", tk.ToolResults)
-	for _, tool := range b.Totals.Tools {
-		fmt.Println(tool.Name, tool.Calls, "call,", tool.ResultTokens, "result tokens")
-	}
-	// Output:
-	// visible 50 user 9 assistant 14 calls 15 results 12
-	// Read 1 call, 12 result tokens
-}
-
 func ExampleItemWriter() {
 	events := `{"type":"system","content":"Be terse."}
 {"type":"user","content":"Show main.go."}

@@ -77,7 +77,7 @@ func Read(r io.Reader, name string, format Format) ([]*Transcript, error) {
 // and is returned. Usage that a format records only after the next turn
 // has opened is not seen.
 //
-// An [*engine.TokenOverflowError] from fn (such as [Listing.Add] returns) comes back
+// An [*engine.TokenOverflowError] from fn (such as usage.Listing.Add returns) comes back
 // as an [*Error] naming the line the message was read from (the line of
 // its usage, when that came later), or for JSON documents the message.
 //
@@ -167,7 +167,7 @@ type layoutsKey struct{}
 type byLayoutKey struct{}
 
 // WithHarnessLayouts returns a context under which [Read], [Scan] and
-// [Collect] read a file whose format cannot be told from its content, and
+// usage.Collect read a file whose format cannot be told from its content, and
 // whose name is a path in a harness's own layout ([LayoutFormat]), as that
 // harness's format rather than fail: a session that opens with records no
 // format's sniff knows (a harness release newer than harpe) is still read,
@@ -833,8 +833,8 @@ func (d *lineDecoder) next() ([]byte, error) {
 // a warning; the rest are counted in one more.
 const maxBrokenNamed = 10
 
-// errBrokenLine is wrapped by the warning that names a broken line.
-var errBrokenLine = errors.New("broken line skipped")
+// ErrBrokenLine is wrapped by the warning that names a broken line.
+var ErrBrokenLine = errors.New("broken line skipped")
 
 // Place is where e is: name:line:column, leaving out what is unknown.
 func (e *Error) Place() string {
@@ -877,7 +877,7 @@ func (d *lineDecoder) brokenLine(e *Error) {
 	switch n := b.t.BrokenLines; {
 	case n <= maxBrokenNamed:
 		b.t.Warnings = append(b.t.Warnings, &Error{Name: e.Name, Line: e.Line, Col: e.Col,
-			Err: fmt.Errorf("%w (%v)", errBrokenLine, e.Err)})
+			Err: fmt.Errorf("%w (%v)", ErrBrokenLine, e.Err)})
 	default:
 		d.note(&d.broken, e.Line, "more broken line(s) skipped, not named")
 	}
@@ -890,7 +890,7 @@ const SkippedBrokenLine = "broken_line"
 type strictKey struct{}
 
 // WithStrictLines returns a context under which [Read], [Scan] and
-// [Collect] refuse a JSON Lines session log with a broken line (one that
+// usage.Collect refuse a JSON Lines session log with a broken line (one that
 // is not JSON): the error names file:line:column. By default such a line
 // is skipped, counted in [Transcript.BrokenLines] and Skipped, and named
 // in a warning; the other lines are read. A JSON document that is not

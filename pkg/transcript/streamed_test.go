@@ -2,7 +2,7 @@ package transcript
 
 import (
 	"context"
-	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -210,55 +210,50 @@ func TestShortOutputWhy(t *testing.T) {
 	}
 }
 
-// TestStreamedSamples reads the streamed samples of
-// testdata/agent/streamed (scripts/gen-agent-sessions) and checks the
-// recorded sums against figures worked out from the records with jq,
-// keeping each message.id's last record:
-//
-//	jq -s '[.[]|select(.type=="assistant")] | reduce .[] as $r ({};
-//	  .[$r.message.id] = $r.message.usage) | [.[]] | …sum each field'
-//
-// The first-record sums (what ccusage 18.0.11 keeps where there is a
-// requestId) are in docs/cost.md beside these.
-func TestStreamedSamples(t *testing.T) {
-	dir := "../../testdata/agent/streamed/claude/projects/"
-	tests := []struct {
-		file   string
-		calls  int
-		want   Usage
-		unsent int
+// TestClaudeCodeResponse: the Claude Code reader names each call's
+// response, on the message holding its usage and on the calls outside
+// the conversation: message.id and requestId joined by a colon,
+// message.id alone without a requestId; the hand decoder and
+// encoding/json read the same.
+func TestClaudeCodeResponse(t *testing.T) {
+	req := func(r string) string { return `,"requestId":"` + r + `"` }
+	side := `,"isSidechain":true`
+	for _, tc := range []struct {
+		name   string
+		in     string
+		want   []string // Response of the messages with usage, in order
+		unsent []string
 	}{
-		{"-src-api/3f8a0c2e-71d4-4b59-a6e3-5c9d1e7b2a40.jsonl", 320, Usage{Input: 618, CacheRead: 25927397, CacheWrite: 678976, CacheWrite1h: 678976, Output: 98450}, 0},
-		{"-src-web/b62e4d17-09c3-4a8f-8e21-7d3f5a6c9b04.jsonl", 140, Usage{Input: 277, CacheRead: 10288354, CacheWrite: 270273, Output: 41814}, 0},
-		// 60 main calls (input 128, write 130,769, read 4,471,056, output
-		// 17,644) and 36 sidechain calls (68, 82,959, 537,445, 10,971).
-		{"-src-cli/e4a19b3c-5d26-4f70-b8c1-2a6e9d0f4c73.jsonl", 96, Usage{Input: 196, CacheRead: 5008501, CacheWrite: 213728, Output: 28615}, 36},
-	}
-	for _, tc := range tests {
-		t.Run(tc.file, func(t *testing.T) {
-			f, err := os.Open(dir + tc.file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			ts, err := Read(f, tc.file, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr := ts[0]
-			if len(tr.Unsent) != tc.unsent {
-				t.Errorf("%d unsent calls, want %d", len(tr.Unsent), tc.unsent)
-			}
-			if len(tr.Warnings) != 0 {
-				t.Errorf("warnings %v", tr.Warnings)
-			}
-			l, err := List(tr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if l.Recorded == nil || l.Recorded.Calls != tc.calls || l.Recorded.Usage != tc.want {
-				t.Errorf("recorded %+v, want %d calls %+v", l.Recorded, tc.calls, tc.want)
-			}
-		})
+		{"streamed, with requestId", ccPrompt + ccRec("msg_1", ccText, ccUsage("2"), req("req_1")) + ccRec("msg_1", ccTool, ccUsage("9"), req("req_1")) + ccResult,
+			[]string{"msg_1:req_1"}, nil},
+		{"no requestId (Bedrock)", ccPrompt + ccRec("msg_bdrk_1", ccTool, ccUsage("9"), "") + ccResult,
+			[]string{"msg_bdrk_1"}, nil},
+		{"a sidechain call", ccPrompt + ccRec("msg_s", ccText, ccUsage("5"), side+req("req_s")) + ccRec("msg_1", ccTool, ccUsage("9"), req("req_1")) + ccResult,
+			[]string{"msg_1:req_1"}, []string{"msg_s:req_s"}},
+		{"a thinking-only call", ccPrompt + ccRec("msg_t", ccThinking, ccUsage("5"), req("req_t")) + ccRec("msg_1", ccTool, ccUsage("9"), req("req_1")) + ccResult,
+			[]string{"msg_1:req_1"}, []string{"msg_t:req_t"}},
+	} {
+		for _, hand := range []bool{true, false} {
+			t.Run(tc.name, func(t *testing.T) {
+				defer func(h bool) { handDecode = h }(handDecode)
+				handDecode = hand
+				ts, err := Read(strings.NewReader(tc.in), "s.jsonl", FormatClaudeCode)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got, unsent []string
+				for _, m := range ts[0].Messages {
+					if m.Usage != nil {
+						got = append(got, m.Response)
+					}
+				}
+				for _, c := range ts[0].Unsent {
+					unsent = append(unsent, c.Response)
+				}
+				if !slices.Equal(got, tc.want) || !slices.Equal(unsent, tc.unsent) {
+					t.Errorf("hand decoder %v: responses %q, unsent %q; want %q, %q", hand, got, unsent, tc.want, tc.unsent)
+				}
+			})
+		}
 	}
 }

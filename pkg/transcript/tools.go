@@ -104,3 +104,13 @@ func compactJSON(v json.RawMessage) string {
 	}
 	return b.String()
 }
+
+// ResultToolName is the name of the tool whose result m is: m.Name when
+// the format records it on the result, else the name of the call m
+// answers in names (call id → tool name); "" when neither knows.
+func ResultToolName(m *Message, names map[string]string) string {
+	if m.Role == RoleTool && m.Name != "" {
+		return m.Name
+	}
+	return names[m.ToolCallID]
+}

@@ -25,8 +25,8 @@
 //
 // [BilledTokens] and [MessageTokens] count a transcript as a chat request
 // bills it, with OpenAI's per-message framing and a fixed image cost;
-// [CountBilled] does the same while streaming. [List] builds the listing
-// `harpe transcript --format json` writes.
+// [CountBilled] does the same while streaming. What recorded sessions
+// used and cost (listings, summaries, breakdowns) is package usage's.
 package transcript
 
 import "time"
@@ -75,8 +75,8 @@ type Transcript struct {
 	// not part of this conversation: a subagent's run kept in a Claude
 	// Code session file (sidechain records), or a response whose only
 	// records are thinking blocks (saved mid-stream). The provider billed them, so
-	// the recorded sums and the session's cost count them ([UsageTally],
-	// [Listing], [SessionBreakdown]), but no window holds them.
+	// the recorded sums and the session's cost count them (package
+	// usage), but no window holds them.
 	Unsent []UnsentCall
 	// Warnings are problems that did not stop the reading, each naming
 	// the input and line: a half-written last line (a session still
@@ -132,7 +132,7 @@ type Message struct {
 	// message.id and requestId, joined by a colon; a resumed session,
 	// a subagent's copy or a checkpoint snapshot repeats them); set where
 	// Usage is, "" when the format records no such id. A run's summary
-	// counts each response once ([SessionSummaries]).
+	// counts each response once (usage.SessionSummaries).
 	Response string
 	// Turn is the 1-based turn the message belongs to; 0 for the system part
 	// before the first user prompt.

@@ -1,9 +1,11 @@
-package transcript
+package usage
 
 import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // datedPricer prices model "m1" at $1 a token of any kind before 2026-01-03
@@ -14,7 +16,7 @@ type datedPricer struct{}
 
 var priceChange = time.Date(2026, 1, 3, 0, 0, 0, 0, time.UTC)
 
-func (datedPricer) PriceCall(model string, at time.Time, u Usage) (float64, bool) {
+func (datedPricer) PriceCall(model string, at time.Time, u transcript.Usage) (float64, bool) {
 	n := float64(u.Input + u.CacheRead + u.CacheWrite + u.Output)
 	switch {
 	case model == "m1" && !at.IsZero() && at.Before(priceChange):
@@ -42,26 +44,26 @@ func (datedPricer) PriceCall(model string, at time.Time, u Usage) (float64, bool
 func TestSummaryPricing(t *testing.T) {
 	a := NewSessionSummary("a.jsonl", "/src")
 	a.Pricer = datedPricer{}
-	for _, m := range []Message{
-		summaryMessage("2026-01-02T10:00:00Z", "m1", Usage{Input: 1, Output: 2}, ""),
-		summaryMessage("2026-01-02T11:00:00Z", "m2", Usage{Output: 1}, ""),
-		summaryMessage("2026-01-03T10:00:00Z", "m1", Usage{CacheRead: 2}, ""),
-		summaryMessage("2026-01-03T11:00:00Z", "mystery", Usage{Input: 3, Output: 1}, ""),
+	for _, m := range []transcript.Message{
+		summaryMessage("2026-01-02T10:00:00Z", "m1", transcript.Usage{Input: 1, Output: 2}, ""),
+		summaryMessage("2026-01-02T11:00:00Z", "m2", transcript.Usage{Output: 1}, ""),
+		summaryMessage("2026-01-03T10:00:00Z", "m1", transcript.Usage{CacheRead: 2}, ""),
+		summaryMessage("2026-01-03T11:00:00Z", "mystery", transcript.Usage{Input: 3, Output: 1}, ""),
 	} {
 		if err := a.Add(&m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := a.Finish(&Transcript{Format: "claude-code", Unsent: []UnsentCall{{Model: "m1", Usage: Usage{CacheWrite: 5}}}}); err != nil {
+	if err := a.Finish(&transcript.Transcript{Format: "claude-code", Unsent: []transcript.UnsentCall{{Model: "m1", Usage: transcript.Usage{CacheWrite: 5}}}}); err != nil {
 		t.Fatal(err)
 	}
 	b := NewSessionSummary("b.jsonl", "/other")
 	b.Pricer = datedPricer{}
-	m := summaryMessage("2026-01-04T10:00:00Z", "", Usage{Input: 7}, "")
+	m := summaryMessage("2026-01-04T10:00:00Z", "", transcript.Usage{Input: 7}, "")
 	if err := b.Add(&m); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Finish(&Transcript{Format: "harpe"}); err != nil {
+	if err := b.Finish(&transcript.Transcript{Format: "harpe"}); err != nil {
 		t.Fatal(err)
 	}
 	cost := func(c *float64) any {
@@ -113,7 +115,7 @@ func TestSummaryPricing(t *testing.T) {
 // nothing out.
 func TestTallyWithoutPricer(t *testing.T) {
 	var tally UsageTally
-	m := summaryMessage("2026-01-02T10:00:00Z", "m1", Usage{Input: 1}, "")
+	m := summaryMessage("2026-01-02T10:00:00Z", "m1", transcript.Usage{Input: 1}, "")
 	if err := tally.Add(&m, nil); err != nil {
 		t.Fatal(err)
 	}

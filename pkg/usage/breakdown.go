@@ -1,4 +1,4 @@
-package transcript
+package usage
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 	"github.com/harpe-dev/harpe/internal/checked"
 	"github.com/harpe-dev/harpe/internal/usd"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // Breakdown says where a set of sessions' tokens go: `harpe transcript
@@ -26,18 +27,18 @@ type SessionBreakdown struct {
 	Conversation string `json:"conversation,omitempty"`
 	Format       string `json:"format"`
 	// Calls counts model calls: assistant messages, those of one response
-	// (sharing [Message.Call]) once.
+	// (sharing [transcript.Message.Call]) once.
 	Calls int `json:"calls"`
-	// VisibleTokens sums [MessageTokens] over the messages the context
-	// keeps (aborted turns left out), as the transcript shows them.
+	// VisibleTokens sums [transcript.MessageTokens] over the messages the
+	// context keeps (aborted turns left out), as the transcript shows them.
 	VisibleTokens int            `json:"visible_tokens"`
 	Tokens        CategoryTokens `json:"tokens"`
 	// Tools has one entry per tool name, most result tokens first (ties by
 	// name).
 	Tools []ToolTokens `json:"tools"`
 	// Segments splits the session at its harness compactions
-	// ([Transcript.Compactions]): one segment when there is none. Their
-	// message categories add up to the session's; Tokens.Overhead is the
+	// ([transcript.Transcript.Compactions]): one segment when there is none.
+	// Their message categories add up to the session's; Tokens.Overhead is the
 	// overhead of the last segment that records a prompt (see
 	// [SegmentBreakdown]).
 	Segments []SegmentBreakdown `json:"segments"`
@@ -65,13 +66,12 @@ func (s *SessionBreakdown) Unpriced() []UnpricedCalls { return s.usage.Unpriced(
 
 // CategoryTokens are tokens by category.
 type CategoryTokens struct {
-	// Overhead is what the provider counted that the transcript does not
-	// show (system prompt, tool definitions): the recorded prompt of the
-	// last call with usage minus the visible messages sent to it (those
-	// since the latest harness compaction, plus [ReplyPriming], and the
-	// recorded tool definitions). It is an
-	// estimate when the counter is not the provider's tokenizer, and null
-	// when no call records its prompt size.
+	// Overhead is what the provider counted that the transcript does not show
+	// (system prompt, tool definitions): the recorded prompt of the last call
+	// with usage minus the visible messages sent to it (those since the latest
+	// harness compaction, plus [transcript.ReplyPriming], and the recorded tool
+	// definitions). It is an estimate when the counter is not the provider's
+	// tokenizer, and null when no call records its prompt size.
 	Overhead *int `json:"overhead"`
 	// System is system messages; User human prompts and injected context
 	// (including compaction summaries); Assistant the replies' text and
@@ -85,8 +85,8 @@ type CategoryTokens struct {
 	ToolCalls   int `json:"tool_calls"`
 	ToolResults int `json:"tool_results"`
 	// ToolDefinitions are the tool definitions the transcript records
-	// ([ToolDefTokens]; HTTP recordings and request bodies), 0 when it
-	// records none: then they are part of Overhead.
+	// ([transcript.ToolDefTokens]; HTTP recordings and request bodies), 0 when
+	// it records none: then they are part of Overhead.
 	ToolDefinitions int `json:"tool_definitions"`
 }
 
@@ -108,14 +108,14 @@ type SegmentBreakdown struct {
 	Calls int `json:"calls"`
 	// VisibleTokens sums Tokens' visible categories.
 	VisibleTokens int `json:"visible_tokens"`
-	// LastPrompt is the recorded prompt size ([Message.InputTokens]) of
-	// the segment's last call that records one, SentVisible the visible
-	// tokens of the segment's messages before that call; both null when
-	// no call of the segment records its prompt.
+	// LastPrompt is the recorded prompt size ([transcript.Message.InputTokens])
+	// of the segment's last call that records one, SentVisible the visible
+	// tokens of the segment's messages before that call; both null when no call
+	// of the segment records its prompt.
 	LastPrompt  *int `json:"last_prompt"`
 	SentVisible *int `json:"sent_visible"`
 	// Tokens are the segment's tokens by category. Its Overhead is
-	// LastPrompt minus SentVisible, [ReplyPriming] and the tool
+	// LastPrompt minus SentVisible, [transcript.ReplyPriming] and the tool
 	// definitions (null with LastPrompt); ToolDefinitions are the
 	// session's, sent with every call.
 	Tokens CategoryTokens `json:"tokens"`
@@ -130,8 +130,8 @@ type ToolTokens struct {
 	Calls int `json:"calls"`
 	// InputTokens are its calls' name, arguments and framing.
 	InputTokens int `json:"input_tokens"`
-	// ResultTokens are its results' [MessageTokens]; MaxResultTokens the
-	// largest one.
+	// ResultTokens are its results' [transcript.MessageTokens]; MaxResultTokens
+	// the largest one.
 	ResultTokens    int `json:"result_tokens"`
 	MaxResultTokens int `json:"max_result_tokens"`
 }
@@ -180,11 +180,11 @@ func (s *SessionBreakdown) tool(name string) *ToolTokens {
 	return t
 }
 
-// Add counts one message of transcript t. A total that would not fit an
-// int is an [*engine.TokenOverflowError] (fed from [Scan], an [*Error] naming the
-// line of the message); the breakdown is then incomplete and not to be
-// used.
-func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
+// Add counts one message of transcript t. A total that would not fit an int is
+// an [*engine.TokenOverflowError] (fed from [transcript.Scan], an
+// [*transcript.Error] naming the line of the message); the breakdown is then
+// incomplete and not to be used.
+func (s *SessionBreakdown) Add(t *transcript.Transcript, m *transcript.Message) error {
 	a := &s.acc
 	if err := s.usage.Add(m, s.Pricer); err != nil {
 		return err
@@ -196,7 +196,7 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 	}
 	seg := &a.segs[len(a.segs)-1]
 	seg.msgs++
-	if m.Role == RoleAssistant {
+	if m.Role == transcript.RoleAssistant {
 		if m.Call == "" || m.Call != a.lastCall {
 			s.Calls++
 			seg.Calls++
@@ -211,7 +211,7 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 		return nil
 	}
 	c := a.counter
-	total := MessageTokens(m, c)
+	total := transcript.MessageTokens(m, c)
 	thinking := 0
 	if m.Thinking != "" {
 		thinking = c.Count(m.Thinking)
@@ -221,7 +221,7 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 	var err error
 	calls := 0
 	for _, tc := range m.ToolCalls {
-		n := TokensPerToolCall + c.Count(tc.Name) + c.Count(tc.Arguments)
+		n := transcript.TokensPerToolCall + c.Count(tc.Name) + c.Count(tc.Arguments)
 		sumInto(&calls, n, "the tool calls' tokens", &err)
 		tt := s.tool(tc.Name)
 		tt.Calls++
@@ -231,8 +231,8 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 		}
 	}
 	rest := total - calls
-	if m.ToolCallID != "" || m.Role == RoleTool {
-		tt := s.tool(ResultToolName(m, a.names))
+	if m.ToolCallID != "" || m.Role == transcript.RoleTool {
+		tt := s.tool(transcript.ResultToolName(m, a.names))
 		sumInto(&tt.ResultTokens, rest, "the tool results' tokens of "+tt.Name, &err)
 		tt.MaxResultTokens = max(tt.MaxResultTokens, rest)
 	}
@@ -240,11 +240,11 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 	// cannot overflow.
 	for _, k := range []*CategoryTokens{&s.Tokens, &seg.Tokens} {
 		switch {
-		case m.ToolCallID != "" || m.Role == RoleTool:
+		case m.ToolCallID != "" || m.Role == transcript.RoleTool:
 			sumInto(&k.ToolResults, rest, "the tool results' tokens", &err)
-		case m.Role == RoleSystem:
+		case m.Role == transcript.RoleSystem:
 			sumInto(&k.System, rest, "the system messages' tokens", &err)
-		case m.Role == RoleUser:
+		case m.Role == transcript.RoleUser:
 			sumInto(&k.User, rest, "the user messages' tokens", &err)
 		default:
 			sumInto(&k.Assistant, rest, "the assistant messages' tokens", &err)
@@ -261,14 +261,14 @@ func (s *SessionBreakdown) Add(t *Transcript, m *Message) error {
 // from t (which must be finished), the tools, the totals, the overhead
 // and the cost. Totals that do not fit an int are an
 // [*engine.TokenOverflowError].
-func (s *SessionBreakdown) Finish(t *Transcript) error {
+func (s *SessionBreakdown) Finish(t *transcript.Transcript) error {
 	s.Format, s.Conversation = string(t.Format), t.ID
 	if err := s.usage.AddUnsent(t, s.Pricer); err != nil {
 		return err
 	}
 	s.Recorded = s.usage.Total
 	s.CostUSD, s.UnpricedModels = s.usage.Cost()
-	defs := ToolDefTokens(t.Tools, s.acc.counter)
+	defs := transcript.ToolDefTokens(t.Tools, s.acc.counter)
 	s.Tokens.ToolDefinitions = defs
 	s.Segments = make([]SegmentBreakdown, len(s.acc.segs))
 	for i, seg := range s.acc.segs {
@@ -276,7 +276,7 @@ func (s *SessionBreakdown) Finish(t *Transcript) error {
 		if seg.LastPrompt != nil {
 			o, ok := checked.Sub(*seg.LastPrompt, *seg.SentVisible)
 			if ok {
-				o, ok = checked.Sub(o, ReplyPriming)
+				o, ok = checked.Sub(o, transcript.ReplyPriming)
 			}
 			if ok {
 				o, ok = checked.Sub(o, defs)
@@ -323,11 +323,10 @@ func sortTools(m map[string]*ToolTokens) []ToolTokens {
 	return out
 }
 
-// NewBreakdown sums finished sessions into a [Breakdown]. The overhead
-// total is the sum of the sessions that have one, null when none has. A
-// total that does not fit an int is an [*Error] naming the file of the
-// session that took it past the largest int, wrapping an
-// [*engine.TokenOverflowError].
+// NewBreakdown sums finished sessions into a [Breakdown]. The overhead total is
+// the sum of the sessions that have one, null when none has. A total that does
+// not fit an int is an [*transcript.Error] naming the file of the session that
+// took it past the largest int, wrapping an [*engine.TokenOverflowError].
 func NewBreakdown(sessions []*SessionBreakdown) (*Breakdown, error) {
 	b := &Breakdown{Sessions: sessions}
 	if b.Sessions == nil {
@@ -386,7 +385,7 @@ func NewBreakdown(sessions []*SessionBreakdown) (*Breakdown, error) {
 			x.MaxResultTokens = max(x.MaxResultTokens, t.MaxResultTokens)
 		}
 		if err != nil {
-			return nil, &Error{Name: s.File, Err: fmt.Errorf("totals over the sessions: %w", err)}
+			return nil, &transcript.Error{Name: s.File, Err: fmt.Errorf("totals over the sessions: %w", err)}
 		}
 	}
 	tot.Tools = sortTools(tools)

@@ -1,4 +1,4 @@
-package transcript
+package report
 
 import (
 	"fmt"
@@ -7,16 +7,20 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/prose"
 	"github.com/harpe-dev/harpe/internal/table"
+
+	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
-// WriteTable writes b for people: for each session, and then the totals
-// when there are several, the tokens by category with their shares, the
+// WriteTranscriptBreakdown writes b for people, as `harpe transcript
+// --breakdown` does: for each session, and then the totals when there are
+// several, the tokens by category with their shares, the
 // unseen overhead, the recorded usage and its cost, and the tools by
 // result tokens. A session's recorded line names what its cost leaves
 // out for want of a price; the totals' line adds those up.
-func (b *Breakdown) WriteTable(out io.Writer, o TableOptions) error {
+func WriteTranscriptBreakdown(out io.Writer, b *usage.Breakdown, o table.Options) error {
 	w := &prose.Sticky{W: out}
-	var all []UnpricedCalls
+	var all []usage.UnpricedCalls
 	for i, s := range b.Sessions {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -25,12 +29,12 @@ func (b *Breakdown) WriteTable(out io.Writer, o TableOptions) error {
 		if s.Conversation != "" {
 			title += " conversation " + s.Conversation
 		}
-		var left []UnpricedCalls
+		var left []usage.UnpricedCalls
 		if len(s.UnpricedModels) > 0 {
 			left = s.Unpriced()
 		}
-		all = MergeUnpriced(all, left)
-		sec := breakdownSection{title, 1, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD, left, s.Segments}
+		all = usage.MergeUnpriced(all, left)
+		sec := transcriptBreakdownSection{title, 1, s.Calls, s.VisibleTokens, s.Tokens, s.Tools, s.Recorded, s.CostUSD, left, s.Segments}
 		if err := sec.write(w, o); err != nil {
 			return err
 		}
@@ -38,7 +42,7 @@ func (b *Breakdown) WriteTable(out io.Writer, o TableOptions) error {
 	if len(b.Sessions) > 1 {
 		fmt.Fprintln(w)
 		t := b.Totals
-		sec := breakdownSection{fmt.Sprintf("total over %d sessions", t.Sessions), t.Sessions, t.Calls,
+		sec := transcriptBreakdownSection{fmt.Sprintf("total over %d sessions", t.Sessions), t.Sessions, t.Calls,
 			t.VisibleTokens, t.Tokens, t.Tools, t.Recorded, t.CostUSD, all, nil}
 		if err := sec.write(w, o); err != nil {
 			return err
@@ -47,26 +51,26 @@ func (b *Breakdown) WriteTable(out io.Writer, o TableOptions) error {
 	return w.Err
 }
 
-// breakdownSection is what one section of a breakdown's table shows: a
-// session's figures or the totals'.
-type breakdownSection struct {
+// transcriptBreakdownSection is what one section of a breakdown's table shows:
+// a session's figures or the totals'.
+type transcriptBreakdownSection struct {
 	title           string
 	sessions, calls int
 	visible         int
-	tokens          CategoryTokens
-	tools           []ToolTokens
-	recorded        *RecordedUsage
+	tokens          usage.CategoryTokens
+	tools           []usage.ToolTokens
+	recorded        *usage.RecordedUsage
 	dollars         *float64
-	left            []UnpricedCalls
+	left            []usage.UnpricedCalls
 	// segments are a session's (nil for the totals).
-	segments []SegmentBreakdown
+	segments []usage.SegmentBreakdown
 }
 
 // writeOverhead writes the unseen overhead: for a session, the sum that
 // gives it (the last segment with a recorded prompt), after a table of
 // the segments when the harness compacted; for the totals, the sessions'
 // sum.
-func (s *breakdownSection) writeOverhead(w io.Writer, o TableOptions) error {
+func (s *transcriptBreakdownSection) writeOverhead(w io.Writer, o table.Options) error {
 	tk := s.tokens
 	if s.segments == nil {
 		over := "-"
@@ -115,11 +119,11 @@ func (s *breakdownSection) writeOverhead(w io.Writer, o TableOptions) error {
 	}
 	// Two lines: real sessions' figures are long.
 	fmt.Fprintf(w, "unseen overhead%s: %d\n  = last recorded prompt %d - %d visible sent before it - %d to prime%s\n",
-		of, *g.Tokens.Overhead, *g.LastPrompt, *g.SentVisible, ReplyPriming, defs)
+		of, *g.Tokens.Overhead, *g.LastPrompt, *g.SentVisible, transcript.ReplyPriming, defs)
 	return nil
 }
 
-func (s *breakdownSection) write(w io.Writer, o TableOptions) error {
+func (s *transcriptBreakdownSection) write(w io.Writer, o table.Options) error {
 	tk, visible := s.tokens, s.visible
 	fmt.Fprintf(w, "%s: %s, %d visible tokens\n", s.title, prose.Plural(s.calls, "call"), visible)
 	pct := func(n int) string {
@@ -147,7 +151,7 @@ func (s *breakdownSection) write(w io.Writer, o TableOptions) error {
 		// count --transcript counts what a request would carry now:
 		// providers drop earlier turns' thinking from the prompt.
 		fmt.Fprintf(w, "count --transcript: %d (visible - thinking, not re-sent, + %d to prime)\n",
-			visible-tk.Thinking+ReplyPriming*s.sessions, ReplyPriming*s.sessions)
+			visible-tk.Thinking+transcript.ReplyPriming*s.sessions, transcript.ReplyPriming*s.sessions)
 	}
 	if rec := s.recorded; rec != nil {
 		// Wrapped before 80 columns: real sessions' sums are long.
@@ -161,7 +165,7 @@ func (s *breakdownSection) write(w io.Writer, o TableOptions) error {
 		prose.List(w, "recorded: ", []string{prose.Plural(rec.Calls, "call"), fmt.Sprintf("input %d", rec.Input),
 			fmt.Sprintf("cache write %d", rec.CacheWrite), fmt.Sprintf("cache read %d", rec.CacheRead), last})
 		if len(s.left) > 0 {
-			fmt.Fprint(w, UnpricedLine(s.left))
+			fmt.Fprint(w, unpricedLine(s.left))
 		}
 	}
 	if len(s.tools) == 0 {

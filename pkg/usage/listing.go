@@ -1,4 +1,4 @@
-package transcript
+package usage
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // Listing is the machine-readable account of what was read from a
@@ -37,7 +38,7 @@ type Listing struct {
 	UnpricedModels []string `json:"unpriced_models,omitempty"`
 
 	// Counter, when set before messages are added, counts each message's
-	// Tokens ([MessageTokens]); nil leaves them 0.
+	// Tokens ([transcript.MessageTokens]); nil leaves them 0.
 	Counter tokenize.Counter `json:"-"`
 	// Pricer, when set before messages are added, prices each recorded
 	// call; nil leaves CostUSD absent.
@@ -50,7 +51,7 @@ type Listing struct {
 // RecordedUsage sums recorded usage: calls and tokens by part.
 type RecordedUsage struct {
 	Calls int `json:"calls"`
-	Usage
+	transcript.Usage
 }
 
 // Add adds o's calls and tokens to r, or returns an [*engine.TokenOverflowError]
@@ -59,7 +60,7 @@ func (r *RecordedUsage) Add(o *RecordedUsage) error {
 	s := *r
 	var err error
 	sumInto(&s.Calls, o.Calls, "the recorded calls", &err)
-	s.Usage, err = s.Usage.plus(&o.Usage, err)
+	s.Usage, err = plusUsage(s.Usage, &o.Usage, err)
 	if err != nil {
 		return err
 	}
@@ -67,12 +68,12 @@ func (r *RecordedUsage) Add(o *RecordedUsage) error {
 	return nil
 }
 
-func (r *RecordedUsage) add(u *Usage) error {
+func (r *RecordedUsage) add(u *transcript.Usage) error {
 	return r.Add(&RecordedUsage{Calls: 1, Usage: *u})
 }
 
-// plus is u + o part by part, or the first overflow (err when set).
-func (u Usage) plus(o *Usage, err error) (Usage, error) {
+// plusUsage is u + o part by part, or the first overflow (err when set).
+func plusUsage(u transcript.Usage, o *transcript.Usage, err error) (transcript.Usage, error) {
 	sumInto(&u.Input, o.Input, "the recorded input tokens", &err)
 	sumInto(&u.CacheRead, o.CacheRead, "the recorded cache read tokens", &err)
 	sumInto(&u.CacheWrite, o.CacheWrite, "the recorded cache write tokens", &err)
@@ -102,7 +103,7 @@ type modelTally struct {
 // Add counts m's usage, if it records any, priced with p (nil: not
 // priced). A total that would not fit an int is an
 // [*engine.TokenOverflowError]; the tally is then left as it was.
-func (t *UsageTally) Add(m *Message, p Pricer) error {
+func (t *UsageTally) Add(m *transcript.Message, p Pricer) error {
 	if m.Usage == nil {
 		return nil
 	}
@@ -113,13 +114,13 @@ func (t *UsageTally) Add(m *Message, p Pricer) error {
 // when not recorded), priced with p (nil: not priced). Totals that do not
 // fit an int are an [*engine.TokenOverflowError]; the tally is then left
 // as it was.
-func (t *UsageTally) AddUsage(model string, at time.Time, u *Usage, p Pricer) error {
+func (t *UsageTally) AddUsage(model string, at time.Time, u *transcript.Usage, p Pricer) error {
 	return t.addCall(model, u, priceCall(p, model, at, u))
 }
 
 // addCall counts one call's usage u, answered by model, whose cost c is
 // already known.
-func (t *UsageTally) addCall(model string, u *Usage, c callCost) error {
+func (t *UsageTally) addCall(model string, u *transcript.Usage, c callCost) error {
 	var total RecordedUsage
 	if t.Total != nil {
 		total = *t.Total
@@ -151,9 +152,9 @@ func (t *UsageTally) addCall(model string, u *Usage, c callCost) error {
 	return nil
 }
 
-// AddUnsent counts the usage of t's calls that are not part of its
-// conversation ([Transcript.Unsent]), priced with p (nil: not priced).
-func (t *UsageTally) AddUnsent(tr *Transcript, p Pricer) error {
+// AddUnsent counts the usage of t's calls that are not part of its conversation
+// ([transcript.Transcript.Unsent]), priced with p (nil: not priced).
+func (t *UsageTally) AddUnsent(tr *transcript.Transcript, p Pricer) error {
 	for i := range tr.Unsent {
 		c := &tr.Unsent[i]
 		if err := t.AddUsage(c.Model, c.Time, &c.Usage, p); err != nil {
@@ -193,7 +194,8 @@ type ListingMessage struct {
 	Index int    `json:"index"`
 	Role  string `json:"role"`
 	Turn  int    `json:"turn"`
-	// Chars is [Message.Chars]: text plus tool-call names and arguments.
+	// Chars is [transcript.Message.Chars]: text plus tool-call names and
+	// arguments.
 	Chars int `json:"chars"`
 	// ToolCalls are the ids of the calls the message makes (never null).
 	ToolCalls []string `json:"tool_calls"`
@@ -203,24 +205,24 @@ type ListingMessage struct {
 	// ToolName is, for a tool result, the name of the tool that produced
 	// it (from the result itself or its call); null when unknown.
 	ToolName *string `json:"tool_name"`
-	// Tokens is [MessageTokens] of the message: what it costs in a chat
-	// request, framing included.
+	// Tokens is [transcript.MessageTokens] of the message: what it costs in a
+	// chat request, framing included.
 	Tokens      int     `json:"tokens"`
 	Timestamp   *string `json:"timestamp"`
 	InputTokens *int    `json:"input_tokens"`
 	// Usage is the call's recorded usage in its parts; null where the
 	// format records none.
-	Usage *Usage `json:"usage"`
+	Usage *transcript.Usage `json:"usage"`
 	// Model is the model that answered, where recorded.
 	Model   string `json:"model,omitempty"`
 	Aborted bool   `json:"aborted,omitempty"`
 	Meta    bool   `json:"meta,omitempty"`
-	// Call is [Message.Call]: the records of one streamed response share
-	// it. Not in the JSON (one entry a record there); tables join them.
+	// Call is [transcript.Message.Call]: the records of one streamed response
+	// share it. Not in the JSON (one entry a record there); tables join them.
 	Call string `json:"-"`
 }
 
-// ListingPair is an [Unpaired] entry of a [Listing].
+// ListingPair is an [transcript.Unpaired] entry of a [Listing].
 type ListingPair struct {
 	Message    int    `json:"message"`
 	ToolCallID string `json:"tool_call_id"`
@@ -230,7 +232,7 @@ type ListingPair struct {
 // List builds the [Listing] of t. Timestamps are RFC 3339 with the offset
 // they were recorded in. Recorded usage whose totals do not fit an int is
 // an [*engine.TokenOverflowError] naming the message.
-func List(t *Transcript) (*Listing, error) {
+func List(t *transcript.Transcript) (*Listing, error) {
 	l := &Listing{Messages: make([]ListingMessage, 0, len(t.Messages))}
 	for i := range t.Messages {
 		if err := l.Add(&t.Messages[i]); err != nil {
@@ -243,19 +245,19 @@ func List(t *Transcript) (*Listing, error) {
 	return l, nil
 }
 
-// Add appends the listing of one message; with [Scan], a listing is built
-// without keeping the messages. When the recorded usage's totals would
-// not fit an int, it returns an [*engine.TokenOverflowError] and adds nothing; fed
-// from [Scan], the error comes back as an [*Error] naming the line of
-// the message.
-func (l *Listing) Add(m *Message) error {
+// Add appends the listing of one message; with [transcript.Scan], a listing is
+// built without keeping the messages. When the recorded usage's totals would
+// not fit an int, it returns an [*engine.TokenOverflowError] and adds nothing;
+// fed from [transcript.Scan], the error comes back as an [*transcript.Error]
+// naming the line of the message.
+func (l *Listing) Add(m *transcript.Message) error {
 	if err := l.tally.Add(m, l.Pricer); err != nil {
 		return err
 	}
 	lm := ListingMessage{Index: m.Index, Role: string(m.Role), Turn: m.Turn, Chars: m.Chars(),
 		ToolCalls: []string{}, ToolNames: []string{}, InputTokens: m.InputTokens, Usage: m.Usage, Model: m.Model, Aborted: m.Aborted, Meta: m.Meta, Call: m.Call}
 	if l.Counter != nil {
-		lm.Tokens = MessageTokens(m, l.Counter)
+		lm.Tokens = transcript.MessageTokens(m, l.Counter)
 	}
 	for _, c := range m.ToolCalls {
 		if c.ID != "" {
@@ -270,7 +272,7 @@ func (l *Listing) Add(m *Message) error {
 	if m.ToolCallID != "" {
 		id := m.ToolCallID
 		lm.ToolCallID = &id
-		name := ResultToolName(m, l.names)
+		name := transcript.ResultToolName(m, l.names)
 		if name != "" {
 			lm.ToolName = &name
 		}
@@ -287,7 +289,7 @@ func (l *Listing) Add(m *Message) error {
 // SetHeader fills the transcript-wide fields of l from t, which must be
 // finished: its format, turns, pairs, skipped records and compactions,
 // the calls it records outside the conversation, and the cost.
-func (l *Listing) SetHeader(t *Transcript) error {
+func (l *Listing) SetHeader(t *transcript.Transcript) error {
 	l.Format, l.Conversation, l.Turns, l.Compactions = string(t.Format), t.ID, t.Turns, t.Compactions
 	if err := l.tally.AddUnsent(t, l.Pricer); err != nil {
 		return err
@@ -306,14 +308,4 @@ func (l *Listing) SetHeader(t *Transcript) error {
 		l.Unpaired = append(l.Unpaired, ListingPair{Message: u.Message, ToolCallID: u.ToolCallID, Kind: u.Kind})
 	}
 	return nil
-}
-
-// ResultToolName is the name of the tool whose result m is: m.Name when
-// the format records it on the result, else the name of the call m
-// answers in names (call id → tool name); "" when neither knows.
-func ResultToolName(m *Message, names map[string]string) string {
-	if m.Role == RoleTool && m.Name != "" {
-		return m.Name
-	}
-	return names[m.ToolCallID]
 }

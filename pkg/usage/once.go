@@ -1,4 +1,4 @@
-package transcript
+package usage
 
 import (
 	"hash/fnv"
@@ -7,18 +7,19 @@ import (
 	"time"
 
 	"github.com/harpe-dev/harpe/internal/usd"
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // Each response once.
 //
 // A response recorded in several files of one run (the same
-// [Message.Response]: Claude Code's message.id and requestId, which a
-// resumed session, a subagent's copy or a checkpoint snapshot repeat) is
+// [transcript.Message.Response]: Claude Code's message.id and requestId, which
+// a resumed session, a subagent's copy or a checkpoint snapshot repeat) is
 // billed once in a summary: in the first session that records it, sessions
-// taken in the order they were added to the [SessionSummaries] (the order
-// of the files named, a directory's files in sorted path order). Every
-// later copy is left out of its session's usage and cost and counted in
-// the session's RepeatedResponses and RepeatedUSD instead.
+// taken in the order they were added to the [SessionSummaries] (the order of
+// the files named, a directory's files in sorted path order). Every later copy
+// is left out of its session's usage and cost and counted in the session's
+// RepeatedResponses and RepeatedUSD instead.
 //
 // A [SessionSummary] tallies every call it is given, as before; it also
 // keeps, for each call that names its response, the response's key and
@@ -28,7 +29,7 @@ import (
 // each repeat back out of its row. The set holds 16 bytes a response of
 // the run while it settles, the calls' records 72 bytes each until then.
 
-// responseKey is a 128-bit FNV-1a hash of a [Message.Response]: two
+// responseKey is a 128-bit FNV-1a hash of a [transcript.Message.Response]: two
 // different responses of a run share one with a chance of about n²/2¹²⁹
 // (n responses), nil in practice, and the set of them is smaller than the
 // ids (about 60 bytes each).
@@ -47,7 +48,7 @@ func keyOf(response string) responseKey {
 // [keyedCalls] models and days).
 type keyedCall struct {
 	key   responseKey
-	usage Usage
+	usage transcript.Usage
 	usd   float64
 	// model indexes models, day days: the UTC day the call counted on
 	// ("": none yet; Finish moves it to the session's first day, as it
@@ -80,7 +81,7 @@ func nameIndex(names *[]string, n string) (uint16, bool) {
 }
 
 // keep notes that the call (model, u, c), counted on day, names response.
-func (s *SessionSummary) keep(response, model, day string, u *Usage, c callCost) {
+func (s *SessionSummary) keep(response, model, day string, u *transcript.Usage, c callCost) {
 	if response == "" {
 		return
 	}
@@ -95,7 +96,7 @@ func (s *SessionSummary) keep(response, model, day string, u *Usage, c callCost)
 
 // keepUnsent notes the calls of t outside its conversation that name
 // their response; they count on day "" ([SessionSummary.Finish]).
-func (s *SessionSummary) keepUnsent(t *Transcript) {
+func (s *SessionSummary) keepUnsent(t *transcript.Transcript) {
 	for i := range t.Unsent {
 		c := &t.Unsent[i]
 		if c.Response != "" {
@@ -189,7 +190,7 @@ func (ss *SessionSummaries) countOnce() {
 // same figures: they were added, so nothing goes below zero. The model
 // stays among the tally's models (it answered). A model left with no call
 // costs exactly 0 (no rounding left over).
-func (t *UsageTally) removeCall(model string, u *Usage, c callCost) {
+func (t *UsageTally) removeCall(model string, u *transcript.Usage, c callCost) {
 	mt := t.byModel[model]
 	if t.Total == nil || mt == nil {
 		return
@@ -210,7 +211,7 @@ func (t *UsageTally) removeCall(model string, u *Usage, c callCost) {
 }
 
 // sub takes one call of usage u out of r.
-func (r *RecordedUsage) sub(u *Usage) {
+func (r *RecordedUsage) sub(u *transcript.Usage) {
 	r.Calls--
 	r.Input -= u.Input
 	r.CacheRead -= u.CacheRead

@@ -1,4 +1,4 @@
-package transcript
+package usage
 
 import (
 	"cmp"
@@ -17,12 +17,12 @@ import (
 // The zero value is empty and ready to use; like a slice, a copy shares
 // its rows with the original, so add to one of them only.
 //
-// A response several rows record ([Message.Response]) counts once: the
-// first time a summary is made of the rows ([NewSummary]) or one is read
-// ([SessionSummaries.At]), the rows added since are settled in the order
-// added, the first to record a response keeping it and the later ones
-// counting it in [SessionSummary.RepeatedResponses] instead. Rows added
-// after that are settled among themselves only.
+// A response several rows record ([transcript.Message.Response]) counts once:
+// the first time a summary is made of the rows ([NewSummary]) or one is read
+// ([SessionSummaries.At]), the rows added since are settled in the order added,
+// the first to record a response keeping it and the later ones counting it in
+// [SessionSummary.RepeatedResponses] instead. Rows added after that are settled
+// among themselves only.
 type SessionSummaries struct {
 	// chunks hold the rows, rowChunk a chunk: they grow without a copy
 	// of those before (a slice's growth held the old array and the new,

@@ -1,4 +1,4 @@
-package transcript
+package report
 
 import (
 	"fmt"
@@ -10,22 +10,19 @@ import (
 	"github.com/harpe-dev/harpe/internal/prose"
 	"github.com/harpe-dev/harpe/internal/table"
 	"github.com/harpe-dev/harpe/internal/termtext"
+
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
-// TableOptions say how the tables of a report for people are drawn:
-// Width is the number of columns they are made to fit (below 80, 0
-// included, they fit 80), and EastAsian counts East Asian ambiguous-width
+// WriteTranscriptListings writes listings for people, as `harpe transcript
+// --messages` does: for each, a summary line, one row a message (the records
+// of one streamed response, which Claude Code writes one per content block,
+// joined) and the unpaired calls and skipped records below. The JSON
+// ([usage.Listing]) keeps one entry a record and the ids the table only
+// counts. o.Width is the number of columns the tables are made to fit (below
+// 80, 0 included, they fit 80); o.EastAsian counts East Asian ambiguous-width
 // characters as two columns, as terminals in a CJK locale show them.
-// engine's report table takes the same type, and window's tables these
-// two fields with more.
-type TableOptions = table.Options
-
-// WriteListingTables writes listings for people: for each, a summary
-// line, one row a message (the records of one streamed response, which
-// Claude Code writes one per content block, joined) and the unpaired
-// calls and skipped records below. The JSON ([Listing]) keeps one entry a
-// record and the ids the table only counts.
-func WriteListingTables(out io.Writer, ls []*Listing, o TableOptions) error {
+func WriteTranscriptListings(out io.Writer, ls []*usage.Listing, o table.Options) error {
 	w := &prose.Sticky{W: out}
 	files := map[string]bool{}
 	for _, l := range ls {
@@ -44,10 +41,10 @@ func WriteListingTables(out io.Writer, ls []*Listing, o TableOptions) error {
 		if l.Conversation != "" {
 			title += ", conversation " + termtext.Escape(l.Conversation)
 		}
-		msgs := joinCalls(l.Messages)
+		msgs := transcriptJoinCalls(l.Messages)
 		fmt.Fprintf(w, "%s: %s, %s, %d unpaired, %s\n", title, prose.Plural(len(msgs), "message"),
 			prose.Plural(l.Turns, "turn"), len(l.Unpaired), prose.Plural(len(l.Compactions), "compaction"))
-		if err := writeMessageTable(w, l, msgs, o); err != nil {
+		if err := transcriptMessageTable(w, l, msgs, o); err != nil {
 			return err
 		}
 		for _, u := range l.Unpaired {
@@ -72,9 +69,9 @@ func WriteListingTables(out io.Writer, ls []*Listing, o TableOptions) error {
 	return w.Err
 }
 
-// writeMessageTable writes the table of l's messages, joined as msgs, a
+// transcriptMessageTable writes the table of l's messages, joined as msgs, a
 // row each, with the total of their characters.
-func writeMessageTable(w io.Writer, l *Listing, msgs []joinedMessage, o TableOptions) error {
+func transcriptMessageTable(w io.Writer, l *usage.Listing, msgs []transcriptJoinedMessage, o table.Options) error {
 	rows := make([][]string, 0, len(msgs))
 	chars := 0
 	for _, jm := range msgs {
@@ -115,17 +112,17 @@ func writeMessageTable(w io.Writer, l *Listing, msgs []joinedMessage, o TableOpt
 	return table.Render(w, o.AtLeastMin(), []string{"#", "turn", "role", "chars", "input", "tool", "notes"}, rows, footer)
 }
 
-// joinedMessage is one row of the message table: a listing message, or
-// the records of one streamed response joined (chars and tool calls
-// summed, the first record's input), Index to last.
-type joinedMessage struct {
-	ListingMessage
+// transcriptJoinedMessage is one row of the message table: a listing message,
+// or the records of one streamed response joined (chars and tool calls summed,
+// the first record's input), Index to last.
+type transcriptJoinedMessage struct {
+	usage.ListingMessage
 	last int
 }
 
-// joinCalls joins consecutive messages that share a non-empty Call.
-func joinCalls(ms []ListingMessage) []joinedMessage {
-	out := make([]joinedMessage, 0, len(ms))
+// transcriptJoinCalls joins consecutive messages that share a non-empty Call.
+func transcriptJoinCalls(ms []usage.ListingMessage) []transcriptJoinedMessage {
+	out := make([]transcriptJoinedMessage, 0, len(ms))
 	for _, m := range ms {
 		if n := len(out); n > 0 && m.Call != "" && out[n-1].Call == m.Call && out[n-1].Aborted == m.Aborted {
 			j := &out[n-1]
@@ -134,22 +131,19 @@ func joinCalls(ms []ListingMessage) []joinedMessage {
 			j.last = m.Index
 			continue
 		}
-		out = append(out, joinedMessage{ListingMessage: m, last: m.Index})
+		out = append(out, transcriptJoinedMessage{ListingMessage: m, last: m.Index})
 	}
 	return out
 }
 
-// UnpricedLine is the line a table writes under a cost that leaves out
-// the calls of models without prices:
-//
-//	unpriced: 6 calls, 66116 tokens of "mystery-1": not in the cost
-func UnpricedLine(us []UnpricedCalls) string {
+// unpricedLine is the line a table writes under a cost that leaves out
+// the calls of models without prices ([prose.Unpriced]).
+func unpricedLine(us []usage.UnpricedCalls) string {
 	calls, tokens := 0, 0
-	names := make([]string, 0, len(us))
+	models := make([]string, 0, len(us))
 	for _, u := range us {
 		calls, tokens = calls+u.Calls, tokens+u.Tokens
-		names = append(names, strconv.Quote(u.Model))
+		models = append(models, u.Model)
 	}
-	return fmt.Sprintf("unpriced: %s, %d tokens of %s: not in the cost\n",
-		prose.Plural(calls, "call"), tokens, strings.Join(names, ", "))
+	return prose.Unpriced(calls, tokens, models)
 }

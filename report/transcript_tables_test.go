@@ -1,4 +1,4 @@
-package transcript_test
+package report_test
 
 import (
 	"bytes"
@@ -10,12 +10,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/harpe-dev/harpe/internal/table"
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
+	"github.com/harpe-dev/harpe/report"
 )
 
-func ExampleWriteListingTables() {
+func ExampleWriteTranscriptListings() {
 	events := `{"type":"system","content":"You are terse."}
 {"type":"user","content":"List the files."}
 {"type":"assistant","content":"","tool_calls":[{"id":"c1","name":"ls","arguments":"{}"}]}
@@ -27,11 +30,11 @@ func ExampleWriteListingTables() {
 	if err != nil {
 		panic(err)
 	}
-	l, err := transcript.List(ts[0])
+	l, err := usage.List(ts[0])
 	if err != nil {
 		panic(err)
 	}
-	if err := transcript.WriteListingTables(os.Stdout, []*transcript.Listing{l}, transcript.TableOptions{Width: 80}); err != nil {
+	if err := report.WriteTranscriptListings(os.Stdout, []*usage.Listing{l}, table.Options{Width: 80}); err != nil {
 		panic(err)
 	}
 	// Output:
@@ -70,33 +73,33 @@ func (f *nthFailing) Write(p []byte) (int, error) {
 // TestTablesWriteErrors: the message table, the breakdown and the
 // summary return the error of whichever write fails.
 func TestTablesWriteErrors(t *testing.T) {
-	collect := func(build transcript.Build) *transcript.Collected {
-		f, err := os.Open(filepath.Join("..", "..", "testdata", "transcripts", "claude-code", "session.jsonl"))
+	collect := func(build usage.Build) *usage.Collected {
+		f, err := os.Open(filepath.Join("..", "testdata", "transcripts", "claude-code", "session.jsonl"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		got, err := transcript.Collect(context.Background(), f, "session.jsonl", transcript.CollectOptions{
+		got, err := usage.Collect(context.Background(), f, "session.jsonl", usage.CollectOptions{
 			Build: build, Counter: tokenize.Estimate, Pricer: cost.RecordedPricer(nil)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return got
 	}
-	listings := collect(transcript.BuildListing).Listings
-	b, err := transcript.NewBreakdown(collect(transcript.BuildBreakdown).Breakdowns)
+	listings := collect(usage.BuildListing).Listings
+	b, err := usage.NewBreakdown(collect(usage.BuildBreakdown).Breakdowns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := transcript.NewSummary(collect(transcript.BuildSummary).Summaries, "session")
+	sum, err := usage.NewSummary(collect(usage.BuildSummary).Summaries, "session")
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := transcript.TableOptions{Width: 80}
+	o := table.Options{Width: 80}
 	for name, write := range map[string]func(w *nthFailing) error{
-		"messages":  func(w *nthFailing) error { return transcript.WriteListingTables(w, listings, o) },
-		"breakdown": func(w *nthFailing) error { return b.WriteTable(w, o) },
-		"summary":   func(w *nthFailing) error { return sum.WriteTable(w) },
+		"messages":  func(w *nthFailing) error { return report.WriteTranscriptListings(w, listings, o) },
+		"breakdown": func(w *nthFailing) error { return report.WriteTranscriptBreakdown(w, b, o) },
+		"summary":   func(w *nthFailing) error { return report.WriteTranscriptSummary(w, sum) },
 	} {
 		all := &nthFailing{n: -1}
 		if err := write(all); err != nil {
@@ -112,9 +115,9 @@ func TestTablesWriteErrors(t *testing.T) {
 
 // The summary of one session of two calls, as ExampleNewSummary builds
 // it: tokens from 10,000 up in three digits, no cost without a pricer.
-func ExampleSummary_WriteTable() {
+func ExampleWriteTranscriptSummary() {
 	at := time.Date(2026, 11, 24, 9, 12, 3, 0, time.UTC)
-	s := transcript.NewSessionSummary("projects/-src-shop/s.jsonl", "/src/shop")
+	s := usage.NewSessionSummary("projects/-src-shop/s.jsonl", "/src/shop")
 	for i, u := range []transcript.Usage{{Input: 2, CacheWrite: 12000, Output: 400}, {Input: 1, CacheRead: 12000, CacheWrite: 800, Output: 90}} {
 		m := transcript.Message{Role: transcript.RoleAssistant, Model: "claude-sonnet-4-5", Timestamp: at.Add(time.Duration(i) * time.Minute), Usage: &u}
 		if err := s.Add(&m); err != nil {
@@ -124,13 +127,13 @@ func ExampleSummary_WriteTable() {
 	if err := s.Finish(&transcript.Transcript{Format: "claude-code"}); err != nil {
 		panic(err)
 	}
-	var ss transcript.SessionSummaries
+	var ss usage.SessionSummaries
 	ss.Add(s)
-	sum, err := transcript.NewSummary(ss, "session")
+	sum, err := usage.NewSummary(ss, "session")
 	if err != nil {
 		panic(err)
 	}
-	if err := sum.WriteTable(os.Stdout); err != nil {
+	if err := report.WriteTranscriptSummary(os.Stdout, sum); err != nil {
 		panic(err)
 	}
 	// Output:

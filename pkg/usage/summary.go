@@ -1,4 +1,4 @@
-package transcript
+package usage
 
 import (
 	"bufio"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // Summary is a set of sessions in one line each, or grouped: `harpe
@@ -62,10 +64,10 @@ type SessionSummary struct {
 	// Models are the models that answered, sorted.
 	Models []string `json:"models"`
 	// Messages counts the messages; a response written as several
-	// records ([Message.Call]) counts once.
+	// records ([transcript.Message.Call]) counts once.
 	Messages int `json:"messages"`
 	// Recorded sums the provider's usage over every call (calls not part
-	// of the conversation, [Transcript.Unsent], too); zero when the format
+	// of the conversation, [transcript.Transcript.Unsent], too); zero when the format
 	// records none.
 	Recorded RecordedUsage `json:"recorded"`
 	// CostUSD is what the recorded calls cost, each priced by [Pricer]
@@ -120,8 +122,8 @@ type openSummary struct {
 
 // reply counts m when it is a reply (an assistant message that is not
 // the harness's; those of one response once), as replay counts calls.
-func (o *openSummary) reply(m *Message) {
-	if m.Role != RoleAssistant || m.Meta {
+func (o *openSummary) reply(m *transcript.Message) {
+	if m.Role != transcript.RoleAssistant || m.Meta {
 		return
 	}
 	if !o.inReply || m.Call == "" || m.Call != o.lastReply {
@@ -191,7 +193,7 @@ func fileDir(name string) string {
 
 // Add counts one message. A total past the largest int is an
 // [*engine.TokenOverflowError].
-func (s *SessionSummary) Add(m *Message) error {
+func (s *SessionSummary) Add(m *transcript.Message) error {
 	if s.open == nil {
 		s.open = &openSummary{} // a SessionSummary{} of its own
 	}
@@ -242,7 +244,7 @@ func (s *SessionSummary) day(key string) *UsageTally {
 
 // Finish adds t's header: its format and conversation id, and the calls
 // it records outside the conversation; then prices the session.
-func (s *SessionSummary) Finish(t *Transcript) error {
+func (s *SessionSummary) Finish(t *transcript.Transcript) error {
 	s.Format, s.Conversation = string(t.Format), t.ID
 	if o := s.open; o != nil {
 		o.closeReply()

@@ -1,4 +1,4 @@
-package transcript
+package report
 
 import (
 	"bufio"
@@ -10,9 +10,12 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/prose"
 	"github.com/harpe-dev/harpe/internal/termtext"
+
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
-// WriteTable writes s for people: one line of figures per session (or
+// WriteTranscriptSummary writes s for people, as `harpe transcript` does:
+// one line of figures per session (or
 // group), with where it ran and who answered on an indented line under
 // it, then the total, then a line naming what the cost leaves out for
 // want of a price. A cost with nothing priced reads "unpriced", never
@@ -20,14 +23,14 @@ import (
 // figures), in fixed columns, so the table fits 80 columns whatever the
 // names (a bordered table of nine columns wrapped every row). Rows are
 // written as they are formatted, not built whole first.
-func (s *Summary) WriteTable(w io.Writer) error {
+func WriteTranscriptSummary(w io.Writer, s *usage.Summary) error {
 	first, count := "start (UTC)", "calls"
 	if s.By != "session" {
 		first, count = s.By, "sessions"
 	}
 	key := func(k string) string {
 		if s.By == "model" {
-			return termtext.Escape(dropDate(k)) // the JSON keeps the whole id
+			return termtext.Escape(transcriptDropDate(k)) // the JSON keeps the whole id
 		}
 		return termtext.Escape(k)
 	}
@@ -39,9 +42,9 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	// first kw wide; calls (or sessions) 8; input 7; cache read 11; cache
 	// write 12; output 8; cost 10: 72 columns for a key of 16.
 	const columns = "%-*s %7s %7s %11s %12s %8s %10s\n"
-	line := func(key string, n int, r RecordedUsage, c *float64, unpriced []string) {
+	line := func(key string, n int, r usage.RecordedUsage, c *float64, unpriced []string) {
 		fmt.Fprintf(b, columns, kw, key, strconv.Itoa(n), prose.Compact(r.Input), prose.Compact(r.CacheRead),
-			prose.Compact(r.CacheWrite), prose.Compact(r.Output), summaryCost(c, unpriced))
+			prose.Compact(r.CacheWrite), prose.Compact(r.Output), transcriptSummaryCost(c, unpriced))
 	}
 	fmt.Fprintf(b, columns, kw, first, count, "input", "cache read", "cache write", "output", "cost $")
 	t := s.Totals
@@ -59,9 +62,9 @@ func (s *Summary) WriteTable(w io.Writer) error {
 			}
 			if id := ss.Session; id != "" {
 				// The session's short id: two sessions of one project apart.
-				project = shortID(id) + "  " + project
+				project = transcriptShortID(id) + "  " + project
 			}
-			if _, err := fmt.Fprintf(b, "  %s  %s: %s\n", termtext.Escape(project), ss.Format, termtext.Escape(shortModels(ss.Models))); err != nil {
+			if _, err := fmt.Fprintf(b, "  %s  %s: %s\n", termtext.Escape(project), ss.Format, termtext.Escape(transcriptShortModels(ss.Models))); err != nil {
 				return err // a failed write: no use formatting the rest
 			}
 			if n := ss.UnrecordedCalls; n > 0 {
@@ -74,7 +77,7 @@ func (s *Summary) WriteTable(w io.Writer) error {
 			}
 			if ss.RepeatedResponses > 0 {
 				fmt.Fprintf(b, "  + %s of an earlier file, not counted here%s\n",
-					prose.Plural(ss.RepeatedResponses, "repeated response"), repeatedCost(ss.RepeatedUSD))
+					prose.Plural(ss.RepeatedResponses, "repeated response"), transcriptRepeatedCost(ss.RepeatedUSD))
 			}
 		}
 		line("total", t.Recorded.Calls+t.UnrecordedCalls, t.Recorded, t.CostUSD, t.UnpricedModels)
@@ -82,50 +85,50 @@ func (s *Summary) WriteTable(w io.Writer) error {
 		for _, g := range s.Groups {
 			line(key(g.Key), g.Sessions, g.Recorded, g.CostUSD, g.UnpricedModels)
 			if s.By != "model" {
-				fmt.Fprintf(b, "  %s\n", termtext.Escape(shortModels(g.Models)))
+				fmt.Fprintf(b, "  %s\n", termtext.Escape(transcriptShortModels(g.Models)))
 			}
 		}
 		line("total", t.Sessions, t.Recorded, t.CostUSD, t.UnpricedModels)
 	}
 	if left := s.Unpriced(); len(left) > 0 {
-		b.WriteString(UnpricedLine(left))
+		b.WriteString(unpricedLine(left))
 	}
 	if t.RepeatedResponses > 0 {
 		fmt.Fprintf(b, "repeated: %s of earlier files' responses, not in the total%s\n",
-			copies(t.RepeatedResponses), repeatedCost(t.RepeatedUSD))
+			transcriptCopies(t.RepeatedResponses), transcriptRepeatedCost(t.RepeatedUSD))
 	}
-	writeLeftOut(b, s.Skipped, s.BrokenLines, s.BrokenAt)
+	transcriptWriteLeftOut(b, s.Skipped, s.BrokenLines, s.BrokenAt)
 	return b.Flush()
 }
 
-// copies is "1 copy" or "n copies".
-func copies(n int) string {
+// transcriptCopies is "1 copy" or "n copies".
+func transcriptCopies(n int) string {
 	if n == 1 {
 		return "1 copy"
 	}
 	return strconv.Itoa(n) + " copies"
 }
 
-// repeatedCost is " ($1.23)" for what repeated responses cost, "" when
-// none was priced.
-func repeatedCost(c *float64) string {
+// transcriptRepeatedCost is " ($1.23)" for what repeated responses cost, ""
+// when none was priced.
+func transcriptRepeatedCost(c *float64) string {
 	if c == nil {
 		return ""
 	}
 	return fmt.Sprintf(" ($%.2f)", *c)
 }
 
-// maxFooterNamed is how many skipped files or broken lines a table's
+// transcriptMaxFooterNamed is how many skipped files or broken lines a table's
 // footer names; the JSON names them all.
-const maxFooterNamed = 10
+const transcriptMaxFooterNamed = 10
 
-// writeLeftOut writes the footer of what a report leaves out: each file
-// skipped with why, and the broken lines skipped with where.
-func writeLeftOut(b *bufio.Writer, skipped []SkippedFile, broken int, at []string) {
+// transcriptWriteLeftOut writes the footer of what a report leaves out: each
+// file skipped with why, and the broken lines skipped with where.
+func transcriptWriteLeftOut(b *bufio.Writer, skipped []usage.SkippedFile, broken int, at []string) {
 	if len(skipped) > 0 {
 		fmt.Fprintf(b, "skipped %s, not in the figures above:\n", prose.Plural(len(skipped), "file"))
 		for i, f := range skipped {
-			if i == maxFooterNamed {
+			if i == transcriptMaxFooterNamed {
 				fmt.Fprintf(b, "  … %d more (the JSON names them all)\n", len(skipped)-i)
 				break
 			}
@@ -133,7 +136,7 @@ func writeLeftOut(b *bufio.Writer, skipped []SkippedFile, broken int, at []strin
 		}
 	}
 	if broken > 0 {
-		named := make([]string, min(len(at), maxFooterNamed))
+		named := make([]string, min(len(at), transcriptMaxFooterNamed))
 		for i := range named {
 			named[i] = termtext.Escape(at[i])
 		}
@@ -145,17 +148,18 @@ func writeLeftOut(b *bufio.Writer, skipped []SkippedFile, broken int, at []strin
 	}
 }
 
-// shortID is a session id's first 8 characters, escaped for a terminal.
-func shortID(id string) string {
+// transcriptShortID is a session id's first 8 characters, escaped for a
+// terminal.
+func transcriptShortID(id string) string {
 	if r := []rune(id); len(r) > 8 {
 		id = string(r[:8])
 	}
 	return termtext.Escape(id)
 }
 
-// summaryCost is a cost cell: "unpriced" when nothing of it had a
+// transcriptSummaryCost is a cost cell: "unpriced" when nothing of it had a
 // price, "-" when there is none.
-func summaryCost(c *float64, unpriced []string) string {
+func transcriptSummaryCost(c *float64, unpriced []string) string {
 	switch {
 	case c == nil && len(unpriced) > 0:
 		return "unpriced"
@@ -167,22 +171,22 @@ func summaryCost(c *float64, unpriced []string) string {
 	return fmt.Sprintf("%.2f", *c)
 }
 
-// shortModels is the models, each as [shortModel] writes it, repeats
-// next to each other once; "-" for none.
-func shortModels(ms []string) string {
+// transcriptShortModels is the models, each as [transcriptShortModel] writes
+// it, repeats next to each other once; "-" for none.
+func transcriptShortModels(ms []string) string {
 	if len(ms) == 0 {
 		return "-"
 	}
 	short := make([]string, len(ms))
 	for i, m := range ms {
-		short[i] = shortModel(m)
+		short[i] = transcriptShortModel(m)
 	}
 	return strings.Join(slices.Compact(short), ", ")
 }
 
-// dropDate drops the date a model id ends with
+// transcriptDropDate drops the date a model id ends with
 // ("claude-opus-4-5-20251101" → "claude-opus-4-5").
-func dropDate(m string) string {
+func transcriptDropDate(m string) string {
 	if i := strings.LastIndexByte(m, '-'); i > 0 && len(m)-i == 9 {
 		if _, err := strconv.Atoi(m[i+1:]); err == nil {
 			return m[:i]
@@ -191,9 +195,9 @@ func dropDate(m string) string {
 	return m
 }
 
-// shortModel drops the "claude-" a model id starts with and the date it
-// ends with ("claude-opus-4-5-20251101" → "opus-4-5"): the harness
-// column already says whose it is, and the JSON keeps the whole id.
-func shortModel(m string) string {
-	return dropDate(strings.TrimPrefix(m, "claude-"))
+// transcriptShortModel drops the "claude-" a model id starts with and the date
+// it ends with ("claude-opus-4-5-20251101" → "opus-4-5"): the harness column
+// already says whose it is, and the JSON keeps the whole id.
+func transcriptShortModel(m string) string {
+	return transcriptDropDate(strings.TrimPrefix(m, "claude-"))
 }

@@ -1,4 +1,4 @@
-package transcript
+package usage
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/inputs"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // Build names what [Collect] builds of each conversation.
@@ -22,14 +23,15 @@ const (
 	BuildListing
 	// BuildBreakdown builds its [SessionBreakdown].
 	BuildBreakdown
-	// BuildItems writes its messages as context items ([ItemWriter]).
+	// BuildItems writes its messages as context items
+	// ([transcript.ItemWriter]).
 	BuildItems
 )
 
 // CollectOptions tune [Collect].
 type CollectOptions struct {
-	// Format is the input's format ("" detects it; see [Read]).
-	Format Format
+	// Format is the input's format ("" detects it; see [transcript.Read]).
+	Format transcript.Format
 	// Build is what to build of each conversation.
 	Build Build
 	// Counter counts the tokens of the listings and breakdowns (nil: the
@@ -55,27 +57,28 @@ const ProgressEvery = 100000
 // empty).
 type Collected struct {
 	// Transcripts are the conversations read, without their messages
-	// (see [Scan]); nil for BuildSummary, whose summaries name each
+	// (see [transcript.Scan]); nil for BuildSummary, whose summaries name each
 	// conversation ([SessionSummary.Conversation]): a file of 200,000
 	// short conversations kept 200,000 transcripts of 192 B each.
-	Transcripts []*Transcript
-	// Warnings are every conversation's [Transcript.Warnings], in order.
-	Warnings   []*Error
+	Transcripts []*transcript.Transcript
+	// Warnings are every conversation's [transcript.Transcript.Warnings], in
+	// order.
+	Warnings   []*transcript.Error
 	Summaries  SessionSummaries
 	Listings   []*Listing
 	Breakdowns []*SessionBreakdown
-	Items      [][]Item
+	Items      [][]transcript.Item
 	// Aborted counts, for BuildItems, the messages of aborted turns left
 	// out (they are not context).
 	Aborted int
-	// BrokenLines counts the lines of JSON Lines session logs that were
-	// not JSON, skipped ([Transcript.BrokenLines]); BrokenAt places the
+	// BrokenLines counts the lines of JSON Lines session logs that were not
+	// JSON, skipped ([transcript.Transcript.BrokenLines]); BrokenAt places the
 	// ones named in warnings, "file:line:column", in order.
 	BrokenLines int
 	BrokenAt    []string
 	// Skipped are, under [CollectOptions.KeepSkipped], the records of each
-	// conversation that are not messages, by kind ([Transcript.Skipped]);
-	// conversations with none are left out.
+	// conversation that are not messages, by kind
+	// ([transcript.Transcript.Skipped]); conversations with none are left out.
 	Skipped []SkippedRecords
 }
 
@@ -122,22 +125,22 @@ func (c *Collected) Only(i int) {
 	c.Items = c.Items[a:b]
 }
 
-// Select keeps alone the one conversation whose id is id, as [Select]
-// finds it (an error names the ids there are, or where the id is given
-// twice).
+// Select keeps alone the one conversation whose id is id, as
+// [transcript.Select] finds it (an error names the ids there are, or where the
+// id is given twice).
 func (c *Collected) Select(id string) error {
 	ts := c.Transcripts
 	if ts == nil && c.Summaries.Len() > 0 {
 		// a header of each summary's conversation, in one allocation
 		// that lives only while the id is looked for
-		hs := make([]Transcript, c.Summaries.Len())
-		ts = make([]*Transcript, len(hs))
+		hs := make([]transcript.Transcript, c.Summaries.Len())
+		ts = make([]*transcript.Transcript, len(hs))
 		for i := range hs {
 			hs[i].ID = c.Summaries.conv(i)
 			ts[i] = &hs[i]
 		}
 	}
-	t, err := Select(ts, id)
+	t, err := transcript.Select(ts, id)
 	if err != nil {
 		return err
 	}
@@ -146,21 +149,21 @@ func (c *Collected) Select(id string) error {
 }
 
 // Collect reads the conversations in r (named name in errors; see
-// [Scan]) and builds, as their messages settle, what o.Build names of
-// each: a large transcript costs what is built of it, not its text. A
-// summary's project is the working directory the file's first lines
-// record ([ProjectDir]). Bad input, and totals past the largest int, are
-// an [*Error] naming the input (and the line where the format has them);
-// it stops once ctx is done and returns ctx's error.
+// [transcript.Scan]) and builds, as their messages settle, what o.Build names
+// of each: a large transcript costs what is built of it, not its text. A
+// summary's project is the working directory the file's first lines record
+// ([ProjectDir]). Bad input, and totals past the largest int, are an
+// [*transcript.Error] naming the input (and the line where the format has
+// them); it stops once ctx is done and returns ctx's error.
 func Collect(ctx context.Context, r io.Reader, name string, o CollectOptions) (*Collected, error) {
 	var head *inputs.HeadReader
 	if o.Build == BuildSummary {
 		head = &inputs.HeadReader{R: r}
 		r = head
 	}
-	c := &collector{o: o, name: name, head: head, open: map[*Transcript]*entry{}, items: &ItemWriter{File: name}}
+	c := &collector{o: o, name: name, head: head, open: map[*transcript.Transcript]*entry{}, items: &transcript.ItemWriter{File: name}}
 	n := 0
-	err := Scan(ctx, r, name, o.Format, func(t *Transcript, m *Message) error {
+	err := transcript.Scan(ctx, r, name, o.Format, func(t *transcript.Transcript, m *transcript.Message) error {
 		if err := c.add(t, m); err != nil {
 			return err
 		}
@@ -170,7 +173,7 @@ func Collect(ctx context.Context, r io.Reader, name string, o CollectOptions) (*
 		return ctx.Err()
 	}, c.done)
 	if fe, ok := errors.AsType[finishError](err); ok {
-		return nil, &Error{Name: name, Err: fe.err}
+		return nil, &transcript.Error{Name: name, Err: fe.err}
 	}
 	if err != nil {
 		return nil, err
@@ -202,13 +205,13 @@ type collector struct {
 	// projN is the prefix of the head to look at next: a smaller one
 	// was whole and named no project.
 	projN int
-	open  map[*Transcript]*entry // the conversations begun and not yet done
+	open  map[*transcript.Transcript]*entry // the conversations begun and not yet done
 	out   Collected
-	items *ItemWriter
+	items *transcript.ItemWriter
 }
 
-// finishError is an error finishing an entry, on its way out of Scan
-// (which would take an [*Error] without a place for a reason to read the
+// finishError is an error finishing an entry, on its way out of Scan (which
+// would take an [*transcript.Error] without a place for a reason to read the
 // input again).
 type finishError struct{ err error }
 
@@ -219,10 +222,10 @@ type entry struct {
 	summary   *SessionSummary
 	listing   *Listing
 	breakdown *SessionBreakdown
-	items     []Item
+	items     []transcript.Item
 }
 
-func (c *collector) add(t *Transcript, m *Message) error {
+func (c *collector) add(t *transcript.Transcript, m *transcript.Message) error {
 	e := c.open[t]
 	if e == nil {
 		e = c.start()
@@ -290,7 +293,7 @@ func (c *collector) project() string {
 
 // done finishes the entry of t, which has ended (a conversation with no
 // message never reached add and gets an empty one), and adds it to out.
-func (c *collector) done(t *Transcript) error {
+func (c *collector) done(t *transcript.Transcript) error {
 	e := c.open[t]
 	if e == nil {
 		e = c.start()
@@ -326,7 +329,7 @@ func (c *collector) done(t *Transcript) error {
 	}
 	c.out.BrokenLines += t.BrokenLines
 	for _, w := range t.Warnings {
-		if errors.Is(w.Err, errBrokenLine) {
+		if errors.Is(w.Err, transcript.ErrBrokenLine) {
 			c.out.BrokenAt = append(c.out.BrokenAt, w.Place())
 		}
 	}

@@ -1,10 +1,10 @@
-package transcript
+package usage
 
 import (
-	"slices"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // TestCountOnce: a response (Message.Response, UnsentCall.Response) met
@@ -16,16 +16,16 @@ import (
 func TestCountOnce(t *testing.T) {
 	type call struct {
 		ts, model, response string
-		u                   Usage
+		u                   transcript.Usage
 		unsent              bool
 	}
-	r1 := call{"2026-01-02T10:00:00Z", "m1", "msg_1:req_1", Usage{Input: 1, Output: 2}, false}   // $3
-	r2 := call{"2026-01-02T11:00:00Z", "m2", "msg_2:req_2", Usage{Output: 1}, false}             // $100
-	r3 := call{"2026-01-02T12:00:00Z", "mystery", "msg_3:req_3", Usage{Input: 4}, false}         // unpriced
-	side := call{"2026-01-02T10:30:00Z", "m1", "msg_s:req_s", Usage{CacheWrite: 5}, true}        // $5
-	nokey := call{"2026-01-02T10:00:00Z", "m1", "", Usage{Input: 7}, false}                      // $7
-	undated := call{"", "", "msg_u:req_u", Usage{Input: 2}, false}                               // no model, no price
-	sideAsMain := call{"2026-01-02T10:30:00Z", "m1", "msg_s:req_s", Usage{CacheWrite: 5}, false} // $5
+	r1 := call{"2026-01-02T10:00:00Z", "m1", "msg_1:req_1", transcript.Usage{Input: 1, Output: 2}, false}   // $3
+	r2 := call{"2026-01-02T11:00:00Z", "m2", "msg_2:req_2", transcript.Usage{Output: 1}, false}             // $100
+	r3 := call{"2026-01-02T12:00:00Z", "mystery", "msg_3:req_3", transcript.Usage{Input: 4}, false}         // unpriced
+	side := call{"2026-01-02T10:30:00Z", "m1", "msg_s:req_s", transcript.Usage{CacheWrite: 5}, true}        // $5
+	nokey := call{"2026-01-02T10:00:00Z", "m1", "", transcript.Usage{Input: 7}, false}                      // $7
+	undated := call{"", "", "msg_u:req_u", transcript.Usage{Input: 2}, false}                               // no model, no price
+	sideAsMain := call{"2026-01-02T10:30:00Z", "m1", "msg_s:req_s", transcript.Usage{CacheWrite: 5}, false} // $5
 	for _, tc := range []struct {
 		name     string
 		sessions [][]call
@@ -57,15 +57,15 @@ func TestCountOnce(t *testing.T) {
 			for i, calls := range tc.sessions {
 				s := NewSessionSummary("f.jsonl", "/p")
 				s.Pricer = datedPricer{}
-				tr := &Transcript{Format: "claude-code", ID: string(rune('a' + i))}
+				tr := &transcript.Transcript{Format: "claude-code", ID: string(rune('a' + i))}
 				for _, c := range calls {
 					at, _ := time.Parse(time.RFC3339, c.ts)
 					if c.unsent {
-						tr.Unsent = append(tr.Unsent, UnsentCall{Model: c.model, Time: at, Usage: c.u, Response: c.response})
+						tr.Unsent = append(tr.Unsent, transcript.UnsentCall{Model: c.model, Time: at, Usage: c.u, Response: c.response})
 						continue
 					}
 					u := c.u
-					m := Message{Role: RoleAssistant, Timestamp: at, Model: c.model, Usage: &u, Response: c.response}
+					m := transcript.Message{Role: transcript.RoleAssistant, Timestamp: at, Model: c.model, Usage: &u, Response: c.response}
 					if err := s.Add(&m); err != nil {
 						t.Fatal(err)
 					}
@@ -107,53 +107,5 @@ func TestCountOnce(t *testing.T) {
 				t.Errorf("by day: %d groups, want %d of %d calls", len(byDay.Groups), tc.days, tot.Recorded.Calls)
 			}
 		})
-	}
-}
-
-// TestClaudeCodeResponse: the Claude Code reader names each call's
-// response, on the message holding its usage and on the calls outside
-// the conversation: message.id and requestId joined by a colon,
-// message.id alone without a requestId; the hand decoder and
-// encoding/json read the same.
-func TestClaudeCodeResponse(t *testing.T) {
-	req := func(r string) string { return `,"requestId":"` + r + `"` }
-	side := `,"isSidechain":true`
-	for _, tc := range []struct {
-		name   string
-		in     string
-		want   []string // Response of the messages with usage, in order
-		unsent []string
-	}{
-		{"streamed, with requestId", ccPrompt + ccRec("msg_1", ccText, ccUsage("2"), req("req_1")) + ccRec("msg_1", ccTool, ccUsage("9"), req("req_1")) + ccResult,
-			[]string{"msg_1:req_1"}, nil},
-		{"no requestId (Bedrock)", ccPrompt + ccRec("msg_bdrk_1", ccTool, ccUsage("9"), "") + ccResult,
-			[]string{"msg_bdrk_1"}, nil},
-		{"a sidechain call", ccPrompt + ccRec("msg_s", ccText, ccUsage("5"), side+req("req_s")) + ccRec("msg_1", ccTool, ccUsage("9"), req("req_1")) + ccResult,
-			[]string{"msg_1:req_1"}, []string{"msg_s:req_s"}},
-		{"a thinking-only call", ccPrompt + ccRec("msg_t", ccThinking, ccUsage("5"), req("req_t")) + ccRec("msg_1", ccTool, ccUsage("9"), req("req_1")) + ccResult,
-			[]string{"msg_1:req_1"}, []string{"msg_t:req_t"}},
-	} {
-		for _, hand := range []bool{true, false} {
-			t.Run(tc.name, func(t *testing.T) {
-				defer func(h bool) { handDecode = h }(handDecode)
-				handDecode = hand
-				ts, err := Read(strings.NewReader(tc.in), "s.jsonl", FormatClaudeCode)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var got, unsent []string
-				for _, m := range ts[0].Messages {
-					if m.Usage != nil {
-						got = append(got, m.Response)
-					}
-				}
-				for _, c := range ts[0].Unsent {
-					unsent = append(unsent, c.Response)
-				}
-				if !slices.Equal(got, tc.want) || !slices.Equal(unsent, tc.unsent) {
-					t.Errorf("hand decoder %v: responses %q, unsent %q; want %q, %q", hand, got, unsent, tc.want, tc.unsent)
-				}
-			})
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package transcript
+package usage
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 func TestProjectDir(t *testing.T) {
@@ -36,9 +38,9 @@ func FuzzProjectDir(f *testing.F) {
 }
 
 // summaryMessage is an assistant call at ts answered by model.
-func summaryMessage(ts string, model string, u Usage, call string) Message {
+func summaryMessage(ts string, model string, u transcript.Usage, call string) transcript.Message {
 	at, _ := time.Parse(time.RFC3339, ts)
-	return Message{Role: RoleAssistant, Timestamp: at, Model: model, Usage: &u, Call: call}
+	return transcript.Message{Role: transcript.RoleAssistant, Timestamp: at, Model: model, Usage: &u, Call: call}
 }
 
 func TestNewSummary(t *testing.T) {
@@ -46,25 +48,25 @@ func TestNewSummary(t *testing.T) {
 	// records: the second record carries no usage), by two models.
 	// Session b: one call, no timestamps.
 	a := NewSessionSummary("p/a.jsonl", "/src/x")
-	for _, m := range []Message{
-		summaryMessage("2026-01-02T23:00:00+00:00", "m1", Usage{Input: 1, CacheRead: 10, CacheWrite: 100, Output: 1000}, "c1"),
-		{Role: RoleAssistant, Call: "c1", Timestamp: time.Date(2026, 1, 2, 23, 0, 1, 0, time.UTC)},
-		summaryMessage("2026-01-03T01:30:00+02:00", "m2", Usage{Input: 2, Output: 5}, "c2"), // 2026-01-02 23:30 UTC
-		summaryMessage("2026-01-03T09:00:00Z", "m2", Usage{Input: 4}, ""),
+	for _, m := range []transcript.Message{
+		summaryMessage("2026-01-02T23:00:00+00:00", "m1", transcript.Usage{Input: 1, CacheRead: 10, CacheWrite: 100, Output: 1000}, "c1"),
+		{Role: transcript.RoleAssistant, Call: "c1", Timestamp: time.Date(2026, 1, 2, 23, 0, 1, 0, time.UTC)},
+		summaryMessage("2026-01-03T01:30:00+02:00", "m2", transcript.Usage{Input: 2, Output: 5}, "c2"), // 2026-01-02 23:30 UTC
+		summaryMessage("2026-01-03T09:00:00Z", "m2", transcript.Usage{Input: 4}, ""),
 	} {
 		if err := a.Add(&m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := a.Finish(&Transcript{Format: "claude-code"}); err != nil {
+	if err := a.Finish(&transcript.Transcript{Format: "claude-code"}); err != nil {
 		t.Fatal(err)
 	}
 	b := NewSessionSummary("q/b.json", "")
-	m := Message{Role: RoleAssistant, Model: "m1", Usage: &Usage{Input: 7}}
+	m := transcript.Message{Role: transcript.RoleAssistant, Model: "m1", Usage: &transcript.Usage{Input: 7}}
 	if err := b.Add(&m); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Finish(&Transcript{Format: "openai"}); err != nil {
+	if err := b.Finish(&transcript.Transcript{Format: "openai"}); err != nil {
 		t.Fatal(err)
 	}
 	// a: 4 records, 3 messages (c1's two records are one); 3 calls;
@@ -127,13 +129,13 @@ func ExampleNewSummary() {
 	// Two calls of one session, each recorded with its usage.
 	at := time.Date(2026, 11, 24, 9, 12, 3, 0, time.UTC)
 	s := NewSessionSummary("projects/-src-shop/s.jsonl", "/src/shop")
-	for i, u := range []Usage{{Input: 2, CacheWrite: 12000, Output: 400}, {Input: 1, CacheRead: 12000, CacheWrite: 800, Output: 90}} {
-		m := Message{Role: RoleAssistant, Model: "claude-sonnet-4-5", Timestamp: at.Add(time.Duration(i) * time.Minute), Usage: &u}
+	for i, u := range []transcript.Usage{{Input: 2, CacheWrite: 12000, Output: 400}, {Input: 1, CacheRead: 12000, CacheWrite: 800, Output: 90}} {
+		m := transcript.Message{Role: transcript.RoleAssistant, Model: "claude-sonnet-4-5", Timestamp: at.Add(time.Duration(i) * time.Minute), Usage: &u}
 		if err := s.Add(&m); err != nil {
 			panic(err)
 		}
 	}
-	if err := s.Finish(&Transcript{Format: "claude-code"}); err != nil {
+	if err := s.Finish(&transcript.Transcript{Format: "claude-code"}); err != nil {
 		panic(err)
 	}
 	var ss SessionSummaries
@@ -147,8 +149,9 @@ func ExampleNewSummary() {
 	// Output: 2026-11-24T09:12:03Z /src/shop 2 3 12000 12800 490
 }
 
-// TestSessionID reads the session id a file's first lines record, as the
-// session table's short id shows it.
+// TestSessionID reads the session id a file's first lines record (the
+// session table's short id is its first 8 characters:
+// report.TestTranscriptShortID).
 func TestSessionID(t *testing.T) {
 	for _, tc := range []struct{ name, head, want string }{
 		{"claude code", `{"type":"last-prompt","leafUuid":"x"}` + "\n" + `{"type":"user","sessionId":"74671abd-5a64","cwd":"/src"}` + "\n", "74671abd-5a64"},
@@ -160,9 +163,6 @@ func TestSessionID(t *testing.T) {
 		if got := SessionID([]byte(tc.head)); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
-	}
-	if got := shortID("74671abd-5a64-439f"); got != "74671abd" {
-		t.Errorf("shortID %q", got)
 	}
 }
 
@@ -185,7 +185,7 @@ func TestUnrecordedCalls(t *testing.T) {
 		{"no usage at all", user + reply + user + reply, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ts, err := Read(strings.NewReader(tc.in), "s.jsonl", FormatHarpe)
+			ts, err := transcript.Read(strings.NewReader(tc.in), "s.jsonl", transcript.FormatHarpe)
 			if err != nil {
 				t.Fatal(err)
 			}

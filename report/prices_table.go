@@ -1,4 +1,4 @@
-package prices
+package report
 
 import (
 	"cmp"
@@ -9,30 +9,27 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/table"
+	"github.com/harpe-dev/harpe/pkg/prices"
 )
 
-// TableOptions say how [WriteTable] draws its table: Width is the number
-// of columns it is made to fit (below 80, 0 included, it fits 80), and
-// EastAsian counts East Asian ambiguous-width characters as two columns.
-// They are the options the report tables of packages transcript, engine
-// and window take.
-type TableOptions = table.Options
-
-// WriteTable writes models for people, a row each: context window,
+// WriteModelTable writes models for people, a row each: context window,
 // output limit ("-" when none is published) and prices in US dollars per
 // million tokens (input, cache read, 5-minute cache write, output; "-"
 // when unpriced; a write that costs what input does, as OpenAI's and
-// Gemini's, is that price, as [WriteDetails] gives it), then a legend and
-// the sources of the prices. The tokenizer, the 1-hour write
-// price and the sources of each model are in [WriteDetails].
-func WriteTable(w io.Writer, models []Model, o TableOptions) error {
+// Gemini's, is that price, as [WriteModelDetails] gives it), then a
+// legend and the sources of the prices: the table of `harpe models`. The
+// tokenizer, the 1-hour write price and the sources of each model are in
+// [WriteModelDetails]. o.Width is the number of columns the table is made
+// to fit (below 80, 0 included, it fits 80); o.EastAsian counts East Asian
+// ambiguous-width characters as two columns.
+func WriteModelTable(w io.Writer, models []prices.Model, o table.Options) error {
 	rows := make([][]string, 0, len(models))
 	var srcs []string
 	for _, m := range models {
-		row := []string{m.Name, orDash(m.ContextWindow), orDash(m.OutputLimit), "-", "-", "-", "-"}
+		row := []string{m.Name, pricesOrDash(m.ContextWindow), pricesOrDash(m.OutputLimit), "-", "-", "-", "-"}
 		if p := m.Prices; p != nil {
-			w5, _ := writePrices5m1h(&m, p)
-			row = append(row[:3], perMillion(p.Input), perMillion(p.CacheRead), perMillion(w5), perMillion(p.Output))
+			w5, _ := pricesWrite5m1h(&m, p)
+			row = append(row[:3], pricesPerMillion(p.Input), pricesPerMillion(p.CacheRead), pricesPerMillion(w5), pricesPerMillion(p.Output))
 		}
 		rows = append(rows, row)
 		if m.PriceSource != "" && !slices.Contains(srcs, m.PriceSource) {
@@ -53,19 +50,21 @@ func WriteTable(w io.Writer, models []Model, o TableOptions) error {
 	return err
 }
 
-// orDash writes a limit, "-" for none (0).
-func orDash(n int) string {
+// pricesOrDash writes a limit, "-" for none (0).
+func pricesOrDash(n int) string {
 	if n <= 0 {
 		return "-"
 	}
 	return strconv.Itoa(n)
 }
 
-// WriteDetails writes, for people, each model's fields beyond a table's
-// row: its provider, tokenizer, context window and output limit with
-// their source, its prices per million tokens with their date and source,
-// and its prompt-caching rule. Each model starts with an empty line.
-func WriteDetails(w io.Writer, models []Model) error {
+// WriteModelDetails writes, for people, each model's fields beyond a
+// table's row: its provider, tokenizer, context window and output limit
+// with their source, its prices per million tokens with their date and
+// source, and its prompt-caching rule, as `harpe models NAME` does (the
+// wording names harpe.yaml and --model). Each model starts with an empty
+// line.
+func WriteModelDetails(w io.Writer, models []prices.Model) error {
 	var b strings.Builder
 	for _, m := range models {
 		fmt.Fprintf(&b, "\n%s (%s)\n", m.Name, cmp.Or(m.Provider, "provider unknown"))
@@ -84,7 +83,7 @@ func WriteDetails(w io.Writer, models []Model) error {
 			b.WriteString("  window:     not known (no preset, none in the price data; add one under models: in harpe.yaml)\n")
 		}
 		if p := m.Prices; p != nil {
-			writePrices(&b, &m, p)
+			pricesWrite(&b, &m, p)
 		} else {
 			b.WriteString("  prices:     none known; its calls are unpriced (add them under models: in harpe.yaml)\n")
 		}
@@ -98,12 +97,12 @@ func WriteDetails(w io.Writer, models []Model) error {
 	return err
 }
 
-// writePrices writes m's prices p, their date and their source.
-func writePrices(b *strings.Builder, m *Model, p *Prices) {
-	w5, w1 := writePrices5m1h(m, p)
+// pricesWrite writes m's prices p, their date and their source.
+func pricesWrite(b *strings.Builder, m *prices.Model, p *prices.Prices) {
+	w5, w1 := pricesWrite5m1h(m, p)
 	fmt.Fprintf(b, "  prices:     input %s, cache read %s, cache write 5m %s / 1h %s, output %s\n",
-		perMillion(p.Input), perMillion(p.CacheRead), perMillion(w5), perMillion(w1), perMillion(p.Output))
-	if inputWrites(m, p) {
+		pricesPerMillion(p.Input), pricesPerMillion(p.CacheRead), pricesPerMillion(w5), pricesPerMillion(w1), pricesPerMillion(p.Output))
+	if pricesInputWrites(m, p) {
 		b.WriteString("              a cache write costs the input price: nothing is added for writing\n")
 	}
 	asOf := ""
@@ -120,22 +119,23 @@ func writePrices(b *strings.Builder, m *Model, p *Prices) {
 	}
 }
 
-// inputWrites tells a model whose cache writes cost what input does
-// (OpenAI's and Gemini's rule: the prices give no write price, or the
-// input price).
-func inputWrites(m *Model, p *Prices) bool {
-	return m.CacheRule() != CacheAnthropic && (p.CacheWrite5m == 0 || p.CacheWrite5m == p.Input) &&
+// pricesInputWrites tells a model whose cache writes cost what input
+// does (OpenAI's and Gemini's rule: the prices give no write price, or
+// the input price).
+func pricesInputWrites(m *prices.Model, p *prices.Prices) bool {
+	return m.CacheRule() != prices.CacheAnthropic && (p.CacheWrite5m == 0 || p.CacheWrite5m == p.Input) &&
 		(p.CacheWrite1h == 0 || p.CacheWrite1h == p.Input)
 }
 
-// writePrices5m1h are the prices of a 5-minute and a 1-hour cache write,
-// as a call pays them: the input price where [inputWrites].
-func writePrices5m1h(m *Model, p *Prices) (float64, float64) {
-	if inputWrites(m, p) {
+// pricesWrite5m1h are the prices of a 5-minute and a 1-hour cache write,
+// as a call pays them: the input price where [pricesInputWrites].
+func pricesWrite5m1h(m *prices.Model, p *prices.Prices) (float64, float64) {
+	if pricesInputWrites(m, p) {
 		return p.Input, p.Input
 	}
 	return p.CacheWrite5m, p.CacheWrite1h
 }
 
-// perMillion writes a price per million tokens with the digits it has.
-func perMillion(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+// pricesPerMillion writes a price per million tokens with the digits it
+// has.
+func pricesPerMillion(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

@@ -1,4 +1,4 @@
-package transcript
+package usage
 
 import (
 	"math"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/checked"
 	"github.com/harpe-dev/harpe/internal/usd"
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // A Pricer prices one recorded call: its usage u, answered by model at
@@ -18,7 +19,7 @@ import (
 // added, so a session that straddles a price change, or has calls in a
 // dearer tier, costs the sum of its calls.
 type Pricer interface {
-	PriceCall(model string, at time.Time, u Usage) (usd float64, ok bool)
+	PriceCall(model string, at time.Time, u transcript.Usage) (usd float64, ok bool)
 }
 
 // callCost is what a [Pricer] made of one call: offered is false when
@@ -30,7 +31,7 @@ type callCost struct {
 }
 
 // priceCall prices one call with p (nil: not offered).
-func priceCall(p Pricer, model string, at time.Time, u *Usage) callCost {
+func priceCall(p Pricer, model string, at time.Time, u *transcript.Usage) callCost {
 	if p == nil {
 		return callCost{}
 	}

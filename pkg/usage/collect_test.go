@@ -1,12 +1,18 @@
-package transcript
+package usage
 
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // collectAll runs Collect with each build over data (format "" detects).
@@ -14,7 +20,7 @@ func collectAll(t *testing.T, data []byte, format string) (map[Build]*Collected,
 	out := map[Build]*Collected{}
 	for _, b := range []Build{BuildSummary, BuildListing, BuildBreakdown, BuildItems} {
 		got, err := Collect(context.Background(), bytes.NewReader(data), "in", CollectOptions{
-			Format: Format(format), Build: b, Counter: tokenize.Estimate, Pricer: datedPricer{}})
+			Format: transcript.Format(format), Build: b, Counter: tokenize.Estimate, Pricer: datedPricer{}})
 		if err != nil {
 			return nil, err
 		}
@@ -53,6 +59,11 @@ func checkCollected(t *testing.T, all map[Build]*Collected) {
 		}
 		if !reflect.DeepEqual(s[i].UnpricedModels, l[i].UnpricedModels) || !reflect.DeepEqual(b[i].UnpricedModels, l[i].UnpricedModels) {
 			t.Fatalf("conversation %d: unpriced %v / %v / %v", i, s[i].UnpricedModels, l[i].UnpricedModels, b[i].UnpricedModels)
+		}
+		// The listing always encodes (a total that overflows is Collect's
+		// error, before any listing).
+		if _, err := json.Marshal(l[i]); err != nil {
+			t.Fatalf("conversation %d: the listing does not encode: %v", i, err)
 		}
 	}
 }
@@ -99,7 +110,7 @@ func FuzzCollect(f *testing.F) {
 }
 
 // TestCollectedSelect: a summary, which keeps no transcripts, selects a
-// conversation by its id as [Select] does, errors and all.
+// conversation by its id as [transcript.Select] does, errors and all.
 func TestCollectedSelect(t *testing.T) {
 	in := `[{"id":"a","conversations":[{"from":"human","value":"hi"}]},{"id":"b","conversations":[{"from":"human","value":"yo"}]},{"id":"b","conversations":[]}]`
 	got, err := Collect(context.Background(), bytes.NewReader([]byte(in)), "s.json", CollectOptions{})
@@ -117,5 +128,75 @@ func TestCollectedSelect(t *testing.T) {
 		if err := got.Select(id); err == nil || err.Error() != want {
 			t.Errorf("Select(%s): %v, want %s", id, err, want)
 		}
+	}
+}
+
+// addSeeds adds every sample of a format directory as a fuzz seed.
+func addSeeds(f *testing.F, dir string) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "transcripts", dir, "*"))
+	for _, p := range files {
+		if st, err := os.Stat(p); err != nil || st.Size() > 64<<10 {
+			continue // the long generated samples make slow seeds
+		}
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+}
+
+// TestCutLine: a session log of each JSON Lines harness format whose
+// third line was cut at half its bytes (scripts/gen-quirks, detect.go) is
+// read with that line skipped, counted and named at the column just past
+// its last byte; it records what the whole sample of the same seed does
+// (the line cut records no usage), and under WithStrictLines it is an
+// error naming the same place.
+func TestCutLine(t *testing.T) {
+	root := filepath.Join("..", "..", "testdata", "transcripts")
+	tests := []struct {
+		format transcript.Format
+		whole  string
+	}{
+		{transcript.FormatClaudeCode, "claude-code/quirks-thinking.jsonl"},
+		{transcript.FormatCodex, "codex/quirks.jsonl"},
+		{transcript.FormatGeminiCLI, "gemini-cli/session.jsonl"},
+		{transcript.FormatCopilotCLI, "copilot-cli/events.jsonl"},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.format), func(t *testing.T) {
+			path := filepath.Join(root, "cut-line", string(tt.format)+".jsonl")
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			third := strings.Split(string(data), "\n")[2]
+			place := fmt.Sprintf("%s:3:%d", path, len(third)+1)
+			collect := func(ctx context.Context, p string) (*Collected, error) {
+				f, err := os.Open(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				return Collect(ctx, f, p, CollectOptions{})
+			}
+			got, err := collect(context.Background(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.BrokenLines != 1 || len(got.BrokenAt) != 1 || got.BrokenAt[0] != place {
+				t.Errorf("broken lines %d at %v, want 1 at %s", got.BrokenLines, got.BrokenAt, place)
+			}
+			whole, err := collect(context.Background(), filepath.Join(root, tt.whole))
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, w := got.Summaries.At(0), whole.Summaries.At(0)
+			if g.Format != string(tt.format) || g.Recorded != w.Recorded || g.Messages != w.Messages {
+				t.Errorf("%s, %d messages, recorded %+v; the whole file: %s, %d, %+v", g.Format, g.Messages, g.Recorded, w.Format, w.Messages, w.Recorded)
+			}
+			_, err = collect(transcript.WithStrictLines(context.Background()), path)
+			if err == nil || !strings.HasPrefix(err.Error(), place+": invalid JSON: unexpected end of JSON input") {
+				t.Errorf("strict: %v, want an error at %s", err, place)
+			}
+		})
 	}
 }
