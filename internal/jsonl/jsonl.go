@@ -48,9 +48,6 @@ func init() { maxLine.Store(DefaultMaxLine) }
 // (harpe's --max-record); it returns the limit it replaces.
 func SetDefaultMaxLine(n int64) int64 { return maxLine.Swap(n) }
 
-// MaxLine returns the limit SetDefaultMaxLine set (0 or less: none).
-func MaxLine() int64 { return maxLine.Load() }
-
 // LineTooLongError is [Reader.Next]'s error for a line longer than the
 // reader's limit. The line was read past without being held (memory stays
 // at the limit), so reading can go on with the next line.
