@@ -90,6 +90,13 @@ type autoState struct {
 	calls, resets       int
 	clearable           int // tokens cleared so far
 	bank, fullSpent     float64
+	// frontHeld is the system part and unseen overhead as the cache
+	// holds them: as the latest cold call wrote them, no more than any
+	// warm call since sent (an overhead sized from the records grows as
+	// the counter falls behind them, but the entry keeps what was
+	// written; frontSet: there was such a call).
+	frontHeld int
+	frontSet  bool
 	// marks are the cache entries the calls wrote at their windows'
 	// ends, on the current path: a clear cuts those that end after it.
 	marks []autoMark
@@ -221,6 +228,11 @@ func (s *autoState) begin(c *conversation, sel *Selection, tokens int) autoCall 
 	a.nearly = !a.warm && seen && ci.rule == prices.CacheAnthropic && !last.IsZero() && !ci.at.IsZero() &&
 		!ci.at.After(last.Add(a.ttl+ttlSlack))
 	s.lastAt[ci.model] = ci.at
+	if front := c.overhead + c.h.sysToks; !s.frontSet || !a.warm && !a.nearly {
+		s.frontHeld, s.frontSet = front, true
+	} else {
+		s.frontHeld = min(s.frontHeld, front)
+	}
 	rate := a.pw
 	if a.warm {
 		rate = a.pr
@@ -303,7 +315,7 @@ func (s *autoState) pays(c *conversation, sel *Selection, a *autoCall) bool {
 		// far.
 		worst := -pw * freed
 		if a.warm || a.nearly {
-			worst = (pw-pr)*float64(max(0, prevTokens-c.overhead-c.h.sysToks)) - pw*freed
+			worst = (pw-pr)*float64(max(0, prevTokens-s.front(c))) - pw*freed
 		}
 		bound = worst <= ci.fullSpent-ci.spent+0.01*ci.fullSpent
 	}
@@ -331,7 +343,7 @@ func (s *autoState) cacheRead(c *conversation, sel *Selection, a *autoCall) int 
 	case ci.rule == prices.CacheAnthropic:
 		// The deepest entry before q: an earlier call's window
 		// end, else the system part.
-		read = min(before, max(read, s.entryBefore(q, ci.model, ci.at, c.h.resets)))
+		read = min(before, max(s.front(c), s.entryBefore(q, ci.model, ci.at, c.h.resets)))
 	case ci.rule == prices.CacheOpenAI:
 		// OpenAI caches any prefix: all that comes before q.
 		read = before
@@ -340,6 +352,16 @@ func (s *autoState) cacheRead(c *conversation, sel *Selection, a *autoCall) int 
 		read = 0 // too short to have been cached
 	}
 	return read
+}
+
+// front is the system part and unseen overhead the cache holds now
+// ([autoState.frontHeld]).
+func (s *autoState) front(c *conversation) int {
+	f := c.overhead + c.h.sysToks
+	if s.frontSet {
+		f = min(f, s.frontHeld)
+	}
+	return f
 }
 
 // clear clears the batch and cuts the entries it invalidates.

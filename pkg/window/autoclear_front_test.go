@@ -70,3 +70,57 @@ func TestAutoClearEntryNotPastWhatIsSent(t *testing.T) {
 		t.Errorf("call 3: cleared %v, Δ %g; want not cleared, Δ %g", d.Cleared, d.ExtraNowUSD, want)
 	}
 }
+
+// An unseen overhead that grows while the cache stays warm (sized from
+// the records, as the counter falls behind them) is not in the cache:
+// its entry holds the front as the cold call wrote it. clear:auto's
+// worst case against what was really spent counts on no more.
+//
+// Prices per token: input 1, read 0.1, write 1.25. Front 10,000 at
+// calls 1 and 2 (windows 10,100 and 10,610: prompt 100, a tool call 10
+// and its result 500), then 12,000 at call 3 with a second call and
+// result (10,000 + 10 + 500 more): the candidate is the first result,
+// freeing s ≤ 500 tokens. Nothing spent beyond full (a margin of 0).
+// Worst case, the cache holds the front as written, 10,000: the clear
+// rewrites 10,610 − 10,000 = 610 tokens it would have read, 1.15 × 610 =
+// 701.5 against 1.25·s ≤ 625 saved: over the margin, no clear. Counting
+// on the grown front (12,000, more than call 2 sent) made the rewrite
+// look free, and it cleared.
+func TestAutoClearFrontAsWritten(t *testing.T) {
+	v, err := NewConversation(Edited{Base: fullStrategy{}, Edits: []Edit{autoClearEdit{Keep: 1}}, Label: "clear:auto"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 3, 25, 13, 0, 0, 0, time.UTC)
+	render := func(n int) ConversationWindow {
+		t.Helper()
+		v.SetCall(CallFacts{Model: "m", At: t0.Add(time.Duration(n) * time.Minute), Rule: prices.CacheAnthropic,
+			Input: 1, CacheRead: 0.1, CacheWrite: 1.25, Known: true})
+		w, err := v.Render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	tool := func(id string) {
+		v.AddSized(transcript.Message{Role: transcript.RoleAssistant, Turn: 1, ToolCalls: []transcript.ToolCall{{ID: id, Name: "Read", Arguments: "{}"}}}, 10)
+		v.AddSized(transcript.Message{Role: transcript.RoleTool, Turn: 1, ToolCallID: id, Text: "result"}, 500)
+	}
+	v.SetOverhead(10000)
+	v.Begin()
+	v.AddSized(transcript.Message{Role: transcript.RoleUser, Turn: 1, Text: "go"}, 100)
+	render(1)
+	tool("a")
+	if w := render(2); w.Tokens != 610 {
+		t.Fatalf("call 2 tokens = %d, want 610 (the overhead apart)", w.Tokens)
+	}
+	v.SetOverhead(12000)
+	tool("b")
+	w := render(3)
+	if len(w.Clears) != 1 {
+		t.Fatalf("call 3 decisions = %+v, want 1", w.Clears)
+	}
+	if d := w.Clears[0]; d.Cleared {
+		t.Errorf("call 3 cleared %d tokens; want no clear (the rewrite of 610 tokens the cache holds is over the margin)", d.FreedTokens)
+	}
+}
