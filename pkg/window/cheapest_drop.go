@@ -350,7 +350,14 @@ func (s *session) everyDropSchedule() [][]int {
 			}
 		}
 	}
-	if n == 0 || count[0][0] > maxJointDrops || count[0][0]*n > maxJointCalls {
+	if n == 0 {
+		return nil
+	}
+	total := 0
+	for _, c := range count[0] {
+		total = min(total+c, maxJointDrops+1)
+	}
+	if total > maxJointDrops || total*n > maxJointCalls {
 		return nil
 	}
 	var out [][]int
@@ -365,8 +372,11 @@ func (s *session) everyDropSchedule() [][]int {
 			}
 			return
 		}
-		for _, x := range starts[i] {
-			if x >= prev {
+		for k, x := range starts[i] {
+			// Only where the schedule can be completed: a path that
+			// dies at a later call (its starts all below x, as after
+			// a compaction) would make the walk exponential.
+			if x >= prev && count[i][k] > 0 {
 				from[i] = x
 				walk(i+1, x)
 			}

@@ -172,3 +172,33 @@ func TestCheapestJointBruteForce(t *testing.T) {
 		t.Errorf("%d sessions enumerated, want 5 at least", tried)
 	}
 }
+
+// The drop schedules are walked only where they can be completed: after
+// a compaction a call's turn starts are below the earlier calls' (here
+// only 0 is left from call 41 on), so every schedule that drops before
+// it dies there. The one schedule left is to drop nothing. Walking every
+// partial schedule took 3^40 steps (a 314-message real session under a
+// window hung in it).
+func TestEveryDropScheduleDeadEnds(t *testing.T) {
+	s := &session{calls: make([]pcall, 60)}
+	for i := range 40 {
+		s.calls[i].turns = []int{10, 20}
+	}
+	got := s.everyDropSchedule()
+	if len(got) != 1 || got[0] != nil {
+		t.Fatalf("schedules = %v, want only the one that drops nothing", got)
+	}
+	// Without the compaction: call i may start at 0, 10 or 20, never
+	// lower than call i−1: C(40+2, 2) = 861 schedules for 40 calls, over
+	// the bound of 256.
+	s.calls = s.calls[:40]
+	if got := s.everyDropSchedule(); got != nil {
+		t.Fatalf("%d schedules, want none (over the bound)", len(got))
+	}
+	// Three calls: C(3+2, 2) = 10, by hand: 000 00a 00b 0aa 0ab 0bb aaa
+	// aab abb bbb.
+	s.calls = s.calls[:3]
+	if got := s.everyDropSchedule(); len(got) != 10 {
+		t.Fatalf("%d schedules, want 10", len(got))
+	}
+}
