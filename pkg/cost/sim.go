@@ -549,8 +549,8 @@ func (s *Simulator) openAI(st Step, minTokens int) (p Parts, evicted bool) {
 		// Cut to the record: the provider's read is already in its own
 		// steps.
 		read = common
-	case common >= minTokens:
-		read = common / OpenAIStep * OpenAIStep
+	default:
+		read = OpenAIRead(common, minTokens)
 	}
 	s.oai[st.Model] = oRec{depth: end, tokens: total, expires: expiry(st.Time, OpenAIRetention)}
 	return Parts{Read: read, Uncached: total - read}, evicted

@@ -206,21 +206,13 @@ func (s *autoState) begin(c *conversation, sel *Selection, tokens int) autoCall 
 			held += s.saving[k]
 		}
 	}
-	switch ci.rule {
-	case prices.CacheOpenAI:
-		a.pw = ci.pi
-	case prices.CacheAnthropic:
-	default:
-		a.pr, a.pw = ci.pi, ci.pi
-	}
+	a.pr, a.pw = cost.HitPrice(ci.rule, ci.pi, ci.pr), cost.MissPrice(ci.rule, ci.pi, ci.pw)
 	if ci.ttl != 0 {
 		a.ttl = ci.ttl
 	}
-	if ci.rule == prices.CacheOpenAI {
-		a.ttl = cost.OpenAIRetention
-	}
+	a.ttl = cost.Retention(ci.rule, a.ttl)
 	last, seen := s.lastAt[ci.model]
-	a.warm = seen && (last.IsZero() || ci.at.IsZero() || !ci.at.After(last.Add(a.ttl))) && ci.rule != prices.CacheNone
+	a.warm = seen && cost.LiveAt(ci.rule, a.ttl, last, ci.at) && ci.rule != prices.CacheNone
 	// Near the TTL's end the cache may still be warm: a record's time is
 	// its response's, after the request, and a provider measures the TTL
 	// from the request (a 1-hour session read its cache 1 h 0 min 15 s

@@ -410,10 +410,7 @@ func (s *session) modelRead(i, q, k, lastClear, older int) (int, int) {
 		if mn <= 0 {
 			mn = cost.OpenAIMinTokens
 		}
-		if common < mn {
-			return 0, -1
-		}
-		return common / cost.OpenAIStep * cost.OpenAIStep, -1
+		return cost.OpenAIRead(common, mn), -1
 	case prices.CacheAnthropic:
 		// The deepest entry of the model at or before q: the end of an
 		// earlier call's window (still on the path and live), else the
@@ -506,10 +503,7 @@ func entryLive(s *session, e, i int) bool {
 }
 
 func liveAt(from time.Time, ttl time.Duration, at time.Time, rule prices.CacheRule) bool {
-	if rule == prices.CacheOpenAI {
-		ttl = cost.OpenAIRetention
-	}
-	return from.IsZero() || at.IsZero() || !at.After(from.Add(ttl))
+	return cost.LiveAt(rule, ttl, from, at)
 }
 
 // callCost is call i's price with window tokens w, read r.
@@ -706,11 +700,7 @@ func (s *session) step(i int, d, nd dpRow, fr []int32) int {
 			if !cacheless {
 				var r int
 				r, used = s.read(i, s.chg(k), k, lc[k], ent[k])
-				if c.rule == prices.CacheAnthropic {
-					part = float64(r) * (c.pr - c.pw)
-				} else {
-					part = float64(r) * (c.pr - c.pi)
-				}
+				part = float64(r) * (cost.HitPrice(c.rule, c.pi, c.pr) - cost.MissPrice(c.rule, c.pi, c.pw))
 			}
 			if v := g[k] + part; v < best {
 				best, bestK, bestE = v, k, used

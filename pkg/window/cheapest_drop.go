@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/harpe-dev/harpe/pkg/prices"
+	"github.com/harpe-dev/harpe/pkg/cost"
 )
 
 // The cheapest plan under a window: where clearing every result it may
@@ -232,25 +232,14 @@ func (s *session) dropScheduleDP() []int {
 		c := &s.calls[i]
 		return c.front + c.sys + s.convSum(i, max(x, c.start), c.end)
 	}
-	cost := func(i, x, read int) float64 {
+	price := func(i, x, read int) float64 {
 		c := &s.calls[i]
-		t := tokens(i, x)
-		read = min(read, t)
-		switch c.rule {
-		case prices.CacheAnthropic:
-			if t < c.minCache {
-				return float64(t) * c.pi
-			}
-			return float64(read)*c.pr + float64(t-read)*c.pw
-		case prices.CacheOpenAI:
-			return float64(read)*c.pr + float64(t-read)*c.pi
-		}
-		return float64(t) * c.pi
+		return cost.PromptUSD(c.rule, read, tokens(i, x), c.minCache, c.pi, c.pr, c.pw)
 	}
 	need := false
 	for i := range s.calls {
 		c := &s.calls[i]
-		warm := i > 0 && liveAt(s.calls[i-1].at, s.ttl, c.at, c.rule) && s.calls[i-1].model == c.model
+		warm := i > 0 && cost.LiveAt(c.rule, s.ttl, s.calls[i-1].at, c.at) && s.calls[i-1].model == c.model
 		fits := false // some start fits call i: the others are ruled out
 		for j, x := range xs {
 			within[j] = s.fitFrom(i, x) <= s.limit
@@ -269,14 +258,14 @@ func (s *session) dropScheduleDP() []int {
 				if warm {
 					read = tokens(i-1, x)
 				}
-				nd[j], row[j] = dp[j]+cost(i, x, read), int32(j)
+				nd[j], row[j] = dp[j]+price(i, x, read), int32(j)
 			}
 			if bestJ >= 0 && t < len(c.turns) && c.turns[t] == x {
 				read := 0
 				if warm {
 					read = c.front + c.sys
 				}
-				if v := bestPrev + cost(i, x, read); v < nd[j] {
+				if v := bestPrev + price(i, x, read); v < nd[j] {
 					nd[j], row[j] = v, int32(bestJ)
 				}
 			}
