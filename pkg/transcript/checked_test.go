@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harpe-dev/harpe/internal/memtest"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
@@ -100,12 +101,12 @@ func countLive(t *testing.T, path string) (live uint64, err error) {
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	l := &liveFile{f: file}
+	l := &memtest.LiveFile{F: file}
 	_, counts, _, err := CountBilledEach(context.Background(), l, path, "", []tokenize.Counter{counter})
 	if err == nil && counts[0] == 0 {
 		t.Errorf("%s: counted nothing", path)
 	}
-	return l.max - min(l.max, m.HeapAlloc), err
+	return l.Max - min(l.Max, m.HeapAlloc), err
 }
 
 // TestCheckedNotHeld: a document cut short, and a sequence of documents,

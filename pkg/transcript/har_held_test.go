@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/harpe-dev/harpe/internal/memtest"
 )
 
 // growingHAR writes a HAR of two conversations of OpenAI Chat calls, their
@@ -87,7 +89,7 @@ func TestHARCallsNotHeld(t *testing.T) {
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	l := &liveFile{f: file}
+	l := &memtest.LiveFile{F: file}
 	err = Scan(context.Background(), l, "calls.har", "", func(t *Transcript, msg *Message) error {
 		s := seen{head: strings.Clone(msg.Text[:min(len(msg.Text), 24)])}
 		if msg.InputTokens != nil {
@@ -99,7 +101,7 @@ func TestHARCallsNotHeld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := l.max - min(l.max, m.HeapAlloc)
+	live := l.Max - min(l.Max, m.HeapAlloc)
 	st, _ := os.Stat(path)
 	if live > 8<<20 {
 		t.Errorf("%d MB live while reading a %d MB HAR", live>>20, st.Size()>>20)

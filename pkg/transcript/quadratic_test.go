@@ -3,21 +3,11 @@ package transcript
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
-)
 
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc):
-// unlike time, it does not depend on the machine's load, and it tells
-// linear from quadratic work apart.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+	"github.com/harpe-dev/harpe/internal/memtest"
+)
 
 // independentHAR is a HAR of n calls that each start their own
 // conversation (distinct first prompts): before grouping was linear, each
@@ -56,7 +46,7 @@ func TestRecordingsLinear(t *testing.T) {
 	in := independentHAR(n)
 	var ts []*Transcript
 	var err error
-	if a := allocated(func() { ts, err = Read(strings.NewReader(in), "h.har", "") }); a > 1500<<20 {
+	if a := memtest.Allocated(func() { ts, err = Read(strings.NewReader(in), "h.har", "") }); a > 1500<<20 {
 		t.Errorf("%d independent calls allocated %d MB", n, a>>20)
 	} else {
 		t.Logf("%d independent calls allocated %d MB", n, a>>20)
@@ -83,7 +73,7 @@ func TestRecordingsLinear(t *testing.T) {
 	req, _ := json.Marshal(`{"messages":[{"role":"user","content":"Hi"}]}`)
 	body, _ := json.Marshal(sse.String())
 	har := fmt.Sprintf(`{"log":{"entries":[{"request":{"method":"POST","url":"https://api.anthropic.com/v1/messages","postData":{"mimeType":"application/json","text":%s}},"response":{"status":200,"content":{"mimeType":"text/event-stream","text":%s}}}]}}`, req, body)
-	if a := allocated(func() { ts, err = Read(strings.NewReader(har), "s.har", "") }); a > 1500<<20 {
+	if a := memtest.Allocated(func() { ts, err = Read(strings.NewReader(har), "s.har", "") }); a > 1500<<20 {
 		t.Errorf("%d deltas allocated %d MB", deltas, a>>20)
 	} else {
 		t.Logf("%d deltas allocated %d MB", deltas, a>>20)

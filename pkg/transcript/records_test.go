@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harpe-dev/harpe/internal/memtest"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 )
 
@@ -224,7 +225,7 @@ func TestRecordsNotHeld(t *testing.T) {
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
-		l := &liveFile{f: file}
+		l := &memtest.LiveFile{F: file}
 		_, counts, _, err := CountBilledEach(context.Background(), l, path, "", []tokenize.Counter{counter})
 		file.Close()
 		if err != nil {
@@ -233,7 +234,7 @@ func TestRecordsNotHeld(t *testing.T) {
 		if counts[0] == 0 {
 			t.Errorf("%s: counted nothing", rf.sample)
 		}
-		if live := l.max - min(l.max, m.HeapAlloc); live > 3<<20 {
+		if live := l.Max - min(l.Max, m.HeapAlloc); live > 3<<20 {
 			t.Errorf("%s: %d MB live while counting a %d MB file", rf.sample, live>>20, size>>20)
 		}
 	}

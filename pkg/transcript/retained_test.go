@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/harpe-dev/harpe/internal/memtest"
 )
 
 // TestShareGPTReadHoldsNoIDs: while [Scan] reads a ShareGPT array it
@@ -18,7 +20,7 @@ import (
 func TestShareGPTReadHoldsNoIDs(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(1))
 	held := func(n int) uint64 {
-		in := shareGPT(n)
+		in := memtest.ShareGPT(n)
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/harpe-dev/harpe/internal/memtest"
 )
 
 // TestMayBeTranscript: the keys a document format needs, at the top level
@@ -62,7 +64,7 @@ func TestLargeNonTranscriptJSON(t *testing.T) {
 	doc := []byte(`{"name":"fixture","rows":[` + strings.Repeat(`{"id":12345,"label":"a row of data"},`, 1<<20) + `{}]}`)
 	r := &countingReader{r: bytes.NewReader(doc)}
 	var err error
-	a := allocated(func() { _, err = Read(r, "data.json", "") })
+	a := memtest.Allocated(func() { _, err = Read(r, "data.json", "") })
 	if !errors.Is(err, ErrUnknownFormat) {
 		t.Fatalf("error %v, want ErrUnknownFormat", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harpe-dev/harpe/internal/memtest"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
@@ -23,7 +24,7 @@ func TestFileDocumentNotHeld(t *testing.T) {
 		t.Skip("writes a 24 MB file")
 	}
 	const size = 24 << 20
-	path, n := anthropicRequestFile(t, size)
+	path, n := memtest.AnthropicRequestFile(t, size)
 	read := func(f func(r io.Reader)) uint64 {
 		file, err := os.Open(path)
 		if err != nil {
@@ -33,9 +34,9 @@ func TestFileDocumentNotHeld(t *testing.T) {
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
-		l := &liveFile{f: file}
+		l := &memtest.LiveFile{F: file}
 		f(l)
-		return l.max - min(l.max, m.HeapAlloc)
+		return l.Max - min(l.Max, m.HeapAlloc)
 	}
 	counter, err := tokenize.New("estimate")
 	if err != nil {
@@ -79,13 +80,13 @@ func TestFileDocumentNotHeld(t *testing.T) {
 // bound, 300 MB, is far above the summaries' own work.
 func TestSummaryManyConversations(t *testing.T) {
 	const n = 20000
-	in := shareGPT(n)
+	in := memtest.ShareGPT(n)
 	counter, err := tokenize.New("estimate")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got *Collected
-	a := allocated(func() {
+	a := memtest.Allocated(func() {
 		got, err = Collect(context.Background(), strings.NewReader(in), "s.json", CollectOptions{Build: BuildSummary, Counter: counter})
 	})
 	if err != nil {

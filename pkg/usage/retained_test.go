@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/harpe-dev/harpe/internal/memtest"
 )
 
 // TestSummaryKeepsNoHead: the summary of a file keeps nothing of the
@@ -67,7 +69,7 @@ func TestSummaryRetainedPerConversation(t *testing.T) {
 		return m.HeapAlloc
 	}
 	kept := func(n int) uint64 {
-		in := shareGPT(n)
+		in := memtest.ShareGPT(n)
 		before := live()
 		got, err := Collect(context.Background(), strings.NewReader(in), "s.json", CollectOptions{Build: BuildSummary})
 		if err != nil {
