@@ -25,27 +25,7 @@ import (
 // call 1's entry whole (R = 10,100) made Δ = 1.15·510 − 1.25·s < 0 and
 // cleared.
 func TestAutoClearEntryNotPastWhatIsSent(t *testing.T) {
-	v, err := NewConversation(Edited{Base: fullStrategy{}, Edits: []Edit{autoClearEdit{Keep: 1}}, Label: "clear:auto"}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t0 := time.Date(2026, 3, 25, 13, 0, 0, 0, time.UTC)
-	facts := func(n int) CallFacts {
-		return CallFacts{Model: "m", At: t0.Add(time.Duration(n) * time.Minute), Rule: prices.CacheAnthropic, Input: 1, CacheRead: 0.1, CacheWrite: 1.25}
-	}
-	render := func(n int) ConversationWindow {
-		t.Helper()
-		v.SetCall(facts(n))
-		w, err := v.Render()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return w
-	}
-	tool := func(id string) {
-		v.AddSized(transcript.Message{Role: transcript.RoleAssistant, Turn: 1, ToolCalls: []transcript.ToolCall{{ID: id, Name: "Read", Arguments: "{}"}}}, 10)
-		v.AddSized(transcript.Message{Role: transcript.RoleTool, Turn: 1, ToolCallID: id, Text: "result"}, 500)
-	}
+	v, render, tool := autoClearConversation(t, false)
 	v.SetOverhead(10000)
 	v.Begin()
 	v.AddSized(transcript.Message{Role: transcript.RoleUser, Turn: 1, Text: "go"}, 100)
@@ -87,25 +67,7 @@ func TestAutoClearEntryNotPastWhatIsSent(t *testing.T) {
 // on the grown front (12,000, more than call 2 sent) made the rewrite
 // look free, and it cleared.
 func TestAutoClearFrontAsWritten(t *testing.T) {
-	v, err := NewConversation(Edited{Base: fullStrategy{}, Edits: []Edit{autoClearEdit{Keep: 1}}, Label: "clear:auto"}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t0 := time.Date(2026, 3, 25, 13, 0, 0, 0, time.UTC)
-	render := func(n int) ConversationWindow {
-		t.Helper()
-		v.SetCall(CallFacts{Model: "m", At: t0.Add(time.Duration(n) * time.Minute), Rule: prices.CacheAnthropic,
-			Input: 1, CacheRead: 0.1, CacheWrite: 1.25, Known: true})
-		w, err := v.Render()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return w
-	}
-	tool := func(id string) {
-		v.AddSized(transcript.Message{Role: transcript.RoleAssistant, Turn: 1, ToolCalls: []transcript.ToolCall{{ID: id, Name: "Read", Arguments: "{}"}}}, 10)
-		v.AddSized(transcript.Message{Role: transcript.RoleTool, Turn: 1, ToolCallID: id, Text: "result"}, 500)
-	}
+	v, render, tool := autoClearConversation(t, true)
 	v.SetOverhead(10000)
 	v.Begin()
 	v.AddSized(transcript.Message{Role: transcript.RoleUser, Turn: 1, Text: "go"}, 100)
@@ -123,4 +85,33 @@ func TestAutoClearFrontAsWritten(t *testing.T) {
 	if d := w.Clears[0]; d.Cleared {
 		t.Errorf("call 3 cleared %d tokens; want no clear (the rewrite of 610 tokens the cache holds is over the margin)", d.FreedTokens)
 	}
+}
+
+// autoClearConversation is a live conversation under clear:auto (keep 1)
+// for a model priced input 1, read 0.1, write 1.25 per token under
+// Anthropic's rule, calls a minute apart from 25 March 2026, 13:00 UTC;
+// known: its spend is real ([CallFacts.Known], nothing spent). render
+// makes call n; tool adds a tool call (10 tokens) and its result (500).
+func autoClearConversation(t *testing.T, known bool) (*Conversation, func(n int) ConversationWindow, func(id string)) {
+	t.Helper()
+	v, err := NewConversation(Edited{Base: fullStrategy{}, Edits: []Edit{autoClearEdit{Keep: 1}}, Label: "clear:auto"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 3, 25, 13, 0, 0, 0, time.UTC)
+	render := func(n int) ConversationWindow {
+		t.Helper()
+		v.SetCall(CallFacts{Model: "m", At: t0.Add(time.Duration(n) * time.Minute), Rule: prices.CacheAnthropic,
+			Input: 1, CacheRead: 0.1, CacheWrite: 1.25, Known: known})
+		w, err := v.Render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	tool := func(id string) {
+		v.AddSized(transcript.Message{Role: transcript.RoleAssistant, Turn: 1, ToolCalls: []transcript.ToolCall{{ID: id, Name: "Read", Arguments: "{}"}}}, 10)
+		v.AddSized(transcript.Message{Role: transcript.RoleTool, Turn: 1, ToolCallID: id, Text: "result"}, 500)
+	}
+	return v, render, tool
 }

@@ -14,7 +14,12 @@ import (
 // chatSession is a generated chat of turns calls (no tools: only drops
 // can shrink its windows), priced as model, gap apart.
 func chatSession(seed uint64, turns int, model string, gap time.Duration) *transcript.Transcript {
-	tr := transcriptgen.Generate(transcriptgen.Config{Seed: seed, Turns: turns, NoTools: true, Usage: true, Overhead: 300})
+	return timed(transcriptgen.Generate(transcriptgen.Config{Seed: seed, Turns: turns, NoTools: true, Usage: true, Overhead: 300}), model, gap)
+}
+
+// timed gives tr's replies model and times gap apart from 1 November
+// 2026, 09:00 UTC (each message at its reply's time or the one before).
+func timed(tr *transcript.Transcript, model string, gap time.Duration) *transcript.Transcript {
 	at := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	for i := range tr.Messages {
 		m := &tr.Messages[i]

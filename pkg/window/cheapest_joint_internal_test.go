@@ -14,17 +14,7 @@ import (
 // toolChat is a short session of turns with tool calls: drops of whole
 // old turns and clears of tool results both have something to take.
 func toolChat(seed uint64, turns int, model string, gap time.Duration) *transcript.Transcript {
-	tr := transcriptgen.Generate(transcriptgen.Config{Seed: seed, Turns: turns, Usage: true, Overhead: 300, MaxToolChars: 4000})
-	at := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
-	for i := range tr.Messages {
-		m := &tr.Messages[i]
-		if m.Role == transcript.RoleAssistant {
-			at = at.Add(gap)
-			m.Model = model
-		}
-		m.Timestamp = at
-	}
-	return tr
+	return timed(transcriptgen.Generate(transcriptgen.Config{Seed: seed, Turns: turns, Usage: true, Overhead: 300, MaxToolChars: 4000}), model, gap)
 }
 
 // TestCheapestJointBruteForce enumerates, on small sessions with tool
