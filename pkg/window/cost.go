@@ -540,7 +540,9 @@ func (c *conversation) costStep(w *window, overhead int, buf []cost.Block) cost.
 
 // price prices call (made before message m) under the cost model. ref
 // is full's call at the same place (nil for full itself): where the
-// records cut full's cache, this call's cache is cut alike.
+// records cut full's cache, this call's cache is cut alike. w's runs are
+// read once, by costStep; sharedWithFull, heldOfFull and tailWithFull
+// walk them as it left them (c.cost.runs).
 func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call, ref *Call, overhead int, t *Totals) error {
 	st := c.costStep(w, overhead, cr.blocks)
 	cr.blocks = st.Append[:0]
@@ -687,7 +689,7 @@ func (c *conversation) sharedWithFull(w *window, overhead int) int {
 		return t
 	}
 	want := c.h.reset
-	for _, r := range runsOf(w, nil) {
+	for _, r := range c.cost.runs {
 		if r.Lo != want {
 			return t
 		}
@@ -721,7 +723,7 @@ func (c *conversation) heldOfFull(w *window, keep, read, fullSent, sent int) int
 	if w.sel.Summary != "" || keep < sysN || removed <= 0 || read <= removed {
 		return 0
 	}
-	runs := runsOf(w, nil)
+	runs := c.cost.runs
 	// last: the newest position w sends otherwise or leaves out; at: the
 	// number of w's positions up to it (those must be kept blocks).
 	last, at, n := -1, 0, 0
@@ -762,7 +764,7 @@ func (c *conversation) heldOfFull(w *window, keep, read, fullSent, sent int) int
 // otherwise; all of limit when w is full's window whole (the record's
 // tail may reach past the messages' own tokens).
 func (c *conversation) tailWithFull(w *window, limit int) int {
-	runs := runsOf(w, nil)
+	runs := c.cost.runs
 	t, want := 0, c.h.Len()
 	for i := len(runs) - 1; i >= 0 && runs[i].Hi == want; i-- {
 		for p := runs[i].Hi - 1; p >= runs[i].Lo && t < limit; p-- {
