@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harpe-dev/harpe/internal/transcriptgen"
+	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/window"
 	"github.com/harpe-dev/harpe/report"
 )

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 

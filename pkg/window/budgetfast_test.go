@@ -6,9 +6,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 )
 
 // TestGreedyBudgetMatchesEngine: the incremental budget path chooses what

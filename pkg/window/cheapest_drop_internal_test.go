@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 )
 
 // chatSession is a generated chat of turns calls (no tools: only drops

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 )
 
 // PricedSession is pricedSession, for the tests of package window_test.

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 )
 
 // toolChat is a short session of turns with tool calls: drops of whole

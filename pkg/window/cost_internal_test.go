@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/engine"
+	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 )
 
 // TestCostStepsMatchWholeWindows checks the incremental hand-over of

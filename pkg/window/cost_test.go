@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 

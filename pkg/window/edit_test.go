@@ -8,9 +8,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 )
 
 // agent is the agent loop of testdata/script/replay_edits.txtar, with

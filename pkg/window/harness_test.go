@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 

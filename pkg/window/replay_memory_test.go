@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 	"testing"
 
-	"github.com/harpe-dev/harpe/internal/transcriptgen"
+	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 )
 
 // TestReplayHeldPerMessage bounds what a replay of one long session holds

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/harpe-dev/harpe/internal/transcriptgen"
+	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 )
 
 func main() {
