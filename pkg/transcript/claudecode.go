@@ -206,10 +206,7 @@ var ccHarnessPrefixes = []string{"<command-name>", "<command-message>", "<local-
 // a sidechain one: then the sidechain is the conversation and other
 // records are skipped the same way.
 func readClaudeCode(d *lineDecoder, b *builder) error {
-	sidechain := -1 // unknown until the first message record
-	calls := newCCCalls(b)
-	unsent := map[string]int{}      // sidechain call id → index in b.t.Unsent
-	thinking := map[string]string{} // call id → thinking not yet on a message
+	r := ccReader{d: d, b: b, sidechain: -1, calls: newCCCalls(b), unsent: map[string]int{}, thinking: map[string]string{}}
 	for {
 		if _, err := d.next(); err == io.EOF {
 			break
@@ -225,126 +222,175 @@ func readClaudeCode(d *lineDecoder, b *builder) error {
 				return err
 			}
 		}
-		if m := rec.Message; m != nil && m.Usage != nil && m.Usage.Speed == "fast" {
-			m.Model = fastModel(m.Model)
-		}
-		switch rec.Type {
-		case "user", "assistant":
-		case "system":
-			if rec.Subtype == "compact_boundary" {
-				b.compaction()
-				b.skip("compact_boundary")
-			} else {
-				b.skip("system")
-			}
-			continue
-		case "":
-			return d.errorf("missing \"type\"")
-		default:
-			b.skip(rec.Type)
-			continue
-		}
-		side := 0
-		if rec.IsSidechain {
-			side = 1
-		}
-		if sidechain < 0 {
-			sidechain = side
-		}
-		if side != sidechain {
-			b.skip("sidechain")
-			// Not this conversation's, but billed: its usage counts in
-			// the recorded sums, once per call as in the conversation,
-			// the call's last record giving it.
-			if rec.Type == "assistant" && rec.Message != nil && rec.Message.Usage != nil {
-				if err := addUnsent(calls, unsent, &rec, d.line); err != nil {
-					return d.errorf("message.usage: %w", err)
-				}
-			}
-			continue
-		}
-		if rec.Message == nil {
-			return d.errorf("a %s record needs \"message\"", rec.Type)
-		}
-		if rec.Type == "assistant" && rec.Message.Model == "<synthetic>" {
-			// Claude Code's own words in the assistant's place ("No
-			// response requested.", an API error shown to the user): no
-			// model call made them, none bills them, none is sent them.
-			b.skip("synthetic")
-			continue
-		}
-		ts, err := ccTime(rec.Timestamp)
-		if err != nil {
-			return d.errorf("%q: %v", "timestamp", err)
-		}
-		c, err := rec.Message.parseContent()
-		if err != nil {
-			return d.errorf("message: %v", err)
-		}
-		for _, k := range c.skipped {
-			b.skip(k)
-		}
-		if rec.Type == "user" {
-			for _, m := range c.results {
-				m.Timestamp = ts
-				b.add(m, false)
-			}
-			if !c.isString && c.text == "" && c.images == 0 && c.hasResult {
-				continue
-			}
-			harness := false
-			for _, p := range ccHarnessPrefixes {
-				if strings.HasPrefix(strings.TrimLeft(c.text, " \n"), p) {
-					harness = true
-				}
-			}
-			meta := rec.IsMeta || rec.IsCompactSummary || harness
-			if rec.IsCompactSummary {
-				b.compaction()
-			}
-			b.add(Message{Role: RoleUser, Text: c.text, Images: c.images, Timestamp: ts, Meta: meta}, !c.hasResult && !meta)
-			continue
-		}
-		id := rec.Message.ID
-		if id == "" {
-			id = rec.UUID
-		}
-		u, err := calls.parts(rec.Message.Usage, d.line)
-		if err != nil {
-			return d.errorf("message.usage: %w", err)
-		}
-		call := calls.record(id, u, rec.Message.Usage != nil && rec.Message.Usage.CacheCreation != nil, d.line)
-		if rec.Message.Model != "" {
-			calls.list[call].model = rec.Message.Model
-		}
-		if rec.Message.StopReason != "" {
-			calls.list[call].stopped = true
-		}
-		if rec.Version != "" {
-			calls.list[call].version = rec.Version
-		}
-		if calls.list[call].response == "" {
-			calls.list[call].response = ccResponse(rec.Message.ID, rec.RequestID)
-		}
-		if c.thinking != "" {
-			thinking[id] += c.thinking
-		}
-		if c.text == "" && len(c.calls) == 0 && c.images == 0 && len(c.results) == 0 {
-			// A thinking-only record: counted above, no message; its
-			// thinking goes on the call's next message.
-			continue
-		}
-		m := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Timestamp: ts, Call: id, Model: rec.Message.Model, Thinking: thinking[id]}
-		delete(thinking, id)
-		if err := calls.message(call, &m); err != nil {
-			return d.errorf("message.usage: %w", err)
-		}
-		for _, r := range c.results {
-			r.Timestamp = ts
-			b.add(r, false)
+		if err := r.record(&rec); err != nil {
+			return err
 		}
 	}
-	calls.finish(d.name)
+	r.calls.finish(d.name)
+	return nil
+}
+
+// ccReader is the state of one Claude Code file's reading, record by
+// record: which side (main or sidechain) is the conversation, the calls
+// seen so far, the sidechain calls kept in Unsent, and thinking not yet
+// on a message.
+type ccReader struct {
+	d         *lineDecoder
+	b         *builder
+	sidechain int // -1 until the first message record, then 0 or 1
+	calls     *ccCalls
+	unsent    map[string]int    // sidechain call id → index in b.t.Unsent
+	thinking  map[string]string // call id → thinking not yet on a message
+}
+
+// record reads one record: a message record of the conversation's side
+// becomes messages (user or assistant); every other record is counted in
+// Skipped by type.
+func (r *ccReader) record(rec *ccRecord) error {
+	if m := rec.Message; m != nil && m.Usage != nil && m.Usage.Speed == "fast" {
+		m.Model = fastModel(m.Model)
+	}
+	if !r.isMessage(rec) {
+		return nil
+	}
+	if rec.Type == "" {
+		return r.d.errorf("missing \"type\"")
+	}
+	side := 0
+	if rec.IsSidechain {
+		side = 1
+	}
+	if r.sidechain < 0 {
+		r.sidechain = side
+	}
+	if side != r.sidechain {
+		r.b.skip("sidechain")
+		// Not this conversation's, but billed: its usage counts in
+		// the recorded sums, once per call as in the conversation,
+		// the call's last record giving it.
+		if rec.Type == "assistant" && rec.Message != nil && rec.Message.Usage != nil {
+			if err := addUnsent(r.calls, r.unsent, rec, r.d.line); err != nil {
+				return r.d.errorf("message.usage: %w", err)
+			}
+		}
+		return nil
+	}
+	if rec.Message == nil {
+		return r.d.errorf("a %s record needs \"message\"", rec.Type)
+	}
+	if rec.Type == "assistant" && rec.Message.Model == "<synthetic>" {
+		// Claude Code's own words in the assistant's place ("No
+		// response requested.", an API error shown to the user): no
+		// model call made them, none bills them, none is sent them.
+		r.b.skip("synthetic")
+		return nil
+	}
+	ts, err := ccTime(rec.Timestamp)
+	if err != nil {
+		return r.d.errorf("%q: %v", "timestamp", err)
+	}
+	c, err := rec.Message.parseContent()
+	if err != nil {
+		return r.d.errorf("message: %v", err)
+	}
+	for _, k := range c.skipped {
+		r.b.skip(k)
+	}
+	if rec.Type == "user" {
+		r.user(rec, c, ts)
+		return nil
+	}
+	return r.assistant(rec, c, ts)
+}
+
+// isMessage reports whether rec is a user or assistant record (or has no
+// type, an error record reports); any other record is counted in Skipped
+// by its type, and a compaction boundary marks a compaction.
+func (r *ccReader) isMessage(rec *ccRecord) bool {
+	switch rec.Type {
+	case "user", "assistant", "":
+		return true
+	case "system":
+		if rec.Subtype == "compact_boundary" {
+			r.b.compaction()
+			r.b.skip("compact_boundary")
+		} else {
+			r.b.skip("system")
+		}
+	default:
+		r.b.skip(rec.Type)
+	}
+	return false
+}
+
+// user adds a user record's tool results, then its own words: a turn's
+// start unless the harness wrote them (meta, a compact summary, a
+// command's echo) or they only carry results.
+func (r *ccReader) user(rec *ccRecord, c anContent, ts time.Time) {
+	for _, m := range c.results {
+		m.Timestamp = ts
+		r.b.add(m, false)
+	}
+	if !c.isString && c.text == "" && c.images == 0 && c.hasResult {
+		return
+	}
+	harness := false
+	for _, p := range ccHarnessPrefixes {
+		if strings.HasPrefix(strings.TrimLeft(c.text, " \n"), p) {
+			harness = true
+		}
+	}
+	meta := rec.IsMeta || rec.IsCompactSummary || harness
+	if rec.IsCompactSummary {
+		r.b.compaction()
+	}
+	r.b.add(Message{Role: RoleUser, Text: c.text, Images: c.images, Timestamp: ts, Meta: meta}, !c.hasResult && !meta)
+}
+
+// assistant adds an assistant record: its call's usage, model, stop and
+// version are noted (see [ccCalls]), and its content becomes a message of
+// that call, unless it holds only thinking, kept for the call's next
+// message.
+func (r *ccReader) assistant(rec *ccRecord, c anContent, ts time.Time) error {
+	id := rec.Message.ID
+	if id == "" {
+		id = rec.UUID
+	}
+	u, err := r.calls.parts(rec.Message.Usage, r.d.line)
+	if err != nil {
+		return r.d.errorf("message.usage: %w", err)
+	}
+	call := r.calls.record(id, u, rec.Message.Usage != nil && rec.Message.Usage.CacheCreation != nil, r.d.line)
+	cc := &r.calls.list[call]
+	if rec.Message.Model != "" {
+		cc.model = rec.Message.Model
+	}
+	if rec.Message.StopReason != "" {
+		cc.stopped = true
+	}
+	if rec.Version != "" {
+		cc.version = rec.Version
+	}
+	if cc.response == "" {
+		cc.response = ccResponse(rec.Message.ID, rec.RequestID)
+	}
+	if c.thinking != "" {
+		r.thinking[id] += c.thinking
+	}
+	if c.text == "" && len(c.calls) == 0 && c.images == 0 && len(c.results) == 0 {
+		// A thinking-only record: counted above, no message; its
+		// thinking goes on the call's next message.
+		return nil
+	}
+	m := Message{Role: RoleAssistant, Text: c.text, Images: c.images, ToolCalls: c.calls, Timestamp: ts, Call: id, Model: rec.Message.Model, Thinking: r.thinking[id]}
+	delete(r.thinking, id)
+	if err := r.calls.message(call, &m); err != nil {
+		return r.d.errorf("message.usage: %w", err)
+	}
+	for _, res := range c.results {
+		res.Timestamp = ts
+		r.b.add(res, false)
+	}
 	return nil
 }
 

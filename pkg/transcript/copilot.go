@@ -79,13 +79,7 @@ type cpReply struct {
 // reply before it, and the run's shutdown, which sums them, is not
 // counted again.
 func readCopilot(d *lineDecoder, b *builder) error {
-	var model string
-	var pending []cpReply
-	// perCall: the current run of the CLI recorded its calls' usage
-	// (assistant.usage events), which its shutdown's totals then repeat.
-	perCall := false
-	lastReply := -1            // the latest reply, while it has no usage
-	totals, totalsLine := 0, 0 // per-model totals taken from shutdowns, the first one's line
+	r := cpReader{d: d, b: b, lastReply: -1}
 	for {
 		if _, err := d.next(); err == io.EOF {
 			break
@@ -114,153 +108,207 @@ func readCopilot(d *lineDecoder, b *builder) error {
 			}
 		}
 		if ev.AgentID != "" {
-			// A subagent's call is billed: its output (or its usage) is
-			// counted, its messages stay out of this conversation.
-			name := data.Model
-			if name == "" {
-				name = model
-			}
-			switch ev.Type {
-			case "assistant.message":
-				out, ok, err := data.output(d)
-				if err != nil {
-					return err
-				}
-				if ok {
-					pending = append(pending, cpReply{model: name, at: ts, output: out, line: d.line})
-				}
-			case "assistant.usage":
-				u, ok, err := data.callUsage(d)
-				if err != nil {
-					return err
-				}
-				if ok {
-					perCall = true
-					b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: name, Time: ts, Usage: u})
-				}
-			}
-			b.skip("subagent/" + ev.Type)
-			continue
+			err = r.subagent(ev.Type, &data, ts)
+		} else {
+			err = r.event(ev.Type, &data, ts)
 		}
-		switch ev.Type {
-		case "session.start", "session.resume":
-			if data.SelectedModel != "" {
-				model = data.SelectedModel
-			}
-			b.skip(ev.Type)
-		case "session.model_change":
-			if data.NewModel != "" {
-				model = data.NewModel
-			}
-			b.skip(ev.Type)
-		case "system.message":
-			b.add(Message{Role: RoleSystem, Text: contentText(data.Content), Timestamp: ts}, false)
-		case "user.message":
-			b.add(Message{Role: RoleUser, Text: contentText(data.Content), Timestamp: ts}, true)
-		case "assistant.message":
-			m := Message{Role: RoleAssistant, Text: contentText(data.Content), Timestamp: ts, Model: model}
-			if data.Model != "" {
-				m.Model = data.Model
-			}
-			for i, r := range data.ToolRequests {
-				if r.ToolCallID == "" {
-					return d.errorf("data.toolRequests[%d]: \"toolCallId\" is required", i)
-				}
-				m.ToolCalls = append(m.ToolCalls, ToolCall{ID: r.ToolCallID, Name: r.Name, Arguments: argText(r.Arguments)})
-			}
-			out, ok, err := data.output(d)
-			if err != nil {
-				return err
-			}
-			if ok {
-				pending = append(pending, cpReply{model: m.Model, at: ts, output: out, line: d.line})
-			}
-			lastReply = b.add(m, false)
-		case "assistant.usage":
-			u, ok, err := data.callUsage(d)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				b.skip(ev.Type)
-				continue
-			}
-			name := data.Model
-			if name == "" {
-				name = model
-			}
-			perCall = true
-			if lastReply >= 0 {
-				m := b.msg(lastReply)
-				if err := m.setUsage(&u); err != nil {
-					return d.errorf("%w", err)
-				}
-				b.usageAt(lastReply)
-				if name != "" {
-					m.Model = name
-				}
-				lastReply = -1
-			} else {
-				b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: name, Time: ts, Usage: u})
-			}
-		case "tool.execution_complete":
-			if data.ToolCallID == "" {
-				return d.errorf("a tool.execution_complete needs \"data.toolCallId\"")
-			}
-			text := copilotResult(data.Result)
-			if text == "" {
-				text = copilotResult(data.Error)
-			}
-			b.add(Message{Role: RoleTool, Name: data.ToolName, ToolCallID: data.ToolCallID, Text: text, Timestamp: ts}, false)
-		case "abort":
-			b.abort()
-		case "session.shutdown":
-			// The shutdown's totals cover the replies since the last one,
-			// whose calls, when recorded one by one, are already counted.
-			pending = pending[:0]
-			if perCall {
-				perCall = false
-				b.skip(ev.Type)
-				continue
-			}
-			models := make([]string, 0, len(data.ModelMetrics))
-			for name := range data.ModelMetrics {
-				models = append(models, name)
-			}
-			slices.Sort(models)
-			for _, name := range models {
-				u := data.ModelMetrics[name].Usage
-				if err := nonNegative(count{"inputTokens", u.InputTokens}, count{"outputTokens", u.OutputTokens},
-					count{"cacheReadTokens", u.CacheReadTokens}, count{"cacheWriteTokens", u.CacheWriteTokens}); err != nil {
-					return d.errorf("data.modelMetrics[%q].usage: %w", name, err)
-				}
-				b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: name, Time: ts, Usage: copilotUsage(u.InputTokens, u.CacheReadTokens, u.CacheWriteTokens, u.OutputTokens)})
-				if totals++; totalsLine == 0 {
-					totalsLine = d.line
-				}
-			}
-			b.skip(ev.Type)
-		case "":
-			return d.errorf("missing \"type\"")
-		default:
-			b.skip(ev.Type)
+		if err != nil {
+			return err
 		}
 	}
-	if perCall {
+	r.finish()
+	return nil
+}
+
+// cpReader is the state of one Copilot CLI log's reading, event by event.
+type cpReader struct {
+	d       *lineDecoder
+	b       *builder
+	model   string    // the session's model, as the latest start or change set it
+	pending []cpReply // replies whose output no shutdown has summed yet
+	// perCall: the current run of the CLI recorded its calls' usage
+	// (assistant.usage events), which its shutdown's totals then repeat.
+	perCall    bool
+	lastReply  int // the latest reply, while it has no usage; -1 when none
+	totals     int // per-model totals taken from shutdowns
+	totalsLine int // the first one's line
+}
+
+// modelOr is the model an event names, else the session's.
+func (r *cpReader) modelOr(name string) string {
+	if name == "" {
+		return r.model
+	}
+	return name
+}
+
+// subagent reads a subagent's event: its call is billed, so its output
+// (or its usage) is counted; its messages stay out of this conversation.
+func (r *cpReader) subagent(typ string, data *cpData, ts time.Time) error {
+	name := r.modelOr(data.Model)
+	switch typ {
+	case "assistant.message":
+		out, ok, err := data.output(r.d)
+		if err != nil {
+			return err
+		}
+		if ok {
+			r.pending = append(r.pending, cpReply{model: name, at: ts, output: out, line: r.d.line})
+		}
+	case "assistant.usage":
+		u, ok, err := data.callUsage(r.d)
+		if err != nil {
+			return err
+		}
+		if ok {
+			r.perCall = true
+			r.b.t.Unsent = append(r.b.t.Unsent, UnsentCall{Model: name, Time: ts, Usage: u})
+		}
+	}
+	r.b.skip("subagent/" + typ)
+	return nil
+}
+
+// event reads one event of the conversation.
+func (r *cpReader) event(typ string, data *cpData, ts time.Time) error {
+	switch typ {
+	case "session.start", "session.resume":
+		if data.SelectedModel != "" {
+			r.model = data.SelectedModel
+		}
+		r.b.skip(typ)
+	case "session.model_change":
+		if data.NewModel != "" {
+			r.model = data.NewModel
+		}
+		r.b.skip(typ)
+	case "system.message":
+		r.b.add(Message{Role: RoleSystem, Text: contentText(data.Content), Timestamp: ts}, false)
+	case "user.message":
+		r.b.add(Message{Role: RoleUser, Text: contentText(data.Content), Timestamp: ts}, true)
+	case "assistant.message":
+		return r.reply(data, ts)
+	case "assistant.usage":
+		return r.usage(data, ts)
+	case "tool.execution_complete":
+		if data.ToolCallID == "" {
+			return r.d.errorf("a tool.execution_complete needs \"data.toolCallId\"")
+		}
+		text := copilotResult(data.Result)
+		if text == "" {
+			text = copilotResult(data.Error)
+		}
+		r.b.add(Message{Role: RoleTool, Name: data.ToolName, ToolCallID: data.ToolCallID, Text: text, Timestamp: ts}, false)
+	case "abort":
+		r.b.abort()
+	case "session.shutdown":
+		return r.shutdown(data, ts)
+	case "":
+		return r.d.errorf("missing \"type\"")
+	default:
+		r.b.skip(typ)
+	}
+	return nil
+}
+
+// reply adds an assistant.message, its output pending until a shutdown
+// or its call's usage accounts for it.
+func (r *cpReader) reply(data *cpData, ts time.Time) error {
+	m := Message{Role: RoleAssistant, Text: contentText(data.Content), Timestamp: ts, Model: r.modelOr(data.Model)}
+	for i, t := range data.ToolRequests {
+		if t.ToolCallID == "" {
+			return r.d.errorf("data.toolRequests[%d]: \"toolCallId\" is required", i)
+		}
+		m.ToolCalls = append(m.ToolCalls, ToolCall{ID: t.ToolCallID, Name: t.Name, Arguments: argText(t.Arguments)})
+	}
+	out, ok, err := data.output(r.d)
+	if err != nil {
+		return err
+	}
+	if ok {
+		r.pending = append(r.pending, cpReply{model: m.Model, at: ts, output: out, line: r.d.line})
+	}
+	r.lastReply = r.b.add(m, false)
+	return nil
+}
+
+// usage reads an assistant.usage event: the usage of the reply before it,
+// or, with none waiting, a call of its own.
+func (r *cpReader) usage(data *cpData, ts time.Time) error {
+	u, ok, err := data.callUsage(r.d)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		r.b.skip("assistant.usage")
+		return nil
+	}
+	name := r.modelOr(data.Model)
+	r.perCall = true
+	if r.lastReply < 0 {
+		r.b.t.Unsent = append(r.b.t.Unsent, UnsentCall{Model: name, Time: ts, Usage: u})
+		return nil
+	}
+	m := r.b.msg(r.lastReply)
+	if err := m.setUsage(&u); err != nil {
+		return r.d.errorf("%w", err)
+	}
+	r.b.usageAt(r.lastReply)
+	if name != "" {
+		m.Model = name
+	}
+	r.lastReply = -1
+	return nil
+}
+
+// shutdown reads a session.shutdown: its totals cover the replies since
+// the last one, whose calls, when recorded one by one, are already
+// counted; else each model's totals are a recorded call.
+func (r *cpReader) shutdown(data *cpData, ts time.Time) error {
+	r.pending = r.pending[:0]
+	r.b.skip("session.shutdown")
+	if r.perCall {
+		r.perCall = false
+		return nil
+	}
+	models := make([]string, 0, len(data.ModelMetrics))
+	for name := range data.ModelMetrics {
+		models = append(models, name)
+	}
+	slices.Sort(models)
+	for _, name := range models {
+		u := data.ModelMetrics[name].Usage
+		if err := nonNegative(count{"inputTokens", u.InputTokens}, count{"outputTokens", u.OutputTokens},
+			count{"cacheReadTokens", u.CacheReadTokens}, count{"cacheWriteTokens", u.CacheWriteTokens}); err != nil {
+			return r.d.errorf("data.modelMetrics[%q].usage: %w", name, err)
+		}
+		r.b.t.Unsent = append(r.b.t.Unsent, UnsentCall{Model: name, Time: ts, Usage: copilotUsage(u.InputTokens, u.CacheReadTokens, u.CacheWriteTokens, u.OutputTokens)})
+		if r.totals++; r.totalsLine == 0 {
+			r.totalsLine = r.d.line
+		}
+	}
+	return nil
+}
+
+// finish counts the replies no shutdown summed (their output alone) and
+// warns of what the log leaves unrecorded.
+func (r *cpReader) finish() {
+	d, b := r.d, r.b
+	pending := r.pending
+	if r.perCall {
 		pending = nil // the run's calls are recorded one by one
 	}
-	if totals > 0 {
-		b.t.Warnings = append(b.t.Warnings, &Error{Name: d.name, Line: totalsLine,
-			Err: fmt.Errorf("input tokens are recorded only per run of Copilot CLI, in session.shutdown: %d recorded calls are a run's totals for one model, and no reply has its prompt size", totals)})
+	if r.totals > 0 {
+		b.t.Warnings = append(b.t.Warnings, &Error{Name: d.name, Line: r.totalsLine,
+			Err: fmt.Errorf("input tokens are recorded only per run of Copilot CLI, in session.shutdown: %d recorded calls are a run's totals for one model, and no reply has its prompt size", r.totals)})
 	}
-	for _, r := range pending {
-		b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: r.model, Time: r.at, Usage: Usage{Output: r.output}})
+	for _, p := range pending {
+		b.t.Unsent = append(b.t.Unsent, UnsentCall{Model: p.model, Time: p.at, Usage: Usage{Output: p.output}})
 	}
 	if len(pending) > 0 {
 		b.t.Warnings = append(b.t.Warnings, &Error{Name: d.name, Line: pending[0].line,
 			Err: fmt.Errorf("%d replies after the last session.shutdown (or with none): their output tokens are counted, their input is not recorded", len(pending))})
 	}
-	return nil
 }
 
 // output is a reply's outputTokens, ok false when not recorded.
