@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -20,38 +22,47 @@ type flagUse struct {
 	kind  string   // "strategy", "policy": how a choice is named
 }
 
-// replayStrategyFlags are the replay flags that set an option some
-// strategies read, each with the window.Options fields it sets, in the
-// order their notes are written. Which strategies read a flag comes from
-// the registry (window.Settings names the option each setting reads), so
-// a strategy registered with such a setting is known to read the flag.
-var replayStrategyFlags = []struct {
-	flag    string
-	options []string
-}{
-	{"high-water-tokens", []string{"Summarizing.HighWaterTokens"}},
-	{"low-water-chars", []string{"Summarizing.LowWaterChars"}},
-	{"distill-cmd", []string{"Summarizing.Distill"}},
-	{"summary-max-chars", []string{"Summarizing.SummaryMaxChars"}},
-	{"window-chars", []string{"Windowed.Chars", "Sliding.Chars"}},
-	{"head", []string{"Sliding.Head"}},
-	{"budget", []string{"Budget.Total"}},
-	{"policy", []string{"Engine.Policy"}},
+// replayOptionFlags are the replay flags that set an option of
+// window.Options some strategies read, by the option, other than the
+// registry's flagged settings (window.Setting.Flag).
+var replayOptionFlags = map[string]string{
+	"Summarizing.Distill": "distill-cmd", "Budget.Total": "budget", "Engine.Policy": "policy",
 }
 
 // replayFlagUses are the replay flags that only some strategies read,
-// with the registered strategies that read each, in registry order.
+// with the registered strategies that read each, from the registry: a
+// setting reads the flag it carries, or the flag of the option it names
+// (a strategy whose setting names Windowed.Chars reads --window-chars).
+// The flags come in registry order, each the first time a strategy's
+// setting reads it; an edit's flags are not noted.
 func replayFlagUses() []flagUse {
-	var uses []flagUse
-	for _, f := range replayStrategyFlags {
-		u := flagUse{flags: []string{f.flag}, kind: "strategy"}
-		for _, name := range window.Names() {
-			settings, _ := window.Settings(name) // an edit has none
-			if slices.ContainsFunc(settings, func(s window.Setting) bool { return slices.Contains(f.options, s.Option) }) {
-				u.users = append(u.users, name)
+	optionFlag := maps.Clone(replayOptionFlags)
+	for _, sf := range registrySettingFlags() {
+		for _, t := range sf.targets {
+			if t.setting.Option != "" {
+				optionFlag[t.setting.Option] = sf.name
 			}
 		}
-		uses = append(uses, u)
+	}
+	var uses []flagUse
+	at := map[string]int{}
+	for _, name := range window.Names() {
+		settings, _ := window.Settings(name)
+		for _, s := range settings {
+			flag := cmp.Or(s.Flag, optionFlag[s.Option])
+			if flag == "" || s.Edit {
+				continue
+			}
+			i, ok := at[flag]
+			if !ok {
+				i = len(uses)
+				at[flag] = i
+				uses = append(uses, flagUse{flags: []string{flag}, kind: "strategy"})
+			}
+			if !slices.Contains(uses[i].users, name) {
+				uses[i].users = append(uses[i].users, name)
+			}
+		}
 	}
 	return uses
 }

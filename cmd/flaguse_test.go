@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -12,11 +13,11 @@ import (
 // summary's bound and --distill-cmd.
 func TestReplayFlagUses(t *testing.T) {
 	want := []flagUse{
+		{[]string{"window-chars"}, []string{"windowed", "sliding"}, "strategy"},
 		{[]string{"high-water-tokens"}, []string{"summarizing"}, "strategy"},
 		{[]string{"low-water-chars"}, []string{"summarizing"}, "strategy"},
-		{[]string{"distill-cmd"}, []string{"summarizing", "claude-code", "codex"}, "strategy"},
 		{[]string{"summary-max-chars"}, []string{"summarizing", "claude-code", "codex"}, "strategy"},
-		{[]string{"window-chars"}, []string{"windowed", "sliding"}, "strategy"},
+		{[]string{"distill-cmd"}, []string{"summarizing", "claude-code", "codex"}, "strategy"},
 		{[]string{"head"}, []string{"sliding"}, "strategy"},
 		{[]string{"budget"}, []string{"budget"}, "strategy"},
 		{[]string{"policy"}, []string{"budget"}, "strategy"},
@@ -26,30 +27,34 @@ func TestReplayFlagUses(t *testing.T) {
 	}
 }
 
-// The strategies' flags take their defaults from the registry: the
-// documented defaults (docs/replay.md, "Settings, for library users").
-func TestSettingDefault(t *testing.T) {
-	tests := []struct {
-		strategy, key string
-		want          int
-	}{
-		{"windowed", "chars", 160000}, {"sliding", "head", 1}, {"sliding", "chars", 160000},
-		{"summarizing", "high", 120000}, {"summarizing", "low", 160000}, {"summarizing", "max", 8000},
-		{"codex", "percent", 90}, {"claude-code", "reserve", 20000},
+// The flags of the registry's settings, with their defaults (the
+// documented ones, docs/replay.md "Flags": 160000 characters, head 1,
+// high water 120000 tokens, low water 160000 characters, summaries of
+// 8000, clear at 100000 tokens keeping 3, mask keeping 10) and every
+// setting each sets, in registry order.
+func TestRegistrySettingFlags(t *testing.T) {
+	want := []string{
+		"window-chars int 160000 windowed:chars=Windowed.Chars sliding:chars=Sliding.Chars",
+		"high-water-tokens int 120000 summarizing:high=Summarizing.HighWaterTokens",
+		"low-water-chars int 160000 summarizing:low=Summarizing.LowWaterChars",
+		"summary-max-chars int 8000 summarizing:max=Summarizing.SummaryMaxChars claude-code:max=Summarizing.SummaryMaxChars codex:max=Summarizing.SummaryMaxChars",
+		"head int 1 sliding:head=Sliding.Head",
+		"clear-trigger int 100000 clear:trigger=Clear.Trigger",
+		"clear-keep int 3 clear:keep=Clear.Keep",
+		"clear-at-least int 0 clear:at-least=Clear.ClearAtLeast",
+		"clear-exclude list  clear:exclude=Clear.ExcludeTools",
+		"clear-inputs bool false clear:inputs=Clear.ClearInputs",
+		"mask-keep int 10 mask:keep=Mask.Keep",
 	}
-	for _, tt := range tests {
-		if got := settingDefault(tt.strategy, tt.key); got != tt.want {
-			t.Errorf("settingDefault(%q, %q) = %d, want %d", tt.strategy, tt.key, got, tt.want)
+	var got []string
+	for _, sf := range registrySettingFlags() {
+		line := sf.name + " " + sf.kind + " " + sf.def
+		for _, tg := range sf.targets {
+			line += " " + tg.strategy + ":" + tg.setting.Key + "=" + tg.setting.Option
 		}
+		got = append(got, line)
 	}
-	for _, bad := range [][2]string{{"windowed", "nope"}, {"nope", "chars"}, {"budget", "tokens"}} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("settingDefault(%q, %q): no panic", bad[0], bad[1])
-				}
-			}()
-			settingDefault(bad[0], bad[1])
-		}()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("registrySettingFlags() =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -14,12 +14,10 @@ import (
 // replayOptions are the flags of harpe replay, as given: runReplay checks
 // and parses them once into a replayJob (replay_setup.go).
 type replayOptions struct {
-	strategies      []string
-	windowChars     int
-	head            int
-	highWaterTokens int
-	lowWaterChars   int
-	summaryMaxChars int
+	strategies []string
+	// settings are the flags of the registry's settings (--window-chars,
+	// --clear-keep: window.Setting.Flag).
+	settings        []*settingFlag
 	distillCmd      string
 	toolResultLimit int
 	tokenizer       string
@@ -45,11 +43,6 @@ type replayOptions struct {
 	cacheTTL    string
 	cacheTTLSet bool // --cache-ttl given: else the records' TTL (window.CostOptions.TTL)
 	plotMetric  string
-
-	clearTrigger, clearKeep, clearAtLeast int
-	clearExclude                          []string
-	clearInputs                           bool
-	maskKeep                              int
 }
 
 func newReplayCmd(a *app) *cobra.Command {
@@ -176,11 +169,7 @@ harness's summary and what follows. The transcript is only read.
 func bindReplayFlags(a *app, c *cobra.Command, o *replayOptions) {
 	f := c.Flags()
 	f.StringSliceVar(&o.strategies, "strategy", nil, "`SPECS` of the strategies to replay, comma-separated: "+strategyNames()+", each with +edits (default: "+defaultStrategiesHelp()+")")
-	f.IntVar(&o.windowChars, "window-chars", settingDefault("windowed", "chars"), "character budget of windowed and sliding")
-	f.IntVar(&o.head, "head", settingDefault("sliding", "head"), "turns sliding always keeps from the start")
-	f.IntVar(&o.highWaterTokens, "high-water-tokens", settingDefault("summarizing", "high"), "summarizing compacts after a call over this many input tokens")
-	f.IntVar(&o.lowWaterChars, "low-water-chars", settingDefault("summarizing", "low"), "characters of recent turns summarizing keeps when it compacts")
-	f.IntVar(&o.summaryMaxChars, "summary-max-chars", settingDefault("summarizing", "max"), "bound on the rolling summary")
+	o.settings = bindSettingFlags(f)
 	f.StringVar(&o.distillCmd, "distill-cmd", "", "shell `CMD` that writes the summary: older turns as JSON on stdin, summary on stdout (default: built-in extractive summary)")
 	f.IntVar(&o.toolResultLimit, "tool-result-limit", 0, "cut tool results longer than `BYTES` in the model's copy (0: no limit)")
 	f.StringVarP(&o.tokenizer, "tokenizer", "t", "estimate", "tokenizer: "+strings.Join(tokenize.Names(), ", ")+tokenizerHelp)
@@ -200,12 +189,6 @@ func bindReplayFlags(a *app, c *cobra.Command, o *replayOptions) {
 	f.StringVar(&o.cache, "cache", "", "prompt-cache `RULE` for every call: "+strings.Join(cacheRules, ", ")+" (default: each call's model's)")
 	f.StringVar(&o.cacheTTL, "cache-ttl", "5m", "Anthropic cache `TTL`: 5m, or 1h (written at the 1-hour price); not given, the TTL the records write with, else 5m")
 	f.StringVar(&o.plotMetric, "plot-metric", "tokens", "what --plot draws per call: "+strings.Join(plotMetrics, ", "))
-	f.IntVar(&o.clearTrigger, "clear-trigger", window.DefaultClearTrigger, "clear: input `TOKENS` past which a call clears old tool results")
-	f.IntVar(&o.clearKeep, "clear-keep", window.DefaultClearKeep, "clear: newest tool results never cleared")
-	f.IntVar(&o.clearAtLeast, "clear-at-least", 0, "clear: clear only when at least this many `TOKENS` are freed")
-	f.StringSliceVar(&o.clearExclude, "clear-exclude", nil, "clear: `TOOLS` whose results are never cleared, comma-separated")
-	f.BoolVar(&o.clearInputs, "clear-inputs", false, "clear: also clear the tool calls' arguments")
-	f.IntVar(&o.maskKeep, "mask-keep", window.DefaultMaskKeep, "mask: tool-using calls whose results are sent verbatim")
 }
 
 // strategyNames lists the strategies for the flag's help.

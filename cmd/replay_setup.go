@@ -92,12 +92,19 @@ func newReplayJob(a *app, o *replayOptions) (*replayJob, error) {
 	job := &replayJob{files: o.files, inputFormat: transcript.Format(o.inputFormat), conversation: o.conversation,
 		distill: o.distillCmd != "", showAs: o.showAs,
 		out: replayOut{format: o.format, output: o.output, totalsOnly: o.totalsOnly, plot: o.plot,
-			plotMetric: o.plotMetric, contextWindow: o.contextWindow, highWater: o.highWaterTokens, budget: o.budget}}
+			plotMetric: o.plotMetric, contextWindow: o.contextWindow, budget: o.budget}}
 	if o.showCallSet {
 		job.showCall = o.showCall
 	}
-	job.ropts = window.ReplayOptions{Options: replayWindowOptions(o), ContextWindow: o.contextWindow,
+	opts, err := replayWindowOptions(o)
+	if err != nil {
+		return nil, err
+	}
+	job.ropts = window.ReplayOptions{Options: opts, ContextWindow: o.contextWindow,
 		Indices: o.format != "table", Regret: true}
+	if h := opts.Summarizing.HighWaterTokens; h != nil {
+		job.out.highWater = *h
+	}
 	if err := job.ropts.Check(); err != nil {
 		return nil, replaySettingError(err)
 	}
@@ -144,20 +151,14 @@ func newReplayJob(a *app, o *replayOptions) (*replayJob, error) {
 
 // replayWindowOptions are the strategies' settings from the flags: every
 // one set, since each flag has its default (a nil setting would be the
-// same).
-func replayWindowOptions(o *replayOptions) window.Options {
-	return window.Options{
-		Windowed: window.WindowedSettings{Chars: new(o.windowChars)},
-		Sliding:  window.SlidingSettings{Head: new(o.head), Chars: new(o.windowChars)},
-		Summarizing: window.SummarizingSettings{HighWaterTokens: new(o.highWaterTokens),
-			LowWaterChars: new(o.lowWaterChars), SummaryMaxChars: new(o.summaryMaxChars)},
+// same); those of the registry's settings by setDefaults.
+func replayWindowOptions(o *replayOptions) (window.Options, error) {
+	opts := window.Options{
 		ToolResultLimit: o.toolResultLimit,
 		Budget:          engine.Budget{Total: o.budget},
 		Engine:          engine.Options{Policy: o.policy},
-		Clear: window.ClearSettings{Trigger: new(o.clearTrigger), Keep: new(o.clearKeep), ClearAtLeast: new(o.clearAtLeast),
-			ExcludeTools: o.clearExclude, ClearInputs: o.clearInputs},
-		Mask: window.MaskSettings{Keep: new(o.maskKeep)},
 	}
+	return opts, setDefaults(&opts, o.settings)
 }
 
 // parse builds the strategies of specs (window.ParseAll), then notes the
@@ -174,15 +175,12 @@ func (job *replayJob) parse(a *app, specs []string) error {
 	return nil
 }
 
-// settingFlags are the flags of window.ReplayOptions' settings, by the
-// name a window.SettingError gives.
-var settingFlags = map[string]string{
-	"Windowed.Chars": "window-chars", "Sliding.Head": "head", "Sliding.Chars": "window-chars",
-	"Summarizing.HighWaterTokens": "high-water-tokens", "Summarizing.LowWaterChars": "low-water-chars",
-	"Summarizing.SummaryMaxChars": "summary-max-chars",
-	"ToolResultLimit":             "tool-result-limit", "ContextWindow": "context-window", "Budget": "budget",
-	"Clear.Trigger": "clear-trigger", "Clear.Keep": "clear-keep", "Clear.ClearAtLeast": "clear-at-least",
-	"Mask.Keep": "mask-keep", "Engine.Policy": "policy", "Strategy": "strategy",
+// optionFlags are the flags of window.ReplayOptions' settings that no
+// registered setting carries, by the name a window.SettingError gives
+// (those of the registry's settings come from it: settingFlagOf).
+var optionFlags = map[string]string{
+	"ToolResultLimit": "tool-result-limit", "ContextWindow": "context-window", "Budget": "budget",
+	"Engine.Policy": "policy", "Strategy": "strategy",
 }
 
 // replaySettingError is a usage error naming the flag of the setting a
@@ -193,7 +191,11 @@ func replaySettingError(err error) error {
 	}
 	var se *window.SettingError
 	if errors.As(err, &se) {
-		if flag, ok := settingFlags[se.Setting]; ok {
+		flag, ok := optionFlags[se.Setting]
+		if !ok {
+			flag, ok = settingFlagOf(se.Setting)
+		}
+		if ok {
 			return usageErrorf("--%s: %v", flag, se.Err)
 		}
 	}

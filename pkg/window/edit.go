@@ -52,18 +52,26 @@ const clearedInput = "{}"
 // ClearSettings are the settings of the clear edits (clear and
 // clear:auto) that a spec does not write; [ClearSettings.resolve] gives
 // the clear edit they make.
+//
+// Its tags describe the settings for [Settings] ("clear"), each with the
+// flag a front end gives it ([Setting.Flag]).
 type ClearSettings struct {
 	// Trigger: nil is [DefaultClearTrigger]; 0 clears at every call
 	// that has a result to clear.
-	Trigger *int
+	Trigger *int "setting:\"trigger\" option:\"Clear.Trigger\" flag:\"clear-trigger\" usage:\"clear: input `TOKENS` past which a call clears old tool results\" doc:\"input tokens of a call past which old tool results are cleared\""
 	// Keep: nil is [DefaultClearKeep]; 0 keeps no result whole.
 	// clear:auto does not read it: its keep is 1 (cheapest's default)
 	// unless its spec writes one.
-	Keep *int
+	Keep *int `setting:"keep" option:"Clear.Keep" flag:"clear-keep" usage:"clear: newest tool results never cleared" doc:"newest tool results never cleared"`
 	// ClearAtLeast: nil and 0 alike clear whatever frees any tokens.
-	ClearAtLeast *int
-	ExcludeTools []string
-	ClearInputs  bool
+	ClearAtLeast *int     "setting:\"at-least\" option:\"Clear.ClearAtLeast\" flag:\"clear-at-least\" usage:\"clear: clear only when at least this many `TOKENS` are freed\" doc:\"clear only when at least this many tokens are freed\""
+	ExcludeTools []string "setting:\"exclude\" option:\"Clear.ExcludeTools\" flag:\"clear-exclude\" usage:\"clear: `TOOLS` whose results are never cleared, comma-separated\" doc:\"tools whose results are never cleared\""
+	ClearInputs  bool     `setting:"inputs" option:"Clear.ClearInputs" flag:"clear-inputs" usage:"clear: also clear the tool calls' arguments" doc:"also clear the tool calls' arguments"`
+}
+
+func init() {
+	describeEdit("clear", func(o Options) ClearSettings { return o.Clear })
+	describeEdit("mask", func(o Options) MaskSettings { return o.Mask })
 }
 
 // resolve returns the clear edit of s, its defaults filled in.
@@ -76,7 +84,7 @@ func (s ClearSettings) resolve() clearEdit {
 // write.
 type MaskSettings struct {
 	// Keep: nil is [DefaultMaskKeep]; 0 masks every result.
-	Keep *int
+	Keep *int `setting:"keep" option:"Mask.Keep" flag:"mask-keep" usage:"mask: tool-using calls whose results are sent verbatim" doc:"tool-using calls whose results are sent verbatim"`
 }
 
 // resolve returns the mask edit of s, its default filled in.

@@ -96,7 +96,7 @@ type claudeCodeSettings struct {
 	Reserve int       `setting:"reserve" doc:"tokens reserved for the reply"`
 	Buffer  int       `setting:"buffer" doc:"further tokens below the window where it compacts"`
 	Percent int       `setting:"percent" doc:"compact at this percentage of window − reserve when lower, at most 100 (0: off)"`
-	Max     int       `setting:"max" option:"Summarizing.SummaryMaxChars" doc:"bound on the summary in characters"`
+	Max     int       `setting:"max" option:"Summarizing.SummaryMaxChars" flag:"summary-max-chars" doc:"bound on the summary in characters"`
 	Distill Distiller `option:"Summarizing.Distill" doc:"writes the summary (nil: Extractive)"`
 }
 
@@ -116,7 +116,7 @@ type codexSettings struct {
 	Percent int       `setting:"percent" doc:"compact at this percentage of the window, at most 100"`
 	Limit   int       `setting:"limit" doc:"compact at this many tokens when lower (0: off)"`
 	User    int       `setting:"user" doc:"tokens of the newest user messages kept at a compaction"`
-	Max     int       `setting:"max" option:"Summarizing.SummaryMaxChars" doc:"bound on the summary in characters"`
+	Max     int       `setting:"max" option:"Summarizing.SummaryMaxChars" flag:"summary-max-chars" doc:"bound on the summary in characters"`
 	Distill Distiller `option:"Summarizing.Distill" doc:"writes the summary (nil: Extractive)"`
 }
 

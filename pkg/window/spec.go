@@ -28,7 +28,9 @@ func (e *SettingError) Unwrap() error { return e.Err }
 
 // Check reports the first setting of o below 0, in the order of the
 // fields (the strategies' settings, then the context window and the
-// budget, then the edits'), as a [*SettingError].
+// budget, then the edits'), then the first of [Options.Defaults] out of
+// range, of another kind or of no registered setting, as a
+// [*SettingError].
 func (o *ReplayOptions) Check() error { return checkSettings(&o.Options, &o.ContextWindow) }
 
 // checkSettings is [ReplayOptions.Check], of o alone when contextWindow
@@ -54,7 +56,7 @@ func checkSettings(o *Options, contextWindow *int) error {
 			return &SettingError{Setting: f.name, Err: fmt.Errorf("must be a whole number ≥ 0, got %d", *f.v)}
 		}
 	}
-	return nil
+	return checkDefaults(o.Defaults)
 }
 
 // noBudgetError is what [ParseAll] says of a budget strategy given no

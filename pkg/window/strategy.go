@@ -336,7 +336,7 @@ func (spanState) Observe(int)                            {}
 // windowedStrategy sends the newest whole turns whose characters fit
 // Chars; the active turn is always whole, even alone over the budget.
 type windowedStrategy struct {
-	Chars int `setting:"chars" option:"Windowed.Chars" doc:"character budget of the newest whole turns"`
+	Chars int `setting:"chars" option:"Windowed.Chars" flag:"window-chars" usage:"character budget of windowed and sliding" doc:"character budget of the newest whole turns"`
 }
 
 // Name returns "windowed".
@@ -376,8 +376,8 @@ func (turnStrategy) Start() State {
 // slidingStrategy sends the first Head turns (the goal) plus the newest
 // whole turns that fit Chars.
 type slidingStrategy struct {
-	Head  int `setting:"head" option:"Sliding.Head" doc:"first turns always kept"`
-	Chars int `setting:"chars" option:"Sliding.Chars" doc:"character budget of the newest whole turns"`
+	Head  int `setting:"head" option:"Sliding.Head" flag:"head" usage:"turns sliding always keeps from the start" doc:"first turns always kept"`
+	Chars int `setting:"chars" option:"Sliding.Chars" flag:"window-chars" usage:"character budget of windowed and sliding" doc:"character budget of the newest whole turns"`
 }
 
 // Name returns "sliding".
@@ -412,9 +412,9 @@ func (s slidingStrategy) Start() State {
 // next call, keeping the newest whole turns that fit LowWaterChars. The
 // summary is cut to SummaryMaxChars. Distill nil uses [Extractive].
 type SummarizingStrategy struct {
-	HighWaterTokens int       `setting:"high" option:"Summarizing.HighWaterTokens" doc:"input tokens of a call past which the next call compacts"`
-	LowWaterChars   int       `setting:"low" option:"Summarizing.LowWaterChars" doc:"characters of recent whole turns kept verbatim at a compaction"`
-	SummaryMaxChars int       `setting:"max" option:"Summarizing.SummaryMaxChars" doc:"bound on the rolling summary in characters"`
+	HighWaterTokens int       `setting:"high" option:"Summarizing.HighWaterTokens" flag:"high-water-tokens" usage:"summarizing compacts after a call over this many input tokens" doc:"input tokens of a call past which the next call compacts"`
+	LowWaterChars   int       `setting:"low" option:"Summarizing.LowWaterChars" flag:"low-water-chars" usage:"characters of recent turns summarizing keeps when it compacts" doc:"characters of recent whole turns kept verbatim at a compaction"`
+	SummaryMaxChars int       `setting:"max" option:"Summarizing.SummaryMaxChars" flag:"summary-max-chars" usage:"bound on the rolling summary" doc:"bound on the rolling summary in characters"`
 	Distill         Distiller `option:"Summarizing.Distill" doc:"writes the rolling summary (nil: Extractive)"`
 }
 

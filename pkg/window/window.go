@@ -141,6 +141,12 @@ type Options struct {
 	// Clear and Mask are the settings of the clear and mask edits.
 	Clear ClearSettings
 	Mask  MaskSettings
+	// Defaults are the defaults of registered strategies' settings by
+	// "name:key" ("last:turns"), for settings with no field here (a
+	// strategy registered outside this package): each an int, bool,
+	// string or []string as the setting's kind is. A spec's value wins.
+	// [Options.SetDefault] fills it.
+	Defaults map[string]any
 }
 
 // DefaultOptions returns the options with every default written out: the
