@@ -9,6 +9,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/sessions"
 )
 
 // replayOptions are the flags of harpe replay, as given: runReplay checks
@@ -235,7 +236,7 @@ func runReplay(a *app, o *replayOptions) error {
 	if err != nil {
 		return err
 	}
-	var held []window.Session // sessions read before their replay, when defaults needed them
+	var held []sessions.Session // sessions read before their replay, when defaults needed them
 	defer a.releaseStdin()
 	if job.strategies == nil {
 		if held, err = job.chooseDefaults(a); err != nil {

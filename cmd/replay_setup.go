@@ -14,6 +14,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/sessions"
 )
 
 // replayJob is a replay's flags checked and parsed, once: what to read,
@@ -223,13 +224,13 @@ func costOptions(o *replayOptions, cat *prices.Catalog) *window.CostOptions {
 // is held for it (spool.Hold: past a few MiB in a temporary file, and
 // read from its start on each pass), and --show-call's one session is
 // read whole now and returned.
-func (job *replayJob) chooseDefaults(a *app) ([]window.Session, error) {
-	var held []window.Session
+func (job *replayJob) chooseDefaults(a *app) ([]sessions.Session, error) {
+	var held []sessions.Session
 	var agent bool
 	var err error
 	if job.showCall > 0 {
 		held, err = job.heldSessions(a)
-		agent = slices.ContainsFunc(held, func(s window.Session) bool { return window.IsAgentLoop(s.Transcript) })
+		agent = slices.ContainsFunc(held, func(s sessions.Session) bool { return window.IsAgentLoop(s.Transcript) })
 	} else {
 		if len(job.files) == 0 || slices.Contains(job.files, "-") {
 			if err := a.holdStdin(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/sessions"
 	"github.com/harpe-dev/harpe/report"
 )
 
@@ -63,7 +64,7 @@ func showAsFor(format string) string {
 // runShowCall writes what call --show-call N of the one session in the
 // inputs (held, when read already) sent under the one strategy: readable
 // text, or (--format json) the request body.
-func (job *replayJob) runShowCall(a *app, runs []window.Session) error {
+func (job *replayJob) runShowCall(a *app, runs []sessions.Session) error {
 	if runs == nil {
 		var err error
 		if runs, err = job.heldSessions(a); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/sessions"
 	"github.com/harpe-dev/harpe/report"
 )
 
@@ -42,7 +43,9 @@ func TestReplaySessionsLimitsStreamed(t *testing.T) {
 	}
 	limits := []int{3000, 8000}
 	ro := window.ReplayOptions{Options: o, Indices: true}
-	res, err := window.ReplayLimits(context.Background(), tr, strategies, ro, limits)
+	lo := ro
+	lo.Limits = limits
+	res, err := window.Replay(context.Background(), tr, strategies, lo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,10 +62,10 @@ func TestReplaySessionsLimitsStreamed(t *testing.T) {
 				log.events = append(log.events, "start "+strategy)
 			}
 		}
-		seq := func(yield func(window.Session, error) bool) {
-			yield(window.Session{File: "s.jsonl", Transcript: tr}, nil)
+		seq := func(yield func(sessions.Session, error) bool) {
+			yield(sessions.Session{File: "s.jsonl", Transcript: tr}, nil)
 		}
-		if _, err := report.WriteReplaySessions(context.Background(), log, seq, window.SessionsOptions{
+		if _, err := report.WriteReplaySessions(context.Background(), log, seq, sessions.Options{
 			Strategies: strategies, Replay: opts, Limits: limits, Workers: 1}, report.ReplaySessionsOptions{Format: format}); err != nil {
 			t.Fatal(err)
 		}

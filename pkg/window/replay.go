@@ -52,6 +52,18 @@ type ReplayOptions struct {
 	// and it really cost, and what the cache held from the usage the
 	// cost model gives its own previous call.
 	Live bool
+	// Limits, when set, replays t under each of these context windows
+	// (ContextWindow is set to each in turn) and returns the results of
+	// all of them, strategy by strategy, the limits in the order given,
+	// each named "STRATEGY@LIMIT" with the limit written short (100000
+	// as 100k). With OnCall, one strategy under one limit is replayed at
+	// a time, so nothing holds the calls of several limits.
+	Limits []int
+	// Totals keeps only each strategy's totals, for a caller that sums
+	// many sessions: no call is kept (each Result's Calls is empty, not
+	// nil, so its JSON says []) and no indices are worked out. OnCall
+	// must then be nil; OnResult and Progress are used.
+	Totals bool
 }
 
 // Report is a replay of one transcript, as harpe replay --format json
@@ -191,7 +203,21 @@ type Totals struct {
 //
 // Each strategy gets its own state from [Strategy.Start], so replays may
 // run concurrently.
+//
+// [ReplayOptions.Limits] replays under several context windows,
+// [ReplayOptions.Totals] keeps only the totals.
 func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy, opts ReplayOptions) ([]Result, error) {
+	switch {
+	case len(opts.Limits) > 0:
+		return replayLimits(ctx, t, strategies, opts)
+	case opts.Totals:
+		return replayTotals(ctx, t, strategies, opts)
+	}
+	return replay(ctx, t, strategies, opts)
+}
+
+// replay is [Replay] under one context window, calls kept or streamed.
+func replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy, opts ReplayOptions) ([]Result, error) {
 	resolved := make([]Strategy, len(strategies))
 	for i, s := range strategies {
 		rs, err := resolve(s, opts.Options)

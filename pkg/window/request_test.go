@@ -230,22 +230,3 @@ func FuzzRequestBodies(f *testing.F) {
 		}
 	})
 }
-
-// BenchmarkReplayAll replays 8 generated agent loops of 300 calls through
-// full and mask on every core.
-func BenchmarkReplayAll(b *testing.B) {
-	var ts []*transcript.Transcript
-	for seed := uint64(1); seed <= 8; seed++ {
-		ts = append(ts, transcriptgen.Generate(transcriptgen.Config{Seed: seed, AgentCalls: 300, Usage: true, Overhead: 5000, MaxToolChars: 10000}))
-	}
-	o := window.DefaultOptions()
-	mask, err := window.Parse("mask", o)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		if _, err := window.ReplayAll(context.Background(), ts, []window.Strategy{window.Full, mask}, window.ReplayOptions{Options: o}, 0); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

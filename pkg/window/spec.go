@@ -1,13 +1,9 @@
 package window
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
-
-	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // SettingError is a setting of [ReplayOptions] out of range, or a
@@ -134,38 +130,4 @@ func componentsOf(s Strategy) []string {
 		names = append(names, name)
 	}
 	return names
-}
-
-// ReplayLimits replays t under each of several context-window limits
-// (opts.ContextWindow is set to each in turn) and returns the results of
-// all of them, strategy by strategy, the limits in the order given, each
-// named "STRATEGY@LIMIT" with the limit written short (100000 as 100k).
-func ReplayLimits(ctx context.Context, t *transcript.Transcript, strategies []Strategy, opts ReplayOptions, limits []int) ([]Result, error) {
-	per := make([][]Result, len(limits))
-	for k, limit := range limits {
-		opts.ContextWindow = limit
-		res, err := Replay(ctx, t, strategies, opts)
-		if err != nil {
-			return nil, err
-		}
-		per[k] = res
-	}
-	var merged []Result
-	for s := range strategies {
-		for k, limit := range limits {
-			r := per[k][s]
-			r.Strategy += "@" + limitName(limit)
-			merged = append(merged, r)
-		}
-	}
-	return merged, nil
-}
-
-// limitName writes a context-window limit short: 100000 as 100k, 1500
-// as 1500.
-func limitName(n int) string {
-	if n > 0 && n%1000 == 0 {
-		return strconv.Itoa(n/1000) + "k"
-	}
-	return strconv.Itoa(n)
 }
