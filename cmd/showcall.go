@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/provider"
 	"github.com/harpe-dev/harpe/pkg/window/sessions"
 	"github.com/harpe-dev/harpe/report"
 )
@@ -114,9 +115,9 @@ func (job *replayJob) runShowCall(a *app, runs []sessions.Session) error {
 		if as == "" {
 			as = showAsFor(string(run.Transcript.Format))
 		}
-		var body any = window.OpenAIRequestFor(v.Rendered)
+		var body any = provider.OpenAIRequestFor(v.Rendered)
 		if as == showAsAnthropic {
-			body = window.AnthropicRequestFor(v.Rendered)
+			body = provider.AnthropicRequestFor(v.Rendered)
 		}
 		if err := writeJSON(&out, body); err != nil {
 			return err

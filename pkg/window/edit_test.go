@@ -225,9 +225,9 @@ func TestConcurrentReplays(t *testing.T) {
 	}
 }
 
-func TestRenderCall(t *testing.T) {
+func TestRenderCallInternal(t *testing.T) {
 	mask := Edited{Base: fullStrategy{}, Edits: []Edit{maskEdit{Keep: 1}}}
-	r, c, err := RenderCall(context.Background(), agent(), mask, ReplayOptions{Options: DefaultOptions()}, 4)
+	r, c, err := renderCall(context.Background(), agent(), mask, ReplayOptions{Options: DefaultOptions()}, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestRenderCall(t *testing.T) {
 	if c.Call != 4 || len(c.Parts) != 5 || c.Parts[1] != (Part{From: 3, To: 3, Sent: SentMasked, Chars: 43, Tokens: 12}) || c.Parts[3].Sent != SentMasked {
 		t.Errorf("call %+v", c)
 	}
-	if _, _, err := RenderCall(context.Background(), agent(), mask, ReplayOptions{Options: DefaultOptions()}, 5); err == nil || !strings.Contains(err.Error(), "has 4 calls") {
+	if _, _, err := renderCall(context.Background(), agent(), mask, ReplayOptions{Options: DefaultOptions()}, 5); err == nil || !strings.Contains(err.Error(), "has 4 calls") {
 		t.Errorf("err = %v", err)
 	}
 }

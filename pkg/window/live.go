@@ -318,7 +318,7 @@ func (v *Conversation) ObserveCache(tokens int) {
 
 // Rendered returns what the latest [Conversation.Render] sends,
 // placeholders and summary in place (empty before the first), as
-// [RenderCall] does. Messages is reused by the next call: it copies only
+// [ShowCall] does. Messages is reused by the next call: it copies only
 // the messages from the first one sent otherwise than the call before
 // (the system part is joined again only when it changed).
 func (v *Conversation) Rendered() Rendered {

@@ -273,10 +273,10 @@ func replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 	return out, nil
 }
 
-// RenderCall replays t through s up to call n (1-based) and returns what
+// renderCall replays t through s up to call n (1-based) and returns what
 // that call sent, placeholders and summary in place, with its report (and
 // parts). It is an error when t has fewer calls.
-func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts ReplayOptions, n int) (Rendered, Call, error) {
+func renderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts ReplayOptions, n int) (Rendered, Call, error) {
 	s, err := resolve(s, opts.Options)
 	if err != nil {
 		return Rendered{}, Call{}, err
@@ -308,7 +308,7 @@ func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts 
 	return r.rendered, res.Calls[n-1], nil
 }
 
-// errRendered stops a replay once RenderCall has its call.
+// errRendered stops a replay once renderCall has its call.
 var errRendered = errors.New("rendered")
 
 type replayer struct {

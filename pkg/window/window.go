@@ -178,7 +178,7 @@ func resolve(s Strategy, o Options) (Strategy, error) {
 type Distiller func(req DistillRequest) (string, error)
 
 // DistillError is a [Distiller]'s failure, as [Replay] and
-// [RenderCall] return it.
+// [ShowCall] return it.
 type DistillError struct{ Err error }
 
 func (e *DistillError) Error() string { return "distill: " + e.Err.Error() }
