@@ -61,7 +61,7 @@ func newStub(t *testing.T) (*stub, openai.Client) {
 
 // sent is a request body as the test reads it.
 type sent struct {
-	Model    string                 `json:"model"`
+	Model    string                   `json:"model"`
 	Messages []provider.OpenAIMessage `json:"messages"`
 }
 
