@@ -2,14 +2,11 @@ package window
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/harpe-dev/harpe/internal/checked"
-	"github.com/harpe-dev/harpe/internal/prose"
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -182,7 +179,7 @@ func (rw *rewrites) settle() {
 // CostWhy says in one line, from a strategy's own books, why it costs
 // more than full: how many of its calls rewrote the cache (and how many
 // of full's did), how many tokens each rewrote on average, and at which
-// price. [CostWhy.String] is the line.
+// price. A report writes it as a line (report's replay tables).
 type CostWhy struct {
 	// ExtraUSD is what the strategy costs more than full (rounded to
 	// 1e-9).
@@ -196,34 +193,6 @@ type CostWhy struct {
 	// (the price of the most of its rewritten tokens).
 	PerCall int    `json:"per_call"`
 	Price   string `json:"price"`
-}
-
-// String is the line: "rewrote the cache at 97 of 109 calls (full at
-// 3), each ~180k tokens at the 1-hour write price: $12.34 more than
-// full".
-func (w *CostWhy) String() string {
-	if w.Calls == 0 {
-		return fmt.Sprintf("rewrote the cache at no call (full at %d): $%s more than full", w.FullCalls, prose.USD(w.ExtraUSD))
-	}
-	return fmt.Sprintf("rewrote the cache at %d of %d calls (full at %d), each ~%s tokens at the %s price: $%s more than full",
-		w.Calls, w.Of, w.FullCalls, about(w.PerCall), w.Price, prose.USD(w.ExtraUSD))
-}
-
-// about writes n (≥ 0) with two significant digits and a k or M suffix
-// (180k, 1.2M, 950).
-func about(n int) string {
-	p := 1
-	for n/p >= 100 {
-		p *= 10
-	}
-	r := (n + p/2) / p * p // two significant digits, half up
-	switch {
-	case r >= 1_000_000:
-		return strconv.FormatFloat(float64(r)/1e6, 'f', -1, 64) + "M"
-	case r >= 1000:
-		return strconv.FormatFloat(float64(r)/1e3, 'f', -1, 64) + "k"
-	}
-	return strconv.Itoa(r)
 }
 
 func roundUSD(x float64) float64 { return math.Round(x*1e9) / 1e9 }
