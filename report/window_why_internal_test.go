@@ -38,4 +38,3 @@ func TestAbout(t *testing.T) {
 		}
 	}
 }
-
