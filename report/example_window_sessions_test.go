@@ -39,7 +39,7 @@ func ExampleWriteReplaySessions() {
 				return
 			}
 		}
-	}, sessions.Options{Strategies: []window.Strategy{window.Full},
+	}, sessions.Options{Strategies: window.Strategies()[:1],
 		Replay: window.ReplayOptions{Options: window.DefaultOptions()}, Totals: true}, report.ReplaySessionsOptions{Format: "jsonl"})
 	if err != nil {
 		fmt.Println(err)

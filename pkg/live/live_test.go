@@ -238,7 +238,11 @@ func TestCheapestRefused(t *testing.T) {
 			t.Errorf("%s: %v, want ErrHindsight", spec, err)
 		}
 	}
-	if _, err := live.New(window.Name("cheapest"), live.Config{}); !errors.Is(err, live.ErrHindsight) {
-		t.Errorf("Name(cheapest): %v", err)
+	s, err := window.Parse("cheapest", window.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := live.New(s, live.Config{}); !errors.Is(err, live.ErrHindsight) {
+		t.Errorf("New(cheapest): %v", err)
 	}
 }

@@ -8,6 +8,17 @@ type (
 	ClearEdit     = clearEdit
 	TruncateEdit  = truncateEdit
 	AutoClearEdit = autoClearEdit
+	Name          = named
+)
+
+// The built-in strategies by name, built with the options of the replay.
+const (
+	Full        = named("full")
+	Windowed    = named("windowed")
+	Summarizing = named("summarizing")
+	TurnOnly    = named("turn")
+	Sliding     = named("sliding")
+	Budget      = named("budget")
 )
 
 var (

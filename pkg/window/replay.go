@@ -15,7 +15,7 @@ import (
 
 // ReplayOptions tune [Replay].
 type ReplayOptions struct {
-	// Options build the strategies given as a [Name]; Options.Counter
+	// Options build the strategies of [Strategies]; Options.Counter
 	// counts every strategy's tokens.
 	Options
 	// ContextWindow flags calls whose tokens exceed it; 0 flags none.
@@ -187,8 +187,8 @@ type Totals struct {
 // another turn, aborted), or whose call came before a harness compaction
 // summary that is still in effect, is never sent. The transcript's
 // compaction markers ([transcript.Transcript.Compactions]) reset the
-// retained history of every strategy (see the package doc). A [Name] is
-// built with opts.Options.
+// retained history of every strategy (see the package doc). A strategy of
+// [Strategies] is built with opts.Options.
 //
 // Tokens: full's tokens at a call are the provider's recorded input tokens
 // when the transcript has them, else the counter's count of full's window.

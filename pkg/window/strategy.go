@@ -76,33 +76,23 @@ func (s *Selection) contains(p int) bool {
 	return false
 }
 
-// Name names a built-in strategy. As a [Strategy] it is built with the
-// options of the [Replay] it is given to ([DefaultOptions]
-// elsewhere).
-type Name string
-
-// The built-in strategies.
-const (
-	Full        Name = "full"
-	Windowed    Name = "windowed"
-	Summarizing Name = "summarizing"
-	TurnOnly    Name = "turn"
-	Sliding     Name = "sliding"
-	Budget      Name = "budget"
-)
+// named is a built-in strategy by its name, as [Strategies] lists it. As
+// a [Strategy] it is built with the options of the [Replay] it is given
+// to ([DefaultOptions] elsewhere).
+type named string
 
 // Name returns n.
-func (n Name) Name() string { return string(n) }
+func (n named) Name() string { return string(n) }
 
 // Baseline reports whether n, built with [DefaultOptions], is a baseline.
-func (n Name) Baseline() bool {
+func (n named) Baseline() bool {
 	s, err := build(string(n), DefaultOptions())
 	return err == nil && s.Baseline()
 }
 
 // Start builds n with [DefaultOptions] and starts it; a strategy that
 // cannot be built so (budget without a budget) fails at its first call.
-func (n Name) Start() State {
+func (n named) Start() State {
 	s, err := build(string(n), DefaultOptions())
 	if err != nil {
 		return failed{err}
@@ -116,9 +106,9 @@ func (f failed) Select(*History) (Selection, error) { return Selection{}, f.err 
 func (f failed) Observe(int)                        {}
 
 // Strategies lists the built-in strategies in the order help text shows
-// them.
+// them; each is built with the options of the [Replay] it is given to.
 func Strategies() []Strategy {
-	return []Strategy{Full, Windowed, Summarizing, TurnOnly, Sliding, Budget}
+	return []Strategy{named("full"), named("windowed"), named("summarizing"), named("turn"), named("sliding"), named("budget")}
 }
 
 // Names lists the registered strategy names, built-in first, then the

@@ -158,13 +158,13 @@ func DefaultOptions() Options {
 
 func (o *Options) check() error { return checkSettings(o, nil) } // spec.go
 
-// resolve builds a [Name] with o; any other strategy is returned as it
+// resolve builds a strategy of [Strategies] with o; any other strategy is returned as it
 // is.
 func resolve(s Strategy, o Options) (Strategy, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	if n, ok := s.(Name); ok {
+	if n, ok := s.(named); ok {
 		return build(string(n), o)
 	}
 	if s == nil {
