@@ -146,7 +146,7 @@ func clearResult(c *conversation, p int, inputs bool) {
 	id := c.h.At(p).Message.ToolCallID
 	c.set(p, SentCleared, len([]rune(ClearedPlaceholder)), ph)
 	if inputs {
-		if cp, ok := c.h.CallOf(p); ok {
+		if cp, ok := c.h.callOf(p); ok {
 			if dt := c.inputSaving(cp, id); dt < 0 {
 				c.edit(cp, SentCleared, c.inputCharSaving(cp, id), dt)
 			}
@@ -825,7 +825,7 @@ func (k *collector) candidates(c *conversation) {
 		if k.aborted(e.Message.Turn) {
 			continue
 		}
-		if slices.Contains(k.cs.ExcludeTools, c.h.ToolName(p)) {
+		if slices.Contains(k.cs.ExcludeTools, c.h.toolName(p)) {
 			continue
 		}
 		_, now := c.sentSize(p)
@@ -834,7 +834,7 @@ func (k *collector) candidates(c *conversation) {
 		}
 		pc := pcand{idx: e.Message.Index, cidx: e.Message.Index, sav: now - ph}
 		if k.cs.ClearInputs {
-			if cp, ok := c.h.CallOf(p); ok {
+			if cp, ok := c.h.callOf(p); ok {
 				if dt := c.inputSaving(cp, e.Message.ToolCallID); dt < 0 {
 					pc.cidx, pc.isav = c.h.At(cp).Message.Index, -dt
 				}

@@ -618,7 +618,7 @@ func (c *conversation) sentMessage(p int) transcript.Message {
 			m.ToolCalls = calls
 		}
 	case SentMasked:
-		m.Text = maskPlaceholder(c.h.ToolName(p), m.Text)
+		m.Text = maskPlaceholder(c.h.toolName(p), m.Text)
 	case SentTruncated:
 		m.Text = truncateToolResult(m.Text, c.limit)
 	}

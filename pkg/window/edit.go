@@ -129,7 +129,7 @@ func (s *clearState) apply(c *conversation, sel *Selection, tokens int) {
 	for i := s.next; i < limit; i++ {
 		stop = i + 1
 		p := c.results[i]
-		if p < c.h.reset || !replaceable(c.sent[p]) || slices.Contains(s.cfg.ExcludeTools, c.h.ToolName(p)) {
+		if p < c.h.reset || !replaceable(c.sent[p]) || slices.Contains(s.cfg.ExcludeTools, c.h.toolName(p)) {
 			continue
 		}
 		e := c.h.At(p)
@@ -142,7 +142,7 @@ func (s *clearState) apply(c *conversation, sel *Selection, tokens int) {
 		if sel.contains(p) {
 			freed -= dt
 			if s.cfg.ClearInputs {
-				if cp, ok := c.h.CallOf(p); ok {
+				if cp, ok := c.h.callOf(p); ok {
 					freed -= min(0, c.inputSaving(cp, e.Message.ToolCallID))
 				}
 			}
@@ -158,7 +158,7 @@ func (s *clearState) apply(c *conversation, sel *Selection, tokens int) {
 		e := c.h.At(p)
 		c.set(p, SentCleared, utf8.RuneCountInString(ClearedPlaceholder), c.counter.Count(ClearedPlaceholder))
 		if s.cfg.ClearInputs {
-			if cp, ok := c.h.CallOf(p); ok {
+			if cp, ok := c.h.callOf(p); ok {
 				if dt := c.inputSaving(cp, e.Message.ToolCallID); dt < 0 {
 					c.edit(cp, SentCleared, c.inputCharSaving(cp, e.Message.ToolCallID), dt)
 				}
@@ -194,7 +194,7 @@ func (s *maskState) apply(c *conversation, _ *Selection, _ int) {
 		if p < c.h.reset || !replaceable(c.sent[p]) {
 			continue
 		}
-		ph := maskPlaceholder(c.h.ToolName(p), c.original(p))
+		ph := maskPlaceholder(c.h.toolName(p), c.original(p))
 		if _, now := c.sentSize(p); c.counter.Count(ph) < now {
 			c.set(p, SentMasked, utf8.RuneCountInString(ph), c.counter.Count(ph))
 		}

@@ -9,6 +9,7 @@ type (
 	TruncateEdit  = truncateEdit
 	AutoClearEdit = autoClearEdit
 	Name          = named
+	PolicyError   = policyError
 )
 
 // The built-in strategies by name, built with the options of the replay.
@@ -22,6 +23,8 @@ const (
 )
 
 var (
+	ErrNoBudget     = errNoBudget
+	EngineSelector  = engineSelector
 	CheckCost       = checkCost
 	MaskPlaceholder = maskPlaceholder
 )

@@ -140,19 +140,17 @@ type Call struct {
 	*CallCost
 }
 
-// EventKind names what an [Event] is.
-type EventKind string
-
 // The kinds of event.
 const (
-	// EventCompaction: the strategy folded older turns into its summary.
-	EventCompaction EventKind = "compaction"
+	// eventCompaction: the strategy folded older turns into its summary.
+	eventCompaction = "compaction"
 )
 
 // Event is something a strategy did between calls.
 type Event struct {
-	// Kind is [EventCompaction].
-	Kind EventKind `json:"kind"`
+	// Kind is "compaction" (the strategy folded older turns into its
+	// summary).
+	Kind string `json:"kind"`
 	// Turn and Call name the call the event happened before.
 	Turn int `json:"turn"`
 	Call int `json:"call"`
@@ -712,7 +710,7 @@ func (r *replayer) call(c *conversation, res *Result, m *transcript.Message, ful
 	c.Observe(call.Tokens)
 	var ev *Event
 	if snap.Compaction != nil {
-		res.Events = append(res.Events, Event{Kind: EventCompaction, Turn: call.Turn, Call: call.Call, Compaction: *snap.Compaction})
+		res.Events = append(res.Events, Event{Kind: eventCompaction, Turn: call.Turn, Call: call.Call, Compaction: *snap.Compaction})
 		ev = &res.Events[len(res.Events)-1]
 	}
 	if r.stream {

@@ -18,8 +18,7 @@ type SettingError struct {
 
 func (e *SettingError) Error() string { return e.Setting + ": " + e.Err.Error() }
 
-// Unwrap returns Err: errors.Is finds [ErrNoBudget] and [ErrNoLimit],
-// errors.As a [PolicyError].
+// Unwrap returns Err: errors.Is finds [ErrNoLimit].
 func (e *SettingError) Unwrap() error { return e.Err }
 
 // Check reports the first setting of o below 0, in the order of the
@@ -58,14 +57,14 @@ func checkSettings(o *Options, contextWindow *int) error {
 type noBudgetError struct{}
 
 func (noBudgetError) Error() string { return "the budget strategy needs a budget of at least 1 token" }
-func (noBudgetError) Unwrap() error { return ErrNoBudget }
+func (noBudgetError) Unwrap() error { return errNoBudget }
 
 // ParseAll checks o ([ReplayOptions.Check]) and builds the specs with
 // [Parse], in order, a spec given twice (after trimming) once. It is the
 // one parse of a list of specs, as harpe replay --strategy takes them.
 // Its errors are [*SettingError]s: Setting "Budget" for a budget strategy
 // given no budget, "Engine.Policy" for an unknown policy (Err a
-// [*PolicyError]), "Strategy" for any other spec that cannot be built,
+// [*policyError]), "Strategy" for any other spec that cannot be built,
 // or no spec at all.
 func ParseAll(specs []string, o ReplayOptions) ([]Strategy, error) {
 	if err := o.Check(); err != nil {
@@ -80,9 +79,9 @@ func ParseAll(specs []string, o ReplayOptions) ([]Strategy, error) {
 		}
 		seen[spec] = true
 		s, err := Parse(spec, o.Options)
-		var pe *PolicyError
+		var pe *policyError
 		switch {
-		case errors.Is(err, ErrNoBudget):
+		case errors.Is(err, errNoBudget):
 			return nil, &SettingError{Setting: "Budget", Err: noBudgetError{}}
 		case errors.As(err, &pe):
 			return nil, &SettingError{Setting: "Engine.Policy", Err: pe}

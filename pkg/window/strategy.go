@@ -199,11 +199,11 @@ func newBudget(p budgetSettings, o Options) (Strategy, error) {
 		if p.Tokens != nil {
 			return nil, fmt.Errorf("tokens=%d: want at least 1", s.Budget.Total)
 		}
-		return nil, ErrNoBudget
+		return nil, errNoBudget
 	}
 	if s.Select == nil {
 		if _, err := engine.LookupPolicy(s.Engine.Policy); err != nil {
-			return nil, &PolicyError{Err: err}
+			return nil, &policyError{Err: err}
 		}
 	}
 	if s.Engine.Counter == nil {
@@ -212,16 +212,16 @@ func newBudget(p budgetSettings, o Options) (Strategy, error) {
 	return s, nil
 }
 
-// ErrNoBudget is the error of [Parse] for a budget strategy whose spec
+// errNoBudget is the error of [Parse] for a budget strategy whose spec
 // sets no tokens, given no budget in [Options.Budget] and no selector.
-var ErrNoBudget = errors.New("the budget strategy needs a selector or a budget of at least 1 token")
+var errNoBudget = errors.New("the budget strategy needs a selector or a budget of at least 1 token")
 
-// PolicyError is the error of [Parse] for a budget strategy whose engine
+// policyError is the error of [Parse] for a budget strategy whose engine
 // policy ([Options.Engine]) is unknown.
-type PolicyError struct{ Err error }
+type policyError struct{ Err error }
 
-func (e *PolicyError) Error() string { return e.Err.Error() }
-func (e *PolicyError) Unwrap() error { return e.Err }
+func (e *policyError) Error() string { return e.Err.Error() }
+func (e *policyError) Unwrap() error { return e.Err }
 
 // Parse builds the strategy spec names, with o as the defaults of every
 // setting not written in spec:
@@ -338,7 +338,7 @@ func (windowedStrategy) Baseline() bool { return false }
 // Start returns the (stateless) state.
 func (s windowedStrategy) Start() State {
 	return spanState(func(h *History) []Span {
-		return []Span{{h.RetainedStart(h.NewestFit(0, s.Chars)), h.Len()}}
+		return []Span{{h.RetainedStart(h.newestFit(0, s.Chars)), h.Len()}}
 	})
 }
 
@@ -387,7 +387,7 @@ func (s slidingStrategy) Start() State {
 		for head < active && !h.ValidStart(head) {
 			head++ // turns glued to the head belong to it
 		}
-		j := h.NewestFit(head, s.Chars)
+		j := h.newestFit(head, s.Chars)
 		a, b := Span{h.reset, h.RetainedStart(head)}, Span{h.RetainedStart(j), h.Len()}
 		if a.Hi == b.Lo {
 			return []Span{{h.reset, h.Len()}}
@@ -460,11 +460,11 @@ func (s *summarizing) prepare(h *History) (*Compaction, error) {
 	// Only retained turns are folded: what came before the harness's
 	// summary is gone already.
 	from := max(s.fold, h.resetTurn)
-	k := h.NewestFit(from, s.cfg.LowWaterChars)
+	k := h.newestFit(from, s.cfg.LowWaterChars)
 	if k <= from {
 		return nil, nil
 	}
-	lo, hi := h.RetainedStart(from), h.TurnStart(k)
+	lo, hi := h.RetainedStart(from), h.turnStart(k)
 	folded := make([]transcript.Message, 0, hi-lo)
 	idx := make([]int, 0, hi-lo)
 	for _, e := range h.hist[lo:hi] {
@@ -491,7 +491,7 @@ func (s *summarizing) prepare(h *History) (*Compaction, error) {
 
 // budgetStrategy runs a selection over the history at every call: Select
 // when set, else the engine of harpe synthesize under Budget with Engine
-// ([EngineSelector]), with its own buffers per conversation.
+// (engineSelector), with its own buffers per conversation.
 type budgetStrategy struct {
 	Budget engine.Budget
 	Engine engine.Options

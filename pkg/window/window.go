@@ -132,7 +132,7 @@ type Options struct {
 	// Counter counts tokens; nil uses [tokenize.Estimate].
 	Counter tokenize.Counter
 	// Select is the budget strategy's selection, when set; otherwise the
-	// engine runs under Budget with Engine ([EngineSelector]); their
+	// engine runs under Budget with Engine; their
 	// zero values are the engine's defaults, and a zero Budget.Total is
 	// no budget.
 	Select Selector

@@ -133,7 +133,7 @@ func TestStrategiesWorked(t *testing.T) {
 		strategy Strategy
 		opts     Options
 		want     [][]int
-	}{"budget", Budget, opt(func(o *Options) { o.Select = EngineSelector(engine.Budget{Total: 12}, engine.Options{}) }), [][]int{
+	}{"budget", Budget, opt(func(o *Options) { o.Select = engineSelector(engine.Budget{Total: 12}, engine.Options{}) }), [][]int{
 		{0, 1}, {0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 7}, {0, 1, 2, 9}}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
