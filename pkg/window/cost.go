@@ -1,7 +1,6 @@
 package window
 
 import (
-	"encoding/json"
 	"math"
 	"slices"
 	"time"
@@ -59,8 +58,8 @@ type CallCost struct {
 	// every strategy: a replay does not change the answer).
 	OutputTokens int `json:"output_tokens"`
 	// CostUSD is the call's price in US dollars (rounded to 1e-9); null
-	// in JSON when its model has no price ([Priced]).
-	CostUSD Priced `json:"cost_usd"`
+	// in JSON when its model has no price ([cost.Priced]).
+	CostUSD cost.Priced `json:"cost_usd"`
 	// RecordedUsage is the provider's record (full only).
 	RecordedUsage *RecordedCache `json:"recorded,omitempty"`
 	// Evicted is set at a call where the record shows the provider's
@@ -89,16 +88,16 @@ type CostTotals struct {
 	OutputTokens int        `json:"output_tokens"`
 	// CostUSD is what the strategy's calls cost; FullCostUSD what full's
 	// cost (both rounded to 1e-9).
-	// Where no call has a price, these four are unknown ([Priced]: null
+	// Where no call has a price, these four are unknown ([cost.Priced]: null
 	// in JSON, never $0).
-	CostUSD     Priced `json:"cost_usd"`
-	FullCostUSD Priced `json:"full_cost_usd"`
+	CostUSD     cost.Priced `json:"cost_usd"`
+	FullCostUSD cost.Priced `json:"full_cost_usd"`
 	// SavedUSD is FullCostUSD − CostUSD (negative when the strategy
 	// costs more); SavedCostRatio is SavedUSD / FullCostUSD rounded to 3
 	// decimals (0 when full costs nothing), the money counterpart of
 	// [Totals.SavedRatio].
-	SavedUSD       Priced `json:"saved_usd"`
-	SavedCostRatio Priced `json:"saved_cost_ratio"`
+	SavedUSD       cost.Priced `json:"saved_usd"`
+	SavedCostRatio cost.Priced `json:"saved_cost_ratio"`
 	// UnpricedModels lists, sorted, the models named by calls that have
 	// no prices: their calls are left out of the dollar figures.
 	UnpricedModels []string `json:"unpriced_models"`
@@ -203,46 +202,22 @@ func (ct *CostTotals) unpricedAll() bool {
 	return ct != nil && ct.priced == 0 && len(ct.UnpricedModels) > 0
 }
 
-// Priced is a figure worked out from prices (dollars, or a ratio of
-// dollars). Where nothing of it had a price it is unknown: NaN, written
-// as null in JSON, never 0 ([Priced.Known] tells).
-type Priced float64
-
-// unpriced is the value of a [Priced] figure with no price in it.
-var unpriced = Priced(math.NaN())
-
-// Known reports whether the figure had a price to be worked out from.
-func (p Priced) Known() bool { return !math.IsNaN(float64(p)) }
-
-// Or is the figure, or alt where it is unknown.
-func (p Priced) Or(alt float64) float64 {
-	if !p.Known() {
-		return alt
-	}
-	return float64(p)
-}
-
-// MarshalJSON writes the figure as a JSON number, or null when unknown.
-func (p Priced) MarshalJSON() ([]byte, error) {
-	if !p.Known() {
-		return []byte("null"), nil
-	}
-	return json.Marshal(float64(p))
-}
+// unpriced is the value of a [cost.Priced] figure with no price in it.
+var unpriced = cost.Priced(math.NaN())
 
 // settle sets the rounded dollar figures and the saving from the
 // unrounded sums.
 func (ct *CostTotals) settle() {
-	ct.CostUSD = Priced(roundUSD(ct.usd))
-	ct.FullCostUSD = Priced(roundUSD(ct.fullUSD))
-	ct.SavedUSD = Priced(roundUSD(ct.fullUSD - ct.usd))
+	ct.CostUSD = cost.Priced(roundUSD(ct.usd))
+	ct.FullCostUSD = cost.Priced(roundUSD(ct.fullUSD))
+	ct.SavedUSD = cost.Priced(roundUSD(ct.fullUSD - ct.usd))
 	ct.SavedCostRatio = 0
 	if ct.hasRegret {
 		g := roundUSD(ct.regret)
 		ct.RegretUSD = &g
 	}
 	if ct.fullUSD > 0 {
-		ct.SavedCostRatio = Priced(math.Round((1-ct.usd/ct.fullUSD)*1000) / 1000)
+		ct.SavedCostRatio = cost.Priced(math.Round((1-ct.usd/ct.fullUSD)*1000) / 1000)
 	}
 	ct.Why = nil
 	if ct.unpricedAll() {
@@ -602,7 +577,7 @@ func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call
 		return err
 	}
 	call.CallCost = &CallCost{Model: st.Model, CacheRule: cc.Rule, Cache: cc.Cache, OutputTokens: cc.OutputTokens,
-		CostUSD: Priced(roundUSD(cc.CostUSD)), Evicted: cc.Evicted, cut: cc.Cut, floored: cc.Floored}
+		CostUSD: cost.Priced(roundUSD(cc.CostUSD)), Evicted: cc.Evicted, cut: cc.Cut, floored: cc.Floored}
 	ct := t.CostTotals
 	cr.rewrites(&ct.rewrites, st.Model, cc)
 	switch {
