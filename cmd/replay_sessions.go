@@ -83,7 +83,7 @@ func (job *replayJob) heldSessions(a *app) ([]sessions.Session, error) {
 }
 
 // anyAgentLoop reads the inputs quietly, in order, until one session is
-// an agent loop ([window.IsAgentLoop]), and says whether one is: holding
+// an agent loop ((isAgentLoop)), and says whether one is: holding
 // no session longer than it takes to read it, and reading no further
 // than the first agent loop (the defaults are then the agent loops',
 // whatever follows).
@@ -92,7 +92,7 @@ func (job *replayJob) anyAgentLoop(a *app) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if window.IsAgentLoop(s.Transcript) {
+		if isAgentLoop(s.Transcript) {
 			return true, nil
 		}
 	}

@@ -218,7 +218,7 @@ func costOptions(o *replayOptions, cat *prices.Catalog) *window.CostOptions {
 
 // chooseDefaults chooses the strategies when --strategy named none: the
 // defaults for agent loops when any session is one, else for chats
-// (window.DefaultStrategiesFor). The sessions are told apart by a quiet
+// (defaultStrategiesFor). The sessions are told apart by a quiet
 // first read of the inputs up to the first agent loop, so that the
 // replay can still stream; standard input, which cannot be read twice,
 // is held for it (spool.Hold: past a few MiB in a temporary file, and
@@ -230,7 +230,7 @@ func (job *replayJob) chooseDefaults(a *app) ([]sessions.Session, error) {
 	var err error
 	if job.showCall > 0 {
 		held, err = job.heldSessions(a)
-		agent = slices.ContainsFunc(held, func(s sessions.Session) bool { return window.IsAgentLoop(s.Transcript) })
+		agent = slices.ContainsFunc(held, func(s sessions.Session) bool { return isAgentLoop(s.Transcript) })
 	} else {
 		if len(job.files) == 0 || slices.Contains(job.files, "-") {
 			if err := a.holdStdin(); err != nil {
@@ -242,7 +242,7 @@ func (job *replayJob) chooseDefaults(a *app) ([]sessions.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	specs, isAgent := window.DefaultStrategiesFor(agent)
+	specs, isAgent := defaultStrategiesFor(agent)
 	job.out.chosen = "default for chats: " + strings.Join(specs, ", ") + " (--strategy names others)"
 	if isAgent {
 		job.out.chosen = "default for agent loops: " + strings.Join(specs, ", ") + " (--strategy names others)"
