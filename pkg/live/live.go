@@ -292,7 +292,7 @@ func (c *Context) Render(ctx context.Context) (*Snapshot, error) {
 		c.idx = window.Indices{}
 	}
 	for _, p := range w.Parts {
-		for i := p.From; i <= p.To && p.Sent != window.SentSummary; i++ {
+		for i := p.From; i <= p.To && p.Sent != "summary"; i++ {
 			c.idx = append(c.idx, i)
 		}
 	}

@@ -377,7 +377,7 @@ const ttlSlack = 30 * time.Second
 // arguments included when they were cleared with it.
 func tokensOf(c *conversation, p int) int {
 	_, t := c.sentSize(p)
-	if cp, ok := c.h.callOf(p); ok && c.sent[cp] == SentCleared {
+	if cp, ok := c.h.callOf(p); ok && c.sent[cp] == sentCleared {
 		_, ct := c.sentSize(cp)
 		t += ct
 	}

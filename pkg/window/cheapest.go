@@ -144,11 +144,11 @@ func clearResult(c *conversation, p int, inputs bool) {
 		return
 	}
 	id := c.h.At(p).Message.ToolCallID
-	c.set(p, SentCleared, len([]rune(ClearedPlaceholder)), ph)
+	c.set(p, sentCleared, len([]rune(ClearedPlaceholder)), ph)
 	if inputs {
 		if cp, ok := c.h.callOf(p); ok {
 			if dt := c.inputSaving(cp, id); dt < 0 {
-				c.edit(cp, SentCleared, c.inputCharSaving(cp, id), dt)
+				c.edit(cp, sentCleared, c.inputCharSaving(cp, id), dt)
 			}
 		}
 	}

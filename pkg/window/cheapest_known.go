@@ -45,7 +45,7 @@ func (s *recordState) apply(c *conversation, sel *Selection, tokens int) {
 	s.now, s.sizes = s.now[:0], s.sizes[:0]
 	c.onClear = func(p int) {
 		_, t := c.sentSize(p)
-		if cp, ok := c.h.callOf(p); ok && s.inputs && c.sent[cp] != SentCleared {
+		if cp, ok := c.h.callOf(p); ok && s.inputs && c.sent[cp] != sentCleared {
 			_, ct := c.sentSize(cp)
 			t += ct
 		}

@@ -638,7 +638,7 @@ func (c *conversation) sharedWithFull(w *window, overhead int) int {
 			return t
 		}
 		for p := r.Lo; p < r.Hi; p++ {
-			if how := c.sent[p]; how != "" && how != SentWhole {
+			if how := c.sent[p]; how != "" && how != sentWhole {
 				return t
 			}
 			t += c.h.At(p).Tokens + c.rawT[p]
@@ -680,7 +680,7 @@ func (c *conversation) heldOfFull(w *window, keep, read, fullSent, sent int) int
 		}
 		for p := r.Lo; p < r.Hi; p++ {
 			n++
-			if how := c.sent[p]; how != "" && how != SentWhole {
+			if how := c.sent[p]; how != "" && how != sentWhole {
 				last, at = p, n
 			}
 		}
@@ -712,7 +712,7 @@ func (c *conversation) tailWithFull(w *window, limit int) int {
 	t, want := 0, c.h.Len()
 	for i := len(runs) - 1; i >= 0 && runs[i].Hi == want; i-- {
 		for p := runs[i].Hi - 1; p >= runs[i].Lo && t < limit; p-- {
-			if how := c.sent[p]; how != "" && how != SentWhole {
+			if how := c.sent[p]; how != "" && how != sentWhole {
 				return t
 			}
 			t += c.h.At(p).Tokens + c.rawT[p]
@@ -791,7 +791,7 @@ func (c *conversation) costBlocks(w *window, overhead int) []cost.Block {
 	for _, p := range w.positions() {
 		how := c.sent[p]
 		if how == "" {
-			how = SentWhole
+			how = sentWhole
 		}
 		m := c.sentMessage(p)
 		parts := []string{m.Text}

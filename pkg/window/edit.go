@@ -156,11 +156,11 @@ func (s *clearState) apply(c *conversation, sel *Selection, tokens int) {
 	}
 	for _, p := range batch {
 		e := c.h.At(p)
-		c.set(p, SentCleared, utf8.RuneCountInString(ClearedPlaceholder), c.counter.Count(ClearedPlaceholder))
+		c.set(p, sentCleared, utf8.RuneCountInString(ClearedPlaceholder), c.counter.Count(ClearedPlaceholder))
 		if s.cfg.ClearInputs {
 			if cp, ok := c.h.callOf(p); ok {
 				if dt := c.inputSaving(cp, e.Message.ToolCallID); dt < 0 {
-					c.edit(cp, SentCleared, c.inputCharSaving(cp, e.Message.ToolCallID), dt)
+					c.edit(cp, sentCleared, c.inputCharSaving(cp, e.Message.ToolCallID), dt)
 				}
 			}
 		}
@@ -196,7 +196,7 @@ func (s *maskState) apply(c *conversation, _ *Selection, _ int) {
 		}
 		ph := maskPlaceholder(c.h.toolName(p), c.original(p))
 		if _, now := c.sentSize(p); c.counter.Count(ph) < now {
-			c.set(p, SentMasked, utf8.RuneCountInString(ph), c.counter.Count(ph))
+			c.set(p, sentMasked, utf8.RuneCountInString(ph), c.counter.Count(ph))
 		}
 	}
 }
@@ -222,7 +222,7 @@ func maskPlaceholder(tool, text string) string {
 
 // replaceable reports whether a placeholder may replace a part sent so:
 // whole or cut.
-func replaceable(how Sent) bool { return how == "" || how == SentTruncated }
+func replaceable(how string) bool { return how == "" || how == sentTruncated }
 
 // truncateEdit cuts tool results longer than Bytes in the model's copy,
 // back to a character boundary, followed by

@@ -129,7 +129,7 @@ func TestRenderPlaceholders(t *testing.T) {
 	// Call 3's parts: 0-1 whole, then the call 2 (grep and "{}": 4+2
 	// chars, 1+2 tokens) and its result 3 (21 chars, 5 tokens) cleared,
 	// then 4-5 whole.
-	if p := res[1].Calls[2].Parts; len(p) != 3 || p[1] != (Part{From: 2, To: 3, Sent: SentCleared, Chars: 6 + 21, Tokens: 3 + 5}) {
+	if p := res[1].Calls[2].Parts; len(p) != 3 || p[1] != (Part{From: 2, To: 3, Sent: sentCleared, Chars: 6 + 21, Tokens: 3 + 5}) {
 		t.Errorf("call 3 parts = %+v", p)
 	}
 }
@@ -236,7 +236,7 @@ func TestRenderCallInternal(t *testing.T) {
 		t.Errorf("rendered %+v", r)
 	}
 	// Runs: 0-2 whole, 3 masked, 4 whole, 5 masked, 6-7 whole.
-	if c.Call != 4 || len(c.Parts) != 5 || c.Parts[1] != (Part{From: 3, To: 3, Sent: SentMasked, Chars: 43, Tokens: 12}) || c.Parts[3].Sent != SentMasked {
+	if c.Call != 4 || len(c.Parts) != 5 || c.Parts[1] != (Part{From: 3, To: 3, Sent: sentMasked, Chars: 43, Tokens: 12}) || c.Parts[3].Sent != sentMasked {
 		t.Errorf("call %+v", c)
 	}
 	if _, _, err := renderCall(context.Background(), agent(), mask, ReplayOptions{Options: DefaultOptions()}, 5); err == nil || !strings.Contains(err.Error(), "has 4 calls") {

@@ -425,7 +425,7 @@ func (s *microState) apply(c *conversation, _ *Selection, _ int) {
 			continue
 		}
 		if _, now := c.sentSize(p); ph < now {
-			c.set(p, SentCleared, utf8.RuneCountInString(ClearedPlaceholder), ph)
+			c.set(p, sentCleared, utf8.RuneCountInString(ClearedPlaceholder), ph)
 		}
 	}
 }

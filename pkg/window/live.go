@@ -82,7 +82,7 @@ func decisionOf(a *autoCall, n int, cleared bool) ClearDecision {
 
 type sentKey struct {
 	index int
-	how   Sent
+	how   string
 }
 
 // NewConversation returns an empty conversation under s; a [Name] is
@@ -327,9 +327,9 @@ func (v *Conversation) Rendered() Rendered {
 	}
 	c, w := v.c, v.last
 	k, same := 0, true
-	put := func(idx int, how Sent, msg func() transcript.Message) {
+	put := func(idx int, how string, msg func() transcript.Message) {
 		if same && k < len(v.keys) && v.keys[k] == (sentKey{idx, how}) {
-			if how == SentCleared && len(v.sent[k].ToolCalls) > 0 {
+			if how == sentCleared && len(v.sent[k].ToolCalls) > 0 {
 				// A call's arguments clear result by result.
 				v.sent[k] = msg()
 			}
@@ -349,7 +349,7 @@ func (v *Conversation) Rendered() Rendered {
 		if m.Role == transcript.RoleSystem {
 			continue
 		}
-		put(m.Index, SentWhole, func() transcript.Message { return *m })
+		put(m.Index, sentWhole, func() transcript.Message { return *m })
 	}
 	each := func(p int) {
 		put(c.h.At(p).Message.Index, c.sent[p], func() transcript.Message { return c.sentMessage(p) })

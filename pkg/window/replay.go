@@ -660,7 +660,7 @@ func (r *replayer) call(c *conversation, res *Result, m *transcript.Message, ful
 		r.lastParts = len(call.Parts)
 		call.Messages = msgs
 		for _, p := range call.Parts {
-			for i := p.From; i <= p.To && p.Sent != SentSummary; i++ {
+			for i := p.From; i <= p.To && p.Sent != sentSummary; i++ {
 				call.Messages = append(call.Messages, i)
 			}
 		}

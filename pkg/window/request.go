@@ -31,7 +31,7 @@ type SentMessage struct {
 	Role string `json:"role"`
 	// Sent says how it was sent (whole, truncated, cleared, masked,
 	// summary).
-	Sent Sent `json:"sent"`
+	Sent string `json:"sent"`
 	// InSystem is set for the text that goes into the request's system
 	// part (system messages before the first prompt, and the summary).
 	InSystem bool `json:"in_system"`
@@ -63,8 +63,8 @@ func ShowCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts Re
 	}
 	v := &CallView{Strategy: rs.Name(), Call: c, Rendered: r, Messages: []SentMessage{}}
 	for _, p := range c.Parts {
-		if p.Sent == SentSummary {
-			v.Messages = append(v.Messages, SentMessage{Index: -1, Role: string(transcript.RoleSystem), Sent: SentSummary,
+		if p.Sent == sentSummary {
+			v.Messages = append(v.Messages, SentMessage{Index: -1, Role: string(transcript.RoleSystem), Sent: sentSummary,
 				InSystem: true, Chars: p.Chars, Tokens: p.Tokens,
 				Message: transcript.Message{Index: -1, Role: transcript.RoleSystem, Text: r.Summary}})
 			continue

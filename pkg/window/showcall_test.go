@@ -42,7 +42,7 @@ func TestShowCallAddsUp(t *testing.T) {
 			chars, tokens, k := 0, 0, 0
 			for _, p := range v.Call.Parts {
 				from, to := p.From, p.To
-				if p.Sent == window.SentSummary {
+				if p.Sent == "summary" {
 					to = from
 				}
 				for i := from; i <= to; i++ {
