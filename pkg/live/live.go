@@ -144,15 +144,7 @@ func (c *Context) withDistill(s window.Strategy) window.Strategy {
 	if c.cfg.Distill == nil {
 		return s
 	}
-	switch v := s.(type) {
-	case window.SummarizingStrategy:
-		v.Distill = c.distill
-		return v
-	case window.Edited:
-		v.Base = c.withDistill(v.Base)
-		return v
-	}
-	return s
+	return window.WithDistill(s, c.distill)
 }
 
 // ErrHindsight is the error for cheapest, which plans a whole session

@@ -418,7 +418,7 @@ func (r *replayer) callInfoOf(m *transcript.Message) *callInfo {
 
 // buildAutoClear builds "clear:auto" with its settings: keep (default 1),
 // exclude, inputs; trigger and at-least are the rule's to choose.
-func buildAutoClear(o Options, p specParams, err error) (Edit, error) {
+func buildAutoClear(o Options, p specParams, err error) (edit, error) {
 	if err != nil {
 		return nil, err
 	}

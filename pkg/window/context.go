@@ -182,8 +182,8 @@ func (b *toolBooks) truncate(start int) int {
 	return n
 }
 
-// openConversation returns an empty context for the strategy; a [Name] is built with
-// opts.
+// openConversation returns an empty context for the strategy; a strategy
+// of [Strategies] is built with opts.
 func openConversation(s Strategy, opts Options) (*conversation, error) {
 	s, err := resolve(s, opts)
 	if err != nil {
@@ -199,7 +199,7 @@ func newContext(s Strategy, counter tokenize.Counter, capacity int) *conversatio
 	c := &conversation{counter: counter, h: newHistory(capacity), cost: costBooks{abortedAt: math.MaxInt}}
 	c.h.counter = counter
 	c.state = s.Start()
-	if e, ok := s.(Edited); ok {
+	if e, ok := s.(withEdits); ok {
 		for _, x := range e.Edits {
 			if t, ok := x.(truncateEdit); ok {
 				c.limit = t.Bytes

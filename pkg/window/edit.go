@@ -10,11 +10,11 @@ import (
 	"unicode/utf8"
 )
 
-// Edit changes how messages a strategy kept are sent, without dropping
+// edit changes how messages a strategy kept are sent, without dropping
 // any: see clear, mask and limit. A placeholder is
 // used only where it is smaller (in tokens) than what it replaces, so an
 // edit never makes a call cost more.
-type Edit interface {
+type edit interface {
 	// Name is how a strategy spec writes the edit ("clear", "mask",
 	// "limit").
 	Name() string
@@ -240,7 +240,7 @@ func editNames() []string { return []string{"clear", "mask", "limit", "micro"} }
 
 func isEditName(s string) bool { return slices.Contains(editNames(), s) }
 
-func buildEdit(name string, o Options, p specParams) (Edit, error) {
+func buildEdit(name string, o Options, p specParams) (edit, error) {
 	var err error
 	switch name {
 	case "clear":

@@ -9,6 +9,8 @@ type (
 	TruncateEdit  = truncateEdit
 	AutoClearEdit = autoClearEdit
 	Name          = named
+	Edited        = withEdits
+	Edit          = edit
 	PolicyError   = policyError
 )
 

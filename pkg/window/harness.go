@@ -173,7 +173,7 @@ func withContextWindow(s Strategy, n int) Strategy {
 	switch x := s.(type) {
 	case harnessStrategy:
 		return x.atWindow(n)
-	case Edited:
+	case withEdits:
 		if h, ok := x.Base.(harnessStrategy); ok {
 			x.Base = h.atWindow(n)
 			return x

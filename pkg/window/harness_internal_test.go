@@ -129,7 +129,7 @@ func TestHarnessThreshold(t *testing.T) {
 			t.Fatal(err)
 		}
 		s = withContextWindow(s, tt.window)
-		if e, ok := s.(Edited); ok {
+		if e, ok := s.(withEdits); ok {
 			s = e.Base
 		}
 		h := s.(harnessStrategy)

@@ -85,8 +85,8 @@ type sentKey struct {
 	how   string
 }
 
-// NewConversation returns an empty conversation under s; a [Name] is
-// built with o.
+// NewConversation returns an empty conversation under s; a strategy of
+// [Strategies] is built with o.
 func NewConversation(s Strategy, o Options) (*Conversation, error) {
 	c, err := openConversation(s, o)
 	if err != nil {

@@ -293,7 +293,7 @@ func renderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts 
 		if err != nil {
 			return Rendered{}, Call{}, err
 		}
-		s = p.Edited
+		s = p.withEdits
 	}
 	if n < 1 || n > len(fullRes.Calls) {
 		return Rendered{}, Call{}, &CallRangeError{Call: n, Calls: len(fullRes.Calls)}

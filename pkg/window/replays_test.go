@@ -55,3 +55,38 @@ func TestReplayTotals(t *testing.T) {
 		t.Error("Totals with OnCall: no error")
 	}
 }
+
+// TestWithDistill: a distiller hooked into a summarizing strategy value
+// (alone, or under an edit) writes its summaries; any other strategy
+// comes back as it was. Summarizing with a high-water mark of 0 compacts
+// before every call with something to fold: over three turns it folds
+// the first before call 2 and the second before call 3.
+func TestWithDistill(t *testing.T) {
+	o := window.DefaultOptions()
+	o.Summarizing.HighWaterTokens, o.Summarizing.LowWaterChars = new(0), new(0)
+	for _, spec := range []string{"summarizing", "summarizing+mask"} {
+		s, err := window.Parse(spec, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := 0
+		s = window.WithDistill(s, func(window.DistillRequest) (string, error) {
+			calls++
+			return "S", nil
+		})
+		res, err := window.Replay(context.Background(), usageSession(5, 7, 9), []window.Strategy{s}, window.ReplayOptions{Options: o})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if calls != 2 || res[0].Totals.Compactions != 2 || res[0].Calls[2].SummaryChars != 1 {
+			t.Errorf("%s: %d distills, %d compactions, summary of %d chars at call 3; want 2, 2, 1", spec, calls, res[0].Totals.Compactions, res[0].Calls[2].SummaryChars)
+		}
+	}
+	full, err := window.Parse("full", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := window.WithDistill(full, nil); got != full {
+		t.Errorf("full: %v, want it as it was", got)
+	}
+}

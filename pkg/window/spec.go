@@ -113,7 +113,7 @@ func componentsOf(s Strategy) []string {
 	switch s := s.(type) {
 	case nil:
 		return nil
-	case Edited:
+	case withEdits:
 		if s.Label == "" {
 			names := componentsOf(s.Base)
 			for _, e := range s.Edits {

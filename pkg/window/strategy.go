@@ -19,8 +19,7 @@ import (
 // The built-in strategies (full, windowed, summarizing, turn, sliding,
 // budget, cheapest, claude-code, codex) are registered by name with their
 // typed settings ([Register], [Settings]); [Parse] builds one from its
-// name and settings. [Edited] adds edits (clear, mask,
-// limit) to any of them.
+// name and settings, edits (clear, mask, limit) added to any of them.
 type Strategy interface {
 	// Name is how reports name the strategy.
 	Name() string
@@ -170,7 +169,7 @@ func (p specParams) only(keys ...string) error {
 func init() {
 	Register("full", func(Options) fullStrategy { return fullStrategy{} }, itself)
 	Register("windowed", func(o Options) windowedStrategy { return o.Windowed.resolve() }, itself)
-	Register("summarizing", func(o Options) SummarizingStrategy { return o.Summarizing.resolve() }, itself)
+	Register("summarizing", func(o Options) summarizingStrategy { return o.Summarizing.resolve() }, itself)
 	Register("turn", func(Options) turnStrategy { return turnStrategy{} }, itself)
 	Register("sliding", func(o Options) slidingStrategy { return o.Sliding.resolve() }, itself)
 	Register("budget", func(o Options) budgetSettings { return budgetSettings{Policy: o.Engine.Policy} }, newBudget)
@@ -243,7 +242,7 @@ func Parse(spec string, o Options) (Strategy, error) {
 func build(spec string, o Options) (Strategy, error) {
 	parts := strings.Split(spec, "+")
 	var base Strategy
-	var edits []Edit
+	var edits []edit
 	for i, part := range parts {
 		name, params, err := splitParams(part)
 		if err != nil {
@@ -272,13 +271,13 @@ func build(spec string, o Options) (Strategy, error) {
 	if base == nil {
 		base = fullStrategy{}
 	}
-	if o.ToolResultLimit > 0 && !slices.ContainsFunc(edits, func(e Edit) bool { _, ok := e.(truncateEdit); return ok }) {
-		edits = append([]Edit{truncateEdit{Bytes: o.ToolResultLimit}}, edits...)
+	if o.ToolResultLimit > 0 && !slices.ContainsFunc(edits, func(e edit) bool { _, ok := e.(truncateEdit); return ok }) {
+		edits = append([]edit{truncateEdit{Bytes: o.ToolResultLimit}}, edits...)
 	}
 	if len(edits) == 0 && spec == base.Name() {
 		return base, nil
 	}
-	return Edited{Base: base, Edits: edits, Label: spec}, nil
+	return withEdits{Base: base, Edits: edits, Label: spec}, nil
 }
 
 // splitParams splits "name:k=v:k2=v2".
@@ -396,12 +395,12 @@ func (s slidingStrategy) Start() State {
 	})
 }
 
-// SummarizingStrategy keeps a rolling summary in the system part and
+// summarizingStrategy keeps a rolling summary in the system part and
 // recent turns verbatim. Compaction is reactive: after a call whose input
 // tokens exceed HighWaterTokens, the older turns are distilled before the
 // next call, keeping the newest whole turns that fit LowWaterChars. The
 // summary is cut to SummaryMaxChars. Distill nil uses [Extractive].
-type SummarizingStrategy struct {
+type summarizingStrategy struct {
 	HighWaterTokens int       `setting:"high" option:"Summarizing.HighWaterTokens" doc:"input tokens of a call past which the next call compacts"`
 	LowWaterChars   int       `setting:"low" option:"Summarizing.LowWaterChars" doc:"characters of recent whole turns kept verbatim at a compaction"`
 	SummaryMaxChars int       `setting:"max" option:"Summarizing.SummaryMaxChars" doc:"bound on the rolling summary in characters"`
@@ -409,16 +408,16 @@ type SummarizingStrategy struct {
 }
 
 // Name returns "summarizing".
-func (SummarizingStrategy) Name() string { return "summarizing" }
+func (summarizingStrategy) Name() string { return "summarizing" }
 
 // Baseline returns false.
-func (SummarizingStrategy) Baseline() bool { return false }
+func (summarizingStrategy) Baseline() bool { return false }
 
 // Start returns a conversation's state: no summary yet.
-func (s SummarizingStrategy) Start() State { return &summarizing{cfg: s} }
+func (s summarizingStrategy) Start() State { return &summarizing{cfg: s} }
 
 type summarizing struct {
-	cfg                       SummarizingStrategy
+	cfg                       summarizingStrategy
 	fold                      int // turns[:fold] are in the summary
 	summary                   string
 	summaryChars, summaryToks int
@@ -513,21 +512,21 @@ func (s budgetStrategy) Start() State {
 	return st
 }
 
-// Edited is a strategy with edits applied to every window it chooses, in
+// withEdits is a strategy with edits applied to every window it chooses, in
 // order: limit cuts tool results in the model's copy before the
 // strategy chooses; clear and mask then replace old tool
 // results by placeholders. An edit never removes a message, so a tool
 // call and its (edited) result travel together.
-type Edited struct {
+type withEdits struct {
 	Base  Strategy
-	Edits []Edit
+	Edits []edit
 	// Label names it in reports; "" gives base+edit+….
 	Label string
 }
 
 // Name returns the label, or the base's and the edits' names joined by
 // "+".
-func (e Edited) Name() string {
+func (e withEdits) Name() string {
 	if e.Label != "" {
 		return e.Label
 	}
@@ -539,7 +538,7 @@ func (e Edited) Name() string {
 }
 
 // Baseline reports whether e has no edits and its base is a baseline.
-func (e Edited) Baseline() bool { return len(e.Edits) == 0 && e.Base.Baseline() }
+func (e withEdits) Baseline() bool { return len(e.Edits) == 0 && e.Base.Baseline() }
 
 // Start starts the base strategy; the replay starts the edits.
-func (e Edited) Start() State { return e.Base.Start() }
+func (e withEdits) Start() State { return e.Base.Start() }

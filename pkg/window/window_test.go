@@ -799,8 +799,8 @@ func TestBaseline(t *testing.T) {
 		s    Strategy
 		want bool
 	}{
-		{Full, true}, {fullStrategy{}, true}, {Edited{Base: fullStrategy{}, Label: "all"}, true},
-		{Edited{Base: fullStrategy{}, Edits: []Edit{maskEdit{Keep: 1}}}, false},
+		{Full, true}, {fullStrategy{}, true}, {withEdits{Base: fullStrategy{}, Label: "all"}, true},
+		{withEdits{Base: fullStrategy{}, Edits: []edit{maskEdit{Keep: 1}}}, false},
 		{Windowed, false}, {TurnOnly, false}, {Sliding, false}, {Summarizing, false},
 		{Budget, false}, {cheapestStrategy{}, false}, {windowedStrategy{}, false},
 	} {
@@ -811,7 +811,7 @@ func TestBaseline(t *testing.T) {
 	tr := small()
 	rec := 100
 	tr.Messages[10].InputTokens = &rec
-	all := Edited{Base: fullStrategy{}, Label: "all"}
+	all := withEdits{Base: fullStrategy{}, Label: "all"}
 	for _, stream := range []bool{false, true} {
 		opts := ReplayOptions{Options: DefaultOptions()}
 		var streamed []int
