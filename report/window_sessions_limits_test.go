@@ -28,7 +28,7 @@ func (l *eventLog) Write(p []byte) (int, error) {
 
 // Several context windows are written call by call, as one is (issue 35
 // item 3: two limits of a 10 MB session held 4.1 GB): the JSON is
-// byte for byte the report of ReplayLimits written whole, and the first
+// byte for byte the report of Replay with Limits written whole, and the first
 // write comes before the last strategy under the last limit starts.
 func TestReplaySessionsLimitsStreamed(t *testing.T) {
 	tr := transcriptgen.Generate(transcriptgen.Config{Seed: 7, AgentCalls: 30, Overhead: 100, MaxToolChars: 2000})
@@ -70,7 +70,7 @@ func TestReplaySessionsLimitsStreamed(t *testing.T) {
 			t.Fatal(err)
 		}
 		if format == "json" && log.out.String() != want.String() {
-			t.Errorf("json differs from ReplayLimits' report written whole")
+			t.Errorf("json differs from the report of Replay with Limits written whole")
 		}
 		if format == "jsonl" {
 			// A line per call, strategy by strategy, each limit in turn.

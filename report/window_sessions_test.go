@@ -78,7 +78,7 @@ func TestReplaySessionsAsEach(t *testing.T) {
 			}
 		}
 	}
-	// The totals: the whole SessionsReport's JSON, written row by row.
+	// The totals: the whole sessions.Report's JSON, written row by row.
 	rep := sessions.NewReport()
 	for _, s := range all {
 		totals := ro
@@ -115,7 +115,7 @@ func TestReplaySessionsAsEach(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got.Bytes(), want.Bytes()) {
-				t.Errorf("totals %s, %d workers: differ from the SessionsReport's:\n%s\nwant\n%s", format, workers, got.Bytes(), want.Bytes())
+				t.Errorf("totals %s, %d workers: differ from the sessions.Report's:\n%s\nwant\n%s", format, workers, got.Bytes(), want.Bytes())
 			}
 		}
 	}

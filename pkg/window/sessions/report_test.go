@@ -158,10 +158,10 @@ func TestTotalsOverflow(t *testing.T) {
 	}
 }
 
-// TestSessionsReport sums two sessions by hand: calls, tokens and
+// TestReport sums two sessions by hand: calls, tokens and
 // compactions add up, the largest call is the larger, the saved ratio is
 // that of the sums.
-func TestSessionsReport(t *testing.T) {
+func TestReport(t *testing.T) {
 	rep := sessions.NewReport()
 	a := []window.Result{
 		{Strategy: "full", Totals: window.Totals{Calls: 2, TokensSent: 100, TokensFull: 100, MaxCallTokens: 60}},

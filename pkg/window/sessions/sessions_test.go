@@ -63,13 +63,13 @@ func (l *sinkLog) End(totals []sessions.StrategyTotals) error {
 	return nil
 }
 
-// TestReplaySessionsSink: what a sessions replay hands its sink, in
+// TestReplaySink: what a sessions replay hands its sink, in
 // order, for each way of taking the reports. a.jsonl records calls of 5
 // and 7 input tokens, b.jsonl one of 3; full sends what is recorded, so
 // a's totals are 12 and the grand total 15 over 3 calls. The first
 // session is handed over only once it is known whether there are
 // several.
-func TestReplaySessionsSink(t *testing.T) {
+func TestReplaySink(t *testing.T) {
 	a := sessions.Session{File: "a.jsonl", Transcript: usageSession(5, 7)}
 	b := sessions.Session{File: "b.jsonl", Transcript: usageSession(3)}
 	tests := []struct {
