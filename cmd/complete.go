@@ -3,8 +3,9 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"github.com/harpe-dev/harpe/pkg/tokenize/hf"
 	"strings"
+
+	"github.com/harpe-dev/harpe/pkg/tokenize/hf"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"

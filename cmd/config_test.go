@@ -2,12 +2,13 @@ package cmd
 
 import (
 	"context"
-	"github.com/harpe-dev/harpe/internal/config"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/harpe-dev/harpe/internal/config"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"

@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/harpe-dev/harpe/internal/inputs"
-	"github.com/harpe-dev/harpe/internal/jsonl"
-	"github.com/harpe-dev/harpe/internal/termtext"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/harpe-dev/harpe/internal/inputs"
+	"github.com/harpe-dev/harpe/internal/jsonl"
+	"github.com/harpe-dev/harpe/internal/termtext"
 
 	"github.com/harpe-dev/harpe/internal/table"
 	"github.com/harpe-dev/harpe/internal/yamlout"

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/harpe-dev/harpe/internal/table"
 	"io"
 	"io/fs"
 	"os"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/harpe-dev/harpe/internal/table"
 )
 
 func TestOutputFiles(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/sessions"
 )
 
 // replayOptions are the flags of harpe replay, as given: runReplay checks
@@ -218,7 +219,7 @@ func runReplay(a *app, o *replayOptions) error {
 	if err != nil {
 		return err
 	}
-	var held []window.Session // sessions read before their replay, when defaults needed them
+	var held []sessions.Session // sessions read before their replay, when defaults needed them
 	defer a.releaseStdin()
 	if job.strategies == nil {
 		if held, err = job.chooseDefaults(a); err != nil {
@@ -232,7 +233,7 @@ func runReplay(a *app, o *replayOptions) error {
 }
 
 // defaultStrategiesParagraph is the paragraph of replay's long help that
-// says what replays without --strategy, from window.DefaultStrategiesFor,
+// says what replays without --strategy, from defaultStrategiesFor,
 // wrapped at 79 columns.
 func defaultStrategiesParagraph() string {
 	and := func(specs []string) string {
@@ -242,8 +243,8 @@ func defaultStrategiesParagraph() string {
 		}
 		return strings.Join(specs[:n-1], ", ") + " and " + specs[n-1]
 	}
-	agent, _ := window.DefaultStrategiesFor(true)
-	chat, _ := window.DefaultStrategiesFor(false)
+	agent, _ := defaultStrategiesFor(true)
+	chat, _ := defaultStrategiesFor(false)
 	text := "Without --strategy, replay compares " + and(agent) + " on agent loops (a turn holds tool calls: most of their input is re-sent tool results) and " + and(chat) + " on chats; the table says which."
 	var b strings.Builder
 	width := 0
@@ -262,9 +263,9 @@ func defaultStrategiesParagraph() string {
 }
 
 // defaultStrategiesHelp names the strategies replayed when none is given,
-// as window.DefaultStrategiesFor lists them (so help cannot drift).
+// as defaultStrategiesFor lists them (so help cannot drift).
 func defaultStrategiesHelp() string {
-	agent, _ := window.DefaultStrategiesFor(true)
-	chat, _ := window.DefaultStrategiesFor(false)
+	agent, _ := defaultStrategiesFor(true)
+	chat, _ := defaultStrategiesFor(false)
 	return strings.Join(agent, ",") + " for agent sessions, " + strings.Join(chat, ",") + " for chats"
 }

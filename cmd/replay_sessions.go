@@ -11,6 +11,7 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/sessions"
 	"github.com/harpe-dev/harpe/report"
 )
 
@@ -21,12 +22,12 @@ import (
 // many conversations costs about one at a time. The readers' warnings go
 // to job.warnings; quiet leaves out the notes and warnings, for a first
 // look at inputs that are read again.
-func (job *replayJob) sessions(a *app, quiet bool) iter.Seq2[window.Session, error] {
-	return func(yield func(window.Session, error) bool) {
+func (job *replayJob) sessions(a *app, quiet bool) iter.Seq2[sessions.Session, error] {
+	return func(yield func(sessions.Session, error) bool) {
 		rules := readRules{once: true, refuseEmpty: true, quiet: quiet}
 		set, err := openInputs(a, rules, job.files)
 		if err != nil {
-			yield(window.Session{}, err)
+			yield(sessions.Session{}, err)
 			return
 		}
 		stopped := false
@@ -41,7 +42,7 @@ func (job *replayJob) sessions(a *app, quiet bool) iter.Seq2[window.Session, err
 				if !quiet {
 					job.warnings = append(job.warnings, t.Warnings...)
 				}
-				if job.conversation != "" && t.ID != job.conversation || yield(window.Session{File: name, Transcript: t}, nil) {
+				if job.conversation != "" && t.ID != job.conversation || yield(sessions.Session{File: name, Transcript: t}, nil) {
 					return nil
 				}
 				stopped = true
@@ -59,7 +60,7 @@ func (job *replayJob) sessions(a *app, quiet bool) iter.Seq2[window.Session, err
 			err = finishInputs(a, rules, job.files, set)
 		}
 		if err != nil {
-			yield(window.Session{}, inputError(err))
+			yield(sessions.Session{}, inputError(err))
 		}
 	}
 }
@@ -70,8 +71,8 @@ var errStopped = errors.New("stopped")
 // heldSessions reads every session of the inputs and holds them: standard
 // input, which cannot be read twice, when the defaults depend on every
 // session; --show-call's one session.
-func (job *replayJob) heldSessions(a *app) ([]window.Session, error) {
-	var held []window.Session
+func (job *replayJob) heldSessions(a *app) ([]sessions.Session, error) {
+	var held []sessions.Session
 	for s, err := range job.sessions(a, false) {
 		if err != nil {
 			return nil, err
@@ -82,7 +83,7 @@ func (job *replayJob) heldSessions(a *app) ([]window.Session, error) {
 }
 
 // anyAgentLoop reads the inputs quietly, in order, until one session is
-// an agent loop ([window.IsAgentLoop]), and says whether one is: holding
+// an agent loop ((isAgentLoop)), and says whether one is: holding
 // no session longer than it takes to read it, and reading no further
 // than the first agent loop (the defaults are then the agent loops',
 // whatever follows).
@@ -91,7 +92,7 @@ func (job *replayJob) anyAgentLoop(a *app) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if window.IsAgentLoop(s.Transcript) {
+		if isAgentLoop(s.Transcript) {
 			return true, nil
 		}
 	}
@@ -115,10 +116,10 @@ func (job *replayJob) noConversation(n int) error {
 // output spooled), so bad input in a later file still leaves nothing
 // written; the readers' warnings and the notes on unpriced models come
 // after the skip summary, as when every file was read first.
-func (job *replayJob) runSessions(a *app, held []window.Session) error {
+func (job *replayJob) runSessions(a *app, held []sessions.Session) error {
 	src := job.sessions(a, false)
 	if held != nil {
-		src = func(yield func(window.Session, error) bool) {
+		src = func(yield func(sessions.Session, error) bool) {
 			for _, s := range held {
 				if !yield(s, nil) {
 					return
@@ -126,7 +127,7 @@ func (job *replayJob) runSessions(a *app, held []window.Session) error {
 			}
 		}
 	}
-	o := window.SessionsOptions{Strategies: job.strategies, Replay: job.ropts, Limits: job.limits, InOrder: job.distill,
+	o := sessions.Options{Strategies: job.strategies, Replay: job.ropts, Limits: job.limits, InOrder: job.distill,
 		Workers: runtime.GOMAXPROCS(0), Totals: job.out.totalsOnly}
 	f := report.ReplaySessionsOptions{Format: job.out.format, Plot: job.out.plot != ""}
 	if len(job.files) <= 1 && (len(job.files) == 0 || job.files[0] == "-" || isRegular(job.files[0])) {
@@ -173,7 +174,7 @@ func sessionsError(a *app, err error) error {
 	if a.ctx.Err() != nil {
 		return a.ctx.Err()
 	}
-	var se *window.SessionError
+	var se *sessions.Error
 	if errors.As(err, &se) {
 		return replayError(se.File, se.Err)
 	}

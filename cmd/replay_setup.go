@@ -14,6 +14,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/sessions"
 )
 
 // replayJob is a replay's flags checked and parsed, once: what to read,
@@ -219,19 +220,19 @@ func costOptions(o *replayOptions, cat *prices.Catalog) *window.CostOptions {
 
 // chooseDefaults chooses the strategies when --strategy named none: the
 // defaults for agent loops when any session is one, else for chats
-// (window.DefaultStrategiesFor). The sessions are told apart by a quiet
+// (defaultStrategiesFor). The sessions are told apart by a quiet
 // first read of the inputs up to the first agent loop, so that the
 // replay can still stream; standard input, which cannot be read twice,
 // is held for it (spool.Hold: past a few MiB in a temporary file, and
 // read from its start on each pass), and --show-call's one session is
 // read whole now and returned.
-func (job *replayJob) chooseDefaults(a *app) ([]window.Session, error) {
-	var held []window.Session
+func (job *replayJob) chooseDefaults(a *app) ([]sessions.Session, error) {
+	var held []sessions.Session
 	var agent bool
 	var err error
 	if job.showCall > 0 {
 		held, err = job.heldSessions(a)
-		agent = slices.ContainsFunc(held, func(s window.Session) bool { return window.IsAgentLoop(s.Transcript) })
+		agent = slices.ContainsFunc(held, func(s sessions.Session) bool { return isAgentLoop(s.Transcript) })
 	} else {
 		if len(job.files) == 0 || slices.Contains(job.files, "-") {
 			if err := a.holdStdin(); err != nil {
@@ -243,7 +244,7 @@ func (job *replayJob) chooseDefaults(a *app) ([]window.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	specs, isAgent := window.DefaultStrategiesFor(agent)
+	specs, isAgent := defaultStrategiesFor(agent)
 	job.out.chosen = "default for chats: " + strings.Join(specs, ", ") + " (--strategy names others)"
 	if isAgent {
 		job.out.chosen = "default for agent loops: " + strings.Join(specs, ", ") + " (--strategy names others)"

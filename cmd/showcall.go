@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/provider"
+	"github.com/harpe-dev/harpe/pkg/window/sessions"
 	"github.com/harpe-dev/harpe/report"
 )
 
@@ -63,7 +65,7 @@ func showAsFor(format string) string {
 // runShowCall writes what call --show-call N of the one session in the
 // inputs (held, when read already) sent under the one strategy: readable
 // text, or (--format json) the request body.
-func (job *replayJob) runShowCall(a *app, runs []window.Session) error {
+func (job *replayJob) runShowCall(a *app, runs []sessions.Session) error {
 	if runs == nil {
 		var err error
 		if runs, err = job.heldSessions(a); err != nil {
@@ -113,9 +115,9 @@ func (job *replayJob) runShowCall(a *app, runs []window.Session) error {
 		if as == "" {
 			as = showAsFor(string(run.Transcript.Format))
 		}
-		var body any = window.OpenAIRequestFor(v.Rendered)
+		var body any = provider.OpenAIRequestFor(v.Rendered)
 		if as == showAsAnthropic {
-			body = window.AnthropicRequestFor(v.Rendered)
+			body = provider.AnthropicRequestFor(v.Rendered)
 		}
 		if err := writeJSON(&out, body); err != nil {
 			return err

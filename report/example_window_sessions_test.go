@@ -9,6 +9,7 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/sessions"
 	"github.com/harpe-dev/harpe/report"
 )
 
@@ -20,7 +21,7 @@ func ExampleWriteReplaySessions() {
 		return []transcript.Message{{Role: "user", Text: "q", Turn: turn},
 			{Role: "assistant", Text: "a", Turn: turn, InputTokens: &tokens}}
 	}
-	session := func(file string, calls ...[]transcript.Message) window.Session {
+	session := func(file string, calls ...[]transcript.Message) sessions.Session {
 		t := &transcript.Transcript{Format: "harpe", Turns: len(calls)}
 		for _, c := range calls {
 			t.Messages = append(t.Messages, c...)
@@ -28,17 +29,17 @@ func ExampleWriteReplaySessions() {
 		for i := range t.Messages {
 			t.Messages[i].Index = i
 		}
-		return window.Session{File: file, Transcript: t}
+		return sessions.Session{File: file, Transcript: t}
 	}
-	sessions := []window.Session{session("a.jsonl", call(1, 5), call(2, 7)), session("b.jsonl", call(1, 3))}
+	all := []sessions.Session{session("a.jsonl", call(1, 5), call(2, 7)), session("b.jsonl", call(1, 3))}
 	var out bytes.Buffer
-	_, err := report.WriteReplaySessions(context.Background(), &out, func(yield func(window.Session, error) bool) {
-		for _, s := range sessions {
+	_, err := report.WriteReplaySessions(context.Background(), &out, func(yield func(sessions.Session, error) bool) {
+		for _, s := range all {
 			if !yield(s, nil) {
 				return
 			}
 		}
-	}, window.SessionsOptions{Strategies: []window.Strategy{window.Full},
+	}, sessions.Options{Strategies: window.Strategies()[:1],
 		Replay: window.ReplayOptions{Options: window.DefaultOptions()}, Totals: true}, report.ReplaySessionsOptions{Format: "jsonl"})
 	if err != nil {
 		fmt.Println(err)

@@ -273,9 +273,9 @@ func benchReport() window.Report {
 // a non-ASCII letter), beside a call's cost.
 func TestReplayJSONWriterParts(t *testing.T) {
 	parts := []window.Part{
-		{From: -1, To: -1, Sent: window.SentSummary, Chars: 120, Tokens: 30},
-		{From: 0, To: 4, Sent: window.SentWhole, Chars: 2337, Tokens: 591},
-		{From: 5, To: 5, Sent: window.SentCleared, Chars: 40, Tokens: 9},
+		{From: -1, To: -1, Sent: "summary", Chars: 120, Tokens: 30},
+		{From: 0, To: 4, Sent: "whole", Chars: 2337, Tokens: 591},
+		{From: 5, To: 5, Sent: "cleared", Chars: 40, Tokens: 9},
 		{From: 6, To: 6, Sent: "od\"d\tsé", Chars: 0, Tokens: 0},
 	}
 	rep := window.Report{

@@ -90,11 +90,11 @@ func replayPlotSeries(r *window.Result, o ReplayPlotOptions) svgplot.Series {
 		return s // the levels are in tokens
 	}
 	base, _, _ := strings.Cut(strings.SplitN(r.Strategy, "+", 2)[0], ":")
-	switch window.Name(base) {
-	case window.Summarizing:
+	switch base {
+	case "summarizing":
 		s.Level = float64(o.HighWater)
 		s.LevelLabel = fmt.Sprintf("high water %d", o.HighWater)
-	case window.Budget:
+	case "budget":
 		s.Level = float64(o.Budget)
 		s.LevelLabel = fmt.Sprintf("budget %d", o.Budget)
 	}

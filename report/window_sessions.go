@@ -8,6 +8,7 @@ import (
 	"iter"
 
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/sessions"
 )
 
 // ReplayCallLine is one line of the "jsonl" format: a call with its
@@ -27,8 +28,8 @@ type ReplaySessionsOptions struct {
 	// Format is "json" (one [window.Report] per session, written call by
 	// call where it can be), "jsonl" (a [ReplayCallLine] per call) or
 	// "table" ([WriteReplayTables] with Tables, a blank line between
-	// sessions). With [window.SessionsOptions.Totals] only the sessions'
-	// totals are written: a [window.SessionsReport] (its JSON, a line per
+	// sessions). With [sessions.Options.Totals] only the sessions'
+	// totals are written: a [sessions.Report] (its JSON, a line per
 	// row and per grand total, or, when there are several sessions,
 	// [WriteReplayTotalsTable]); one session's table is its report's, with
 	// Tables.TotalsOnly leaving out its row per call.
@@ -49,7 +50,7 @@ type ReplaySessionsResult struct {
 	First window.Report
 }
 
-// WriteReplaySessions replays the sessions as [window.ReplaySessions]
+// WriteReplaySessions replays the sessions as [sessions.Replay]
 // does and writes each one's report to w as soon as it is replayed: JSON
 // and JSON lines call by call ([ReplayJSONWriter]), under each limit in
 // turn, a table (or any with a Distill command) a session at a time,
@@ -58,17 +59,17 @@ type ReplaySessionsResult struct {
 // written a session's rows at a time (JSON, JSON lines), the grand
 // totals at the end; a table of them holds every session's totals. The
 // format sets o's Stream, OneAsReport and KeepFirst.
-func WriteReplaySessions(ctx context.Context, w io.Writer, sessions iter.Seq2[window.Session, error], o window.SessionsOptions, f ReplaySessionsOptions) (ReplaySessionsResult, error) {
+func WriteReplaySessions(ctx context.Context, w io.Writer, seq iter.Seq2[sessions.Session, error], o sessions.Options, f ReplaySessionsOptions) (ReplaySessionsResult, error) {
 	o.Stream = f.Format != "table"
 	o.OneAsReport = f.Format == "table"
 	o.KeepFirst = f.Plot
 	sw := &replaySessionsWriter{w: w, f: f}
-	n, err := window.ReplaySessions(ctx, sessions, o, sw)
+	n, err := sessions.Replay(ctx, seq, o, sw)
 	return ReplaySessionsResult{Sessions: n, First: sw.first}, err
 }
 
 // replaySessionsWriter writes a sessions replay as it is handed over: a
-// [window.SessionsSink].
+// [sessions.Sink].
 type replaySessionsWriter struct {
 	w       io.Writer
 	f       ReplaySessionsOptions
@@ -78,13 +79,13 @@ type replaySessionsWriter struct {
 	// With totals as a table: each session's report and rows; as JSON:
 	// the rows written.
 	kept     []window.Report
-	keptRows []window.SessionTotals
+	keptRows []sessions.SessionTotals
 	rows     int
 }
 
 // Stream writes s's JSON (or JSON lines) call by call; for a plot it
 // keeps what the plot draws of the first session's calls.
-func (sw *replaySessionsWriter) Stream(s window.SessionInfo, opts *window.ReplayOptions) (func() error, error) {
+func (sw *replaySessionsWriter) Stream(s sessions.Info, opts *window.ReplayOptions) (func() error, error) {
 	var rw *ReplayJSONWriter
 	if sw.f.Format == "jsonl" {
 		onCall := opts.OnCall
@@ -126,7 +127,7 @@ func (sw *replaySessionsWriter) Stream(s window.SessionInfo, opts *window.Replay
 }
 
 // Report writes s's report, its calls held.
-func (sw *replaySessionsWriter) Report(s window.SessionInfo, results []window.Result) error {
+func (sw *replaySessionsWriter) Report(s sessions.Info, results []window.Result) error {
 	if sw.written > 0 && sw.f.Format == "table" {
 		if _, err := io.WriteString(sw.w, "\n"); err != nil {
 			return err
@@ -151,9 +152,9 @@ func (sw *replaySessionsWriter) Report(s window.SessionInfo, results []window.Re
 }
 
 // Totals writes the rows of s's totals, for JSON (the bytes of the
-// whole [window.SessionsReport]'s, the grand totals left for End) or JSON
+// whole [sessions.Report]'s, the grand totals left for End) or JSON
 // lines, and lets them go; a table holds them, and s's report.
-func (sw *replaySessionsWriter) Totals(s window.SessionInfo, results []window.Result, rows []window.SessionTotals) error {
+func (sw *replaySessionsWriter) Totals(s sessions.Info, results []window.Result, rows []sessions.SessionTotals) error {
 	if sw.f.Format == "table" {
 		tj := s.Transcript
 		tj.File = s.File
@@ -169,7 +170,7 @@ func (sw *replaySessionsWriter) Totals(s window.SessionInfo, results []window.Re
 
 // writeRows writes rows of the totals as JSON lines, or as the
 // "sessions" of the whole report's JSON.
-func (sw *replaySessionsWriter) writeRows(rows []window.SessionTotals) error {
+func (sw *replaySessionsWriter) writeRows(rows []sessions.SessionTotals) error {
 	for _, row := range rows {
 		if sw.f.Format == "jsonl" {
 			if err := replayEncodeJSON(sw.w, row); err != nil {
@@ -193,12 +194,12 @@ func (sw *replaySessionsWriter) writeRows(rows []window.SessionTotals) error {
 }
 
 // End writes the grand totals of several sessions, if any.
-func (sw *replaySessionsWriter) End(totals []window.StrategyTotals) error {
+func (sw *replaySessionsWriter) End(totals []sessions.StrategyTotals) error {
 	switch {
 	case totals == nil:
 		return nil
 	case sw.f.Format == "table":
-		rep := &window.SessionsReport{Sessions: sw.keptRows, Totals: totals}
+		rep := &sessions.Report{Sessions: sw.keptRows, Totals: totals}
 		return WriteReplayTotalsTable(sw.w, rep, sw.kept, sw.f.Tables)
 	case sw.f.Format == "jsonl":
 		for _, t := range totals {
@@ -225,7 +226,7 @@ func (sw *replaySessionsWriter) End(totals []window.StrategyTotals) error {
 // keepFirst keeps the first session's report for
 // ReplaySessionsResult.First: its file always named, its results only
 // for a plot.
-func (sw *replaySessionsWriter) keepFirst(s window.SessionInfo, results []window.Result) {
+func (sw *replaySessionsWriter) keepFirst(s sessions.Info, results []window.Result) {
 	if s.Index != 0 {
 		return
 	}

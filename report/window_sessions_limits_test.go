@@ -8,6 +8,7 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/sessions"
 	"github.com/harpe-dev/harpe/report"
 )
 
@@ -27,7 +28,7 @@ func (l *eventLog) Write(p []byte) (int, error) {
 
 // Several context windows are written call by call, as one is (issue 35
 // item 3: two limits of a 10 MB session held 4.1 GB): the JSON is
-// byte for byte the report of ReplayLimits written whole, and the first
+// byte for byte the report of Replay with Limits written whole, and the first
 // write comes before the last strategy under the last limit starts.
 func TestReplaySessionsLimitsStreamed(t *testing.T) {
 	tr := transcriptgen.Generate(transcriptgen.Config{Seed: 7, AgentCalls: 30, Overhead: 100, MaxToolChars: 2000})
@@ -42,7 +43,9 @@ func TestReplaySessionsLimitsStreamed(t *testing.T) {
 	}
 	limits := []int{3000, 8000}
 	ro := window.ReplayOptions{Options: o, Indices: true}
-	res, err := window.ReplayLimits(context.Background(), tr, strategies, ro, limits)
+	lo := ro
+	lo.Limits = limits
+	res, err := window.Replay(context.Background(), tr, strategies, lo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,15 +62,15 @@ func TestReplaySessionsLimitsStreamed(t *testing.T) {
 				log.events = append(log.events, "start "+strategy)
 			}
 		}
-		seq := func(yield func(window.Session, error) bool) {
-			yield(window.Session{File: "s.jsonl", Transcript: tr}, nil)
+		seq := func(yield func(sessions.Session, error) bool) {
+			yield(sessions.Session{File: "s.jsonl", Transcript: tr}, nil)
 		}
-		if _, err := report.WriteReplaySessions(context.Background(), log, seq, window.SessionsOptions{
+		if _, err := report.WriteReplaySessions(context.Background(), log, seq, sessions.Options{
 			Strategies: strategies, Replay: opts, Limits: limits, Workers: 1}, report.ReplaySessionsOptions{Format: format}); err != nil {
 			t.Fatal(err)
 		}
 		if format == "json" && log.out.String() != want.String() {
-			t.Errorf("json differs from ReplayLimits' report written whole")
+			t.Errorf("json differs from the report of Replay with Limits written whole")
 		}
 		if format == "jsonl" {
 			// A line per call, strategy by strategy, each limit in turn.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/sessions"
 	"github.com/harpe-dev/harpe/report"
 )
 
@@ -18,13 +19,13 @@ import (
 // own report in input order (its file named), as one replay of each
 // writes it; a replay's error names its session's file.
 func TestReplaySessionsAsEach(t *testing.T) {
-	var sessions []window.Session
+	var all []sessions.Session
 	for seed := uint64(1); seed <= 5; seed++ {
-		sessions = append(sessions, window.Session{File: fmt.Sprintf("s%d.jsonl", seed),
+		all = append(all, sessions.Session{File: fmt.Sprintf("s%d.jsonl", seed),
 			Transcript: transcriptgen.Generate(transcriptgen.Config{Seed: seed, AgentCalls: 10 + 5*int(seed), Overhead: 100, MaxToolChars: 2000})})
 	}
-	seq := func(yield func(window.Session, error) bool) {
-		for _, s := range sessions {
+	seq := func(yield func(sessions.Session, error) bool) {
+		for _, s := range all {
 			if !yield(s, nil) {
 				return
 			}
@@ -43,7 +44,7 @@ func TestReplaySessionsAsEach(t *testing.T) {
 	ro := window.ReplayOptions{Options: o, Indices: true}
 	for _, format := range []string{"json", "table"} {
 		var want bytes.Buffer
-		for i, s := range sessions {
+		for i, s := range all {
 			res, err := window.Replay(context.Background(), s.Transcript, strategies, ro)
 			if err != nil {
 				t.Fatal(err)
@@ -64,23 +65,25 @@ func TestReplaySessionsAsEach(t *testing.T) {
 		}
 		for _, workers := range []int{1, 3} {
 			var got bytes.Buffer
-			res, err := report.WriteReplaySessions(context.Background(), &got, seq, window.SessionsOptions{Strategies: strategies,
+			res, err := report.WriteReplaySessions(context.Background(), &got, seq, sessions.Options{Strategies: strategies,
 				Replay: ro, Workers: workers}, report.ReplaySessionsOptions{Format: format})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Sessions != len(sessions) || res.First.Transcript.File != "s1.jsonl" {
-				t.Errorf("%s, %d workers: %d sessions, first %q; want %d, s1.jsonl", format, workers, res.Sessions, res.First.Transcript.File, len(sessions))
+			if res.Sessions != len(all) || res.First.Transcript.File != "s1.jsonl" {
+				t.Errorf("%s, %d workers: %d sessions, first %q; want %d, s1.jsonl", format, workers, res.Sessions, res.First.Transcript.File, len(all))
 			}
 			if !bytes.Equal(got.Bytes(), want.Bytes()) {
 				t.Errorf("%s, %d workers: the reports differ from each session's own (%d bytes, want %d)", format, workers, got.Len(), want.Len())
 			}
 		}
 	}
-	// The totals: the whole SessionsReport's JSON, written row by row.
-	rep := window.NewSessionsReport()
-	for _, s := range sessions {
-		res, err := window.ReplayTotals(context.Background(), s.Transcript, strategies, ro)
+	// The totals: the whole sessions.Report's JSON, written row by row.
+	rep := sessions.NewReport()
+	for _, s := range all {
+		totals := ro
+		totals.Totals = true
+		res, err := window.Replay(context.Background(), s.Transcript, strategies, totals)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,21 +110,21 @@ func TestReplaySessionsAsEach(t *testing.T) {
 		}
 		for _, workers := range []int{1, 3} {
 			var got bytes.Buffer
-			if _, err := report.WriteReplaySessions(context.Background(), &got, seq, window.SessionsOptions{Strategies: strategies,
+			if _, err := report.WriteReplaySessions(context.Background(), &got, seq, sessions.Options{Strategies: strategies,
 				Replay: ro, Workers: workers, Totals: true}, report.ReplaySessionsOptions{Format: format}); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got.Bytes(), want.Bytes()) {
-				t.Errorf("totals %s, %d workers: differ from the SessionsReport's:\n%s\nwant\n%s", format, workers, got.Bytes(), want.Bytes())
+				t.Errorf("totals %s, %d workers: differ from the sessions.Report's:\n%s\nwant\n%s", format, workers, got.Bytes(), want.Bytes())
 			}
 		}
 	}
 	bad := errors.New("unreadable")
-	_, err := report.WriteReplaySessions(context.Background(), &bytes.Buffer{}, func(yield func(window.Session, error) bool) {
-		if yield(sessions[0], nil) {
-			yield(window.Session{}, bad)
+	_, err := report.WriteReplaySessions(context.Background(), &bytes.Buffer{}, func(yield func(sessions.Session, error) bool) {
+		if yield(all[0], nil) {
+			yield(sessions.Session{}, bad)
 		}
-	}, window.SessionsOptions{Strategies: strategies, Replay: ro}, report.ReplaySessionsOptions{Format: "json"})
+	}, sessions.Options{Strategies: strategies, Replay: ro}, report.ReplaySessionsOptions{Format: "json"})
 	if !errors.Is(err, bad) {
 		t.Errorf("a source's error: got %v, want %v", err, bad)
 	}

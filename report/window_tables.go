@@ -275,7 +275,7 @@ func replayTotalsNotes(w io.Writer, results []window.Result, o ReplayTableOption
 // says why ([window.CostWhy]).
 func replayWhy(w io.Writer, strategy string, ct *window.CostTotals) {
 	if ct != nil && ct.Why != nil {
-		fmt.Fprintf(w, "%s %s\n", strategy, ct.Why)
+		fmt.Fprintf(w, "%s %s\n", strategy, costWhyLine(ct.Why))
 	}
 }
 

@@ -11,21 +11,22 @@ import (
 	"github.com/harpe-dev/harpe/internal/termtext"
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/sessions"
 )
 
 // WriteReplayTotalsTable writes r for people: the sessions numbered (file,
 // conversation, format, size), then one table, a row per session and
 // strategy and the grand totals per strategy as rows "all", then the
-// notes under it. sessions are the replays r sums, in the order added
+// notes under it. reports are the replays r sums, in the order added
 // (their Transcript names each session; their results say what is
 // unpriced).
-func WriteReplayTotalsTable(w io.Writer, r *window.SessionsReport, sessions []window.Report, o ReplayTableOptions) error {
+func WriteReplayTotalsTable(w io.Writer, r *sessions.Report, reports []window.Report, o ReplayTableOptions) error {
 	if o.Note != "" {
 		fmt.Fprintln(w, o.Note)
 	}
-	fmt.Fprintf(w, "%s:\n", prose.Plural(len(sessions), "session"))
-	width := len(strconv.Itoa(len(sessions)))
-	for i, s := range sessions {
+	fmt.Fprintf(w, "%s:\n", prose.Plural(len(reports), "session"))
+	width := len(strconv.Itoa(len(reports)))
+	for i, s := range reports {
 		tj := s.Transcript
 		name := termtext.Escape(tj.File)
 		if tj.ID != "" {
@@ -38,12 +39,12 @@ func WriteReplayTotalsTable(w io.Writer, r *window.SessionsReport, sessions []wi
 		fmt.Fprintf(w, "%*d  %s: %s, %s, %s, %s\n", width, i+1, name, tj.Format,
 			prose.Plural(tj.Messages, "message"), prose.Plural(tj.Turns, "turn"), prose.Plural(calls, "call"))
 	}
-	priced := slices.ContainsFunc(r.Totals, func(t window.StrategyTotals) bool { return t.CostTotals != nil })
-	header, rows := replaySessionsRows(r, len(sessions), priced)
+	priced := slices.ContainsFunc(r.Totals, func(t sessions.StrategyTotals) bool { return t.CostTotals != nil })
+	header, rows := replaySessionsRows(r, len(reports), priced)
 	if err := table.Render(w, o.table(), header, rows, nil); err != nil {
 		return err
 	}
-	return replaySessionsNotes(w, r, sessions, priced)
+	return replaySessionsNotes(w, r, reports, priced)
 }
 
 // replaySessionsRows are the sessions table of n sessions: seven
@@ -51,7 +52,7 @@ func WriteReplayTotalsTable(w io.Writer, r *window.SessionsReport, sessions []wi
 // makes a session's calls, listed above), or with cost in place of
 // full's tokens and the compactions, which the single-session tables
 // show.
-func replaySessionsRows(r *window.SessionsReport, n int, priced bool) ([]string, [][]string) {
+func replaySessionsRows(r *sessions.Report, n int, priced bool) ([]string, [][]string) {
 	header := []string{"session", "strategy", "sent", "full", "saved", "max call", "compact."}
 	if priced {
 		header = []string{"session", "strategy", "sent", "saved", "cost $", "$ saved", "regret $", "max call"}
@@ -84,9 +85,9 @@ func replaySessionsRows(r *window.SessionsReport, n int, priced bool) ([]string,
 // replaySessionsNotes writes the lines under the sessions table: calls and
 // sessions, what full would cost, the legend, what is unpriced, and the
 // calls over the window or the budget.
-func replaySessionsNotes(w io.Writer, r *window.SessionsReport, sessions []window.Report, priced bool) error {
+func replaySessionsNotes(w io.Writer, r *sessions.Report, reports []window.Report, priced bool) error {
 	if len(r.Totals) > 0 {
-		fmt.Fprintf(w, "%s in %s", prose.Plural(r.Totals[0].Calls, "call"), prose.Plural(len(sessions), "session"))
+		fmt.Fprintf(w, "%s in %s", prose.Plural(r.Totals[0].Calls, "call"), prose.Plural(len(reports), "session"))
 		if t := r.Totals[0]; t.CostTotals.AllUnpriced() {
 			fmt.Fprint(w, "; full context would cost: unpriced")
 		} else if t.CostTotals != nil {
@@ -99,7 +100,7 @@ func replaySessionsNotes(w io.Writer, r *window.SessionsReport, sessions []windo
 		}
 	}
 	var left []cost.Unpriced
-	for _, s := range sessions {
+	for _, s := range reports {
 		if len(s.Strategies) > 0 {
 			left = cost.MergeUnpriced(left, s.Strategies[0].Unpriced())
 		}
@@ -112,7 +113,7 @@ func replaySessionsNotes(w io.Writer, r *window.SessionsReport, sessions []windo
 	for _, t := range r.Totals {
 		replayWhy(w, t.Strategy, t.CostTotals)
 	}
-	if !slices.ContainsFunc(r.Totals, func(t window.StrategyTotals) bool { return t.OverWindowCalls > 0 || t.OverBudgetCalls > 0 }) {
+	if !slices.ContainsFunc(r.Totals, func(t sessions.StrategyTotals) bool { return t.OverWindowCalls > 0 || t.OverBudgetCalls > 0 }) {
 		return nil
 	}
 	for _, t := range r.Totals {

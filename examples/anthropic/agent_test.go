@@ -17,6 +17,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/harpe-dev/harpe/pkg/live"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/provider"
 )
 
 // stub is a Messages API on 127.0.0.1 that answers the recorded
@@ -82,18 +83,18 @@ type sent struct {
 	} `json:"messages"`
 }
 
-// blocks returns the body's messages in window.AnthropicRequest's terms:
+// blocks returns the body's messages in provider.AnthropicRequest's terms:
 // a tool_result's content as its text, inputs compacted.
-func (s *sent) request(t *testing.T) window.AnthropicRequest {
+func (s *sent) request(t *testing.T) provider.AnthropicRequest {
 	var sys []string
 	for _, b := range s.System {
 		sys = append(sys, b.Text)
 	}
-	out := window.AnthropicRequest{System: strings.Join(sys, ""), Messages: []window.AnthropicMessage{}}
+	out := provider.AnthropicRequest{System: strings.Join(sys, ""), Messages: []provider.AnthropicMessage{}}
 	for _, m := range s.Messages {
-		am := window.AnthropicMessage{Role: m.Role}
+		am := provider.AnthropicMessage{Role: m.Role}
 		for _, b := range m.Content {
-			ab := window.AnthropicBlock{Type: b.Type, Text: b.Text, ID: b.ID, Name: b.Name, ToolUseID: b.ToolUseID}
+			ab := provider.AnthropicBlock{Type: b.Type, Text: b.Text, ID: b.ID, Name: b.Name, ToolUseID: b.ToolUseID}
 			if len(b.Input) > 0 {
 				var c bytes.Buffer
 				if err := json.Compact(&c, b.Input); err != nil {
@@ -121,7 +122,7 @@ func (s *sent) request(t *testing.T) window.AnthropicRequest {
 
 // TestAgentLoop runs the loop against the stub under several strategies
 // and checks every request the SDK sent: its system and messages are
-// what the live context rendered (window.AnthropicRequestFor writes the
+// what the live context rendered (provider.AnthropicRequestFor writes the
 // reference), each tool_use is answered by its tool_result in the next
 // message and each tool_result answers a tool_use of the message before,
 // and the cache breakpoints are on the system part and the last block.
@@ -134,11 +135,11 @@ func TestAgentLoop(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var rendered []window.AnthropicRequest
+			var rendered []provider.AnthropicRequest
 			a := &Agent{Client: client, Model: "claude-sonnet-4-5", MaxTokens: 512, Context: c,
 				Tools: map[string]Tool{"read_file": readFile}, Schemas: []anthropic.ToolUnionParam{readFileSchema}, MaxCalls: 10,
 				OnRender: func(s *live.Snapshot) {
-					rendered = append(rendered, window.AnthropicRequestFor(window.Rendered{System: s.System, Messages: slices.Clone(s.Messages)}))
+					rendered = append(rendered, provider.AnthropicRequestFor(window.Rendered{System: s.System, Messages: slices.Clone(s.Messages)}))
 				}}
 			answer, err := a.Run(context.Background(), "Sum the values in a.txt, b.txt, c.txt and d.txt.")
 			if err != nil {
@@ -185,19 +186,19 @@ func TestAgentLoop(t *testing.T) {
 // checkPairs: every tool_use of an assistant message is answered in the
 // next message, and every tool_result answers a tool_use of the message
 // just before it.
-func checkPairs(t *testing.T, n int, r window.AnthropicRequest) {
+func checkPairs(t *testing.T, n int, r provider.AnthropicRequest) {
 	t.Helper()
 	for k, m := range r.Messages {
 		for _, b := range m.Content {
 			switch b.Type {
 			case "tool_use":
-				if k+1 < len(r.Messages) && !slices.ContainsFunc(r.Messages[k+1].Content, func(x window.AnthropicBlock) bool {
+				if k+1 < len(r.Messages) && !slices.ContainsFunc(r.Messages[k+1].Content, func(x provider.AnthropicBlock) bool {
 					return x.Type == "tool_result" && x.ToolUseID == b.ID
 				}) {
 					t.Errorf("request %d: tool_use %s has no result in the next message", n, b.ID)
 				}
 			case "tool_result":
-				if k == 0 || !slices.ContainsFunc(r.Messages[k-1].Content, func(x window.AnthropicBlock) bool {
+				if k == 0 || !slices.ContainsFunc(r.Messages[k-1].Content, func(x provider.AnthropicBlock) bool {
 					return x.Type == "tool_use" && x.ID == b.ToolUseID
 				}) {
 					t.Errorf("request %d: tool_result %s without its tool_use just before", n, b.ToolUseID)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/live"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/provider"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 )
@@ -60,13 +61,13 @@ func newStub(t *testing.T) (*stub, openai.Client) {
 
 // sent is a request body as the test reads it.
 type sent struct {
-	Model    string                 `json:"model"`
-	Messages []window.OpenAIMessage `json:"messages"`
+	Model    string                   `json:"model"`
+	Messages []provider.OpenAIMessage `json:"messages"`
 }
 
 // TestAgentLoop runs the loop against the stub under several strategies
 // and checks every request the SDK sent: its messages are what the live
-// context rendered (window.OpenAIRequestFor writes the reference), and
+// context rendered (provider.OpenAIRequestFor writes the reference), and
 // each assistant message's tool calls are answered by the tool messages
 // right after it, each tool message answering a call of the assistant
 // message before them.
@@ -79,11 +80,11 @@ func TestAgentLoop(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var rendered []window.OpenAIRequest
+			var rendered []provider.OpenAIRequest
 			a := &Agent{Client: client, Model: "gpt-5", Context: c, Tools: map[string]Tool{"read_file": readFile},
 				Schemas: []openai.ChatCompletionToolUnionParam{readFileSchema}, MaxCalls: 10,
 				OnRender: func(s *live.Snapshot) {
-					rendered = append(rendered, window.OpenAIRequestFor(window.Rendered{System: s.System, Messages: slices.Clone(s.Messages)}))
+					rendered = append(rendered, provider.OpenAIRequestFor(window.Rendered{System: s.System, Messages: slices.Clone(s.Messages)}))
 				}}
 			answer, err := a.Run(context.Background(), "Sum the values in a.txt, b.txt, c.txt and d.txt.")
 			if err != nil {
@@ -121,7 +122,7 @@ func TestAgentLoop(t *testing.T) {
 
 // checkPairs: the tool messages after an assistant message answer its
 // calls, all of them, and no tool message comes anywhere else.
-func checkPairs(t *testing.T, n int, msgs []window.OpenAIMessage) {
+func checkPairs(t *testing.T, n int, msgs []provider.OpenAIMessage) {
 	t.Helper()
 	for k := 0; k < len(msgs); k++ {
 		m := msgs[k]
@@ -144,7 +145,7 @@ func checkPairs(t *testing.T, n int, msgs []window.OpenAIMessage) {
 			}
 		}
 		for _, id := range answered {
-			if !slices.ContainsFunc(m.ToolCalls, func(tc window.OpenAIToolCall) bool { return tc.ID == id }) {
+			if !slices.ContainsFunc(m.ToolCalls, func(tc provider.OpenAIToolCall) bool { return tc.ID == id }) {
 				t.Errorf("request %d: tool message %s answers no call of the message before", n, id)
 			}
 		}

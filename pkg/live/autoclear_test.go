@@ -88,9 +88,9 @@ func TestAutoClearObservesCache(t *testing.T) {
 				t.Fatalf("decision %+v", d)
 			}
 			// Indices: system 0, prompt 1, call 2, R1 3.
-			want := window.SentWhole
+			want := "whole"
 			if tc.cleared {
-				want = window.SentCleared
+				want = "cleared"
 			}
 			if got := sentAs(s.Parts, 3); got != want {
 				t.Fatalf("R1 sent %s, want %s", got, want)
@@ -100,7 +100,7 @@ func TestAutoClearObservesCache(t *testing.T) {
 }
 
 // sentAs is how index i was sent ("" when it was not).
-func sentAs(parts []window.Part, i int) window.Sent {
+func sentAs(parts []window.Part, i int) string {
 	for _, p := range parts {
 		if p.From <= i && i <= p.To {
 			return p.Sent

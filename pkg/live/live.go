@@ -58,7 +58,7 @@ type Config struct {
 	// that is not a tool result opens a turn, the rest follow it; the
 	// last turn is committed.
 	History []Message
-	// Options set the strategies built from a spec or a [window.Name]
+	// Options set the strategies built from a spec or of [window.Strategies]
 	// (window sizes, clearing's trigger, the token counter, …).
 	Options window.Options
 	// Distill, when set, writes summarizing's summaries (else
@@ -108,8 +108,8 @@ func NewSpec(spec string, cfg Config) (*Context, error) {
 	return c.start(s, o)
 }
 
-// New returns a context under s: a built-in strategy value, a
-// [window.Name] (built with cfg.Options), or a strategy of your own (any
+// New returns a context under s: a built-in strategy value, one of
+// [window.Strategies] (built with cfg.Options), or a strategy of your own (any
 // [window.Strategy]: its State chooses each call's window from the
 // [window.History]).
 func New(s window.Strategy, cfg Config) (*Context, error) {
@@ -144,15 +144,7 @@ func (c *Context) withDistill(s window.Strategy) window.Strategy {
 	if c.cfg.Distill == nil {
 		return s
 	}
-	switch v := s.(type) {
-	case window.SummarizingStrategy:
-		v.Distill = c.distill
-		return v
-	case window.Edited:
-		v.Base = c.withDistill(v.Base)
-		return v
-	}
-	return s
+	return window.WithDistill(s, c.distill)
 }
 
 // ErrHindsight is the error for cheapest, which plans a whole session
@@ -292,7 +284,7 @@ func (c *Context) Render(ctx context.Context) (*Snapshot, error) {
 		c.idx = window.Indices{}
 	}
 	for _, p := range w.Parts {
-		for i := p.From; i <= p.To && p.Sent != window.SentSummary; i++ {
+		for i := p.From; i <= p.To && p.Sent != "summary"; i++ {
 			c.idx = append(c.idx, i)
 		}
 	}

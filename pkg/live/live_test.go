@@ -154,7 +154,7 @@ func TestDistillError(t *testing.T) {
 }
 
 // TestRenderedMessages: the messages a live context renders (copied
-// from where they changed) are what window.RenderCall renders at the
+// from where they changed) are what window.ShowCall renders at the
 // same call, placeholders in place, on the agent samples.
 func TestRenderedMessages(t *testing.T) {
 	ctx := context.Background()
@@ -177,10 +177,11 @@ func TestRenderedMessages(t *testing.T) {
 				if !at[got.Call] {
 					return nil
 				}
-				want, _, err := window.RenderCall(ctx, tr, s, window.ReplayOptions{Options: o}, got.Call)
+				v, err := window.ShowCall(ctx, tr, s, window.ReplayOptions{Options: o}, got.Call)
 				if err != nil {
 					return err
 				}
+				want := v.Rendered
 				if got.System != want.System || got.Summary != want.Summary {
 					t.Errorf("%s %s call %d: system differs", name, spec, got.Call)
 				}
@@ -237,7 +238,11 @@ func TestCheapestRefused(t *testing.T) {
 			t.Errorf("%s: %v, want ErrHindsight", spec, err)
 		}
 	}
-	if _, err := live.New(window.Name("cheapest"), live.Config{}); !errors.Is(err, live.ErrHindsight) {
-		t.Errorf("Name(cheapest): %v", err)
+	s, err := window.Parse("cheapest", window.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := live.New(s, live.Config{}); !errors.Is(err, live.ErrHindsight) {
+		t.Errorf("New(cheapest): %v", err)
 	}
 }

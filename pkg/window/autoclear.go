@@ -242,7 +242,7 @@ func (s *autoState) batch(c *conversation, sel *Selection, a *autoCall) []int {
 	a.freed, a.q = 0, -1
 	for i := 0; i < limit; i++ {
 		p := c.results[i]
-		if p < c.h.reset || !replaceable(c.sent[p]) || !sel.contains(p) || slices.Contains(s.cfg.ExcludeTools, c.h.ToolName(p)) {
+		if p < c.h.reset || !replaceable(c.sent[p]) || !sel.contains(p) || slices.Contains(s.cfg.ExcludeTools, c.h.toolName(p)) {
 			continue
 		}
 		_, now := c.sentSize(p)
@@ -251,7 +251,7 @@ func (s *autoState) batch(c *conversation, sel *Selection, a *autoCall) []int {
 			continue
 		}
 		if s.cfg.ClearInputs {
-			if cp, ok := c.h.CallOf(p); ok {
+			if cp, ok := c.h.callOf(p); ok {
 				dt -= min(0, c.inputSaving(cp, c.h.At(p).Message.ToolCallID))
 				if a.q < 0 {
 					a.q = cp
@@ -377,7 +377,7 @@ const ttlSlack = 30 * time.Second
 // arguments included when they were cleared with it.
 func tokensOf(c *conversation, p int) int {
 	_, t := c.sentSize(p)
-	if cp, ok := c.h.CallOf(p); ok && c.sent[cp] == SentCleared {
+	if cp, ok := c.h.callOf(p); ok && c.sent[cp] == sentCleared {
 		_, ct := c.sentSize(cp)
 		t += ct
 	}
@@ -418,7 +418,7 @@ func (r *replayer) callInfoOf(m *transcript.Message) *callInfo {
 
 // buildAutoClear builds "clear:auto" with its settings: keep (default 1),
 // exclude, inputs; trigger and at-least are the rule's to choose.
-func buildAutoClear(o Options, p specParams, err error) (Edit, error) {
+func buildAutoClear(o Options, p specParams, err error) (edit, error) {
 	if err != nil {
 		return nil, err
 	}

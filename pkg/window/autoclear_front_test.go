@@ -94,7 +94,7 @@ func TestAutoClearFrontAsWritten(t *testing.T) {
 // makes call n; tool adds a tool call (10 tokens) and its result (500).
 func autoClearConversation(t *testing.T, known bool) (*Conversation, func(n int) ConversationWindow, func(id string)) {
 	t.Helper()
-	v, err := NewConversation(Edited{Base: fullStrategy{}, Edits: []Edit{autoClearEdit{Keep: 1}}, Label: "clear:auto"}, Options{})
+	v, err := NewConversation(withEdits{Base: fullStrategy{}, Edits: []edit{autoClearEdit{Keep: 1}}, Label: "clear:auto"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

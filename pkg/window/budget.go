@@ -36,7 +36,7 @@ func (s *budgetState) Select(h *History) (Selection, error) {
 		}
 	}
 	if s.sel == nil {
-		s.sel = EngineSelector(s.cfg.Budget, s.cfg.Engine)
+		s.sel = engineSelector(s.cfg.Budget, s.cfg.Engine)
 	}
 	ns, off := len(h.sys), len(h.sys)-h.reset // all[i] is hist[i-off] past the system part
 	// The buffer is reused from call to call: the history only grows, so
@@ -99,7 +99,7 @@ func pairs(h *History, keep []bool, off, active int) {
 	for pass := range 2 {
 		for i := active + 1; i < len(keep); i++ {
 			p := i - off
-			cp, ok := h.CallOf(p)
+			cp, ok := h.callOf(p)
 			if !ok || cp+off < active {
 				continue
 			}
@@ -127,7 +127,7 @@ func wholeTurns(h *History, keep []bool, granular bool) {
 		for k < len(h.turns) && !h.ValidStart(k) {
 			k++
 		}
-		lo, hi := off+h.RetainedStart(j), off+h.TurnStart(k)
+		lo, hi := off+h.RetainedStart(j), off+h.turnStart(k)
 		j = k
 		if slices.Contains(keep[lo:hi], true) {
 			for i := lo; i < hi; i++ {
@@ -137,7 +137,7 @@ func wholeTurns(h *History, keep []bool, granular bool) {
 	}
 }
 
-// EngineSelector is the budget strategy's usual [Selector]: at every call
+// engineSelector is the budget strategy's usual [Selector]: at every call
 // it runs [engine.Synthesize] over the history under budget with opts.
 // Each history entry is one item sized by its counted tokens; the system
 // part and the first message of the active turn (the newest prompt, and
@@ -151,7 +151,7 @@ func wholeTurns(h *History, keep []bool, granular bool) {
 //
 // The selector reuses buffers between calls: give each conversation its
 // own (the budget strategy does).
-func EngineSelector(budget engine.Budget, opts engine.Options) Selector {
+func engineSelector(budget engine.Budget, opts engine.Options) Selector {
 	// The history only grows between calls (but for aborts and harness
 	// resets), so the ids and group names, which depend only on the
 	// message and its turn, are made once and the item slice is reused.

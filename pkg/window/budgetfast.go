@@ -6,7 +6,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/engine"
 )
 
-// greedyBudget makes the same choice as [EngineSelector] under the
+// greedyBudget makes the same choice as engineSelector under the
 // lowest_priority and recency policies (every item has priority 10 and no
 // timestamp, so both take the candidates newest first, each one that fits
 // the room left), without rerunning the engine over the whole history at
@@ -79,7 +79,7 @@ func (g *greedyBudget) sync(h *History) {
 		g.cands = g.cands[:g.turnCands]
 		g.tree.truncate(g.turnCands)
 		for j := g.turnsTo; j < active; j++ {
-			lo, hi := h.RetainedStart(j), h.TurnStart(j+1)
+			lo, hi := h.RetainedStart(j), h.turnStart(j+1)
 			_, tok := h.Size(lo, hi)
 			if lo < hi && h.hist[lo].Turn == 0 {
 				g.pinned = append(g.pinned, Span{lo, hi})
@@ -237,7 +237,7 @@ func (g *greedyBudget) choose(h *History) []int {
 		for hi+1 < last && !h.ValidStart(hi+1) {
 			hi++
 		}
-		spans = append(spans, Span{h.RetainedStart(lo), h.TurnStart(hi + 1)})
+		spans = append(spans, Span{h.RetainedStart(lo), h.turnStart(hi + 1)})
 	}
 	slices.SortFunc(spans, func(a, b Span) int { return a.Lo - b.Lo })
 	g.spans = spans

@@ -42,7 +42,7 @@ func TestGreedyBudgetMatchesEngine(t *testing.T) {
 				b := engine.Budget{Total: total, ReserveOutput: total / 10}
 				eo := engine.Options{Policy: policy}
 				fast := budgetStrategy{Budget: b, Engine: eo}
-				ref := budgetStrategy{Budget: b, Engine: eo, Select: EngineSelector(b, eo)}
+				ref := budgetStrategy{Budget: b, Engine: eo, Select: engineSelector(b, eo)}
 				if !fastBudget(fast) || fastBudget(ref) {
 					t.Fatal("fastBudget")
 				}

@@ -78,11 +78,11 @@ type PlanStep struct {
 
 // cheapestOf returns the cheapest strategy s is, with the edits on top of
 // it (a limit edit), or false.
-func cheapestOf(s Strategy) (cheapestStrategy, []Edit, string, bool) {
+func cheapestOf(s Strategy) (cheapestStrategy, []edit, string, bool) {
 	switch x := s.(type) {
 	case cheapestStrategy:
 		return x, nil, x.Name(), true
-	case Edited:
+	case withEdits:
 		if c, ok := x.Base.(cheapestStrategy); ok {
 			return c, x.Edits, x.Name(), true
 		}
@@ -93,7 +93,7 @@ func cheapestOf(s Strategy) (cheapestStrategy, []Edit, string, bool) {
 // planned is a cheapest strategy with its plan: full, its edits, and the
 // clears of the plan at their calls.
 type planned struct {
-	Edited
+	withEdits
 	steps []PlanStep
 	unfit []PlanUnfit
 	usd   float64 // its exact cost (costs on)
@@ -144,11 +144,11 @@ func clearResult(c *conversation, p int, inputs bool) {
 		return
 	}
 	id := c.h.At(p).Message.ToolCallID
-	c.set(p, SentCleared, len([]rune(ClearedPlaceholder)), ph)
+	c.set(p, sentCleared, len([]rune(ClearedPlaceholder)), ph)
 	if inputs {
-		if cp, ok := c.h.CallOf(p); ok {
+		if cp, ok := c.h.callOf(p); ok {
 			if dt := c.inputSaving(cp, id); dt < 0 {
-				c.edit(cp, SentCleared, c.inputCharSaving(cp, id), dt)
+				c.edit(cp, sentCleared, c.inputCharSaving(cp, id), dt)
 			}
 		}
 	}
@@ -825,7 +825,7 @@ func (k *collector) candidates(c *conversation) {
 		if k.aborted(e.Message.Turn) {
 			continue
 		}
-		if slices.Contains(k.cs.ExcludeTools, c.h.ToolName(p)) {
+		if slices.Contains(k.cs.ExcludeTools, c.h.toolName(p)) {
 			continue
 		}
 		_, now := c.sentSize(p)
@@ -834,7 +834,7 @@ func (k *collector) candidates(c *conversation) {
 		}
 		pc := pcand{idx: e.Message.Index, cidx: e.Message.Index, sav: now - ph}
 		if k.cs.ClearInputs {
-			if cp, ok := c.h.CallOf(p); ok {
+			if cp, ok := c.h.callOf(p); ok {
 				if dt := c.inputSaving(cp, e.Message.ToolCallID); dt < 0 {
 					pc.cidx, pc.isav = c.h.At(cp).Message.Index, -dt
 				}
@@ -1043,8 +1043,8 @@ func (r *replayer) plan(ctx context.Context, s Strategy, full []Call) (*planned,
 			continue
 		}
 		es := append(slices.Clone(edits), planEdit{steps: k.steps, inputs: cs.ClearInputs})
-		p := &planned{Edited: Edited{Base: fullStrategy{}, Edits: es, Label: name}, steps: k.steps, unfit: best.unfit}
-		res, err := r.run(ctx, p.Edited, full, false)
+		p := &planned{withEdits: withEdits{Base: fullStrategy{}, Edits: es, Label: name}, steps: k.steps, unfit: best.unfit}
+		res, err := r.run(ctx, p.withEdits, full, false)
 		if err != nil {
 			return nil, err
 		}
@@ -1066,7 +1066,7 @@ func (r *replayer) programmePlan(ctx context.Context, s Strategy, full []Call) (
 	}
 	base := Strategy(fullStrategy{})
 	if len(edits) > 0 {
-		base = Edited{Base: fullStrategy{}, Edits: edits, Label: name}
+		base = withEdits{Base: fullStrategy{}, Edits: edits, Label: name}
 	}
 	sess, err := r.collect(ctx, base, full, cs)
 	if err != nil {
@@ -1136,7 +1136,7 @@ var dropDepths = []float64{1, 0.7, 0.4, 0}
 
 // planWith plans the clears on the windows the drops from leave (nil:
 // none) and prices the plan exactly.
-func (r *replayer) planWith(ctx context.Context, first *session, from []int, unfit []PlanUnfit, edits []Edit, name string, cs cheapestStrategy, full []Call) (*planned, error) {
+func (r *replayer) planWith(ctx context.Context, first *session, from []int, unfit []PlanUnfit, edits []edit, name string, cs cheapestStrategy, full []Call) (*planned, error) {
 	sess := first
 	planBase := Strategy(fullStrategy{})
 	if from != nil {
@@ -1150,7 +1150,7 @@ func (r *replayer) planWith(ctx context.Context, first *session, from []int, unf
 			planBase = dropPlan{from: from}
 			base := Strategy(planBase)
 			if len(edits) > 0 {
-				base = Edited{Base: planBase, Edits: edits, Label: name}
+				base = withEdits{Base: planBase, Edits: edits, Label: name}
 			}
 			var err error
 			if sess, err = r.collect(ctx, base, full, cs); err != nil {
@@ -1173,7 +1173,7 @@ func (r *replayer) planWith(ctx context.Context, first *session, from []int, unf
 	mk := func(steps []PlanStep) *planned {
 		steps = withDrops(slices.Clone(steps), from)
 		es := append(slices.Clone(edits), planEdit{steps: steps, inputs: cs.ClearInputs})
-		return &planned{Edited: Edited{Base: planBase, Edits: es, Label: name}, steps: steps, unfit: unfit}
+		return &planned{withEdits: withEdits{Base: planBase, Edits: es, Label: name}, steps: steps, unfit: unfit}
 	}
 	p := mk(steps)
 	if r.opts.Cost == nil {
@@ -1181,14 +1181,14 @@ func (r *replayer) planWith(ctx context.Context, first *session, from []int, unf
 	}
 	// The plan's exact cost; the empty plan when that is cheaper and
 	// keeps within the limit as well.
-	res, err := r.run(ctx, p.Edited, full, false)
+	res, err := r.run(ctx, p.withEdits, full, false)
 	if err != nil {
 		return nil, err
 	}
 	p.usd, p.over = res.Totals.usd, res.Totals.OverWindowCalls
 	if len(steps) > 0 {
 		empty := mk(nil)
-		er, err := r.run(ctx, empty.Edited, full, false)
+		er, err := r.run(ctx, empty.withEdits, full, false)
 		if err != nil {
 			return nil, err
 		}

@@ -73,7 +73,7 @@ func TestCheapestDropsBruteForce(t *testing.T) {
 		var walk func(i, prev int)
 		walk = func(i, prev int) {
 			if i == n {
-				res, err := r.run(context.Background(), Edited{Base: dropPlan{from: from}, Label: "drops"}, fullRes.Calls, false)
+				res, err := r.run(context.Background(), withEdits{Base: dropPlan{from: from}, Label: "drops"}, fullRes.Calls, false)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -96,7 +96,7 @@ func TestCheapestDropsBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := r.run(context.Background(), p.Edited, fullRes.Calls, false)
+		res, err := r.run(context.Background(), p.withEdits, fullRes.Calls, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -89,7 +89,7 @@ func planSession(t testing.TB, tr *transcript.Transcript, opts ReplayOptions, cs
 // returns its cost (unrounded) and its calls.
 func exactUSD(t testing.TB, r *replayer, s *session, full []Call, bounds []int, inputs bool) (float64, []Call) {
 	t.Helper()
-	p := Edited{Base: fullStrategy{}, Edits: []Edit{planEdit{steps: s.steps(bounds), inputs: inputs}}, Label: "plan"}
+	p := withEdits{Base: fullStrategy{}, Edits: []edit{planEdit{steps: s.steps(bounds), inputs: inputs}}, Label: "plan"}
 	res, err := r.run(context.Background(), p, full, false)
 	if err != nil {
 		t.Fatal(err)
@@ -263,7 +263,7 @@ func TestCheapestBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := r.run(context.Background(), p.Edited, full, false)
+		res, err := r.run(context.Background(), p.withEdits, full, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -448,7 +448,7 @@ func TestAutoClearAbort(t *testing.T) {
 				tr.Messages[i].Model = "claude-sonnet-4-5"
 			}
 		}
-		auto := Edited{Base: fullStrategy{}, Edits: []Edit{autoClearEdit{Keep: 1}}, Label: "clear:auto"}
+		auto := withEdits{Base: fullStrategy{}, Edits: []edit{autoClearEdit{Keep: 1}}, Label: "clear:auto"}
 		res, err := Replay(context.Background(), tr, []Strategy{Full, auto}, ReplayOptions{Options: DefaultOptions(), Indices: true, Cost: &CostOptions{}})
 		if err != nil {
 			t.Fatal(err)

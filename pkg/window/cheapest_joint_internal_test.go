@@ -86,7 +86,7 @@ func TestCheapestJointBruteForce(t *testing.T) {
 			walk = func(i, prev int) {
 				if i == n {
 					steps := withDrops(s.steps(bounds), nil)
-					p := Edited{Base: base, Edits: []Edit{planEdit{steps: steps}}, Label: "pair"}
+					p := withEdits{Base: base, Edits: []edit{planEdit{steps: steps}}, Label: "pair"}
 					res, err := r.run(context.Background(), p, fullRes.Calls, false)
 					if err != nil {
 						t.Fatal(err)
@@ -147,7 +147,7 @@ func TestCheapestJointBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := r.run(context.Background(), p.Edited, fullRes.Calls, false)
+		res, err := r.run(context.Background(), p.withEdits, fullRes.Calls, false)
 		if err != nil {
 			t.Fatal(err)
 		}

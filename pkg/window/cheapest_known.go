@@ -17,7 +17,7 @@ import (
 // recordEdit runs an edit and records, call by call, the results it
 // cleared as plan steps.
 type recordEdit struct {
-	inner  Edit
+	inner  edit
 	steps  *[]PlanStep
 	inputs bool
 }
@@ -45,7 +45,7 @@ func (s *recordState) apply(c *conversation, sel *Selection, tokens int) {
 	s.now, s.sizes = s.now[:0], s.sizes[:0]
 	c.onClear = func(p int) {
 		_, t := c.sentSize(p)
-		if cp, ok := c.h.CallOf(p); ok && s.inputs && c.sent[cp] != SentCleared {
+		if cp, ok := c.h.callOf(p); ok && s.inputs && c.sent[cp] != sentCleared {
 			_, ct := c.sentSize(cp)
 			t += ct
 		}
@@ -86,11 +86,11 @@ type knownPlan struct {
 // plan's other edits), each with its cost. clear is left out where no
 // call of full passes its trigger (it clears nothing), or where it keeps
 // fewer results than the plan.
-func (r *replayer) knownSchedules(ctx context.Context, edits []Edit, cs cheapestStrategy, full []Call) ([]knownPlan, error) {
+func (r *replayer) knownSchedules(ctx context.Context, edits []edit, cs cheapestStrategy, full []Call) ([]knownPlan, error) {
 	auto := autoClearEdit{Keep: cs.Keep, ExcludeTools: cs.ExcludeTools, ClearInputs: cs.ClearInputs}
 	cl := r.opts.Options.Clear.resolve()
 	cl.ExcludeTools, cl.ClearInputs = cs.ExcludeTools, cs.ClearInputs
-	known := []Edit{auto}
+	known := []edit{auto}
 	if cl.Keep >= cs.Keep && slices.ContainsFunc(full, func(c Call) bool { return max(c.Tokens, c.Counted) > cl.Trigger }) {
 		known = append(known, cl)
 	}
@@ -98,7 +98,7 @@ func (r *replayer) knownSchedules(ctx context.Context, edits []Edit, cs cheapest
 	for _, e := range known {
 		var steps []PlanStep
 		es := append(slices.Clone(edits), recordEdit{inner: e, steps: &steps, inputs: cs.ClearInputs})
-		res, err := r.run(ctx, Edited{Base: fullStrategy{}, Edits: es, Label: "known"}, full, false)
+		res, err := r.run(ctx, withEdits{Base: fullStrategy{}, Edits: es, Label: "known"}, full, false)
 		if err != nil {
 			return nil, err
 		}

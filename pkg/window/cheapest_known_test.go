@@ -32,8 +32,8 @@ func TestCheapestNoDearerThanKnown(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, e := range []Edit{autoClearEdit{Keep: 1}, o.Clear.resolve()} {
-				res, err := r.run(ctx, Edited{Base: fullStrategy{}, Edits: []Edit{e}}, full.Calls, false)
+			for _, e := range []edit{autoClearEdit{Keep: 1}, o.Clear.resolve()} {
+				res, err := r.run(ctx, withEdits{Base: fullStrategy{}, Edits: []edit{e}}, full.Calls, false)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -77,16 +77,16 @@ func TestCheapestRecordsKnownSchedules(t *testing.T) {
 			}
 			cl := o.Clear.resolve()
 			cl.ClearInputs = inputs
-			edits := []Edit{autoClearEdit{Keep: 1, ClearInputs: inputs}, cl}
+			edits := []edit{autoClearEdit{Keep: 1, ClearInputs: inputs}, cl}
 			if len(known) != len(edits) {
 				t.Fatalf("seed %d inputs %v: %d schedules recorded, want %d", seed, inputs, len(known), len(edits))
 			}
 			for j, e := range edits {
-				want, err := r.run(ctx, Edited{Base: fullStrategy{}, Edits: []Edit{e}}, full.Calls, false)
+				want, err := r.run(ctx, withEdits{Base: fullStrategy{}, Edits: []edit{e}}, full.Calls, false)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := r.run(ctx, Edited{Base: fullStrategy{}, Edits: []Edit{planEdit{steps: known[j].steps, inputs: inputs}}}, full.Calls, false)
+				got, err := r.run(ctx, withEdits{Base: fullStrategy{}, Edits: []edit{planEdit{steps: known[j].steps, inputs: inputs}}}, full.Calls, false)
 				if err != nil {
 					t.Fatal(err)
 				}

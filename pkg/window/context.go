@@ -11,16 +11,13 @@ import (
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
-// Sent says how a part of a window was sent.
-type Sent string
-
-// How a part is sent.
+// How a part is sent ([Part.Sent]).
 const (
-	SentWhole     Sent = "whole"
-	SentTruncated Sent = "truncated" // cut by a limit edit
-	SentCleared   Sent = "cleared"   // replaced by [ClearedPlaceholder] (or its call's arguments by "{}")
-	SentMasked    Sent = "masked"    // replaced by a mask placeholder
-	SentSummary   Sent = "summary"   // a strategy's rolling summary
+	sentWhole     = "whole"
+	sentTruncated = "truncated" // cut by a limit edit
+	sentCleared   = "cleared"   // replaced by [ClearedPlaceholder] (or its call's arguments by "{}")
+	sentMasked    = "masked"    // replaced by a mask placeholder
+	sentSummary   = "summary"   // a strategy's rolling summary
 )
 
 // Part is one piece of a call's window: a run of consecutive messages
@@ -32,16 +29,20 @@ const (
 type Part struct {
 	// From and To are the first and last transcript index; both -1 for a
 	// rolling summary.
-	From   int  `json:"from"`
-	To     int  `json:"to"`
-	Sent   Sent `json:"sent"`
-	Chars  int  `json:"chars"`
-	Tokens int  `json:"tokens"`
+	From int `json:"from"`
+	To   int `json:"to"`
+	// Sent says how: "whole"; "truncated" (cut by a limit edit);
+	// "cleared" (replaced by [ClearedPlaceholder], or its call's
+	// arguments by "{}"); "masked" (replaced by a mask placeholder);
+	// "summary" (a strategy's rolling summary).
+	Sent   string `json:"sent"`
+	Chars  int    `json:"chars"`
+	Tokens int    `json:"tokens"`
 }
 
 // addPart appends one message's piece to parts, extending the last run
 // when it continues it.
-func addPart(parts []Part, index int, how Sent, chars, tokens int) []Part {
+func addPart(parts []Part, index int, how string, chars, tokens int) []Part {
 	if n := len(parts); n > 0 {
 		last := &parts[n-1]
 		if last.Sent == how && last.To >= 0 && last.To+1 == index {
@@ -92,7 +93,7 @@ type conversation struct {
 // the text; marks the positions edited, in order. Only the edits (through
 // conversation.set and conversation.edit) write them.
 type editBooks struct {
-	sent         []Sent
+	sent         []string
 	rawC, rawT   []int
 	textC, textT []int
 	fenC, fenT   fenwick
@@ -181,8 +182,8 @@ func (b *toolBooks) truncate(start int) int {
 	return n
 }
 
-// openConversation returns an empty context for the strategy; a [Name] is built with
-// opts.
+// openConversation returns an empty context for the strategy; a strategy
+// of [Strategies] is built with opts.
 func openConversation(s Strategy, opts Options) (*conversation, error) {
 	s, err := resolve(s, opts)
 	if err != nil {
@@ -198,7 +199,7 @@ func newContext(s Strategy, counter tokenize.Counter, capacity int) *conversatio
 	c := &conversation{counter: counter, h: newHistory(capacity), cost: costBooks{abortedAt: math.MaxInt}}
 	c.h.counter = counter
 	c.state = s.Start()
-	if e, ok := s.(Edited); ok {
+	if e, ok := s.(withEdits); ok {
 		for _, x := range e.Edits {
 			if t, ok := x.(truncateEdit); ok {
 				c.limit = t.Bytes
@@ -306,7 +307,7 @@ func (c *conversation) push(e Entry) {
 		// smaller.
 		if cut := truncateToolResult(m.Text, c.limit); len(cut) != len(m.Text) {
 			if ct := c.scaled(p, c.counter.Count(cut)); ct < e.Tokens {
-				c.set(p, SentTruncated, utf8.RuneCountInString(cut), ct)
+				c.set(p, sentTruncated, utf8.RuneCountInString(cut), ct)
 			}
 		}
 	}
@@ -375,8 +376,8 @@ func (c *conversation) sentSize(p int) (chars, tokens int) {
 
 // set records that position p is sent as how, with the given size in
 // place of its text (tool calls apart).
-func (c *conversation) set(p int, how Sent, chars, tokens int) {
-	if how == SentCleared && c.onClear != nil {
+func (c *conversation) set(p int, how string, chars, tokens int) {
+	if how == sentCleared && c.onClear != nil {
 		c.onClear(p)
 	}
 	e := c.h.At(p)
@@ -406,7 +407,7 @@ func (c *conversation) textDelta(p int) (int, int) { return c.textC[p], c.textT[
 
 // edit records that position p is sent as how, changing its size by dc
 // characters and dt tokens.
-func (c *conversation) edit(p int, how Sent, dc, dt int) {
+func (c *conversation) edit(p int, how string, dc, dt int) {
 	if c.sent[p] == "" {
 		c.marks = append(c.marks, p)
 	}
@@ -528,16 +529,16 @@ func (c *conversation) parts(out []Part, w *window) []Part {
 		slices.SortStableFunc(sys, func(a, b Entry) int { return a.Message.Index - b.Message.Index })
 	}
 	for _, e := range sys {
-		out = addPart(out, e.Message.Index, SentWhole, e.Chars, e.Tokens)
+		out = addPart(out, e.Message.Index, sentWhole, e.Chars, e.Tokens)
 	}
 	if w.sel.Summary != "" {
-		out = append(out, Part{From: -1, To: -1, Sent: SentSummary, Chars: w.sel.SummaryChars, Tokens: w.sel.SummaryToks})
+		out = append(out, Part{From: -1, To: -1, Sent: sentSummary, Chars: w.sel.SummaryChars, Tokens: w.sel.SummaryToks})
 	}
 	each := func(p int) {
 		e := c.h.At(p)
 		how := c.sent[p]
 		if how == "" {
-			how = SentWhole
+			how = sentWhole
 		}
 		out = addPart(out, e.Message.Index, how, e.Chars+c.rawC[p], e.Tokens+c.rawT[p])
 	}
@@ -604,7 +605,7 @@ func (c *conversation) render(w *window) Rendered {
 func (c *conversation) sentMessage(p int) transcript.Message {
 	m := *c.h.At(p).Message // a copy: the entry's is shared
 	switch c.sent[p] {
-	case SentCleared:
+	case sentCleared:
 		if m.ToolCallID != "" {
 			m.Text = ClearedPlaceholder
 		}
@@ -617,9 +618,9 @@ func (c *conversation) sentMessage(p int) transcript.Message {
 			}
 			m.ToolCalls = calls
 		}
-	case SentMasked:
-		m.Text = maskPlaceholder(c.h.ToolName(p), m.Text)
-	case SentTruncated:
+	case sentMasked:
+		m.Text = maskPlaceholder(c.h.toolName(p), m.Text)
+	case sentTruncated:
 		m.Text = truncateToolResult(m.Text, c.limit)
 	}
 	return m
@@ -631,7 +632,7 @@ func (c *conversation) clearedCall(id string) bool {
 	for i := len(c.results) - 1; i >= 0; i-- {
 		p := c.results[i]
 		if c.h.At(p).Message.ToolCallID == id {
-			return c.sent[p] == SentCleared && c.clearsInputs()
+			return c.sent[p] == sentCleared && c.clearsInputs()
 		}
 	}
 	return false

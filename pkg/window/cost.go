@@ -1,15 +1,11 @@
 package window
 
 import (
-	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/harpe-dev/harpe/internal/checked"
-	"github.com/harpe-dev/harpe/internal/prose"
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -62,8 +58,8 @@ type CallCost struct {
 	// every strategy: a replay does not change the answer).
 	OutputTokens int `json:"output_tokens"`
 	// CostUSD is the call's price in US dollars (rounded to 1e-9); null
-	// in JSON when its model has no price ([Priced]).
-	CostUSD Priced `json:"cost_usd"`
+	// in JSON when its model has no price ([cost.Priced]).
+	CostUSD cost.Priced `json:"cost_usd"`
 	// RecordedUsage is the provider's record (full only).
 	RecordedUsage *RecordedCache `json:"recorded,omitempty"`
 	// Evicted is set at a call where the record shows the provider's
@@ -92,16 +88,16 @@ type CostTotals struct {
 	OutputTokens int        `json:"output_tokens"`
 	// CostUSD is what the strategy's calls cost; FullCostUSD what full's
 	// cost (both rounded to 1e-9).
-	// Where no call has a price, these four are unknown ([Priced]: null
+	// Where no call has a price, these four are unknown ([cost.Priced]: null
 	// in JSON, never $0).
-	CostUSD     Priced `json:"cost_usd"`
-	FullCostUSD Priced `json:"full_cost_usd"`
+	CostUSD     cost.Priced `json:"cost_usd"`
+	FullCostUSD cost.Priced `json:"full_cost_usd"`
 	// SavedUSD is FullCostUSD − CostUSD (negative when the strategy
 	// costs more); SavedCostRatio is SavedUSD / FullCostUSD rounded to 3
 	// decimals (0 when full costs nothing), the money counterpart of
 	// [Totals.SavedRatio].
-	SavedUSD       Priced `json:"saved_usd"`
-	SavedCostRatio Priced `json:"saved_cost_ratio"`
+	SavedUSD       cost.Priced `json:"saved_usd"`
+	SavedCostRatio cost.Priced `json:"saved_cost_ratio"`
 	// UnpricedModels lists, sorted, the models named by calls that have
 	// no prices: their calls are left out of the dollar figures.
 	UnpricedModels []string `json:"unpriced_models"`
@@ -182,7 +178,7 @@ func (rw *rewrites) settle() {
 // CostWhy says in one line, from a strategy's own books, why it costs
 // more than full: how many of its calls rewrote the cache (and how many
 // of full's did), how many tokens each rewrote on average, and at which
-// price. [CostWhy.String] is the line.
+// price. A report writes it as a line (report's replay tables).
 type CostWhy struct {
 	// ExtraUSD is what the strategy costs more than full (rounded to
 	// 1e-9).
@@ -198,34 +194,6 @@ type CostWhy struct {
 	Price   string `json:"price"`
 }
 
-// String is the line: "rewrote the cache at 97 of 109 calls (full at
-// 3), each ~180k tokens at the 1-hour write price: $12.34 more than
-// full".
-func (w *CostWhy) String() string {
-	if w.Calls == 0 {
-		return fmt.Sprintf("rewrote the cache at no call (full at %d): $%s more than full", w.FullCalls, prose.USD(w.ExtraUSD))
-	}
-	return fmt.Sprintf("rewrote the cache at %d of %d calls (full at %d), each ~%s tokens at the %s price: $%s more than full",
-		w.Calls, w.Of, w.FullCalls, about(w.PerCall), w.Price, prose.USD(w.ExtraUSD))
-}
-
-// about writes n (≥ 0) with two significant digits and a k or M suffix
-// (180k, 1.2M, 950).
-func about(n int) string {
-	p := 1
-	for n/p >= 100 {
-		p *= 10
-	}
-	r := (n + p/2) / p * p // two significant digits, half up
-	switch {
-	case r >= 1_000_000:
-		return strconv.FormatFloat(float64(r)/1e6, 'f', -1, 64) + "M"
-	case r >= 1000:
-		return strconv.FormatFloat(float64(r)/1e3, 'f', -1, 64) + "k"
-	}
-	return strconv.Itoa(r)
-}
-
 func roundUSD(x float64) float64 { return math.Round(x*1e9) / 1e9 }
 
 // unpricedAll tells a strategy whose calls named a model and none had a
@@ -234,46 +202,22 @@ func (ct *CostTotals) unpricedAll() bool {
 	return ct != nil && ct.priced == 0 && len(ct.UnpricedModels) > 0
 }
 
-// Priced is a figure worked out from prices (dollars, or a ratio of
-// dollars). Where nothing of it had a price it is unknown: NaN, written
-// as null in JSON, never 0 ([Priced.Known] tells).
-type Priced float64
-
-// unpriced is the value of a [Priced] figure with no price in it.
-var unpriced = Priced(math.NaN())
-
-// Known reports whether the figure had a price to be worked out from.
-func (p Priced) Known() bool { return !math.IsNaN(float64(p)) }
-
-// Or is the figure, or alt where it is unknown.
-func (p Priced) Or(alt float64) float64 {
-	if !p.Known() {
-		return alt
-	}
-	return float64(p)
-}
-
-// MarshalJSON writes the figure as a JSON number, or null when unknown.
-func (p Priced) MarshalJSON() ([]byte, error) {
-	if !p.Known() {
-		return []byte("null"), nil
-	}
-	return json.Marshal(float64(p))
-}
+// unpriced is the value of a [cost.Priced] figure with no price in it.
+var unpriced = cost.Priced(math.NaN())
 
 // settle sets the rounded dollar figures and the saving from the
 // unrounded sums.
 func (ct *CostTotals) settle() {
-	ct.CostUSD = Priced(roundUSD(ct.usd))
-	ct.FullCostUSD = Priced(roundUSD(ct.fullUSD))
-	ct.SavedUSD = Priced(roundUSD(ct.fullUSD - ct.usd))
+	ct.CostUSD = cost.Priced(roundUSD(ct.usd))
+	ct.FullCostUSD = cost.Priced(roundUSD(ct.fullUSD))
+	ct.SavedUSD = cost.Priced(roundUSD(ct.fullUSD - ct.usd))
 	ct.SavedCostRatio = 0
 	if ct.hasRegret {
 		g := roundUSD(ct.regret)
 		ct.RegretUSD = &g
 	}
 	if ct.fullUSD > 0 {
-		ct.SavedCostRatio = Priced(math.Round((1-ct.usd/ct.fullUSD)*1000) / 1000)
+		ct.SavedCostRatio = cost.Priced(math.Round((1-ct.usd/ct.fullUSD)*1000) / 1000)
 	}
 	ct.Why = nil
 	if ct.unpricedAll() {
@@ -633,7 +577,7 @@ func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call
 		return err
 	}
 	call.CallCost = &CallCost{Model: st.Model, CacheRule: cc.Rule, Cache: cc.Cache, OutputTokens: cc.OutputTokens,
-		CostUSD: Priced(roundUSD(cc.CostUSD)), Evicted: cc.Evicted, cut: cc.Cut, floored: cc.Floored}
+		CostUSD: cost.Priced(roundUSD(cc.CostUSD)), Evicted: cc.Evicted, cut: cc.Cut, floored: cc.Floored}
 	ct := t.CostTotals
 	cr.rewrites(&ct.rewrites, st.Model, cc)
 	switch {
@@ -694,7 +638,7 @@ func (c *conversation) sharedWithFull(w *window, overhead int) int {
 			return t
 		}
 		for p := r.Lo; p < r.Hi; p++ {
-			if how := c.sent[p]; how != "" && how != SentWhole {
+			if how := c.sent[p]; how != "" && how != sentWhole {
 				return t
 			}
 			t += c.h.At(p).Tokens + c.rawT[p]
@@ -736,7 +680,7 @@ func (c *conversation) heldOfFull(w *window, keep, read, fullSent, sent int) int
 		}
 		for p := r.Lo; p < r.Hi; p++ {
 			n++
-			if how := c.sent[p]; how != "" && how != SentWhole {
+			if how := c.sent[p]; how != "" && how != sentWhole {
 				last, at = p, n
 			}
 		}
@@ -768,7 +712,7 @@ func (c *conversation) tailWithFull(w *window, limit int) int {
 	t, want := 0, c.h.Len()
 	for i := len(runs) - 1; i >= 0 && runs[i].Hi == want; i-- {
 		for p := runs[i].Hi - 1; p >= runs[i].Lo && t < limit; p-- {
-			if how := c.sent[p]; how != "" && how != SentWhole {
+			if how := c.sent[p]; how != "" && how != sentWhole {
 				return t
 			}
 			t += c.h.At(p).Tokens + c.rawT[p]
@@ -847,7 +791,7 @@ func (c *conversation) costBlocks(w *window, overhead int) []cost.Block {
 	for _, p := range w.positions() {
 		how := c.sent[p]
 		if how == "" {
-			how = SentWhole
+			how = sentWhole
 		}
 		m := c.sentMessage(p)
 		parts := []string{m.Text}

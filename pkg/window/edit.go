@@ -10,11 +10,11 @@ import (
 	"unicode/utf8"
 )
 
-// Edit changes how messages a strategy kept are sent, without dropping
+// edit changes how messages a strategy kept are sent, without dropping
 // any: see clear, mask and limit. A placeholder is
 // used only where it is smaller (in tokens) than what it replaces, so an
 // edit never makes a call cost more.
-type Edit interface {
+type edit interface {
 	// Name is how a strategy spec writes the edit ("clear", "mask",
 	// "limit").
 	Name() string
@@ -137,7 +137,7 @@ func (s *clearState) apply(c *conversation, sel *Selection, tokens int) {
 	for i := s.next; i < limit; i++ {
 		stop = i + 1
 		p := c.results[i]
-		if p < c.h.reset || !replaceable(c.sent[p]) || slices.Contains(s.cfg.ExcludeTools, c.h.ToolName(p)) {
+		if p < c.h.reset || !replaceable(c.sent[p]) || slices.Contains(s.cfg.ExcludeTools, c.h.toolName(p)) {
 			continue
 		}
 		e := c.h.At(p)
@@ -150,7 +150,7 @@ func (s *clearState) apply(c *conversation, sel *Selection, tokens int) {
 		if sel.contains(p) {
 			freed -= dt
 			if s.cfg.ClearInputs {
-				if cp, ok := c.h.CallOf(p); ok {
+				if cp, ok := c.h.callOf(p); ok {
 					freed -= min(0, c.inputSaving(cp, e.Message.ToolCallID))
 				}
 			}
@@ -164,11 +164,11 @@ func (s *clearState) apply(c *conversation, sel *Selection, tokens int) {
 	}
 	for _, p := range batch {
 		e := c.h.At(p)
-		c.set(p, SentCleared, utf8.RuneCountInString(ClearedPlaceholder), c.counter.Count(ClearedPlaceholder))
+		c.set(p, sentCleared, utf8.RuneCountInString(ClearedPlaceholder), c.counter.Count(ClearedPlaceholder))
 		if s.cfg.ClearInputs {
-			if cp, ok := c.h.CallOf(p); ok {
+			if cp, ok := c.h.callOf(p); ok {
 				if dt := c.inputSaving(cp, e.Message.ToolCallID); dt < 0 {
-					c.edit(cp, SentCleared, c.inputCharSaving(cp, e.Message.ToolCallID), dt)
+					c.edit(cp, sentCleared, c.inputCharSaving(cp, e.Message.ToolCallID), dt)
 				}
 			}
 		}
@@ -202,9 +202,9 @@ func (s *maskState) apply(c *conversation, _ *Selection, _ int) {
 		if p < c.h.reset || !replaceable(c.sent[p]) {
 			continue
 		}
-		ph := maskPlaceholder(c.h.ToolName(p), c.original(p))
+		ph := maskPlaceholder(c.h.toolName(p), c.original(p))
 		if _, now := c.sentSize(p); c.counter.Count(ph) < now {
-			c.set(p, SentMasked, utf8.RuneCountInString(ph), c.counter.Count(ph))
+			c.set(p, sentMasked, utf8.RuneCountInString(ph), c.counter.Count(ph))
 		}
 	}
 }
@@ -230,7 +230,7 @@ func maskPlaceholder(tool, text string) string {
 
 // replaceable reports whether a placeholder may replace a part sent so:
 // whole or cut.
-func replaceable(how Sent) bool { return how == "" || how == SentTruncated }
+func replaceable(how string) bool { return how == "" || how == sentTruncated }
 
 // truncateEdit cuts tool results longer than Bytes in the model's copy,
 // back to a character boundary, followed by
@@ -248,7 +248,7 @@ func editNames() []string { return []string{"clear", "mask", "limit", "micro"} }
 
 func isEditName(s string) bool { return slices.Contains(editNames(), s) }
 
-func buildEdit(name string, o Options, p specParams) (Edit, error) {
+func buildEdit(name string, o Options, p specParams) (edit, error) {
 	var err error
 	switch name {
 	case "clear":

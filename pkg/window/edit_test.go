@@ -81,7 +81,7 @@ func renderAll(t *testing.T, s Strategy, tr *transcript.Transcript) []Rendered {
 func TestRenderPlaceholders(t *testing.T) {
 	// Mask, keep 1: before call 3 two calls used tools, c1's result is
 	// masked; before call 4, c2's too.
-	r := renderAll(t, Edited{Base: fullStrategy{}, Edits: []Edit{maskEdit{Keep: 1}}}, agent())
+	r := renderAll(t, withEdits{Base: fullStrategy{}, Edits: []edit{maskEdit{Keep: 1}}}, agent())
 	texts := func(r Rendered) []string {
 		var out []string
 		for _, m := range r.Messages {
@@ -101,7 +101,7 @@ func TestRenderPlaceholders(t *testing.T) {
 	// Clear with inputs, trigger 100, keep 1. Full: call 2 1+2+10+100 =
 	// 113 > 100 with one result, the kept one; call 3 113+10+50 = 173
 	// clears c1's result (100 → 5) and its arguments (9 → 2).
-	clr := Edited{Base: fullStrategy{}, Edits: []Edit{clearEdit{Trigger: 100, Keep: 1, ClearInputs: true}}}
+	clr := withEdits{Base: fullStrategy{}, Edits: []edit{clearEdit{Trigger: 100, Keep: 1, ClearInputs: true}}}
 	r = renderAll(t, clr, agent())
 	if got := r[1].Messages[1].ToolCalls[0].Arguments; got != `{"p":"aaaa"}` {
 		t.Errorf("call 2 arguments = %q", got)
@@ -129,7 +129,7 @@ func TestRenderPlaceholders(t *testing.T) {
 	// Call 3's parts: 0-1 whole, then the call 2 (grep and "{}": 4+2
 	// chars, 1+2 tokens) and its result 3 (21 chars, 5 tokens) cleared,
 	// then 4-5 whole.
-	if p := res[1].Calls[2].Parts; len(p) != 3 || p[1] != (Part{From: 2, To: 3, Sent: SentCleared, Chars: 6 + 21, Tokens: 3 + 5}) {
+	if p := res[1].Calls[2].Parts; len(p) != 3 || p[1] != (Part{From: 2, To: 3, Sent: sentCleared, Chars: 6 + 21, Tokens: 3 + 5}) {
 		t.Errorf("call 3 parts = %+v", p)
 	}
 }
@@ -143,12 +143,12 @@ func TestParse(t *testing.T) {
 		err  string
 	}{
 		{"full", fullStrategy{}, ""},
-		{"windowed:chars=40", Edited{Base: windowedStrategy{Chars: 40}, Label: "windowed:chars=40"}, ""},
-		{"summarizing+mask", Edited{Base: SummarizingStrategy{HighWaterTokens: defaultHighWaterTokens, LowWaterChars: defaultLowWaterChars, SummaryMaxChars: defaultSummaryMaxChars},
-			Edits: []Edit{maskEdit{Keep: 10}}, Label: "summarizing+mask"}, ""},
-		{"clear:exclude=Read/Grep:inputs", Edited{Base: fullStrategy{}, Edits: []Edit{clearEdit{Trigger: 100000, Keep: 3, ExcludeTools: []string{"Read", "Grep"}, ClearInputs: true}},
+		{"windowed:chars=40", withEdits{Base: windowedStrategy{Chars: 40}, Label: "windowed:chars=40"}, ""},
+		{"summarizing+mask", withEdits{Base: summarizingStrategy{HighWaterTokens: defaultHighWaterTokens, LowWaterChars: defaultLowWaterChars, SummaryMaxChars: defaultSummaryMaxChars},
+			Edits: []edit{maskEdit{Keep: 10}}, Label: "summarizing+mask"}, ""},
+		{"clear:exclude=Read/Grep:inputs", withEdits{Base: fullStrategy{}, Edits: []edit{clearEdit{Trigger: 100000, Keep: 3, ExcludeTools: []string{"Read", "Grep"}, ClearInputs: true}},
 			Label: "clear:exclude=Read/Grep:inputs"}, ""},
-		{"sliding:head=2:chars=10+limit:bytes=5", Edited{Base: slidingStrategy{Head: 2, Chars: 10}, Edits: []Edit{truncateEdit{Bytes: 5}}, Label: "sliding:head=2:chars=10+limit:bytes=5"}, ""},
+		{"sliding:head=2:chars=10+limit:bytes=5", withEdits{Base: slidingStrategy{Head: 2, Chars: 10}, Edits: []edit{truncateEdit{Bytes: 5}}, Label: "sliding:head=2:chars=10+limit:bytes=5"}, ""},
 		{"", nil, "empty strategy"},
 		{"nope", nil, `unknown strategy "nope"`},
 		{"mask+windowed", nil, `"windowed" is not an edit`},
@@ -225,9 +225,9 @@ func TestConcurrentReplays(t *testing.T) {
 	}
 }
 
-func TestRenderCall(t *testing.T) {
-	mask := Edited{Base: fullStrategy{}, Edits: []Edit{maskEdit{Keep: 1}}}
-	r, c, err := RenderCall(context.Background(), agent(), mask, ReplayOptions{Options: DefaultOptions()}, 4)
+func TestRenderCallInternal(t *testing.T) {
+	mask := withEdits{Base: fullStrategy{}, Edits: []edit{maskEdit{Keep: 1}}}
+	r, c, err := renderCall(context.Background(), agent(), mask, ReplayOptions{Options: DefaultOptions()}, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,10 +236,10 @@ func TestRenderCall(t *testing.T) {
 		t.Errorf("rendered %+v", r)
 	}
 	// Runs: 0-2 whole, 3 masked, 4 whole, 5 masked, 6-7 whole.
-	if c.Call != 4 || len(c.Parts) != 5 || c.Parts[1] != (Part{From: 3, To: 3, Sent: SentMasked, Chars: 43, Tokens: 12}) || c.Parts[3].Sent != SentMasked {
+	if c.Call != 4 || len(c.Parts) != 5 || c.Parts[1] != (Part{From: 3, To: 3, Sent: sentMasked, Chars: 43, Tokens: 12}) || c.Parts[3].Sent != sentMasked {
 		t.Errorf("call %+v", c)
 	}
-	if _, _, err := RenderCall(context.Background(), agent(), mask, ReplayOptions{Options: DefaultOptions()}, 5); err == nil || !strings.Contains(err.Error(), "has 4 calls") {
+	if _, _, err := renderCall(context.Background(), agent(), mask, ReplayOptions{Options: DefaultOptions()}, 5); err == nil || !strings.Contains(err.Error(), "has 4 calls") {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -34,12 +34,3 @@ func Example_checkCost() {
 	// {5000 200 0} <nil>
 	// call 2: read 5100 + write 200 + uncached 0 = 5300, but the call sends 5200 tokens
 }
-
-// The line a [CostWhy] makes: clearing fired at 97 of 109 calls of a
-// 1-hour-cache session, each rewriting some 180,000 tokens.
-func ExampleCostWhy() {
-	w := window.CostWhy{ExtraUSD: 41.2, Calls: 97, Of: 109, FullCalls: 2, PerCall: 181234, Price: "1-hour write"}
-	fmt.Println("clear", w.String())
-	// Output:
-	// clear rewrote the cache at 97 of 109 calls (full at 2), each ~180k tokens at the 1-hour write price: $41.200000 more than full
-}

@@ -10,7 +10,7 @@ import (
 
 // Two calls recorded at 5 and 7 input tokens: the full history sends 12
 // tokens, 7 at most in one call, and no call is kept.
-func ExampleReplayTotals() {
+func ExampleReplay_totals() {
 	five, seven := 5, 7
 	t := &transcript.Transcript{Format: "harpe", Turns: 2, Messages: []transcript.Message{
 		{Index: 0, Role: "user", Text: "q", Turn: 1},
@@ -18,7 +18,12 @@ func ExampleReplayTotals() {
 		{Index: 2, Role: "user", Text: "q", Turn: 2},
 		{Index: 3, Role: "assistant", Text: "a", Turn: 2, InputTokens: &seven},
 	}}
-	res, err := window.ReplayTotals(context.Background(), t, []window.Strategy{window.Full}, window.ReplayOptions{Options: window.DefaultOptions()})
+	full, err := window.Parse("full", window.DefaultOptions())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := window.Replay(context.Background(), t, []window.Strategy{full}, window.ReplayOptions{Options: window.DefaultOptions(), Totals: true})
 	if err != nil {
 		fmt.Println(err)
 		return

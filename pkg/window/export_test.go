@@ -8,9 +8,25 @@ type (
 	ClearEdit     = clearEdit
 	TruncateEdit  = truncateEdit
 	AutoClearEdit = autoClearEdit
+	Name          = named
+	Edited        = withEdits
+	Edit          = edit
+	PolicyError   = policyError
+)
+
+// The built-in strategies by name, built with the options of the replay.
+const (
+	Full        = named("full")
+	Windowed    = named("windowed")
+	Summarizing = named("summarizing")
+	TurnOnly    = named("turn")
+	Sliding     = named("sliding")
+	Budget      = named("budget")
 )
 
 var (
+	ErrNoBudget     = errNoBudget
+	EngineSelector  = engineSelector
 	CheckCost       = checkCost
 	MaskPlaceholder = maskPlaceholder
 )

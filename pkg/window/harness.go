@@ -173,7 +173,7 @@ func withContextWindow(s Strategy, n int) Strategy {
 	switch x := s.(type) {
 	case harnessStrategy:
 		return x.atWindow(n)
-	case Edited:
+	case withEdits:
 		if h, ok := x.Base.(harnessStrategy); ok {
 			x.Base = h.atWindow(n)
 			return x
@@ -245,7 +245,7 @@ func (s *harnessState) spans(h *History) []Span {
 // estimate is the input tokens the harness counts before this call.
 func (s *harnessState) estimate(h *History) int {
 	if !s.seen {
-		_, t := h.SystemSize()
+		_, t := h.systemSize()
 		t += s.summaryToks
 		for _, sp := range s.spans(h) {
 			_, st := h.Size(sp.Lo, sp.Hi)
@@ -299,7 +299,7 @@ func resultsOf(h *History, p, end int) []int {
 func (s *harnessState) compact(h *History) (*Compaction, error) {
 	from, end := max(s.fold, h.reset), h.Len()
 	prompt := -1
-	if h.Open() {
+	if h.isOpen() {
 		prompt = h.RetainedStart(h.ActiveTurn())
 	}
 	var keep []int
@@ -414,7 +414,7 @@ func (s *microState) apply(c *conversation, _ *Selection, _ int) {
 	}
 	var cands []int
 	for _, p := range c.results {
-		if p >= h.reset && slices.Contains(s.cfg.Tools, h.ToolName(p)) {
+		if p >= h.reset && slices.Contains(s.cfg.Tools, h.toolName(p)) {
 			cands = append(cands, p)
 		}
 	}
@@ -425,7 +425,7 @@ func (s *microState) apply(c *conversation, _ *Selection, _ int) {
 			continue
 		}
 		if _, now := c.sentSize(p); ph < now {
-			c.set(p, SentCleared, utf8.RuneCountInString(ClearedPlaceholder), ph)
+			c.set(p, sentCleared, utf8.RuneCountInString(ClearedPlaceholder), ph)
 		}
 	}
 }

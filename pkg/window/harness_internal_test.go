@@ -129,7 +129,7 @@ func TestHarnessThreshold(t *testing.T) {
 			t.Fatal(err)
 		}
 		s = withContextWindow(s, tt.window)
-		if e, ok := s.(Edited); ok {
+		if e, ok := s.(withEdits); ok {
 			s = e.Base
 		}
 		h := s.(harnessStrategy)
@@ -218,7 +218,7 @@ func TestMicroEdit(t *testing.T) {
 						continue
 					}
 					for _, p := range c.Parts {
-						for m := p.From; m <= p.To && p.Sent == SentCleared; m++ {
+						for m := p.From; m <= p.To && p.Sent == sentCleared; m++ {
 							got = append(got, m)
 						}
 					}
@@ -229,7 +229,7 @@ func TestMicroEdit(t *testing.T) {
 			}
 			for _, c := range r.Calls[:4] {
 				for _, p := range c.Parts {
-					if p.Sent == SentCleared {
+					if p.Sent == sentCleared {
 						t.Errorf("call %d clears %+v before the gap", c.Call, p)
 					}
 				}

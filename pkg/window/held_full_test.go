@@ -48,7 +48,7 @@ func TestHeldOfFullAfterEarlierClear(t *testing.T) {
 		msgs[i].Index = i
 	}
 	tr := &transcript.Transcript{Format: transcript.FormatCodex, Messages: msgs, Turns: 2}
-	clear := Edited{Base: fullStrategy{}, Edits: []Edit{clearEdit{Trigger: 1, Keep: 1}}, Label: "clear"}
+	clear := withEdits{Base: fullStrategy{}, Edits: []edit{clearEdit{Trigger: 1, Keep: 1}}, Label: "clear"}
 	res, err := Replay(context.Background(), tr, []Strategy{Full, clear}, ReplayOptions{Options: DefaultOptions(), Cost: &CostOptions{}})
 	if err != nil {
 		t.Fatal(err)

@@ -77,11 +77,8 @@ func (h *History) Len() int { return len(h.hist) }
 // (shared by every strategy's history): read it, never write through it.
 func (h *History) At(p int) *Entry { return &h.hist[p] }
 
-// System returns the system part's entries.
-func (h *History) System() []Entry { return h.sys }
-
-// SystemSize returns the system part's characters and tokens.
-func (h *History) SystemSize() (chars, tokens int) { return h.sysChars, h.sysToks }
+// systemSize returns the system part's characters and tokens.
+func (h *History) systemSize() (chars, tokens int) { return h.sysChars, h.sysToks }
 
 // Size returns the characters and tokens of positions [lo, hi), as
 // measured (before any edit).
@@ -89,18 +86,15 @@ func (h *History) Size(lo, hi int) (chars, tokens int) {
 	return h.cumC[hi] - h.cumC[lo], h.cumT[hi] - h.cumT[lo]
 }
 
-// Turns returns the number of retained turns, the active one included.
-func (h *History) Turns() int { return len(h.turns) }
-
-// Open reports whether a turn is open (the active turn).
-func (h *History) Open() bool { return h.open }
+// isOpen reports whether a turn is open (the active turn).
+func (h *History) isOpen() bool { return h.open }
 
 // Reset returns the position of the harness's latest summary (0 without
 // one) and the index of the turn holding it.
 func (h *History) Reset() (pos, turn int) { return h.reset, h.resetTurn }
 
-// ActiveTurn returns the index of the active turn, or Turns() when no turn
-// is open.
+// ActiveTurn returns the index of the active turn, or the number of
+// turns when no turn is open.
 func (h *History) ActiveTurn() int {
 	if h.open {
 		return len(h.turns) - 1
@@ -108,9 +102,9 @@ func (h *History) ActiveTurn() int {
 	return len(h.turns)
 }
 
-// TurnStart returns the position where turn j starts (Len() past the
+// turnStart returns the position where turn j starts (Len() past the
 // last).
-func (h *History) TurnStart(j int) int {
+func (h *History) turnStart(j int) int {
 	if j >= len(h.turns) {
 		return len(h.hist)
 	}
@@ -119,7 +113,7 @@ func (h *History) TurnStart(j int) int {
 
 // RetainedStart returns where the retained part of turn j starts: its
 // start, or the harness's summary when that comes later.
-func (h *History) RetainedStart(j int) int { return max(h.TurnStart(j), h.reset) }
+func (h *History) RetainedStart(j int) int { return max(h.turnStart(j), h.reset) }
 
 // ValidStart reports whether a window may start at turn j (at or after the
 // turn holding the reset). A window may always start at the harness's
@@ -128,13 +122,13 @@ func (h *History) ValidStart(j int) bool {
 	return j >= len(h.joined) || j <= h.resetTurn || !h.joined[j]
 }
 
-// NewestFit returns the smallest j in [from, ActiveTurn()] such that the
+// newestFit returns the smallest j in [from, ActiveTurn()] such that the
 // retained part of turns j through the active turn fits within limit
 // characters; the active turn when none do. A start inside a run of turns
 // glued by a tool call and its result moves to the next valid start (less
 // is sent), or, when the active turn itself is glued to older turns, back
 // to the start of the run.
-func (h *History) NewestFit(from, limit int) int {
+func (h *History) newestFit(from, limit int) int {
 	from = max(from, h.resetTurn)
 	lo := h.ActiveTurn()
 	if from > lo {
@@ -155,9 +149,9 @@ func (h *History) NewestFit(from, limit int) int {
 	return j
 }
 
-// ToolName returns the name of the tool a result at position p answers,
+// toolName returns the name of the tool a result at position p answers,
 // "" when unknown.
-func (h *History) ToolName(p int) string {
+func (h *History) toolName(p int) string {
 	id := h.hist[p].Message.ToolCallID
 	if id == "" {
 		return h.hist[p].Message.Name
@@ -174,9 +168,9 @@ func (h *History) ToolName(p int) string {
 	return ""
 }
 
-// CallOf returns the position of the tool call a result at position p
+// callOf returns the position of the tool call a result at position p
 // answers, and whether it is held.
-func (h *History) CallOf(p int) (int, bool) {
+func (h *History) callOf(p int) (int, bool) {
 	id := h.hist[p].Message.ToolCallID
 	if id == "" {
 		return 0, false
@@ -208,7 +202,7 @@ func (h *History) push(e Entry) bool {
 	if h.open {
 		if id := e.Message.ToolCallID; id != "" {
 			p, ok := h.callAt[id]
-			if ok && (p < h.reset || p < h.foldPos || h.foldTurn > 0 && p < h.TurnStart(h.foldTurn)) {
+			if ok && (p < h.reset || p < h.foldPos || h.foldTurn > 0 && p < h.turnStart(h.foldTurn)) {
 				return false
 			}
 		}

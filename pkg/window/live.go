@@ -82,11 +82,11 @@ func decisionOf(a *autoCall, n int, cleared bool) ClearDecision {
 
 type sentKey struct {
 	index int
-	how   Sent
+	how   string
 }
 
-// NewConversation returns an empty conversation under s; a [Name] is
-// built with o.
+// NewConversation returns an empty conversation under s; a strategy of
+// [Strategies] is built with o.
 func NewConversation(s Strategy, o Options) (*Conversation, error) {
 	c, err := openConversation(s, o)
 	if err != nil {
@@ -318,7 +318,7 @@ func (v *Conversation) ObserveCache(tokens int) {
 
 // Rendered returns what the latest [Conversation.Render] sends,
 // placeholders and summary in place (empty before the first), as
-// [RenderCall] does. Messages is reused by the next call: it copies only
+// [ShowCall] does. Messages is reused by the next call: it copies only
 // the messages from the first one sent otherwise than the call before
 // (the system part is joined again only when it changed).
 func (v *Conversation) Rendered() Rendered {
@@ -327,9 +327,9 @@ func (v *Conversation) Rendered() Rendered {
 	}
 	c, w := v.c, v.last
 	k, same := 0, true
-	put := func(idx int, how Sent, msg func() transcript.Message) {
+	put := func(idx int, how string, msg func() transcript.Message) {
 		if same && k < len(v.keys) && v.keys[k] == (sentKey{idx, how}) {
-			if how == SentCleared && len(v.sent[k].ToolCalls) > 0 {
+			if how == sentCleared && len(v.sent[k].ToolCalls) > 0 {
 				// A call's arguments clear result by result.
 				v.sent[k] = msg()
 			}
@@ -349,7 +349,7 @@ func (v *Conversation) Rendered() Rendered {
 		if m.Role == transcript.RoleSystem {
 			continue
 		}
-		put(m.Index, SentWhole, func() transcript.Message { return *m })
+		put(m.Index, sentWhole, func() transcript.Message { return *m })
 	}
 	each := func(p int) {
 		put(c.h.At(p).Message.Index, c.sent[p], func() transcript.Message { return c.sentMessage(p) })

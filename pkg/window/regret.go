@@ -18,7 +18,7 @@ func (r *replayer) planAll(ctx context.Context, resolved []Strategy, full []Call
 		if err != nil {
 			return nil, nil, err
 		}
-		plans[i], resolved[i] = p, p.Edited
+		plans[i], resolved[i] = p, p.withEdits
 		if name == "cheapest" && ref == nil {
 			ref = p
 		}

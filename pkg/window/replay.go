@@ -15,7 +15,7 @@ import (
 
 // ReplayOptions tune [Replay].
 type ReplayOptions struct {
-	// Options build the strategies given as a [Name]; Options.Counter
+	// Options build the strategies of [Strategies]; Options.Counter
 	// counts every strategy's tokens.
 	Options
 	// ContextWindow flags calls whose tokens exceed it; 0 flags none.
@@ -52,6 +52,18 @@ type ReplayOptions struct {
 	// and it really cost, and what the cache held from the usage the
 	// cost model gives its own previous call.
 	Live bool
+	// Limits, when set, replays t under each of these context windows
+	// (ContextWindow is set to each in turn) and returns the results of
+	// all of them, strategy by strategy, the limits in the order given,
+	// each named "STRATEGY@LIMIT" with the limit written short (100000
+	// as 100k). With OnCall, one strategy under one limit is replayed at
+	// a time, so nothing holds the calls of several limits.
+	Limits []int
+	// Totals keeps only each strategy's totals, for a caller that sums
+	// many sessions: no call is kept (each Result's Calls is empty, not
+	// nil, so its JSON says []) and no indices are worked out. OnCall
+	// must then be nil; OnResult and Progress are used.
+	Totals bool
 }
 
 // Report is a replay of one transcript, as harpe replay --format json
@@ -128,19 +140,17 @@ type Call struct {
 	*CallCost
 }
 
-// EventKind names what an [Event] is.
-type EventKind string
-
 // The kinds of event.
 const (
-	// EventCompaction: the strategy folded older turns into its summary.
-	EventCompaction EventKind = "compaction"
+	// eventCompaction: the strategy folded older turns into its summary.
+	eventCompaction = "compaction"
 )
 
 // Event is something a strategy did between calls.
 type Event struct {
-	// Kind is [EventCompaction].
-	Kind EventKind `json:"kind"`
+	// Kind is "compaction" (the strategy folded older turns into its
+	// summary).
+	Kind string `json:"kind"`
 	// Turn and Call name the call the event happened before.
 	Turn int `json:"turn"`
 	Call int `json:"call"`
@@ -175,8 +185,8 @@ type Totals struct {
 // another turn, aborted), or whose call came before a harness compaction
 // summary that is still in effect, is never sent. The transcript's
 // compaction markers ([transcript.Transcript.Compactions]) reset the
-// retained history of every strategy (see the package doc). A [Name] is
-// built with opts.Options.
+// retained history of every strategy (see the package doc). A strategy of
+// [Strategies] is built with opts.Options.
 //
 // Tokens: full's tokens at a call are the provider's recorded input tokens
 // when the transcript has them, else the counter's count of full's window.
@@ -191,7 +201,21 @@ type Totals struct {
 //
 // Each strategy gets its own state from [Strategy.Start], so replays may
 // run concurrently.
+//
+// [ReplayOptions.Limits] replays under several context windows,
+// [ReplayOptions.Totals] keeps only the totals.
 func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy, opts ReplayOptions) ([]Result, error) {
+	switch {
+	case len(opts.Limits) > 0:
+		return replayLimits(ctx, t, strategies, opts)
+	case opts.Totals:
+		return replayTotals(ctx, t, strategies, opts)
+	}
+	return replay(ctx, t, strategies, opts)
+}
+
+// replay is [Replay] under one context window, calls kept or streamed.
+func replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy, opts ReplayOptions) ([]Result, error) {
 	resolved := make([]Strategy, len(strategies))
 	for i, s := range strategies {
 		rs, err := resolve(s, opts.Options)
@@ -247,10 +271,10 @@ func Replay(ctx context.Context, t *transcript.Transcript, strategies []Strategy
 	return out, nil
 }
 
-// RenderCall replays t through s up to call n (1-based) and returns what
+// renderCall replays t through s up to call n (1-based) and returns what
 // that call sent, placeholders and summary in place, with its report (and
 // parts). It is an error when t has fewer calls.
-func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts ReplayOptions, n int) (Rendered, Call, error) {
+func renderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts ReplayOptions, n int) (Rendered, Call, error) {
 	s, err := resolve(s, opts.Options)
 	if err != nil {
 		return Rendered{}, Call{}, err
@@ -269,7 +293,7 @@ func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts 
 		if err != nil {
 			return Rendered{}, Call{}, err
 		}
-		s = p.Edited
+		s = p.withEdits
 	}
 	if n < 1 || n > len(fullRes.Calls) {
 		return Rendered{}, Call{}, &CallRangeError{Call: n, Calls: len(fullRes.Calls)}
@@ -282,7 +306,7 @@ func RenderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts 
 	return r.rendered, res.Calls[n-1], nil
 }
 
-// errRendered stops a replay once RenderCall has its call.
+// errRendered stops a replay once renderCall has its call.
 var errRendered = errors.New("rendered")
 
 type replayer struct {
@@ -636,7 +660,7 @@ func (r *replayer) call(c *conversation, res *Result, m *transcript.Message, ful
 		r.lastParts = len(call.Parts)
 		call.Messages = msgs
 		for _, p := range call.Parts {
-			for i := p.From; i <= p.To && p.Sent != SentSummary; i++ {
+			for i := p.From; i <= p.To && p.Sent != sentSummary; i++ {
 				call.Messages = append(call.Messages, i)
 			}
 		}
@@ -686,7 +710,7 @@ func (r *replayer) call(c *conversation, res *Result, m *transcript.Message, ful
 	c.Observe(call.Tokens)
 	var ev *Event
 	if snap.Compaction != nil {
-		res.Events = append(res.Events, Event{Kind: EventCompaction, Turn: call.Turn, Call: call.Call, Compaction: *snap.Compaction})
+		res.Events = append(res.Events, Event{Kind: eventCompaction, Turn: call.Turn, Call: call.Call, Compaction: *snap.Compaction})
 		ev = &res.Events[len(res.Events)-1]
 	}
 	if r.stream {

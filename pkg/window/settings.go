@@ -70,8 +70,8 @@ type SummarizingSettings struct {
 }
 
 // resolve returns the summarizing strategy of s, its defaults filled in.
-func (s SummarizingSettings) resolve() SummarizingStrategy {
-	return SummarizingStrategy{
+func (s SummarizingSettings) resolve() summarizingStrategy {
+	return summarizingStrategy{
 		HighWaterTokens: orDefault(s.HighWaterTokens, defaultHighWaterTokens),
 		LowWaterChars:   orDefault(s.LowWaterChars, defaultLowWaterChars),
 		SummaryMaxChars: orDefault(s.SummaryMaxChars, defaultSummaryMaxChars),

@@ -12,8 +12,8 @@ import (
 // max 8000, clear trigger 100000 keep 3, mask keep 10).
 func TestSettingsNilIsDefault(t *testing.T) {
 	full := fullStrategy{}
-	edited := func(label string, base Strategy, edits ...Edit) Strategy {
-		return Edited{Base: base, Edits: edits, Label: label}
+	edited := func(label string, base Strategy, edits ...edit) Strategy {
+		return withEdits{Base: base, Edits: edits, Label: label}
 	}
 	tests := []struct {
 		name string
@@ -29,9 +29,9 @@ func TestSettingsNilIsDefault(t *testing.T) {
 		// Each strategy reads its own settings: windowed's chars are not sliding's.
 		{"sliding, windowed set", "sliding", Options{Windowed: WindowedSettings{Chars: new(5)}}, slidingStrategy{Head: 1, Chars: 160000}},
 		{"windowed, sliding set", "windowed", Options{Sliding: SlidingSettings{Chars: new(5)}}, windowedStrategy{Chars: 160000}},
-		{"summarizing nil", "summarizing", Options{}, SummarizingStrategy{HighWaterTokens: 120000, LowWaterChars: 160000, SummaryMaxChars: 8000}},
-		{"summarizing low 0", "summarizing", Options{Summarizing: SummarizingSettings{LowWaterChars: new(0), HighWaterTokens: new(0)}}, SummarizingStrategy{HighWaterTokens: 0, LowWaterChars: 0, SummaryMaxChars: 8000}},
-		{"summarizing max 3, spec high", "summarizing:high=7", Options{Summarizing: SummarizingSettings{SummaryMaxChars: new(3), HighWaterTokens: new(0)}}, edited("summarizing:high=7", SummarizingStrategy{HighWaterTokens: 7, LowWaterChars: 160000, SummaryMaxChars: 3})},
+		{"summarizing nil", "summarizing", Options{}, summarizingStrategy{HighWaterTokens: 120000, LowWaterChars: 160000, SummaryMaxChars: 8000}},
+		{"summarizing low 0", "summarizing", Options{Summarizing: SummarizingSettings{LowWaterChars: new(0), HighWaterTokens: new(0)}}, summarizingStrategy{HighWaterTokens: 0, LowWaterChars: 0, SummaryMaxChars: 8000}},
+		{"summarizing max 3, spec high", "summarizing:high=7", Options{Summarizing: SummarizingSettings{SummaryMaxChars: new(3), HighWaterTokens: new(0)}}, edited("summarizing:high=7", summarizingStrategy{HighWaterTokens: 7, LowWaterChars: 160000, SummaryMaxChars: 3})},
 		{"clear nil", "clear", Options{}, edited("clear", full, clearEdit{Trigger: 100000, Keep: 3})},
 		{"clear trigger 0", "clear", Options{Clear: ClearSettings{Trigger: new(0)}}, edited("clear", full, clearEdit{Trigger: 0, Keep: 3})},
 		{"clear keep 0, at-least", "clear", Options{Clear: ClearSettings{Keep: new(0), ClearAtLeast: new(500)}}, edited("clear", full, clearEdit{Trigger: 100000, Keep: 0, ClearAtLeast: 500})},

@@ -1,13 +1,9 @@
 package window
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
-
-	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
 // SettingError is a setting of [ReplayOptions] out of range, or a
@@ -22,8 +18,7 @@ type SettingError struct {
 
 func (e *SettingError) Error() string { return e.Setting + ": " + e.Err.Error() }
 
-// Unwrap returns Err: errors.Is finds [ErrNoBudget] and [ErrNoLimit],
-// errors.As a [PolicyError].
+// Unwrap returns Err: errors.Is finds [ErrNoLimit].
 func (e *SettingError) Unwrap() error { return e.Err }
 
 // Check reports the first setting of o below 0, in the order of the
@@ -64,14 +59,14 @@ func checkSettings(o *Options, contextWindow *int) error {
 type noBudgetError struct{}
 
 func (noBudgetError) Error() string { return "the budget strategy needs a budget of at least 1 token" }
-func (noBudgetError) Unwrap() error { return ErrNoBudget }
+func (noBudgetError) Unwrap() error { return errNoBudget }
 
 // ParseAll checks o ([ReplayOptions.Check]) and builds the specs with
 // [Parse], in order, a spec given twice (after trimming) once. It is the
 // one parse of a list of specs, as harpe replay --strategy takes them.
 // Its errors are [*SettingError]s: Setting "Budget" for a budget strategy
 // given no budget, "Engine.Policy" for an unknown policy (Err a
-// [*PolicyError]), "Strategy" for any other spec that cannot be built,
+// [*policyError]), "Strategy" for any other spec that cannot be built,
 // or no spec at all.
 func ParseAll(specs []string, o ReplayOptions) ([]Strategy, error) {
 	if err := o.Check(); err != nil {
@@ -86,9 +81,9 @@ func ParseAll(specs []string, o ReplayOptions) ([]Strategy, error) {
 		}
 		seen[spec] = true
 		s, err := Parse(spec, o.Options)
-		var pe *PolicyError
+		var pe *policyError
 		switch {
-		case errors.Is(err, ErrNoBudget):
+		case errors.Is(err, errNoBudget):
 			return nil, &SettingError{Setting: "Budget", Err: noBudgetError{}}
 		case errors.As(err, &pe):
 			return nil, &SettingError{Setting: "Engine.Policy", Err: pe}
@@ -120,7 +115,7 @@ func componentsOf(s Strategy) []string {
 	switch s := s.(type) {
 	case nil:
 		return nil
-	case Edited:
+	case withEdits:
 		if s.Label == "" {
 			names := componentsOf(s.Base)
 			for _, e := range s.Edits {
@@ -136,38 +131,4 @@ func componentsOf(s Strategy) []string {
 		names = append(names, name)
 	}
 	return names
-}
-
-// ReplayLimits replays t under each of several context-window limits
-// (opts.ContextWindow is set to each in turn) and returns the results of
-// all of them, strategy by strategy, the limits in the order given, each
-// named "STRATEGY@LIMIT" with the limit written short (100000 as 100k).
-func ReplayLimits(ctx context.Context, t *transcript.Transcript, strategies []Strategy, opts ReplayOptions, limits []int) ([]Result, error) {
-	per := make([][]Result, len(limits))
-	for k, limit := range limits {
-		opts.ContextWindow = limit
-		res, err := Replay(ctx, t, strategies, opts)
-		if err != nil {
-			return nil, err
-		}
-		per[k] = res
-	}
-	var merged []Result
-	for s := range strategies {
-		for k, limit := range limits {
-			r := per[k][s]
-			r.Strategy += "@" + limitName(limit)
-			merged = append(merged, r)
-		}
-	}
-	return merged, nil
-}
-
-// limitName writes a context-window limit short: 100000 as 100k, 1500
-// as 1500.
-func limitName(n int) string {
-	if n > 0 && n%1000 == 0 {
-		return strconv.Itoa(n/1000) + "k"
-	}
-	return strconv.Itoa(n)
 }

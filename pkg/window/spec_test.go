@@ -185,7 +185,9 @@ func ExampleParseAll() {
 // TestReplayLimits replays docs/replay.md's worked example
 // (testdata/replay/worked.jsonl): full sends 3, 10, 20, 27, 27 tokens and
 // turn 3, 3, 13, 3, 3, so under a window of 20 full has two calls over
-// it (20 is not over) and turn none; under 100 neither has any.
+// it (20 is not over) and turn none; under 100 neither has any. Streamed
+// (an OnCall), the calls and results come under the same names, one
+// strategy under one limit at a time.
 func TestReplayLimits(t *testing.T) {
 	f, err := os.Open("../../testdata/replay/worked.jsonl")
 	if err != nil {
@@ -201,20 +203,42 @@ func TestReplayLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := window.ReplayLimits(context.Background(), ts[0], ss, o, []int{20, 100000})
-	if err != nil {
-		t.Fatal(err)
-	}
+	o.Limits = []int{20, 100000}
 	want := []struct {
 		name string
 		over int
 	}{{"full@20", 2}, {"full@100k", 0}, {"turn@20", 0}, {"turn@100k", 0}}
-	if len(res) != len(want) {
-		t.Fatalf("%d results, want %d", len(res), len(want))
-	}
-	for i, w := range want {
-		if res[i].Strategy != w.name || res[i].Totals.OverWindowCalls != w.over {
-			t.Errorf("result %d: %s with %d over, want %s with %d", i, res[i].Strategy, res[i].Totals.OverWindowCalls, w.name, w.over)
+	for _, streamed := range []bool{false, true} {
+		var calls, results []string
+		so := o
+		if streamed {
+			so.OnCall = func(name string, c *window.Call, _ *window.Event) error {
+				if c.Call == 1 {
+					calls = append(calls, name)
+				}
+				return nil
+			}
+			so.OnResult = func(r *window.Result) error {
+				results = append(results, r.Strategy)
+				return nil
+			}
+		}
+		res, err := window.Replay(context.Background(), ts[0], ss, so)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res) != len(want) {
+			t.Fatalf("streamed %t: %d results, want %d", streamed, len(res), len(want))
+		}
+		var names []string
+		for i, w := range want {
+			names = append(names, w.name)
+			if res[i].Strategy != w.name || res[i].Totals.OverWindowCalls != w.over {
+				t.Errorf("streamed %t: result %d: %s with %d over, want %s with %d", streamed, i, res[i].Strategy, res[i].Totals.OverWindowCalls, w.name, w.over)
+			}
+		}
+		if streamed && (!slices.Equal(calls, names) || !slices.Equal(results, names)) {
+			t.Errorf("streamed: calls under %v, results %v; want %v", calls, results, names)
 		}
 	}
 }

@@ -19,8 +19,7 @@ import (
 // The built-in strategies (full, windowed, summarizing, turn, sliding,
 // budget, cheapest, claude-code, codex) are registered by name with their
 // typed settings ([Register], [Settings]); [Parse] builds one from its
-// name and settings. [Edited] adds edits (clear, mask,
-// limit) to any of them.
+// name and settings, edits (clear, mask, limit) added to any of them.
 type Strategy interface {
 	// Name is how reports name the strategy.
 	Name() string
@@ -76,33 +75,23 @@ func (s *Selection) contains(p int) bool {
 	return false
 }
 
-// Name names a built-in strategy. As a [Strategy] it is built with the
-// options of the [Replay] it is given to ([DefaultOptions]
-// elsewhere).
-type Name string
-
-// The built-in strategies.
-const (
-	Full        Name = "full"
-	Windowed    Name = "windowed"
-	Summarizing Name = "summarizing"
-	TurnOnly    Name = "turn"
-	Sliding     Name = "sliding"
-	Budget      Name = "budget"
-)
+// named is a built-in strategy by its name, as [Strategies] lists it. As
+// a [Strategy] it is built with the options of the [Replay] it is given
+// to ([DefaultOptions] elsewhere).
+type named string
 
 // Name returns n.
-func (n Name) Name() string { return string(n) }
+func (n named) Name() string { return string(n) }
 
 // Baseline reports whether n, built with [DefaultOptions], is a baseline.
-func (n Name) Baseline() bool {
+func (n named) Baseline() bool {
 	s, err := build(string(n), DefaultOptions())
 	return err == nil && s.Baseline()
 }
 
 // Start builds n with [DefaultOptions] and starts it; a strategy that
 // cannot be built so (budget without a budget) fails at its first call.
-func (n Name) Start() State {
+func (n named) Start() State {
 	s, err := build(string(n), DefaultOptions())
 	if err != nil {
 		return failed{err}
@@ -116,9 +105,9 @@ func (f failed) Select(*History) (Selection, error) { return Selection{}, f.err 
 func (f failed) Observe(int)                        {}
 
 // Strategies lists the built-in strategies in the order help text shows
-// them.
+// them; each is built with the options of the [Replay] it is given to.
 func Strategies() []Strategy {
-	return []Strategy{Full, Windowed, Summarizing, TurnOnly, Sliding, Budget}
+	return []Strategy{named("full"), named("windowed"), named("summarizing"), named("turn"), named("sliding"), named("budget")}
 }
 
 // Names lists the registered strategy names, built-in first, then the
@@ -180,7 +169,7 @@ func (p specParams) only(keys ...string) error {
 func init() {
 	Register("full", func(Options) fullStrategy { return fullStrategy{} }, itself)
 	Register("windowed", func(o Options) windowedStrategy { return o.Windowed.resolve() }, itself)
-	Register("summarizing", func(o Options) SummarizingStrategy { return o.Summarizing.resolve() }, itself)
+	Register("summarizing", func(o Options) summarizingStrategy { return o.Summarizing.resolve() }, itself)
 	Register("turn", func(Options) turnStrategy { return turnStrategy{} }, itself)
 	Register("sliding", func(o Options) slidingStrategy { return o.Sliding.resolve() }, itself)
 	Register("budget", func(o Options) budgetSettings { return budgetSettings{Policy: o.Engine.Policy} }, newBudget)
@@ -209,11 +198,11 @@ func newBudget(p budgetSettings, o Options) (Strategy, error) {
 		if p.Tokens != nil {
 			return nil, fmt.Errorf("tokens=%d: want at least 1", s.Budget.Total)
 		}
-		return nil, ErrNoBudget
+		return nil, errNoBudget
 	}
 	if s.Select == nil {
 		if _, err := engine.LookupPolicy(s.Engine.Policy); err != nil {
-			return nil, &PolicyError{Err: err}
+			return nil, &policyError{Err: err}
 		}
 	}
 	if s.Engine.Counter == nil {
@@ -222,16 +211,16 @@ func newBudget(p budgetSettings, o Options) (Strategy, error) {
 	return s, nil
 }
 
-// ErrNoBudget is the error of [Parse] for a budget strategy whose spec
+// errNoBudget is the error of [Parse] for a budget strategy whose spec
 // sets no tokens, given no budget in [Options.Budget] and no selector.
-var ErrNoBudget = errors.New("the budget strategy needs a selector or a budget of at least 1 token")
+var errNoBudget = errors.New("the budget strategy needs a selector or a budget of at least 1 token")
 
-// PolicyError is the error of [Parse] for a budget strategy whose engine
+// policyError is the error of [Parse] for a budget strategy whose engine
 // policy ([Options.Engine]) is unknown.
-type PolicyError struct{ Err error }
+type policyError struct{ Err error }
 
-func (e *PolicyError) Error() string { return e.Err.Error() }
-func (e *PolicyError) Unwrap() error { return e.Err }
+func (e *policyError) Error() string { return e.Err.Error() }
+func (e *policyError) Unwrap() error { return e.Err }
 
 // Parse builds the strategy spec names, with o as the defaults of every
 // setting not written in spec:
@@ -253,7 +242,7 @@ func Parse(spec string, o Options) (Strategy, error) {
 func build(spec string, o Options) (Strategy, error) {
 	parts := strings.Split(spec, "+")
 	var base Strategy
-	var edits []Edit
+	var edits []edit
 	for i, part := range parts {
 		name, params, err := splitParams(part)
 		if err != nil {
@@ -282,13 +271,13 @@ func build(spec string, o Options) (Strategy, error) {
 	if base == nil {
 		base = fullStrategy{}
 	}
-	if o.ToolResultLimit > 0 && !slices.ContainsFunc(edits, func(e Edit) bool { _, ok := e.(truncateEdit); return ok }) {
-		edits = append([]Edit{truncateEdit{Bytes: o.ToolResultLimit}}, edits...)
+	if o.ToolResultLimit > 0 && !slices.ContainsFunc(edits, func(e edit) bool { _, ok := e.(truncateEdit); return ok }) {
+		edits = append([]edit{truncateEdit{Bytes: o.ToolResultLimit}}, edits...)
 	}
 	if len(edits) == 0 && spec == base.Name() {
 		return base, nil
 	}
-	return Edited{Base: base, Edits: edits, Label: spec}, nil
+	return withEdits{Base: base, Edits: edits, Label: spec}, nil
 }
 
 // splitParams splits "name:k=v:k2=v2".
@@ -348,7 +337,7 @@ func (windowedStrategy) Baseline() bool { return false }
 // Start returns the (stateless) state.
 func (s windowedStrategy) Start() State {
 	return spanState(func(h *History) []Span {
-		return []Span{{h.RetainedStart(h.NewestFit(0, s.Chars)), h.Len()}}
+		return []Span{{h.RetainedStart(h.newestFit(0, s.Chars)), h.Len()}}
 	})
 }
 
@@ -397,7 +386,7 @@ func (s slidingStrategy) Start() State {
 		for head < active && !h.ValidStart(head) {
 			head++ // turns glued to the head belong to it
 		}
-		j := h.NewestFit(head, s.Chars)
+		j := h.newestFit(head, s.Chars)
 		a, b := Span{h.reset, h.RetainedStart(head)}, Span{h.RetainedStart(j), h.Len()}
 		if a.Hi == b.Lo {
 			return []Span{{h.reset, h.Len()}}
@@ -406,12 +395,12 @@ func (s slidingStrategy) Start() State {
 	})
 }
 
-// SummarizingStrategy keeps a rolling summary in the system part and
+// summarizingStrategy keeps a rolling summary in the system part and
 // recent turns verbatim. Compaction is reactive: after a call whose input
 // tokens exceed HighWaterTokens, the older turns are distilled before the
 // next call, keeping the newest whole turns that fit LowWaterChars. The
 // summary is cut to SummaryMaxChars. Distill nil uses [Extractive].
-type SummarizingStrategy struct {
+type summarizingStrategy struct {
 	HighWaterTokens int       `setting:"high" option:"Summarizing.HighWaterTokens" flag:"high-water-tokens" usage:"summarizing compacts after a call over this many input tokens" doc:"input tokens of a call past which the next call compacts"`
 	LowWaterChars   int       `setting:"low" option:"Summarizing.LowWaterChars" flag:"low-water-chars" usage:"characters of recent turns summarizing keeps when it compacts" doc:"characters of recent whole turns kept verbatim at a compaction"`
 	SummaryMaxChars int       `setting:"max" option:"Summarizing.SummaryMaxChars" flag:"summary-max-chars" usage:"bound on the rolling summary" doc:"bound on the rolling summary in characters"`
@@ -419,16 +408,16 @@ type SummarizingStrategy struct {
 }
 
 // Name returns "summarizing".
-func (SummarizingStrategy) Name() string { return "summarizing" }
+func (summarizingStrategy) Name() string { return "summarizing" }
 
 // Baseline returns false.
-func (SummarizingStrategy) Baseline() bool { return false }
+func (summarizingStrategy) Baseline() bool { return false }
 
 // Start returns a conversation's state: no summary yet.
-func (s SummarizingStrategy) Start() State { return &summarizing{cfg: s} }
+func (s summarizingStrategy) Start() State { return &summarizing{cfg: s} }
 
 type summarizing struct {
-	cfg                       SummarizingStrategy
+	cfg                       summarizingStrategy
 	fold                      int // turns[:fold] are in the summary
 	summary                   string
 	summaryChars, summaryToks int
@@ -470,11 +459,11 @@ func (s *summarizing) prepare(h *History) (*Compaction, error) {
 	// Only retained turns are folded: what came before the harness's
 	// summary is gone already.
 	from := max(s.fold, h.resetTurn)
-	k := h.NewestFit(from, s.cfg.LowWaterChars)
+	k := h.newestFit(from, s.cfg.LowWaterChars)
 	if k <= from {
 		return nil, nil
 	}
-	lo, hi := h.RetainedStart(from), h.TurnStart(k)
+	lo, hi := h.RetainedStart(from), h.turnStart(k)
 	folded := make([]transcript.Message, 0, hi-lo)
 	idx := make([]int, 0, hi-lo)
 	for _, e := range h.hist[lo:hi] {
@@ -501,7 +490,7 @@ func (s *summarizing) prepare(h *History) (*Compaction, error) {
 
 // budgetStrategy runs a selection over the history at every call: Select
 // when set, else the engine of harpe synthesize under Budget with Engine
-// ([EngineSelector]), with its own buffers per conversation.
+// (engineSelector), with its own buffers per conversation.
 type budgetStrategy struct {
 	Budget engine.Budget
 	Engine engine.Options
@@ -523,21 +512,21 @@ func (s budgetStrategy) Start() State {
 	return st
 }
 
-// Edited is a strategy with edits applied to every window it chooses, in
+// withEdits is a strategy with edits applied to every window it chooses, in
 // order: limit cuts tool results in the model's copy before the
 // strategy chooses; clear and mask then replace old tool
 // results by placeholders. An edit never removes a message, so a tool
 // call and its (edited) result travel together.
-type Edited struct {
+type withEdits struct {
 	Base  Strategy
-	Edits []Edit
+	Edits []edit
 	// Label names it in reports; "" gives base+edit+….
 	Label string
 }
 
 // Name returns the label, or the base's and the edits' names joined by
 // "+".
-func (e Edited) Name() string {
+func (e withEdits) Name() string {
 	if e.Label != "" {
 		return e.Label
 	}
@@ -549,7 +538,7 @@ func (e Edited) Name() string {
 }
 
 // Baseline reports whether e has no edits and its base is a baseline.
-func (e Edited) Baseline() bool { return len(e.Edits) == 0 && e.Base.Baseline() }
+func (e withEdits) Baseline() bool { return len(e.Edits) == 0 && e.Base.Baseline() }
 
 // Start starts the base strategy; the replay starts the edits.
-func (e Edited) Start() State { return e.Base.Start() }
+func (e withEdits) Start() State { return e.Base.Start() }

@@ -73,7 +73,7 @@ func TestLateMetaStaysInPlace(t *testing.T) {
 	if want := []int{0, 1, 2, 3, 4, 5}; !slices.Equal(c.Messages, want) {
 		t.Errorf("call 3 messages = %v, want %v", c.Messages, want)
 	}
-	if len(c.Parts) != 1 || c.Parts[0].From != 0 || c.Parts[0].To != 5 || c.Parts[0].Sent != SentWhole {
+	if len(c.Parts) != 1 || c.Parts[0].From != 0 || c.Parts[0].To != 5 || c.Parts[0].Sent != sentWhole {
 		t.Errorf("call 3 parts = %+v, want one whole part 0–5", c.Parts)
 	}
 }

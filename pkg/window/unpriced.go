@@ -27,6 +27,6 @@ func (r *Result) Unpriced() []cost.Unpriced {
 }
 
 // AllUnpriced tells a strategy whose calls named a model and none had a
-// price: its dollar figures are unknown ([Priced]), and a report says
+// price: its dollar figures are unknown ([cost.Priced]), and a report says
 // "unpriced", never $0.
 func (ct *CostTotals) AllUnpriced() bool { return ct.unpricedAll() }

@@ -7,7 +7,7 @@
 // # Strategies and their state
 //
 // A [Strategy] is a small value holding its own settings (windowed's
-// chars, [SummarizingStrategy]'s water marks, …); [Strategy.Start] gives
+// chars, summarizing's water marks, …); [Strategy.Start] gives
 // one conversation its own [State], so one strategy value can replay any
 // number of conversations, concurrently. At every call the state reads
 // the conversation's books, a [History] (system part, turns, the
@@ -16,9 +16,9 @@
 // strategy from its name and settings ("windowed:chars=40000+clear"):
 // each strategy is registered once by name with its settings typed in a
 // struct ([Register]), which [Settings] lists with their kind, default
-// and doc; a library adds its own strategy the same way. A [Name]
-// ("full", "windowed:chars=9", …) given to [Replay] is built with the
-// options given there. Any other value that implements [Strategy] may be
+// and doc; a library adds its own strategy the same way. A built-in
+// strategy of [Strategies] given to [Replay] is built with the options
+// given there. Any other value that implements [Strategy] may be
 // given to [Replay] too.
 //
 //   - full sends every retained message.
@@ -39,7 +39,7 @@
 //
 // # Edits
 //
-// [Edited] adds edits to any strategy: clear (Anthropic's
+// [Parse] adds edits to any strategy: clear (Anthropic's
 // clear_tool_uses_20250919), mask (observation masking) and
 // limit (--tool-result-limit). An edit changes how a message the
 // strategy kept is sent, never whether: a window is a list of [Part]
@@ -113,7 +113,7 @@ import (
 )
 
 // Options are the settings of the strategies built by name ([Parse],
-// and a [Name] given to [Replay]): each built-in strategy and
+// and a strategy of [Strategies] given to [Replay]): each built-in strategy and
 // edit has its own settings type (its field here), which holds its
 // defaults and resolves into the strategy or edit it builds. The zero
 // Options are the defaults: a nil setting takes its Default constant,
@@ -132,7 +132,7 @@ type Options struct {
 	// Counter counts tokens; nil uses [tokenize.Estimate].
 	Counter tokenize.Counter
 	// Select is the budget strategy's selection, when set; otherwise the
-	// engine runs under Budget with Engine ([EngineSelector]); their
+	// engine runs under Budget with Engine; their
 	// zero values are the engine's defaults, and a zero Budget.Total is
 	// no budget.
 	Select Selector
@@ -164,13 +164,13 @@ func DefaultOptions() Options {
 
 func (o *Options) check() error { return checkSettings(o, nil) } // spec.go
 
-// resolve builds a [Name] with o; any other strategy is returned as it
+// resolve builds a strategy of [Strategies] with o; any other strategy is returned as it
 // is.
 func resolve(s Strategy, o Options) (Strategy, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	if n, ok := s.(Name); ok {
+	if n, ok := s.(named); ok {
 		return build(string(n), o)
 	}
 	if s == nil {
@@ -183,8 +183,25 @@ func resolve(s Strategy, o Options) (Strategy, error) {
 // summary, which replaces req.Summary; an error stops the replay.
 type Distiller func(req DistillRequest) (string, error)
 
+// WithDistill returns s with d writing the rolling summaries of
+// summarizing, alone or with edits ("summarizing+mask"); any other
+// strategy is returned as it is. A strategy built by [Parse] takes its
+// Distiller from [Options] (Summarizing.Distill); this hooks one into a
+// strategy value already built.
+func WithDistill(s Strategy, d Distiller) Strategy {
+	switch v := s.(type) {
+	case summarizingStrategy:
+		v.Distill = d
+		return v
+	case withEdits:
+		v.Base = WithDistill(v.Base, d)
+		return v
+	}
+	return s
+}
+
 // DistillError is a [Distiller]'s failure, as [Replay] and
-// [RenderCall] return it.
+// [ShowCall] return it.
 type DistillError struct{ Err error }
 
 func (e *DistillError) Error() string { return "distill: " + e.Err.Error() }

@@ -133,7 +133,7 @@ func TestStrategiesWorked(t *testing.T) {
 		strategy Strategy
 		opts     Options
 		want     [][]int
-	}{"budget", Budget, opt(func(o *Options) { o.Select = EngineSelector(engine.Budget{Total: 12}, engine.Options{}) }), [][]int{
+	}{"budget", Budget, opt(func(o *Options) { o.Select = engineSelector(engine.Budget{Total: 12}, engine.Options{}) }), [][]int{
 		{0, 1}, {0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 7}, {0, 1, 2, 9}}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -314,7 +314,7 @@ func TestTruncateToolResult(t *testing.T) {
 	r := replayOne(t, small(), Full, o)
 	// Message 5 cut would be 8 + 35 chars ("…" and 34 of the bracket),
 	// 11 estimate tokens against its 7: it is sent whole.
-	if c := r.Calls[2]; c.Chars != 3+10+20+10+3+30 || len(c.Parts) != 1 || c.Parts[0].To != 5 || c.Parts[0].Sent != SentWhole {
+	if c := r.Calls[2]; c.Chars != 3+10+20+10+3+30 || len(c.Parts) != 1 || c.Parts[0].To != 5 || c.Parts[0].Sent != sentWhole {
 		t.Errorf("call 3 chars = %d, parts %v", c.Chars, c.Parts)
 	}
 	// A 400-char result cut to 100 bytes: 100 + 38 chars, max(11 pieces,
@@ -323,7 +323,7 @@ func TestTruncateToolResult(t *testing.T) {
 	tr.Messages[5].Text = x(400)
 	o.ToolResultLimit = 100
 	r = replayOne(t, tr, Full, o)
-	if p := r.Calls[2].Parts; len(p) != 2 || p[1] != (Part{From: 5, To: 5, Sent: SentTruncated, Chars: 138, Tokens: 34}) {
+	if p := r.Calls[2].Parts; len(p) != 2 || p[1] != (Part{From: 5, To: 5, Sent: sentTruncated, Chars: 138, Tokens: 34}) {
 		t.Errorf("call 3 parts = %+v", p)
 	}
 }
@@ -799,8 +799,8 @@ func TestBaseline(t *testing.T) {
 		s    Strategy
 		want bool
 	}{
-		{Full, true}, {fullStrategy{}, true}, {Edited{Base: fullStrategy{}, Label: "all"}, true},
-		{Edited{Base: fullStrategy{}, Edits: []Edit{maskEdit{Keep: 1}}}, false},
+		{Full, true}, {fullStrategy{}, true}, {withEdits{Base: fullStrategy{}, Label: "all"}, true},
+		{withEdits{Base: fullStrategy{}, Edits: []edit{maskEdit{Keep: 1}}}, false},
 		{Windowed, false}, {TurnOnly, false}, {Sliding, false}, {Summarizing, false},
 		{Budget, false}, {cheapestStrategy{}, false}, {windowedStrategy{}, false},
 	} {
@@ -811,7 +811,7 @@ func TestBaseline(t *testing.T) {
 	tr := small()
 	rec := 100
 	tr.Messages[10].InputTokens = &rec
-	all := Edited{Base: fullStrategy{}, Label: "all"}
+	all := withEdits{Base: fullStrategy{}, Label: "all"}
 	for _, stream := range []bool{false, true} {
 		opts := ReplayOptions{Options: DefaultOptions()}
 		var streamed []int

@@ -1,4 +1,4 @@
-package window_test
+package sessions_test
 
 import (
 	"context"
@@ -7,9 +7,10 @@ import (
 	"testing"
 
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/sessions"
 )
 
-// sinkLog is a [window.SessionsSink] that writes down what it is handed,
+// sinkLog is a [sessions.Sink] that writes down what it is handed,
 // a line each.
 type sinkLog struct{ lines []string }
 
@@ -17,7 +18,7 @@ func (l *sinkLog) add(format string, args ...any) {
 	l.lines = append(l.lines, fmt.Sprintf(format, args...))
 }
 
-func (l *sinkLog) Stream(s window.SessionInfo, opts *window.ReplayOptions) (func() error, error) {
+func (l *sinkLog) Stream(s sessions.Info, opts *window.ReplayOptions) (func() error, error) {
 	l.add("stream %d %s several=%t file=%q", s.Index, s.File, s.Several, s.Transcript.File)
 	onCall, onResult := opts.OnCall, opts.OnResult
 	opts.OnCall = func(name string, c *window.Call, ev *window.Event) error {
@@ -37,12 +38,12 @@ func (l *sinkLog) Stream(s window.SessionInfo, opts *window.ReplayOptions) (func
 	return func() error { l.add("done %d", s.Index); return nil }, nil
 }
 
-func (l *sinkLog) Report(s window.SessionInfo, results []window.Result) error {
+func (l *sinkLog) Report(s sessions.Info, results []window.Result) error {
 	l.add("report %d %s several=%t file=%q calls=%d", s.Index, s.File, s.Several, s.Transcript.File, len(results[0].Calls))
 	return nil
 }
 
-func (l *sinkLog) Totals(s window.SessionInfo, results []window.Result, rows []window.SessionTotals) error {
+func (l *sinkLog) Totals(s sessions.Info, results []window.Result, rows []sessions.SessionTotals) error {
 	var rs []string
 	for _, r := range rows {
 		rs = append(rs, fmt.Sprintf("%s:%s:%d", r.File, r.Strategy, r.TokensSent))
@@ -51,7 +52,7 @@ func (l *sinkLog) Totals(s window.SessionInfo, results []window.Result, rows []w
 	return nil
 }
 
-func (l *sinkLog) End(totals []window.StrategyTotals) error {
+func (l *sinkLog) End(totals []sessions.StrategyTotals) error {
 	if totals == nil {
 		l.add("end")
 		return nil
@@ -62,53 +63,53 @@ func (l *sinkLog) End(totals []window.StrategyTotals) error {
 	return nil
 }
 
-// TestReplaySessionsSink: what a sessions replay hands its sink, in
+// TestReplaySink: what a sessions replay hands its sink, in
 // order, for each way of taking the reports. a.jsonl records calls of 5
 // and 7 input tokens, b.jsonl one of 3; full sends what is recorded, so
 // a's totals are 12 and the grand total 15 over 3 calls. The first
 // session is handed over only once it is known whether there are
 // several.
-func TestReplaySessionsSink(t *testing.T) {
-	a := window.Session{File: "a.jsonl", Transcript: usageSession(5, 7)}
-	b := window.Session{File: "b.jsonl", Transcript: usageSession(3)}
+func TestReplaySink(t *testing.T) {
+	a := sessions.Session{File: "a.jsonl", Transcript: usageSession(5, 7)}
+	b := sessions.Session{File: "b.jsonl", Transcript: usageSession(3)}
 	tests := []struct {
 		name     string
-		sessions []window.Session
-		o        window.SessionsOptions
+		sessions []sessions.Session
+		o        sessions.Options
 		want     []string
 	}{
-		{"streamed, two", []window.Session{a, b}, window.SessionsOptions{Stream: true}, []string{
+		{"streamed, two", []sessions.Session{a, b}, sessions.Options{Stream: true}, []string{
 			`stream 0 a.jsonl several=true file="a.jsonl"`, "call full 1 5", "call full 2 7", "result full 12", "done 0",
 			`stream 1 b.jsonl several=true file="b.jsonl"`, "call full 1 3", "result full 3", "done 1", "end"}},
-		{"streamed, one", []window.Session{a}, window.SessionsOptions{Stream: true}, []string{
+		{"streamed, one", []sessions.Session{a}, sessions.Options{Stream: true}, []string{
 			`stream 0 a.jsonl several=false file=""`, "call full 1 5", "call full 2 7", "result full 12", "done 0", "end"}},
-		{"held, two, a few at once", []window.Session{a, b}, window.SessionsOptions{Workers: 3}, []string{
+		{"held, two, a few at once", []sessions.Session{a, b}, sessions.Options{Workers: 3}, []string{
 			`report 0 a.jsonl several=true file="a.jsonl" calls=2`, `report 1 b.jsonl several=true file="b.jsonl" calls=1`, "end"}},
 		// A Distill command of the user's: one at a time, held.
-		{"streamed in order", []window.Session{a}, window.SessionsOptions{Stream: true, InOrder: true}, []string{
+		{"streamed in order", []sessions.Session{a}, sessions.Options{Stream: true, InOrder: true}, []string{
 			`report 0 a.jsonl several=false file="" calls=2`, "end"}},
-		{"totals, two", []window.Session{a, b}, window.SessionsOptions{Totals: true, Workers: 2}, []string{
+		{"totals, two", []sessions.Session{a, b}, sessions.Options{Totals: true, Workers: 2}, []string{
 			"totals 0 several=true calls=0 rows=a.jsonl:full:12", "totals 1 several=true calls=0 rows=b.jsonl:full:3",
 			"end full sessions=2 sent=15"}},
-		{"totals, two, the first kept", []window.Session{a, b}, window.SessionsOptions{Totals: true, KeepFirst: true}, []string{
+		{"totals, two, the first kept", []sessions.Session{a, b}, sessions.Options{Totals: true, KeepFirst: true}, []string{
 			"totals 0 several=true calls=2 rows=a.jsonl:full:12", "totals 1 several=true calls=0 rows=b.jsonl:full:3",
 			"end full sessions=2 sent=15"}},
-		{"totals, one", []window.Session{a}, window.SessionsOptions{Totals: true, Stream: true}, []string{
+		{"totals, one", []sessions.Session{a}, sessions.Options{Totals: true, Stream: true}, []string{
 			"totals 0 several=false calls=0 rows=a.jsonl:full:12", "end full sessions=1 sent=12"}},
-		{"totals, one as a report", []window.Session{a}, window.SessionsOptions{Totals: true, OneAsReport: true}, []string{
+		{"totals, one as a report", []sessions.Session{a}, sessions.Options{Totals: true, OneAsReport: true}, []string{
 			`report 0 a.jsonl several=false file="" calls=2`, "end"}},
-		{"totals, two, one as a report", []window.Session{a, b}, window.SessionsOptions{Totals: true, OneAsReport: true}, []string{
+		{"totals, two, one as a report", []sessions.Session{a, b}, sessions.Options{Totals: true, OneAsReport: true}, []string{
 			"totals 0 several=true calls=0 rows=a.jsonl:full:12", "totals 1 several=true calls=0 rows=b.jsonl:full:3",
 			"end full sessions=2 sent=15"}},
-		{"none", nil, window.SessionsOptions{Totals: true}, []string{"end"}},
+		{"none", nil, sessions.Options{Totals: true}, []string{"end"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := tt.o
-			o.Strategies = []window.Strategy{window.Full}
+			o.Strategies = []window.Strategy{full}
 			o.Replay = window.ReplayOptions{Options: window.DefaultOptions()}
 			var log sinkLog
-			n, err := window.ReplaySessions(context.Background(), func(yield func(window.Session, error) bool) {
+			n, err := sessions.Replay(context.Background(), func(yield func(sessions.Session, error) bool) {
 				for _, s := range tt.sessions {
 					if !yield(s, nil) {
 						return
@@ -126,9 +127,9 @@ func TestReplaySessionsSink(t *testing.T) {
 			}
 		})
 	}
-	o := window.SessionsOptions{Strategies: []window.Strategy{window.Full},
+	o := sessions.Options{Strategies: []window.Strategy{full},
 		Replay: window.ReplayOptions{Options: window.DefaultOptions(), OnResult: func(*window.Result) error { return nil }}}
-	if _, err := window.ReplaySessions(context.Background(), func(func(window.Session, error) bool) {}, o, &sinkLog{}); err == nil {
+	if _, err := sessions.Replay(context.Background(), func(func(sessions.Session, error) bool) {}, o, &sinkLog{}); err == nil {
 		t.Error("Replay.OnResult set: no error")
 	}
 }

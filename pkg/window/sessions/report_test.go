@@ -1,4 +1,4 @@
-package window_test
+package sessions_test
 
 import (
 	"context"
@@ -12,12 +12,59 @@ import (
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/transcript/transcriptgen"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/sessions"
 )
 
-// TestReplayAllOrder replays generated sessions on several workers (run
+var (
+	full     = mustParse("full")
+	turnOnly = mustParse("turn")
+)
+
+func mustParse(spec string) window.Strategy {
+	s, err := window.Parse(spec, window.DefaultOptions())
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// held is a [sessions.Sink] that keeps each session's results.
+type held struct{ results [][]window.Result }
+
+func (h *held) Stream(sessions.Info, *window.ReplayOptions) (func() error, error) {
+	return func() error { return nil }, nil
+}
+
+func (h *held) Report(_ sessions.Info, results []window.Result) error {
+	h.results = append(h.results, results)
+	return nil
+}
+
+func (h *held) Totals(sessions.Info, []window.Result, []sessions.SessionTotals) error { return nil }
+
+func (h *held) End([]sessions.StrategyTotals) error { return nil }
+
+// replayAll replays ts through the strategies, up to workers at a time,
+// and returns each one's results in the order of ts.
+func replayAll(ctx context.Context, ts []*transcript.Transcript, strategies []window.Strategy, ro window.ReplayOptions, workers int) ([][]window.Result, error) {
+	var h held
+	_, err := sessions.Replay(ctx, func(yield func(sessions.Session, error) bool) {
+		for i, tr := range ts {
+			if !yield(sessions.Session{File: fmt.Sprint(i), Transcript: tr}, nil) {
+				return
+			}
+		}
+	}, sessions.Options{Strategies: strategies, Replay: ro, Workers: workers}, &h)
+	if err != nil {
+		return nil, err
+	}
+	return h.results, nil
+}
+
+// TestReplayOrder replays generated sessions on several workers (run
 // with -race) and checks each result against the same session replayed
 // alone: same order, same numbers, whatever the workers.
-func TestReplayAllOrder(t *testing.T) {
+func TestReplayOrder(t *testing.T) {
 	var ts []*transcript.Transcript
 	for seed := uint64(1); seed <= 6; seed++ {
 		ts = append(ts, transcriptgen.Generate(transcriptgen.Config{Seed: seed, AgentCalls: 30 + 10*int(seed), Usage: seed%2 == 0, Overhead: 300, MaxToolChars: 3000}))
@@ -43,16 +90,13 @@ func TestReplayAllOrder(t *testing.T) {
 		want = append(want, res)
 	}
 	for _, workers := range []int{1, 3, 0} {
-		got, err := window.ReplayAll(context.Background(), ts, strategies, ro, workers)
+		got, err := replayAll(context.Background(), ts, strategies, ro, workers)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("workers %d: results differ from one replay at a time", workers)
 		}
-	}
-	if _, err := window.ReplayAll(context.Background(), ts, strategies, window.ReplayOptions{Options: o, Progress: func(string, int, int) {}}, 2); err == nil {
-		t.Error("ReplayAll with Progress: no error")
 	}
 }
 
@@ -91,9 +135,9 @@ func TestTotalsOverflow(t *testing.T) {
 			for _, s := range tt.sessions {
 				ts = append(ts, usageSession(s...))
 			}
-			res, err := window.ReplayAll(context.Background(), ts, []window.Strategy{window.Full, window.TurnOnly}, window.ReplayOptions{Options: window.DefaultOptions()}, 2)
+			res, err := replayAll(context.Background(), ts, []window.Strategy{full, turnOnly}, window.ReplayOptions{Options: window.DefaultOptions()}, 2)
 			if err == nil {
-				rep := window.NewSessionsReport()
+				rep := sessions.NewReport()
 				for i, r := range res {
 					if err = rep.Add(fmt.Sprint(i), "", r); err != nil {
 						if len(rep.Sessions) != 2*i {
@@ -114,11 +158,11 @@ func TestTotalsOverflow(t *testing.T) {
 	}
 }
 
-// TestSessionsReport sums two sessions by hand: calls, tokens and
+// TestReport sums two sessions by hand: calls, tokens and
 // compactions add up, the largest call is the larger, the saved ratio is
 // that of the sums.
-func TestSessionsReport(t *testing.T) {
-	rep := window.NewSessionsReport()
+func TestReport(t *testing.T) {
+	rep := sessions.NewReport()
 	a := []window.Result{
 		{Strategy: "full", Totals: window.Totals{Calls: 2, TokensSent: 100, TokensFull: 100, MaxCallTokens: 60}},
 		{Strategy: "mask", Totals: window.Totals{Calls: 2, TokensSent: 50, TokensFull: 100, SavedRatio: 0.5, MaxCallTokens: 30, Compactions: 1}},
@@ -133,7 +177,7 @@ func TestSessionsReport(t *testing.T) {
 	if err := rep.Add("b", "c1", b); err != nil {
 		t.Fatal(err)
 	}
-	want := []window.StrategyTotals{
+	want := []sessions.StrategyTotals{
 		{Strategy: "full", Sessions: 2, Totals: window.Totals{Calls: 5, TokensSent: 400, TokensFull: 400, MaxCallTokens: 150, OverWindowCalls: 1}},
 		// 1 - 300/400 = 0.25.
 		{Strategy: "mask", Sessions: 2, Totals: window.Totals{Calls: 5, TokensSent: 300, TokensFull: 400, SavedRatio: 0.25, MaxCallTokens: 140, Compactions: 3}},
@@ -146,48 +190,17 @@ func TestSessionsReport(t *testing.T) {
 	}
 }
 
-// TestReplayAllCancelled: under a context already done no session is
-// replayed; the error is the first session's, the context's error.
-func TestReplayAllCancelled(t *testing.T) {
+// TestReplayCancelled: under a context already done no session is
+// replayed; the error is the context's.
+func TestReplayCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	ts := []*transcript.Transcript{usageSession(5), usageSession(7), usageSession(9)}
-	out, err := window.ReplayAll(ctx, ts, []window.Strategy{window.Full}, window.ReplayOptions{Options: window.DefaultOptions()}, 2)
-	var se *window.SessionError
-	if out != nil || !errors.As(err, &se) || se.Index != 0 || !errors.Is(err, context.Canceled) {
-		t.Errorf("ReplayAll cancelled = %v, %v; want nil and transcript 0's context.Canceled", out, err)
+	out, err := replayAll(ctx, ts, []window.Strategy{full}, window.ReplayOptions{Options: window.DefaultOptions()}, 2)
+	if out != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("Replay cancelled = %v, %v; want nil and context.Canceled", out, err)
 	}
-	if out, err := window.ReplayAll(context.Background(), nil, []window.Strategy{window.Full}, window.ReplayOptions{}, 0); err != nil || len(out) != 0 {
-		t.Errorf("ReplayAll of none = %v, %v", out, err)
-	}
-}
-
-// TestReplayTotals: a session of three calls recorded at 5, 7 and 9 input
-// tokens sends 21 tokens under full, 9 at most in one call, as Replay
-// says too; ReplayTotals keeps no call (an empty list, not nil) and
-// refuses an OnCall of its own.
-func TestReplayTotals(t *testing.T) {
-	ro := window.ReplayOptions{Options: window.DefaultOptions(), Indices: true}
-	got, err := window.ReplayTotals(context.Background(), usageSession(5, 7, 9), []window.Strategy{window.Full}, ro)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := window.Replay(context.Background(), usageSession(5, 7, 9), []window.Strategy{window.Full}, ro)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 1 || got[0].Calls == nil || len(got[0].Calls) != 0 {
-		t.Fatalf("calls = %#v, want one result with an empty, non-nil list", got)
-	}
-	tot := got[0].Totals
-	if tot.Calls != 3 || tot.TokensSent != 21 || tot.TokensFull != 21 || tot.MaxCallTokens != 9 {
-		t.Errorf("totals = %+v, want 3 calls, 21 sent of 21, 9 at most", tot)
-	}
-	if !reflect.DeepEqual(tot, want[0].Totals) {
-		t.Errorf("totals = %+v, Replay says %+v", tot, want[0].Totals)
-	}
-	ro.OnCall = func(string, *window.Call, *window.Event) error { return nil }
-	if _, err := window.ReplayTotals(context.Background(), usageSession(5), []window.Strategy{window.Full}, ro); err == nil {
-		t.Error("ReplayTotals with OnCall: no error")
+	if out, err := replayAll(context.Background(), nil, []window.Strategy{full}, window.ReplayOptions{}, 0); err != nil || len(out) != 0 {
+		t.Errorf("Replay of none = %v, %v", out, err)
 	}
 }

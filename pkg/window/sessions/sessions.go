@@ -1,4 +1,4 @@
-package window
+package sessions
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/pool"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/window"
 )
 
 // Session is one conversation of a replay over many: its transcript and
@@ -16,16 +17,16 @@ type Session struct {
 	Transcript *transcript.Transcript
 }
 
-// SessionsOptions say how [ReplaySessions] replays sessions and hands
+// Options say how [Replay] replays sessions and hands
 // their reports over.
-type SessionsOptions struct {
-	Strategies []Strategy
+type Options struct {
+	Strategies []window.Strategy
 	// Replay are the replays' options; its Progress is used only where
 	// the sessions are replayed one after the other (Workers ≤ 1, the
 	// calls streamed, InOrder), and its OnCall and OnResult must be nil.
-	Replay ReplayOptions
+	Replay window.ReplayOptions
 	// Limits, when set, replays each session under each of these
-	// context windows ([ReplayLimits]).
+	// context windows ([window.ReplayOptions.Limits]).
 	Limits []int
 	// InOrder replays the sessions one at a time, in input order, as
 	// each is handed over: for a Summarizing.Distill that runs a command
@@ -37,27 +38,28 @@ type SessionsOptions struct {
 	// over.
 	Workers int
 	// Stream hands each session's calls over as they are made
-	// ([SessionsSink.Stream]), holding none, unless InOrder; else each
+	// ([Sink.Stream]), holding none, unless InOrder; else each
 	// session's results are held and handed over whole
-	// ([SessionsSink.Report]).
+	// ([Sink.Report]).
 	Stream bool
 	// Totals sums the sessions: each one's rows go to
-	// [SessionsSink.Totals], the grand totals to [SessionsSink.End]. With
+	// [Sink.Totals], the grand totals to [Sink.End]. With
 	// OneAsReport, a run of one session hands its report over instead
-	// ([SessionsSink.Report], its calls held).
+	// ([Sink.Report], its calls held).
 	Totals      bool
 	OneAsReport bool
 	// KeepFirst keeps the first session's calls under Totals (replayed
-	// with [Replay], not [ReplayTotals]): a plot of it draws them.
+	// with [window.Replay], not with [window.ReplayOptions.Totals]): a
+	// plot of it draws them.
 	KeepFirst bool
 	// OnResult, when set, is given each strategy's result of each
 	// session's report, as it is handed over (not the totals of several).
-	OnResult func(r *Result)
+	OnResult func(r *window.Result)
 }
 
-// SessionInfo names one session of [ReplaySessions] as it is handed to a
-// [SessionsSink].
-type SessionInfo struct {
+// Info names one session of [Replay] as it is handed to a
+// [Sink].
+type Info struct {
 	// Index is the session's place in the input, from 0.
 	Index int
 	// File is the input the session was read from.
@@ -68,44 +70,44 @@ type SessionInfo struct {
 	Several bool
 	// Transcript is what the session's report says of its transcript,
 	// File set only when Several.
-	Transcript TranscriptInfo
+	Transcript window.TranscriptInfo
 }
 
-// A SessionsSink is given what [ReplaySessions] makes of each session,
+// A Sink is given what [Replay] makes of each session,
 // in input order, one at a time: a session's report whole (Report), or
 // its calls as they are made (Stream), or its totals (Totals), and at
 // the end, End.
-type SessionsSink interface {
+type Sink interface {
 	// Stream is called before a streamed session is replayed: it sets
 	// opts' OnCall and OnResult to take the calls and results as they are
 	// made (calling the hooks opts held, when set), and returns done,
 	// called once the session's replay has ended.
-	Stream(s SessionInfo, opts *ReplayOptions) (done func() error, err error)
+	Stream(s Info, opts *window.ReplayOptions) (done func() error, err error)
 	// Report is given a session's results, its calls held.
-	Report(s SessionInfo, results []Result) error
+	Report(s Info, results []window.Result) error
 	// Totals is given a session's results (their calls kept only with
 	// KeepFirst, for the first) and its rows of the totals.
-	Totals(s SessionInfo, results []Result, rows []SessionTotals) error
+	Totals(s Info, results []window.Result, rows []SessionTotals) error
 	// End is called once every session is in: with the grand totals of
 	// a run of Totals, else with nil.
 	End(totals []StrategyTotals) error
 }
 
-// ReplaySessions replays the sessions in the order sessions yields them
+// Replay replays the sessions in the order sessions yields them
 // and hands each one's report to sink as soon as it is replayed, then
 // lets it go, so memory holds a few sessions, not all: streamed calls
-// ([SessionsOptions.Stream]) are handed over as they are made, under
+// ([Options.Stream]) are handed over as they are made, under
 // each limit in turn; a report held holds one session's calls. The
 // first session is handed over once a second comes, or the input ends:
 // only then is it known whether there are several. The totals of several
 // sessions are handed over a session's rows at a time, the grand totals
 // at the end.
 // It returns the number of sessions replayed. An error of sessions is
-// returned as it is; a replay's is a [*SessionError] naming the
+// returned as it is; a replay's is a [*Error] naming the
 // session's file.
-func ReplaySessions(ctx context.Context, sessions iter.Seq2[Session, error], o SessionsOptions, sink SessionsSink) (int, error) {
+func Replay(ctx context.Context, sessions iter.Seq2[Session, error], o Options, sink Sink) (int, error) {
 	if o.Replay.OnCall != nil || o.Replay.OnResult != nil {
-		return 0, errors.New("ReplaySessions: OnCall and OnResult must be nil")
+		return 0, errors.New("Replay: OnCall and OnResult must be nil")
 	}
 	r := &sessionsRun{ctx: ctx, sink: sink, o: o}
 	r.callByCall = o.Stream && !o.InOrder
@@ -126,31 +128,31 @@ func ReplaySessions(ctx context.Context, sessions iter.Seq2[Session, error], o S
 type replayedSession struct {
 	Session
 	index   int
-	results []Result
+	results []window.Result
 	err     error
 }
 
 // info is what the sink is told of s.
-func (s *replayedSession) info(several bool) SessionInfo {
+func (s *replayedSession) info(several bool) Info {
 	t := s.Transcript
-	tj := TranscriptInfo{Format: string(t.Format), Messages: len(t.Messages), Turns: t.Turns, ID: t.ID}
+	tj := window.TranscriptInfo{Format: string(t.Format), Messages: len(t.Messages), Turns: t.Turns, ID: t.ID}
 	if several {
 		tj.File = s.File
 	}
-	return SessionInfo{Index: s.index, File: s.File, Several: several, Transcript: tj}
+	return Info{Index: s.index, File: s.File, Several: several, Transcript: tj}
 }
 
-// sessionsRun is one [ReplaySessions].
+// sessionsRun is one [Replay].
 type sessionsRun struct {
 	ctx  context.Context
-	sink SessionsSink
-	o    SessionsOptions
+	sink Sink
+	o    Options
 	// callByCall streams the calls as they are made; else each
 	// session's results are held until it is handed over.
 	callByCall bool
 	n          int              // sessions added
 	pending    *replayedSession // the first, until a second comes
-	totals     *SessionsReport  // the totals of several
+	totals     *Report          // the totals of several
 }
 
 // prepare replays session i ahead of its handing over, on a worker of
@@ -172,19 +174,21 @@ func (r *sessionsRun) prepare(i int, s Session) *replayedSession {
 
 // replay replays s under opts: under each limit, or keeping only the
 // totals, or keeping its calls.
-func (r *sessionsRun) replay(s *replayedSession, opts ReplayOptions, totalsOnly bool) ([]Result, error) {
-	var res []Result
+func (r *sessionsRun) replay(s *replayedSession, opts window.ReplayOptions, totalsOnly bool) ([]window.Result, error) {
+	var res []window.Result
 	var err error
 	switch {
 	case r.o.Limits != nil:
-		res, err = ReplayLimits(r.ctx, s.Transcript, r.o.Strategies, opts, r.o.Limits)
+		opts.Limits = r.o.Limits
+		res, err = window.Replay(r.ctx, s.Transcript, r.o.Strategies, opts)
 	case totalsOnly && !(r.o.KeepFirst && s.index == 0):
-		res, err = ReplayTotals(r.ctx, s.Transcript, r.o.Strategies, opts)
+		opts.Totals = true
+		res, err = window.Replay(r.ctx, s.Transcript, r.o.Strategies, opts)
 	default:
-		res, err = Replay(r.ctx, s.Transcript, r.o.Strategies, opts)
+		res, err = window.Replay(r.ctx, s.Transcript, r.o.Strategies, opts)
 	}
 	if err != nil {
-		return nil, &SessionError{Index: s.index, File: s.File, Err: err}
+		return nil, &Error{Index: s.index, File: s.File, Err: err}
 	}
 	return res, nil
 }
@@ -259,10 +263,10 @@ func (r *sessionsRun) addTotals(s *replayedSession, several bool) error {
 		}
 	}
 	if r.totals == nil {
-		r.totals = NewSessionsReport()
+		r.totals = NewReport()
 	}
 	if err := r.totals.Add(s.File, s.Transcript.ID, s.results); err != nil {
-		return &SessionError{Index: s.index, File: s.File, Err: err}
+		return &Error{Index: s.index, File: s.File, Err: err}
 	}
 	rows := r.totals.Sessions
 	r.totals.Sessions = rows[:0:0]
@@ -273,7 +277,7 @@ func (r *sessionsRun) addTotals(s *replayedSession, several bool) error {
 func (r *sessionsRun) stream(s *replayedSession, several bool) error {
 	opts := r.o.Replay
 	if r.o.OnResult != nil {
-		opts.OnResult = func(res *Result) error {
+		opts.OnResult = func(res *window.Result) error {
 			r.o.OnResult(res)
 			return nil
 		}
@@ -282,43 +286,10 @@ func (r *sessionsRun) stream(s *replayedSession, several bool) error {
 	if err != nil {
 		return err
 	}
-	if r.o.Limits != nil {
-		if err := r.replayLimits(s, opts); err != nil {
-			return err
-		}
-	} else if _, err := r.replay(s, opts, false); err != nil {
+	// Under several limits, window.Replay streams one strategy under
+	// one limit at a time: nothing holds the calls of several limits.
+	if _, err := r.replay(s, opts, false); err != nil {
 		return err
 	}
 	return done()
-}
-
-// replayLimits replays s under each limit as [ReplayLimits] does, its
-// results in the same order and with the same names, but one strategy
-// under one limit at a time, each call handed to opts' hooks as it is
-// made: nothing holds the calls of several limits (two limits of a 10 MB
-// session held 4.1 GB, three ran out of memory).
-func (r *sessionsRun) replayLimits(s *replayedSession, opts ReplayOptions) error {
-	for k := range r.o.Strategies {
-		for _, limit := range r.o.Limits {
-			o := opts
-			o.ContextWindow = limit
-			suffix := "@" + limitName(limit)
-			if opts.OnCall != nil {
-				o.OnCall = func(name string, c *Call, ev *Event) error {
-					return opts.OnCall(name+suffix, c, ev)
-				}
-			}
-			if opts.OnResult != nil {
-				o.OnResult = func(res *Result) error {
-					named := *res
-					named.Strategy += suffix
-					return opts.OnResult(&named)
-				}
-			}
-			if _, err := Replay(r.ctx, s.Transcript, r.o.Strategies[k:k+1], o); err != nil {
-				return &SessionError{Index: s.index, File: s.File, Err: err}
-			}
-		}
-	}
-	return nil
 }

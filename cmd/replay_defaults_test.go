@@ -1,4 +1,4 @@
-package window
+package cmd
 
 import (
 	"slices"
@@ -30,9 +30,9 @@ func TestDefaultStrategiesFor(t *testing.T) {
 		{"none", nil, []string{"full", "windowed", "summarizing", "turn"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, agent := DefaultStrategiesFor(slices.ContainsFunc(tc.ts, IsAgentLoop))
+			got, agent := defaultStrategiesFor(slices.ContainsFunc(tc.ts, isAgentLoop))
 			if !slices.Equal(got, tc.want) || agent != tc.wantAgent {
-				t.Errorf("DefaultStrategiesFor = %v, %v; want %v, %v", got, agent, tc.want, tc.wantAgent)
+				t.Errorf("defaultStrategiesFor = %v, %v; want %v, %v", got, agent, tc.want, tc.wantAgent)
 			}
 		})
 	}
