@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/harpe-dev/harpe/internal/distill"
-	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/summary"
 	"github.com/spf13/cobra"
 )
 
@@ -34,8 +34,8 @@ func addDistillFlags(a *app, c *cobra.Command) {
 // distiller runs the --distill-cmd shell command for each compaction
 // (see internal/distill): the request as JSON on stdin, the summary from
 // stdout, bounded by --distill-timeout and ended when the run is.
-func (a *app) distiller(command string) window.Distiller {
-	return func(req window.DistillRequest) (string, error) {
+func (a *app) distiller(command string) summary.Distiller {
+	return func(req summary.Request) (string, error) {
 		in, err := json.Marshal(distillStdinOf(req))
 		if err != nil {
 			return "", err
@@ -70,7 +70,7 @@ type distillStdinCall struct {
 	Arguments string `json:"arguments"`
 }
 
-func distillStdinOf(req window.DistillRequest) distillStdin {
+func distillStdinOf(req summary.Request) distillStdin {
 	in := distillStdin{Summary: req.Summary, MaxChars: req.MaxChars, Messages: make([]distillStdinMessage, 0, len(req.Messages))}
 	for _, m := range req.Messages {
 		dm := distillStdinMessage{Index: m.Index, Turn: m.Turn, Role: string(m.Role), Content: m.Text, ToolCallID: m.ToolCallID}

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/harpe-dev/harpe/pkg/window"
 	"github.com/harpe-dev/harpe/report"
 )
 
@@ -27,7 +26,7 @@ func checkPlotFile(path string) error {
 
 // plotReplay draws rep, a session's replay, as --plot and --plot-metric
 // ask.
-func plotReplay(w io.Writer, o replayOut, rep window.Report) error {
+func plotReplay(w io.Writer, o replayOut, rep report.Replay) error {
 	return report.WriteReplayPlot(w, &rep, report.ReplayPlotOptions{Cost: o.plotMetric == "cost",
 		ContextWindow: o.contextWindow, HighWater: o.highWater, Budget: o.budget})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
 	"github.com/harpe-dev/harpe/pkg/window/sessions"
+	"github.com/harpe-dev/harpe/pkg/window/summary"
 	"github.com/harpe-dev/harpe/report"
 )
 
@@ -190,7 +191,7 @@ func isRegular(name string) bool {
 // replayError is a replay's failure on file: a --distill-cmd failure is
 // a usage error, anything else (a sum too large) bad input.
 func replayError(file string, err error) error {
-	var de *window.DistillError
+	var de *summary.Error
 	if errors.As(err, &de) {
 		return usageErrorf("--distill-cmd: %s: %v", file, de.Err)
 	}

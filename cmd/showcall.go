@@ -10,6 +10,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/window"
 	"github.com/harpe-dev/harpe/pkg/window/provider"
 	"github.com/harpe-dev/harpe/pkg/window/sessions"
+	"github.com/harpe-dev/harpe/pkg/window/summary"
 	"github.com/harpe-dev/harpe/report"
 )
 
@@ -99,12 +100,11 @@ func (job *replayJob) runShowCall(a *app, runs []sessions.Session) error {
 		if a.ctx.Err() != nil {
 			return err
 		}
-		var de *window.DistillError
+		var de *summary.Error
 		if errors.As(err, &de) {
 			return usageErrorf("--distill-cmd: %s: %v", escapeControl(run.File), de.Err)
 		}
-		var oor *window.CallRangeError
-		if errors.As(err, &oor) {
+		if errors.Is(err, window.ErrCallRange) {
 			return usageErrorf("--show-call: %s: %v", escapeControl(run.File), err)
 		}
 		return inputError(fmt.Errorf("%s: %w", escapeControl(run.File), err))

@@ -44,7 +44,7 @@ func ExampleReplayPlotKeeper() {
 	for _, r := range k.Results() {
 		fmt.Printf("%s: %d call(s), tokens of the first %d\n", r.Strategy, r.Totals.Calls, r.Calls[0].Tokens)
 	}
-	rep := window.Report{Transcript: info, Strategies: k.Results()}
+	rep := report.Replay{Transcript: info, Strategies: k.Results()}
 	var svg strings.Builder
 	if err := report.WriteReplayPlot(&svg, &rep, report.ReplayPlotOptions{}); err != nil {
 		panic(err)

@@ -50,8 +50,8 @@ func ExampleWriteReplayPlot() {
 
 // twoCalls is the replay of a conversation of two turns sent whole by
 // full.
-func twoCalls() window.Report {
-	return window.Report{
+func twoCalls() report.Replay {
+	return report.Replay{
 		Transcript: window.TranscriptInfo{Format: "harpe", Messages: 4, Turns: 2},
 		Strategies: []window.Result{{
 			Strategy: "full",

@@ -11,7 +11,14 @@ import (
 	"github.com/harpe-dev/harpe/pkg/window"
 )
 
-// ReplayJSONWriter writes a [window.Report]'s JSON as the replay goes:
+// Replay is the replay of one transcript, as harpe replay --format json
+// writes it: the transcript, then each strategy's result.
+type Replay struct {
+	Transcript window.TranscriptInfo `json:"transcript"`
+	Strategies []window.Result       `json:"strategies"`
+}
+
+// ReplayJSONWriter writes a [Replay]'s JSON as the replay goes:
 // [ReplayJSONWriter.Begin] with the transcript, then every call and every
 // result as [window.Replay] hands them to [window.ReplayOptions.OnCall]
 // and [window.ReplayOptions.OnResult] ([ReplayJSONWriter.Hook] sets
@@ -222,7 +229,7 @@ func (j *ReplayJSONWriter) End() error {
 }
 
 // WriteReport writes a whole report, its calls included.
-func (j *ReplayJSONWriter) WriteReport(rep *window.Report) error {
+func (j *ReplayJSONWriter) WriteReport(rep *Replay) error {
 	if rep.Strategies == nil {
 		// "strategies": null, which nothing streamed writes.
 		j.value(rep, "")

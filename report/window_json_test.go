@@ -18,7 +18,7 @@ import (
 
 // marshalReport is the reference: the whole report through encoding/json,
 // as harpe replay --format json wrote it before it streamed.
-func marshalReport(t *testing.T, rep window.Report) []byte {
+func marshalReport(t *testing.T, rep report.Replay) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -88,7 +88,7 @@ func TestReplayJSONWriter(t *testing.T) {
 				if k > 0 {
 					info.File = c.file
 				}
-				want := marshalReport(t, window.Report{Transcript: info, Strategies: whole})
+				want := marshalReport(t, report.Replay{Transcript: info, Strategies: whole})
 				for _, r := range whole {
 					events += len(r.Events)
 					plans += len(r.Plan)
@@ -115,7 +115,7 @@ func TestReplayJSONWriter(t *testing.T) {
 				}
 
 				var written bytes.Buffer
-				if err := report.NewReplayJSONWriter(&written).WriteReport(&window.Report{Transcript: info, Strategies: whole}); err != nil {
+				if err := report.NewReplayJSONWriter(&written).WriteReport(&report.Replay{Transcript: info, Strategies: whole}); err != nil {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(written.Bytes(), want) {
@@ -150,7 +150,7 @@ func readSampleAny(t *testing.T, rel string) []*transcript.Transcript {
 // strategy, nil calls and strategies (json's null), results without calls.
 func TestReplayJSONWriterEdges(t *testing.T) {
 	info := window.TranscriptInfo{Format: "harpe", Messages: 2, Turns: 1}
-	reports := map[string]window.Report{
+	reports := map[string]report.Replay{
 		"nil strategies":   {Transcript: info},
 		"empty strategies": {Transcript: info, Strategies: []window.Result{}},
 		"nil calls":        {Transcript: info, Strategies: []window.Result{{Strategy: "full"}}},
@@ -250,8 +250,8 @@ func BenchmarkReportJSON(b *testing.B) {
 	}
 }
 
-func benchReport() window.Report {
-	rep := window.Report{Transcript: window.TranscriptInfo{Format: "harpe", Messages: 4000, Turns: 2000}}
+func benchReport() report.Replay {
+	rep := report.Replay{Transcript: window.TranscriptInfo{Format: "harpe", Messages: 4000, Turns: 2000}}
 	for _, name := range []string{"full", "clear", "mask"} {
 		r := window.Result{Strategy: name, Events: []window.Event{}}
 		for i := 1; i <= 2000; i++ {
@@ -278,7 +278,7 @@ func TestReplayJSONWriterParts(t *testing.T) {
 		{From: 5, To: 5, Sent: "cleared", Chars: 40, Tokens: 9},
 		{From: 6, To: 6, Sent: "od\"d\tsé", Chars: 0, Tokens: 0},
 	}
-	rep := window.Report{
+	rep := report.Replay{
 		Transcript: window.TranscriptInfo{Format: "anthropic", Messages: 7, Turns: 2},
 		Strategies: []window.Result{{
 			Strategy: "clear",

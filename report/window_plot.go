@@ -30,7 +30,7 @@ type ReplayPlotOptions struct {
 // marked on the line, the levels the strategies work to, and the context
 // window. The title names r's transcript, its file's name shortened to
 // fit the picture.
-func WriteReplayPlot(w io.Writer, r *window.Report, o ReplayPlotOptions) error {
+func WriteReplayPlot(w io.Writer, r *Replay, o ReplayPlotOptions) error {
 	tj := r.Transcript
 	file := tj.File
 	if len(file) > 48 {

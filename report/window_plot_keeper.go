@@ -51,5 +51,5 @@ func (k *ReplayPlotKeeper) Hook(opts *window.ReplayOptions) {
 }
 
 // Results are the strategies kept so far, in the replay's order: what
-// [window.Report.Strategies] holds for [WriteReplayPlot].
+// [Replay.Strategies] holds for [WriteReplayPlot].
 func (k *ReplayPlotKeeper) Results() []window.Result { return k.results }

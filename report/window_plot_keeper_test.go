@@ -48,10 +48,10 @@ func TestPlotKeeperDrawsTheHeldPlot(t *testing.T) {
 	info := window.TranscriptInfo{Format: string(ts[0].Format), Turns: ts[0].Turns, File: "worked.jsonl"}
 	for _, o := range []report.ReplayPlotOptions{{HighWater: 15}, {Cost: true}} {
 		var want, got bytes.Buffer
-		if err := report.WriteReplayPlot(&want, &window.Report{Transcript: info, Strategies: held}, o); err != nil {
+		if err := report.WriteReplayPlot(&want, &report.Replay{Transcript: info, Strategies: held}, o); err != nil {
 			t.Fatal(err)
 		}
-		if err := report.WriteReplayPlot(&got, &window.Report{Transcript: info, Strategies: k.Results()}, o); err != nil {
+		if err := report.WriteReplayPlot(&got, &report.Replay{Transcript: info, Strategies: k.Results()}, o); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want.Bytes()) {

@@ -25,7 +25,7 @@ type ReplayCallLine struct {
 // ReplaySessionsOptions say how [WriteReplaySessions] writes the
 // sessions' reports.
 type ReplaySessionsOptions struct {
-	// Format is "json" (one [window.Report] per session, written call by
+	// Format is "json" (one [Replay] per session, written call by
 	// call where it can be), "jsonl" (a [ReplayCallLine] per call) or
 	// "table" ([WriteReplayTables] with Tables, a blank line between
 	// sessions). With [sessions.Options.Totals] only the sessions'
@@ -47,7 +47,7 @@ type ReplaySessionsResult struct {
 	// First is the first session's report, its transcript's File always
 	// set; its results hold what a plot draws only with
 	// [ReplaySessionsOptions.Plot].
-	First window.Report
+	First Replay
 }
 
 // WriteReplaySessions replays the sessions as [sessions.Replay]
@@ -74,11 +74,11 @@ type replaySessionsWriter struct {
 	w       io.Writer
 	f       ReplaySessionsOptions
 	written int // sessions written
-	first   window.Report
+	first   Replay
 	plot    ReplayPlotKeeper
 	// With totals as a table: each session's report and rows; as JSON:
 	// the rows written.
-	kept     []window.Report
+	kept     []Replay
 	keptRows []sessions.SessionTotals
 	rows     int
 }
@@ -133,7 +133,7 @@ func (sw *replaySessionsWriter) Report(s sessions.Info, results []window.Result)
 			return err
 		}
 	}
-	rep := window.Report{Transcript: s.Transcript, Strategies: results}
+	rep := Replay{Transcript: s.Transcript, Strategies: results}
 	var err error
 	switch sw.f.Format {
 	case "json":
@@ -158,7 +158,7 @@ func (sw *replaySessionsWriter) Totals(s sessions.Info, results []window.Result,
 	if sw.f.Format == "table" {
 		tj := s.Transcript
 		tj.File = s.File
-		sw.kept = append(sw.kept, window.Report{Transcript: tj, Strategies: results})
+		sw.kept = append(sw.kept, Replay{Transcript: tj, Strategies: results})
 		sw.keptRows = append(sw.keptRows, rows...)
 	} else if err := sw.writeRows(rows); err != nil {
 		return err
@@ -230,7 +230,7 @@ func (sw *replaySessionsWriter) keepFirst(s sessions.Info, results []window.Resu
 	if s.Index != 0 {
 		return
 	}
-	sw.first = window.Report{Transcript: s.Transcript}
+	sw.first = Replay{Transcript: s.Transcript}
 	sw.first.Transcript.File = s.File
 	if sw.f.Plot {
 		sw.first.Strategies = results
@@ -238,7 +238,7 @@ func (sw *replaySessionsWriter) keepFirst(s sessions.Info, results []window.Resu
 }
 
 // replayWriteCallLines writes rep's calls held, a [ReplayCallLine] each.
-func replayWriteCallLines(w io.Writer, rep *window.Report, file string, several bool) error {
+func replayWriteCallLines(w io.Writer, rep *Replay, file string, several bool) error {
 	for _, res := range rep.Strategies {
 		ev := 0
 		for _, c := range res.Calls {

@@ -50,7 +50,7 @@ func TestReplaySessionsLimitsStreamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want bytes.Buffer
-	rep := window.Report{Transcript: window.TranscriptInfo{Format: string(tr.Format), Messages: len(tr.Messages), Turns: tr.Turns}, Strategies: res}
+	rep := report.Replay{Transcript: window.TranscriptInfo{Format: string(tr.Format), Messages: len(tr.Messages), Turns: tr.Turns}, Strategies: res}
 	if err := report.NewReplayJSONWriter(&want).WriteReport(&rep); err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func TestReplaySessionsAsEach(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep := window.Report{Transcript: window.TranscriptInfo{File: s.File, Format: string(s.Transcript.Format),
+			rep := report.Replay{Transcript: window.TranscriptInfo{File: s.File, Format: string(s.Transcript.Format),
 				Messages: len(s.Transcript.Messages), Turns: s.Transcript.Turns}, Strategies: res}
 			if format == "json" {
 				err = report.NewReplayJSONWriter(&want).WriteReport(&rep)

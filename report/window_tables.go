@@ -37,7 +37,7 @@ func (o ReplayTableOptions) table() table.Options {
 // a table of its calls (one strategy) or of the tokens per call
 // (several) with their legend and compactions, then the totals, a row
 // per strategy, and the notes under them.
-func WriteReplayTables(w io.Writer, r *window.Report, o ReplayTableOptions) error {
+func WriteReplayTables(w io.Writer, r *Replay, o ReplayTableOptions) error {
 	tj, results := r.Transcript, r.Strategies
 	title := fmt.Sprintf("%s transcript: %s, %s", tj.Format, prose.Plural(tj.Messages, "message"), prose.Plural(tj.Turns, "turn"))
 	if tj.ID != "" {

@@ -20,7 +20,7 @@ import (
 // notes under it. reports are the replays r sums, in the order added
 // (their Transcript names each session; their results say what is
 // unpriced).
-func WriteReplayTotalsTable(w io.Writer, r *sessions.Report, reports []window.Report, o ReplayTableOptions) error {
+func WriteReplayTotalsTable(w io.Writer, r *sessions.Report, reports []Replay, o ReplayTableOptions) error {
 	if o.Note != "" {
 		fmt.Fprintln(w, o.Note)
 	}
@@ -85,7 +85,7 @@ func replaySessionsRows(r *sessions.Report, n int, priced bool) ([]string, [][]s
 // replaySessionsNotes writes the lines under the sessions table: calls and
 // sessions, what full would cost, the legend, what is unpriced, and the
 // calls over the window or the budget.
-func replaySessionsNotes(w io.Writer, r *sessions.Report, reports []window.Report, priced bool) error {
+func replaySessionsNotes(w io.Writer, r *sessions.Report, reports []Replay, priced bool) error {
 	if len(r.Totals) > 0 {
 		fmt.Fprintf(w, "%s in %s", prose.Plural(r.Totals[0].Calls, "call"), prose.Plural(len(reports), "session"))
 		if t := r.Totals[0]; t.CostTotals.AllUnpriced() {

@@ -174,7 +174,7 @@ func TestAgentLoop(t *testing.T) {
 				if len(last[len(last)-1].CacheControl) == 0 {
 					t.Errorf("request %d: no cache_control on the last block", i+1)
 				}
-				placeholders += bytes.Count(body, []byte(window.ClearedPlaceholder)) + bytes.Count(body, []byte("omitted:")) + bytes.Count(body, []byte("[truncated:"))
+				placeholders += bytes.Count(body, []byte("[tool result cleared]")) + bytes.Count(body, []byte("omitted:")) + bytes.Count(body, []byte("[truncated:"))
 			}
 			if spec != "full" && spec != "clear:auto" && placeholders == 0 {
 				t.Errorf("%s edited nothing: the test would not see a placeholder", spec)

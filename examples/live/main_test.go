@@ -14,6 +14,7 @@ import (
 	"github.com/harpe-dev/harpe/cmd"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // sampleFiles lists the samples.
@@ -70,7 +71,7 @@ func TestSameAsReplay(t *testing.T) {
 			var convs []string
 			dec := json.NewDecoder(&want)
 			for dec.More() {
-				var rep window.Report
+				var rep report.Replay
 				if err := dec.Decode(&rep); err != nil {
 					t.Fatalf("%s %s: %v", file, spec, err)
 				}

@@ -111,7 +111,7 @@ func TestAgentLoop(t *testing.T) {
 					t.Errorf("request %d:\nsent     %s\nrendered %s", i+1, gb, wb)
 				}
 				checkPairs(t, i+1, s.Messages)
-				placeholders += bytes.Count(body, []byte(window.ClearedPlaceholder)) + bytes.Count(body, []byte("omitted:")) + bytes.Count(body, []byte("[truncated:"))
+				placeholders += bytes.Count(body, []byte("[tool result cleared]")) + bytes.Count(body, []byte("omitted:")) + bytes.Count(body, []byte("[truncated:"))
 			}
 			if spec != "full" && spec != "clear:auto" && placeholders == 0 {
 				t.Errorf("%s edited nothing: the test would not see a placeholder", spec)

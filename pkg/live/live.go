@@ -31,6 +31,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/summary"
 )
 
 // Message is one message of the conversation (package transcript's:
@@ -40,7 +41,7 @@ type Message = transcript.Message
 // Distill folds older messages into the rolling summary (summarizing):
 // it returns the new summary; an error leaves the history and the
 // summary as they were, and [Context.Render] returns it.
-type Distill func(ctx context.Context, req window.DistillRequest) (string, error)
+type Distill func(ctx context.Context, req summary.Request) (string, error)
 
 // Config is what a [Context] starts with.
 type Config struct {
@@ -62,7 +63,7 @@ type Config struct {
 	// (window sizes, clearing's trigger, the token counter, …).
 	Options window.Options
 	// Distill, when set, writes summarizing's summaries (else
-	// [window.Extractive]).
+	// [summary.Extractive]).
 	Distill Distill
 	// Model names the model called, for clear:auto's prices, cache
 	// rule and window limit (from Catalog, nil: the built-in prices);
@@ -130,7 +131,7 @@ func (c *Context) options() window.Options {
 	return o
 }
 
-func (c *Context) distill(req window.DistillRequest) (string, error) {
+func (c *Context) distill(req summary.Request) (string, error) {
 	ctx := c.ctx
 	if ctx == nil {
 		ctx = context.Background()

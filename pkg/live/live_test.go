@@ -12,6 +12,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/live"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/summary"
 )
 
 func user(s string) live.Message { return live.Message{Role: transcript.RoleUser, Text: s} }
@@ -102,7 +103,7 @@ func TestDistillError(t *testing.T) {
 	fail := errors.New("model down")
 	var seen []any
 	broken := true
-	cfg := live.Config{Distill: func(ctx context.Context, req window.DistillRequest) (string, error) {
+	cfg := live.Config{Distill: func(ctx context.Context, req summary.Request) (string, error) {
 		seen = append(seen, ctx.Value(ctxKey{}))
 		if broken {
 			return "", fail

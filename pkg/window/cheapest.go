@@ -135,16 +135,16 @@ func (s *planState) apply(c *conversation, _ *Selection, _ int) {
 	}
 }
 
-// clearResult sends the result at position p as [ClearedPlaceholder]
+// clearResult sends the result at position p as [clearedPlaceholder]
 // (and its call's arguments as "{}" with inputs), where that is
 // smaller.
 func clearResult(c *conversation, p int, inputs bool) {
-	ph := c.counter.Count(ClearedPlaceholder)
+	ph := c.counter.Count(clearedPlaceholder)
 	if _, now := c.sentSize(p); ph >= now {
 		return
 	}
 	id := c.h.At(p).Message.ToolCallID
-	c.set(p, sentCleared, len([]rune(ClearedPlaceholder)), ph)
+	c.set(p, sentCleared, len([]rune(clearedPlaceholder)), ph)
 	if inputs {
 		if cp, ok := c.h.callOf(p); ok {
 			if dt := c.inputSaving(cp, id); dt < 0 {
@@ -818,7 +818,7 @@ func (k *collector) sizes(c *conversation) {
 // candidates adds the new results that clearing would make smaller
 // (positions only grow, save aborts).
 func (k *collector) candidates(c *conversation) {
-	ph := c.counter.Count(ClearedPlaceholder)
+	ph := c.counter.Count(clearedPlaceholder)
 	k.rseen = min(k.rseen, len(c.results))
 	for _, p := range c.results[k.rseen:] {
 		e := c.h.At(p)

@@ -9,13 +9,14 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/window/summary"
 )
 
 // How a part is sent ([Part.Sent]).
 const (
 	sentWhole     = "whole"
 	sentTruncated = "truncated" // cut by a limit edit
-	sentCleared   = "cleared"   // replaced by [ClearedPlaceholder] (or its call's arguments by "{}")
+	sentCleared   = "cleared"   // replaced by "[tool result cleared]" (or its call's arguments by "{}")
 	sentMasked    = "masked"    // replaced by a mask placeholder
 	sentSummary   = "summary"   // a strategy's rolling summary
 )
@@ -32,7 +33,7 @@ type Part struct {
 	From int `json:"from"`
 	To   int `json:"to"`
 	// Sent says how: "whole"; "truncated" (cut by a limit edit);
-	// "cleared" (replaced by [ClearedPlaceholder], or its call's
+	// "cleared" (replaced by "[tool result cleared]", or its call's
 	// arguments by "{}"); "masked" (replaced by a mask placeholder);
 	// "summary" (a strategy's rolling summary).
 	Sent   string `json:"sent"`
@@ -607,7 +608,7 @@ func (c *conversation) sentMessage(p int) transcript.Message {
 	switch c.sent[p] {
 	case sentCleared:
 		if m.ToolCallID != "" {
-			m.Text = ClearedPlaceholder
+			m.Text = clearedPlaceholder
 		}
 		if len(m.ToolCalls) > 0 {
 			calls := slices.Clone(m.ToolCalls)
@@ -647,28 +648,7 @@ func (c *conversation) clearsInputs() bool {
 	return false
 }
 
-// distillSummary folds msgs into prev with distill ([Extractive] when
-// nil), the result cut to maxChars; an error of distill is a
-// [DistillError].
-func distillSummary(distill Distiller, prev string, msgs []transcript.Message, maxChars int) (string, error) {
-	if distill == nil {
-		distill = Extractive
-	}
-	sum, err := distill(DistillRequest{Summary: prev, Messages: msgs, MaxChars: maxChars})
-	if err != nil {
-		return "", &DistillError{Err: err}
-	}
-	return cutChars(sum, maxChars), nil
-}
-
-// cutChars keeps the first max code points of s.
-func cutChars(s string, max int) string {
-	n := 0
-	for i := range s {
-		if n == max {
-			return s[:i]
-		}
-		n++
-	}
-	return s
+// distillSummary folds msgs into prev with distill (see [summary.Fold]).
+func distillSummary(distill summary.Distiller, prev string, msgs []transcript.Message, maxChars int) (string, error) {
+	return summary.Fold(distill, summary.Request{Summary: prev, Messages: msgs, MaxChars: maxChars})
 }

@@ -37,13 +37,13 @@ type editState interface {
 // masking window of 10 is the one "The Complexity Trap" (Lindenbauer et
 // al., JetBrains, arXiv 2508.21433, 2025) found best for SWE-agent.
 const (
-	DefaultClearTrigger = 100000
-	DefaultClearKeep    = 3
-	DefaultMaskKeep     = 10
+	defaultClearTrigger = 100000
+	defaultClearKeep    = 3
+	defaultMaskKeep     = 10
 )
 
-// ClearedPlaceholder replaces a tool result clear cleared.
-const ClearedPlaceholder = "[tool result cleared]"
+// clearedPlaceholder replaces a tool result clear cleared.
+const clearedPlaceholder = "[tool result cleared]"
 
 // clearedInput replaces a tool call's arguments when [clearEdit.ClearInputs]
 // is set.
@@ -56,10 +56,10 @@ const clearedInput = "{}"
 // Its tags describe the settings for [Settings] ("clear"), each with the
 // flag a front end gives it ([Setting.Flag]).
 type ClearSettings struct {
-	// Trigger: nil is [DefaultClearTrigger]; 0 clears at every call
+	// Trigger: nil is 100,000; 0 clears at every call
 	// that has a result to clear.
 	Trigger *int "setting:\"trigger\" option:\"Clear.Trigger\" flag:\"clear-trigger\" usage:\"clear: input `TOKENS` past which a call clears old tool results\" doc:\"input tokens of a call past which old tool results are cleared\""
-	// Keep: nil is [DefaultClearKeep]; 0 keeps no result whole.
+	// Keep: nil is 3; 0 keeps no result whole.
 	// clear:auto does not read it: its keep is 1 (cheapest's default)
 	// unless its spec writes one.
 	Keep *int `setting:"keep" option:"Clear.Keep" flag:"clear-keep" usage:"clear: newest tool results never cleared" doc:"newest tool results never cleared"`
@@ -76,19 +76,19 @@ func init() {
 
 // resolve returns the clear edit of s, its defaults filled in.
 func (s ClearSettings) resolve() clearEdit {
-	return clearEdit{Trigger: orDefault(s.Trigger, DefaultClearTrigger), Keep: orDefault(s.Keep, DefaultClearKeep),
+	return clearEdit{Trigger: orDefault(s.Trigger, defaultClearTrigger), Keep: orDefault(s.Keep, defaultClearKeep),
 		ClearAtLeast: orDefault(s.ClearAtLeast, 0), ExcludeTools: s.ExcludeTools, ClearInputs: s.ClearInputs}
 }
 
 // MaskSettings are the settings of the mask edit that a spec does not
 // write.
 type MaskSettings struct {
-	// Keep: nil is [DefaultMaskKeep]; 0 masks every result.
+	// Keep: nil is 10; 0 masks every result.
 	Keep *int `setting:"keep" option:"Mask.Keep" flag:"mask-keep" usage:"mask: tool-using calls whose results are sent verbatim" doc:"tool-using calls whose results are sent verbatim"`
 }
 
 // resolve returns the mask edit of s, its default filled in.
-func (s MaskSettings) resolve() maskEdit { return maskEdit{Keep: orDefault(s.Keep, DefaultMaskKeep)} }
+func (s MaskSettings) resolve() maskEdit { return maskEdit{Keep: orDefault(s.Keep, defaultMaskKeep)} }
 
 // clearEdit clears old tool results as Anthropic's context editing
 // (clear_tool_uses_20250919) does. The rule harpe implements, where the
@@ -103,7 +103,7 @@ func (s MaskSettings) resolve() maskEdit { return maskEdit{Keep: orDefault(s.Kee
 //     candidates are cleared until the tokens they free in this call's
 //     window reach ClearAtLeast, and when all of them together would free
 //     less, nothing is cleared at this call;
-//   - a cleared result is sent as [ClearedPlaceholder] from then on (the
+//   - a cleared result is sent as "[tool result cleared]" from then on (the
 //     cleared set only grows within a conversation), and with ClearInputs
 //     its call's arguments as "{}";
 //   - the result stays where it was, after its call.
@@ -142,7 +142,7 @@ func (s *clearState) apply(c *conversation, sel *Selection, tokens int) {
 		}
 		e := c.h.At(p)
 		_, now := c.sentSize(p)
-		dt := c.counter.Count(ClearedPlaceholder) - now
+		dt := c.counter.Count(clearedPlaceholder) - now
 		if dt >= 0 {
 			continue
 		}
@@ -164,7 +164,7 @@ func (s *clearState) apply(c *conversation, sel *Selection, tokens int) {
 	}
 	for _, p := range batch {
 		e := c.h.At(p)
-		c.set(p, sentCleared, utf8.RuneCountInString(ClearedPlaceholder), c.counter.Count(ClearedPlaceholder))
+		c.set(p, sentCleared, utf8.RuneCountInString(clearedPlaceholder), c.counter.Count(clearedPlaceholder))
 		if s.cfg.ClearInputs {
 			if cp, ok := c.h.callOf(p); ok {
 				if dt := c.inputSaving(cp, e.Message.ToolCallID); dt < 0 {

@@ -107,7 +107,7 @@ func TestRenderPlaceholders(t *testing.T) {
 		t.Errorf("call 2 arguments = %q", got)
 	}
 	m := r[2].Messages
-	if m[1].ToolCalls[0].Arguments != clearedInput || m[2].Text != ClearedPlaceholder || m[4].Text != x(200) {
+	if m[1].ToolCalls[0].Arguments != clearedInput || m[2].Text != clearedPlaceholder || m[4].Text != x(200) {
 		t.Errorf("call 3 = %+v", m)
 	}
 	if m[1].ToolCalls[0].Name != "grep" || m[2].ToolCallID != "c1" {

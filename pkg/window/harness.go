@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/window/summary"
 )
 
 // The harness presets: strategies that compact as a coding agent's own
@@ -70,7 +71,7 @@ type harnessStrategy struct {
 	// a compaction, up to this many tokens.
 	KeepUserTokens  int
 	SummaryMaxChars int
-	Distill         Distiller
+	Distill         summary.Distiller
 }
 
 // Name returns the preset.
@@ -92,12 +93,12 @@ func (s harnessStrategy) window() int {
 
 // claudeCodeSettings are the claude-code preset's settings.
 type claudeCodeSettings struct {
-	Window  int       `setting:"window" doc:"context window in tokens (0: the replay's context window, else 200000)"`
-	Reserve int       `setting:"reserve" doc:"tokens reserved for the reply"`
-	Buffer  int       `setting:"buffer" doc:"further tokens below the window where it compacts"`
-	Percent int       `setting:"percent" doc:"compact at this percentage of window − reserve when lower, at most 100 (0: off)"`
-	Max     int       `setting:"max" option:"Summarizing.SummaryMaxChars" flag:"summary-max-chars" doc:"bound on the summary in characters"`
-	Distill Distiller `option:"Summarizing.Distill" doc:"writes the summary (nil: Extractive)"`
+	Window  int               `setting:"window" doc:"context window in tokens (0: the replay's context window, else 200000)"`
+	Reserve int               `setting:"reserve" doc:"tokens reserved for the reply"`
+	Buffer  int               `setting:"buffer" doc:"further tokens below the window where it compacts"`
+	Percent int               `setting:"percent" doc:"compact at this percentage of window − reserve when lower, at most 100 (0: off)"`
+	Max     int               `setting:"max" option:"Summarizing.SummaryMaxChars" flag:"summary-max-chars" doc:"bound on the summary in characters"`
+	Distill summary.Distiller `option:"Summarizing.Distill" doc:"writes the summary (nil: Extractive)"`
 }
 
 func claudeCodeFrom(o Options) claudeCodeSettings {
@@ -112,12 +113,12 @@ func (p claudeCodeSettings) build(Options) (Strategy, error) {
 
 // codexSettings are the codex preset's settings.
 type codexSettings struct {
-	Window  int       `setting:"window" doc:"context window in tokens (0: the replay's context window, else 272000)"`
-	Percent int       `setting:"percent" doc:"compact at this percentage of the window, at most 100"`
-	Limit   int       `setting:"limit" doc:"compact at this many tokens when lower (0: off)"`
-	User    int       `setting:"user" doc:"tokens of the newest user messages kept at a compaction"`
-	Max     int       `setting:"max" option:"Summarizing.SummaryMaxChars" flag:"summary-max-chars" doc:"bound on the summary in characters"`
-	Distill Distiller `option:"Summarizing.Distill" doc:"writes the summary (nil: Extractive)"`
+	Window  int               `setting:"window" doc:"context window in tokens (0: the replay's context window, else 272000)"`
+	Percent int               `setting:"percent" doc:"compact at this percentage of the window, at most 100"`
+	Limit   int               `setting:"limit" doc:"compact at this many tokens when lower (0: off)"`
+	User    int               `setting:"user" doc:"tokens of the newest user messages kept at a compaction"`
+	Max     int               `setting:"max" option:"Summarizing.SummaryMaxChars" flag:"summary-max-chars" doc:"bound on the summary in characters"`
+	Distill summary.Distiller `option:"Summarizing.Distill" doc:"writes the summary (nil: Extractive)"`
 }
 
 func codexFrom(o Options) codexSettings {
@@ -419,13 +420,13 @@ func (s *microState) apply(c *conversation, _ *Selection, _ int) {
 		}
 	}
 	cands = cands[:max(0, len(cands)-s.cfg.Keep)]
-	ph := c.counter.Count(ClearedPlaceholder)
+	ph := c.counter.Count(clearedPlaceholder)
 	for _, p := range cands {
 		if !replaceable(c.sent[p]) {
 			continue
 		}
 		if _, now := c.sentSize(p); ph < now {
-			c.set(p, sentCleared, utf8.RuneCountInString(ClearedPlaceholder), ph)
+			c.set(p, sentCleared, utf8.RuneCountInString(clearedPlaceholder), ph)
 		}
 	}
 }

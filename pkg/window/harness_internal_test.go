@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/window/summary"
 )
 
 // TestHarnessPresetsWorked replays small() (window_test.go: message
@@ -13,7 +14,7 @@ import (
 // and a distiller that writes "S" (1 token). No usage is recorded, so a
 // call's tokens are its counted window, which the next call observes.
 func TestHarnessPresetsWorked(t *testing.T) {
-	s := func(DistillRequest) (string, error) { return "S", nil }
+	s := func(summary.Request) (string, error) { return "S", nil }
 	type ev struct {
 		call, before, after int
 		folded              []int
@@ -260,7 +261,7 @@ func TestHarnessAbortedTurnEstimate(t *testing.T) {
 	}
 	tr := &transcript.Transcript{Format: "harpe", Messages: msgs, Turns: 3}
 	o := DefaultOptions()
-	o.Summarizing.Distill = func(DistillRequest) (string, error) { return "S", nil }
+	o.Summarizing.Distill = func(summary.Request) (string, error) { return "S", nil }
 	st, err := Parse("claude-code:window=15:reserve=0:buffer=0", o)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/summary"
 )
 
 // The settings of every built-in strategy and edit, as the registry
@@ -89,7 +90,7 @@ func TestRegisterPanics(t *testing.T) {
 		}},
 		{"flag on an option alone", func() {
 			type optionFlag struct {
-				D window.Distiller `option:"Summarizing.Distill" flag:"d"`
+				D summary.Distiller `option:"Summarizing.Distill" flag:"d"`
 			}
 			window.Register("o", func(window.Options) optionFlag { return optionFlag{} }, func(optionFlag, window.Options) (window.Strategy, error) { return nil, nil })
 		}},

@@ -3,6 +3,7 @@ package window
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -64,13 +65,6 @@ type ReplayOptions struct {
 	// nil, so its JSON says []) and no indices are worked out. OnCall
 	// must then be nil; OnResult and Progress are used.
 	Totals bool
-}
-
-// Report is a replay of one transcript, as harpe replay --format json
-// writes it.
-type Report struct {
-	Transcript TranscriptInfo `json:"transcript"`
-	Strategies []Result       `json:"strategies"`
 }
 
 // TranscriptInfo describes the transcript replayed.
@@ -296,7 +290,7 @@ func renderCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts 
 		s = p.withEdits
 	}
 	if n < 1 || n > len(fullRes.Calls) {
-		return Rendered{}, Call{}, &CallRangeError{Call: n, Calls: len(fullRes.Calls)}
+		return Rendered{}, Call{}, fmt.Errorf("call %d %w: the transcript has %d calls", n, ErrCallRange, len(fullRes.Calls))
 	}
 	r.renderAt = n
 	res, err := r.run(ctx, s, fullRes.Calls, true)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/pkg/window/summary"
 )
 
 // usageSession is a session of one call a turn, each recording tokens.
@@ -70,7 +71,7 @@ func TestWithDistill(t *testing.T) {
 			t.Fatal(err)
 		}
 		calls := 0
-		s = window.WithDistill(s, func(window.DistillRequest) (string, error) {
+		s = window.WithDistill(s, func(summary.Request) (string, error) {
 			calls++
 			return "S", nil
 		})

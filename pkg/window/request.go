@@ -2,7 +2,7 @@ package window
 
 import (
 	"context"
-	"fmt"
+	"errors"
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
@@ -47,7 +47,7 @@ type SentMessage struct {
 // that call sent: its report (parts included), the window as the
 // provider is sent it, placeholders and summary in place
 // ([CallView.Rendered]), and message by message. It is a
-// [*CallRangeError] when t has fewer calls.
+// an error wrapping [ErrCallRange] when t has fewer calls.
 func ShowCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts ReplayOptions, n int) (*CallView, error) {
 	rs, err := resolve(s, opts.Options)
 	if err != nil {
@@ -84,13 +84,7 @@ func ShowCall(ctx context.Context, t *transcript.Transcript, s Strategy, opts Re
 	return v, nil
 }
 
-// CallRangeError is a call number the transcript does not reach, as
-// [ShowCall] returns it.
-type CallRangeError struct {
-	Call  int // the call asked for
-	Calls int // the calls the transcript has
-}
-
-func (e *CallRangeError) Error() string {
-	return fmt.Sprintf("call %d out of range: the transcript has %d calls", e.Call, e.Calls)
-}
+// ErrCallRange is what [ShowCall] returns, wrapped with the call asked
+// for and the calls there are, for a call number the transcript does not
+// reach.
+var ErrCallRange = errors.New("out of range")

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/harpe-dev/harpe/pkg/window/summary"
 )
 
 // Defaults of the windowed, sliding and summarizing strategies, as
@@ -65,8 +67,8 @@ type SummarizingSettings struct {
 	// SummaryMaxChars bounds the rolling summary, a longer distillation
 	// cut to it: nil is 8000.
 	SummaryMaxChars *int
-	// Distill writes the new rolling summary; nil uses [Extractive].
-	Distill Distiller
+	// Distill writes the new rolling summary; nil uses [summary.Extractive].
+	Distill summary.Distiller
 }
 
 // resolve returns the summarizing strategy of s, its defaults filled in.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/harpe-dev/harpe/pkg/transcript"
@@ -62,9 +63,8 @@ func TestShowCallAddsUp(t *testing.T) {
 		}
 	}
 	_, err := window.ShowCall(context.Background(), tr, window.Full, window.ReplayOptions{Options: o}, 1000)
-	var re *window.CallRangeError
-	if !errors.As(err, &re) || re.Call != 1000 {
-		t.Errorf("call 1000: got %v, want a CallRangeError", err)
+	if !errors.Is(err, window.ErrCallRange) || !strings.HasPrefix(err.Error(), "call 1000 out of range: the transcript has ") {
+		t.Errorf("call 1000: got %v, want ErrCallRange", err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/window/summary"
 )
 
 // Strategy is a context policy: it decides which messages of the history
@@ -399,12 +400,12 @@ func (s slidingStrategy) Start() State {
 // recent turns verbatim. Compaction is reactive: after a call whose input
 // tokens exceed HighWaterTokens, the older turns are distilled before the
 // next call, keeping the newest whole turns that fit LowWaterChars. The
-// summary is cut to SummaryMaxChars. Distill nil uses [Extractive].
+// summary is cut to SummaryMaxChars. Distill nil uses [summary.Extractive].
 type summarizingStrategy struct {
-	HighWaterTokens int       `setting:"high" option:"Summarizing.HighWaterTokens" flag:"high-water-tokens" usage:"summarizing compacts after a call over this many input tokens" doc:"input tokens of a call past which the next call compacts"`
-	LowWaterChars   int       `setting:"low" option:"Summarizing.LowWaterChars" flag:"low-water-chars" usage:"characters of recent turns summarizing keeps when it compacts" doc:"characters of recent whole turns kept verbatim at a compaction"`
-	SummaryMaxChars int       `setting:"max" option:"Summarizing.SummaryMaxChars" flag:"summary-max-chars" usage:"bound on the rolling summary" doc:"bound on the rolling summary in characters"`
-	Distill         Distiller `option:"Summarizing.Distill" doc:"writes the rolling summary (nil: Extractive)"`
+	HighWaterTokens int               `setting:"high" option:"Summarizing.HighWaterTokens" flag:"high-water-tokens" usage:"summarizing compacts after a call over this many input tokens" doc:"input tokens of a call past which the next call compacts"`
+	LowWaterChars   int               `setting:"low" option:"Summarizing.LowWaterChars" flag:"low-water-chars" usage:"characters of recent turns summarizing keeps when it compacts" doc:"characters of recent whole turns kept verbatim at a compaction"`
+	SummaryMaxChars int               `setting:"max" option:"Summarizing.SummaryMaxChars" flag:"summary-max-chars" usage:"bound on the rolling summary" doc:"bound on the rolling summary in characters"`
+	Distill         summary.Distiller `option:"Summarizing.Distill" doc:"writes the rolling summary (nil: Extractive)"`
 }
 
 // Name returns "summarizing".

@@ -91,7 +91,7 @@
 // changed; budget keeps its candidates from call to call.
 //
 // [Replay] drives contexts through a [transcript.Transcript] and reports
-// every call in the types [Report], [Result], [Call], [Event] and
+// every call in the types [Result], [Call], [Event] and
 // [Totals], whose JSON form is harpe replay's --format json.
 //
 // # Cost
@@ -110,6 +110,7 @@ import (
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/window/summary"
 )
 
 // Options are the settings of the strategies built by name ([Parse],
@@ -157,8 +158,8 @@ func DefaultOptions() Options {
 		Sliding:  SlidingSettings{Head: new(defaultHead), Chars: new(defaultWindowChars)},
 		Summarizing: SummarizingSettings{HighWaterTokens: new(defaultHighWaterTokens),
 			LowWaterChars: new(defaultLowWaterChars), SummaryMaxChars: new(defaultSummaryMaxChars)},
-		Clear: ClearSettings{Trigger: new(DefaultClearTrigger), Keep: new(DefaultClearKeep), ClearAtLeast: new(0)},
-		Mask:  MaskSettings{Keep: new(DefaultMaskKeep)},
+		Clear: ClearSettings{Trigger: new(defaultClearTrigger), Keep: new(defaultClearKeep), ClearAtLeast: new(0)},
+		Mask:  MaskSettings{Keep: new(defaultMaskKeep)},
 	}
 }
 
@@ -179,16 +180,12 @@ func resolve(s Strategy, o Options) (Strategy, error) {
 	return s, nil
 }
 
-// Distiller folds older messages into a rolling summary. It returns the new
-// summary, which replaces req.Summary; an error stops the replay.
-type Distiller func(req DistillRequest) (string, error)
-
 // WithDistill returns s with d writing the rolling summaries of
 // summarizing, alone or with edits ("summarizing+mask"); any other
 // strategy is returned as it is. A strategy built by [Parse] takes its
 // Distiller from [Options] (Summarizing.Distill); this hooks one into a
 // strategy value already built.
-func WithDistill(s Strategy, d Distiller) Strategy {
+func WithDistill(s Strategy, d summary.Distiller) Strategy {
 	switch v := s.(type) {
 	case summarizingStrategy:
 		v.Distill = d
@@ -198,25 +195,6 @@ func WithDistill(s Strategy, d Distiller) Strategy {
 		return v
 	}
 	return s
-}
-
-// DistillError is a [Distiller]'s failure, as [Replay] and
-// [ShowCall] return it.
-type DistillError struct{ Err error }
-
-func (e *DistillError) Error() string { return "distill: " + e.Err.Error() }
-
-// Unwrap returns the distiller's error.
-func (e *DistillError) Unwrap() error { return e.Err }
-
-// DistillRequest is what a [Distiller] is given.
-type DistillRequest struct {
-	// Summary is the rolling summary so far ("" at the first compaction).
-	Summary string
-	// Messages are the messages being folded, as the model saw them.
-	Messages []transcript.Message
-	// MaxChars bounds the result; a longer one is cut.
-	MaxChars int
 }
 
 // Selector is the budget strategy's choice at one call: history holds the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/engine"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/window/summary"
 )
 
 func x(n int) string { return strings.Repeat("x", n) }
@@ -199,8 +200,8 @@ func TestSummarizingReactive(t *testing.T) {
 	o := DefaultOptions()
 	o.Summarizing.HighWaterTokens = new(15)
 	o.Summarizing.LowWaterChars = new(50)
-	var got DistillRequest
-	o.Summarizing.Distill = func(req DistillRequest) (string, error) {
+	var got summary.Request
+	o.Summarizing.Distill = func(req summary.Request) (string, error) {
 		got = req
 		return "summary", nil
 	}
@@ -237,7 +238,7 @@ func TestSummarizingDistillError(t *testing.T) {
 	o := DefaultOptions()
 	o.Summarizing.HighWaterTokens = new(1)
 	o.Summarizing.LowWaterChars = new(0)
-	o.Summarizing.Distill = func(DistillRequest) (string, error) { return "", errors.New("exit status 3") }
+	o.Summarizing.Distill = func(summary.Request) (string, error) { return "", errors.New("exit status 3") }
 	_, err := Replay(context.Background(), small(), []Strategy{Summarizing}, ReplayOptions{Options: o})
 	if err == nil || err.Error() != "distill: exit status 3" {
 		t.Fatalf("err = %v", err)
@@ -249,7 +250,7 @@ func TestSummaryBounded(t *testing.T) {
 	o.Summarizing.HighWaterTokens = new(0)
 	o.Summarizing.LowWaterChars = new(0)
 	o.Summarizing.SummaryMaxChars = new(5)
-	o.Summarizing.Distill = func(DistillRequest) (string, error) { return "ab€cdefgh", nil }
+	o.Summarizing.Distill = func(summary.Request) (string, error) { return "ab€cdefgh", nil }
 	r := replayOne(t, small(), Summarizing, o)
 	for _, c := range r.Calls {
 		if c.SummaryChars > 5 {
@@ -258,34 +259,6 @@ func TestSummaryBounded(t *testing.T) {
 	}
 	if r.Calls[2].SummaryChars != 5 {
 		t.Errorf("call 3 summary chars = %d, want 5", r.Calls[2].SummaryChars)
-	}
-}
-
-func TestExtractive(t *testing.T) {
-	msgs := []transcript.Message{
-		{Role: "user", Turn: 1, Text: "Fix the build.  It fails on main."},
-		{Role: "assistant", Turn: 1, ToolCalls: []transcript.ToolCall{{Name: "run_tests"}, {Name: "grep"}}},
-		{Role: "tool", Turn: 1, ToolCallID: "a", Text: "FAIL"},
-		{Role: "assistant", Turn: 1, Text: "Done:\nthe import was\tmissing. Rest is fine."},
-	}
-	got, err := Extractive(DistillRequest{Messages: msgs, MaxChars: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := extractiveHeader + "\n" +
-		"turn 1 user: Fix the build.\n" +
-		"turn 1 assistant: called run_tests, grep\n" +
-		"turn 1 assistant: Done: the import was missing."
-	if got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-	// Rolling: a second fold appends, and a bound drops the oldest lines.
-	more := []transcript.Message{{Role: "user", Turn: 2, Text: "Now the docs"}}
-	bound := len(extractiveHeader) + len("\nturn 1 assistant: Done: the import was missing.\nturn 2 user: Now the docs")
-	got2, _ := Extractive(DistillRequest{Summary: got, Messages: more, MaxChars: bound})
-	want2 := extractiveHeader + "\nturn 1 assistant: Done: the import was missing.\nturn 2 user: Now the docs"
-	if got2 != want2 {
-		t.Errorf("rolled:\n%s\nwant\n%s", got2, want2)
 	}
 }
 
@@ -697,7 +670,7 @@ func TestRenderSummary(t *testing.T) {
 	o := DefaultOptions()
 	o.Summarizing.HighWaterTokens = new(0)
 	o.Summarizing.LowWaterChars = new(0)
-	o.Summarizing.Distill = func(req DistillRequest) (string, error) {
+	o.Summarizing.Distill = func(req summary.Request) (string, error) {
 		return fmt.Sprintf("%d folded", len(req.Messages)), nil
 	}
 	c, _ := openConversation(Summarizing, o)
@@ -739,23 +712,6 @@ func TestHugeToolResult(t *testing.T) {
 	}
 }
 
-func ExampleExtractive() {
-	s, _ := Extractive(DistillRequest{
-		Messages: []transcript.Message{
-			{Role: "user", Turn: 1, Text: "Rename util to helpers. Then run the tests."},
-			{Role: "assistant", Turn: 1, ToolCalls: []transcript.ToolCall{{Name: "grep"}}},
-			{Role: "tool", Turn: 1, ToolCallID: "c1", Text: "cmd/main.go"},
-			{Role: "assistant", Turn: 1, Text: "Renamed in cmd/main.go; tests pass."},
-		},
-		MaxChars: 1000,
-	})
-	fmt.Println(strings.TrimPrefix(s, extractiveHeader+"\n"))
-	// Output:
-	// turn 1 user: Rename util to helpers.
-	// turn 1 assistant: called grep
-	// turn 1 assistant: Renamed in cmd/main.go; tests pass.
-}
-
 // TestHarnessCompactionDropsRollingSummary: after the harness compacts, the
 // rolling summary (which covered turns the harness's summary now covers) is
 // dropped, so the call sends the harness summary and what follows only.
@@ -763,7 +719,7 @@ func TestHarnessCompactionDropsRollingSummary(t *testing.T) {
 	o := DefaultOptions()
 	o.Summarizing.HighWaterTokens = new(0)
 	o.Summarizing.LowWaterChars = new(0)
-	o.Summarizing.Distill = func(req DistillRequest) (string, error) {
+	o.Summarizing.Distill = func(req summary.Request) (string, error) {
 		return fmt.Sprintf("%d folded", len(req.Messages)), nil
 	}
 	c, _ := openConversation(Summarizing, o)

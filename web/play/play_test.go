@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/harpe-dev/harpe/pkg/dates"
-	"github.com/harpe-dev/harpe/pkg/window"
+	"github.com/harpe-dev/harpe/report"
 )
 
 // answer decodes an Answer's JSON, failing on anything that is not one.
@@ -258,7 +258,7 @@ func TestReplayReport(t *testing.T) {
 		t.Fatal(msg)
 	}
 	var got struct {
-		Report window.Report `json:"report"`
+		Report report.Replay `json:"report"`
 	}
 	if err := json.Unmarshal(res, &got); err != nil {
 		t.Fatal(err)

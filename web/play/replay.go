@@ -56,7 +56,7 @@ type ReplayResult struct {
 	Strategies    []StrategyResult `json:"strategies"`
 	// Plot is the tokens-per-call chart as an SVG document.
 	Plot string `json:"plot"`
-	// Report is the window.Report, with ReplayArgs.Report.
+	// Report is the report.Replay, with ReplayArgs.Report.
 	Report json.RawMessage `json:"report,omitempty"`
 }
 
@@ -146,7 +146,7 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	}
 	// The plot is harpe replay --plot's, the file named by its name.
 	info := window.TranscriptInfo{Format: string(t.Format), Messages: len(t.Messages), Turns: t.Turns, ID: t.ID}
-	drawn := window.Report{Transcript: info, Strategies: results}
+	drawn := report.Replay{Transcript: info, Strategies: results}
 	drawn.Transcript.File = a.Name
 	var svg bytes.Buffer
 	if err := report.WriteReplayPlot(&svg, &drawn, report.ReplayPlotOptions{ContextWindow: a.ContextWindow,
@@ -156,7 +156,7 @@ func Replay(a ReplayArgs) (*ReplayResult, error) {
 	out.Plot = svg.String()
 	if a.Report {
 		var b bytes.Buffer
-		if err := report.NewReplayJSONWriter(&b).WriteReport(&window.Report{Transcript: info, Strategies: results}); err != nil {
+		if err := report.NewReplayJSONWriter(&b).WriteReport(&report.Replay{Transcript: info, Strategies: results}); err != nil {
 			return nil, err
 		}
 		out.Report = b.Bytes()

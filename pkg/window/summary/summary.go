@@ -1,4 +1,9 @@
-package window
+// Package summary is the rolling summary the summarizing strategy sends
+// in place of older turns: what a [Distiller] that writes one is given,
+// the error a replay returns when it fails, and [Extractive], the built-in
+// one. A summary is a concept of its own: a caller plugs a model (or a
+// shell command) in here without reaching into the strategies.
+package summary
 
 import (
 	"strconv"
@@ -23,7 +28,7 @@ const extractiveLineChars = 160
 // Tool results are left out. The new lines follow the previous summary's;
 // when the whole would pass req.MaxChars, the oldest lines go first, so
 // the summary rolls and never grows past the bound.
-func Extractive(req DistillRequest) (string, error) {
+func Extractive(req Request) (string, error) {
 	var lines []string
 	if prev, ok := strings.CutPrefix(req.Summary, extractiveHeader); ok {
 		for l := range strings.SplitSeq(strings.TrimPrefix(prev, "\n"), "\n") {
@@ -106,4 +111,52 @@ func oneLine(s string, max int) string {
 		return t
 	}
 	return cutChars(t, max-1) + "…"
+}
+
+// Distiller folds older messages into a rolling summary. It returns the new
+// summary, which replaces req.Summary; an error stops the replay.
+type Distiller func(req Request) (string, error)
+
+// Request is what a [Distiller] is given.
+type Request struct {
+	// Summary is the rolling summary so far ("" at the first compaction).
+	Summary string
+	// Messages are the messages being folded, as the model saw them.
+	Messages []transcript.Message
+	// MaxChars bounds the result; a longer one is cut.
+	MaxChars int
+}
+
+// Error is a [Distiller]'s failure, as a replay returns it.
+type Error struct{ Err error }
+
+func (e *Error) Error() string { return "distill: " + e.Err.Error() }
+
+// Unwrap returns the distiller's error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Fold folds req.Messages into req.Summary with d ([Extractive] when
+// nil), the result cut to req.MaxChars code points; d's failure is an
+// [*Error].
+func Fold(d Distiller, req Request) (string, error) {
+	if d == nil {
+		d = Extractive
+	}
+	sum, err := d(req)
+	if err != nil {
+		return "", &Error{Err: err}
+	}
+	return cutChars(sum, req.MaxChars), nil
+}
+
+// cutChars keeps the first max code points of s.
+func cutChars(s string, max int) string {
+	n := 0
+	for i := range s {
+		if n == max {
+			return s[:i]
+		}
+		n++
+	}
+	return s
 }
