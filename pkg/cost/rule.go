@@ -74,14 +74,6 @@ func RuleOf(name prices.CacheRule) Rule {
 	return Rule{}
 }
 
-// Name is the rule's name, as [prices.CacheRules] lists it.
-func (r Rule) Name() prices.CacheRule {
-	if r.name == "" {
-		return prices.CacheNone
-	}
-	return r.name
-}
-
 // Reads is how the rule serves a call.
 func (r Rule) Reads() Reads { return r.reads }
 
@@ -175,10 +167,10 @@ func (r Rule) Rest(read, total int) Parts {
 	return Parts{Read: read, Uncached: total - read}
 }
 
-// Split is a prompt of total tokens that reads read of them (no more
+// split is a prompt of total tokens that reads read of them (no more
 // than total), as the rule bills it: [Rule.Rest], or all uncached where
 // [Rule.SentUncached].
-func (r Rule) Split(read, total, minTokens int) Parts {
+func (r Rule) split(read, total, minTokens int) Parts {
 	if r.SentUncached(total, minTokens) {
 		return Parts{Uncached: max(0, total)}
 	}
@@ -186,9 +178,10 @@ func (r Rule) Split(read, total, minTokens int) Parts {
 }
 
 // PromptUSD is the price of a prompt of total tokens that reads read of
-// them ([Rule.Split]); input, hit and write are the prices per token.
+// them: [Rule.Rest], or all uncached where [Rule.SentUncached]; input,
+// hit and write are the prices per token.
 func (r Rule) PromptUSD(read, total, minTokens int, input, hit, write float64) float64 {
-	return r.Split(read, total, minTokens).USD(input, hit, write)
+	return r.split(read, total, minTokens).USD(input, hit, write)
 }
 
 // Leaves is what a call billed as p leaves in the cache for its model's

@@ -19,7 +19,7 @@ var (
 func TestRulesNamed(t *testing.T) {
 	var names []prices.CacheRule
 	for _, r := range rules {
-		names = append(names, r.Name())
+		names = append(names, r.name)
 	}
 	if !slices.Equal(names, prices.CacheRules) {
 		t.Errorf("rules %v, prices.CacheRules %v", names, prices.CacheRules)
@@ -34,16 +34,16 @@ func TestRulesNamed(t *testing.T) {
 		{prices.CacheAnthropic, ReadsEntries, true, true, prices.CacheAnthropic, 0, 2048, 50},
 		{prices.CacheOpenAI, ReadsPrefix, true, false, prices.CacheOpenAI, 1024, 2048, 0}, // 50 tokens: no whole step of 128
 		{prices.CacheNone, ReadsNothing, false, false, prices.CacheNone, 0, 2048, 50},
-		{"", ReadsNothing, false, false, prices.CacheNone, 0, 2048, 50},       // no rule
-		{"gemini", ReadsNothing, false, false, prices.CacheNone, 0, 2048, 50}, // unknown: none
-		{"zero", ReadsNothing, false, false, prices.CacheNone, 0, 2048, 50},   // the zero Rule
+		{"", ReadsNothing, false, false, "", 0, 2048, 50},       // no rule
+		{"gemini", ReadsNothing, false, false, "", 0, 2048, 50}, // unknown: none
+		{"zero", ReadsNothing, false, false, "", 0, 2048, 50},   // the zero Rule
 	} {
 		r := RuleOf(c.name)
 		if c.name == "zero" {
 			r = Rule{}
 		}
-		if r.Name() != c.wantName || r.Reads() != c.reads || r.Caches() != c.caches || r.Writes() != c.writes {
-			t.Errorf("RuleOf(%q) = %s reads %d caches %v writes %v, want %s %d %v %v", c.name, r.Name(), r.Reads(), r.Caches(), r.Writes(), c.wantName, c.reads, c.caches, c.writes)
+		if r.name != c.wantName || r.Reads() != c.reads || r.Caches() != c.caches || r.Writes() != c.writes {
+			t.Errorf("RuleOf(%q) = %s reads %d caches %v writes %v, want %s %d %v %v", c.name, r.name, r.Reads(), r.Caches(), r.Writes(), c.wantName, c.reads, c.caches, c.writes)
 		}
 		if got := r.MinTokens(0); got != c.min0 {
 			t.Errorf("%q MinTokens(0) = %d, want %d", c.name, got, c.min0)
@@ -98,7 +98,7 @@ func TestRuleRead(t *testing.T) {
 		{noCache, 5000, 0, 0}, // nothing cached
 	} {
 		if got := c.rule.Read(c.common, c.min); got != c.want {
-			t.Errorf("%s Read(%d, %d) = %d, want %d", c.rule.Name(), c.common, c.min, got, c.want)
+			t.Errorf("%s Read(%d, %d) = %d, want %d", c.rule.name, c.common, c.min, got, c.want)
 		}
 	}
 }
@@ -114,7 +114,7 @@ func TestRulePrices(t *testing.T) {
 		{noCache, 3, 3},        // input either way
 	} {
 		if h, m := c.rule.HitPrice(3, 0.3), c.rule.MissPrice(3, 3.75); h != c.hit || m != c.miss {
-			t.Errorf("%s: hit %g miss %g, want %g %g", c.rule.Name(), h, m, c.hit, c.miss)
+			t.Errorf("%s: hit %g miss %g, want %g %g", c.rule.name, h, m, c.hit, c.miss)
 		}
 	}
 	for _, c := range []struct {
@@ -131,12 +131,12 @@ func TestRulePrices(t *testing.T) {
 		{openAI, 0, 500, 1024, Parts{Uncached: 500}, 1500},                               // under the minimum reads nothing anyway
 		{noCache, 600, 2000, 1024, Parts{Uncached: 2000}, 2000 * 3},                      // nothing cached
 	} {
-		p := c.rule.Split(c.read, c.total, c.min)
+		p := c.rule.split(c.read, c.total, c.min)
 		if p != c.parts {
-			t.Errorf("%s Split(%d of %d) = %+v, want %+v", c.rule.Name(), c.read, c.total, p, c.parts)
+			t.Errorf("%s split(%d of %d) = %+v, want %+v", c.rule.name, c.read, c.total, p, c.parts)
 		}
 		if got := c.rule.PromptUSD(c.read, c.total, c.min, 3, 0.3, 3.75); math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("%s PromptUSD(%d of %d) = %g, want %g", c.rule.Name(), c.read, c.total, got, c.want)
+			t.Errorf("%s PromptUSD(%d of %d) = %g, want %g", c.rule.name, c.read, c.total, got, c.want)
 		}
 	}
 	for _, c := range []struct {
@@ -149,7 +149,7 @@ func TestRulePrices(t *testing.T) {
 		{noCache, 5000, 0, true},
 	} {
 		if got := c.rule.SentUncached(c.total, c.min); got != c.uncached {
-			t.Errorf("%s SentUncached(%d, %d) = %v", c.rule.Name(), c.total, c.min, got)
+			t.Errorf("%s SentUncached(%d, %d) = %v", c.rule.name, c.total, c.min, got)
 		}
 	}
 }
@@ -166,7 +166,7 @@ func TestRuleLeaves(t *testing.T) {
 		{noCache, 0, 20},
 	} {
 		if l, m := c.rule.Leaves(p), c.rule.Missed(p); l != c.leaves || m != c.missed {
-			t.Errorf("%s: leaves %d missed %d, want %d %d", c.rule.Name(), l, m, c.leaves, c.missed)
+			t.Errorf("%s: leaves %d missed %d, want %d %d", c.rule.name, l, m, c.leaves, c.missed)
 		}
 	}
 	if got := anthropic.Rest(100, 150); got != (Parts{Read: 100, Write: 50}) {
