@@ -43,7 +43,10 @@ const (
 // reads ([Rule.Reads]), what it pays for what it did not read, and how
 // long what it leaves stays. [RuleOf] gives the rule of a name; the zero
 // Rule is [prices.CacheNone]'s, no cache.
-type Rule struct {
+type Rule struct{ d *ruleDef }
+
+// ruleDef is a rule's line in rules.
+type ruleDef struct {
 	name  prices.CacheRule
 	reads Reads
 	// step: reads are whole steps of step tokens (0: any length).
@@ -57,39 +60,50 @@ type Rule struct {
 
 // rules are the cache rules harpe models, one line each (the figures:
 // see the constants in cost.go and docs/cost.md).
-var rules = []Rule{
+var rules = []ruleDef{
 	{name: prices.CacheAnthropic, reads: ReadsEntries},
 	{name: prices.CacheOpenAI, reads: ReadsPrefix, step: OpenAIStep, minTokens: OpenAIMinTokens, retention: OpenAIRetention},
 	{name: prices.CacheNone, reads: ReadsNothing},
 }
 
+// noRule is the zero Rule's line: no cache.
+var noRule ruleDef
+
 // RuleOf returns the rule named name; "" and a name harpe does not know
 // ([prices.ParseCacheRule] rejects those) are [prices.CacheNone]'s.
 func RuleOf(name prices.CacheRule) Rule {
-	for _, r := range rules {
-		if r.name == name {
-			return r
+	for i := range rules {
+		if rules[i].name == name {
+			return Rule{&rules[i]}
 		}
 	}
 	return Rule{}
 }
 
+// def is the rule's line.
+func (r Rule) def() *ruleDef {
+	if r.d == nil {
+		return &noRule
+	}
+	return r.d
+}
+
 // Reads is how the rule serves a call.
-func (r Rule) Reads() Reads { return r.reads }
+func (r Rule) Reads() Reads { return r.def().reads }
 
 // Caches reports whether the rule caches prompts at all.
-func (r Rule) Caches() bool { return r.reads != ReadsNothing }
+func (r Rule) Caches() bool { return r.def().reads != ReadsNothing }
 
 // Writes reports whether a call pays to write what it did not read
 // ([ReadsEntries]): its misses are writes, its entries live the TTL the
 // writer chose, and the provider reports what it wrote.
-func (r Rule) Writes() bool { return r.reads == ReadsEntries }
+func (r Rule) Writes() bool { return r.def().reads == ReadsEntries }
 
 // MinTokens is the shortest prompt the rule reads for a model whose own
 // minimum is model (0: none named, the rule's own).
 func (r Rule) MinTokens(model int) int {
 	if model <= 0 {
-		return r.minTokens
+		return r.def().minTokens
 	}
 	return model
 }
@@ -99,8 +113,8 @@ func (r Rule) MinTokens(model int) int {
 // Anthropic's rule), else the provider's ([OpenAIRetention] under
 // OpenAI's).
 func (r Rule) Retention(ttl time.Duration) time.Duration {
-	if r.retention != 0 {
-		return r.retention
+	if d := r.def().retention; d != 0 {
+		return d
 	}
 	return ttl
 }
@@ -115,10 +129,11 @@ func (r Rule) LiveAt(ttl time.Duration, from, at time.Time) bool {
 // Steps is n tokens rounded down to the whole steps the rule reads in
 // (128 under OpenAI's rule); n under a rule that reads any length.
 func (r Rule) Steps(n int) int {
-	if r.step <= 1 {
+	step := r.def().step
+	if step <= 1 {
 		return n
 	}
-	return n / r.step * r.step
+	return n / step * step
 }
 
 // Read is what a call reads of common cached tokens: nothing under
@@ -189,7 +204,7 @@ func (r Rule) PromptUSD(read, total, minTokens int, input, hit, write float64) f
 // tail and what it did not send are not in it), the whole prompt it sent
 // under one that reads the shared prefix, nothing without a cache.
 func (r Rule) Leaves(p Parts) int {
-	switch r.reads {
+	switch r.def().reads {
 	case ReadsEntries:
 		return p.Read + p.Write
 	case ReadsPrefix:

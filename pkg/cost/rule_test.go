@@ -42,8 +42,8 @@ func TestRulesNamed(t *testing.T) {
 		if c.name == "zero" {
 			r = Rule{}
 		}
-		if r.name != c.wantName || r.Reads() != c.reads || r.Caches() != c.caches || r.Writes() != c.writes {
-			t.Errorf("RuleOf(%q) = %s reads %d caches %v writes %v, want %s %d %v %v", c.name, r.name, r.Reads(), r.Caches(), r.Writes(), c.wantName, c.reads, c.caches, c.writes)
+		if r.def().name != c.wantName || r.Reads() != c.reads || r.Caches() != c.caches || r.Writes() != c.writes {
+			t.Errorf("RuleOf(%q) = %s reads %d caches %v writes %v, want %s %d %v %v", c.name, r.def().name, r.Reads(), r.Caches(), r.Writes(), c.wantName, c.reads, c.caches, c.writes)
 		}
 		if got := r.MinTokens(0); got != c.min0 {
 			t.Errorf("%q MinTokens(0) = %d, want %d", c.name, got, c.min0)
@@ -98,7 +98,7 @@ func TestRuleRead(t *testing.T) {
 		{noCache, 5000, 0, 0}, // nothing cached
 	} {
 		if got := c.rule.Read(c.common, c.min); got != c.want {
-			t.Errorf("%s Read(%d, %d) = %d, want %d", c.rule.name, c.common, c.min, got, c.want)
+			t.Errorf("%s Read(%d, %d) = %d, want %d", c.rule.def().name, c.common, c.min, got, c.want)
 		}
 	}
 }
@@ -114,7 +114,7 @@ func TestRulePrices(t *testing.T) {
 		{noCache, 3, 3},        // input either way
 	} {
 		if h, m := c.rule.HitPrice(3, 0.3), c.rule.MissPrice(3, 3.75); h != c.hit || m != c.miss {
-			t.Errorf("%s: hit %g miss %g, want %g %g", c.rule.name, h, m, c.hit, c.miss)
+			t.Errorf("%s: hit %g miss %g, want %g %g", c.rule.def().name, h, m, c.hit, c.miss)
 		}
 	}
 	for _, c := range []struct {
@@ -133,10 +133,10 @@ func TestRulePrices(t *testing.T) {
 	} {
 		p := c.rule.split(c.read, c.total, c.min)
 		if p != c.parts {
-			t.Errorf("%s split(%d of %d) = %+v, want %+v", c.rule.name, c.read, c.total, p, c.parts)
+			t.Errorf("%s split(%d of %d) = %+v, want %+v", c.rule.def().name, c.read, c.total, p, c.parts)
 		}
 		if got := c.rule.PromptUSD(c.read, c.total, c.min, 3, 0.3, 3.75); math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("%s PromptUSD(%d of %d) = %g, want %g", c.rule.name, c.read, c.total, got, c.want)
+			t.Errorf("%s PromptUSD(%d of %d) = %g, want %g", c.rule.def().name, c.read, c.total, got, c.want)
 		}
 	}
 	for _, c := range []struct {
@@ -149,7 +149,7 @@ func TestRulePrices(t *testing.T) {
 		{noCache, 5000, 0, true},
 	} {
 		if got := c.rule.SentUncached(c.total, c.min); got != c.uncached {
-			t.Errorf("%s SentUncached(%d, %d) = %v", c.rule.name, c.total, c.min, got)
+			t.Errorf("%s SentUncached(%d, %d) = %v", c.rule.def().name, c.total, c.min, got)
 		}
 	}
 }
@@ -166,7 +166,7 @@ func TestRuleLeaves(t *testing.T) {
 		{noCache, 0, 20},
 	} {
 		if l, m := c.rule.Leaves(p), c.rule.Missed(p); l != c.leaves || m != c.missed {
-			t.Errorf("%s: leaves %d missed %d, want %d %d", c.rule.name, l, m, c.leaves, c.missed)
+			t.Errorf("%s: leaves %d missed %d, want %d %d", c.rule.def().name, l, m, c.leaves, c.missed)
 		}
 	}
 	if got := anthropic.Rest(100, 150); got != (Parts{Read: 100, Write: 50}) {
