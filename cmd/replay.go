@@ -204,7 +204,7 @@ func strategyNames() string {
 // cacheRules are the values of --cache; plotMetrics those of
 // --plot-metric.
 var (
-	cacheRules  = []string{string(prices.CacheAnthropic), string(prices.CacheOpenAI), string(prices.CacheNone)}
+	cacheRules  = prices.CacheRuleNames()
 	cacheTTLs   = []string{"5m", "1h"}
 	plotMetrics = []string{"tokens", "cost"}
 )

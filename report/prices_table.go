@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/table"
+	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/prices"
 )
 
@@ -120,10 +121,10 @@ func pricesWrite(b *strings.Builder, m *prices.Model, p *prices.Prices) {
 }
 
 // pricesInputWrites tells a model whose cache writes cost what input
-// does (OpenAI's and Gemini's rule: the prices give no write price, or
-// the input price).
+// does (a rule that does not write, OpenAI's and Gemini's: the prices
+// give no write price, or the input price).
 func pricesInputWrites(m *prices.Model, p *prices.Prices) bool {
-	return m.CacheRule() != prices.CacheAnthropic && (p.CacheWrite5m == 0 || p.CacheWrite5m == p.Input) &&
+	return !cost.RuleOf(m.CacheRule()).Writes() && (p.CacheWrite5m == 0 || p.CacheWrite5m == p.Input) &&
 		(p.CacheWrite1h == 0 || p.CacheWrite1h == p.Input)
 }
 

@@ -40,6 +40,12 @@
 //     tokens; writing is free.
 //   - [prices.CacheNone]: everything is uncached input.
 //
+// Each rule's arithmetic is written once, as a [Rule] ([RuleOf]): how a
+// call reads ([Rule.Reads]), how long an entry lives ([Rule.Retention]),
+// what a call reads, pays and leaves. The simulator and package window's
+// planners ask it; adding a rule is a name in package prices and a line
+// in this package's table of rules.
+//
 // docs/cost.md gives the provider pages these figures come from, with the
 // date they were read, and the simplifications made.
 //

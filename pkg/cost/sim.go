@@ -309,21 +309,22 @@ func (s *Simulator) Step(st Step) CallCost {
 	if rule == "" {
 		rule = mi.m.CacheRule()
 	}
+	ru := RuleOf(rule)
 	var p Parts
 	evicted := false
-	switch rule {
-	case prices.CacheAnthropic:
+	switch ru.Reads() {
+	case ReadsEntries:
 		s.minTokens = mi.m.MinCacheTokens
 		if st.Cached {
 			s.minTokens = 0
 		}
 		p, evicted = s.anthropic(st, s.minTokens)
-	case prices.CacheOpenAI:
+	case ReadsPrefix:
 		mn := mi.m.MinCacheTokens
 		if st.Cached {
-			mn = 1 // 0 means OpenAI's own minimum
+			mn = 1 // 0 means the rule's own minimum
 		}
-		p, evicted = s.openAI(st, mn)
+		p, evicted = s.openAI(st, ru, ru.MinTokens(mn))
 	default:
 		p = Parts{Uncached: s.prefix(len(s.rel) - 1)}
 	}
@@ -334,12 +335,7 @@ func (s *Simulator) Step(st Step) CallCost {
 		// The record read more than the model: the provider held it
 		// (under the rule none too: a provider that caches implicitly,
 		// as Gemini's does, bills its reads so).
-		r := min(st.Floor, total)
-		if rule == prices.CacheAnthropic {
-			p = Parts{Read: r, Write: total - r}
-		} else {
-			p = Parts{Read: r, Uncached: total - r}
-		}
+		p = ru.Rest(min(st.Floor, total), total)
 		floored = true
 	}
 	if st.Unsent > 0 {
@@ -347,25 +343,18 @@ func (s *Simulator) Step(st Step) CallCost {
 		// what was not sent is neither written nor sent uncached, nor
 		// read. It comes off the write first, then the uncached input,
 		// then the read: the call's parts add up to what it sent.
-		d := min(st.Unsent, p.Write)
-		p.Write -= d
-		u := min(st.Unsent-d, p.Uncached)
-		p.Uncached -= u
-		p.Read -= min(st.Unsent-d-u, p.Read)
+		p = p.Unsend(st.Unsent)
 	}
 	d := min(st.Tail, p.Write)
-	if d > 0 {
-		// Sent after the last breakpoint: uncached, and not in the cache.
-		p.Write -= d
-		p.Uncached += d
-	}
+	// Sent after the last breakpoint: uncached, and not in the cache.
+	p = p.Untail(d)
 	if st.Unsent > 0 || d > 0 {
 		// What the call leaves in the cache is what it sent of its
 		// window, no more: the next call reads at most that.
-		s.hold(st.Model, rule, p)
+		s.hold(st.Model, ru, p)
 	}
 	cc := CallCost{Cache: p, OutputTokens: st.Output, Rule: rule, Evicted: evicted, Cut: cut, Floored: floored}
-	if rule == prices.CacheAnthropic {
+	if ru.Writes() {
 		cc.WriteTTL = TTL(s.ttl)
 	}
 	if pr := mi.m.At(st.Time, p.Read+p.Write+p.Uncached); pr != nil {
@@ -483,16 +472,14 @@ func (s *Simulator) evict(model string, held int, exact bool) {
 }
 
 // hold caps what the step's model has cached of the current window at
-// what the call with parts p left there: under the Anthropic rule its
-// read and write (the tail and what was not sent are not in it), under
-// OpenAI's the whole prompt it sent.
-func (s *Simulator) hold(model string, rule prices.CacheRule, p Parts) {
-	switch rule {
-	case prices.CacheAnthropic:
-		s.evict(model, p.Read+p.Write, true)
-	case prices.CacheOpenAI:
+// what the call with parts p left there ([Rule.Leaves]).
+func (s *Simulator) hold(model string, ru Rule, p Parts) {
+	switch ru.Reads() {
+	case ReadsEntries:
+		s.evict(model, ru.Leaves(p), true)
+	case ReadsPrefix:
 		if r, ok := s.oai[model]; ok {
-			r.tokens = min(r.tokens, p.Read+p.Write+p.Uncached)
+			r.tokens = min(r.tokens, ru.Leaves(p))
 			s.oai[model] = r
 		}
 	}
@@ -525,13 +512,11 @@ func (s *Simulator) write(depth int, st Step) {
 	s.ents = slices.Insert(s.ents, i, e)
 }
 
-// openAI applies the OpenAI rule to the current window: the longest
-// prefix shared with this model's latest call, when that is live;
-// evicted reports that the step's evidence cut the read.
-func (s *Simulator) openAI(st Step, minTokens int) (p Parts, evicted bool) {
-	if minTokens <= 0 {
-		minTokens = OpenAIMinTokens
-	}
+// openAI applies a rule that reads the shared prefix (OpenAI's) to the
+// current window: the longest prefix shared with this model's latest
+// call, when that is live; evicted reports that the step's evidence cut
+// the read.
+func (s *Simulator) openAI(st Step, ru Rule, minTokens int) (p Parts, evicted bool) {
 	end := len(s.rel) - 1
 	total := max(0, s.prefix(end))
 	common := 0
@@ -550,9 +535,9 @@ func (s *Simulator) openAI(st Step, minTokens int) (p Parts, evicted bool) {
 		// steps.
 		read = common
 	default:
-		read = OpenAIRead(common, minTokens)
+		read = ru.Read(common, minTokens)
 	}
-	s.oai[st.Model] = oRec{depth: end, tokens: total, expires: expiry(st.Time, OpenAIRetention)}
+	s.oai[st.Model] = oRec{depth: end, tokens: total, expires: expiry(st.Time, ru.Retention(s.ttl))}
 	return Parts{Read: read, Uncached: total - read}, evicted
 }
 

@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 
-	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/window"
 )
@@ -114,7 +113,7 @@ func (c *Context) driveCall(ctx context.Context, m *transcript.Message, o DriveO
 	}
 	c.conv.SetOverhead(overhead)
 	if !c.priced {
-		c.conv.SetCall(window.CallFacts{Model: m.Model, At: m.Timestamp, Rule: prices.CacheNone, Input: 1, CacheRead: 1, CacheWrite: 1, Limit: o.ContextWindow})
+		c.conv.SetCall(window.CallFacts{Model: m.Model, At: m.Timestamp, Input: 1, CacheRead: 1, CacheWrite: 1, Limit: o.ContextWindow})
 	}
 	s, err := c.Render(ctx)
 	if err != nil {

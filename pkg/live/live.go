@@ -316,7 +316,7 @@ func (c *Context) Observe(u Usage) {
 	if c.cfg.Overhead == 0 {
 		c.conv.SetOverhead(max(0, u.Prompt()-c.last))
 	}
-	if c.priced && c.facts.Rule == prices.CacheAnthropic {
+	if c.priced && cost.RuleOf(c.facts.Rule).Writes() {
 		c.conv.ObserveCache(u.CacheRead + u.CacheWrite)
 	}
 }

@@ -22,8 +22,19 @@ const (
 	CacheNone      CacheRule = "none"
 )
 
-// CacheRules are the valid rules, in the order help lists them.
+// CacheRules are the valid rules, in the order help lists them. Each has
+// its arithmetic in package cost (cost.RuleOf); docs/cost.md says how to
+// add one.
 var CacheRules = []CacheRule{CacheAnthropic, CacheOpenAI, CacheNone}
+
+// CacheRuleNames are the names of [CacheRules], in their order.
+func CacheRuleNames() []string {
+	names := make([]string, len(CacheRules))
+	for i, r := range CacheRules {
+		names[i] = string(r)
+	}
+	return names
+}
 
 // ParseCacheRule reads a cache rule; "" is the model's own (returned as
 // "").
@@ -32,7 +43,7 @@ func ParseCacheRule(s string) (CacheRule, error) {
 	if s == "" || slices.Contains(CacheRules, r) {
 		return r, nil
 	}
-	return "", fmt.Errorf("unknown cache rule %q; valid: anthropic, openai, none", s)
+	return "", fmt.Errorf("unknown cache rule %q; valid: %s", s, strings.Join(CacheRuleNames(), ", "))
 }
 
 // ruleOf is the cache rule of a model by who makes it: Anthropic's for

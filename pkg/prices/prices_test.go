@@ -407,3 +407,13 @@ func TestLoadDepth(t *testing.T) {
 		t.Fatalf("err = %v, want %s", err, want)
 	}
 }
+
+func TestCacheRuleNames(t *testing.T) {
+	if got, want := strings.Join(CacheRuleNames(), ","), "anthropic,openai,none"; got != want {
+		t.Errorf("CacheRuleNames = %s, want %s", got, want)
+	}
+	_, err := ParseCacheRule("gemini")
+	if want := `unknown cache rule "gemini"; valid: anthropic, openai, none`; err == nil || err.Error() != want {
+		t.Errorf("ParseCacheRule(gemini) = %v, want %s", err, want)
+	}
+}

@@ -57,7 +57,7 @@ func (e autoClearEdit) start() editState { return &autoState{cfg: e, lastAt: map
 type callInfo struct {
 	model      string
 	at         time.Time
-	rule       prices.CacheRule
+	rule       cost.Rule
 	pr, pw, pi float64
 	limit      int
 	minCache   int
@@ -194,7 +194,7 @@ func (s *autoState) apply(c *conversation, sel *Selection, tokens int) {
 func (s *autoState) begin(c *conversation, sel *Selection, tokens int) autoCall {
 	ci := c.info
 	if ci == nil {
-		ci = &callInfo{rule: prices.CacheNone, pr: 1, pw: 1, pi: 1}
+		ci = &callInfo{pr: 1, pw: 1, pi: 1} // no cache
 	}
 	s.calls++
 	a := autoCall{ci: ci, tokens: tokens, pr: ci.pr, pw: ci.pw, ttl: time.Duration(cost.AnthropicTTL)}
@@ -206,18 +206,18 @@ func (s *autoState) begin(c *conversation, sel *Selection, tokens int) autoCall 
 			held += s.saving[k]
 		}
 	}
-	a.pr, a.pw = cost.HitPrice(ci.rule, ci.pi, ci.pr), cost.MissPrice(ci.rule, ci.pi, ci.pw)
+	a.pr, a.pw = ci.rule.HitPrice(ci.pi, ci.pr), ci.rule.MissPrice(ci.pi, ci.pw)
 	if ci.ttl != 0 {
 		a.ttl = ci.ttl
 	}
-	a.ttl = cost.Retention(ci.rule, a.ttl)
+	a.ttl = ci.rule.Retention(a.ttl)
 	last, seen := s.lastAt[ci.model]
-	a.warm = seen && cost.LiveAt(ci.rule, a.ttl, last, ci.at) && ci.rule != prices.CacheNone
+	a.warm = seen && ci.rule.LiveAt(a.ttl, last, ci.at) && ci.rule.Caches()
 	// Near the TTL's end the cache may still be warm: a record's time is
 	// its response's, after the request, and a provider measures the TTL
-	// from the request (a 1-hour session read its cache 1 h 0 min 15 s
-	// after the call before).
-	a.nearly = !a.warm && seen && ci.rule == prices.CacheAnthropic && !last.IsZero() && !ci.at.IsZero() &&
+	// its writer chose from the request (a 1-hour session read its cache
+	// 1 h 0 min 15 s after the call before).
+	a.nearly = !a.warm && seen && ci.rule.Writes() && !last.IsZero() && !ci.at.IsZero() &&
 		!ci.at.After(last.Add(a.ttl+ttlSlack))
 	s.lastAt[ci.model] = ci.at
 	if front := c.overhead + c.h.sysToks; !s.frontSet || !a.warm && !a.nearly {
@@ -332,12 +332,12 @@ func (s *autoState) cacheRead(c *conversation, sel *Selection, a *autoCall) int 
 	switch {
 	case q >= a.prevLen:
 		read = a.prevTokens
-	case ci.rule == prices.CacheAnthropic:
+	case ci.rule.Reads() == cost.ReadsEntries:
 		// The deepest entry before q: an earlier call's window
 		// end, else the system part.
 		read = min(before, max(s.front(c), s.entryBefore(q, ci.model, ci.at, c.h.resets)))
-	case ci.rule == prices.CacheOpenAI:
-		// OpenAI caches any prefix: all that comes before q.
+	case ci.rule.Reads() == cost.ReadsPrefix:
+		// A prefix rule caches any prefix: all that comes before q.
 		read = before
 	}
 	if read < ci.minCache {
@@ -389,7 +389,7 @@ func tokensOf(c *conversation, p int) int {
 func (r *replayer) callInfoOf(m *transcript.Message) *callInfo {
 	co := r.opts.Cost
 	if co == nil {
-		return &callInfo{model: m.Model, at: m.Timestamp, rule: prices.CacheNone, pr: 1, pw: 1, pi: 1, limit: r.opts.ContextWindow}
+		return &callInfo{model: m.Model, at: m.Timestamp, pr: 1, pw: 1, pi: 1, limit: r.opts.ContextWindow} // no cache
 	}
 	model := m.Model
 	if model == "" {

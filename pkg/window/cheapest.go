@@ -158,7 +158,7 @@ func clearResult(c *conversation, p int, inputs bool) {
 type pcall struct {
 	model      string
 	at         time.Time
-	rule       prices.CacheRule
+	rule       cost.Rule
 	pr, pw, pi float64 // $ per token: cache read, cache write, uncached
 	minCache   int
 	front      int  // the unseen overhead block (≥ 0)
@@ -386,13 +386,13 @@ func (s *session) modelRead(i, q, k, lastClear, older int) (int, int) {
 	for p >= 0 && s.calls[p].model != c.model {
 		p--
 	}
-	if p < 0 || !liveAt(s.calls[p].at, s.ttl, c.at, c.rule) {
+	if p < 0 || !c.rule.LiveAt(s.ttl, s.calls[p].at, c.at) {
 		return 0, -1
 	}
 	pc := &s.calls[p]
 	front := min(pc.front, c.front)
-	switch c.rule {
-	case prices.CacheOpenAI:
+	switch c.rule.Reads() {
+	case cost.ReadsPrefix:
 		// The longest prefix shared with the model's previous call.
 		end := min(q, pc.end)
 		for d := p + 1; d <= i; d++ {
@@ -406,12 +406,8 @@ func (s *session) modelRead(i, q, k, lastClear, older int) (int, int) {
 			// The previous call left in the cache what it sent.
 			common = min(common, s.prefix(p, pc.end, k, pc.front)-n)
 		}
-		mn := c.minCache
-		if mn <= 0 {
-			mn = cost.OpenAIMinTokens
-		}
-		return cost.OpenAIRead(common, mn), -1
-	case prices.CacheAnthropic:
+		return c.rule.Read(common, c.rule.MinTokens(c.minCache)), -1
+	case cost.ReadsEntries:
 		// The deepest entry of the model at or before q: the end of an
 		// earlier call's window (still on the path and live), else the
 		// system part's breakpoint. An earlier window's end counts only
@@ -493,48 +489,25 @@ func entryLive(s *session, e, i int) bool {
 	exp := ec.at
 	for n := e + 1; n < i; n++ {
 		if s.calls[n].model == ec.model {
-			if liveAt(ec.at, s.ttl, s.calls[n].at, ec.rule) && s.calls[n].div >= ec.end {
+			if ec.rule.LiveAt(s.ttl, ec.at, s.calls[n].at) && s.calls[n].div >= ec.end {
 				exp = s.calls[n].at
 			}
 			break
 		}
 	}
-	return liveAt(exp, s.ttl, s.calls[i].at, ec.rule)
+	return ec.rule.LiveAt(s.ttl, exp, s.calls[i].at)
 }
 
-func liveAt(from time.Time, ttl time.Duration, at time.Time, rule prices.CacheRule) bool {
-	return cost.LiveAt(rule, ttl, from, at)
-}
-
-// callCost is call i's price with window tokens w, read r.
+// callCost is call i's price with window tokens w, read r: as the cost
+// model bills it, less what the record shows was not sent, the tail
+// sent uncached.
 func (s *session) callCost(i, w, r int) float64 {
 	c := &s.calls[i]
-	switch c.rule {
-	case prices.CacheAnthropic:
-		if w < c.minCache || w <= 0 {
-			return c.pi * float64(max(0, w))
-		}
-		wr, un := w-r, 0
-		r, wr, _ = unsent(c, r, wr, un)
-		d := max(0, min(c.tail, wr))
-		return c.pr*float64(r) + c.pw*float64(wr-d) + c.pi*float64(d)
-	case prices.CacheOpenAI:
-		r, _, un := unsent(c, r, 0, w-r)
-		return c.pr*float64(r) + c.pi*float64(un)
+	p := cost.Parts{Uncached: max(0, w)}
+	if !c.rule.SentUncached(w, c.minCache) {
+		p = c.rule.Rest(r, w)
 	}
-	return c.pi * float64(max(0, w-c.unsent()))
-}
-
-// unsent takes call c's unsent tokens off its write, then its uncached
-// input, then its read, as [cost.Step.Unsent] does.
-func unsent(c *pcall, r, w, u int) (int, int, int) {
-	n := c.unsent()
-	d := min(n, w)
-	w -= d
-	e := min(n-d, u)
-	u -= e
-	r -= min(n-d-e, r)
-	return r, w, u
+	return p.Unsend(c.unsent()).Untail(c.tail).USD(c.pi, c.pr, c.pw)
 }
 
 // unsent is what call c's window holds that its recorded prompt does
@@ -674,7 +647,7 @@ func (s *session) step(i int, d, nd dpRow, fr []int32) int {
 		ng[k] = g[k] + s.callCost(i, w, r)
 		nlc[k], nent[k] = lc[k], ent[k]
 	}
-	cacheless := c.rule != prices.CacheAnthropic && c.rule != prices.CacheOpenAI
+	cacheless := !c.rule.Caches()
 	best, bestK, bestE := inf, -1, -1 // min over k' < k of g[k'] + r(k')·(pr − pw)
 	bestU, bestUK, bestUE := inf, -1, -1
 	for k := c.lo; k <= c.hi; k++ {
@@ -682,7 +655,7 @@ func (s *session) step(i int, d, nd dpRow, fr []int32) int {
 			w, counted := s.window(i, k)
 			if !(s.fit[i] && counted > s.limit) {
 				v, fk, fe := best+s.callCost(i, w, 0), bestK, bestE
-				if cacheless || c.rule == prices.CacheAnthropic && (w < c.minCache || w <= 0) {
+				if c.rule.SentUncached(w, c.minCache) {
 					v, fk, fe = bestU+s.callCost(i, w, 0), bestUK, bestUE
 				}
 				if fk >= 0 && v < ng[k] {
@@ -700,7 +673,7 @@ func (s *session) step(i int, d, nd dpRow, fr []int32) int {
 			if !cacheless {
 				var r int
 				r, used = s.read(i, s.chg(k), k, lc[k], ent[k])
-				part = float64(r) * (cost.HitPrice(c.rule, c.pi, c.pr) - cost.MissPrice(c.rule, c.pi, c.pw))
+				part = float64(r) * (c.rule.HitPrice(c.pi, c.pr) - c.rule.MissPrice(c.pi, c.pw))
 			}
 			if v := g[k] + part; v < best {
 				best, bestK, bestE = v, k, used
@@ -864,22 +837,20 @@ func (k *collector) price(pc *pcall, m *transcript.Message) {
 		k.models[pc.model] = md
 	}
 	pc.model = md.Name
-	pc.rule = k.rule
-	if pc.rule == "" {
-		pc.rule = md.CacheRule()
+	rule := k.rule
+	if rule == "" {
+		rule = md.CacheRule()
 	}
-	if r.opts.Cost == nil {
-		pc.rule = prices.CacheNone
-	}
+	pc.rule = cost.RuleOf(rule)
 	pc.minCache = md.MinCacheTokens
 	if u := m.Usage; u != nil && r.records && r.calibration != nil && r.opts.Cost != nil && ownRecord(r.opts.Cost, m) && (u.CacheRead > 0 || u.CacheWrite > 0) {
 		pc.minCache = 0 // the provider cached this prompt (see cost.Step.Cached)
 	}
 	switch pr := md.Prices; {
 	case r.opts.Cost == nil || pr == nil:
-		// Nothing to price: the plan minimises tokens.
+		// Nothing to price: the plan minimises tokens, no cache.
 		pc.pi, pc.pr, pc.pw = 1, 1, 1
-		pc.rule = prices.CacheNone
+		pc.rule = cost.Rule{}
 	default:
 		pc.pi, pc.pr, pc.pw = pr.Input/1e6, pr.CacheRead/1e6, pr.CacheWrite5m/1e6
 		if k.s.ttl == time.Duration(cost.AnthropicLongTTL) {
@@ -989,7 +960,7 @@ func (s *session) systemFronts() {
 	for i := range s.calls {
 		c := &s.calls[i]
 		c.sysFront = c.front
-		if p, ok := last[c.model]; ok && liveAt(s.calls[p].at, s.ttl, c.at, c.rule) && c.div >= 0 && s.calls[p].sysN == c.sysN {
+		if p, ok := last[c.model]; ok && c.rule.LiveAt(s.ttl, s.calls[p].at, c.at) && c.div >= 0 && s.calls[p].sysN == c.sysN {
 			c.sysFront = s.calls[p].sysFront
 		}
 		last[c.model] = i

@@ -3,8 +3,6 @@ package window
 import (
 	"math"
 	"slices"
-
-	"github.com/harpe-dev/harpe/pkg/cost"
 )
 
 // The cheapest plan under a window: where clearing every result it may
@@ -234,12 +232,12 @@ func (s *session) dropScheduleDP() []int {
 	}
 	price := func(i, x, read int) float64 {
 		c := &s.calls[i]
-		return cost.PromptUSD(c.rule, read, tokens(i, x), c.minCache, c.pi, c.pr, c.pw)
+		return c.rule.PromptUSD(read, tokens(i, x), c.minCache, c.pi, c.pr, c.pw)
 	}
 	need := false
 	for i := range s.calls {
 		c := &s.calls[i]
-		warm := i > 0 && cost.LiveAt(c.rule, s.ttl, s.calls[i-1].at, c.at) && s.calls[i-1].model == c.model
+		warm := i > 0 && c.rule.LiveAt(s.ttl, s.calls[i-1].at, c.at) && s.calls[i-1].model == c.model
 		fits := false // some start fits call i: the others are ruled out
 		for j, x := range xs {
 			within[j] = s.fitFrom(i, x) <= s.limit

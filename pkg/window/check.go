@@ -3,7 +3,7 @@ package window
 import (
 	"fmt"
 
-	"github.com/harpe-dev/harpe/pkg/prices"
+	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
@@ -211,17 +211,11 @@ func checkCost(calls []Call) error {
 		if sum := p.Read + p.Write + p.Uncached; sum != c.Tokens {
 			return fmt.Errorf("call %d: read %d + write %d + uncached %d = %d, but the call sends %d tokens", c.Call, p.Read, p.Write, p.Uncached, sum, c.Tokens)
 		}
-		var leaves int
-		switch cc.CacheRule {
-		case prices.CacheAnthropic:
-			leaves = p.Read + p.Write
-		case prices.CacheOpenAI:
-			leaves = p.Read + p.Write + p.Uncached
-		default:
-			if p.Read > 0 || p.Write > 0 {
-				return fmt.Errorf("call %d: read %d, write %d under cache rule %q", c.Call, p.Read, p.Write, cc.CacheRule)
-			}
+		ru := cost.RuleOf(cc.CacheRule)
+		if !ru.Caches() && (p.Read > 0 || p.Write > 0) {
+			return fmt.Errorf("call %d: read %d, write %d under cache rule %q", c.Call, p.Read, p.Write, cc.CacheRule)
 		}
+		leaves := ru.Leaves(p)
 		if prev := left[cc.Model]; p.Read > prev && !cc.floored {
 			return fmt.Errorf("call %d: reads %d tokens, but the earlier calls of %s left at most %d in the cache", c.Call, p.Read, cc.Model, prev)
 		}

@@ -565,9 +565,7 @@ func (cr *costRun) price(c *conversation, w *window, m *transcript.Message, call
 			// it sends what its own previous call sent (an earlier edit
 			// shortens what is held by what it took out).
 			held := c.heldOfFull(w, st.Keep, read, ref.Tokens, call.Tokens)
-			if ref.CallCost.CacheRule == prices.CacheOpenAI {
-				held -= held % cost.OpenAIStep // the provider reads whole steps
-			}
+			held = cost.RuleOf(ref.CallCost.CacheRule).Steps(held) // the provider reads whole steps
 			st.Floor = max(min(read, c.sharedWithFull(w, overhead)), held)
 			st.Warm = exact
 		}
@@ -733,20 +731,19 @@ func (cr *costRun) rewrites(rw *rewrites, model string, cc cost.CallCost) {
 	}
 	p := cc.Cache
 	rw.Of++
-	var paid, leaves, k int
-	switch cc.Rule {
-	case prices.CacheAnthropic:
-		paid, leaves = p.Write, p.Read+p.Write
+	ru := cost.RuleOf(cc.Rule)
+	if !ru.Caches() {
+		return
+	}
+	// What the call paid for and did not read; what it leaves that the
+	// next call can read (the cache serves whole steps: what a call
+	// sends past its last step was never there to read again).
+	paid, leaves, k := ru.Missed(p), ru.Steps(ru.Leaves(p)), 2
+	if ru.Writes() {
+		k = 0
 		if cc.WriteTTL == cost.AnthropicLongTTL {
 			k = 1
 		}
-	case prices.CacheOpenAI:
-		// The cache serves whole steps: what a call sends past its last
-		// step was never there to read again.
-		sent := p.Read + p.Write + p.Uncached
-		paid, leaves, k = p.Uncached, sent-sent%cost.OpenAIStep, 2
-	default:
-		return
 	}
 	if n := min(paid, cr.left[model]-p.Read); n > 0 {
 		rw.Calls++

@@ -251,10 +251,7 @@ func factsOf(md prices.Model, model string, at time.Time, rule prices.CacheRule,
 		f.Rule = md.CacheRule()
 	}
 	f.Limit = md.ContextWindow
-	f.MinCache = md.MinCacheTokens
-	if f.Rule == prices.CacheOpenAI && f.MinCache == 0 {
-		f.MinCache = cost.OpenAIMinTokens
-	}
+	f.MinCache = cost.RuleOf(f.Rule).MinTokens(md.MinCacheTokens)
 	if pr := md.Prices; pr != nil {
 		f.Input, f.CacheRead, f.CacheWrite = pr.Input/1e6, pr.CacheRead/1e6, pr.CacheWrite5m/1e6
 		if ttl == cost.AnthropicLongTTL {
@@ -268,7 +265,7 @@ func factsOf(md prices.Model, model string, at time.Time, rule prices.CacheRule,
 // info is f as clear:auto reads it.
 func (f CallFacts) info() *callInfo {
 	return &callInfo{
-		model: f.Model, at: f.At, rule: f.Rule,
+		model: f.Model, at: f.At, rule: cost.RuleOf(f.Rule),
 		pi: f.Input, pr: f.CacheRead, pw: f.CacheWrite,
 		limit: f.Limit, minCache: f.MinCache, ttl: f.TTL,
 		real: f.Known, spent: f.Spent, fullSpent: f.FullSpent,
@@ -425,9 +422,10 @@ func liveInfo(prev, ci *callInfo) {
 }
 
 // liveSaw records what the cost model says call left cached (read +
-// written), under the Anthropic rule, as a live context observes it.
+// written), under a rule that writes (Anthropic's), as a live context
+// observes it.
 func liveSaw(ci *callInfo, call *Call) {
-	if call.CallCost != nil && ci.rule == prices.CacheAnthropic {
+	if call.CallCost != nil && ci.rule.Writes() {
 		ci.sawKnown, ci.saw = true, call.Cache.Read+call.Cache.Write
 	}
 }
