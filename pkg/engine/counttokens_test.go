@@ -68,14 +68,14 @@ func TestPreCountSameReport(t *testing.T) {
 // whether two calls ever overlapped.
 type oneAtATime struct{ busy, overlap atomic.Bool }
 
-func (c *oneAtATime) Count(s string) int {
+func (c *oneAtATime) Count(_ context.Context, s string) (int, error) {
 	if !c.busy.CompareAndSwap(false, true) {
 		c.overlap.Store(true)
 	}
 	n := tokenize.EstimateTokens(s)
 	runtime.Gosched()
 	c.busy.Store(false)
-	return n
+	return n, nil
 }
 func (c *oneAtATime) Name() string { return "one-at-a-time" }
 

@@ -12,5 +12,5 @@ func ItemTokens(ctx context.Context, c tokenize.Counter, it *Item) (int, error) 
 	if it.TokenCount != nil {
 		return *it.TokenCount, nil
 	}
-	return tokenize.Count(ctx, c, it.Content)
+	return c.Count(ctx, it.Content)
 }

@@ -137,12 +137,6 @@ const noRank = ^uint32(0)
 // token returns the bytes of the token of rank r.
 func (e *Encoding) token(r uint32) string { return e.toks[e.offs[r]:e.offs[r+1]] }
 
-// Count returns the number of tokens tiktoken's encode_ordinary gives for s.
-func (e *Encoding) Count(s string) int {
-	n, _ := e.count(nil, s, nil)
-	return n
-}
-
 // count is Count that gives up with errf() once done is closed (nil: never),
 // looking every cancel.Every pieces and inside long merges.
 func (e *Encoding) count(done <-chan struct{}, s string, errf func() error) (int, error) {

@@ -2,6 +2,7 @@ package usage
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -214,14 +215,14 @@ func (s *SessionBreakdown) Add(t *transcript.Transcript, m *transcript.Message) 
 	total := transcript.MessageTokens(m, c)
 	thinking := 0
 	if m.Thinking != "" {
-		thinking = c.Count(m.Thinking)
+		thinking = countText(c, m.Thinking)
 	}
 	// The counts of one message are bounded by its size; the sums over
 	// messages are checked.
 	var err error
 	calls := 0
 	for _, tc := range m.ToolCalls {
-		n := transcript.TokensPerToolCall + c.Count(tc.Name) + c.Count(tc.Arguments)
+		n := transcript.TokensPerToolCall + countText(c, tc.Name) + countText(c, tc.Arguments)
 		sumInto(&calls, n, "the tool calls' tokens", &err)
 		tt := s.tool(tc.Name)
 		tt.Calls++
@@ -393,4 +394,12 @@ func NewBreakdown(sessions []*SessionBreakdown) (*Breakdown, error) {
 		*c = usd.Round(*c) // the sessions' sum, without float residue
 	}
 	return b, nil
+}
+
+// countText is c's count of s, one of the texts of a message: with a
+// context that is never done a [tokenize.Counter] returns no error
+// (transcript.MessageTokens counts the same way).
+func countText(c tokenize.Counter, s string) int {
+	n, _ := c.Count(context.Background(), s)
+	return n
 }

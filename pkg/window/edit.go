@@ -134,7 +134,7 @@ func (s *clearState) apply(c *conversation, sel *Selection, tokens int) {
 		}
 		e := c.h.At(p)
 		_, now := c.sentSize(p)
-		dt := c.counter.Count(ClearedPlaceholder) - now
+		dt := countText(c.counter, ClearedPlaceholder) - now
 		if dt >= 0 {
 			continue
 		}
@@ -156,7 +156,7 @@ func (s *clearState) apply(c *conversation, sel *Selection, tokens int) {
 	}
 	for _, p := range batch {
 		e := c.h.At(p)
-		c.set(p, SentCleared, utf8.RuneCountInString(ClearedPlaceholder), c.counter.Count(ClearedPlaceholder))
+		c.set(p, SentCleared, utf8.RuneCountInString(ClearedPlaceholder), countText(c.counter, ClearedPlaceholder))
 		if s.cfg.ClearInputs {
 			if cp, ok := c.h.CallOf(p); ok {
 				if dt := c.inputSaving(cp, e.Message.ToolCallID); dt < 0 {
@@ -195,8 +195,8 @@ func (s *maskState) apply(c *conversation, _ *Selection, _ int) {
 			continue
 		}
 		ph := maskPlaceholder(c.h.ToolName(p), c.original(p))
-		if _, now := c.sentSize(p); c.counter.Count(ph) < now {
-			c.set(p, SentMasked, utf8.RuneCountInString(ph), c.counter.Count(ph))
+		if _, now := c.sentSize(p); countText(c.counter, ph) < now {
+			c.set(p, SentMasked, utf8.RuneCountInString(ph), countText(c.counter, ph))
 		}
 	}
 }
