@@ -9,6 +9,7 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/checked"
 	"github.com/harpe-dev/harpe/internal/usd"
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
@@ -46,16 +47,16 @@ type SessionBreakdown struct {
 	// Recorded sums the provider's usage over every call (aborted ones
 	// too: the provider billed them); null when the format records none.
 	Recorded *RecordedUsage `json:"recorded"`
-	// CostUSD is what the recorded calls cost, each priced by Pricer at
-	// its own date and size, summed; null when there is no pricer or no
-	// call records its model. Models without prices count 0 and are named
+	// CostUSD is what the recorded calls cost, each priced from Catalog
+	// at its own date and size ([CallCost]), summed; null when there is
+	// no catalog or no call records its model. Models without prices count 0 and are named
 	// in UnpricedModels.
 	CostUSD        *float64 `json:"cost_usd"`
 	UnpricedModels []string `json:"unpriced_models,omitempty"`
 
-	// Pricer, when set before messages are added, prices each recorded
+	// Catalog, when set before messages are added, prices each recorded
 	// call; nil leaves CostUSD null.
-	Pricer Pricer `json:"-"`
+	Catalog *prices.Catalog `json:"-"`
 
 	usage UsageTally
 	acc   breakdownAcc
@@ -187,7 +188,7 @@ func (s *SessionBreakdown) tool(name string) *ToolTokens {
 // incomplete and not to be used.
 func (s *SessionBreakdown) Add(t *transcript.Transcript, m *transcript.Message) error {
 	a := &s.acc
-	if err := s.usage.Add(m, s.Pricer); err != nil {
+	if err := s.usage.Add(m, s.Catalog); err != nil {
 		return err
 	}
 	s.Recorded = s.usage.Total
@@ -264,7 +265,7 @@ func (s *SessionBreakdown) Add(t *transcript.Transcript, m *transcript.Message) 
 // [*engine.TokenOverflowError].
 func (s *SessionBreakdown) Finish(t *transcript.Transcript) error {
 	s.Format, s.Conversation = string(t.Format), t.ID
-	if err := s.usage.AddUnsent(t, s.Pricer); err != nil {
+	if err := s.usage.AddUnsent(t, s.Catalog); err != nil {
 		return err
 	}
 	s.Recorded = s.usage.Total
