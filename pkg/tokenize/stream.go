@@ -443,6 +443,9 @@ func countWhole(ctx context.Context, r io.Reader, counters []Counter, whole Coun
 	if limit > 0 && n > int64(limit) {
 		return n, nil, &WholeTooLargeError{Counter: whole.Name(), Limit: limit}
 	}
+	if err := ctx.Err(); err != nil {
+		return n, nil, err // a counter of the caller's may not look at ctx
+	}
 	s := b.String()
 	counts := make([]int, len(counters))
 	for i, c := range counters {

@@ -220,6 +220,29 @@ func TestCountReaderOtherCounter(t *testing.T) {
 	}
 }
 
+// cancelReader cancels its context as it is read: the context is done
+// once the text is in.
+type cancelReader struct {
+	r      io.Reader
+	cancel context.CancelFunc
+}
+
+func (c cancelReader) Read(p []byte) (int, error) {
+	c.cancel()
+	return c.r.Read(p)
+}
+
+// A counter of the caller's that does not look at its context is not
+// handed a text whose reading the context stopped.
+func TestCountReaderOtherCounterCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, got, err := CountReader(ctx, cancelReader{strings.NewReader("ab\ncd ef"), cancel}, []Counter{plainCounter{}}, StreamOptions{})
+	if !errors.Is(err, context.Canceled) || got != nil {
+		t.Errorf("got %v, %v; want no counts and context.Canceled", got, err)
+	}
+}
+
 func TestCountReaderError(t *testing.T) {
 	_, _, err := CountReader(context.Background(), iotest.ErrReader(io.ErrClosedPipe), []Counter{Estimate}, StreamOptions{})
 	if err != io.ErrClosedPipe {
