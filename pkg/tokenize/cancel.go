@@ -23,7 +23,11 @@ func (e *Encoding) Count(ctx context.Context, s string) (int, error) {
 	if cancel.Stopped(done) {
 		return 0, ctx.Err()
 	}
-	return e.count(done, s, ctx.Err)
+	n, ok := e.count(done, s)
+	if !ok {
+		return 0, ctx.Err()
+	}
+	return n, nil
 }
 
 // Count returns the estimate of s ([EstimateTokens]), looking at ctx
