@@ -271,7 +271,7 @@ func (a *app) countJSONL(opts *countOptions, args []string, c tokenize.Counter) 
 	var out bytes.Buffer
 	err := a.eachInput(args, func(name string, r io.Reader) error {
 		return inputError(rd.Rewrite(a.ctx, r, name, &out, func(l engine.Line) ([]byte, error) {
-			n, err := tokenize.Count(a.ctx, c, l.Item.Content)
+			n, err := c.Count(a.ctx, l.Item.Content)
 			if err != nil {
 				return nil, err
 			}

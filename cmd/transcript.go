@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/prose"
-	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/usage"
@@ -206,7 +205,7 @@ func (a *app) transcriptCollectOptions(opts *transcriptOptions) (usage.CollectOp
 		if err != nil {
 			return co, err
 		}
-		co.Pricer = cost.RecordedPricer(cat)
+		co.Catalog = cat
 	}
 	return co, nil
 }

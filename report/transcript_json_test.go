@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/harpe-dev/harpe/pkg/cost"
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/usage"
 )
@@ -170,7 +170,7 @@ func TestTranscriptSummaryJSONOracle(t *testing.T) {
 			return err
 		}
 		got, err := usage.Collect(context.Background(), bytes.NewReader(data), filepath.ToSlash(path),
-			usage.CollectOptions{Pricer: cost.RecordedPricer(nil)})
+			usage.CollectOptions{Catalog: prices.Default()})
 		if err != nil {
 			return nil // not a transcript (or one made to fail)
 		}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/harpe-dev/harpe/internal/table"
-	"github.com/harpe-dev/harpe/pkg/cost"
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/usage"
@@ -80,7 +80,7 @@ func TestTablesWriteErrors(t *testing.T) {
 		}
 		defer f.Close()
 		got, err := usage.Collect(context.Background(), f, "session.jsonl", usage.CollectOptions{
-			Build: build, Counter: tokenize.Estimate, Pricer: cost.RecordedPricer(nil)})
+			Build: build, Counter: tokenize.Estimate, Catalog: prices.Default()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
 // BenchmarkSimulateFull prices the 230-call Claude Code sample under
@@ -56,16 +57,17 @@ func BenchmarkSimulatorSteps(b *testing.B) {
 	}
 }
 
-// BenchmarkRecordedPricer prices the 230 calls of the Claude Code sample
-// one by one, as the transcript summaries do.
-func BenchmarkRecordedPricer(b *testing.B) {
+// BenchmarkCallCost prices the 230 calls of the Claude Code sample one
+// by one, as the transcript summaries do (usage.CallCost of the model the
+// catalog finds).
+func BenchmarkCallCost(b *testing.B) {
 	tr := readSample(b, agentSamples[0])
-	p := RecordedPricer(nil)
+	cat := prices.Default()
 	b.ReportAllocs()
 	for b.Loop() {
 		for i := range tr.Messages {
 			if m := &tr.Messages[i]; m.Usage != nil {
-				p.PriceCall(m.Model, m.Timestamp, *m.Usage)
+				usage.CallCost(cat.LookupCall(m.Model), m.Timestamp, *m.Usage)
 			}
 		}
 	}

@@ -1,14 +1,12 @@
 package cost_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/harpe-dev/harpe/pkg/cost"
 	"github.com/harpe-dev/harpe/pkg/transcript"
-	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
 // Two calls on claude-sonnet-4-5: the second reads what the first wrote.
@@ -80,36 +78,4 @@ func ExampleSimulator() {
 	// call 1: read 0, write 12040, $0.049800
 	// call 2: read 12040, write 5300, $0.025737
 	// call 3: read 12040, write 412, $0.006657
-}
-
-// A session summary priced call by call: the first call falls before
-// claude-sonnet-4-6's price change of 2026-03-13 and above 200,000 prompt
-// tokens (6 input, 0.60 cache read per million), the second after it (3,
-// 0.30): 3×6 + 200,000×0.6 = $0.120018, then 3×3 + 200,000×0.3 =
-// $0.060009.
-func ExampleRecordedPricer() {
-	in := `{"type":"user","uuid":"u1","cwd":"/src/app","timestamp":"2026-03-12T23:58:00Z","message":{"role":"user","content":"go"}}
-{"type":"assistant","uuid":"a1","timestamp":"2026-03-12T23:59:00Z","message":{"id":"m1","role":"assistant","model":"claude-sonnet-4-6","content":"a","usage":{"input_tokens":3,"cache_read_input_tokens":200000,"output_tokens":0}}}
-{"type":"user","uuid":"u2","timestamp":"2026-03-13T00:00:00Z","message":{"role":"user","content":"again"}}
-{"type":"assistant","uuid":"a2","timestamp":"2026-03-13T00:01:00Z","message":{"id":"m2","role":"assistant","model":"claude-sonnet-4-6","content":"b","usage":{"input_tokens":3,"cache_read_input_tokens":200000,"output_tokens":0}}}
-`
-	got, err := usage.Collect(context.Background(), strings.NewReader(in), "s.jsonl",
-		usage.CollectOptions{Build: usage.BuildSummary, Pricer: cost.RecordedPricer(nil)})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	sum, err := usage.NewSummary(got.Summaries, "day")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, g := range sum.Groups {
-		fmt.Printf("%s: %d call, $%.6f\n", g.Key, g.Recorded.Calls, *g.CostUSD)
-	}
-	fmt.Printf("%s: $%.6f\n", sum.Totals.Models[0], *sum.Totals.CostUSD)
-	// Output:
-	// 2026-03-12: 1 call, $0.120018
-	// 2026-03-13: 1 call, $0.060009
-	// claude-sonnet-4-6: $0.180027
 }

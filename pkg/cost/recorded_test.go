@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/usage"
 )
@@ -90,11 +91,11 @@ func TestListingCostSample(t *testing.T) {
 	}
 }
 
-// pricedListing is the listing of tr with each call priced by
-// RecordedPricer.
+// pricedListing is the listing of tr with each call priced from the
+// built-in catalog.
 func pricedListing(t *testing.T, tr *transcript.Transcript) *usage.Listing {
 	t.Helper()
-	l := &usage.Listing{Pricer: RecordedPricer(nil)}
+	l := &usage.Listing{Catalog: prices.Default()}
 	for i := range tr.Messages {
 		if err := l.Add(&tr.Messages[i]); err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/harpe-dev/harpe/internal/checked"
 	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
+	"github.com/harpe-dev/harpe/pkg/usage"
 )
 
 // Step is one call given as a change of the previous call's window, so
@@ -186,9 +187,10 @@ func NewSimulator(opt Options) (*Simulator, error) {
 
 // RecordedCost prices a call's recorded usage u, made at t, at model's
 // prices for that date and prompt size, as the simulator finds them
-// ([UsageCost]; 0 for a model without prices).
+// ([usage.CallCost]; 0 for a model without prices).
 func (s *Simulator) RecordedCost(model string, t time.Time, u transcript.Usage) float64 {
-	return UsageCost(u, s.model(model).m.At(t, PromptTokens(u)))
+	usd, _ := usage.CallCost(s.model(model).m, t, u)
+	return usd
 }
 
 // Totals returns the sums of the calls so far.

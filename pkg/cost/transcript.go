@@ -2,7 +2,6 @@ package cost
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -44,40 +43,17 @@ type RecordedTotals struct {
 	Unpriced []string `json:"unpriced"`
 }
 
-// UsageCost prices one call's recorded usage with p (nil: 0): uncached
-// input, cache reads, cache writes (the 1-hour part at the 1-hour price)
-// and output.
-func UsageCost(u transcript.Usage, p *prices.Prices) float64 {
-	if p == nil {
-		return 0
-	}
-	w1h := min(u.CacheWrite1h, u.CacheWrite)
-	return (float64(u.Input)*p.Input + float64(u.CacheRead)*p.CacheRead +
-		float64(u.CacheWrite-w1h)*p.CacheWrite5m + float64(w1h)*p.CacheWrite1h +
-		float64(u.Output)*p.Output) / 1e6
-}
-
-// PromptTokens is the whole prompt of a call's usage: uncached input,
-// cache reads and cache writes, the size that chooses a price tier
-// (saturating at the largest int).
-func PromptTokens(u transcript.Usage) int {
-	n, ok := checked.Add(u.Input, u.CacheRead)
-	if ok {
-		n, ok = checked.Add(n, u.CacheWrite)
-	}
-	if !ok {
-		return math.MaxInt
-	}
-	return n
-}
-
 // Recorded returns each call's recorded usage in t, priced with cat (nil:
-// the built-in presets), and their totals: what the session really cost.
+// the built-in presets) as the provider billed it ([usage.CallCost]: at
+// the call's date, in its prompt's tier), and their totals: what the
+// session really cost.
 // Aborted messages count too: the provider billed those calls. Totals
 // past the largest int are a [*checked.OverflowError] naming the
 // message.
 func Recorded(t *transcript.Transcript, cat *prices.Catalog) ([]RecordedCall, RecordedTotals, error) {
-	pricer := RecordedPricer(cat)
+	if cat == nil {
+		cat = prices.Default()
+	}
 	var calls []RecordedCall
 	tot := RecordedTotals{Unpriced: []string{}}
 	unpriced := map[string]bool{}
@@ -86,7 +62,7 @@ func Recorded(t *transcript.Transcript, cat *prices.Catalog) ([]RecordedCall, Re
 		if m.Usage == nil {
 			continue
 		}
-		usd, priced := pricer.PriceCall(m.Model, m.Timestamp, *m.Usage)
+		usd, priced := usage.CallCost(cat.LookupCall(m.Model), m.Timestamp, *m.Usage)
 		if !priced {
 			unpriced[m.Model] = true
 		}
@@ -229,28 +205,6 @@ func Compare(rep *Report, rec []*transcript.Usage) Agreement {
 		a.Share = float64(a.Agree) / float64(a.Calls)
 	}
 	return a
-}
-
-// RecordedPricer prices recorded calls as the provider billed them, with
-// cat (nil: the built-in presets priced from the embedded snapshot): each
-// call at the prices in force at its own timestamp and in the tier its
-// whole prompt falls in ([prices.Model.At]), by [UsageCost]. The
-// transcript listing, summaries and breakdowns take it as their
-// [usage.Pricer]; [Recorded] prices each call the same way.
-func RecordedPricer(cat *prices.Catalog) usage.Pricer {
-	if cat == nil {
-		cat = prices.Default()
-	}
-	return recordedPricer{cat}
-}
-
-type recordedPricer struct{ cat *prices.Catalog }
-
-// PriceCall prices one call; ok is false when the model has no price at
-// at.
-func (r recordedPricer) PriceCall(model string, at time.Time, u transcript.Usage) (float64, bool) {
-	p := r.cat.LookupCall(model).At(at, PromptTokens(u))
-	return UsageCost(u, p), p != nil
 }
 
 // RoundUSD rounds a sum of dollar amounts to 1e-10 dollars, which removes

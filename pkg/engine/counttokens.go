@@ -36,7 +36,7 @@ func preCount(ctx context.Context, items []Item, set settings, tokens []int) []b
 			if it.TokenCount != nil || (it.Confidential && set.remote) {
 				continue
 			}
-			n, err := tokenize.Count(ctx, set.counter, it.Content)
+			n, err := set.counter.Count(ctx, it.Content)
 			if err != nil {
 				return // ctx is done
 			}

@@ -68,14 +68,14 @@ func TestPreCountSameReport(t *testing.T) {
 // whether two calls ever overlapped.
 type oneAtATime struct{ busy, overlap atomic.Bool }
 
-func (c *oneAtATime) Count(s string) int {
+func (c *oneAtATime) Count(_ context.Context, s string) (int, error) {
 	if !c.busy.CompareAndSwap(false, true) {
 		c.overlap.Store(true)
 	}
 	n := tokenize.EstimateTokens(s)
 	runtime.Gosched()
 	c.busy.Store(false)
-	return n
+	return n, nil
 }
 func (c *oneAtATime) Name() string { return "one-at-a-time" }
 
@@ -105,5 +105,23 @@ func TestPreCountCancelled(t *testing.T) {
 	cancel()
 	if _, err := Synthesize(ctx, items, Budget{Total: 6000}, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
+// TestItemTokensCancelled: once ctx is done ItemTokens returns its error
+// and no count, even with a counter that does not look at ctx; an item
+// that gives its token_count needs no counting.
+func TestItemTokensCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if n, err := ItemTokens(ctx, bytesCounter{}, &Item{Content: "abc"}); !errors.Is(err, context.Canceled) || n != 0 {
+		t.Errorf("got %d, %v; want 0, context.Canceled", n, err)
+	}
+	given := 7
+	if n, err := ItemTokens(ctx, bytesCounter{}, &Item{Content: "abc", TokenCount: &given}); err != nil || n != 7 {
+		t.Errorf("token_count: got %d, %v; want 7, nil", n, err)
+	}
+	if n, err := ItemTokens(context.Background(), bytesCounter{}, &Item{Content: "abc"}); err != nil || n != 3 {
+		t.Errorf("open context: got %d, %v; want 3, nil", n, err)
 	}
 }

@@ -7,10 +7,14 @@ import (
 )
 
 // ItemTokens is the size of it in tokens: its "token_count" when given,
-// else its content counted with c.
+// else its content counted with c. Once ctx is done it returns ctx's
+// error, whether or not c looks at ctx.
 func ItemTokens(ctx context.Context, c tokenize.Counter, it *Item) (int, error) {
 	if it.TokenCount != nil {
 		return *it.TokenCount, nil
 	}
-	return tokenize.Count(ctx, c, it.Content)
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.Count(ctx, it.Content)
 }

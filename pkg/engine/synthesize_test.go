@@ -457,8 +457,8 @@ func TestSynthesizeErrors(t *testing.T) {
 // bytesCounter counts bytes, to check that the counter is used and named.
 type bytesCounter struct{}
 
-func (bytesCounter) Count(s string) int { return len(s) }
-func (bytesCounter) Name() string       { return "bytes" }
+func (bytesCounter) Count(_ context.Context, s string) (int, error) { return len(s), nil }
+func (bytesCounter) Name() string                                   { return "bytes" }
 
 func TestSynthesizeCounts(t *testing.T) {
 	items := []Item{

@@ -41,11 +41,12 @@ func benchText(b *testing.B, kind string) string {
 
 func benchCounter(b *testing.B, c Counter, kind string) {
 	s := benchText(b, kind)
-	c.Count("warm up")
+	ctx := context.Background()
+	c.Count(ctx, "warm up")
 	b.SetBytes(int64(len(s)))
 	b.ResetTimer()
 	for b.Loop() {
-		c.Count(s)
+		c.Count(ctx, s)
 	}
 }
 
@@ -83,7 +84,7 @@ func BenchmarkLongPiece(b *testing.B) {
 	s := strings.Repeat("abcdefghij", 10000)
 	b.SetBytes(int64(len(s)))
 	for b.Loop() {
-		O200kBase.Count(s)
+		O200kBase.Count(context.Background(), s)
 	}
 }
 

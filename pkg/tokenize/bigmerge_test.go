@@ -126,10 +126,10 @@ func TestLongPiecesMatchTiktoken(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := O200kBase.Count(tt.text); got != tt.o200k {
+			if got := countOf(O200kBase, tt.text); got != tt.o200k {
 				t.Errorf("o200k_base: %d, tiktoken %d", got, tt.o200k)
 			}
-			if got := Cl100kBase.Count(tt.text); got != tt.cl100 {
+			if got := countOf(Cl100kBase, tt.text); got != tt.cl100 {
 				t.Errorf("cl100k_base: %d, tiktoken %d", got, tt.cl100)
 			}
 		})
@@ -168,10 +168,10 @@ func BenchmarkBigPiece(b *testing.B) {
 		{"random letters", minstdLetters(8<<20, "abcdefghijklmnopqrstuvwxyz")},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			O200kBase.Count("warm up")
+			countOf(O200kBase, "warm up")
 			b.SetBytes(int64(len(tc.text)))
 			for b.Loop() {
-				O200kBase.Count(tc.text)
+				countOf(O200kBase, tc.text)
 			}
 		})
 	}

@@ -137,18 +137,11 @@ const noRank = ^uint32(0)
 // token returns the bytes of the token of rank r.
 func (e *Encoding) token(r uint32) string { return e.toks[e.offs[r]:e.offs[r+1]] }
 
-// Count returns the number of tokens tiktoken's encode_ordinary gives for s.
-func (e *Encoding) Count(s string) int {
-	n, _ := e.count(nil, s, nil)
-	return n
-}
-
-// count is Count that gives up with errf() once done is closed (nil: never),
-// looking every cancel.Every pieces and inside long merges.
-func (e *Encoding) count(done <-chan struct{}, s string, errf func() error) (int, error) {
+// count is Count that gives up, ok false, once done is closed (nil:
+// never), looking every cancel.Every pieces and inside long merges.
+func (e *Encoding) count(done <-chan struct{}, s string) (n int, ok bool) {
 	e.setup()
 	s = validUTF8(s)
-	n := 0
 	var m merge.Merger
 	var starts []int32
 	// Pieces that take several tokens are merged once per call: words
@@ -157,7 +150,7 @@ func (e *Encoding) count(done <-chan struct{}, s string, errf func() error) (int
 	steps := 0
 	for i := 0; i < len(s); {
 		if steps++; steps%cancel.Every == 0 && cancel.Stopped(done) {
-			return 0, errf()
+			return 0, false
 		}
 		j := e.next(s, i)
 		piece := s[i:j]
@@ -174,7 +167,7 @@ func (e *Encoding) count(done <-chan struct{}, s string, errf func() error) (int
 		if len(piece) >= bigPiece {
 			words := e.bigMerge(piece, done)
 			if words == nil {
-				return 0, errf()
+				return 0, false
 			}
 			k = merge.Count(words)
 		} else {
@@ -189,7 +182,7 @@ func (e *Encoding) count(done <-chan struct{}, s string, errf func() error) (int
 			seen[piece] = k
 		}
 	}
-	return n, nil
+	return n, true
 }
 
 // maxSeen bounds the merged pieces one Count call remembers.

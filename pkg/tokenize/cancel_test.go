@@ -8,20 +8,32 @@ import (
 	"time"
 )
 
+// countOf is c's count of s with a context that is never done, which
+// gives no error.
+func countOf(c Counter, s string) int {
+	n, err := c.Count(context.Background(), s)
+	if err != nil {
+		panic(err)
+	}
+	return n
+}
+
 // TestCountCancelled: a cancelled context stops every built-in
-// counter with its error and no count, also in the middle of one long
+// counter with its error and no count, a short text as well as one long
 // piece (the merge looks every few thousand steps).
 func TestCountCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	long := strings.Repeat("a", 1<<20) // one piece, merged by bigMerge
 	for _, c := range []Counter{Estimate, O200kBase, Cl100kBase} {
-		t.Run(c.Name(), func(t *testing.T) {
-			n, err := Count(ctx, c, long)
-			if !errors.Is(err, context.Canceled) || n != 0 {
-				t.Errorf("got %d, %v; want 0, context.Canceled", n, err)
-			}
-		})
+		for _, text := range []string{"hi", long} {
+			t.Run(c.Name(), func(t *testing.T) {
+				n, err := c.Count(ctx, text)
+				if !errors.Is(err, context.Canceled) || n != 0 {
+					t.Errorf("%d bytes: got %d, %v; want 0, context.Canceled", len(text), n, err)
+				}
+			})
+		}
 	}
 	// The merge itself gives up: bigMerge with a closed channel.
 	done := make(chan struct{})
@@ -32,13 +44,20 @@ func TestCountCancelled(t *testing.T) {
 	}
 }
 
-// TestCountLive: an open context changes nothing.
+// TestCountLive: a context that can be cancelled, while it is not,
+// changes nothing: the count is the estimate's rule or the encoding's
+// Encode.
 func TestCountLive(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	text := strings.Repeat("hello world, ", 1000) + strings.Repeat("a", 70000)
 	for _, c := range []Counter{Estimate, O200kBase, Cl100kBase} {
-		n, err := Count(context.Background(), c, text)
-		if err != nil || n != c.Count(text) {
-			t.Errorf("%s: %d, %v; Count gives %d", c.Name(), n, err, c.Count(text))
+		want := EstimateTokens(text)
+		if e, ok := c.(*Encoding); ok {
+			want = len(e.Encode(text))
+		}
+		if n, err := c.Count(ctx, text); err != nil || n != want {
+			t.Errorf("%s: %d, %v; want %d", c.Name(), n, err, want)
 		}
 	}
 }

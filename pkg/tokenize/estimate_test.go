@@ -96,7 +96,7 @@ func TestEstimateTokens(t *testing.T) {
 			if got := EstimateTokens(tt.text); got != tt.want {
 				t.Errorf("EstimateTokens(%q) = %d, want %d", tt.text, got, tt.want)
 			}
-			if got := Estimate.Count(tt.text); got != tt.want {
+			if got := countOf(Estimate, tt.text); got != tt.want {
 				t.Errorf("Estimate.Count(%q) = %d, want %d", tt.text, got, tt.want)
 			}
 		})

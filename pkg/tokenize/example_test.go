@@ -17,7 +17,11 @@ func Example() {
 		if err != nil {
 			panic(err)
 		}
-		fmt.Println(name, c.Count("Hello, world! It's 2026."))
+		n, err := c.Count(context.Background(), "Hello, world! It's 2026.")
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(name, n)
 	}
 	// Output:
 	// estimate 9

@@ -133,7 +133,7 @@ func FuzzTable(f *testing.F) {
 			return
 		}
 		e := &Encoding{name: "fuzz", data: table, next: nextO200k}
-		n := e.Count(text)
+		n := countOf(e, text)
 		ids := e.Encode(text)
 		_ = e.Decode(ids)
 		if n < 0 {
@@ -154,7 +154,7 @@ func TestLoadEncoding(t *testing.T) {
 		t.Errorf("LoadEncoding = %p %s %v, want a new o200k_base with its table", e, e.Name(), e.Registered())
 	}
 	// "Hello, world!" is [13225 11 2375 0] in tiktoken's o200k_base.
-	if n := e.Count("Hello, world!"); n != 4 {
+	if n := countOf(e, "Hello, world!"); n != 4 {
 		t.Errorf("Count = %d, want 4", n)
 	}
 	if _, err := LoadEncoding("p50k_base", o200k); err == nil || !strings.Contains(err.Error(), `no exact encoding "p50k_base"`) {
@@ -191,14 +191,14 @@ func TestUnregistered(t *testing.T) {
 				t.Errorf("Count panicked with %v", r)
 			}
 		}()
-		fresh.Count("x")
+		countOf(fresh, "x")
 	}()
 	c, err := LoadEncoding("o200k_base", readTable(t, "o200k/o200k_base.bin"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// "Hello, world!" is [13225 11 2375 0] in tiktoken's o200k_base.
-	if n := c.Count("Hello, world!"); n != 4 {
+	if n := countOf(c, "Hello, world!"); n != 4 {
 		t.Errorf("Count after LoadEncoding = %d, want 4", n)
 	}
 	if _, err := New("o200k_base"); err == nil || fresh.Registered() {
@@ -220,7 +220,7 @@ func TestBadSlots(t *testing.T) {
 	}
 	e := &Encoding{name: "bad", data: d, next: nextO200k}
 	// No piece has a rank, so each byte is one token: "ab ab" is 5.
-	if got := e.Count("ab ab"); got != 5 {
+	if got := countOf(e, "ab ab"); got != 5 {
 		t.Errorf("Count = %d, want 5", got)
 	}
 }

@@ -129,7 +129,7 @@ type sumTally struct {
 }
 
 func (t *sumTally) add(ctx context.Context, chunk string) error {
-	k, err := Count(ctx, t.c, chunk)
+	k, err := t.c.Count(ctx, chunk)
 	if err != nil {
 		return err
 	}
@@ -284,7 +284,7 @@ func mib(n int) string {
 // [*WholeTooLargeError] past it).
 //
 // It stops once ctx is done: it looks before each block it reads and
-// inside the counting of each chunk (see [ContextCounter]), and then
+// inside the counting of each chunk (see [Counter]), and then
 // returns ctx.Err() and no counts.
 func CountReader(ctx context.Context, r io.Reader, counters []Counter, opt StreamOptions) (int64, []int, error) {
 	if opt.ChunkSize <= 0 {
@@ -443,10 +443,13 @@ func countWhole(ctx context.Context, r io.Reader, counters []Counter, whole Coun
 	if limit > 0 && n > int64(limit) {
 		return n, nil, &WholeTooLargeError{Counter: whole.Name(), Limit: limit}
 	}
+	if err := ctx.Err(); err != nil {
+		return n, nil, err // a counter of the caller's may not look at ctx
+	}
 	s := b.String()
 	counts := make([]int, len(counters))
 	for i, c := range counters {
-		if counts[i], err = Count(ctx, c, s); err != nil {
+		if counts[i], err = c.Count(ctx, s); err != nil {
 			return n, nil, err
 		}
 	}

@@ -63,7 +63,7 @@ func TestChunksAddUp(t *testing.T) {
 		text := b.String()
 		for _, name := range Names() {
 			c, _ := New(name)
-			whole := c.Count(text)
+			whole := countOf(c, text)
 			// Cut at every safe boundary from the end, as CountReader does.
 			tl := c.(chunker).newTally()
 			rest := []byte(text)
@@ -96,7 +96,7 @@ func TestChunksAddUp(t *testing.T) {
 			rest = rest[:cut]
 		}
 		tl.add(context.Background(), string(rest))
-		if got, whole := tl.total(), Estimate.Count(text); got != whole {
+		if got, whole := tl.total(), countOf(Estimate, text); got != whole {
 			t.Fatalf("case %d estimate alone: %q: chunks give %d, whole %d", k, text, got, whole)
 		}
 	}
@@ -126,7 +126,7 @@ func TestCountReaderBounded(t *testing.T) {
 		t.Fatalf("Chinese lines: %v", err)
 	}
 	for i, c := range counters {
-		if want := c.Count(text); got[i] != want {
+		if want := countOf(c, text); got[i] != want {
 			t.Errorf("Chinese lines: %s = %d, want %d", c.Name(), got[i], want)
 		}
 	}
@@ -169,7 +169,7 @@ func TestCountReader(t *testing.T) {
 			t.Errorf("chunk %d: read %d bytes, want %d", size, n, len(all))
 		}
 		for i, c := range counters {
-			if want := c.Count(string(all)); got[i] != want {
+			if want := countOf(c, string(all)); got[i] != want {
 				t.Errorf("chunk %d: %s = %d, want %d", size, c.Name(), got[i], want)
 			}
 		}
@@ -201,7 +201,7 @@ func TestCountReaderGrowingBuffer(t *testing.T) {
 		t.Errorf("read %d bytes, want %d", n, len(all))
 	}
 	for i, c := range counters {
-		if want := c.Count(string(all)); got[i] != want {
+		if want := countOf(c, string(all)); got[i] != want {
 			t.Errorf("%s = %d, want %d", c.Name(), got[i], want)
 		}
 	}
@@ -209,14 +209,37 @@ func TestCountReaderGrowingBuffer(t *testing.T) {
 
 type plainCounter struct{}
 
-func (plainCounter) Count(s string) int { return len(s) }
-func (plainCounter) Name() string       { return "bytes" }
+func (plainCounter) Count(_ context.Context, s string) (int, error) { return len(s), nil }
+func (plainCounter) Name() string                                   { return "bytes" }
 
 // A counter that does not chunk gets the whole text.
 func TestCountReaderOtherCounter(t *testing.T) {
 	n, got, err := CountReader(context.Background(), strings.NewReader("ab\ncd ef"), []Counter{plainCounter{}, Estimate}, StreamOptions{ChunkSize: 2})
 	if err != nil || n != 8 || got[0] != 8 || got[1] != 3 {
 		t.Errorf("got %d %v %v, want 8 [8 3] nil", n, got, err)
+	}
+}
+
+// cancelReader cancels its context as it is read: the context is done
+// once the text is in.
+type cancelReader struct {
+	r      io.Reader
+	cancel context.CancelFunc
+}
+
+func (c cancelReader) Read(p []byte) (int, error) {
+	c.cancel()
+	return c.r.Read(p)
+}
+
+// A counter of the caller's that does not look at its context is not
+// handed a text whose reading the context stopped.
+func TestCountReaderOtherCounterCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, got, err := CountReader(ctx, cancelReader{strings.NewReader("ab\ncd ef"), cancel}, []Counter{plainCounter{}}, StreamOptions{})
+	if !errors.Is(err, context.Canceled) || got != nil {
+		t.Errorf("got %v, %v; want no counts and context.Canceled", got, err)
 	}
 }
 
@@ -242,7 +265,7 @@ func TestCountReaderNoBoundary(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, c := range counters {
-			if want := c.Count(text); got[i] != want {
+			if want := countOf(c, text); got[i] != want {
 				t.Errorf("%s: %s = %d, want %d", name, c.Name(), got[i], want)
 			}
 		}

@@ -14,7 +14,9 @@
 //
 // [New] returns a counter by name, so a command-line flag or a
 // configuration value can pick one. A library user can plug in any
-// tokenizer by implementing [Counter].
+// tokenizer by implementing [Counter]. Every count takes a context:
+//
+//	n, err := c.Count(ctx, text) // err is ctx's error once ctx is done
 //
 // # Exact encodings
 //
@@ -30,8 +32,8 @@
 // text at boundaries no piece can cross ([SafeBoundary]) and counts the
 // chunks in parallel, giving exactly the whole text's counts. A text with
 // no such boundary is one long piece, merged in about four bytes of memory
-// per byte. [CountReader] and [Count] stop once their context
-// is done, also inside one long piece. A [Report] holds the counts of
+// per byte. [CountReader] and every counter's Count stop once their
+// context is done, also inside one long piece. A [Report] holds the counts of
 // several inputs by several counters, as harpe count prints them.
 //
 // Which tokenizer a model counts with is package
@@ -41,14 +43,17 @@
 package tokenize
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
 
 // Counter counts the tokens a text takes.
 type Counter interface {
-	// Count returns the number of tokens in s.
-	Count(s string) int
+	// Count returns the number of tokens in s, or ctx's error and no
+	// count once ctx is done. The built-in counters look at ctx before
+	// they start and then every few thousand pieces, never per token.
+	Count(ctx context.Context, s string) (int, error)
 	// Name identifies the counter in reports ("estimate", "o200k_base").
 	Name() string
 }
@@ -58,8 +63,7 @@ var Estimate Counter = estimator{}
 
 type estimator struct{}
 
-func (estimator) Count(s string) int { return EstimateTokens(s) }
-func (estimator) Name() string       { return "estimate" }
+func (estimator) Name() string { return "estimate" }
 
 // Names lists the counters [New] knows, in the order help text shows them.
 func Names() []string {

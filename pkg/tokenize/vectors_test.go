@@ -118,7 +118,7 @@ func TestVectors(t *testing.T) {
 				t.Fatalf("token_vectors.tsv has no %s column", name)
 			}
 			c, _ := New(name)
-			if got := c.Count(v.text); got != want {
+			if got := countOf(c, v.text); got != want {
 				t.Errorf("token_vectors.tsv:%d (%s) %q: %s = %d, want %d", v.line, v.category, v.text, name, got, want)
 			}
 		}
@@ -157,7 +157,7 @@ func TestTokenSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := counter.Count(string(text)); got != want {
+			if got := countOf(counter, string(text)); got != want {
 				t.Errorf("%s: %s = %d, want %d", fields[0], c, got, want)
 			}
 		}

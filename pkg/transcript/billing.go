@@ -30,14 +30,21 @@ const (
 // arguments with its framing, and the images at [ImageTokens] each. Tool
 // call ids are not counted.
 func MessageTokens(m *Message, c tokenize.Counter) int {
-	n := TokensPerMessage + c.Count(string(m.Role)) + c.Count(m.Text)
+	n := TokensPerMessage + countText(c, string(m.Role)) + countText(c, m.Text)
 	if m.Name != "" {
-		n += TokensPerName + c.Count(m.Name)
+		n += TokensPerName + countText(c, m.Name)
 	}
 	for _, tc := range m.ToolCalls {
-		n += TokensPerToolCall + c.Count(tc.Name) + c.Count(tc.Arguments)
+		n += TokensPerToolCall + countText(c, tc.Name) + countText(c, tc.Arguments)
 	}
 	return n + m.Images*ImageTokens
+}
+
+// countText is c's count of s, one of the texts of a message: with a
+// context that is never done a [tokenize.Counter] returns no error.
+func countText(c tokenize.Counter, s string) int {
+	n, _ := c.Count(context.Background(), s)
+	return n
 }
 
 // BilledTokens counts the transcript as one chat request would bill it:

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"context"
 	"testing"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
@@ -10,8 +11,8 @@ import (
 // plain byte sums.
 type byteCounter struct{}
 
-func (byteCounter) Count(s string) int { return len(s) }
-func (byteCounter) Name() string       { return "bytes" }
+func (byteCounter) Count(_ context.Context, s string) (int, error) { return len(s), nil }
+func (byteCounter) Name() string                                   { return "bytes" }
 
 func TestMessageTokens(t *testing.T) {
 	tests := []struct {

@@ -72,11 +72,11 @@ func TestUsageOverflow(t *testing.T) {
 // bigCounter counts every non-empty string as n tokens.
 type bigCounter struct{ n int }
 
-func (c bigCounter) Count(s string) int {
+func (c bigCounter) Count(_ context.Context, s string) (int, error) {
 	if s == "" {
-		return 0
+		return 0, nil
 	}
-	return c.n
+	return c.n, nil
 }
 func (bigCounter) Name() string { return "big" }
 

@@ -32,7 +32,7 @@ const TokensPerToolDef = 3
 func ToolDefTokens(defs []ToolDef, c tokenize.Counter) int {
 	n := 0
 	for _, d := range defs {
-		n += TokensPerToolDef + c.Count(d.Name) + c.Count(d.Description) + c.Count(d.Parameters)
+		n += TokensPerToolDef + countText(c, d.Name) + countText(c, d.Description) + countText(c, d.Parameters)
 	}
 	return n
 }

@@ -2,12 +2,14 @@ package usage
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/harpe-dev/harpe/internal/checked"
 	"github.com/harpe-dev/harpe/internal/usd"
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
@@ -45,16 +47,16 @@ type SessionBreakdown struct {
 	// Recorded sums the provider's usage over every call (aborted ones
 	// too: the provider billed them); null when the format records none.
 	Recorded *RecordedUsage `json:"recorded"`
-	// CostUSD is what the recorded calls cost, each priced by Pricer at
-	// its own date and size, summed; null when there is no pricer or no
-	// call records its model. Models without prices count 0 and are named
+	// CostUSD is what the recorded calls cost, each priced from Catalog
+	// at its own date and size ([CallCost]), summed; null when there is
+	// no catalog or no call records its model. Models without prices count 0 and are named
 	// in UnpricedModels.
 	CostUSD        *float64 `json:"cost_usd"`
 	UnpricedModels []string `json:"unpriced_models,omitempty"`
 
-	// Pricer, when set before messages are added, prices each recorded
+	// Catalog, when set before messages are added, prices each recorded
 	// call; nil leaves CostUSD null.
-	Pricer Pricer `json:"-"`
+	Catalog *prices.Catalog `json:"-"`
 
 	usage UsageTally
 	acc   breakdownAcc
@@ -186,7 +188,7 @@ func (s *SessionBreakdown) tool(name string) *ToolTokens {
 // incomplete and not to be used.
 func (s *SessionBreakdown) Add(t *transcript.Transcript, m *transcript.Message) error {
 	a := &s.acc
-	if err := s.usage.Add(m, s.Pricer); err != nil {
+	if err := s.usage.Add(m, s.Catalog); err != nil {
 		return err
 	}
 	s.Recorded = s.usage.Total
@@ -214,14 +216,14 @@ func (s *SessionBreakdown) Add(t *transcript.Transcript, m *transcript.Message) 
 	total := transcript.MessageTokens(m, c)
 	thinking := 0
 	if m.Thinking != "" {
-		thinking = c.Count(m.Thinking)
+		thinking = countText(c, m.Thinking)
 	}
 	// The counts of one message are bounded by its size; the sums over
 	// messages are checked.
 	var err error
 	calls := 0
 	for _, tc := range m.ToolCalls {
-		n := transcript.TokensPerToolCall + c.Count(tc.Name) + c.Count(tc.Arguments)
+		n := transcript.TokensPerToolCall + countText(c, tc.Name) + countText(c, tc.Arguments)
 		sumInto(&calls, n, "the tool calls' tokens", &err)
 		tt := s.tool(tc.Name)
 		tt.Calls++
@@ -263,7 +265,7 @@ func (s *SessionBreakdown) Add(t *transcript.Transcript, m *transcript.Message) 
 // [*engine.TokenOverflowError].
 func (s *SessionBreakdown) Finish(t *transcript.Transcript) error {
 	s.Format, s.Conversation = string(t.Format), t.ID
-	if err := s.usage.AddUnsent(t, s.Pricer); err != nil {
+	if err := s.usage.AddUnsent(t, s.Catalog); err != nil {
 		return err
 	}
 	s.Recorded = s.usage.Total
@@ -393,4 +395,12 @@ func NewBreakdown(sessions []*SessionBreakdown) (*Breakdown, error) {
 		*c = usd.Round(*c) // the sessions' sum, without float residue
 	}
 	return b, nil
+}
+
+// countText is c's count of s, one of the texts of a message: with a
+// context that is never done a [tokenize.Counter] returns no error
+// (transcript.MessageTokens counts the same way).
+func countText(c tokenize.Counter, s string) int {
+	n, _ := c.Count(context.Background(), s)
+	return n
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/harpe-dev/harpe/internal/inputs"
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
@@ -37,9 +38,9 @@ type CollectOptions struct {
 	// Counter counts the tokens of the listings and breakdowns (nil: the
 	// listings' token counts stay 0; a breakdown needs one).
 	Counter tokenize.Counter
-	// Pricer prices the recorded calls of the summaries, listings and
-	// breakdowns (nil: no cost).
-	Pricer Pricer
+	// Catalog prices the recorded calls of the summaries, listings and
+	// breakdowns ([CallCost]; nil: no cost).
+	Catalog *prices.Catalog
 	// Progress, when set, is called after every [ProgressEvery] messages
 	// with the number read so far.
 	Progress func(messages int)
@@ -251,15 +252,15 @@ func (c *collector) start() *entry {
 	switch c.o.Build {
 	case BuildBreakdown:
 		s := NewSessionBreakdown(c.name, c.o.Counter)
-		s.Pricer = c.o.Pricer
+		s.Catalog = c.o.Catalog
 		return &entry{breakdown: s}
 	case BuildItems:
 		return &entry{}
 	case BuildListing:
-		return &entry{listing: &Listing{Counter: c.o.Counter, Pricer: c.o.Pricer}}
+		return &entry{listing: &Listing{Counter: c.o.Counter, Catalog: c.o.Catalog}}
 	default:
 		s := NewSessionSummary(c.name, c.project())
-		s.Pricer = c.o.Pricer
+		s.Catalog = c.o.Catalog
 		return &entry{summary: s}
 	}
 }

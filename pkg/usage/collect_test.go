@@ -20,7 +20,7 @@ func collectAll(t *testing.T, data []byte, format string) (map[Build]*Collected,
 	out := map[Build]*Collected{}
 	for _, b := range []Build{BuildSummary, BuildListing, BuildBreakdown, BuildItems} {
 		got, err := Collect(context.Background(), bytes.NewReader(data), "in", CollectOptions{
-			Format: transcript.Format(format), Build: b, Counter: tokenize.Estimate, Pricer: datedPricer{}})
+			Format: transcript.Format(format), Build: b, Counter: tokenize.Estimate, Catalog: datedPrices})
 		if err != nil {
 			return nil, err
 		}

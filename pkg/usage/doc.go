@@ -7,10 +7,10 @@
 // file through [transcript.Scan] and builds the one asked for of each
 // conversation, keeping no message text.
 //
-// Each prices every recorded call as it is added with the [Pricer] it is
-// given (cost.RecordedPricer prices as the provider billed: the call's
-// date and tier) and counts what it cannot price ([UnpricedCalls]), never
-// as a silent 0. A response that several files of one run record is
+// Each prices every recorded call as it is added from the price catalog
+// it is given ([CallCost]: as the provider billed, at the call's date and
+// tier) and counts what it cannot price ([UnpricedCalls]), never as a
+// silent 0. A response that several files of one run record is
 // billed once ([SessionSummaries]). The package prints nothing: the
 // tables and JSON of `harpe transcript` are package report's.
 package usage

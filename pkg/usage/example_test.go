@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/harpe-dev/harpe/pkg/engine"
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 	"github.com/harpe-dev/harpe/pkg/usage"
@@ -67,4 +68,36 @@ func ExampleNewBreakdown() {
 	// Output:
 	// visible 50 user 9 assistant 14 calls 15 results 12
 	// Read 1 call, 12 result tokens
+}
+
+// A session summary priced call by call (each by CallCost): the first call falls before
+// claude-sonnet-4-6's price change of 2026-03-13 and above 200,000 prompt
+// tokens (6 input, 0.60 cache read per million), the second after it (3,
+// 0.30): 3×6 + 200,000×0.6 = $0.120018, then 3×3 + 200,000×0.3 =
+// $0.060009.
+func ExampleCallCost() {
+	in := `{"type":"user","uuid":"u1","cwd":"/src/app","timestamp":"2026-03-12T23:58:00Z","message":{"role":"user","content":"go"}}
+{"type":"assistant","uuid":"a1","timestamp":"2026-03-12T23:59:00Z","message":{"id":"m1","role":"assistant","model":"claude-sonnet-4-6","content":"a","usage":{"input_tokens":3,"cache_read_input_tokens":200000,"output_tokens":0}}}
+{"type":"user","uuid":"u2","timestamp":"2026-03-13T00:00:00Z","message":{"role":"user","content":"again"}}
+{"type":"assistant","uuid":"a2","timestamp":"2026-03-13T00:01:00Z","message":{"id":"m2","role":"assistant","model":"claude-sonnet-4-6","content":"b","usage":{"input_tokens":3,"cache_read_input_tokens":200000,"output_tokens":0}}}
+`
+	got, err := usage.Collect(context.Background(), strings.NewReader(in), "s.jsonl",
+		usage.CollectOptions{Build: usage.BuildSummary, Catalog: prices.Default()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	sum, err := usage.NewSummary(got.Summaries, "day")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, g := range sum.Groups {
+		fmt.Printf("%s: %d call, $%.6f\n", g.Key, g.Recorded.Calls, *g.CostUSD)
+	}
+	fmt.Printf("%s: $%.6f\n", sum.Totals.Models[0], *sum.Totals.CostUSD)
+	// Output:
+	// 2026-03-12: 1 call, $0.120018
+	// 2026-03-13: 1 call, $0.060009
+	// claude-sonnet-4-6: $0.180027
 }

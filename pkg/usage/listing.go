@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
@@ -30,9 +31,9 @@ type Listing struct {
 	// (aborted ones too: the provider billed them); nil when it records
 	// none.
 	Recorded *RecordedUsage `json:"recorded,omitempty"`
-	// CostUSD is what the recorded calls cost, each priced by Pricer at
-	// its own date and size, summed; absent when there is no pricer or no
-	// call records its model. Models without prices count 0 and are named
+	// CostUSD is what the recorded calls cost, each priced from Catalog
+	// at its own date and size ([CallCost]), summed; absent when there is
+	// no catalog or no call records its model. Models without prices count 0 and are named
 	// in UnpricedModels.
 	CostUSD        *float64 `json:"cost_usd,omitempty"`
 	UnpricedModels []string `json:"unpriced_models,omitempty"`
@@ -40,9 +41,9 @@ type Listing struct {
 	// Counter, when set before messages are added, counts each message's
 	// Tokens ([transcript.MessageTokens]); nil leaves them 0.
 	Counter tokenize.Counter `json:"-"`
-	// Pricer, when set before messages are added, prices each recorded
+	// Catalog, when set before messages are added, prices each recorded
 	// call; nil leaves CostUSD absent.
-	Pricer Pricer `json:"-"`
+	Catalog *prices.Catalog `json:"-"`
 
 	names map[string]string // tool call id → tool name, for results
 	tally UsageTally
@@ -83,13 +84,13 @@ func plusUsage(u transcript.Usage, o *transcript.Usage, err error) (transcript.U
 }
 
 // UsageTally sums the usage a transcript records, in all and per answering
-// model, and, where the calls were priced ([Pricer]), what they cost. The
+// model, and, where the calls were priced ([CallCost]), what they cost. The
 // zero value is empty and ready to use.
 type UsageTally struct {
 	// Total is nil until a message with usage is added.
 	Total   *RecordedUsage
 	byModel map[string]*modelTally
-	priced  bool // some call was offered to a Pricer
+	priced  bool // some call was added with a catalog
 }
 
 // modelTally is one model's calls in a [UsageTally]: their usage, what
@@ -100,22 +101,22 @@ type modelTally struct {
 	unpriced RecordedUsage
 }
 
-// Add counts m's usage, if it records any, priced with p (nil: not
+// Add counts m's usage, if it records any, priced from cat (nil: not
 // priced). A total that would not fit an int is an
 // [*engine.TokenOverflowError]; the tally is then left as it was.
-func (t *UsageTally) Add(m *transcript.Message, p Pricer) error {
+func (t *UsageTally) Add(m *transcript.Message, cat *prices.Catalog) error {
 	if m.Usage == nil {
 		return nil
 	}
-	return t.AddUsage(m.Model, m.Timestamp, m.Usage, p)
+	return t.AddUsage(m.Model, m.Timestamp, m.Usage, cat)
 }
 
 // AddUsage counts one call's usage u, answered by model at time at (zero
-// when not recorded), priced with p (nil: not priced). Totals that do not
+// when not recorded), priced from cat (nil: not priced). Totals that do not
 // fit an int are an [*engine.TokenOverflowError]; the tally is then left
 // as it was.
-func (t *UsageTally) AddUsage(model string, at time.Time, u *transcript.Usage, p Pricer) error {
-	return t.addCall(model, u, priceCall(p, model, at, u))
+func (t *UsageTally) AddUsage(model string, at time.Time, u *transcript.Usage, cat *prices.Catalog) error {
+	return t.addCall(model, u, priceCall(cat, model, at, u))
 }
 
 // addCall counts one call's usage u, answered by model, whose cost c is
@@ -153,11 +154,11 @@ func (t *UsageTally) addCall(model string, u *transcript.Usage, c callCost) erro
 }
 
 // AddUnsent counts the usage of t's calls that are not part of its conversation
-// ([transcript.Transcript.Unsent]), priced with p (nil: not priced).
-func (t *UsageTally) AddUnsent(tr *transcript.Transcript, p Pricer) error {
+// ([transcript.Transcript.Unsent]), priced from cat (nil: not priced).
+func (t *UsageTally) AddUnsent(tr *transcript.Transcript, cat *prices.Catalog) error {
 	for i := range tr.Unsent {
 		c := &tr.Unsent[i]
-		if err := t.AddUsage(c.Model, c.Time, &c.Usage, p); err != nil {
+		if err := t.AddUsage(c.Model, c.Time, &c.Usage, cat); err != nil {
 			return fmt.Errorf("unsent call %d: %w", i+1, err)
 		}
 	}
@@ -251,7 +252,7 @@ func List(t *transcript.Transcript) (*Listing, error) {
 // fed from [transcript.Scan], the error comes back as an [*transcript.Error]
 // naming the line of the message.
 func (l *Listing) Add(m *transcript.Message) error {
-	if err := l.tally.Add(m, l.Pricer); err != nil {
+	if err := l.tally.Add(m, l.Catalog); err != nil {
 		return err
 	}
 	lm := ListingMessage{Index: m.Index, Role: string(m.Role), Turn: m.Turn, Chars: m.Chars(),
@@ -291,7 +292,7 @@ func (l *Listing) Add(m *transcript.Message) error {
 // the calls it records outside the conversation, and the cost.
 func (l *Listing) SetHeader(t *transcript.Transcript) error {
 	l.Format, l.Conversation, l.Turns, l.Compactions = string(t.Format), t.ID, t.Turns, t.Compactions
-	if err := l.tally.AddUnsent(t, l.Pricer); err != nil {
+	if err := l.tally.AddUnsent(t, l.Catalog); err != nil {
 		return err
 	}
 	l.Recorded = l.tally.Total

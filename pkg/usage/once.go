@@ -100,7 +100,7 @@ func (s *SessionSummary) keepUnsent(t *transcript.Transcript) {
 	for i := range t.Unsent {
 		c := &t.Unsent[i]
 		if c.Response != "" {
-			s.keep(c.Response, c.Model, "", &c.Usage, priceCall(s.Pricer, c.Model, c.Time, &c.Usage))
+			s.keep(c.Response, c.Model, "", &c.Usage, priceCall(s.Catalog, c.Model, c.Time, &c.Usage))
 		}
 	}
 }

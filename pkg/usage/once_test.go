@@ -10,8 +10,8 @@ import (
 // TestCountOnce: a response (Message.Response, UnsentCall.Response) met
 // in several sessions of a run is counted in the first one added; every
 // later copy leaves its session's usage, cost and day and is counted in
-// its repeats. datedPricer: m1 costs $1 a token before 2026-01-03, m2
-// $100, mystery has no price. A cost is null where no call left has a
+// its repeats. datedPrices: m1 costs 1 µ$ a token before 2026-01-03,
+// m2 100 µ$, mystery has no price (the figures below are µ$). A cost is null where no call left has a
 // price, 0 where no call is left. By hand, for each case.
 func TestCountOnce(t *testing.T) {
 	type call struct {
@@ -19,13 +19,13 @@ func TestCountOnce(t *testing.T) {
 		u                   transcript.Usage
 		unsent              bool
 	}
-	r1 := call{"2026-01-02T10:00:00Z", "m1", "msg_1:req_1", transcript.Usage{Input: 1, Output: 2}, false}   // $3
-	r2 := call{"2026-01-02T11:00:00Z", "m2", "msg_2:req_2", transcript.Usage{Output: 1}, false}             // $100
+	r1 := call{"2026-01-02T10:00:00Z", "m1", "msg_1:req_1", transcript.Usage{Input: 1, Output: 2}, false}   // 3 µ$
+	r2 := call{"2026-01-02T11:00:00Z", "m2", "msg_2:req_2", transcript.Usage{Output: 1}, false}             // 100 µ$
 	r3 := call{"2026-01-02T12:00:00Z", "mystery", "msg_3:req_3", transcript.Usage{Input: 4}, false}         // unpriced
-	side := call{"2026-01-02T10:30:00Z", "m1", "msg_s:req_s", transcript.Usage{CacheWrite: 5}, true}        // $5
-	nokey := call{"2026-01-02T10:00:00Z", "m1", "", transcript.Usage{Input: 7}, false}                      // $7
+	side := call{"2026-01-02T10:30:00Z", "m1", "msg_s:req_s", transcript.Usage{CacheWrite: 5}, true}        // 5 µ$
+	nokey := call{"2026-01-02T10:00:00Z", "m1", "", transcript.Usage{Input: 7}, false}                      // 7 µ$
 	undated := call{"", "", "msg_u:req_u", transcript.Usage{Input: 2}, false}                               // no model, no price
-	sideAsMain := call{"2026-01-02T10:30:00Z", "m1", "msg_s:req_s", transcript.Usage{CacheWrite: 5}, false} // $5
+	sideAsMain := call{"2026-01-02T10:30:00Z", "m1", "msg_s:req_s", transcript.Usage{CacheWrite: 5}, false} // 5 µ$
 	for _, tc := range []struct {
 		name     string
 		sessions [][]call
@@ -56,7 +56,7 @@ func TestCountOnce(t *testing.T) {
 			var ss SessionSummaries
 			for i, calls := range tc.sessions {
 				s := NewSessionSummary("f.jsonl", "/p")
-				s.Pricer = datedPricer{}
+				s.Catalog = datedPrices
 				tr := &transcript.Transcript{Format: "claude-code", ID: string(rune('a' + i))}
 				for _, c := range calls {
 					at, _ := time.Parse(time.RFC3339, c.ts)
@@ -75,12 +75,7 @@ func TestCountOnce(t *testing.T) {
 				}
 				ss.Add(s)
 			}
-			f := func(c *float64) float64 {
-				if c == nil {
-					return -1
-				}
-				return *c
-			}
+			f := micro
 			sum, err := NewSummary(ss, "session")
 			if err != nil {
 				t.Fatal(err)

@@ -8,37 +8,62 @@ import (
 
 	"github.com/harpe-dev/harpe/internal/checked"
 	"github.com/harpe-dev/harpe/internal/usd"
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
-// A Pricer prices one recorded call: its usage u, answered by model at
-// time at (zero when the transcript records none). ok is false when it
-// has no price for that model at that time. Package cost provides one
-// that prices as the provider bills (cost.RecordedPricer); the listing,
-// the summaries and the breakdowns price each call with it as it is
-// added, so a session that straddles a price change, or has calls in a
-// dearer tier, costs the sum of its calls.
-type Pricer interface {
-	PriceCall(model string, at time.Time, u transcript.Usage) (usd float64, ok bool)
+// CallCost prices one recorded call as the provider billed it: its usage
+// u, answered by model m at time at (zero when the transcript records
+// none: the newest prices), at the prices in force then and in the tier
+// its whole prompt (uncached input, cache reads and writes) falls in
+// ([prices.Model.At]): uncached input, cache reads, cache writes (the
+// 1-hour part at the 1-hour price) and output. ok is false, and the cost
+// 0, when m has no price then. The listing, the summaries and the
+// breakdowns price each call so as it is added, so a session that
+// straddles a price change, or has calls in a dearer tier, costs the sum
+// of its calls.
+func CallCost(m prices.Model, at time.Time, u transcript.Usage) (usd float64, ok bool) {
+	p := m.At(at, promptTokens(u))
+	if p == nil {
+		return 0, false
+	}
+	w1h := min(u.CacheWrite1h, u.CacheWrite)
+	return (float64(u.Input)*p.Input + float64(u.CacheRead)*p.CacheRead +
+		float64(u.CacheWrite-w1h)*p.CacheWrite5m + float64(w1h)*p.CacheWrite1h +
+		float64(u.Output)*p.Output) / 1e6, true
 }
 
-// callCost is what a [Pricer] made of one call: offered is false when
-// there was no pricer; priced false when it had no price (or the call
+// promptTokens is the whole prompt of a call's usage: uncached input,
+// cache reads and cache writes, the size that chooses a price tier
+// (saturating at the largest int).
+func promptTokens(u transcript.Usage) int {
+	n, ok := checked.Add(u.Input, u.CacheRead)
+	if ok {
+		n, ok = checked.Add(n, u.CacheWrite)
+	}
+	if !ok {
+		return math.MaxInt
+	}
+	return n
+}
+
+// callCost is what the catalog made of one call: offered is false when
+// there was no catalog; priced false when it had no price (or the call
 // names no model, which no price can fit).
 type callCost struct {
 	usd             float64
 	offered, priced bool
 }
 
-// priceCall prices one call with p (nil: not offered).
-func priceCall(p Pricer, model string, at time.Time, u *transcript.Usage) callCost {
-	if p == nil {
+// priceCall prices one call with cat (nil: not offered) by [CallCost].
+func priceCall(cat *prices.Catalog, model string, at time.Time, u *transcript.Usage) callCost {
+	if cat == nil {
 		return callCost{}
 	}
 	if model == "" {
 		return callCost{offered: true}
 	}
-	v, ok := p.PriceCall(model, at, *u)
+	v, ok := CallCost(cat.LookupCall(model), at, *u)
 	return callCost{usd: v, offered: true, priced: ok}
 }
 
@@ -91,7 +116,7 @@ type UnpricedCalls struct {
 }
 
 // Unpriced returns, models sorted, the calls of the tally that were
-// offered to a [Pricer] and got no price, with their tokens; calls that
+// priced with a catalog and got no price, with their tokens; calls that
 // record no model count under "". Sums saturate at the largest int.
 func (t *UsageTally) Unpriced() []UnpricedCalls {
 	var out []UnpricedCalls

@@ -1,49 +1,65 @@
 package usage
 
 import (
+	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/harpe-dev/harpe/internal/usd"
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
-// datedPricer prices model "m1" at $1 a token of any kind before 2026-01-03
-// and $10 from then on (and when undated: the newest price), "m2" at $100
-// a token; any other model has no price. The figures are chosen so that each sum below says which calls
-// it holds.
-type datedPricer struct{}
-
-var priceChange = time.Date(2026, 1, 3, 0, 0, 0, 0, time.UTC)
-
-func (datedPricer) PriceCall(model string, at time.Time, u transcript.Usage) (float64, bool) {
-	n := float64(u.Input + u.CacheRead + u.CacheWrite + u.Output)
-	switch {
-	case model == "m1" && !at.IsZero() && at.Before(priceChange):
-		return n, true
-	case model == "m1":
-		return 10 * n, true
-	case model == "m2":
-		return 100 * n, true
+// datedPrices is a catalog that prices model "m1" at 1 µ$ a token of any
+// kind ($1 a million) before 2026-01-03 and 10 µ$ from then on (and when
+// undated: the newest price), "m2" at 100 µ$ a token; any other model has
+// no price. The figures are chosen so that each sum below says which
+// calls it holds; the tests read costs in µ$ ([micro]).
+var datedPrices = func() *prices.Catalog {
+	perToken := func(micro string) string { // every kind of token at micro µ$ a token
+		return strings.ReplaceAll(`{"input_mtok": X, "cache_read_mtok": X, "cache_write_mtok": X, "cache_write_1h_mtok": X, "output_mtok": X}`, "X", micro)
 	}
-	return 0, false
+	db, err := prices.Load([]byte(`[{"id": "test", "name": "Test", "api_pattern": "https://test", "model_match": {"regex": "^m\\d$"}, "models": [
+ {"id": "m1", "match": {"equals": "m1"}, "prices": [{"prices": `+perToken("1")+`},
+   {"constraint": {"start_date": "2026-01-03", "type": "start_date"}, "prices": `+perToken("10")+`}]},
+ {"id": "m2", "match": {"equals": "m2"}, "prices": `+perToken("100")+`}]}]`), "dated.json")
+	if err != nil {
+		panic(err)
+	}
+	cat, err := prices.NewCatalog(nil, db, nil)
+	if err != nil {
+		panic(err)
+	}
+	return cat
+}()
+
+// micro is a cost in whole µ$ (nil: -1), as datedPrices' figures are
+// worked out.
+func micro(c *float64) float64 {
+	if c == nil {
+		return -1
+	}
+	return math.Round(*c * 1e6)
 }
 
 // TestSummaryPricing: every call is priced once, at its own time, and
 // its cost lands in its session, its day, its model and the totals. By
 // hand:
 //
-//	session a: m1 01-02 (3 tokens) $3, m1 01-03 (2 tokens) $20,
-//	           m2 01-02 (1 token) $100, mystery 01-03 (4 tokens) unpriced,
-//	           a sidechain m1 call, undated: newest price, 5 tokens, $50
+//	session a: m1 01-02 (3 tokens) 3 µ$, m1 01-03 (2 tokens) 20 µ$,
+//	           m2 01-02 (1 token) 100 µ$, mystery 01-03 (4 tokens) unpriced,
+//	           a sidechain m1 call, undated: newest price, 5 tokens, 50 µ$
 //	           (it counts on the session's first day, 01-02)
 //	session b: one call with no model (7 tokens): no cost at all
 //
-// a: $173; day 01-02: 3 + 100 + 50 = $153; 01-03: $20; model m1: $73,
-// m2: $100, mystery: unpriced (0); totals $173, unpriced mystery.
+// a: 173 µ$; day 01-02: 3 + 100 + 50 = 153 µ$; 01-03: 20 µ$; model m1:
+// 73 µ$, m2: 100 µ$, mystery: unpriced (0); totals 173 µ$, unpriced
+// mystery.
 func TestSummaryPricing(t *testing.T) {
 	a := NewSessionSummary("a.jsonl", "/src")
-	a.Pricer = datedPricer{}
+	a.Catalog = datedPrices
 	for _, m := range []transcript.Message{
 		summaryMessage("2026-01-02T10:00:00Z", "m1", transcript.Usage{Input: 1, Output: 2}, ""),
 		summaryMessage("2026-01-02T11:00:00Z", "m2", transcript.Usage{Output: 1}, ""),
@@ -58,7 +74,7 @@ func TestSummaryPricing(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := NewSessionSummary("b.jsonl", "/other")
-	b.Pricer = datedPricer{}
+	b.Catalog = datedPrices
 	m := summaryMessage("2026-01-04T10:00:00Z", "", transcript.Usage{Input: 7}, "")
 	if err := b.Add(&m); err != nil {
 		t.Fatal(err)
@@ -70,7 +86,7 @@ func TestSummaryPricing(t *testing.T) {
 		if c == nil {
 			return nil
 		}
-		return *c
+		return micro(c)
 	}
 	if got := cost(a.CostUSD); got != 173.0 || !reflect.DeepEqual(a.UnpricedModels, []string{"mystery"}) {
 		t.Errorf("session a: %v %v, want 173 [mystery]", got, a.UnpricedModels)
@@ -111,9 +127,9 @@ func TestSummaryPricing(t *testing.T) {
 	}
 }
 
-// TestTallyWithoutPricer: a tally no pricer saw has no cost and leaves
-// nothing out.
-func TestTallyWithoutPricer(t *testing.T) {
+// TestTallyWithoutCatalog: a tally added to with no catalog has no cost
+// and leaves nothing out.
+func TestTallyWithoutCatalog(t *testing.T) {
 	var tally UsageTally
 	m := summaryMessage("2026-01-02T10:00:00Z", "m1", transcript.Usage{Input: 1}, "")
 	if err := tally.Add(&m, nil); err != nil {
@@ -131,5 +147,48 @@ func TestMergeUnpriced(t *testing.T) {
 	want := []UnpricedCalls{{Model: "a", Calls: 3, Tokens: maxInt}, {Model: "m", Calls: 3, Tokens: 30}, {Model: "z", Calls: 1, Tokens: 10}}
 	if got := MergeUnpriced(a, b); !reflect.DeepEqual(got, want) {
 		t.Errorf("MergeUnpriced = %+v, want %+v", got, want)
+	}
+}
+
+// TestCallCost prices single calls against figures by hand: the
+// date chooses the price set, the whole prompt (cache parts included)
+// the tier, and a model with no price is not ok.
+func TestCallCost(t *testing.T) {
+	cat := prices.Default()
+	day := func(s string) time.Time {
+		d, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	big := transcript.Usage{Input: 3, CacheRead: 200000, CacheWrite: 1000, Output: 500}
+	for _, tc := range []struct {
+		name  string
+		model string
+		at    time.Time
+		u     transcript.Usage
+		want  float64
+		ok    bool
+	}{
+		{"tier before the change", "claude-sonnet-4-6", day("2026-03-12T23:59:00Z"), big, 0.138768, true},
+		{"after the change", "claude-sonnet-4-6", day("2026-03-13T00:01:00Z"), big, 0.071259, true},
+		{"undated: the newest prices", "claude-sonnet-4-6", time.Time{}, big, 0.071259, true},
+		// 200,000 exactly is not above the tier: 199,000×0.3 + 1,000×3.75
+		// = 59,700 + 3,750 µ$.
+		{"at 200,000, no tier", "claude-sonnet-4-6", day("2026-03-01T00:00:00Z"), transcript.Usage{CacheRead: 199000, CacheWrite: 1000}, 0.06345, true},
+		// 1-hour writes at the 1-hour price (6 below the tier): 400×6 + 600×3.75.
+		{"1-hour write", "claude-sonnet-4-6", day("2026-04-01T00:00:00Z"), transcript.Usage{CacheWrite: 1000, CacheWrite1h: 400}, 0.00465, true},
+		// Bedrock's regional endpoints (us.) list 3.30 / 16.50:
+		// 1,000×3.3 + 100×16.5 = 4,950 µ$.
+		{"Bedrock id", "us.anthropic.claude-sonnet-4-5-20250929-v1:0", day("2026-04-01T00:00:00Z"), transcript.Usage{Input: 1000, Output: 100}, 0.00495, true},
+		{"unknown model", "mystery-1", day("2026-04-01T00:00:00Z"), big, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := CallCost(cat.LookupCall(tc.model), tc.at, tc.u)
+			if ok != tc.ok || usd.Round(got) != tc.want {
+				t.Errorf("CallCost = %v, %v; want %v, %v", got, ok, tc.want, tc.ok)
+			}
+		})
 	}
 }

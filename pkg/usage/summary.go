@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/harpe-dev/harpe/pkg/prices"
 	"github.com/harpe-dev/harpe/pkg/transcript"
 )
 
@@ -70,9 +71,9 @@ type SessionSummary struct {
 	// of the conversation, [transcript.Transcript.Unsent], too); zero when the format
 	// records none.
 	Recorded RecordedUsage `json:"recorded"`
-	// CostUSD is what the recorded calls cost, each priced by [Pricer]
-	// at its own date and size, summed; null when there is no pricer or
-	// no call records its model. Models without prices count 0 and are
+	// CostUSD is what the recorded calls cost, each priced from Catalog
+	// at its own date and size ([CallCost]), summed; null when there is
+	// no catalog or no call records its model. Models without prices count 0 and are
 	// named in UnpricedModels.
 	CostUSD        *float64 `json:"cost_usd"`
 	UnpricedModels []string `json:"unpriced_models,omitempty"`
@@ -90,9 +91,9 @@ type SessionSummary struct {
 	RepeatedResponses int      `json:"repeated_responses,omitempty"`
 	RepeatedUSD       *float64 `json:"repeated_usd,omitempty"`
 
-	// Pricer, when set before messages are added, prices each recorded
+	// Catalog, when set before messages are added, prices each recorded
 	// call; nil leaves CostUSD null.
-	Pricer Pricer `json:"-"`
+	Catalog *prices.Catalog `json:"-"`
 
 	usage UsageTally
 
@@ -215,7 +216,7 @@ func (s *SessionSummary) Add(m *transcript.Message) error {
 	if m.Usage == nil {
 		return nil
 	}
-	c := priceCall(s.Pricer, m.Model, m.Timestamp, m.Usage)
+	c := priceCall(s.Catalog, m.Model, m.Timestamp, m.Usage)
 	if err := s.usage.addCall(m.Model, m.Usage, c); err != nil {
 		return err
 	}
@@ -252,11 +253,11 @@ func (s *SessionSummary) Finish(t *transcript.Transcript) error {
 			s.UnrecordedCalls = o.noUsage
 		}
 	}
-	if err := s.usage.AddUnsent(t, s.Pricer); err != nil {
+	if err := s.usage.AddUnsent(t, s.Catalog); err != nil {
 		return err
 	}
 	if len(t.Unsent) > 0 {
-		if err := s.day("").AddUnsent(t, s.Pricer); err != nil {
+		if err := s.day("").AddUnsent(t, s.Catalog); err != nil {
 			return err
 		}
 		s.keepUnsent(t)

@@ -33,7 +33,7 @@ func oracleOf(s *Summary) *summaryOracle {
 }
 
 // collectTestdata is the summaries of every transcript under
-// testdata/transcripts, priced by datedPricer, in path order.
+// testdata/transcripts, priced from datedPrices, in path order.
 func collectTestdata(t *testing.T) SessionSummaries {
 	t.Helper()
 	var all Collected
@@ -46,7 +46,7 @@ func collectTestdata(t *testing.T) SessionSummaries {
 		if err != nil {
 			return err
 		}
-		got, err := Collect(context.Background(), bytes.NewReader(data), filepath.ToSlash(path), CollectOptions{Pricer: datedPricer{}})
+		got, err := Collect(context.Background(), bytes.NewReader(data), filepath.ToSlash(path), CollectOptions{Catalog: datedPrices})
 		if err != nil {
 			return nil // not a transcript (or one made to fail)
 		}

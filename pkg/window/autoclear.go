@@ -246,7 +246,7 @@ func (s *autoState) batch(c *conversation, sel *Selection, a *autoCall) []int {
 			continue
 		}
 		_, now := c.sentSize(p)
-		dt := now - c.counter.Count(clearedPlaceholder)
+		dt := now - countText(c.counter, clearedPlaceholder)
 		if dt <= 0 {
 			continue
 		}

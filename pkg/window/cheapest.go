@@ -139,7 +139,7 @@ func (s *planState) apply(c *conversation, _ *Selection, _ int) {
 // (and its call's arguments as "{}" with inputs), where that is
 // smaller.
 func clearResult(c *conversation, p int, inputs bool) {
-	ph := c.counter.Count(clearedPlaceholder)
+	ph := countText(c.counter, clearedPlaceholder)
 	if _, now := c.sentSize(p); ph >= now {
 		return
 	}
@@ -791,7 +791,7 @@ func (k *collector) sizes(c *conversation) {
 // candidates adds the new results that clearing would make smaller
 // (positions only grow, save aborts).
 func (k *collector) candidates(c *conversation) {
-	ph := c.counter.Count(clearedPlaceholder)
+	ph := countText(c.counter, clearedPlaceholder)
 	k.rseen = min(k.rseen, len(c.results))
 	for _, p := range c.results[k.rseen:] {
 		e := c.h.At(p)

@@ -228,7 +228,7 @@ func measureEntry(m *transcript.Message, limit int, counter tokenize.Counter) En
 	if limit > 0 && (m.Role == transcript.RoleTool || m.ToolCallID != "") {
 		// The cut text, marker included, is used only where it is
 		// smaller: a cut never makes a call cost more.
-		if cut := truncateToolResult(m.Text, limit); len(cut) != len(m.Text) && counter.Count(cut) < counter.Count(m.Text) {
+		if cut := truncateToolResult(m.Text, limit); len(cut) != len(m.Text) && countText(counter, cut) < countText(counter, m.Text) {
 			// A copy: m is the transcript's.
 			mc := *m
 			mc.Text = cut
@@ -237,11 +237,11 @@ func measureEntry(m *transcript.Message, limit int, counter tokenize.Counter) En
 	}
 	e.Message = m
 	e.Chars = utf8.RuneCountInString(m.Text)
-	e.textTokens = counter.Count(m.Text)
+	e.textTokens = countText(counter, m.Text)
 	e.Tokens = e.textTokens
 	for _, tc := range m.ToolCalls {
 		e.Chars += utf8.RuneCountInString(tc.Name) + utf8.RuneCountInString(tc.Arguments)
-		e.Tokens += counter.Count(tc.Name) + counter.Count(tc.Arguments)
+		e.Tokens += countText(counter, tc.Name) + countText(counter, tc.Arguments)
 	}
 	return e
 }
@@ -307,7 +307,7 @@ func (c *conversation) push(e Entry) {
 		// The cut text, marker included, is sent only where it is
 		// smaller.
 		if cut := truncateToolResult(m.Text, c.limit); len(cut) != len(m.Text) {
-			if ct := c.scaled(p, c.counter.Count(cut)); ct < e.Tokens {
+			if ct := c.scaled(p, countText(c.counter, cut)); ct < e.Tokens {
 				c.set(p, sentTruncated, utf8.RuneCountInString(cut), ct)
 			}
 		}
@@ -432,7 +432,7 @@ func (c *conversation) original(p int) string {
 func (c *conversation) inputSaving(cp int, id string) int {
 	for _, tc := range c.h.At(cp).Message.ToolCalls {
 		if tc.ID == id {
-			return c.counter.Count(clearedInput) - c.scaled(cp, c.counter.Count(tc.Arguments))
+			return countText(c.counter, clearedInput) - c.scaled(cp, countText(c.counter, tc.Arguments))
 		}
 	}
 	return 0

@@ -142,7 +142,7 @@ func (s *clearState) apply(c *conversation, sel *Selection, tokens int) {
 		}
 		e := c.h.At(p)
 		_, now := c.sentSize(p)
-		dt := c.counter.Count(clearedPlaceholder) - now
+		dt := countText(c.counter, clearedPlaceholder) - now
 		if dt >= 0 {
 			continue
 		}
@@ -164,7 +164,7 @@ func (s *clearState) apply(c *conversation, sel *Selection, tokens int) {
 	}
 	for _, p := range batch {
 		e := c.h.At(p)
-		c.set(p, sentCleared, utf8.RuneCountInString(clearedPlaceholder), c.counter.Count(clearedPlaceholder))
+		c.set(p, sentCleared, utf8.RuneCountInString(clearedPlaceholder), countText(c.counter, clearedPlaceholder))
 		if s.cfg.ClearInputs {
 			if cp, ok := c.h.callOf(p); ok {
 				if dt := c.inputSaving(cp, e.Message.ToolCallID); dt < 0 {
@@ -203,8 +203,8 @@ func (s *maskState) apply(c *conversation, _ *Selection, _ int) {
 			continue
 		}
 		ph := maskPlaceholder(c.h.toolName(p), c.original(p))
-		if _, now := c.sentSize(p); c.counter.Count(ph) < now {
-			c.set(p, sentMasked, utf8.RuneCountInString(ph), c.counter.Count(ph))
+		if _, now := c.sentSize(p); countText(c.counter, ph) < now {
+			c.set(p, sentMasked, utf8.RuneCountInString(ph), countText(c.counter, ph))
 		}
 	}
 }

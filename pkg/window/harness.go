@@ -365,7 +365,7 @@ func (s *harnessState) compact(h *History) (*Compaction, error) {
 	before := sys + len(s.keep) + end - from
 	s.summary = sum
 	s.summaryChars = utf8.RuneCountInString(sum)
-	s.summaryToks = h.counter.Count(sum)
+	s.summaryToks = countText(h.counter, sum)
 	s.fold, s.keep = end, keep
 	h.foldPos = end
 	return &Compaction{
@@ -420,7 +420,7 @@ func (s *microState) apply(c *conversation, _ *Selection, _ int) {
 		}
 	}
 	cands = cands[:max(0, len(cands)-s.cfg.Keep)]
-	ph := c.counter.Count(clearedPlaceholder)
+	ph := countText(c.counter, clearedPlaceholder)
 	for _, p := range cands {
 		if !replaceable(c.sent[p]) {
 			continue

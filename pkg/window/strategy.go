@@ -478,7 +478,7 @@ func (s *summarizing) prepare(h *History) (*Compaction, error) {
 	}
 	s.summary = sum
 	s.summaryChars = utf8.RuneCountInString(sum)
-	s.summaryToks = h.counter.Count(sum)
+	s.summaryToks = countText(h.counter, sum)
 	s.fold = k
 	h.foldTurn = k
 	return &Compaction{

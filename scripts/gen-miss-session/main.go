@@ -48,7 +48,7 @@ func main() {
 	r := rand.New(rand.NewPCG(*seed, 0x6d697373))
 	text := func(tokens int) string {
 		var b strings.Builder
-		for tokenize.Estimate.Count(b.String()) < tokens {
+		for tokenize.EstimateTokens(b.String()) < tokens {
 			if b.Len() > 0 {
 				b.WriteByte(' ')
 			}
@@ -67,7 +67,7 @@ func main() {
 	at := time.Date(2026, 11, 30, 14, 0, 0, 0, time.UTC)
 	prompt := "fix the failing build in pkg/replay and make the tests pass"
 	put(event{"type": "user", "content": prompt, "timestamp": at.Format(time.RFC3339)})
-	visible := tokenize.Estimate.Count(prompt)
+	visible := tokenize.EstimateTokens(prompt)
 	prev, prevAt := 0, time.Time{}
 	pauseAt := *calls / 2
 	for k := 1; k <= *calls; k++ {
@@ -93,10 +93,10 @@ func main() {
 		}
 		put(event{"type": "usage", "model": "claude-sonnet-4-5", "input_tokens": prompt,
 			"cache_read_tokens": read, "cache_write_tokens": prompt - read, "output_tokens": 50 + r.IntN(351)})
-		visible += tokenize.Estimate.Count(say) + tokenize.Estimate.Count("Read") + tokenize.Estimate.Count(args)
+		visible += tokenize.EstimateTokens(say) + tokenize.EstimateTokens("Read") + tokenize.EstimateTokens(args)
 		result := text(100 + r.IntN(2901))
 		put(event{"type": "tool_result", "tool_call_id": id, "content": result})
-		visible += tokenize.Estimate.Count(result)
+		visible += tokenize.EstimateTokens(result)
 		prev, prevAt = prompt, at
 	}
 	at = at.Add(5 * time.Second)

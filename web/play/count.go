@@ -1,6 +1,7 @@
 package play
 
 import (
+	"context"
 	"unicode/utf8"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
@@ -51,7 +52,11 @@ func Count(a CountArgs) *CountResult {
 			out.Counts = append(out.Counts, TokenCount{Tokenizer: n, Error: err.Error()})
 			continue
 		}
-		k := c.Count(a.Text)
+		k, err := c.Count(context.Background(), a.Text)
+		if err != nil { // not when the context is never done
+			out.Counts = append(out.Counts, TokenCount{Tokenizer: n, Error: err.Error()})
+			continue
+		}
 		out.Counts = append(out.Counts, TokenCount{Tokenizer: n, Tokens: &k})
 	}
 	return out

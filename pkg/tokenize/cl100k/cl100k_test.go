@@ -1,6 +1,7 @@
 package cl100k_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
@@ -18,8 +19,8 @@ func TestRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.Count("Hello, world!"); got != 4 {
-		t.Errorf("Count = %d, want 4", got)
+	if got, err := c.Count(context.Background(), "Hello, world!"); err != nil || got != 4 {
+		t.Errorf("Count = %d, %v; want 4", got, err)
 	}
 	if got := tokenize.Cl100kBase.Encode("Hello, world!"); len(got) != 4 || got[0] != 9906 || got[1] != 11 || got[2] != 1917 || got[3] != 0 {
 		t.Errorf("Encode = %v, want [9906 11 1917 0]", got)

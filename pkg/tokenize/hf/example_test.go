@@ -1,6 +1,7 @@
 package hf_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize/hf"
@@ -14,6 +15,11 @@ func ExampleLoad() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(tok.Count("abc ab"), tok.Encode("abc ab"))
+	n, err := tok.Count(context.Background(), "abc ab")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(n, tok.Encode("abc ab"))
 	// Output: 3 [5 3 4]
 }

@@ -329,16 +329,15 @@ func safeAdded(toks []addedJSON) bool {
 func (t *Tokenizer) Name() string { return t.name }
 
 // Count returns the number of tokens tokenizers' encode gives for s
-// without special tokens added. Invalid UTF-8 is read as Go's []rune reads
-// it: each bad byte is U+FFFD.
-func (t *Tokenizer) Count(s string) int {
-	n, _ := t.run(nil, s, nil)
-	return n
-}
-
-// CountContext is Count that returns ctx.Err() once ctx is done.
-func (t *Tokenizer) CountContext(ctx context.Context, s string) (int, error) {
-	n, ok := t.run(ctx.Done(), s, nil)
+// without special tokens added, or ctx's error and no count once ctx is
+// done (it looks before it starts and every few thousand pieces).
+// Invalid UTF-8 is read as Go's []rune reads it: each bad byte is U+FFFD.
+func (t *Tokenizer) Count(ctx context.Context, s string) (int, error) {
+	done := ctx.Done()
+	if cancel.Stopped(done) {
+		return 0, ctx.Err()
+	}
+	n, ok := t.run(done, s, nil)
 	if !ok {
 		return 0, ctx.Err()
 	}

@@ -90,7 +90,7 @@ func TestEncodeFiles(t *testing.T) {
 			if got := tok.Encode(tt.text); !slices.Equal(got, tt.want) {
 				t.Errorf("Encode(%q) = %v, want %v", tt.text, got, tt.want)
 			}
-			if got := tok.Count(tt.text); got != len(tt.want) {
+			if got := countOf(tok, tt.text); got != len(tt.want) {
 				t.Errorf("Count(%q) = %d, want %d", tt.text, got, len(tt.want))
 			}
 		})
@@ -248,7 +248,7 @@ func TestConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 200 {
-				if n := tok.Count("abc ab<|end|>c"); n != 5 { // 5 3 4, 7, 2
+				if n := countOf(tok, "abc ab<|end|>c"); n != 5 { // 5 3 4, 7, 2
 					t.Errorf("Count = %d, want 5", n)
 					return
 				}

@@ -1,6 +1,7 @@
 package o200k_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
@@ -18,8 +19,8 @@ func TestRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.Count("Hello, world!"); got != 4 {
-		t.Errorf("Count = %d, want 4", got)
+	if got, err := c.Count(context.Background(), "Hello, world!"); err != nil || got != 4 {
+		t.Errorf("Count = %d, %v; want 4", got, err)
 	}
 	if got := tokenize.O200kBase.Encode("Hello, world!"); len(got) != 4 || got[0] != 13225 || got[1] != 11 || got[2] != 2375 || got[3] != 0 {
 		t.Errorf("Encode = %v, want [13225 11 2375 0]", got)
