@@ -238,6 +238,9 @@ func responsesItems(b *builder, name, prefix string) func(i int, raw json.RawMes
 	c := &codexReader{b: b, d: &lineDecoder{name: name}, callN: 1, awaiting: -1, document: true}
 	return func(i int, raw json.RawMessage) error {
 		err := c.item(raw, time.Time{})
+		if err == nil {
+			return nil // before errors.As, which would move e to the heap at every item
+		}
 		var e *Error
 		if errors.As(err, &e) {
 			e.Path = fmt.Sprintf("%s[%d]", prefix, i)
