@@ -60,6 +60,21 @@ type LineTooLongError struct {
 	Size int64 // the line's length, without its newline
 }
 
+// TooLong returns err as a *LineTooLongError, nil when it is not one.
+// It is the check to make at every line: it costs nothing when err is
+// nil, where errors.As in the caller's loop would move its target to the
+// heap at every line.
+func TooLong(err error) *LineTooLongError {
+	if err == nil {
+		return nil
+	}
+	var tl *LineTooLongError
+	if errors.As(err, &tl) {
+		return tl
+	}
+	return nil
+}
+
 func (e *LineTooLongError) Error() string {
 	where := fmt.Sprintf("line %d", e.Line)
 	if e.Name != "" {

@@ -147,3 +147,25 @@ func TestReaderMaxLine(t *testing.T) {
 		t.Fatalf("no limit: %d bytes, %v", len(line), err)
 	}
 }
+
+// TestTooLong: the line-size error is found as it comes, wrapped or not,
+// and nothing else is taken for it; a nil error costs no allocation.
+func TestTooLong(t *testing.T) {
+	tl := &LineTooLongError{Line: 3, Max: 10, Size: 11}
+	for _, c := range []struct {
+		err  error
+		want *LineTooLongError
+	}{
+		{nil, nil},
+		{tl, tl},
+		{fmt.Errorf("x.jsonl: %w", tl), tl},
+		{errors.New("line 3: other"), nil},
+	} {
+		if got := TooLong(c.err); got != c.want {
+			t.Errorf("TooLong(%v) = %v, want %v", c.err, got, c.want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { TooLong(nil) }); n != 0 {
+		t.Errorf("TooLong(nil) allocates %v times", n)
+	}
+}

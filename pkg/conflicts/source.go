@@ -3,7 +3,6 @@ package conflicts
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -76,13 +75,10 @@ func (s *Source) ReadLines(ctx context.Context, r io.Reader, name, prefix string
 		if err == io.EOF {
 			return nil
 		}
+		if jsonl.TooLong(err) != nil {
+			return err // names the input and the line
+		}
 		if err != nil {
-			// Tested inside: errors.As would move tl to the heap at
-			// every line.
-			var tl *jsonl.LineTooLongError
-			if errors.As(err, &tl) {
-				return err // names the input and the line
-			}
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		l := sourceLine{text: len(s.Texts)}

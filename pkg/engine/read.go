@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -295,13 +294,10 @@ func (r *ItemReader) fill(ctx context.Context, jr *jsonl.Reader, name string, b 
 		if err == io.EOF {
 			return err
 		}
+		if jsonl.TooLong(err) != nil {
+			return err // names the input and the line
+		}
 		if err != nil {
-			// Tested inside: errors.As would move tl to the heap at
-			// every line.
-			var tl *jsonl.LineTooLongError
-			if errors.As(err, &tl) {
-				return err // names the input and the line
-			}
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		if size > 0 {

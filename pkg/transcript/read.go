@@ -769,19 +769,16 @@ func (d *lineDecoder) next() ([]byte, error) {
 		if err == io.EOF {
 			return nil, io.EOF
 		}
-		if err != nil {
-			// Tested inside: errors.As would move tl to the heap at
-			// every line.
-			var tl *jsonl.LineTooLongError
-			if !errors.As(err, &tl) {
-				return nil, &Error{Name: d.name, Line: n + 1, Err: err}
-			}
+		if tl := jsonl.TooLong(err); tl != nil {
 			// Read past without being held: skipped, named and counted.
 			if d.b != nil {
 				d.note(&d.long, n, fmt.Sprintf("record(s) longer than %s, the limit for one JSON Lines record (--max-record), skipped; the first was %d bytes", mib(tl.Max), tl.Size))
 				d.b.skip("record_too_long")
 			}
 			continue
+		}
+		if err != nil {
+			return nil, &Error{Name: d.name, Line: n + 1, Err: err}
 		}
 		d.line = n
 		if d.b != nil {

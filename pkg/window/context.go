@@ -9,7 +9,6 @@ import (
 
 	"github.com/harpe-dev/harpe/pkg/tokenize"
 	"github.com/harpe-dev/harpe/pkg/transcript"
-	"github.com/harpe-dev/harpe/pkg/window/summary"
 )
 
 // How a part is sent ([Part.Sent]).
@@ -646,9 +645,4 @@ func (c *conversation) clearsInputs() bool {
 		}
 	}
 	return false
-}
-
-// distillSummary folds msgs into prev with distill (see [summary.Fold]).
-func distillSummary(distill summary.Distiller, prev string, msgs []transcript.Message, maxChars int) (string, error) {
-	return summary.Fold(distill, summary.Request{Summary: prev, Messages: msgs, MaxChars: maxChars})
 }

@@ -357,7 +357,7 @@ func (s *harnessState) compact(h *History) (*Compaction, error) {
 	if len(folded) == 0 {
 		return nil, nil
 	}
-	sum, err := distillSummary(s.cfg.Distill, s.summary, folded, s.cfg.SummaryMaxChars)
+	sum, err := summary.Fold(s.cfg.Distill, summary.Request{Summary: s.summary, Messages: folded, MaxChars: s.cfg.SummaryMaxChars})
 	if err != nil {
 		return nil, err
 	}

@@ -472,7 +472,7 @@ func (s *summarizing) prepare(h *History) (*Compaction, error) {
 		idx = append(idx, e.Message.Index)
 	}
 	before := len(h.sys) + h.Len() - lo
-	sum, err := distillSummary(s.cfg.Distill, s.summary, folded, s.cfg.SummaryMaxChars)
+	sum, err := summary.Fold(s.cfg.Distill, summary.Request{Summary: s.summary, Messages: folded, MaxChars: s.cfg.SummaryMaxChars})
 	if err != nil {
 		return nil, err
 	}
